@@ -1,0 +1,49 @@
+# Thin wrapper over CMake. `make` builds into build/, `make run` runs the main job on the
+# bundled default, `make test` runs every test (release, then ASan+UBSan, then fuzz smoke).
+BUILD        ?= build
+JOBS         ?= 2
+FUZZ_SECONDS ?= 20
+CMAKE_FLAGS  ?=
+
+.PHONY: all deps build run test test-release test-sanitize test-fuzz bench format check-format clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j$(JOBS)
+
+run: build
+	@scripts/run-default.sh $(BUILD)
+
+test: test-release test-sanitize test-fuzz
+	@echo "make test: all stages passed"
+
+test-release: build
+	ctest --test-dir $(BUILD) -j$(JOBS) --output-on-failure
+
+test-sanitize: deps
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DBLVL_SANITIZE=ON >/dev/null
+	@cmake --build build-asan -j$(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  BLVL_SANITIZED=1 ctest --test-dir build-asan -j$(JOBS) --output-on-failure
+
+test-fuzz: deps
+	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBLVL_FUZZ=ON >/dev/null
+	@cmake --build build-fuzz -j$(JOBS) --target fuzz_all
+	@scripts/fuzz-smoke.sh build-fuzz $(FUZZ_SECONDS)
+
+bench: build
+	@scripts/bench.sh $(BUILD)
+
+format:
+	@clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^src/sections/gen/')
+
+check-format:
+	@clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h' | grep -v '^src/sections/gen/')
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz

@@ -1,0 +1,294 @@
+/* libblvl: the .blvl container. Read, validate, write, edit in place and stream baked levels.
+ *
+ * Every fallible call returns a blvl_status (BLVL_OK is 0) and, when `err` is not NULL, fills
+ * it with the code and a one-line message naming the rule that refused the input. The library
+ * keeps no global state; memory comes from the caller's allocator when one is given.
+ * docs/FORMAT.md is the normative byte layout. */
+#ifndef BLVL_BLVL_H
+#define BLVL_BLVL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BLVL_MAGIC "BLVL\r\n\x1a\n"
+#define BLVL_CONTAINER_VERSION 1u
+#define BLVL_HEADER_SIZE 64u
+#define BLVL_ENTRY_SIZE 64u
+#define BLVL_TAG_MAX 16u
+#define BLVL_DIGEST_SIZE 16u
+#define BLVL_CHUNK_MAX (4u << 20)          /* raw bytes in one chunk */
+#define BLVL_SECTION_RAW_MAX (2ull << 30)  /* raw bytes in one section */
+#define BLVL_FLOOR_MIN 128u
+#define BLVL_FLOOR_MAX (128u << 10)
+#define BLVL_ZSTD_LEVEL 19                 /* part of the format: changing it renames maps */
+#define BLVL_ENTRY_FLAG_IDENTITY 1u
+
+/* Status codes. Each refusal of a file names one rule of docs/FORMAT.md. */
+typedef enum blvl_status {
+    BLVL_OK = 0,
+    /* caller and environment */
+    BLVL_E_ARGUMENT,        /* a bad argument from the caller */
+    BLVL_E_NOMEM,           /* the allocator said no */
+    BLVL_E_IO,              /* the operating system said no (open, read, write, fsync) */
+    BLVL_E_NOT_FOUND,       /* no section with that tag */
+    BLVL_E_THREAD,          /* a worker thread could not be started */
+    /* header */
+    BLVL_E_TRUNCATED,       /* the file ends inside the header or the table region */
+    BLVL_E_MAGIC,           /* header: unknown magic */
+    BLVL_E_VERSION,         /* header: unknown container version */
+    BLVL_E_HEADER_FLAGS,    /* header: non-zero header flags */
+    BLVL_E_FLOOR,           /* header: payload floor not a multiple of 64 in 128..131072 */
+    BLVL_E_TABLE_OFFSET,    /* header: table offset not a multiple of 64 or table outside 64..floor */
+    BLVL_E_COUNT,           /* header: count past the reserved capacity */
+    /* table */
+    BLVL_E_TAG,             /* entry: tag bytes not 1..16 of [a-z0-9._-], NUL-padded */
+    BLVL_E_TAG_REPEATED,    /* entry: the same tag twice */
+    BLVL_E_ENTRY_FLAGS,     /* entry: flag bits other than bit 0 set */
+    BLVL_E_ENTRY_ALIGN,     /* entry: payload offset not a multiple of 64 */
+    BLVL_E_ENTRY_BELOW_FLOOR, /* entry: payload starts below the payload floor */
+    BLVL_E_ENTRY_PAST_EOF,  /* entry: payload runs past the end of the file */
+    BLVL_E_ENTRY_OVERLAP,   /* entry: two payloads overlap */
+    BLVL_E_RAW_SIZE,        /* entry: raw size over 2 GiB */
+    BLVL_E_UNREFERENCED,    /* file: more than max(1 MiB, covered/16) unreferenced bytes */
+    BLVL_E_CORE_NOT_IDENTITY, /* entry: a core tag (no dot) without the identity flag */
+    BLVL_E_TABLE_DIGEST,    /* header: stored table digest does not match the table */
+    BLVL_E_IDENTITY,        /* header: stored identity does not match the identity records */
+    /* payload */
+    BLVL_E_SECTION_DIGEST,  /* section: packed bytes do not match the entry's digest */
+    BLVL_E_CHUNK_INDEX,     /* section: chunk index inconsistent with the entry */
+    BLVL_E_CHUNK_SIZE,      /* section: a chunk over 4 MiB raw */
+    BLVL_E_CODEC,           /* section: unknown codec or non-zero reserved bytes */
+    BLVL_E_ZSTD,            /* section: a zstd chunk that is not one valid frame of its size */
+    BLVL_E_BUDGET,          /* section: inflation past the budget */
+    /* editing */
+    BLVL_E_IDENTITY_SECTION, /* edit: the section is in identity; bake the level again */
+    BLVL_E_NO_ROOM,         /* edit: no room in the reserved region or the unreferenced limit; rewrite */
+    BLVL_E_WRITE_TAG,       /* write: a bad or repeated tag handed to the writer */
+    /* sections (used by the section layer above the container) */
+    BLVL_E_REQUIRED,        /* level: a required core section (meta, sim) missing */
+    BLVL_E_SECTION_VERSION, /* level: a required core section of a version this reader does not know */
+    BLVL_E_FLATBUFFER,      /* section: the payload fails the FlatBuffers verifier */
+    BLVL_E_STREAM_STATE,    /* stream: bytes after the end, or finish before the end */
+    BLVL_STATUS_COUNT
+} blvl_status;
+
+/* What went wrong, for the caller to print. `message` always ends in a NUL. */
+typedef struct blvl_error {
+    blvl_status code;
+    char message[256];
+} blvl_error;
+
+/* The stable short name of a status ("table-digest", "chunk-index", ...). */
+const char *blvl_status_name(blvl_status code);
+
+/* Allocator hooks. NULL fields (or a NULL pointer) mean malloc/free. */
+typedef struct blvl_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void (*free)(void *user, void *ptr, size_t size);
+    void *user;
+} blvl_allocator;
+
+/* Options for reading. A zeroed struct (or NULL) gives the defaults. */
+typedef struct blvl_options {
+    const blvl_allocator *allocator;
+    unsigned threads;        /* workers for chunk inflation/compression: 0 = online CPUs */
+    uint64_t inflate_budget; /* 0 = max(64 MiB, 64 * covered), summed over all reads */
+} blvl_options;
+
+/* A pread-style source: read exactly `len` bytes at `offset`, return 0 on success. */
+typedef struct blvl_source {
+    int (*read)(void *user, uint64_t offset, void *buf, size_t len);
+    uint64_t size; /* the file's length */
+    void *user;
+} blvl_source;
+
+/* One live table entry, decoded. */
+typedef struct blvl_entry {
+    char tag[BLVL_TAG_MAX + 1]; /* NUL-terminated */
+    uint64_t offset;
+    uint64_t packed_size;
+    uint64_t raw_size;
+    uint32_t version;
+    uint32_t flags;
+    uint8_t digest[BLVL_DIGEST_SIZE];
+} blvl_entry;
+
+/* Header facts of an opened level. */
+typedef struct blvl_info {
+    uint64_t file_size;
+    uint64_t floor;
+    uint64_t table_offset;
+    uint32_t count;
+    uint32_t capacity; /* entries the reserved region holds: (floor - 64) / 64 */
+    uint64_t covered;  /* floor + sum of packed sizes */
+    uint64_t unreferenced;
+    uint8_t identity[BLVL_DIGEST_SIZE];
+    uint8_t table_digest[BLVL_DIGEST_SIZE];
+} blvl_info;
+
+typedef struct blvl_level blvl_level;
+
+/* Open and validate: header, table, table digest, identity and the unreferenced-bytes limit
+ * are all checked before this returns. Section digests are checked when a section is read. */
+blvl_status blvl_open_file(blvl_level **out, const char *path, const blvl_options *opt,
+                           blvl_error *err);
+/* `data` is borrowed and must outlive the level. */
+blvl_status blvl_open_memory(blvl_level **out, const void *data, size_t size,
+                             const blvl_options *opt, blvl_error *err);
+blvl_status blvl_open_source(blvl_level **out, const blvl_source *src, const blvl_options *opt,
+                             blvl_error *err);
+void blvl_close(blvl_level *level);
+
+void blvl_get_info(const blvl_level *level, blvl_info *out);
+uint32_t blvl_count(const blvl_level *level);
+/* Entries in table order; NULL past the end. */
+const blvl_entry *blvl_entry_at(const blvl_level *level, uint32_t index);
+/* NULL when no section has that tag. */
+const blvl_entry *blvl_find(const blvl_level *level, const char *tag);
+
+/* A section's inflated bytes. `data` points into the mapped file (no copy) when the section
+ * is one raw chunk of a mapped or in-memory level; otherwise into memory owned by the section. */
+typedef struct blvl_section {
+    const uint8_t *data;
+    size_t size;
+    void *owned_;      /* internal */
+    size_t owned_size_; /* internal */
+} blvl_section;
+
+/* Read a section: check its digest, parse the chunk index, inflate the chunks in parallel
+ * within the budget. Safe to call from several threads on one level. */
+blvl_status blvl_read(blvl_level *level, const char *tag, blvl_section *out, blvl_error *err);
+/* Read the packed (stored) bytes of a section after checking its digest. */
+blvl_status blvl_read_packed(blvl_level *level, const char *tag, blvl_section *out,
+                             blvl_error *err);
+void blvl_section_free(blvl_level *level, blvl_section *section);
+
+/* Check every section: digest, chunk index and inflation of every chunk (output discarded).
+ * The container does not know FlatBuffers; the section layer adds that check. */
+blvl_status blvl_verify(blvl_level *level, blvl_error *err);
+
+/* Identity and table digest from decoded entries (what open checks the header against). */
+void blvl_compute_identity(const blvl_entry *entries, uint32_t count,
+                           uint8_t out[BLVL_DIGEST_SIZE]);
+void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count,
+                               uint8_t out[BLVL_DIGEST_SIZE]);
+/* BLAKE3-128 of a buffer, the digest every entry carries. */
+void blvl_digest(const void *data, size_t size, uint8_t out[BLVL_DIGEST_SIZE]);
+/* 32 lowercase hex digits and a NUL. */
+void blvl_hex(const uint8_t digest[BLVL_DIGEST_SIZE], char out[33]);
+
+/* True when `tag` is a valid tag; true in *core when it has no dot (reserved for the spec). */
+int blvl_tag_valid(const char *tag, int *core);
+
+/* ---- writing --------------------------------------------------------------------------- */
+
+/* One section handed to the writer: raw bytes, to be chunked and compressed. */
+typedef struct blvl_section_in {
+    const char *tag;
+    uint32_t version;
+    uint32_t flags; /* BLVL_ENTRY_FLAG_IDENTITY; forced on for core tags */
+    const void *data;
+    size_t size;
+} blvl_section_in;
+
+typedef struct blvl_write_options {
+    const blvl_allocator *allocator;
+    unsigned threads; /* 0 = online CPUs */
+    /* Called after each chunk is compressed, for progress (may be NULL). */
+    void (*progress)(void *user, uint64_t done_raw, uint64_t total_raw);
+    void *progress_user;
+} blvl_write_options;
+
+/* Bake a level. The output is a function of the sections alone (order included): same
+ * input, same bytes. Sections are laid out in the order given. */
+blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
+                              const blvl_write_options *opt, uint8_t **out, size_t *out_size,
+                              blvl_error *err);
+/* Writes to a temporary file beside `path`, flushes, then renames it over `path`. */
+blvl_status blvl_write_file(const char *path, const blvl_section_in *sections, size_t count,
+                            const blvl_write_options *opt, blvl_error *err);
+/* Free memory returned by blvl_write_memory (with the same allocator). */
+void blvl_free(const blvl_allocator *allocator, void *ptr, size_t size);
+
+/* ---- rewrite and in-place edits ----------------------------------------------------------- */
+
+/* Keep a section in a rewrite? Return non-zero to keep. NULL keeps all. */
+typedef int (*blvl_keep_fn)(void *user, const blvl_entry *entry);
+
+/* Compacting copy: every kept section's packed bytes are copied verbatim (so identity holds
+ * when every identity section is kept), in file order, with a fresh reserved region. */
+blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
+                              void *keep_user, const blvl_options *opt, blvl_error *err);
+
+/* The file operations an edit performs, so tests can interrupt them. NULL = POSIX. */
+typedef struct blvl_file_ops {
+    int (*pread)(void *user, void *buf, size_t len, uint64_t off);
+    int (*pwrite)(void *user, const void *buf, size_t len, uint64_t off);
+    int (*flush)(void *user);
+    int (*size)(void *user, uint64_t *size);
+    void *user;
+} blvl_file_ops;
+
+typedef struct blvl_edit_options {
+    const blvl_allocator *allocator;
+    unsigned threads;
+    const blvl_file_ops *ops; /* when set, `path` is ignored and ops are used */
+} blvl_edit_options;
+
+/* Add or replace a section outside identity (flags 0), in place. */
+blvl_status blvl_edit_put(const char *path, const char *tag, uint32_t version, const void *data,
+                          size_t size, const blvl_edit_options *opt, blvl_error *err);
+/* Drop a section outside identity, in place. */
+blvl_status blvl_edit_drop(const char *path, const char *tag, const blvl_edit_options *opt,
+                           blvl_error *err);
+
+/* ---- streaming ------------------------------------------------------------------------- */
+
+typedef enum blvl_stream_event_kind {
+    BLVL_EV_TABLE = 1, /* header and table verified; identity recomputed and checked */
+    BLVL_EV_SECTION,   /* a section's last byte landed and its digest matched */
+    BLVL_EV_SECTION_BAD, /* a section's last byte landed and it failed (status in `status`) */
+    BLVL_EV_END        /* every section has been seen */
+} blvl_stream_event_kind;
+
+typedef struct blvl_stream_event {
+    blvl_stream_event_kind kind;
+    const blvl_entry *entry; /* SECTION, SECTION_BAD */
+    /* TABLE: every entry, in table order */
+    const blvl_entry *entries;
+    uint32_t count;
+    const uint8_t *identity;     /* TABLE */
+    const uint8_t *table_digest; /* TABLE */
+    /* SECTION of a wanted tag: the inflated bytes, valid during the callback only */
+    const uint8_t *data;
+    size_t size;
+    blvl_status status; /* SECTION_BAD */
+    const char *message; /* SECTION_BAD */
+    uint64_t offset;     /* the file offset at which the event fired */
+} blvl_stream_event;
+
+/* Return 0 to go on, non-zero to stop the stream (feed then returns BLVL_E_ARGUMENT). */
+typedef int (*blvl_stream_fn)(void *user, const blvl_stream_event *ev);
+
+typedef struct blvl_stream blvl_stream;
+
+blvl_status blvl_stream_new(blvl_stream **out, const blvl_options *opt, blvl_stream_fn fn,
+                            void *user, blvl_error *err);
+/* Keep and inflate this section when it arrives. Call before the table is known. A stream
+ * with no wanted tags verifies every section and keeps none. */
+blvl_status blvl_stream_want(blvl_stream *s, const char *tag, blvl_error *err);
+/* Feed the next bytes of the file, in order, in pieces of any size. A refusal of the header or
+ * table is returned here; a bad section is an event, and the stream goes on. */
+blvl_status blvl_stream_feed(blvl_stream *s, const void *data, size_t len, blvl_error *err);
+/* The end of the input: refuses a file that ended early. */
+blvl_status blvl_stream_finish(blvl_stream *s, blvl_error *err);
+void blvl_stream_free(blvl_stream *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
