@@ -96,7 +96,8 @@ typedef struct blvl_allocator {
 typedef struct blvl_options {
     const blvl_allocator *allocator;
     unsigned threads;        /* workers for chunk inflation/compression: 0 = online CPUs */
-    uint64_t inflate_budget; /* 0 = max(64 MiB, 64 * covered), summed over all reads */
+    uint64_t inflate_budget; /* 0 = max(64 MiB, 64 * covered), summed over all reads;
+                                counts the raw bytes of the zstd chunks inflated */
 } blvl_options;
 
 /* A pread-style source: read exactly `len` bytes at `offset`, return 0 on success. */
@@ -198,7 +199,8 @@ typedef struct blvl_section_in {
 typedef struct blvl_write_options {
     const blvl_allocator *allocator;
     unsigned threads; /* 0 = online CPUs */
-    /* Called after each chunk is compressed, for progress (may be NULL). */
+    /* Called after each chunk is compressed, for progress (may be NULL). Calls come from the
+     * worker threads, one at a time. */
     void (*progress)(void *user, uint64_t done_raw, uint64_t total_raw);
     void *progress_user;
 } blvl_write_options;
@@ -220,7 +222,8 @@ void blvl_free(const blvl_allocator *allocator, void *ptr, size_t size);
 typedef int (*blvl_keep_fn)(void *user, const blvl_entry *entry);
 
 /* Compacting copy: every kept section's packed bytes are copied verbatim (so identity holds
- * when every identity section is kept), in file order, with a fresh reserved region. */
+ * when every identity section is kept), laid out in table order, with a fresh reserved region.
+ * in_path and out_path may be the same file (the output is renamed over it). */
 blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
                               void *keep_user, const blvl_options *opt, blvl_error *err);
 

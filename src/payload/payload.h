@@ -28,6 +28,10 @@ blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint
                                const blvl_allocator *a, blvl_chunk **out, uint32_t *n,
                                blvl_error *err);
 
+/* Raw bytes of the zstd chunks: what inflating the section costs against the budget (raw
+ * chunks are copies of bytes the file holds, so they cannot amplify). */
+uint64_t blvl__inflated_size(const blvl_chunk *chunks, uint32_t n);
+
 /* Inflate every chunk into `raw` (raw_size bytes), `threads` workers at most (0 = online CPUs).
  * A zstd chunk must be one frame whose declared content size equals the index's raw size. */
 blvl_status blvl__payload_inflate(const uint8_t *packed, const blvl_chunk *chunks, uint32_t n,

@@ -1,0 +1,57 @@
+/* Shared pieces of the blvl program: every subcommand is `int
+ * blvl_cmd_<name>(argc, argv)` (argv[0] is the subcommand's name) returning the
+ * exit status: 0 success, 1 a refused or failed input, 2 a usage error. */
+#ifndef BLVL_CLI_H
+#define BLVL_CLI_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blvl/blvl.h"
+
+#define CLI_OK 0
+#define CLI_FAILED 1
+#define CLI_USAGE 2
+
+/* One subcommand's help: the usage line(s) and a description, printed by
+ * --help. */
+typedef struct cli_help {
+    const char *name;
+    const char *usage; /* "FILE TAG" */
+    const char *text;  /* what it does; options, one per line */
+} cli_help;
+
+/* True when argv holds -h or --help before a "--". */
+int cli_wants_help(int argc, char **argv);
+/* Prints the help to stdout; returns CLI_OK. */
+int cli_print_help(const cli_help *h);
+/* "blvl NAME: <message> (see blvl NAME --help)" on stderr; returns CLI_USAGE.
+ */
+int cli_usage(const cli_help *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "blvl: FILE: <err->message>" on stderr; returns CLI_FAILED. */
+int cli_fail(const char *file, const blvl_error *err);
+/* "blvl: FILE: <message>" on stderr; returns CLI_FAILED. */
+int cli_failf(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Reads a whole file ("-" is stdin) into malloc'd memory. Returns 0, or -1 with
+ * errno set. */
+int cli_read_all(const char *path, uint8_t **data, size_t *size);
+/* Writes all of it to stdout; returns 0 or -1. */
+int cli_write_stdout(const void *data, size_t size);
+/* Parses a decimal u32; returns 0 on success. */
+int cli_parse_u32(const char *s, uint32_t *out);
+
+/* Progress on stderr, only when stderr is a terminal: "blvl WHAT: 42% (3.1
+ * of 7.4 MiB)". */
+int cli_progress_enabled(void);
+void cli_progress(const char *what, uint64_t done, uint64_t total);
+void cli_progress_clear(void);
+
+/* Opens a level; on failure prints the one-line report and returns CLI_FAILED.
+ */
+int cli_open(const char *path, blvl_level **out);
+/* The usage error for getopt_long's '?' or ':' answer. */
+int cli_getopt_error(const cli_help *h, int argc, char **argv);
+
+/* Escapes and quotes a string for JSON on stdout. */
+void cli_json_string(const char *s);
+#endif

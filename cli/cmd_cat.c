@@ -1,0 +1,33 @@
+/* blvl cat FILE TAG: a section's inflated bytes on stdout. */
+#include <stdio.h>
+
+#include "cli.h"
+
+static const cli_help help = {"cat", "FILE TAG",
+                              "Writes the inflated bytes of section TAG of FILE to stdout, after "
+                              "checking the section's\n"
+                              "digest and chunk index. Exits 1 when FILE has no section TAG.\n"};
+
+int blvl_cmd_cat(int argc, char **argv) {
+    if (cli_wants_help(argc, argv))
+        return cli_print_help(&help);
+    if (argc != 3)
+        return cli_usage(&help, "expects FILE and TAG");
+    if (!blvl_tag_valid(argv[2], NULL))
+        return cli_usage(&help, "'%s' is not a tag (1..16 bytes of [a-z0-9._-])", argv[2]);
+    blvl_level *lv;
+    int rc = cli_open(argv[1], &lv);
+    if (rc != CLI_OK)
+        return rc;
+    blvl_section sec;
+    blvl_error err;
+    if (blvl_read(lv, argv[2], &sec, &err) != BLVL_OK) {
+        rc = cli_fail(argv[1], &err);
+    } else {
+        if (cli_write_stdout(sec.data, sec.size) != 0)
+            rc = cli_failf("stdout", "could not write the section");
+        blvl_section_free(lv, &sec);
+    }
+    blvl_close(lv);
+    return rc;
+}

@@ -1,0 +1,30 @@
+/* blvl identity FILE: the level's name, 32 lowercase hex digits. */
+#include <stdio.h>
+
+#include "cli.h"
+
+static const cli_help help = {
+    "identity", "FILE",
+    "Prints the identity of FILE (BLAKE3-128 over its identity records) as 32 "
+    "lowercase hex\n"
+    "digits and a newline, after checking the header, the table and that the "
+    "stored identity\n"
+    "matches the records. Section payloads are not read.\n"};
+
+int blvl_cmd_identity(int argc, char **argv) {
+    if (cli_wants_help(argc, argv))
+        return cli_print_help(&help);
+    if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
+        return cli_usage(&help, "expects one FILE");
+    blvl_level *lv;
+    int rc = cli_open(argv[1], &lv);
+    if (rc != CLI_OK)
+        return rc;
+    blvl_info in;
+    blvl_get_info(lv, &in);
+    char hex[33];
+    blvl_hex(in.identity, hex);
+    printf("%s\n", hex);
+    blvl_close(lv);
+    return CLI_OK;
+}

@@ -1,0 +1,189 @@
+/* Helpers every subcommand shares: help and usage errors, the one-line failure
+ * report, whole- file reads, terminal progress and JSON strings. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_wants_help(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int cli_print_help(const cli_help *h) {
+    printf("usage: blvl %s %s\n\n%s", h->name, h->usage, h->text);
+    return CLI_OK;
+}
+
+int cli_usage(const cli_help *h, const char *fmt, ...) {
+    fprintf(stderr, "blvl %s: ", h->name);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (usage: blvl %s %s; see --help)\n", h->name, h->usage);
+    return CLI_USAGE;
+}
+
+int cli_fail(const char *file, const blvl_error *err) {
+    cli_progress_clear();
+    fprintf(stderr, "blvl: %s: %s\n", file,
+            err->message[0] ? err->message : blvl_status_name(err->code));
+    return CLI_FAILED;
+}
+
+int cli_failf(const char *file, const char *fmt, ...) {
+    cli_progress_clear();
+    fprintf(stderr, "blvl: %s: ", file);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_FAILED;
+}
+
+int cli_read_all(const char *path, uint8_t **data, size_t *size) {
+    int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    size_t cap = 1 << 16;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (fd != STDIN_FILENO)
+            close(fd);
+        errno = EISDIR;
+        return -1;
+    }
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        cap = (size_t)st.st_size + 1; /* +1 sees the end without another grow */
+    uint8_t *buf = malloc(cap);
+    size_t len = 0;
+    int rc = -1;
+    if (!buf)
+        goto out;
+    for (;;) {
+        if (len == cap) {
+            if (cap > SIZE_MAX / 2) {
+                errno = EFBIG;
+                goto out;
+            }
+            uint8_t *q = realloc(buf, cap * 2);
+            if (!q)
+                goto out;
+            buf = q;
+            cap *= 2;
+        }
+        ssize_t n = read(fd, buf + len, cap - len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            goto out;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    rc = 0;
+    *data = buf;
+    *size = len;
+    buf = NULL;
+out:
+    free(buf);
+    if (fd != STDIN_FILENO) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return rc;
+}
+
+int cli_write_stdout(const void *data, size_t size) {
+    const uint8_t *p = data;
+    while (size) {
+        ssize_t n = write(STDOUT_FILENO, p, size);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+int cli_parse_u32(const char *s, uint32_t *out) {
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v > UINT32_MAX)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int progress_shown;
+
+int cli_progress_enabled(void) {
+    return isatty(STDERR_FILENO);
+}
+
+void cli_progress(const char *what, uint64_t done, uint64_t total) {
+    if (!cli_progress_enabled())
+        return;
+    double mib = 1024.0 * 1024.0;
+    unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
+    fprintf(stderr, "\rblvl %s: %3u%% (%.1f of %.1f MiB)\033[K", what, pct, (double)done / mib,
+            (double)total / mib);
+    progress_shown = 1;
+}
+
+void cli_progress_clear(void) {
+    if (progress_shown) {
+        fprintf(stderr, "\r\033[K");
+        progress_shown = 0;
+    }
+}
+
+void cli_json_string(const char *s) {
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            printf("\\%c", *p);
+        else if (*p < 0x20)
+            printf("\\u%04x", *p);
+        else
+            putchar(*p);
+    }
+    putchar('"');
+}
+
+int cli_open(const char *path, blvl_level **out) {
+    blvl_error err;
+    if (blvl_open_file(out, path, NULL, &err) != BLVL_OK)
+        return cli_fail(path, &err);
+    return CLI_OK;
+}
+
+int cli_getopt_error(const cli_help *h, int argc, char **argv) {
+    const char *arg = optind - 1 < argc ? argv[optind - 1] : "";
+    if (optopt && strchr(arg, '=') == NULL && arg[0] == '-' && arg[1] != '-')
+        return cli_usage(h, "option -%c is unknown or lacks its value", optopt);
+    return cli_usage(h, "option '%s' is unknown or lacks its value", arg);
+}

@@ -1,0 +1,92 @@
+/* The core sections of a level as typed FlatBuffers: read + verify by tag, verify a whole level,
+ * and JSON of a section (what `blvl dump` prints and `blvl pack TAG=FILE.json` builds).
+ *
+ * Every core section is at payload version 0 (BLVL_SECTION_VERSION). A section of another
+ * version is dropped (read as absent) unless it is meta or sim, which refuse the level with
+ * BLVL_E_SECTION_VERSION; a level without meta or sim is refused with BLVL_E_REQUIRED. */
+#ifndef BLVL_SECTIONS_H
+#define BLVL_SECTIONS_H
+
+#include "blvl/blvl.h"
+#include "blvl/fb.h"
+#include "blvl/sections/acoustics.h"
+#include "blvl/sections/bsym.h"
+#include "blvl/sections/cameras.h"
+#include "blvl/sections/cubemaps.h"
+#include "blvl/sections/entities.h"
+#include "blvl/sections/geometry.h"
+#include "blvl/sections/lighting.h"
+#include "blvl/sections/lightmaps.h"
+#include "blvl/sections/meta.h"
+#include "blvl/sections/props.h"
+#include "blvl/sections/sim.h"
+#include "blvl/sections/sites.h"
+#include "blvl/sections/textures.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BLVL_SECTION_VERSION 0u
+
+/* The root table type of a core tag ("sim" -> Sim), or of "bsym" (the symbols sidecar's
+ * schema); NULL for anything else. *required (may be NULL) is set for meta and sim. */
+const blvl_fb_type *blvl_section_type(const char *tag, int *required);
+
+/* The core tags, in the order a level lists them; NULL past the end. */
+const char *blvl_core_tag_at(unsigned index);
+
+/* Read a core section, check its version and verify it. On BLVL_OK, *root is its root table
+ * (valid until blvl_section_free(level, out)). A section that is absent, or dropped for an
+ * unknown version, gives BLVL_E_NOT_FOUND (read it as the empty table) unless the tag is
+ * required: then BLVL_E_REQUIRED or BLVL_E_SECTION_VERSION. A payload the verifier refuses
+ * gives BLVL_E_FLATBUFFER. */
+blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section *out,
+                               const uint8_t **root, blvl_error *err);
+
+/* Typed forms, e.g. blvl_level_sim(level, &sec, &sim, &err) fills a blvl_Sim. */
+#define BLVL_LEVEL_SECTION_DECL(tag, Type)                                                         \
+    static inline blvl_status blvl_level_##tag(blvl_level *level, blvl_section *out,               \
+                                               blvl_##Type *root, blvl_error *err) {               \
+        return blvl_level_section(level, #tag, out, &root->p_, err);                               \
+    }
+BLVL_LEVEL_SECTION_DECL(meta, Meta)
+BLVL_LEVEL_SECTION_DECL(sim, Sim)
+BLVL_LEVEL_SECTION_DECL(geometry, Geometry)
+BLVL_LEVEL_SECTION_DECL(textures, Textures)
+BLVL_LEVEL_SECTION_DECL(cubemaps, Cubemaps)
+BLVL_LEVEL_SECTION_DECL(lightmaps, Lightmaps)
+BLVL_LEVEL_SECTION_DECL(lighting, Lighting)
+BLVL_LEVEL_SECTION_DECL(entities, Entities)
+BLVL_LEVEL_SECTION_DECL(acoustics, Acoustics)
+BLVL_LEVEL_SECTION_DECL(props, Props)
+BLVL_LEVEL_SECTION_DECL(cameras, Cameras)
+BLVL_LEVEL_SECTION_DECL(sites, Sites)
+#undef BLVL_LEVEL_SECTION_DECL
+
+/* For `blvl verify`: meta and sim present at a known version, and every core section of a
+ * known version passes the FlatBuffers verifier (each is read, so digests and chunks are
+ * checked too). The message names the tag and what failed. */
+blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err);
+
+/* Verify bytes as the section `tag`. */
+blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
+                                      blvl_error *err);
+
+/* JSON of a section's bytes (verified first), flatc --json --strict-json style. `*out` is
+ * NUL-terminated and allocated with `a`: free with blvl_fb_free(a, *out, *out_len + 1).
+ * `indent` 0 prints one line. */
+blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size, unsigned indent,
+                                 const blvl_allocator *a, char **out, size_t *out_len,
+                                 blvl_error *err);
+
+/* Build a section's FlatBuffer from JSON with blvl's builder (canonical bytes). Free *out with
+ * blvl_fb_free(a, *out, *out_size). */
+blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
+                                   const blvl_allocator *a, uint8_t **out, size_t *out_size,
+                                   blvl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `make bench`: the container benchmarks of issue 2 on a level of more than 100 MiB raw built
+# from real maps (scripts/make-bench-level.sh, cached in BUILD_DIR/bench/), then
+# bench_container: blvl verify (1 and 2 threads) against b3sum + zstd -d -T0 over the same
+# bytes, and open + read sim in that level against a level of only that sim.
+# usage: scripts/bench.sh BUILD_DIR [bench_container options: --runs N --iters N]
+set -eu
+build=${1:-build}
+shift || true
+here=$(cd "$(dirname "$0")/.." && pwd)
+for tool in b3sum zstd python3; do
+    command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 1; }
+done
+"$here/scripts/make-bench-level.sh" "$build"
+out=$build/bench
+"$build/bench_container" "$out/big.blvl" "$out/sim.blvl" "$out/chunks.zst" \
+    --blvl "$build/blvl" "$@" | tee "$out/results.txt"

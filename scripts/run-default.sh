@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `make run`: the main job on the bundled default. Until importers exist, that is: bake a level
+# from the sample core sections (tests/data/sections/*.json compiled by flatc against
+# schema/*.fbs) and the game sections in tests/data/default/, then verify it, print its info
+# and stream it through the streaming reader.
+#   scripts/run-default.sh BUILD_DIR
+set -eu
+build=${1:-build}
+src=$(cd "$(dirname "$0")/.." && pwd)
+blvl=$build/blvl
+[ -x "$blvl" ] || { echo "run-default: no $blvl; run make first" >&2; exit 1; }
+command -v flatc >/dev/null || { echo "run-default: flatc is required (scripts/deps.sh)" >&2; exit 1; }
+out=$build/default
+rm -rf "$out"
+mkdir -p "$out/sections"
+
+args=()
+for tag in meta sim geometry textures cubemaps lightmaps lighting entities acoustics props \
+           cameras sites; do
+    json=$src/tests/data/sections/$tag.json
+    [ -f "$json" ] || continue
+    flatc -b -I "$src/schema" -o "$out/sections" "$src/schema/$tag.fbs" "$json"
+    args+=("$tag=$out/sections/$tag.bin")
+done
+for f in "$src"/tests/data/default/*.*.*; do
+    name=$(basename "$f")
+    args+=("${name%.*}=$f")
+done
+
+level=$out/default.blvl
+echo "== blvl pack -o $level (${#args[@]} sections)"
+"$blvl" pack -o "$level" --id demo.spawns "${args[@]}"
+echo "== blvl verify"
+"$blvl" verify "$level"
+echo "== blvl info"
+"$blvl" info "$level"
+echo "== blvl stream --want meta (events as the bytes arrive, 4 KiB at a time)"
+"$blvl" stream --want meta --piece 4096 <"$level"

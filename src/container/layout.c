@@ -1,0 +1,165 @@
+#include "container/layout.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "container/alloc.h"
+#include "container/error.h"
+#include "container/format.h"
+
+blvl_status blvl__layout_plan(blvl_entry *entries, uint32_t n, const blvl_allocator *a,
+                              uint8_t **region, uint64_t *floor_out, uint64_t *file_size,
+                              blvl_error *err) {
+    *region = NULL;
+    uint64_t floor = blvl__floor_for(n);
+    if (floor == 0)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "%u sections do not fit a reserved region", n);
+    for (uint32_t i = 0; i < n; i++) {
+        blvl_entry *e = &entries[i];
+        int core = 0;
+        if (!blvl_tag_valid(e->tag, &core))
+            return blvl__fail(err, BLVL_E_WRITE_TAG,
+                              "section %u: tag '%.16s' is not 1..16 bytes of [a-z0-9._-]", i,
+                              e->tag);
+        for (uint32_t k = 0; k < i; k++)
+            if (strcmp(entries[k].tag, e->tag) == 0)
+                return blvl__fail(err, BLVL_E_WRITE_TAG, "tag '%s' given twice", e->tag);
+        if (e->flags & ~BLVL_ENTRY_FLAG_IDENTITY)
+            return blvl__fail(err, BLVL_E_ARGUMENT, "section '%s': unknown flag bits 0x%08x",
+                              e->tag, e->flags);
+        if (core) /* a core section is always part of the level's name */
+            e->flags |= BLVL_ENTRY_FLAG_IDENTITY;
+        if (e->raw_size > BLVL_SECTION_RAW_MAX)
+            return blvl__fail(err, BLVL_E_RAW_SIZE, "section '%s': raw size over 2 GiB", e->tag);
+    }
+    uint64_t at = floor;
+    for (uint32_t i = 0; i < n; i++) {
+        at = (at + 63) / 64 * 64;
+        entries[i].offset = at;
+        at += entries[i].packed_size;
+    }
+    uint8_t *r = blvl__calloc(a, (size_t)floor);
+    if (!r)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the reserved region");
+    for (uint32_t i = 0; i < n; i++)
+        blvl__entry_encode(&entries[i], r + BLVL_HEADER_SIZE + (size_t)i * BLVL_ENTRY_SIZE);
+    blvl_header h;
+    memset(&h, 0, sizeof h);
+    h.version = BLVL_CONTAINER_VERSION;
+    h.floor = floor;
+    h.count = n;
+    h.table_offset = BLVL_HEADER_SIZE;
+    blvl_compute_table_digest(r + BLVL_HEADER_SIZE, n, h.table_digest);
+    blvl_compute_identity(entries, n, h.identity);
+    blvl__header_encode(&h, r);
+    *region = r;
+    *floor_out = floor;
+    *file_size = at;
+    return BLVL_OK;
+}
+
+blvl_status blvl__out_open(blvl_out_file *f, const char *path, blvl_error *err) {
+    f->fd = -1;
+    f->path = path;
+    f->mode = 0644;
+    struct stat sb;
+    if (stat(path, &sb) == 0) /* keep the permissions of the file being replaced */
+        f->mode = (int)(sb.st_mode & 07777);
+    size_t len = strlen(path);
+    f->tmp = malloc(len + 16);
+    if (!f->tmp)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a file name");
+    snprintf(f->tmp, len + 16, "%s.tmp.XXXXXX", path);
+    f->fd = mkstemp(f->tmp);
+    if (f->fd < 0) {
+        blvl_status st =
+            blvl__fail(err, BLVL_E_IO, "cannot create %s: %s", f->tmp, strerror(errno));
+        free(f->tmp);
+        f->tmp = NULL;
+        return st;
+    }
+    if (fchmod(f->fd, (mode_t)f->mode) != 0) {
+        blvl_status st = blvl__fail(err, BLVL_E_IO, "cannot chmod %s: %s", f->tmp, strerror(errno));
+        blvl__out_abort(f);
+        return st;
+    }
+    return BLVL_OK;
+}
+
+blvl_status blvl__out_write(blvl_out_file *f, const void *data, size_t len, blvl_error *err) {
+    const uint8_t *p = data;
+    while (len) {
+        ssize_t w = write(f->fd, p, len > (1u << 30) ? (1u << 30) : len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return blvl__fail(err, BLVL_E_IO, "cannot write %s: %s", f->tmp,
+                              w < 0 ? strerror(errno) : "no progress");
+        p += w;
+        len -= (size_t)w;
+    }
+    return BLVL_OK;
+}
+
+blvl_status blvl__out_pad(blvl_out_file *f, uint64_t *at, uint64_t pos, blvl_error *err) {
+    static const uint8_t zeros[64];
+    while (*at < pos) {
+        size_t k = pos - *at > sizeof zeros ? sizeof zeros : (size_t)(pos - *at);
+        blvl_status st = blvl__out_write(f, zeros, k, err);
+        if (st != BLVL_OK)
+            return st;
+        *at += k;
+    }
+    return BLVL_OK;
+}
+
+blvl_status blvl__out_commit(blvl_out_file *f, blvl_error *err) {
+    if (fsync(f->fd) != 0) {
+        blvl_status st = blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", f->tmp, strerror(errno));
+        blvl__out_abort(f);
+        return st;
+    }
+    if (close(f->fd) != 0) {
+        f->fd = -1;
+        blvl_status st = blvl__fail(err, BLVL_E_IO, "cannot close %s: %s", f->tmp, strerror(errno));
+        blvl__out_abort(f);
+        return st;
+    }
+    f->fd = -1;
+    if (rename(f->tmp, f->path) != 0) {
+        blvl_status st = blvl__fail(err, BLVL_E_IO, "cannot rename %s to %s: %s", f->tmp, f->path,
+                                    strerror(errno));
+        blvl__out_abort(f);
+        return st;
+    }
+    /* The rename itself is durable once the directory is flushed. */
+    char *dir = strdup(f->path);
+    if (dir) {
+        int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) {
+            (void)fsync(dfd);
+            close(dfd);
+        }
+        free(dir);
+    }
+    free(f->tmp);
+    f->tmp = NULL;
+    return BLVL_OK;
+}
+
+void blvl__out_abort(blvl_out_file *f) {
+    if (f->fd >= 0)
+        close(f->fd);
+    f->fd = -1;
+    if (f->tmp) {
+        unlink(f->tmp);
+        free(f->tmp);
+        f->tmp = NULL;
+    }
+}

@@ -1,0 +1,32 @@
+/* Laying out a fresh level: header, table at 64, a reserved region of 2*count+16 slots
+ * rounded up to 4 KiB, then every payload on a 64-byte boundary with zero padding, in table
+ * order. Shared by the writer and the compacting rewrite. */
+#ifndef BLVL_CONTAINER_LAYOUT_H
+#define BLVL_CONTAINER_LAYOUT_H
+#include "blvl/blvl.h"
+
+/* `entries` carry tag, version, flags, packed_size, raw_size and digest; the plan sets every
+ * offset and returns the first `*floor` bytes of the file (header, table, zero slack) in
+ * *region (allocated with `a`, size *floor), and the file's length in *file_size. Checks the
+ * tags (valid, not repeated), the flags and the count against what a region can hold. */
+blvl_status blvl__layout_plan(blvl_entry *entries, uint32_t n, const blvl_allocator *a,
+                              uint8_t **region, uint64_t *floor, uint64_t *file_size,
+                              blvl_error *err);
+
+/* A file written beside `path` under a temporary name, flushed, then renamed over `path`. */
+typedef struct blvl_out_file {
+    int fd;
+    char *tmp; /* the temporary name (malloc) */
+    const char *path;
+    int mode;
+} blvl_out_file;
+
+blvl_status blvl__out_open(blvl_out_file *f, const char *path, blvl_error *err);
+blvl_status blvl__out_write(blvl_out_file *f, const void *data, size_t len, blvl_error *err);
+/* Zero bytes up to `pos` (the file is written front to back; `*at` is the current length). */
+blvl_status blvl__out_pad(blvl_out_file *f, uint64_t *at, uint64_t pos, blvl_error *err);
+/* fsync, rename over the path, fsync the directory. */
+blvl_status blvl__out_commit(blvl_out_file *f, blvl_error *err);
+/* Removes the temporary file (after a failure). */
+void blvl__out_abort(blvl_out_file *f);
+#endif

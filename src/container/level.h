@@ -1,0 +1,33 @@
+/* The opened level: where its bytes come from, its decoded header and table, and the running
+ * total of what its reads have inflated against the budget. Private to the container. */
+#ifndef BLVL_CONTAINER_LEVEL_H
+#define BLVL_CONTAINER_LEVEL_H
+#include <stdatomic.h>
+
+#include "blvl/blvl.h"
+#include "container/format.h"
+
+struct blvl_level {
+    blvl_allocator alloc; /* a copy of the caller's hooks (so the level outlives their struct) */
+    const blvl_allocator *a;
+    unsigned threads;
+    /* Bytes of a mapped or in-memory level (NULL for a callback source). */
+    const uint8_t *base;
+    uint64_t size;
+    void *map; /* non-NULL when the level owns an mmap of `size` bytes */
+    blvl_source src;
+    blvl_header hdr;
+    blvl_entry *entries; /* hdr.count entries, table order */
+    blvl_info info;
+    uint64_t budget;
+    atomic_uint_fast64_t inflated; /* raw bytes inflated so far, against `budget` */
+};
+
+/* The packed bytes of entry `e`: a pointer into the level's bytes, or (for a source) a buffer
+ * read into *owned (size e->packed_size, free with blvl__dealloc). */
+blvl_status blvl__level_packed(blvl_level *level, const blvl_entry *e, const uint8_t **bytes,
+                               void **owned, blvl_error *err);
+/* Takes `raw` bytes from the inflation budget, or refuses with BLVL_E_BUDGET. */
+blvl_status blvl__level_budget_take(blvl_level *level, uint64_t raw, const char *what,
+                                    blvl_error *err);
+#endif

@@ -1,0 +1,211 @@
+/* Opening a level: the header and the table are read and every rule of the container is
+ * checked (format.c) before anything else of the file is looked at. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "container/alloc.h"
+#include "container/error.h"
+#include "container/level.h"
+#include "payload/payload.h"
+
+typedef struct mem_src {
+    const uint8_t *data;
+    uint64_t size;
+} mem_src;
+
+static int mem_read(void *user, uint64_t off, void *buf, size_t len) {
+    const mem_src *m = user;
+    if (off > m->size || len > m->size - off)
+        return -1;
+    memcpy(buf, m->data + off, len);
+    return 0;
+}
+
+/* Reads the header and the table through `read`, validates them, and fills `lv`. */
+static blvl_status load(blvl_level *lv, int (*read)(void *, uint64_t, void *, size_t), void *user,
+                        blvl_error *err) {
+    uint8_t head[BLVL_HEADER_SIZE];
+    if (lv->size < BLVL_HEADER_SIZE)
+        return blvl__fail(err, BLVL_E_TRUNCATED, "file of %llu bytes ends inside the header",
+                          (unsigned long long)lv->size);
+    if (read(user, 0, head, sizeof head) != 0)
+        return blvl__fail(err, BLVL_E_IO, "could not read the header");
+    blvl_status st = blvl__header_decode(head, &lv->hdr, err);
+    if (st != BLVL_OK)
+        return st;
+    if (lv->size < lv->hdr.floor)
+        return blvl__fail(err, BLVL_E_TRUNCATED,
+                          "file of %llu bytes ends inside the reserved region (floor %llu)",
+                          (unsigned long long)lv->size, (unsigned long long)lv->hdr.floor);
+    uint32_t n = lv->hdr.count;
+    size_t tsize = (size_t)n * BLVL_ENTRY_SIZE;
+    uint8_t *table = blvl__alloc(lv->a, tsize);
+    blvl_entry *scratch = blvl__alloc(lv->a, (n ? n : 1) * sizeof *scratch);
+    lv->entries = blvl__alloc(lv->a, (n ? n : 1) * sizeof *lv->entries);
+    if (!table || !scratch || !lv->entries) {
+        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for a table of %u entries", n);
+        goto out;
+    }
+    if (n && read(user, lv->hdr.table_offset, table, tsize) != 0) {
+        st = blvl__fail(err, BLVL_E_IO, "could not read the table");
+        goto out;
+    }
+    st = blvl__table_load(&lv->hdr, table, lv->size, lv->entries, scratch, err);
+out:
+    blvl__dealloc(lv->a, table, tsize);
+    blvl__dealloc(lv->a, scratch, (n ? n : 1) * sizeof *scratch);
+    if (st != BLVL_OK)
+        return st;
+    blvl_info *i = &lv->info;
+    i->file_size = lv->size;
+    i->floor = lv->hdr.floor;
+    i->table_offset = lv->hdr.table_offset;
+    i->count = n;
+    i->capacity = (uint32_t)((lv->hdr.floor - BLVL_HEADER_SIZE) / BLVL_ENTRY_SIZE);
+    i->covered = blvl__covered(&lv->hdr, lv->entries);
+    i->unreferenced = lv->size - i->covered;
+    memcpy(i->identity, lv->hdr.identity, BLVL_DIGEST_SIZE);
+    memcpy(i->table_digest, lv->hdr.table_digest, BLVL_DIGEST_SIZE);
+    return BLVL_OK;
+}
+
+static blvl_level *level_new(const blvl_options *opt) {
+    const blvl_allocator *a = opt ? opt->allocator : NULL;
+    blvl_level *lv = blvl__calloc(a, sizeof *lv);
+    if (!lv)
+        return NULL;
+    if (a) {
+        lv->alloc = *a;
+        lv->a = &lv->alloc;
+    }
+    lv->threads = blvl__threads(opt ? opt->threads : 0);
+    atomic_init(&lv->inflated, 0);
+    return lv;
+}
+
+static void set_budget(blvl_level *lv, const blvl_options *opt) {
+    lv->budget =
+        opt && opt->inflate_budget ? opt->inflate_budget : blvl__default_budget(lv->info.covered);
+}
+
+blvl_status blvl_open_memory(blvl_level **out, const void *data, size_t size,
+                             const blvl_options *opt, blvl_error *err) {
+    if (!out || (!data && size))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no data");
+    *out = NULL;
+    blvl_level *lv = level_new(opt);
+    if (!lv)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a level");
+    lv->base = data;
+    lv->size = size;
+    mem_src m = {data, size};
+    blvl_status st = load(lv, mem_read, &m, err);
+    if (st != BLVL_OK) {
+        blvl_close(lv);
+        return st;
+    }
+    set_budget(lv, opt);
+    *out = lv;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl_open_file(blvl_level **out, const char *path, const blvl_options *opt,
+                           blvl_error *err) {
+    if (!out || !path)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no path");
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return blvl__fail(err, BLVL_E_IO, "cannot open %s: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return blvl__fail(err, BLVL_E_IO, "%s is not a regular file", path);
+    }
+    if ((uint64_t)sb.st_size < BLVL_HEADER_SIZE) {
+        close(fd);
+        return blvl__fail(err, BLVL_E_TRUNCATED, "file of %llu bytes ends inside the header",
+                          (unsigned long long)sb.st_size);
+    }
+    void *map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    int map_errno = errno;
+    close(fd);
+    if (map == MAP_FAILED)
+        return blvl__fail(err, BLVL_E_IO, "cannot map %s: %s", path, strerror(map_errno));
+    blvl_status st = blvl_open_memory(out, map, (size_t)sb.st_size, opt, err);
+    if (st != BLVL_OK) {
+        munmap(map, (size_t)sb.st_size);
+        return st;
+    }
+    (*out)->map = map;
+    return BLVL_OK;
+}
+
+static int src_read(void *user, uint64_t off, void *buf, size_t len) {
+    const blvl_source *s = user;
+    if (off > s->size || len > s->size - off)
+        return -1;
+    return s->read(s->user, off, buf, len);
+}
+
+blvl_status blvl_open_source(blvl_level **out, const blvl_source *src, const blvl_options *opt,
+                             blvl_error *err) {
+    if (!out || !src || !src->read)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no read callback");
+    *out = NULL;
+    blvl_level *lv = level_new(opt);
+    if (!lv)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a level");
+    lv->src = *src;
+    lv->size = src->size;
+    blvl_status st = load(lv, src_read, &lv->src, err);
+    if (st != BLVL_OK) {
+        blvl_close(lv);
+        return st;
+    }
+    set_budget(lv, opt);
+    *out = lv;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+void blvl_close(blvl_level *lv) {
+    if (!lv)
+        return;
+    if (lv->map)
+        munmap(lv->map, (size_t)lv->size);
+    const blvl_allocator *a = lv->a ? lv->a : NULL;
+    blvl_allocator copy;
+    if (a) { /* the hooks live inside the level being freed */
+        copy = *a;
+        a = &copy;
+    }
+    blvl__dealloc(a, lv->entries, (lv->hdr.count ? lv->hdr.count : 1) * sizeof *lv->entries);
+    blvl__dealloc(a, lv, sizeof *lv);
+}
+
+void blvl_get_info(const blvl_level *lv, blvl_info *out) {
+    *out = lv->info;
+}
+
+uint32_t blvl_count(const blvl_level *lv) {
+    return lv->hdr.count;
+}
+
+const blvl_entry *blvl_entry_at(const blvl_level *lv, uint32_t index) {
+    return index < lv->hdr.count ? &lv->entries[index] : NULL;
+}
+
+const blvl_entry *blvl_find(const blvl_level *lv, const char *tag) {
+    if (!tag)
+        return NULL;
+    for (uint32_t i = 0; i < lv->hdr.count; i++)
+        if (strncmp(lv->entries[i].tag, tag, BLVL_TAG_MAX + 1) == 0)
+            return &lv->entries[i];
+    return NULL;
+}

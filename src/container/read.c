@@ -1,0 +1,316 @@
+/* Reading sections: digest first, then the chunk index, then inflation within the budget.
+ * Nothing of a section is interpreted before its digest has matched. */
+#include <pthread.h>
+#include <string.h>
+
+#include "container/alloc.h"
+#include "container/error.h"
+#include "container/level.h"
+#include "payload/digest.h"
+#include "payload/inflate.h"
+#include "payload/pool.h"
+
+blvl_status blvl__level_packed(blvl_level *lv, const blvl_entry *e, const uint8_t **bytes,
+                               void **owned, blvl_error *err) {
+    *owned = NULL;
+    if (lv->base) {
+        *bytes = lv->base + e->offset;
+        return BLVL_OK;
+    }
+    if (e->packed_size > SIZE_MAX)
+        return blvl__fail(err, BLVL_E_NOMEM, "section '%s' is too large to hold", e->tag);
+    uint8_t *buf = blvl__alloc(lv->a, (size_t)e->packed_size);
+    if (!buf)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the %llu packed bytes of '%s'",
+                          (unsigned long long)e->packed_size, e->tag);
+    if (lv->src.read(lv->src.user, e->offset, buf, (size_t)e->packed_size) != 0) {
+        blvl__dealloc(lv->a, buf, (size_t)e->packed_size);
+        return blvl__fail(err, BLVL_E_IO, "could not read section '%s'", e->tag);
+    }
+    *bytes = buf;
+    *owned = buf;
+    return BLVL_OK;
+}
+
+blvl_status blvl__level_budget_take(blvl_level *lv, uint64_t raw, const char *what,
+                                    blvl_error *err) {
+    uint_fast64_t cur = atomic_load(&lv->inflated);
+    do {
+        if (raw > lv->budget || cur > lv->budget - raw)
+            return blvl__fail(err, BLVL_E_BUDGET,
+                              "inflating %llu bytes of %s would pass the inflation budget of "
+                              "%llu bytes (%llu already inflated)",
+                              (unsigned long long)raw, what, (unsigned long long)lv->budget,
+                              (unsigned long long)cur);
+    } while (!atomic_compare_exchange_weak(&lv->inflated, &cur, cur + raw));
+    return BLVL_OK;
+}
+
+static blvl_status check_digest(const blvl_entry *e, const uint8_t *bytes, blvl_error *err) {
+    uint8_t d[BLVL_DIGEST_SIZE];
+    blvl_digest(bytes, (size_t)e->packed_size, d);
+    if (memcmp(d, e->digest, BLVL_DIGEST_SIZE) != 0)
+        return blvl__fail(err, BLVL_E_SECTION_DIGEST,
+                          "section '%s': packed bytes do not match the entry's digest", e->tag);
+    return BLVL_OK;
+}
+
+/* "<rule>: <what>" becomes "<rule>: section '<tag>': <what>". */
+static blvl_status name_section(blvl_error *err, blvl_status st, const char *tag) {
+    if (!err || st == BLVL_OK)
+        return st;
+    const char *name = blvl_status_name(st);
+    size_t nl = strlen(name);
+    const char *rest = err->message;
+    if (strncmp(rest, name, nl) == 0 && rest[nl] == ':' && rest[nl + 1] == ' ')
+        rest += nl + 2;
+    char msg[sizeof err->message];
+    memcpy(msg, rest, strlen(rest) + 1);
+    return blvl__fail(err, st, "section '%s': %s", tag, msg);
+}
+
+static void section_clear(blvl_section *s) {
+    s->data = NULL;
+    s->size = 0;
+    s->owned_ = NULL;
+    s->owned_size_ = 0;
+}
+
+blvl_status blvl_read_packed(blvl_level *lv, const char *tag, blvl_section *out, blvl_error *err) {
+    if (!lv || !out)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no level or no output");
+    section_clear(out);
+    const blvl_entry *e = blvl_find(lv, tag);
+    if (!e)
+        return blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s'", tag ? tag : "(null)");
+    const uint8_t *bytes;
+    void *owned;
+    blvl_status st = blvl__level_packed(lv, e, &bytes, &owned, err);
+    if (st == BLVL_OK)
+        st = check_digest(e, bytes, err);
+    if (st != BLVL_OK) {
+        blvl__dealloc(lv->a, owned, (size_t)e->packed_size);
+        return st;
+    }
+    out->data = bytes;
+    out->size = (size_t)e->packed_size;
+    out->owned_ = owned;
+    out->owned_size_ = owned ? (size_t)e->packed_size : 0;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_section *out, blvl_error *err) {
+    if (!lv || !out)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no level or no output");
+    section_clear(out);
+    const blvl_entry *e = blvl_find(lv, tag);
+    if (!e)
+        return blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s'", tag ? tag : "(null)");
+    const uint8_t *bytes;
+    void *owned;
+    blvl_chunk *chunks = NULL;
+    uint32_t n = 0;
+    uint8_t *raw = NULL;
+    blvl_status st = blvl__level_packed(lv, e, &bytes, &owned, err);
+    if (st == BLVL_OK)
+        st = check_digest(e, bytes, err);
+    if (st == BLVL_OK)
+        st = name_section(
+            err, blvl__chunks_parse(bytes, e->packed_size, e->raw_size, lv->a, &chunks, &n, err),
+            e->tag);
+    if (st != BLVL_OK)
+        goto done;
+    if (n == 0) { /* empty section: a valid pointer to no bytes */
+        static const uint8_t empty[1];
+        out->data = empty;
+        goto done;
+    }
+    if (n == 1 && chunks[0].codec == BLVL_CODEC_RAW) {
+        /* One raw chunk at the start of the payload: the section is its own raw bytes. */
+        out->data = bytes;
+        out->size = (size_t)e->raw_size;
+        out->owned_ = owned;
+        out->owned_size_ = owned ? (size_t)e->packed_size : 0;
+        owned = NULL;
+        goto done;
+    }
+    if ((st = blvl__level_budget_take(lv, blvl__inflated_size(chunks, n), e->tag, err)) != BLVL_OK)
+        goto done;
+    raw = blvl__alloc(lv->a, (size_t)e->raw_size);
+    if (!raw) {
+        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for the %llu raw bytes of '%s'",
+                        (unsigned long long)e->raw_size, e->tag);
+        goto done;
+    }
+    st = name_section(err, blvl__payload_inflate(bytes, chunks, n, raw, lv->threads, err), e->tag);
+    if (st != BLVL_OK) {
+        blvl__dealloc(lv->a, raw, (size_t)e->raw_size);
+        goto done;
+    }
+    out->data = raw;
+    out->size = (size_t)e->raw_size;
+    out->owned_ = raw;
+    out->owned_size_ = (size_t)e->raw_size;
+done:
+    blvl__dealloc(lv->a, chunks, (size_t)n * sizeof *chunks);
+    blvl__dealloc(lv->a, owned, (size_t)e->packed_size);
+    if (st == BLVL_OK)
+        blvl__ok(err);
+    else
+        section_clear(out);
+    return st;
+}
+
+void blvl_section_free(blvl_level *lv, blvl_section *s) {
+    if (!s)
+        return;
+    blvl__dealloc(lv ? lv->a : NULL, s->owned_, s->owned_size_);
+    section_clear(s);
+}
+
+/* ---- verify ------------------------------------------------------------------------------ */
+
+/* One job list for the whole level, in priority order: for each section in table order, its
+ * digest, then each of its chunks. Workers take jobs in that order, so the first failure in
+ * job order (what the pool reports) is the first bad section, its digest before its chunks,
+ * whatever the timing. */
+typedef struct vjob {
+    uint32_t section;
+    uint32_t chunk; /* UINT32_MAX: the digest job */
+} vjob;
+
+typedef struct vsection {
+    const uint8_t *bytes;
+    blvl_chunk *chunks;
+    uint32_t n;
+} vsection;
+
+typedef struct verify_ctx {
+    blvl_level *lv;
+    vsection *secs;
+    vjob *jobs;
+    blvl_inflater *workers;
+} verify_ctx;
+
+static blvl_status verify_job(void *vctx, unsigned worker, size_t j, blvl_error *err) {
+    verify_ctx *v = vctx;
+    const vjob *job = &v->jobs[j];
+    const blvl_entry *e = &v->lv->entries[job->section];
+    const vsection *s = &v->secs[job->section];
+    if (job->chunk == UINT32_MAX)
+        return check_digest(e, s->bytes, err);
+    return name_section(err,
+                        blvl__chunk_inflate(&v->workers[worker], s->bytes, &s->chunks[job->chunk],
+                                            job->chunk, NULL, err),
+                        e->tag);
+}
+
+static blvl_status verify_mapped(blvl_level *lv, blvl_error *err) {
+    uint32_t count = lv->hdr.count;
+    vsection *secs = blvl__calloc(lv->a, (count ? count : 1) * sizeof *secs);
+    if (!secs)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory to verify %u sections", count);
+    blvl_status st = BLVL_OK;
+    size_t njobs = 0;
+    vjob *jobs = NULL;
+    blvl_inflater *ws = NULL;
+    unsigned nw = lv->threads;
+    /* Chunk indices are parsed from unverified bytes, bounds-checked; a section whose index
+     * does not parse still gets its digest job, so a damaged section reports its digest. */
+    blvl_status parse_st = BLVL_OK;
+    blvl_error parse_err;
+    uint32_t parse_bad = UINT32_MAX;
+    for (uint32_t i = 0; i < count; i++) {
+        const blvl_entry *e = &lv->entries[i];
+        secs[i].bytes = lv->base + e->offset;
+        blvl_error pe;
+        blvl_status ps = blvl__chunks_parse(secs[i].bytes, e->packed_size, e->raw_size, lv->a,
+                                            &secs[i].chunks, &secs[i].n, &pe);
+        if (ps != BLVL_OK && parse_bad == UINT32_MAX) {
+            parse_bad = i;
+            parse_st = name_section(&pe, ps, e->tag);
+            parse_err = pe;
+        }
+        njobs += 1 + secs[i].n;
+    }
+    /* The budget covers every zstd chunk verification inflates; taken before any work. */
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < count; i++)
+        total += blvl__inflated_size(secs[i].chunks, secs[i].n); /* <= 2 GiB each */
+    if ((st = blvl__level_budget_take(lv, total, "every section", err)) != BLVL_OK)
+        goto out;
+    jobs = blvl__alloc(lv->a, (njobs ? njobs : 1) * sizeof *jobs);
+    if (nw > njobs)
+        nw = njobs ? (unsigned)njobs : 1;
+    ws = blvl__calloc(lv->a, nw * sizeof *ws);
+    if (!jobs || !ws) {
+        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for %zu verification jobs", njobs);
+        goto out;
+    }
+    for (unsigned w = 0; w < nw; w++)
+        ws[w].a = lv->a;
+    size_t j = 0;
+    uint32_t limit = parse_bad == UINT32_MAX ? count : parse_bad + 1;
+    for (uint32_t i = 0; i < limit; i++) {
+        jobs[j++] = (vjob){i, UINT32_MAX};
+        for (uint32_t c = 0; c < secs[i].n; c++)
+            jobs[j++] = (vjob){i, c};
+    }
+    verify_ctx v = {lv, secs, jobs, ws};
+    st = blvl__pool_run(nw, j, verify_job, &v, 1, err);
+    if (st == BLVL_OK && parse_bad != UINT32_MAX) {
+        st = parse_st;
+        if (err)
+            *err = parse_err;
+    }
+out:
+    if (ws)
+        for (unsigned w = 0; w < nw; w++)
+            blvl__inflater_free(&ws[w]);
+    blvl__dealloc(lv->a, ws, nw * sizeof *ws);
+    blvl__dealloc(lv->a, jobs, (njobs ? njobs : 1) * sizeof *jobs);
+    for (uint32_t i = 0; i < count; i++)
+        blvl__dealloc(lv->a, secs[i].chunks, (size_t)secs[i].n * sizeof *secs[i].chunks);
+    blvl__dealloc(lv->a, secs, (count ? count : 1) * sizeof *secs);
+    return st;
+}
+
+/* A callback source: one section at a time, so memory stays at one packed section. */
+static blvl_status verify_source(blvl_level *lv, blvl_error *err) {
+    for (uint32_t i = 0; i < lv->hdr.count; i++) {
+        const blvl_entry *e = &lv->entries[i];
+        const uint8_t *bytes;
+        void *owned;
+        blvl_chunk *chunks = NULL;
+        uint32_t n = 0;
+        blvl_status st = blvl__level_packed(lv, e, &bytes, &owned, err);
+        if (st != BLVL_OK)
+            return st;
+        st = check_digest(e, bytes, err);
+        if (st == BLVL_OK)
+            st = name_section(
+                err,
+                blvl__chunks_parse(bytes, e->packed_size, e->raw_size, lv->a, &chunks, &n, err),
+                e->tag);
+        if (st == BLVL_OK)
+            st = blvl__level_budget_take(lv, blvl__inflated_size(chunks, n), e->tag, err);
+        if (st == BLVL_OK)
+            st = name_section(err, blvl__payload_check(bytes, chunks, n, lv->threads, lv->a, err),
+                              e->tag);
+        blvl__dealloc(lv->a, chunks, (size_t)n * sizeof *chunks);
+        blvl__dealloc(lv->a, owned, (size_t)e->packed_size);
+        if (st != BLVL_OK)
+            return st;
+    }
+    return BLVL_OK;
+}
+
+blvl_status blvl_verify(blvl_level *lv, blvl_error *err) {
+    if (!lv)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no level");
+    blvl_status st = lv->base ? verify_mapped(lv, err) : verify_source(lv, err);
+    if (st == BLVL_OK)
+        blvl__ok(err);
+    return st;
+}

@@ -1,0 +1,449 @@
+/* The FlatBuffers builder. The buffer grows back to front inside one block, so a reference is a
+ * stable distance from the end. A table's fields are collected while it is open and laid out at
+ * table_end in a canonical order (largest alignment first, then field id), which makes the
+ * bytes independent of the order the caller added the fields in. */
+#include "blvl/fb.h"
+
+#include "container/alloc.h"
+#include "container/error.h"
+#include "fb/struct_copy.h"
+
+typedef struct pending {
+    uint16_t id;
+    uint8_t is_ref;
+    uint8_t align;
+    uint32_t size;
+    uint32_t data; /* scratch offset, or the ref */
+    uint32_t pos;  /* position inside the table object, set at table_end */
+} pending;
+
+struct blvl_fb_builder {
+    const blvl_allocator *a;
+    uint8_t *buf;
+    size_t cap, used; /* bytes live at buf[cap - used, cap) */
+    size_t minalign;
+    int in_table;
+    pending *fields;
+    size_t nfields, capfields;
+    uint8_t *scratch;
+    size_t scratch_used, scratch_cap;
+    uint32_t *vtables; /* end distances of the vtables written so far */
+    size_t nvt, capvt;
+    uint8_t *vt; /* vtable image being assembled */
+    size_t vtcap;
+    blvl_status status;
+    blvl_error err;
+};
+
+static void set_error(blvl_fb_builder *b, blvl_status code, const char *what) {
+    if (b->status == BLVL_OK) {
+        b->status = code;
+        blvl__fail(&b->err, code, "flatbuffer builder: %s", what);
+    }
+}
+
+/* Grow an array of `elem` bytes per item to hold at least `need` items. */
+static int reserve(blvl_fb_builder *b, void **arr, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap)
+        return 1;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *p = blvl__alloc(b->a, n * elem);
+    if (!p) {
+        set_error(b, BLVL_E_NOMEM, "out of memory");
+        return 0;
+    }
+    if (*arr) {
+        memcpy(p, *arr, *cap * elem);
+        blvl__dealloc(b->a, *arr, *cap * elem);
+    }
+    *arr = p;
+    *cap = n;
+    return 1;
+}
+
+/* Make room for `n` more bytes in front of what is built. */
+static int room(blvl_fb_builder *b, size_t n) {
+    if (b->status)
+        return 0;
+    if (n > BLVL_FB_MAX_SIZE || b->used + n > BLVL_FB_MAX_SIZE) {
+        set_error(b, BLVL_E_ARGUMENT, "buffer would exceed 2 GiB");
+        return 0;
+    }
+    if (b->buf && b->cap - b->used >= n)
+        return 1; /* the first call allocates, so even an empty push has a real pointer */
+    size_t ncap = b->cap ? b->cap : 1024;
+    while (ncap - b->used < n)
+        ncap *= 2;
+    uint8_t *p = blvl__alloc(b->a, ncap);
+    if (!p) {
+        set_error(b, BLVL_E_NOMEM, "out of memory");
+        return 0;
+    }
+    if (b->buf) {
+        memcpy(p + ncap - b->used, b->buf + b->cap - b->used, b->used);
+        blvl__dealloc(b->a, b->buf, b->cap);
+    }
+    b->buf = p;
+    b->cap = ncap;
+    return 1;
+}
+
+/* Push `n` zeroed bytes; returns their start or NULL. */
+static uint8_t *push(blvl_fb_builder *b, size_t n) {
+    if (!room(b, n))
+        return NULL;
+    b->used += n;
+    uint8_t *p = b->buf + b->cap - b->used;
+    memset(p, 0, n);
+    return p;
+}
+
+/* Pad so that after `len` more bytes the front is aligned to `align` (a power of two). */
+static int align_for(blvl_fb_builder *b, size_t len, size_t align) {
+    if (align > b->minalign)
+        b->minalign = align;
+    size_t pad = (align - ((b->used + len) & (align - 1))) & (align - 1);
+    return pad == 0 || push(b, pad) != NULL;
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+static int not_in_table(blvl_fb_builder *b, const char *what) {
+    if (b->in_table) {
+        set_error(b, BLVL_E_ARGUMENT, what);
+        return 0;
+    }
+    return b->status == BLVL_OK;
+}
+
+blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_allocator *a, blvl_error *err) {
+    if (!out)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer builder: no output");
+    blvl_fb_builder *b = blvl__calloc(a, sizeof *b);
+    if (!b)
+        return blvl__fail(err, BLVL_E_NOMEM, "flatbuffer builder: out of memory");
+    b->a = a;
+    b->minalign = 4;
+    *out = b;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+void blvl_fb_builder_free(blvl_fb_builder *b) {
+    if (!b)
+        return;
+    const blvl_allocator *a = b->a;
+    if (b->buf)
+        blvl__dealloc(a, b->buf, b->cap);
+    if (b->fields)
+        blvl__dealloc(a, b->fields, b->capfields * sizeof *b->fields);
+    if (b->scratch)
+        blvl__dealloc(a, b->scratch, b->scratch_cap);
+    if (b->vtables)
+        blvl__dealloc(a, b->vtables, b->capvt * sizeof *b->vtables);
+    if (b->vt)
+        blvl__dealloc(a, b->vt, b->vtcap);
+    blvl__dealloc(a, b, sizeof *b);
+}
+
+void blvl_fb_builder_reset(blvl_fb_builder *b) {
+    b->used = 0;
+    b->minalign = 4;
+    b->in_table = 0;
+    b->nfields = 0;
+    b->scratch_used = 0;
+    b->nvt = 0;
+    b->status = BLVL_OK;
+    blvl__ok(&b->err);
+}
+
+blvl_status blvl_fb_builder_status(const blvl_fb_builder *b, blvl_error *err) {
+    if (err)
+        *err = b->err;
+    return b->status;
+}
+
+blvl_fb_ref blvl_fb_create_string(blvl_fb_builder *b, const char *s, size_t len) {
+    if (!not_in_table(b, "string created inside a table"))
+        return 0;
+    if (len > BLVL_FB_MAX_SIZE) {
+        set_error(b, BLVL_E_ARGUMENT, "string over 2 GiB");
+        return 0;
+    }
+    if (!align_for(b, len + 1, 4))
+        return 0;
+    uint8_t *p = push(b, len + 1);
+    if (!p)
+        return 0;
+    if (len)
+        memcpy(p, s, len);
+    if (!(p = push(b, 4)))
+        return 0;
+    put32(p, (uint32_t)len);
+    return (blvl_fb_ref)b->used;
+}
+
+static uint8_t *vector_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align) {
+    if (!not_in_table(b, "vector created inside a table"))
+        return NULL;
+    if (elem_size && count > BLVL_FB_MAX_SIZE / elem_size) {
+        set_error(b, BLVL_E_ARGUMENT, "vector over 2 GiB");
+        return NULL;
+    }
+    if (align < 4)
+        align = 4;
+    if (!align_for(b, count * elem_size, align))
+        return NULL;
+    return push(b, count * elem_size);
+}
+
+static blvl_fb_ref vector_end(blvl_fb_builder *b, size_t count) {
+    uint8_t *p = push(b, 4);
+    if (!p)
+        return 0;
+    put32(p, (uint32_t)count);
+    return (blvl_fb_ref)b->used;
+}
+
+blvl_fb_ref blvl_fb_create_vector(blvl_fb_builder *b, const void *elems, size_t count,
+                                  size_t elem_size, size_t align) {
+    uint8_t *p = vector_start(b, count, elem_size, align);
+    if (!p)
+        return 0;
+    if (count && elem_size)
+        memcpy(p, elems, count * elem_size);
+    return vector_end(b, count);
+}
+
+blvl_fb_ref blvl_fb_create_struct_vector(blvl_fb_builder *b, const blvl_fb_type *t,
+                                         const void *elems, size_t count) {
+    uint8_t *p = vector_start(b, count, t->size, t->align);
+    if (!p)
+        return 0;
+    if (!t->has_padding) {
+        if (count)
+            memcpy(p, elems, count * t->size);
+    } else {
+        for (size_t i = 0; i < count; i++)
+            blvl_fb__struct_copy(t, p + i * t->size, (const uint8_t *)elems + i * t->size);
+    }
+    return vector_end(b, count);
+}
+
+blvl_fb_ref blvl_fb_create_ref_vector(blvl_fb_builder *b, const blvl_fb_ref *refs, size_t count) {
+    uint8_t *p = vector_start(b, count, 4, 4);
+    if (!p)
+        return 0;
+    size_t e0 = b->used; /* end distance of element 0 */
+    for (size_t i = 0; i < count; i++) {
+        size_t at = e0 - 4 * i;
+        if (refs[i] == 0 || refs[i] >= at) {
+            set_error(b, BLVL_E_ARGUMENT, "vector element refers to nothing built before it");
+            return 0;
+        }
+        put32(p + 4 * i, (uint32_t)(at - refs[i]));
+    }
+    return vector_end(b, count);
+}
+
+void blvl_fb_table_start(blvl_fb_builder *b) {
+    if (!not_in_table(b, "table started inside a table"))
+        return;
+    b->in_table = 1;
+    b->nfields = 0;
+    b->scratch_used = 0;
+}
+
+static pending *add_field(blvl_fb_builder *b, unsigned id, size_t size, size_t align) {
+    if (b->status)
+        return NULL;
+    if (!b->in_table) {
+        set_error(b, BLVL_E_ARGUMENT, "field added outside a table");
+        return NULL;
+    }
+    if (id > 0x7FF0u || size > 0xFFFFu) {
+        set_error(b, BLVL_E_ARGUMENT, "field id or size out of range");
+        return NULL;
+    }
+    for (size_t i = 0; i < b->nfields; i++)
+        if (b->fields[i].id == id) {
+            set_error(b, BLVL_E_ARGUMENT, "field added twice");
+            return NULL;
+        }
+    if (!reserve(b, (void **)&b->fields, &b->capfields, b->nfields + 1, sizeof *b->fields))
+        return NULL;
+    pending *f = &b->fields[b->nfields++];
+    f->id = (uint16_t)id;
+    f->is_ref = 0;
+    f->align = (uint8_t)(align ? align : 1);
+    f->size = (uint32_t)size;
+    f->data = 0;
+    f->pos = 0;
+    return f;
+}
+
+static uint8_t *scratch(blvl_fb_builder *b, pending *f) {
+    if (!reserve(b, (void **)&b->scratch, &b->scratch_cap, b->scratch_used + f->size, 1))
+        return NULL;
+    f->data = (uint32_t)b->scratch_used;
+    b->scratch_used += f->size;
+    return b->scratch + f->data;
+}
+
+void blvl_fb_add_raw(blvl_fb_builder *b, unsigned id, const void *bytes, size_t size,
+                     size_t align) {
+    if (align == 0 || (align & (align - 1)) || align > 16) {
+        set_error(b, BLVL_E_ARGUMENT, "bad field alignment");
+        return;
+    }
+    pending *f = add_field(b, id, size, align);
+    uint8_t *p = f ? scratch(b, f) : NULL;
+    if (p && size)
+        memcpy(p, bytes, size);
+}
+
+void blvl_fb_add_struct(blvl_fb_builder *b, unsigned id, const blvl_fb_type *t, const void *v) {
+    if (!v)
+        return;
+    pending *f = add_field(b, id, t->size, t->align);
+    uint8_t *p = f ? scratch(b, f) : NULL;
+    if (p)
+        blvl_fb__struct_copy(t, p, v);
+}
+
+void blvl_fb_add_ref(blvl_fb_builder *b, unsigned id, blvl_fb_ref ref) {
+    if (ref == 0)
+        return;
+    if (ref > b->used) {
+        set_error(b, BLVL_E_ARGUMENT, "field refers to nothing built");
+        return;
+    }
+    pending *f = add_field(b, id, 4, 4);
+    if (f) {
+        f->is_ref = 1;
+        f->data = ref;
+    }
+}
+
+static int field_order(const pending *x, const pending *y) {
+    if (x->align != y->align)
+        return x->align > y->align ? -1 : 1;
+    return x->id < y->id ? -1 : (x->id > y->id);
+}
+
+blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b) {
+    if (b->status)
+        return 0;
+    if (!b->in_table) {
+        set_error(b, BLVL_E_ARGUMENT, "table_end without table_start");
+        return 0;
+    }
+    b->in_table = 0;
+    /* Insertion sort: tables have few fields, and the order must be total. */
+    for (size_t i = 1; i < b->nfields; i++) {
+        pending t = b->fields[i];
+        size_t j = i;
+        while (j > 0 && field_order(&t, &b->fields[j - 1]) < 0) {
+            b->fields[j] = b->fields[j - 1];
+            j--;
+        }
+        b->fields[j] = t;
+    }
+    size_t off = 4, maxalign = 4;
+    unsigned maxid = 0;
+    for (size_t i = 0; i < b->nfields; i++) {
+        pending *f = &b->fields[i];
+        off = (off + f->align - 1) & ~(size_t)(f->align - 1);
+        f->pos = (uint32_t)off;
+        off += f->size;
+        if (f->align > maxalign)
+            maxalign = f->align;
+        if (f->id + 1u > maxid)
+            maxid = f->id + 1u;
+    }
+    size_t objsize = off, vtsize = 4 + 2 * (size_t)maxid;
+    if (objsize > 0xFFFF || vtsize > 0xFFFF) {
+        set_error(b, BLVL_E_ARGUMENT, "table too large for a vtable");
+        return 0;
+    }
+    if (!align_for(b, objsize, maxalign) || !push(b, objsize))
+        return 0;
+    size_t d = b->used;
+    uint8_t *obj = b->buf + b->cap - d;
+    for (size_t i = 0; i < b->nfields; i++) {
+        pending *f = &b->fields[i];
+        if (f->is_ref) {
+            size_t at = d - f->pos;
+            if (f->data >= at) {
+                set_error(b, BLVL_E_ARGUMENT, "field refers to nothing built before it");
+                return 0;
+            }
+            put32(obj + f->pos, (uint32_t)(at - f->data));
+        } else if (f->size) {
+            memcpy(obj + f->pos, b->scratch + f->data, f->size);
+        }
+    }
+    if (!reserve(b, (void **)&b->vt, &b->vtcap, vtsize, 1))
+        return 0;
+    memset(b->vt, 0, vtsize);
+    b->vt[0] = (uint8_t)vtsize;
+    b->vt[1] = (uint8_t)(vtsize >> 8);
+    b->vt[2] = (uint8_t)objsize;
+    b->vt[3] = (uint8_t)(objsize >> 8);
+    for (size_t i = 0; i < b->nfields; i++) {
+        pending *f = &b->fields[i];
+        b->vt[4 + 2 * f->id] = (uint8_t)f->pos;
+        b->vt[5 + 2 * f->id] = (uint8_t)(f->pos >> 8);
+    }
+    size_t vd = 0;
+    for (size_t i = 0; i < b->nvt && !vd; i++) {
+        const uint8_t *old = b->buf + b->cap - b->vtables[i];
+        if (blvl_fb_u16(old) == vtsize && memcmp(old, b->vt, vtsize) == 0)
+            vd = b->vtables[i];
+    }
+    if (!vd) {
+        uint8_t *p = push(b, vtsize);
+        if (!p || !reserve(b, (void **)&b->vtables, &b->capvt, b->nvt + 1, sizeof *b->vtables))
+            return 0;
+        memcpy(p, b->vt, vtsize);
+        vd = b->used;
+        b->vtables[b->nvt++] = (uint32_t)vd;
+    }
+    /* soffset = table address - vtable address = vd - d in end distances. */
+    put32(b->buf + b->cap - d, (uint32_t)(int32_t)((int64_t)vd - (int64_t)d));
+    return (blvl_fb_ref)d;
+}
+
+blvl_status blvl_fb_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t **data, size_t *size,
+                           blvl_error *err) {
+    if (b->in_table)
+        set_error(b, BLVL_E_ARGUMENT, "finish inside a table");
+    if (!b->status && (root == 0 || root > b->used))
+        set_error(b, BLVL_E_ARGUMENT, "root refers to nothing built");
+    if (!b->status && align_for(b, 4, b->minalign)) {
+        uint8_t *p = push(b, 4);
+        if (p)
+            put32(p, (uint32_t)(b->used - root));
+    }
+    if (b->status) {
+        if (err)
+            *err = b->err;
+        return b->status;
+    }
+    *data = b->buf + b->cap - b->used;
+    *size = b->used;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+void blvl_fb_free(const blvl_allocator *a, void *ptr, size_t size) {
+    if (ptr)
+        blvl__dealloc(a, ptr, size);
+}

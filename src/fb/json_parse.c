@@ -1,0 +1,710 @@
+/* JSON to FlatBuffer: the text is parsed into a small DOM first, then built bottom-up with the
+ * builder, children in schema field order, so the bytes do not depend on the JSON's key order.
+ * Accepts what blvl_fb_to_json and flatc --strict-json print, plus nan/inf spellings. */
+#include "blvl/fb.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "container/alloc.h"
+#include "container/error.h"
+
+#define JSON_MAX_DEPTH 200u
+
+enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+typedef struct node {
+    uint8_t type;
+    uint8_t truth;
+    uint32_t key, key_len; /* offset in the string arena (object members) */
+    uint32_t str, len;     /* J_STR: decoded text in the arena; J_NUM: raw text in the input */
+    uint32_t child, count; /* first child (J_ARR / J_OBJ), number of children */
+    uint32_t next;         /* next sibling, 0 = none (node 0 is the root and never a sibling) */
+} node;
+
+typedef struct jp {
+    const blvl_allocator *a;
+    const char *s;
+    size_t len, pos;
+    node *nodes;
+    size_t nnodes, capnodes;
+    char *arena;
+    size_t arena_len, arena_cap;
+    blvl_error *err;
+    blvl_status st;
+    blvl_fb_builder *b;
+    char path[128];
+} jp;
+
+static blvl_status jfail(jp *p, const char *what) {
+    if (!p->st) {
+        size_t line = 1;
+        for (size_t i = 0; i < p->pos && i < p->len; i++)
+            line += p->s[i] == '\n';
+        p->st = blvl__fail(p->err, BLVL_E_FLATBUFFER, "json line %zu: %s", line, what);
+    }
+    return p->st;
+}
+static blvl_status bfail(jp *p, const char *field, const char *what) {
+    if (!p->st)
+        p->st = blvl__fail(p->err, BLVL_E_FLATBUFFER, "json: %s: %s", field, what);
+    return p->st;
+}
+
+static int grow(jp *p, void **arr, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap)
+        return 1;
+    size_t n = *cap ? *cap : 256;
+    while (n < need)
+        n *= 2;
+    void *q = blvl__alloc(p->a, n * elem);
+    if (!q) {
+        if (!p->st)
+            p->st = blvl__fail(p->err, BLVL_E_NOMEM, "json: out of memory");
+        return 0;
+    }
+    if (*arr) {
+        memcpy(q, *arr, *cap * elem);
+        blvl__dealloc(p->a, *arr, *cap * elem);
+    }
+    *arr = q;
+    *cap = n;
+    return 1;
+}
+
+static uint32_t new_node(jp *p, uint8_t type) {
+    if (p->nnodes >= 0xFFFFFFF0u ||
+        !grow(p, (void **)&p->nodes, &p->capnodes, p->nnodes + 1, sizeof(node)))
+        return 0;
+    memset(&p->nodes[p->nnodes], 0, sizeof(node));
+    p->nodes[p->nnodes].type = type;
+    return (uint32_t)p->nnodes++;
+}
+
+static void skip_ws(jp *p) {
+    while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
+                               p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
+        p->pos++;
+}
+
+static int arena_put(jp *p, const char *s, size_t n) {
+    if (p->arena_len + n > 0xFFFFFFF0u ||
+        !grow(p, (void **)&p->arena, &p->arena_cap, p->arena_len + n + 1, 1))
+        return 0;
+    memcpy(p->arena + p->arena_len, s, n);
+    p->arena_len += n;
+    p->arena[p->arena_len] = '\0';
+    return 1;
+}
+
+static int hex4(jp *p, uint32_t *out) {
+    if (p->len - p->pos < 4)
+        return 0;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p->s[p->pos++];
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= (uint32_t)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (uint32_t)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (uint32_t)(c - 'A' + 10);
+        else
+            return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* A string at p->pos (after the quote), decoded into the arena. */
+static int parse_string(jp *p, uint32_t *off, uint32_t *len) {
+    *off = (uint32_t)p->arena_len;
+    while (1) {
+        if (p->pos >= p->len)
+            return jfail(p, "unterminated string"), 0;
+        size_t run = p->pos;
+        while (run < p->len && p->s[run] != '"' && p->s[run] != '\\' && (uint8_t)p->s[run] >= 0x20)
+            run++;
+        if (!arena_put(p, p->s + p->pos, run - p->pos))
+            return 0;
+        p->pos = run;
+        if (p->pos >= p->len)
+            return jfail(p, "unterminated string"), 0;
+        char c = p->s[p->pos++];
+        if (c == '"')
+            break;
+        if (c != '\\')
+            return jfail(p, "control character in a string"), 0;
+        if (p->pos >= p->len)
+            return jfail(p, "unterminated string"), 0;
+        char e = p->s[p->pos++];
+        char one;
+        switch (e) {
+        case '"':
+            one = '"';
+            break;
+        case '\\':
+            one = '\\';
+            break;
+        case '/':
+            one = '/';
+            break;
+        case 'b':
+            one = '\b';
+            break;
+        case 'f':
+            one = '\f';
+            break;
+        case 'n':
+            one = '\n';
+            break;
+        case 'r':
+            one = '\r';
+            break;
+        case 't':
+            one = '\t';
+            break;
+        case 'u': {
+            uint32_t cp;
+            if (!hex4(p, &cp))
+                return jfail(p, "bad \\u escape"), 0;
+            if (cp >= 0xD800 && cp < 0xDC00 && p->len - p->pos >= 6 && p->s[p->pos] == '\\' &&
+                p->s[p->pos + 1] == 'u') {
+                size_t save = p->pos;
+                uint32_t lo;
+                p->pos += 2;
+                if (hex4(p, &lo) && lo >= 0xDC00 && lo < 0xE000)
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                else
+                    p->pos = save;
+            }
+            char u[4];
+            size_t n;
+            if (cp < 0x80) {
+                u[0] = (char)cp;
+                n = 1;
+            } else if (cp < 0x800) {
+                u[0] = (char)(0xC0 | cp >> 6);
+                u[1] = (char)(0x80 | (cp & 0x3F));
+                n = 2;
+            } else if (cp < 0x10000) {
+                u[0] = (char)(0xE0 | cp >> 12);
+                u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                u[2] = (char)(0x80 | (cp & 0x3F));
+                n = 3;
+            } else {
+                u[0] = (char)(0xF0 | cp >> 18);
+                u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+                u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                u[3] = (char)(0x80 | (cp & 0x3F));
+                n = 4;
+            }
+            if (!arena_put(p, u, n))
+                return 0;
+            continue;
+        }
+        default:
+            return jfail(p, "bad escape"), 0;
+        }
+        if (!arena_put(p, &one, 1))
+            return 0;
+    }
+    *len = (uint32_t)(p->arena_len - *off);
+    return arena_put(p, "\0", 1); /* keep every string NUL-terminated in the arena */
+}
+
+static int word(jp *p, const char *w) {
+    size_t n = strlen(w);
+    if (p->len - p->pos >= n && memcmp(p->s + p->pos, w, n) == 0) {
+        p->pos += n;
+        return 1;
+    }
+    return 0;
+}
+
+static uint32_t parse_value(jp *p, unsigned depth) {
+    if (depth > JSON_MAX_DEPTH)
+        return jfail(p, "nested too deeply"), 0;
+    skip_ws(p);
+    if (p->pos >= p->len)
+        return jfail(p, "unexpected end of input"), 0;
+    char c = p->s[p->pos];
+    uint32_t n;
+    if (c == '{' || c == '[') {
+        int obj = c == '{';
+        p->pos++;
+        if (!(n = new_node(p, obj ? J_OBJ : J_ARR)))
+            return 0;
+        uint32_t last = 0;
+        skip_ws(p);
+        if (p->pos < p->len && p->s[p->pos] == (obj ? '}' : ']')) {
+            p->pos++;
+            return n;
+        }
+        while (1) {
+            uint32_t koff = 0, klen = 0;
+            if (obj) {
+                skip_ws(p);
+                if (p->pos >= p->len || p->s[p->pos] != '"')
+                    return jfail(p, "expected a key"), 0;
+                p->pos++;
+                if (!parse_string(p, &koff, &klen))
+                    return 0;
+                skip_ws(p);
+                if (p->pos >= p->len || p->s[p->pos] != ':')
+                    return jfail(p, "expected ':'"), 0;
+                p->pos++;
+            }
+            uint32_t v = parse_value(p, depth + 1);
+            if (!v)
+                return 0;
+            p->nodes[v].key = koff;
+            p->nodes[v].key_len = klen;
+            if (last)
+                p->nodes[last].next = v;
+            else
+                p->nodes[n].child = v;
+            last = v;
+            p->nodes[n].count++;
+            skip_ws(p);
+            if (p->pos < p->len && p->s[p->pos] == ',') {
+                p->pos++;
+                continue;
+            }
+            if (p->pos < p->len && p->s[p->pos] == (obj ? '}' : ']')) {
+                p->pos++;
+                return n;
+            }
+            return jfail(p, obj ? "expected ',' or '}'" : "expected ',' or ']'"), 0;
+        }
+    }
+    if (c == '"') {
+        p->pos++;
+        if (!(n = new_node(p, J_STR)))
+            return 0;
+        uint32_t off, len;
+        if (!parse_string(p, &off, &len))
+            return 0;
+        p->nodes[n].str = off;
+        p->nodes[n].len = len;
+        return n;
+    }
+    if (word(p, "true") || word(p, "false")) {
+        if (!(n = new_node(p, J_BOOL)))
+            return 0;
+        p->nodes[n].truth = p->s[p->pos - 1] == 'e' && p->s[p->pos - 2] == 'u';
+        return n;
+    }
+    if (word(p, "null"))
+        return new_node(p, J_NULL);
+    size_t start = p->pos;
+    while (p->pos < p->len && (strchr("+-.eE0123456789xXabcdefABCDEFinftyINFTYN", p->s[p->pos])))
+        p->pos++;
+    if (p->pos == start || p->pos - start > 40)
+        return jfail(p, "unexpected character"), 0;
+    if (!(n = new_node(p, J_NUM)))
+        return 0;
+    p->nodes[n].str = (uint32_t)start;
+    p->nodes[n].len = (uint32_t)(p->pos - start);
+    return n;
+}
+
+/* ---- building ------------------------------------------------------------------------------- */
+
+static const node *member(const jp *p, const node *obj, const char *name, const char *suffix) {
+    size_t nl = strlen(name), sl = strlen(suffix);
+    for (uint32_t c = obj->child; c; c = p->nodes[c].next) {
+        const node *m = &p->nodes[c];
+        if (m->key_len == nl + sl && memcmp(p->arena + m->key, name, nl) == 0 &&
+            memcmp(p->arena + m->key + nl, suffix, sl) == 0)
+            return m->type == J_NULL ? NULL : m;
+    }
+    return NULL;
+}
+
+static int is_signed_kind(uint8_t k) {
+    return k == BLVL_FB_I8 || k == BLVL_FB_I16 || k == BLVL_FB_I32 || k == BLVL_FB_I64;
+}
+
+/* A scalar value into `out` (little-endian, blvl_fb_scalar_size bytes). */
+static int scalar(jp *p, const char *fname, uint8_t kind, const blvl_fb_enum *e, const node *v,
+                  uint8_t *out) {
+    size_t size = blvl_fb_scalar_size((blvl_fb_kind)kind);
+    uint64_t bits = 0;
+    if (kind == BLVL_FB_F32 || kind == BLVL_FB_F64) {
+        double d;
+        if (v->type != J_NUM)
+            return bfail(p, fname, "expected a number"), 0;
+        char buf[48];
+        memcpy(buf, p->s + v->str, v->len);
+        buf[v->len] = '\0';
+        const char *t = buf + (buf[0] == '-' || buf[0] == '+');
+        if (strcmp(t, "nan") == 0 || strcmp(t, "NaN") == 0)
+            d = NAN;
+        else if (strcmp(t, "inf") == 0 || strcmp(t, "Infinity") == 0 || strcmp(t, "infinity") == 0)
+            d = buf[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+        else {
+            char *end;
+            d = strtod(buf, &end);
+            if (*end || end == buf)
+                return bfail(p, fname, "bad number"), 0;
+        }
+        if (kind == BLVL_FB_F32) {
+            float f = (float)d;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            bits = u;
+        } else {
+            memcpy(&bits, &d, 8);
+        }
+    } else if (v->type == J_BOOL) {
+        bits = v->truth;
+    } else if (v->type == J_STR) {
+        /* enum names; bit_flags may list several separated by spaces */
+        if (!e)
+            return bfail(p, fname, "a string where a number belongs"), 0;
+        const char *s = p->arena + v->str;
+        size_t i = 0;
+        int any = 0;
+        while (i < v->len) {
+            while (i < v->len && s[i] == ' ')
+                i++;
+            size_t j = i;
+            while (j < v->len && s[j] != ' ')
+                j++;
+            if (j == i)
+                break;
+            uint32_t k;
+            for (k = 0; k < e->count; k++)
+                if (strlen(e->values[k].name) == j - i &&
+                    memcmp(e->values[k].name, s + i, j - i) == 0)
+                    break;
+            if (k == e->count)
+                return bfail(p, fname, "unknown enum value"), 0;
+            if (any && !e->bit_flags)
+                return bfail(p, fname, "several enum values in a non-flags enum"), 0;
+            bits |= (uint64_t)e->values[k].value;
+            any = 1;
+            i = j;
+        }
+        if (!any)
+            return bfail(p, fname, "empty enum value"), 0;
+    } else if (v->type == J_NUM) {
+        char buf[48];
+        memcpy(buf, p->s + v->str, v->len);
+        buf[v->len] = '\0';
+        char *end;
+        errno = 0;
+        int neg = buf[0] == '-';
+        const char *digits = buf + (neg || buf[0] == '+');
+        int base = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') ? 16 : 10;
+        if (digits[0] == '-' || digits[0] == '+')
+            return bfail(p, fname, "bad integer"), 0;
+        unsigned long long u = strtoull(digits, &end, base);
+        if (*end || end == digits || errno)
+            return bfail(p, fname, "bad or out-of-range integer"), 0;
+        unsigned nbits = (unsigned)size * 8;
+        if (kind == BLVL_FB_BOOL) {
+            if (neg || u > 1)
+                return bfail(p, fname, "bool out of range"), 0;
+        } else if (is_signed_kind(kind)) {
+            unsigned long long lim = 1ull << (nbits - 1);
+            if (neg ? u > lim : u >= lim)
+                return bfail(p, fname, "integer out of range"), 0;
+        } else if (neg || (nbits < 64 && (u >> nbits))) {
+            return bfail(p, fname, "integer out of range"), 0;
+        }
+        bits = neg ? (uint64_t)0 - (uint64_t)u : (uint64_t)u;
+    } else {
+        return bfail(p, fname, "expected a scalar"), 0;
+    }
+    for (size_t i = 0; i < size; i++)
+        out[i] = (uint8_t)(bits >> (8 * i));
+    return 1;
+}
+
+static int fill_struct(jp *p, const blvl_fb_type *t, const node *obj, uint8_t *dst,
+                       unsigned depth) {
+    if (obj->type != J_OBJ)
+        return bfail(p, t->name, "expected an object for a struct"), 0;
+    if (depth > JSON_MAX_DEPTH)
+        return bfail(p, t->name, "nested too deeply"), 0;
+    for (uint32_t c = obj->child; c; c = p->nodes[c].next) {
+        int known = 0;
+        for (uint32_t i = 0; i < t->field_count; i++)
+            if (strlen(t->fields[i].name) == p->nodes[c].key_len &&
+                memcmp(t->fields[i].name, p->arena + p->nodes[c].key, p->nodes[c].key_len) == 0)
+                known = 1;
+        if (!known)
+            return bfail(p, t->name, "unknown struct member"), 0;
+    }
+    for (uint32_t i = 0; i < t->field_count; i++) {
+        const blvl_fb_field *f = &t->fields[i];
+        const node *v = member(p, obj, f->name, "");
+        if (!v)
+            continue; /* missing members are zero */
+        uint8_t *q = dst + f->offset;
+        if (f->kind == BLVL_FB_STRUCT) {
+            if (!fill_struct(p, f->type, v, q, depth + 1))
+                return 0;
+        } else if (f->kind == BLVL_FB_ARRAY) {
+            if (v->type != J_ARR || v->count != f->array_len)
+                return bfail(p, f->name, "fixed array of the wrong length"), 0;
+            size_t es = f->elem == BLVL_FB_STRUCT ? f->type->size
+                                                  : blvl_fb_scalar_size((blvl_fb_kind)f->elem);
+            uint32_t j = 0;
+            for (uint32_t c = v->child; c; c = p->nodes[c].next, j++) {
+                int ok = f->elem == BLVL_FB_STRUCT
+                             ? fill_struct(p, f->type, &p->nodes[c], q + j * es, depth + 1)
+                             : scalar(p, f->name, f->elem, f->enum_t, &p->nodes[c], q + j * es);
+                if (!ok)
+                    return 0;
+            }
+        } else if (!scalar(p, f->name, f->kind, f->enum_t, v, q)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const node *obj, unsigned depth);
+
+static blvl_fb_ref build_vector(jp *p, const blvl_fb_field *f, const node *v, unsigned depth) {
+    if (v->type != J_ARR)
+        return bfail(p, f->name, "expected an array"), 0;
+    size_t n = v->count;
+    if (f->elem == BLVL_FB_TABLE || f->elem == BLVL_FB_STRING) {
+        blvl_fb_ref *refs = n ? blvl__alloc(p->a, n * sizeof *refs) : NULL;
+        if (n && !refs)
+            return bfail(p, f->name, "out of memory"), 0;
+        size_t i = 0;
+        for (uint32_t c = v->child; c; c = p->nodes[c].next, i++) {
+            const node *e = &p->nodes[c];
+            if (f->elem == BLVL_FB_STRING) {
+                if (e->type != J_STR) {
+                    bfail(p, f->name, "expected a string");
+                    break;
+                }
+                refs[i] = blvl_fb_create_string(p->b, p->arena + e->str, e->len);
+            } else {
+                refs[i] = build_table(p, f->type, e, depth + 1);
+            }
+            if (!refs[i])
+                break;
+        }
+        blvl_fb_ref r = i == n ? blvl_fb_create_ref_vector(p->b, refs, n) : 0;
+        if (refs)
+            blvl__dealloc(p->a, refs, n * sizeof *refs);
+        return r;
+    }
+    size_t es =
+        f->elem == BLVL_FB_STRUCT ? f->type->size : blvl_fb_scalar_size((blvl_fb_kind)f->elem);
+    if (!es || (n && n > BLVL_FB_MAX_SIZE / es))
+        return bfail(p, f->name, "vector too large"), 0;
+    uint8_t *tmp = n ? blvl__calloc(p->a, n * es) : NULL;
+    if (n && !tmp)
+        return bfail(p, f->name, "out of memory"), 0;
+    size_t i = 0;
+    for (uint32_t c = v->child; c; c = p->nodes[c].next, i++) {
+        int ok = f->elem == BLVL_FB_STRUCT
+                     ? fill_struct(p, f->type, &p->nodes[c], tmp + i * es, depth + 1)
+                     : scalar(p, f->name, f->elem, f->enum_t, &p->nodes[c], tmp + i * es);
+        if (!ok)
+            break;
+    }
+    blvl_fb_ref r = 0;
+    if (i == n)
+        r = f->elem == BLVL_FB_STRUCT ? blvl_fb_create_struct_vector(p->b, f->type, tmp, n)
+                                      : blvl_fb_create_vector(p->b, tmp, n, es, es);
+    if (tmp)
+        blvl__dealloc(p->a, tmp, n * es);
+    return r;
+}
+
+static int key_is(const jp *p, const node *m, const char *name, const char *suffix) {
+    size_t nl = strlen(name), sl = strlen(suffix);
+    return m->key_len == nl + sl && memcmp(p->arena + m->key, name, nl) == 0 &&
+           memcmp(p->arena + m->key + nl, suffix, sl) == 0;
+}
+
+static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const node *obj, unsigned depth) {
+    if (obj->type != J_OBJ)
+        return bfail(p, t->name, "expected an object for a table"), 0;
+    if (depth > BLVL_FB_MAX_DEPTH_DEFAULT)
+        return bfail(p, t->name, "tables nested too deeply"), 0;
+    for (uint32_t c = obj->child; c; c = p->nodes[c].next) {
+        int known = 0;
+        for (uint32_t i = 0; i < t->field_count && !known; i++)
+            known =
+                !t->fields[i].deprecated && (key_is(p, &p->nodes[c], t->fields[i].name, "") ||
+                                             (t->fields[i].kind == BLVL_FB_UNION &&
+                                              key_is(p, &p->nodes[c], t->fields[i].name, "_type")));
+        if (!known) {
+            char key[64];
+            snprintf(key, sizeof key, "%.*s",
+                     (int)(p->nodes[c].key_len < 60 ? p->nodes[c].key_len : 60),
+                     p->arena + p->nodes[c].key);
+            bfail(p, t->name, "unknown field");
+            if (p->err && p->st == BLVL_E_FLATBUFFER)
+                blvl__fail(p->err, BLVL_E_FLATBUFFER, "json: %s: unknown field '%s'", t->name, key);
+            return 0;
+        }
+    }
+    /* Children first (back to front), in field order. */
+    blvl_fb_ref refs[256];
+    uint8_t utypes[256];
+    if (t->field_count > 256)
+        return bfail(p, t->name, "table with more than 256 fields"), 0;
+    for (uint32_t i = 0; i < t->field_count; i++) {
+        const blvl_fb_field *f = &t->fields[i];
+        refs[i] = 0;
+        utypes[i] = 0;
+        if (f->deprecated)
+            continue;
+        const node *v = member(p, obj, f->name, "");
+        if (f->kind == BLVL_FB_UNION) {
+            const node *ty = member(p, obj, f->name, "_type");
+            uint8_t u = 0;
+            if (ty && !scalar(p, f->name, BLVL_FB_U8, f->enum_t, ty, &u))
+                return 0;
+            const blvl_fb_type *mt = NULL;
+            for (uint32_t j = 0; j < f->enum_t->count; j++)
+                if (f->enum_t->values[j].value == u)
+                    mt = f->enum_t->values[j].table;
+            if (u && !mt)
+                return bfail(p, f->name, "unknown union type"), 0;
+            if (!u && v)
+                return bfail(p, f->name, "union value without its _type"), 0;
+            if (u && !v)
+                return bfail(p, f->name, "union _type without its value"), 0;
+            if (u && !(refs[i] = build_table(p, mt, v, depth + 1)))
+                return 0;
+            utypes[i] = u;
+            continue;
+        }
+        if (!v)
+            continue;
+        switch (f->kind) {
+        case BLVL_FB_STRING:
+            if (v->type != J_STR)
+                return bfail(p, f->name, "expected a string"), 0;
+            refs[i] = blvl_fb_create_string(p->b, p->arena + v->str, v->len);
+            break;
+        case BLVL_FB_TABLE:
+            refs[i] = build_table(p, f->type, v, depth + 1);
+            break;
+        case BLVL_FB_VECTOR:
+            refs[i] = build_vector(p, f, v, depth);
+            break;
+        default:
+            continue;
+        }
+        if (!refs[i]) {
+            if (!p->st && !(p->st = blvl_fb_builder_status(p->b, p->err)))
+                bfail(p, f->name, "could not be built");
+            return 0;
+        }
+    }
+    blvl_fb_table_start(p->b);
+    for (uint32_t i = 0; i < t->field_count; i++) {
+        const blvl_fb_field *f = &t->fields[i];
+        if (f->deprecated)
+            continue;
+        if (f->kind == BLVL_FB_UNION) {
+            blvl_fb_add_union(p->b, f->id, utypes[i], refs[i]);
+            continue;
+        }
+        if (refs[i]) {
+            blvl_fb_add_ref(p->b, f->id, refs[i]);
+            continue;
+        }
+        const node *v = member(p, obj, f->name, "");
+        if (!v)
+            continue;
+        if (f->kind == BLVL_FB_STRUCT) {
+            uint8_t tmp[1024];
+            if (f->type->size > sizeof tmp)
+                return bfail(p, f->name, "struct too large"), 0;
+            memset(tmp, 0, f->type->size);
+            if (!fill_struct(p, f->type, v, tmp, depth + 1))
+                return 0;
+            blvl_fb_add_struct(p->b, f->id, f->type, tmp);
+        } else if (blvl_fb_scalar_size((blvl_fb_kind)f->kind)) {
+            uint8_t bytes[8];
+            size_t size = blvl_fb_scalar_size((blvl_fb_kind)f->kind);
+            if (!scalar(p, f->name, f->kind, f->enum_t, v, bytes))
+                return 0;
+            uint64_t bits = 0, def = f->def_bits;
+            for (size_t k = 0; k < size; k++)
+                bits |= (uint64_t)bytes[k] << (8 * k);
+            if (f->kind == BLVL_FB_F32) {
+                float d = (float)f->def_real;
+                uint32_t u;
+                memcpy(&u, &d, 4);
+                def = u;
+            } else if (f->kind == BLVL_FB_F64) {
+                memcpy(&def, &f->def_real, 8);
+            } else if (size < 8) {
+                def &= (UINT64_C(1) << (8 * size)) - 1;
+            }
+            if (bits != def)
+                blvl_fb_add_raw(p->b, f->id, bytes, size, size);
+        }
+    }
+    blvl_fb_ref r = blvl_fb_table_end(p->b);
+    if (!r && !p->st)
+        p->st = blvl_fb_builder_status(p->b, p->err);
+    return r;
+}
+
+blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *root,
+                              const blvl_allocator *a, uint8_t **out, size_t *out_size,
+                              blvl_error *err) {
+    if (!json || !root || root->is_struct || !out || !out_size)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer json: bad arguments");
+    jp p;
+    memset(&p, 0, sizeof p);
+    p.a = a;
+    p.s = json;
+    p.len = len;
+    p.err = err;
+    new_node(&p, J_NULL); /* node 0: "no node" */
+    uint32_t rootn = p.st ? 0 : parse_value(&p, 0);
+    if (rootn) {
+        skip_ws(&p);
+        if (p.pos != p.len)
+            jfail(&p, "trailing characters after the JSON value");
+    }
+    if (!p.st && blvl_fb_builder_new(&p.b, a, err) == BLVL_OK) {
+        blvl_fb_ref r = build_table(&p, root, &p.nodes[rootn], 0);
+        const uint8_t *data;
+        size_t size;
+        if (r && !p.st) {
+            blvl_status st = blvl_fb_finish(p.b, r, &data, &size, err);
+            if (st)
+                p.st = st;
+            else if (!(*out = blvl__alloc(a, size)))
+                p.st = blvl__fail(err, BLVL_E_NOMEM, "json: out of memory");
+            else {
+                memcpy(*out, data, size);
+                *out_size = size;
+            }
+        } else if (!p.st) {
+            p.st = blvl_fb_builder_status(p.b, err);
+        }
+    } else if (!p.st) {
+        p.st = BLVL_E_NOMEM;
+    }
+    if (p.b)
+        blvl_fb_builder_free(p.b);
+    if (p.nodes)
+        blvl__dealloc(a, p.nodes, p.capnodes * sizeof(node));
+    if (p.arena)
+        blvl__dealloc(a, p.arena, p.arena_cap);
+    if (!p.st)
+        blvl__ok(err);
+    return p.st;
+}

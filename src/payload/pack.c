@@ -1,0 +1,194 @@
+#include "payload/pack.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "container/alloc.h"
+#include "container/bytes.h"
+#include "container/error.h"
+#include "payload/pool.h"
+
+typedef struct chunk_job {
+    size_t item;
+    uint64_t raw_offset;
+    uint32_t raw_size;
+    uint32_t packed_size; /* set by the worker */
+    uint8_t codec;
+    uint8_t *buf; /* the compressed frame, or NULL when the chunk is stored raw */
+} chunk_job;
+
+typedef struct pack_ctx {
+    blvl_pack_item *items;
+    chunk_job *jobs;
+    ZSTD_CCtx **cctx; /* one per worker, created on first use */
+    const blvl_allocator *a;
+    blvl_progress_fn progress;
+    void *progress_user;
+    pthread_mutex_t lock; /* serialises progress calls */
+    uint64_t done, total;
+} pack_ctx;
+
+/* The format's frame parameters. Level and content-size flag are part of the bytes that are
+ * hashed into identity; zstd's own threading stays off so output never depends on threads. */
+static ZSTD_CCtx *make_cctx(void) {
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    if (!c)
+        return NULL;
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, BLVL_ZSTD_LEVEL)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0))) {
+        ZSTD_freeCCtx(c);
+        return NULL;
+    }
+    return c;
+}
+
+static blvl_status pack_chunk(void *vctx, unsigned worker, size_t j, blvl_error *err) {
+    pack_ctx *p = vctx;
+    chunk_job *c = &p->jobs[j];
+    const uint8_t *src = p->items[c->item].raw + c->raw_offset;
+    if (!p->cctx[worker] && !(p->cctx[worker] = make_cctx()))
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd encoder");
+    /* Room for one byte less than the raw chunk: a frame that does not fit would not have
+     * made the chunk smaller, and the chunk is stored raw. */
+    c->buf = blvl__alloc(p->a, c->raw_size - 1);
+    if (!c->buf)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a compressed chunk");
+    size_t r = ZSTD_compress2(p->cctx[worker], c->buf, c->raw_size - 1, src, c->raw_size);
+    if (ZSTD_isError(r)) {
+        if (ZSTD_getErrorCode(r) != ZSTD_error_dstSize_tooSmall) {
+            blvl__dealloc(p->a, c->buf, c->raw_size - 1);
+            c->buf = NULL;
+            return blvl__fail(err, BLVL_E_ZSTD, "zstd could not compress a chunk: %s",
+                              ZSTD_getErrorName(r));
+        }
+        blvl__dealloc(p->a, c->buf, c->raw_size - 1);
+        c->buf = NULL;
+        c->codec = BLVL_CODEC_RAW;
+        c->packed_size = c->raw_size;
+    } else {
+        c->codec = BLVL_CODEC_ZSTD;
+        c->packed_size = (uint32_t)r;
+    }
+    if (p->progress) {
+        pthread_mutex_lock(&p->lock);
+        p->done += c->raw_size;
+        p->progress(p->progress_user, p->done, p->total);
+        pthread_mutex_unlock(&p->lock);
+    }
+    return BLVL_OK;
+}
+
+static void free_jobs(pack_ctx *p, size_t njobs) {
+    for (size_t j = 0; j < njobs; j++)
+        if (p->jobs[j].buf)
+            blvl__dealloc(p->a, p->jobs[j].buf, p->jobs[j].raw_size - 1);
+}
+
+static blvl_status assemble(pack_ctx *p, size_t item, size_t first, size_t n, blvl_error *err) {
+    blvl_pack_item *it = &p->items[item];
+    uint64_t size = 4 + (uint64_t)n * BLVL_CHUNK_INDEX_ENTRY;
+    for (size_t j = first; j < first + n; j++)
+        size += p->jobs[j].packed_size;
+    uint8_t *out = blvl__alloc(p->a, (size_t)size);
+    if (!out)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a payload of %llu bytes",
+                          (unsigned long long)size);
+    uint8_t *w = out;
+    for (size_t j = first; j < first + n; j++) {
+        const chunk_job *c = &p->jobs[j];
+        memcpy(w, c->buf ? c->buf : it->raw + c->raw_offset, c->packed_size);
+        w += c->packed_size;
+    }
+    for (size_t j = first; j < first + n; j++) {
+        const chunk_job *c = &p->jobs[j];
+        blvl__put32(w, c->packed_size);
+        blvl__put32(w + 4, c->raw_size);
+        w[8] = c->codec;
+        w[9] = w[10] = w[11] = 0;
+        w += BLVL_CHUNK_INDEX_ENTRY;
+    }
+    blvl__put32(w, (uint32_t)n);
+    it->out = out;
+    it->out_size = (size_t)size;
+    return BLVL_OK;
+}
+
+blvl_status blvl__pack_many(blvl_pack_item *items, size_t n, unsigned threads,
+                            const blvl_allocator *a, blvl_progress_fn progress, void *progress_user,
+                            blvl_error *err) {
+    size_t njobs = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        items[i].out = NULL;
+        items[i].out_size = 0;
+        if (items[i].size > BLVL_SECTION_RAW_MAX)
+            return blvl__fail(err, BLVL_E_RAW_SIZE, "a section of %llu raw bytes is over 2 GiB",
+                              (unsigned long long)items[i].size);
+        njobs += (items[i].size + BLVL_CHUNK_MAX - 1) / BLVL_CHUNK_MAX;
+        total += items[i].size;
+    }
+    pack_ctx p;
+    memset(&p, 0, sizeof p);
+    p.items = items;
+    p.a = a;
+    p.progress = progress;
+    p.progress_user = progress_user;
+    p.total = total;
+    unsigned nw = blvl__threads(threads);
+    if (njobs == 0)
+        nw = 1;
+    else if (nw > njobs)
+        nw = (unsigned)njobs;
+    p.jobs = blvl__calloc(a, (njobs ? njobs : 1) * sizeof *p.jobs);
+    p.cctx = blvl__calloc(a, nw * sizeof *p.cctx);
+    if (!p.jobs || !p.cctx) {
+        blvl__dealloc(a, p.jobs, (njobs ? njobs : 1) * sizeof *p.jobs);
+        blvl__dealloc(a, p.cctx, nw * sizeof *p.cctx);
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for %zu chunk jobs", njobs);
+    }
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint64_t off = 0; off < items[i].size; off += BLVL_CHUNK_MAX, j++) {
+            uint64_t left = items[i].size - off;
+            p.jobs[j].item = i;
+            p.jobs[j].raw_offset = off;
+            p.jobs[j].raw_size = (uint32_t)(left < BLVL_CHUNK_MAX ? left : BLVL_CHUNK_MAX);
+        }
+    pthread_mutex_init(&p.lock, NULL);
+    blvl_status st = blvl__pool_run(nw, njobs, pack_chunk, &p, 1, err);
+    pthread_mutex_destroy(&p.lock);
+    for (unsigned w = 0; w < nw; w++)
+        ZSTD_freeCCtx(p.cctx[w]);
+    size_t first = 0;
+    for (size_t i = 0; i < n && st == BLVL_OK; i++) {
+        size_t nc = (items[i].size + BLVL_CHUNK_MAX - 1) / BLVL_CHUNK_MAX;
+        st = assemble(&p, i, first, nc, err);
+        first += nc;
+    }
+    free_jobs(&p, njobs);
+    blvl__dealloc(a, p.jobs, (njobs ? njobs : 1) * sizeof *p.jobs);
+    blvl__dealloc(a, p.cctx, nw * sizeof *p.cctx);
+    if (st != BLVL_OK)
+        for (size_t i = 0; i < n; i++) {
+            blvl__dealloc(a, items[i].out, items[i].out_size);
+            items[i].out = NULL;
+            items[i].out_size = 0;
+        }
+    return st;
+}
+
+blvl_status blvl__payload_pack(const uint8_t *raw, size_t size, unsigned threads,
+                               const blvl_allocator *a,
+                               void (*progress)(void *user, uint64_t done, uint64_t total),
+                               void *progress_user, uint8_t **out, size_t *out_size,
+                               blvl_error *err) {
+    blvl_pack_item it = {raw, size, NULL, 0};
+    blvl_status st = blvl__pack_many(&it, 1, threads, a, progress, progress_user, err);
+    *out = it.out;
+    *out_size = it.out_size;
+    return st;
+}

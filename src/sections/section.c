@@ -1,0 +1,124 @@
+/* Core sections by tag: version policy, read + verify, JSON by tag. */
+#include "blvl/sections.h"
+
+#include "container/error.h"
+
+static const struct {
+    const char *tag;
+    const blvl_fb_type *type;
+    int required;
+    int core;
+} kinds[] = {
+    {"meta", &blvl_Meta_type, 1, 1},           {"sim", &blvl_Sim_type, 1, 1},
+    {"geometry", &blvl_Geometry_type, 0, 1},   {"textures", &blvl_Textures_type, 0, 1},
+    {"cubemaps", &blvl_Cubemaps_type, 0, 1},   {"lightmaps", &blvl_Lightmaps_type, 0, 1},
+    {"lighting", &blvl_Lighting_type, 0, 1},   {"entities", &blvl_Entities_type, 0, 1},
+    {"acoustics", &blvl_Acoustics_type, 0, 1}, {"props", &blvl_Props_type, 0, 1},
+    {"cameras", &blvl_Cameras_type, 0, 1},     {"sites", &blvl_Sites_type, 0, 1},
+    {"bsym", &blvl_Symbols_type, 0, 0},
+};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+static int find_kind(const char *tag) {
+    for (unsigned i = 0; tag && i < NKINDS; i++)
+        if (strcmp(kinds[i].tag, tag) == 0)
+            return (int)i;
+    return -1;
+}
+
+const blvl_fb_type *blvl_section_type(const char *tag, int *required) {
+    int k = find_kind(tag);
+    if (required)
+        *required = k >= 0 && kinds[k].required;
+    return k >= 0 ? kinds[k].type : NULL;
+}
+
+const char *blvl_core_tag_at(unsigned index) {
+    return index < NKINDS && kinds[index].core ? kinds[index].tag : NULL;
+}
+
+blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section *out,
+                               const uint8_t **root, blvl_error *err) {
+    if (!level || !out || !root)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no level or no output");
+    memset(out, 0, sizeof *out);
+    *root = NULL;
+    int k = find_kind(tag);
+    if (k < 0 || !kinds[k].core)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "sections: '%s' is not a core tag",
+                          tag ? tag : "(null)");
+    const blvl_entry *e = blvl_find(level, tag);
+    if (!e)
+        return kinds[k].required
+                   ? blvl__fail(err, BLVL_E_REQUIRED, "the level has no %s section", tag)
+                   : blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s'", tag);
+    if (e->version != BLVL_SECTION_VERSION)
+        return kinds[k].required
+                   ? blvl__fail(err, BLVL_E_SECTION_VERSION,
+                                "%s is at payload version %u, this reader knows %u", tag,
+                                e->version, BLVL_SECTION_VERSION)
+                   : blvl__fail(err, BLVL_E_NOT_FOUND,
+                                "%s dropped: payload version %u unknown (this reader knows %u)",
+                                tag, e->version, BLVL_SECTION_VERSION);
+    blvl_status st = blvl_read(level, tag, out, err);
+    if (st)
+        return st;
+    blvl_error verr;
+    st = blvl_fb_verify(out->data, out->size, kinds[k].type, NULL, &verr);
+    if (st) {
+        blvl_section_free(level, out);
+        /* verr reads "flatbuffer: <path>: ..."; name the section in front. */
+        return blvl__fail(err, st, "section %s: %s", tag,
+                          verr.message + strlen(blvl_status_name(st)) + 2);
+    }
+    *root = blvl_fb_root(out->data);
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err) {
+    if (!level)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no level");
+    for (unsigned i = 0; i < NKINDS; i++) {
+        if (!kinds[i].core)
+            continue;
+        blvl_section s;
+        const uint8_t *root;
+        blvl_status st = blvl_level_section(level, kinds[i].tag, &s, &root, err);
+        if (st == BLVL_E_NOT_FOUND)
+            continue; /* absent or dropped: an optional section */
+        if (st)
+            return st;
+        blvl_section_free(level, &s);
+    }
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+static const blvl_fb_type *type_or_fail(const char *tag, blvl_error *err) {
+    const blvl_fb_type *t = blvl_section_type(tag, NULL);
+    if (!t)
+        blvl__fail(err, BLVL_E_ARGUMENT, "sections: '%s' is not a core tag or bsym",
+                   tag ? tag : "(null)");
+    return t;
+}
+
+blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
+                                      blvl_error *err) {
+    const blvl_fb_type *t = type_or_fail(tag, err);
+    return t ? blvl_fb_verify(bytes, size, t, NULL, err) : BLVL_E_ARGUMENT;
+}
+
+blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size, unsigned indent,
+                                 const blvl_allocator *a, char **out, size_t *out_len,
+                                 blvl_error *err) {
+    const blvl_fb_type *t = type_or_fail(tag, err);
+    return t ? blvl_fb_to_json(bytes, size, t, indent, a, out, out_len, err) : BLVL_E_ARGUMENT;
+}
+
+blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
+                                   const blvl_allocator *a, uint8_t **out, size_t *out_size,
+                                   blvl_error *err) {
+    const blvl_fb_type *t = type_or_fail(tag, err);
+    return t ? blvl_fb_from_json(json, len, t, a, out, out_size, err) : BLVL_E_ARGUMENT;
+}

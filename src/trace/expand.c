@@ -1,0 +1,317 @@
+/* Hull expansion: the planes a swept-box trace needs from a hull's vertices and face loops.
+ *
+ * Each face's plane is read off the loop's own area (Newell's method). A loop listed corner by
+ * corner crosses itself and encloses (almost) nothing, so every loop is also wound around its
+ * face by angle; when the given order encloses less area than that winding, the winding is used.
+ * Faces are oriented away from the hull's centre (the solid is convex), so either winding
+ * convention works. Then the six axial planes and, for every edge crossed with each box axis,
+ * the bevel plane where it bounds the solid (every vertex behind it). Computed in double. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/trace_internal.h"
+
+typedef struct angle_item {
+    double angle;
+    uint32_t index;
+} angle_item;
+
+static int angle_cmp(const void *a, const void *b) {
+    const angle_item *x = a, *y = b;
+    if (x->angle < y->angle)
+        return -1;
+    if (x->angle > y->angle)
+        return 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+typedef struct edge {
+    uint32_t a, b;
+} edge;
+
+static int edge_cmp(const void *p, const void *q) {
+    const edge *x = p, *y = q;
+    if (x->a != y->a)
+        return (x->a > y->a) - (x->a < y->a);
+    return (x->b > y->b) - (x->b < y->b);
+}
+
+static double dot3(const double a[3], const double b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void cross3(const double a[3], const double b[3], double o[3]) {
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double len3(const double a[3]) {
+    return sqrt(dot3(a, a));
+}
+
+/* Newell's method: twice the loop's vector area. */
+static void newell(const double *pts, const uint32_t *loop, uint32_t n, double out[3]) {
+    out[0] = out[1] = out[2] = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const double *p = pts + 3 * (size_t)loop[i];
+        const double *q = pts + 3 * (size_t)loop[(i + 1) % n];
+        out[0] += (p[1] - q[1]) * (p[2] + q[2]);
+        out[1] += (p[2] - q[2]) * (p[0] + q[0]);
+        out[2] += (p[0] - q[0]) * (p[1] + q[1]);
+    }
+}
+
+typedef struct expander {
+    const tw_alloc *al;
+    tw_vec *planes;
+    size_t first; /* this hull's planes start here */
+    double tol;   /* distance tolerance (units) */
+} expander;
+
+/* Append a plane unless this hull already has it. */
+static int add_plane(expander *x, const double n[3], double d) {
+    for (size_t i = x->first; i < x->planes->len; i++) {
+        const blvl_trace_plane *p = &TW_AT(*x->planes, blvl_trace_plane, i);
+        double c = n[0] * p->normal.x + n[1] * p->normal.y + n[2] * p->normal.z;
+        if (c > 1.0 - 1e-9 && fabs(d - p->dist) <= x->tol * 0.1)
+            return 1;
+    }
+    blvl_trace_plane p = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
+    return tw_vec_push(x->al, x->planes, &p);
+}
+
+blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *planes,
+                           tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
+                           int *usable, tw_report_fn report, void *ru) {
+    const uint32_t nv = in->vertex_count;
+    *usable = 0;
+    if (nv == 0 || !in->vertices) {
+        report(ru, BLVL_TRACE_NONE, "hull has no vertices");
+        return BLVL_OK;
+    }
+    if (nv > BLVL_TRACE_MAX_VERTICES || in->face_count > BLVL_TRACE_MAX_FACES ||
+        in->face_index_count > BLVL_TRACE_MAX_FACE_INDICES) {
+        report(ru, BLVL_TRACE_NONE, "hull over the size limits (vertices, faces, face_indices)");
+        return BLVL_OK;
+    }
+    if ((in->face_count && !in->face_sizes) || (in->face_index_count && !in->face_indices)) {
+        report(ru, BLVL_TRACE_NONE, "hull face arrays missing");
+        return BLVL_OK;
+    }
+
+    blvl_status st = BLVL_E_NOMEM;
+    double *pts = tw_calloc(al, (size_t)nv * 3, sizeof(double));
+    uint32_t *loop = tw_calloc(al, (size_t)in->face_index_count + 1, sizeof(uint32_t));
+    angle_item *items = tw_calloc(al, (size_t)in->face_index_count + 1, sizeof(angle_item));
+    tw_vec edges;
+    tw_vec_init(&edges, sizeof(edge));
+    if (!pts || !loop || !items)
+        goto done;
+
+    double blo[3] = {INFINITY, INFINITY, INFINITY}, bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double centre[3] = {0, 0, 0}, scale = 1.0;
+    for (uint32_t i = 0; i < nv; i++) {
+        const double p[3] = {in->vertices[i].x, in->vertices[i].y, in->vertices[i].z};
+        for (int k = 0; k < 3; k++) {
+            if (!isfinite(p[k]) || fabs(p[k]) > TW_COORD_MAX) {
+                report(ru, BLVL_TRACE_NONE, "hull vertex not finite or out of range");
+                st = BLVL_OK;
+                goto done;
+            }
+            pts[3 * (size_t)i + k] = p[k];
+            blo[k] = p[k] < blo[k] ? p[k] : blo[k];
+            bhi[k] = p[k] > bhi[k] ? p[k] : bhi[k];
+            centre[k] += p[k] / nv;
+            scale = fabs(p[k]) > scale ? fabs(p[k]) : scale;
+        }
+    }
+    double extent = 0;
+    for (int k = 0; k < 3; k++)
+        extent = bhi[k] - blo[k] > extent ? bhi[k] - blo[k] : extent;
+
+    expander x = {al, planes, planes->len, 1e-3 + scale * 2e-6};
+    const double tiny_area = 1e-10 * (extent * extent) + 1e-12;
+
+    size_t off = 0;
+    for (uint32_t f = 0; f < in->face_count; f++) {
+        uint32_t sz = in->face_sizes[f];
+        if (sz > in->face_index_count - off) {
+            report(ru, f, "face runs past the end of face_indices");
+            continue;
+        }
+        const uint32_t *idx = in->face_indices + off;
+        off += sz;
+        if (sz < 3) {
+            report(ru, f, "face has fewer than three corners");
+            continue;
+        }
+        int bad = 0;
+        for (uint32_t i = 0; i < sz; i++)
+            bad |= idx[i] >= nv;
+        if (bad) {
+            report(ru, f, "face names a vertex index out of range");
+            continue;
+        }
+        /* An order-independent plane: the widest triangle found greedily. */
+        const double *a = pts + 3 * (size_t)idx[0];
+        uint32_t bi = idx[0], ci = idx[0];
+        double best = 0, ab[3], n0[3];
+        for (uint32_t i = 1; i < sz; i++) {
+            const double *p = pts + 3 * (size_t)idx[i];
+            double dv[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+            double l = dot3(dv, dv);
+            if (l > best)
+                best = l, bi = idx[i];
+        }
+        const double *b = pts + 3 * (size_t)bi;
+        for (int k = 0; k < 3; k++)
+            ab[k] = b[k] - a[k];
+        best = 0;
+        for (uint32_t i = 0; i < sz; i++) {
+            const double *p = pts + 3 * (size_t)idx[i];
+            double ac[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]}, c[3];
+            cross3(ab, ac, c);
+            double l = len3(c);
+            if (l > best)
+                best = l, ci = idx[i];
+        }
+        if (best <= tiny_area || bi == idx[0] || ci == idx[0]) {
+            report(ru, f, "face corners coincident or collinear: the loop encloses no area");
+            continue;
+        }
+        {
+            const double *c = pts + 3 * (size_t)ci;
+            double ac[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+            cross3(ab, ac, n0);
+        }
+        /* Wind the corners around the face centre by angle. */
+        double fc[3] = {0, 0, 0}, u[3], v[3];
+        for (uint32_t i = 0; i < sz; i++)
+            for (int k = 0; k < 3; k++)
+                fc[k] += pts[3 * (size_t)idx[i] + k] / sz;
+        double lab = len3(ab), ln0 = len3(n0);
+        for (int k = 0; k < 3; k++) {
+            u[k] = ab[k] / lab;
+            n0[k] /= ln0;
+        }
+        cross3(n0, u, v);
+        for (uint32_t i = 0; i < sz; i++) {
+            const double *p = pts + 3 * (size_t)idx[i];
+            double r[3] = {p[0] - fc[0], p[1] - fc[1], p[2] - fc[2]};
+            items[i].angle = atan2(dot3(r, v), dot3(r, u));
+            items[i].index = idx[i];
+        }
+        qsort(items, sz, sizeof *items, angle_cmp);
+        for (uint32_t i = 0; i < sz; i++)
+            loop[i] = items[i].index;
+        double ns[3], no[3];
+        newell(pts, loop, sz, ns);
+        newell(pts, idx, sz, no);
+        const uint32_t *use = loop; /* re-wound unless the given loop encloses as much */
+        double *nn = ns;
+        if (len3(no) >= 0.999 * len3(ns)) {
+            use = idx;
+            nn = no;
+        }
+        double area = len3(nn);
+        if (area <= tiny_area) {
+            report(ru, f, "face loop encloses no area");
+            continue;
+        }
+        double n[3] = {nn[0] / area, nn[1] / area, nn[2] / area};
+        double side = dot3(n, centre) - dot3(n, fc);
+        if (fabs(side) <= x.tol * 0.01) {
+            report(ru, f, "face plane passes through the hull's centre: the hull is flat");
+            continue;
+        }
+        if (side > 0)
+            n[0] = -n[0], n[1] = -n[1], n[2] = -n[2];
+        double d = -INFINITY;
+        for (uint32_t i = 0; i < sz; i++) {
+            double t = dot3(n, pts + 3 * (size_t)use[i]);
+            d = t > d ? t : d;
+        }
+        if (!add_plane(&x, n, d))
+            goto done;
+        if (loop_sizes && (!tw_vec_push(al, loop_sizes, &sz) ||
+                           !tw_vec_reserve(al, loop_indices, loop_indices->len + sz)))
+            goto done;
+        for (uint32_t i = 0; i < sz; i++) {
+            if (loop_indices)
+                tw_vec_push(al, loop_indices, &use[i]); /* reserved above */
+            edge e = {use[i], use[(i + 1) % sz]};
+            if (e.a > e.b) {
+                uint32_t t = e.a;
+                e.a = e.b;
+                e.b = t;
+            }
+            if (e.a != e.b && !tw_vec_push(al, &edges, &e))
+                goto done;
+        }
+    }
+
+    /* The six axial planes. */
+    for (int k = 0; k < 3; k++) {
+        double n[3] = {0, 0, 0};
+        n[k] = 1;
+        if (!add_plane(&x, n, bhi[k]))
+            goto done;
+        n[k] = -1;
+        if (!add_plane(&x, n, -blo[k]))
+            goto done;
+    }
+
+    /* Bevels: each edge crossed with each axis, both ways, where every vertex is behind. */
+    if (edges.len)
+        qsort(edges.data, edges.len, sizeof(edge), edge_cmp);
+    for (size_t i = 0; i < edges.len; i++) {
+        const edge *e = &TW_AT(edges, edge, i);
+        if (i && edge_cmp(e, e - 1) == 0)
+            continue;
+        const double *p = pts + 3 * (size_t)e->a, *q = pts + 3 * (size_t)e->b;
+        double dir[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+        double l = len3(dir);
+        if (l <= 1e-9 * (extent + 1))
+            continue;
+        for (int k = 0; k < 3; k++)
+            dir[k] /= l;
+        for (int k = 0; k < 3; k++) {
+            double axis[3] = {0, 0, 0}, n[3];
+            axis[k] = 1;
+            cross3(dir, axis, n);
+            double ln = len3(n);
+            if (ln < 1e-6)
+                continue; /* edge along the axis: the axial and face planes cover it */
+            for (int j = 0; j < 3; j++)
+                n[j] /= ln;
+            for (int s = 0; s < 2; s++) {
+                if (s)
+                    n[0] = -n[0], n[1] = -n[1], n[2] = -n[2];
+                double d = dot3(n, p), m = -INFINITY;
+                for (uint32_t vi = 0; vi < nv; vi++) {
+                    double t = dot3(n, pts + 3 * (size_t)vi);
+                    m = t > m ? t : m;
+                }
+                if (m > d + x.tol)
+                    continue; /* some vertex in front: this plane would cut the solid */
+                if (!add_plane(&x, n, m > d ? m : d))
+                    goto done;
+            }
+        }
+    }
+
+    for (int k = 0; k < 3; k++) {
+        lo[k] = (float)blo[k];
+        hi[k] = (float)bhi[k];
+    }
+    *usable = 1;
+    st = BLVL_OK;
+done:
+    tw_vec_free(al, &edges);
+    tw_free(al, items, ((size_t)in->face_index_count + 1) * sizeof(angle_item));
+    tw_free(al, loop, ((size_t)in->face_index_count + 1) * sizeof(uint32_t));
+    tw_free(al, pts, (size_t)nv * 3 * sizeof(double));
+    return st;
+}

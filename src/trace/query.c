@@ -1,0 +1,267 @@
+/* Queries: box and ray traces through the hierarchy (static colliders) and the door list, point
+ * contents, water. Nothing here allocates: the traversal stack is on the C stack and the world is
+ * only read, so any number of threads may query one world. */
+#include <math.h>
+#include <string.h>
+
+#include "trace/trace_internal.h"
+
+/* Nodes are widened by this much (beyond the box) before the slab test: at least the distance
+ * epsilon, since a pulled-back hit lies up to that far outside the solid's bounds. */
+#define CULL_MARGIN 0.125f
+
+typedef struct ray {
+    float s[3], inv[3], dir[3];
+    float blo[3], bhi[3]; /* what widens a box [lo, hi] into the centre's space */
+} ray;
+
+static void ray_init(ray *r, const tw_trace *t) {
+    for (int k = 0; k < 3; k++) {
+        r->s[k] = t->start[k];
+        r->dir[k] = t->end[k] - t->start[k];
+        r->inv[k] = fabsf(r->dir[k]) > 1e-20f ? 1.0f / r->dir[k] : 1e30f;
+        /* the box centre meets [lo, hi] while it is within [lo - maxs, hi - mins] */
+        r->blo[k] = -t->maxs[k] - CULL_MARGIN;
+        r->bhi[k] = -t->mins[k] + CULL_MARGIN;
+    }
+}
+
+/* Does the swept box meet the box [lo, hi] before tmax? */
+static inline int slab(const ray *r, const float lo[3], const float hi[3], float tmax) {
+    float t0 = 0, t1 = tmax;
+    for (int k = 0; k < 3; k++) {
+        float a = (lo[k] + r->blo[k] - r->s[k]) * r->inv[k];
+        float b = (hi[k] + r->bhi[k] - r->s[k]) * r->inv[k];
+        if (a > b) {
+            float x = a;
+            a = b;
+            b = x;
+        }
+        t0 = a > t0 ? a : t0;
+        t1 = b < t1 ? b : t1;
+        if (t0 > t1)
+            return 0;
+    }
+    return 1;
+}
+
+/* The planes and bounds of a door collider in the pose the filter's doors give it. */
+static const blvl_trace_plane *door_planes(const blvl_trace_world *w, const tw_filter *f,
+                                           uint32_t di, uint32_t *count, const float **lo,
+                                           const float **hi) {
+    const tw_collider *c = &w->colliders[w->door_colliders[di].collider];
+    if (f->doors && f->doors->poses[di].moved) {
+        const tw_door_pose *p = &f->doors->poses[di];
+        *count = (uint32_t)p->planes.len;
+        *lo = p->lo;
+        *hi = p->hi;
+        return p->planes.data;
+    }
+    *lo = c->lo;
+    *hi = c->hi;
+    return tw_collider_planes(w, c, count);
+}
+
+static void trace_doors(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, const ray *r) {
+    for (uint32_t i = 0; i < w->door_collider_count; i++) {
+        uint32_t ci = w->door_colliders[i].collider;
+        if (!tw_filter_pass(f, &w->colliders[ci], ci))
+            continue;
+        uint32_t n;
+        const float *lo, *hi;
+        const blvl_trace_plane *pl = door_planes(w, f, i, &n, &lo, &hi);
+        if (n && slab(r, lo, hi, t->fraction))
+            tw_clip_box(t, pl, n, ci);
+    }
+}
+
+static void trace_tree(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, const ray *r) {
+    if (!w->item_count)
+        return;
+    uint32_t stack[TW_BVH_MAX_DEPTH + 2];
+    unsigned sp = 0;
+    stack[sp++] = 0;
+    while (sp) {
+        const tw_node *nd = &w->nodes[stack[--sp]];
+        if (!slab(r, nd->lo, nd->hi, t->fraction))
+            continue;
+        if (nd->count) {
+            for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
+                uint32_t ci = w->items[i];
+                const tw_collider *c = &w->colliders[ci];
+                if (!tw_filter_pass(f, c, ci) || !slab(r, c->lo, c->hi, t->fraction))
+                    continue;
+                tw_clip_box(t, w->planes + c->first_plane, c->plane_count, ci);
+            }
+            continue;
+        }
+        /* Visit the nearer child first so the farther one is often culled by the fraction. */
+        const tw_node *a = &w->nodes[nd->first], *b = a + 1;
+        float da = 0, db = 0;
+        for (int k = 0; k < 3; k++) {
+            da += (a->lo[k] + a->hi[k]) * r->dir[k];
+            db += (b->lo[k] + b->hi[k]) * r->dir[k];
+        }
+        if (da <= db) {
+            stack[sp++] = nd->first + 1;
+            stack[sp++] = nd->first;
+        } else {
+            stack[sp++] = nd->first;
+            stack[sp++] = nd->first + 1;
+        }
+    }
+}
+
+static void trace_begin(tw_trace *t, const float start[3], const float end[3], const float mins[3],
+                        const float maxs[3]) {
+    for (int k = 0; k < 3; k++) {
+        t->start[k] = start[k];
+        t->end[k] = end[k];
+        t->mins[k] = mins ? mins[k] : 0.0f;
+        t->maxs[k] = maxs ? maxs[k] : 0.0f;
+    }
+    t->fraction = 1.0f;
+    t->startsolid = t->allsolid = 0;
+    t->plane = NULL;
+    t->collider = BLVL_TRACE_NONE;
+}
+
+static void trace_finish(const blvl_trace_world *w, const tw_trace *t, blvl_trace_result *out) {
+    memset(out, 0, sizeof *out);
+    out->fraction = t->fraction;
+    for (int k = 0; k < 3; k++)
+        out->endpos[k] =
+            t->fraction == 1.0f ? t->end[k] : t->start[k] + t->fraction * (t->end[k] - t->start[k]);
+    if (t->plane)
+        out->plane = *t->plane;
+    out->startsolid = t->startsolid;
+    out->allsolid = t->allsolid;
+    out->collider = t->collider;
+    out->material = BLVL_TRACE_NONE;
+    if (t->collider != BLVL_TRACE_NONE) {
+        out->flags = w->colliders[t->collider].flags;
+        out->material = w->colliders[t->collider].material;
+    }
+}
+
+void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
+                    const float start[3], const float end[3], const float mins[3],
+                    const float maxs[3], blvl_trace_result *out) {
+    tw_trace t;
+    tw_filter f;
+    ray r;
+    trace_begin(&t, start, end, mins, maxs);
+    if (w) {
+        tw_filter_compile(filter, &f);
+        ray_init(&r, &t);
+        trace_tree(w, &f, &t, &r);
+        trace_doors(w, &f, &t, &r);
+        trace_finish(w, &t, out);
+    } else {
+        memset(out, 0, sizeof *out);
+        out->fraction = 1;
+        memcpy(out->endpos, end, sizeof out->endpos);
+        out->collider = out->material = BLVL_TRACE_NONE;
+    }
+}
+
+void blvl_trace_ray(const blvl_trace_world *w, const blvl_trace_filter *filter,
+                    const float start[3], const float end[3], blvl_trace_result *out) {
+    blvl_trace_box(w, filter, start, end, NULL, NULL, out);
+}
+
+void blvl_trace_box_brute(const blvl_trace_world *w, const blvl_trace_filter *filter,
+                          const float start[3], const float end[3], const float mins[3],
+                          const float maxs[3], blvl_trace_result *out) {
+    tw_trace t;
+    tw_filter f;
+    ray r;
+    trace_begin(&t, start, end, mins, maxs);
+    tw_filter_compile(filter, &f);
+    ray_init(&r, &t);
+    for (uint32_t ci = 0; w && ci < w->collider_count; ci++) {
+        const tw_collider *c = &w->colliders[ci];
+        if (c->door != BLVL_TRACE_NONE || !c->plane_count || !tw_filter_pass(&f, c, ci) ||
+            !slab(&r, c->lo, c->hi, t.fraction))
+            continue;
+        tw_clip_box(&t, w->planes + c->first_plane, c->plane_count, ci);
+    }
+    if (w) {
+        trace_doors(w, &f, &t, &r);
+        trace_finish(w, &t, out);
+    }
+}
+
+static int in_box(const float lo[3], const float hi[3], const float p[3]) {
+    return p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1] && p[2] >= lo[2] &&
+           p[2] <= hi[2];
+}
+
+/* Every collider the filter passes that holds the point: count, flags ORed, lowest index. */
+static uint32_t point_query(const blvl_trace_world *w, const tw_filter *f, const float p[3],
+                            uint32_t *flags, uint32_t *first) {
+    uint32_t n = 0, fl = 0, lowest = BLVL_TRACE_NONE;
+    if (w && w->item_count) {
+        uint32_t stack[TW_BVH_MAX_DEPTH + 2];
+        unsigned sp = 0;
+        stack[sp++] = 0;
+        while (sp) {
+            const tw_node *nd = &w->nodes[stack[--sp]];
+            if (!in_box(nd->lo, nd->hi, p))
+                continue;
+            if (!nd->count) {
+                stack[sp++] = nd->first;
+                stack[sp++] = nd->first + 1;
+                continue;
+            }
+            for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
+                uint32_t ci = w->items[i];
+                const tw_collider *c = &w->colliders[ci];
+                if (tw_filter_pass(f, c, ci) && in_box(c->lo, c->hi, p) &&
+                    tw_point_inside(w->planes + c->first_plane, c->plane_count, p)) {
+                    n++;
+                    fl |= c->flags;
+                    lowest = ci < lowest ? ci : lowest;
+                }
+            }
+        }
+    }
+    for (uint32_t i = 0; w && i < w->door_collider_count; i++) {
+        uint32_t ci = w->door_colliders[i].collider, cnt;
+        const tw_collider *c = &w->colliders[ci];
+        const float *lo, *hi;
+        if (!tw_filter_pass(f, c, ci))
+            continue;
+        const blvl_trace_plane *pl = door_planes(w, f, i, &cnt, &lo, &hi);
+        if (in_box(lo, hi, p) && tw_point_inside(pl, cnt, p)) {
+            n++;
+            fl |= c->flags;
+            lowest = ci < lowest ? ci : lowest;
+        }
+    }
+    if (flags)
+        *flags = fl;
+    if (first)
+        *first = lowest;
+    return n;
+}
+
+uint32_t blvl_trace_point_contents(const blvl_trace_world *w, const blvl_trace_filter *filter,
+                                   const float point[3], uint32_t *flags, uint32_t *collider) {
+    tw_filter f;
+    tw_filter_compile(filter, &f);
+    return point_query(w, &f, point, flags, collider);
+}
+
+int blvl_trace_point_water(const blvl_trace_world *w, const blvl_trace_filter *filter,
+                           const float point[3], uint32_t *material, uint32_t *collider) {
+    tw_filter f;
+    uint32_t ci;
+    tw_filter_compile_water(filter, &f);
+    int in = point_query(w, &f, point, NULL, &ci) > 0;
+    if (material)
+        *material = in ? w->colliders[ci].material : BLVL_TRACE_NONE;
+    if (collider)
+        *collider = in ? ci : BLVL_TRACE_NONE;
+    return in;
+}

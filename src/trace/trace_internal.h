@@ -1,0 +1,173 @@
+/* Private structures of blvl-trace, shared by the files of src/trace/. */
+#ifndef BLVL_TRACE_INTERNAL_H
+#define BLVL_TRACE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blvl/trace.h"
+
+/* Coordinates past this are refused as hostile (they would overflow the float math). */
+#define TW_COORD_MAX 1.0e7
+
+/* Allocation through the caller's hooks, remembering sizes for the free hook. */
+typedef struct tw_alloc {
+    blvl_allocator a;
+} tw_alloc;
+
+void tw_alloc_init(tw_alloc *al, const blvl_allocator *a);
+void *tw_malloc(const tw_alloc *al, size_t size);
+void *tw_calloc(const tw_alloc *al, size_t n, size_t elem); /* overflow-checked, zeroed */
+void tw_free(const tw_alloc *al, void *p, size_t size);
+
+/* A growable array of fixed-size elements. */
+typedef struct tw_vec {
+    void *data;
+    size_t len, cap, elem;
+} tw_vec;
+
+void tw_vec_init(tw_vec *v, size_t elem);
+int tw_vec_reserve(const tw_alloc *al, tw_vec *v, size_t want); /* 0 = out of memory */
+int tw_vec_push(const tw_alloc *al, tw_vec *v, const void *item);
+void tw_vec_free(const tw_alloc *al, tw_vec *v);
+#define TW_AT(v, T, i) (((T *)(v).data)[i])
+
+/* Outcome of expanding one hull. */
+typedef void (*tw_report_fn)(void *user, uint32_t face, const char *reason);
+
+typedef struct tw_hull_in {
+    const blvl_trace_vec3 *vertices;
+    uint32_t vertex_count;
+    const uint32_t *face_sizes;
+    uint32_t face_count;
+    const uint32_t *face_indices;
+    uint32_t face_index_count;
+} tw_hull_in;
+
+/* Expand a hull into planes (face planes from Newell's method, crossed loops re-wound, the
+ * axial planes, the edge bevels), appended to `planes` (blvl_trace_plane). When `loop_sizes`
+ * and `loop_indices` are given, the loops actually used (re-wound where crossed) of the faces
+ * that yielded a plane are appended there. Returns BLVL_OK with *usable = 0 when the hull as a
+ * whole cannot be used (reported), BLVL_E_NOMEM when the allocator fails. */
+blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *planes,
+                           tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
+                           int *usable, tw_report_fn report, void *report_user);
+
+/* The convex polygons bounding the solid cut out by `planes` (each plane's face, clipped by the
+ * others), as a hull: vertices appended to `vertices` (blvl_trace_vec3), loops to `sizes` and
+ * `indices` (uint32_t). `lo`/`hi` bound the solid (they size the starting polygons). */
+blvl_status tw_planes_to_hull(const tw_alloc *al, const blvl_trace_plane *planes, uint32_t count,
+                              const float lo[3], const float hi[3], tw_vec *vertices, tw_vec *sizes,
+                              tw_vec *indices);
+
+/* One collider as traced. */
+typedef struct tw_collider {
+    float lo[3], hi[3]; /* culling bounds; lo > hi for a dropped collider */
+    uint32_t first_plane, plane_count;
+    uint32_t flags, gametypes, material, door;
+} tw_collider;
+
+/* A door collider keeps its closed-pose hull so a moved pose can be re-bevelled. */
+typedef struct tw_door_collider {
+    uint32_t collider;
+    uint32_t door;
+    uint32_t first_vertex, vertex_count;
+    uint32_t first_face, face_count;
+    uint32_t first_index, index_count;
+} tw_door_collider;
+
+/* Bounding-volume hierarchy node: a leaf when count > 0 (items first..first+count), otherwise
+ * its children are nodes first and first + 1. */
+typedef struct tw_node {
+    float lo[3];
+    uint32_t first;
+    float hi[3];
+    uint32_t count;
+} tw_node;
+
+#define TW_BVH_LEAF_SIZE 4u
+#define TW_BVH_MAX_DEPTH 64u
+
+struct blvl_trace_world {
+    tw_alloc al;
+    uint32_t collider_count;
+    tw_collider *colliders;
+    blvl_trace_plane *planes;
+    size_t plane_count;
+    /* hierarchy over the static colliders (not doors, not dropped) */
+    tw_node *nodes;
+    uint32_t node_count;
+    uint32_t *items;
+    uint32_t item_count;
+    /* doors, sorted by door index */
+    tw_door_collider *door_colliders;
+    uint32_t door_collider_count;
+    blvl_trace_vec3 *door_vertices;
+    size_t door_vertex_count;
+    uint32_t *door_face_sizes;
+    size_t door_face_count;
+    uint32_t *door_face_indices;
+    size_t door_face_index_count;
+    /* reports */
+    blvl_trace_report *reports;
+    uint32_t report_count;
+};
+
+blvl_status tw_bvh_build(blvl_trace_world *w, blvl_error *err);
+
+/* A door collider's moved pose. */
+typedef struct tw_door_pose {
+    int moved;
+    float lo[3], hi[3];
+    tw_vec planes; /* blvl_trace_plane */
+} tw_door_pose;
+
+struct blvl_trace_doors {
+    const blvl_trace_world *world;
+    tw_door_pose *poses; /* parallel to world->door_colliders */
+};
+
+/* A filter reduced to a few masks for the inner loops. */
+typedef struct tw_filter {
+    uint32_t must_have, must_not, gametypes;
+    const uint32_t *skip;
+    uint32_t skip_words;
+    const blvl_trace_doors *doors;
+} tw_filter;
+
+void tw_filter_compile(const blvl_trace_filter *f, tw_filter *out);
+/* Water-query variant: only water colliders, the filter's gametypes, doors and skip. */
+void tw_filter_compile_water(const blvl_trace_filter *f, tw_filter *out);
+
+static inline int tw_filter_pass(const tw_filter *f, const tw_collider *c, uint32_t index) {
+    if ((c->flags & f->must_not) || (c->flags & f->must_have) != f->must_have)
+        return 0;
+    if (!(c->gametypes & f->gametypes))
+        return 0;
+    if (f->skip && (index >> 5) < f->skip_words && (f->skip[index >> 5] >> (index & 31)) & 1u)
+        return 0;
+    return 1;
+}
+
+/* The trace in progress. */
+typedef struct tw_trace {
+    float start[3], end[3], mins[3], maxs[3];
+    float fraction;
+    int startsolid, allsolid;
+    const blvl_trace_plane *plane;
+    uint32_t collider;
+} tw_trace;
+
+/* Clip the box trace against one convex solid; updates t when it stops the box sooner. */
+void tw_clip_box(tw_trace *t, const blvl_trace_plane *planes, uint32_t count, uint32_t collider);
+/* 1 when the point is inside (or on) every plane. */
+int tw_point_inside(const blvl_trace_plane *planes, uint32_t count, const float p[3]);
+
+/* The planes and bounds of a collider as the filter's doors have it. */
+static inline const blvl_trace_plane *tw_collider_planes(const blvl_trace_world *w,
+                                                         const tw_collider *c, uint32_t *count) {
+    *count = c->plane_count;
+    return c->plane_count ? w->planes + c->first_plane : NULL;
+}
+
+#endif

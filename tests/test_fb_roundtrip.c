@@ -1,0 +1,120 @@
+/* Round trips against flatc for every section sample in tests/data/sections/<tag>.json:
+ *   JSON -> flatc -b -> our verifier + JSON printer == flatc --json of the same bytes;
+ *   JSON -> our parser + builder -> flatc --json == flatc's own JSON of the sample;
+ *   our bytes are canonical: print(parse(x)) parsed again gives identical bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fb/section_types.h"
+
+static char dir[64];
+
+static uint8_t *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)len + 1);
+    *n = fread(b, 1, (size_t)len, f);
+    b[*n] = 0;
+    fclose(f);
+    return b;
+}
+static int spit(const char *path, const void *d, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(d, 1, n, f);
+    return fclose(f) == 0 && w == n ? 0 : -1;
+}
+static int run(const char *cmd) {
+    int rc = system(cmd);
+    if (rc != 0)
+        fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
+    return rc;
+}
+
+static void one(const char *tag, const blvl_fb_type *root) {
+    char cmd[2048], path[512];
+    blvl_error err;
+    snprintf(cmd, sizeof cmd, "flatc -b -o %s/a schema/%s.fbs tests/data/sections/%s.json", dir,
+             tag, tag);
+    if (run(cmd)) {
+        CHECK(!"flatc -b");
+        return;
+    }
+    /* flatc's bytes: verify, print, compare with flatc's own JSON. */
+    size_t n;
+    snprintf(path, sizeof path, "%s/a/%s.bin", dir, tag);
+    uint8_t *bin = slurp(path, &n);
+    CHECK(bin != NULL);
+    if (!bin)
+        return;
+    CHECK_EQ_INT(blvl_fb_verify(bin, n, root, NULL, &err), BLVL_OK);
+    char *json;
+    size_t jlen;
+    CHECK_EQ_INT(blvl_fb_to_json(bin, n, root, 2, NULL, &json, &jlen, &err), BLVL_OK);
+    snprintf(path, sizeof path, "%s/a/%s.ours.json", dir, tag);
+    CHECK(spit(path, json, jlen) == 0);
+    blvl_fb_free(NULL, json, jlen + 1);
+    snprintf(cmd, sizeof cmd,
+             "flatc --json --strict-json --raw-binary -o %s/a schema/%s.fbs -- %s/a/%s.bin && "
+             "/usr/bin/python3 tests/fb/jsoncmp.py %s/a/%s.json %s/a/%s.ours.json",
+             dir, tag, dir, tag, dir, tag, dir, tag);
+    CHECK(run(cmd) == 0);
+    free(bin);
+
+    /* Our builder: parse the sample, let flatc print our bytes. */
+    uint8_t *src =
+        slurp(((void)snprintf(path, sizeof path, "tests/data/sections/%s.json", tag), path), &n);
+    CHECK(src != NULL);
+    if (!src)
+        return;
+    uint8_t *ours;
+    size_t olen;
+    blvl_status st = blvl_fb_from_json((const char *)src, n, root, NULL, &ours, &olen, &err);
+    CHECK_EQ_INT(st, BLVL_OK);
+    if (st) {
+        fprintf(stderr, "%s: %s\n", tag, err.message);
+        free(src);
+        return;
+    }
+    CHECK_EQ_INT(blvl_fb_verify(ours, olen, root, NULL, &err), BLVL_OK);
+    snprintf(path, sizeof path, "%s/b/%s.bin", dir, tag);
+    CHECK(spit(path, ours, olen) == 0);
+    snprintf(cmd, sizeof cmd,
+             "flatc --json --strict-json --raw-binary -o %s/b schema/%s.fbs -- %s/b/%s.bin && "
+             "/usr/bin/python3 tests/fb/jsoncmp.py %s/a/%s.json %s/b/%s.json",
+             dir, tag, dir, tag, dir, tag, dir, tag);
+    CHECK(run(cmd) == 0);
+
+    /* Canonical: our JSON of our bytes builds the very same bytes again. */
+    CHECK_EQ_INT(blvl_fb_to_json(ours, olen, root, 0, NULL, &json, &jlen, &err), BLVL_OK);
+    uint8_t *again;
+    size_t alen;
+    CHECK_EQ_INT(blvl_fb_from_json(json, jlen, root, NULL, &again, &alen, &err), BLVL_OK);
+    CHECK(alen == olen && memcmp(again, ours, olen) == 0);
+    blvl_fb_free(NULL, again, alen);
+    blvl_fb_free(NULL, json, jlen + 1);
+    blvl_fb_free(NULL, ours, olen);
+    free(src);
+}
+
+int main(void) {
+    snprintf(dir, sizeof dir, "/tmp/blvl-fbrt-XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/a %s/b", dir, dir);
+    if (run(cmd))
+        return 1;
+    for (size_t i = 0; i < FB_TEST_SECTION_COUNT; i++)
+        one(fb_test_sections[i].tag, fb_test_sections[i].root);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    run(cmd);
+    return check_report("test_fb_roundtrip");
+}

@@ -1,0 +1,120 @@
+/* The section layer over a real level: typed reads, the version policy (unknown version drops
+ * an optional section, refuses meta/sim), missing required sections, and a payload the
+ * FlatBuffers verifier refuses inside an otherwise valid container. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "blvl/sections.h"
+
+static uint8_t *from_sample(const char *tag, size_t *n) {
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/sections/%s.json", tag);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char json[1 << 20];
+    size_t len = fread(json, 1, sizeof json, f);
+    fclose(f);
+    uint8_t *out;
+    blvl_error err;
+    if (blvl_section_from_json(tag, json, len, NULL, &out, n, &err) != BLVL_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return NULL;
+    }
+    return out;
+}
+
+static blvl_status open_with(blvl_section_in *in, size_t count, blvl_level **lv, uint8_t **file,
+                             size_t *fsize) {
+    blvl_error err;
+    blvl_status st = blvl_write_memory(in, count, NULL, file, fsize, &err);
+    if (st) {
+        fprintf(stderr, "write: %s\n", err.message);
+        return st;
+    }
+    return blvl_open_memory(lv, *file, *fsize, NULL, &err);
+}
+
+int main(void) {
+    size_t nmeta, nsim, ngeo;
+    uint8_t *meta = from_sample("meta", &nmeta), *sim = from_sample("sim", &nsim),
+            *geo = from_sample("geometry", &ngeo);
+    CHECK(meta && sim && geo);
+    if (!meta || !sim || !geo)
+        return check_report("test_fb_sections");
+    blvl_section_in in[3] = {
+        {"meta", 0, 1, meta, nmeta}, {"sim", 0, 1, sim, nsim}, {"geometry", 0, 1, geo, ngeo}};
+    blvl_level *lv;
+    uint8_t *file;
+    size_t fsize;
+    blvl_error err;
+    CHECK_EQ_INT(open_with(in, 3, &lv, &file, &fsize), BLVL_OK);
+    CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_OK);
+    blvl_section s;
+    blvl_Sim simt;
+    CHECK_EQ_INT(blvl_level_sim(lv, &s, &simt, &err), BLVL_OK);
+    CHECK(blvl_Sim_colliders_len(simt) > 0);
+    blvl_section_free(lv, &s);
+    blvl_Geometry g;
+    CHECK_EQ_INT(blvl_level_geometry(lv, &s, &g, &err), BLVL_OK);
+    CHECK(blvl_Geometry_vertices_len(g) > 0);
+    blvl_section_free(lv, &s);
+    blvl_Cameras cams;
+    CHECK_EQ_INT(blvl_level_cameras(lv, &s, &cams, &err), BLVL_E_NOT_FOUND);
+    CHECK_EQ_INT(blvl_Cameras_cameras_len(cams), 0); /* absent reads as empty */
+    blvl_close(lv);
+    blvl_free(NULL, file, fsize);
+
+    /* geometry at an unknown version: dropped, the level still verifies */
+    in[2].version = 3;
+    CHECK_EQ_INT(open_with(in, 3, &lv, &file, &fsize), BLVL_OK);
+    CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_level_geometry(lv, &s, &g, &err), BLVL_E_NOT_FOUND);
+    CHECK(strstr(err.message, "dropped") != NULL);
+    blvl_close(lv);
+    blvl_free(NULL, file, fsize);
+    in[2].version = 0;
+
+    /* meta at an unknown version refuses the level */
+    in[0].version = 1;
+    CHECK_EQ_INT(open_with(in, 3, &lv, &file, &fsize), BLVL_OK);
+    CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_E_SECTION_VERSION);
+    blvl_close(lv);
+    blvl_free(NULL, file, fsize);
+    in[0].version = 0;
+
+    /* no sim */
+    blvl_section_in nosim[2] = {in[0], in[2]};
+    CHECK_EQ_INT(open_with(nosim, 2, &lv, &file, &fsize), BLVL_OK);
+    CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_E_REQUIRED);
+    blvl_close(lv);
+    blvl_free(NULL, file, fsize);
+
+    /* a geometry payload that is not a valid FlatBuffer */
+    uint8_t *bad = malloc(ngeo);
+    memcpy(bad, geo, ngeo);
+    bad[0] = 0x00, bad[1] = 0xFF, bad[2] = 0xFF, bad[3] = 0x00; /* root offset past the end */
+    in[2].data = bad;
+    CHECK_EQ_INT(open_with(in, 3, &lv, &file, &fsize), BLVL_OK);
+    CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_E_FLATBUFFER);
+    CHECK(strstr(err.message, "geometry") != NULL);
+    blvl_close(lv);
+    blvl_free(NULL, file, fsize);
+    free(bad);
+
+    /* JSON by tag */
+    char *json;
+    size_t jlen;
+    CHECK_EQ_INT(blvl_section_to_json("meta", meta, nmeta, 0, NULL, &json, &jlen, &err), BLVL_OK);
+    CHECK(jlen > 2 && json[0] == '{');
+    blvl_fb_free(NULL, json, jlen + 1);
+    CHECK_EQ_INT(blvl_section_to_json("eds.blocks", meta, nmeta, 0, NULL, &json, &jlen, &err),
+                 BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_section_verify_bytes("sim", sim, nsim, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_section_verify_bytes("sim", sim, 4, &err), BLVL_E_FLATBUFFER);
+    blvl_fb_free(NULL, meta, nmeta);
+    blvl_fb_free(NULL, sim, nsim);
+    blvl_fb_free(NULL, geo, ngeo);
+    return check_report("test_fb_sections");
+}
