@@ -25,7 +25,8 @@
     X(pack, "bake a level from raw payload files")                                                 \
     X(rewrite, "compacting copy of a level (identity kept)")                                       \
     X(stream, "read a level from stdin through the streaming reader, printing "                    \
-              "each event")
+              "each event")                                                                        \
+    X(trace, "trace boxes, rays and points against a level's colliders")
 
 #define X(name, summary) int blvl_cmd_##name(int argc, char **argv);
 BLVL_COMMANDS

@@ -49,7 +49,7 @@ head -c 5000 /dev/urandom >thumb.bin
 # ---- help and usage ------------------------------------------------------------------------
 rc 0 --help
 ok "--help lists the commands" grep -q '^  stream' out
-for c in info verify identity ls cat put drop pack rewrite stream; do
+for c in info verify identity ls cat put drop pack rewrite stream trace; do
     rc 0 "$c" --help
     ok "$c --help prints a usage line" grep -q "^usage: blvl $c" out
 done

@@ -71,6 +71,7 @@ static blvl_status run(const uint8_t *b, size_t n, size_t piece, const char **wa
                        const blvl_options *opt, evlog *L, blvl_error *err) {
     memset(L->r, 0, sizeof L->r);
     L->n = 0;
+    L->stop_at = 0;
     blvl_stream *s = NULL;
     blvl_status st = blvl_stream_new(&s, opt, record, L, err);
     if (st)

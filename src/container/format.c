@@ -259,7 +259,7 @@ static void identity_of_sorted(const blvl_entry *sorted, uint32_t n, uint8_t out
 
 void blvl_compute_identity(const blvl_entry *entries, uint32_t count,
                            uint8_t out[BLVL_DIGEST_SIZE]) {
-    blvl_entry stack[32];
+    blvl_entry stack[32] = {0};
     blvl_entry *sorted = count <= 32 ? stack : malloc((size_t)count * sizeof *sorted);
     if (!sorted) { /* no memory: fall back to selection order without a copy */
         memset(out, 0, BLVL_DIGEST_SIZE);
