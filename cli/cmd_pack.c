@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blvl/sections.h"
 #include "cli.h"
 
 static const cli_help help = {
@@ -18,7 +19,9 @@ static const cli_help help = {
     "shrink them). The\n"
     "same inputs give the same bytes. OUT is written beside itself and renamed "
     "into place.\n"
-    "With no TAG=PATH, OUT is an empty level.\n\n"
+    "With no TAG=PATH, OUT is an empty level. A core TAG whose PATH ends in .json is built\n"
+    "from that JSON (the schema's field names, as `blvl dump` and `flatc --json` print them)\n"
+    "into a FlatBuffer by blvl's own builder.\n\n"
     "  -o, --output OUT     the level to write\n"
     "  --id TAG             put game section TAG (with a dot) in identity; "
     "core tags (no dot)\n"
@@ -55,6 +58,30 @@ static const char *split(const char *arg, char tag[BLVL_TAG_MAX + 1]) {
     memcpy(tag, arg, (size_t)(eq - arg));
     tag[eq - arg] = '\0';
     return blvl_tag_valid(tag, NULL) ? eq + 1 : NULL;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* A core section given as .json is built into its FlatBuffer with our builder. */
+static int json_to_flatbuffer(input *s) {
+    int core = 0;
+    blvl_tag_valid(s->tag, &core);
+    if (!core || !ends_with(s->path, ".json") || !blvl_section_type(s->tag, NULL))
+        return CLI_OK;
+    uint8_t *fb = NULL;
+    size_t size = 0;
+    blvl_error err;
+    if (blvl_section_from_json(s->tag, (const char *)s->data, s->size, NULL, &fb, &size, &err) !=
+        BLVL_OK)
+        return cli_fail(s->path, &err);
+    /* the builder's buffer comes from the default allocator (malloc), like cli_read_all's */
+    free(s->data);
+    s->data = fb;
+    s->size = size;
+    return CLI_OK;
 }
 
 int blvl_cmd_pack(int argc, char **argv) {
@@ -142,11 +169,14 @@ int blvl_cmd_pack(int argc, char **argv) {
         }
         cli_parse_u32(num, &s->version);
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (cli_read_all(in[i].path, &in[i].data, &in[i].size) != 0) {
             rc = cli_failf(in[i].path, "cannot read: %s", strerror(errno));
             goto done;
         }
+        if ((rc = json_to_flatbuffer(&in[i])) != CLI_OK)
+            goto done;
+    }
     blvl_section_in *secs = calloc((size_t)(n ? n : 1), sizeof *secs);
     if (!secs) {
         rc = cli_failf("pack", "out of memory");

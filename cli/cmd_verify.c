@@ -1,28 +1,32 @@
-/* blvl verify FILE...: every container rule, then every section (digest, chunk
- * index, inflation of every chunk). One line per file on success; the first
- * failure of each file on stderr. */
+/* blvl verify [--container] [--threads N] FILE...: every container rule, every section
+ * (digest, chunk index, inflation of every chunk), then the level rules of the core sections
+ * (meta and sim present at a known version, every core section through the FlatBuffers
+ * verifier). One line per file on success; the first failure of each file on stderr. */
+#include <getopt.h>
 #include <stdio.h>
 
+#include "blvl/sections.h"
 #include "cli.h"
 
-static const cli_help help = {"verify", "FILE...",
-                              "Checks each FILE: the header and table rules, "
-                              "the table digest, the identity, the\n"
-                              "unreferenced-bytes limit, then every section's "
-                              "digest and chunk index, inflating every\n"
-                              "chunk within the inflation budget. Prints "
-                              "\"FILE: ok (N sections)\" for a good file and\n"
-                              "one line \"blvl: FILE: <rule>: <message>\" on "
-                              "stderr for a refused one; exits 1 when any\n"
-                              "file is refused. (The container's checks only: "
-                              "FlatBuffers checks of core sections belong\n"
-                              "to the section layer.)\n"};
+static const cli_help help = {
+    "verify", "[--container] [--threads N] FILE...",
+    "Checks each FILE: the header and table rules, the table digest, the identity, the\n"
+    "unreferenced-bytes limit, then every section's digest and chunk index, inflating every\n"
+    "chunk within the inflation budget; then the level rules: meta and sim present at a\n"
+    "payload version this program knows, and every core section passing the FlatBuffers\n"
+    "verifier of its schema. Prints \"FILE: ok (N sections)\" for a good file and one line\n"
+    "\"blvl: FILE: <rule>: <message>\" on stderr for a refused one; exits 1 when any file is\n"
+    "refused.\n\n"
+    "  --container   the container's checks only (any payloads, no required sections)\n"
+    "  --threads N   inflation workers (default: online CPUs)\n"};
 
-static int verify_one(const char *path) {
+static int verify_one(const char *path, int container_only, unsigned threads) {
     blvl_level *lv;
-    int rc = cli_open(path, &lv);
-    if (rc != CLI_OK)
-        return rc;
+    blvl_options opt = {0};
+    opt.threads = threads;
+    blvl_error err;
+    if (blvl_open_file(&lv, path, &opt, &err) != BLVL_OK)
+        return cli_fail(path, &err);
     blvl_info in;
     blvl_get_info(lv, &in);
     if (cli_progress_enabled()) {
@@ -31,8 +35,9 @@ static int verify_one(const char *path) {
                 (double)(in.covered - in.floor) / (1024.0 * 1024.0));
         fflush(stderr);
     }
-    blvl_error err;
     blvl_status st = blvl_verify(lv, &err);
+    if (st == BLVL_OK && !container_only)
+        st = blvl_sections_verify(lv, &err);
     if (cli_progress_enabled())
         fprintf(stderr, "\r\033[K");
     blvl_close(lv);
@@ -45,16 +50,27 @@ static int verify_one(const char *path) {
 int blvl_cmd_verify(int argc, char **argv) {
     if (cli_wants_help(argc, argv))
         return cli_print_help(&help);
-    int first = 1;
-    if (first < argc && argv[first][0] == '-' && argv[first][1] == '-' && !argv[first][2])
-        first++;
-    else if (first < argc && argv[first][0] == '-' && argv[first][1])
-        return cli_usage(&help, "unknown option '%s'", argv[first]);
-    if (first >= argc)
+    static const struct option longs[] = {{"container", no_argument, NULL, 'c'},
+                                          {"threads", required_argument, NULL, 't'},
+                                          {0, 0, 0, 0}};
+    int container_only = 0, c;
+    uint32_t threads = 0;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+        if (c == 'c')
+            container_only = 1;
+        else if (c == 't') {
+            if (cli_parse_u32(optarg, &threads) != 0 || threads > 1024)
+                return cli_usage(&help, "--threads wants a number 0..1024, not '%s'", optarg);
+        } else
+            return cli_getopt_error(&help, argc, argv);
+    }
+    if (optind >= argc)
         return cli_usage(&help, "expects at least one FILE");
     int rc = CLI_OK;
-    for (int i = first; i < argc; i++)
-        if (verify_one(argv[i]) != CLI_OK)
+    for (int i = optind; i < argc; i++)
+        if (verify_one(argv[i], container_only, threads) != CLI_OK)
             rc = CLI_FAILED;
     return rc;
 }

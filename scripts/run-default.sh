@@ -1,26 +1,25 @@
 #!/usr/bin/env bash
 # `make run`: the main job on the bundled default. Until importers exist, that is: bake a level
-# from the sample core sections (tests/data/sections/*.json compiled by flatc against
-# schema/*.fbs) and the game sections in tests/data/default/, then verify it, print its info
-# and stream it through the streaming reader.
+# from the sample core sections (tests/data/sections/*.json, built into FlatBuffers by blvl's
+# own builder) and the game sections in tests/data/default/, then verify it, print its info,
+# dump its meta section, trace a box through its colliders and stream it through the
+# streaming reader.
 #   scripts/run-default.sh BUILD_DIR
 set -eu
 build=${1:-build}
 src=$(cd "$(dirname "$0")/.." && pwd)
 blvl=$build/blvl
 [ -x "$blvl" ] || { echo "run-default: no $blvl; run make first" >&2; exit 1; }
-command -v flatc >/dev/null || { echo "run-default: flatc is required (scripts/deps.sh)" >&2; exit 1; }
 out=$build/default
 rm -rf "$out"
-mkdir -p "$out/sections"
+mkdir -p "$out"
 
 args=()
 for tag in meta sim geometry textures cubemaps lightmaps lighting entities acoustics props \
            cameras sites; do
     json=$src/tests/data/sections/$tag.json
     [ -f "$json" ] || continue
-    flatc -b -I "$src/schema" -o "$out/sections" "$src/schema/$tag.fbs" "$json"
-    args+=("$tag=$out/sections/$tag.bin")
+    args+=("$tag=$json")
 done
 for f in "$src"/tests/data/default/*.*.*; do
     name=$(basename "$f")
@@ -34,5 +33,9 @@ echo "== blvl verify"
 "$blvl" verify "$level"
 echo "== blvl info"
 "$blvl" info "$level"
+echo "== blvl dump meta"
+"$blvl" dump "$level" meta
+echo "== blvl trace (a player box dropped onto the floor)"
+"$blvl" trace "$level" --box -16 -16 -24 16 16 32 --from 0 256 0 --to 0 -256 0 --as player
 echo "== blvl stream --want meta (events as the bytes arrive, 4 KiB at a time)"
 "$blvl" stream --want meta --piece 4096 <"$level"

@@ -165,7 +165,7 @@ for t in meta sim eds.noise eds.empty; do
 done
 rc 1 cat a.blvl eds.nothere
 one_line a.blvl not-found
-rc 0 verify a.blvl
+rc 0 verify --container a.blvl
 ok "verify says ok" grep -q '^a.blvl: ok (4 sections)$' out
 
 # ---- refusals ------------------------------------------------------------------------------
@@ -173,7 +173,7 @@ cp a.blvl bad.blvl
 simoff=$(awk '$1 == "sim" { print $2 + 10 }' sections.txt)
 printf '\x00' | dd of=bad.blvl bs=1 seek="$simoff" conv=notrunc 2>/dev/null
 rc 0 identity bad.blvl # the table is intact: the name is still readable
-rc 1 verify bad.blvl
+rc 1 verify --container bad.blvl
 one_line bad.blvl section-digest
 rc 1 cat bad.blvl sim
 one_line bad.blvl section-digest
@@ -187,11 +187,11 @@ printf '\xff' | dd of=tdig.blvl bs=1 seek=30 conv=notrunc 2>/dev/null
 rc 1 identity tdig.blvl
 one_line tdig.blvl table-digest
 head -c 1000 a.blvl >short.blvl
-rc 1 verify short.blvl
+rc 1 verify --container short.blvl
 one_line short.blvl truncated
-rc 1 verify meta.bin
+rc 1 verify --container meta.bin
 one_line meta.bin truncated
-rc 1 verify a.blvl short.blvl # any refused file makes the run fail, the good one is reported
+rc 1 verify --container a.blvl short.blvl # any refused file makes the run fail, the good one is reported
 ok "verify of several files reports each" grep -q '^a.blvl: ok' out
 rc 1 info /nonexistent/x.blvl
 one_line /nonexistent/x.blvl io
@@ -217,14 +217,14 @@ rc 1 cat e.blvl eds.thumb
 one_line e.blvl not-found
 rc 1 drop e.blvl meta
 one_line e.blvl identity-section
-rc 0 verify e.blvl
+rc 0 verify --container e.blvl
 rc 0 identity e.blvl
 ok "drop keeps the identity" test "$(cat out)" = "$id"
 rc 0 rewrite e.blvl r.blvl
 rc 0 identity r.blvl
 ok "rewrite keeps the identity" test "$(cat out)" = "$id"
 ok "rewrite compacts" test "$(wc -c <r.blvl)" -lt "$(wc -c <e.blvl)"
-rc 0 verify r.blvl
+rc 0 verify --container r.blvl
 rc 0 cat r.blvl eds.empty
 ok "rewrite carries a game section through" cmp -s out meta.bin
 rc 1 rewrite /nonexistent/in.blvl r2.blvl

@@ -99,7 +99,7 @@ def check_opened(name, path, exp, inputs):
             for s in exp["sections"]:
                 ok(s["digest"] in digests, "%s: info --json lacks the digest %s of %s" %
                    (name, s["digest"], s["tag"]))
-    r = run("verify", path)
+    r = run("verify", "--container", path)
     ok(r.returncode == 0, "%s: blvl verify exit %d: %s" %
        (name, r.returncode, r.stderr.decode().strip()))
     for s in exp["sections"]:
@@ -190,7 +190,7 @@ def flip_checks(name, path, referenced, loose):
         d[pos] ^= masks[n % 3]
         with open(tmp, "wb") as f:
             f.write(d)
-        r = run("verify", tmp)
+        r = run("verify", "--container", tmp)
         if r.returncode != 1 or not r.stderr.strip():
             bad_ok.append((pos, r.returncode))
     ok(not bad_ok, "%s: flips at referenced bytes not refused with exit 1 (offset, rc): %s" %
@@ -201,7 +201,7 @@ def flip_checks(name, path, referenced, loose):
         d[pos] ^= 0x5A
         with open(tmp, "wb") as f:
             f.write(d)
-        r = run("verify", tmp)
+        r = run("verify", "--container", tmp)
         if r.returncode != 0:
             wrongly_refused.append((pos, r.returncode, r.stderr.decode().strip()))
     ok(not wrongly_refused, "%s: flips of unreferenced bytes refused: %s" %
@@ -266,7 +266,7 @@ def main():
                    (name, r.returncode, r.stderr.decode().strip()))
                 ok(run("identity", out).stdout.decode().strip() == lv["identity"],
                    "%s: blvl drop changed the identity" % name)
-                ok(run("verify", out).returncode == 0, "%s: drop result fails verify" % name)
+                ok(run("verify", "--container", out).returncode == 0, "%s: drop result fails verify" % name)
                 p = spec.parse(read(out))
                 ok(sorted(e.tag for e in p["entries"]) == ["eds.rules", "meta", "sim"],
                    "%s: sections after drop: %s" % (name, [e.tag for e in p["entries"]]))
@@ -292,7 +292,7 @@ def main():
                        (name, tag, r.returncode, r.stderr.decode().strip()))
                 ok(run("identity", out).stdout.decode().strip() == lv["identity"],
                    "%s: blvl put changed the identity" % name)
-                ok(run("verify", out).returncode == 0, "%s: put result fails verify" % name)
+                ok(run("verify", "--container", out).returncode == 0, "%s: put result fails verify" % name)
                 p = spec.parse(read(out))
                 got = sorted((e.tag, e.version, e.flags, e.raw_size, e.packed_size,
                               e.digest.hex()) for e in p["entries"])
