@@ -137,6 +137,14 @@ blvl_status blvl_open_file(blvl_level **out, const char *path, const blvl_option
     close(fd);
     if (map == MAP_FAILED)
         return blvl__fail(err, BLVL_E_IO, "cannot map %s: %s", path, strerror(map_errno));
+    /* Fault in only what is asked for: the kernel's read-around would otherwise pull megabytes
+     * around every touched page, so reading sim alone from a cold file would cost like the
+     * file. The header and the largest possible table region are wanted at once; sections
+     * ask for their own range when they are read (blvl__level_packed). Advice only: errors
+     * are ignored. */
+    (void)madvise(map, (size_t)sb.st_size, MADV_RANDOM);
+    (void)madvise(map, (size_t)sb.st_size < BLVL_FLOOR_MAX ? (size_t)sb.st_size : BLVL_FLOOR_MAX,
+                  MADV_WILLNEED);
     blvl_status st = blvl_open_memory(out, map, (size_t)sb.st_size, opt, err);
     if (st != BLVL_OK) {
         munmap(map, (size_t)sb.st_size);
