@@ -286,6 +286,21 @@ static void test_gametypes(void) {
     blvl_trace_ray(w, &f, a, b, &r);
     CHECK(r.fraction < 1);
     blvl_trace_world_free(w);
+    /* A mask of no match type: hidden from every match type, seen when nothing filters (a
+     * reader that ignores the field gets the whole map). */
+    d.gametypes = 0;
+    w = world_of(&d, 1);
+    if (!w)
+        return;
+    f.gametypes = 0;
+    blvl_trace_ray(w, &f, a, b, &r);
+    CHECK(r.fraction < 1);
+    blvl_trace_ray(w, NULL, a, b, &r);
+    CHECK(r.fraction < 1);
+    f.gametypes = BLVL_TRACE_ALL_GAMETYPES;
+    blvl_trace_ray(w, &f, a, b, &r);
+    CHECK(r.fraction == 1);
+    blvl_trace_world_free(w);
 }
 
 static void test_doors(void) {

@@ -227,6 +227,15 @@ typedef int (*blvl_keep_fn)(void *user, const blvl_entry *entry);
 blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
                               void *keep_user, const blvl_options *opt, blvl_error *err);
 
+/* A compacting copy with edits: each section of `put` (raw bytes, chunked and compressed as
+ * the writer does, outside identity: a game tag and flags 0) replaces the section of the same
+ * tag in its place, or is added after the kept sections; `keep` can drop sections. Identity sections cannot
+ * be put or replaced (BLVL_E_IDENTITY_SECTION). This is the way out when an in-place edit
+ * answers BLVL_E_NO_ROOM. `out_path` may equal `in_path`: the new file is renamed over it. */
+blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
+                                   void *keep_user, const blvl_section_in *put, size_t nput,
+                                   const blvl_options *opt, blvl_error *err);
+
 /* The file operations an edit performs, so tests can interrupt them. NULL = POSIX. */
 typedef struct blvl_file_ops {
     int (*pread)(void *user, void *buf, size_t len, uint64_t off);

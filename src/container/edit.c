@@ -149,8 +149,8 @@ static uint32_t find(const blvl_entry *e, uint32_t n, const char *tag) {
 static blvl_status no_room(blvl_error *err, const char *why, unsigned long long a,
                            unsigned long long b) {
     return blvl__fail(err, BLVL_E_NO_ROOM,
-                      "%s (%llu, limit %llu); run `blvl rewrite` for a compacted copy with a "
-                      "fresh reserved region (it keeps the identity), then edit that",
+                      "%s (%llu, limit %llu); edit by compacting copy instead (identity kept): "
+                      "blvl rewrite IN OUT --put TAG=PATH / --drop TAG",
                       why, a, b);
 }
 

@@ -1,37 +1,104 @@
 /* The compacting copy: every kept section's packed bytes are copied verbatim, after their
  * digest and chunk index are checked, into a freshly laid out level. Nothing is decoded, so a
  * section this library does not understand survives with its tag, flags and version, and the
- * identity is the same whenever every identity section is kept. */
+ * identity is the same whenever every identity section is kept. The copy may also add or
+ * replace sections outside identity: the way out when an in-place edit has no room. */
 #include <string.h>
 
 #include "container/alloc.h"
 #include "container/error.h"
 #include "container/layout.h"
 #include "container/level.h"
-#include "payload/payload.h"
+#include "payload/digest.h"
+#include "payload/pack.h"
 
-blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
-                              void *keep_user, const blvl_options *opt, blvl_error *err) {
-    if (!in_path || !out_path)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "no input or no output path");
+/* Checks a section handed to `put`: a valid tag, outside identity, given once. */
+static blvl_status check_put(const blvl_section_in *put, size_t i, blvl_error *err) {
+    const blvl_section_in *s = &put[i];
+    int core = 0;
+    if (!s->tag || strnlen(s->tag, BLVL_TAG_MAX + 1) > BLVL_TAG_MAX ||
+        !blvl_tag_valid(s->tag, &core))
+        return blvl__fail(err, BLVL_E_WRITE_TAG, "put %zu: tag is not 1..16 bytes of [a-z0-9._-]",
+                          i);
+    if (core || (s->flags & BLVL_ENTRY_FLAG_IDENTITY))
+        return blvl__fail(err, BLVL_E_IDENTITY_SECTION,
+                          "'%s' would be in identity; a rewrite keeps the level's name, so only "
+                          "sections outside identity can be put (bake the level again)",
+                          s->tag);
+    if (s->size && !s->data)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "put '%s': no data", s->tag);
+    for (size_t j = 0; j < i; j++)
+        if (strcmp(put[j].tag, s->tag) == 0)
+            return blvl__fail(err, BLVL_E_WRITE_TAG, "put '%s' given twice", s->tag);
+    return BLVL_OK;
+}
+
+/* The index in `put` of `tag`, or nput. */
+static size_t find_put(const blvl_section_in *put, size_t nput, const char *tag) {
+    size_t i = 0;
+    while (i < nput && strcmp(put[i].tag, tag) != 0)
+        i++;
+    return i;
+}
+
+/* The entry of put[i], packed into items[i]. */
+static void put_entry(const blvl_section_in *s, const blvl_pack_item *item, blvl_entry *e) {
+    memset(e, 0, sizeof *e);
+    strcpy(e->tag, s->tag);
+    e->version = s->version;
+    e->raw_size = s->size;
+    e->packed_size = item->out_size;
+    blvl_digest(item->out, item->out_size, e->digest);
+}
+
+blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
+                                   void *keep_user, const blvl_section_in *put, size_t nput,
+                                   const blvl_options *opt, blvl_error *err) {
+    if (!in_path || !out_path || (nput && !put))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no input, no output or no sections to put");
+    blvl_status st;
+    for (size_t i = 0; i < nput; i++)
+        if ((st = check_put(put, i, err)) != BLVL_OK)
+            return st;
     blvl_level *lv;
-    blvl_status st = blvl_open_file(&lv, in_path, opt, err);
-    if (st != BLVL_OK)
+    if ((st = blvl_open_file(&lv, in_path, opt, err)) != BLVL_OK)
         return st;
     const blvl_allocator *a = opt ? opt->allocator : NULL;
     uint32_t count = blvl_count(lv), n = 0;
-    blvl_entry *entries = blvl__alloc(a, (count ? count : 1) * sizeof *entries);
-    const uint8_t **bytes = blvl__alloc(a, (count ? count : 1) * sizeof *bytes);
+    size_t cap = (size_t)count + nput + 1;
+    blvl_entry *entries = blvl__calloc(a, cap * sizeof *entries);
+    const uint8_t **bytes = blvl__calloc(a, cap * sizeof *bytes);
+    blvl_pack_item *items = blvl__calloc(a, (nput + 1) * sizeof *items);
+    uint8_t *replaced = blvl__calloc(a, nput + 1);
     uint8_t *region = NULL;
     uint64_t floor = 0, file_size = 0;
-    if (!entries || !bytes) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for %u entries", count);
+    if (!entries || !bytes || !items || !replaced) {
+        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for %zu entries", cap);
         goto out;
     }
+    for (size_t i = 0; i < nput; i++)
+        items[i] = (blvl_pack_item){(const uint8_t *)put[i].data, put[i].size, NULL, 0};
+    if (nput &&
+        (st = blvl__pack_many(items, nput, opt ? opt->threads : 0, a, NULL, NULL, err)) != BLVL_OK)
+        goto out;
     for (uint32_t i = 0; i < count; i++) {
         const blvl_entry *e = blvl_entry_at(lv, i);
         if (keep && !keep(keep_user, e))
             continue;
+        size_t p = find_put(put, nput, e->tag);
+        if (p < nput) {
+            if (e->flags & BLVL_ENTRY_FLAG_IDENTITY) {
+                st = blvl__fail(err, BLVL_E_IDENTITY_SECTION,
+                                "'%s' is in identity; replacing it would rename the level (bake "
+                                "the level again)",
+                                e->tag);
+                goto out;
+            }
+            put_entry(&put[p], &items[p], &entries[n]); /* replaced in its place */
+            bytes[n++] = items[p].out;
+            replaced[p] = 1;
+            continue;
+        }
         blvl_section packed;
         if ((st = blvl_read_packed(lv, e->tag, &packed, err)) != BLVL_OK)
             goto out;
@@ -52,6 +119,16 @@ blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_ke
         bytes[n] = packed.data;
         n++;
     }
+    for (size_t i = 0; i < nput; i++) {
+        if (replaced[i])
+            continue;
+        put_entry(&put[i], &items[i], &entries[n]); /* new sections go last */
+        bytes[n++] = items[i].out;
+    }
+    if (n > UINT32_MAX) {
+        st = blvl__fail(err, BLVL_E_ARGUMENT, "too many sections");
+        goto out;
+    }
     st = blvl__layout_plan(entries, n, a, &region, &floor, &file_size, err);
     if (st != BLVL_OK)
         goto out;
@@ -71,11 +148,21 @@ blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_ke
     else
         blvl__out_abort(&f);
 out:
+    if (items)
+        for (size_t i = 0; i < nput; i++)
+            blvl__dealloc(a, items[i].out, items[i].out_size);
+    blvl__dealloc(a, items, (nput + 1) * sizeof *items);
+    blvl__dealloc(a, replaced, nput + 1);
     blvl__dealloc(a, region, (size_t)floor);
-    blvl__dealloc(a, entries, (count ? count : 1) * sizeof *entries);
-    blvl__dealloc(a, bytes, (count ? count : 1) * sizeof *bytes);
+    blvl__dealloc(a, entries, cap * sizeof *entries);
+    blvl__dealloc(a, bytes, cap * sizeof *bytes);
     blvl_close(lv);
     if (st == BLVL_OK)
         blvl__ok(err);
     return st;
+}
+
+blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
+                              void *keep_user, const blvl_options *opt, blvl_error *err) {
+    return blvl_rewrite_edit_file(in_path, out_path, keep, keep_user, NULL, 0, opt, err);
 }

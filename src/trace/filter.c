@@ -5,7 +5,9 @@
 #include "trace/trace_internal.h"
 
 static void common(const blvl_trace_filter *f, tw_filter *out) {
-    out->gametypes = f && f->gametypes ? f->gametypes : BLVL_TRACE_ALL_GAMETYPES;
+    /* 0 = no filtering: every collider is seen, one whose own mask is empty included (a reader
+     * that ignores the field sees the whole map). */
+    out->gametypes = f ? f->gametypes : 0;
     out->skip = f ? f->skip : NULL;
     out->skip_words = f && f->skip ? f->skip_words : 0;
     out->doors = f ? f->doors : NULL;

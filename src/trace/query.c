@@ -176,20 +176,22 @@ void blvl_trace_box_brute(const blvl_trace_world *w, const blvl_trace_filter *fi
     tw_trace t;
     tw_filter f;
     ray r;
+    if (!w) {
+        blvl_trace_box(w, filter, start, end, mins, maxs, out);
+        return;
+    }
     trace_begin(&t, start, end, mins, maxs);
     tw_filter_compile(filter, &f);
     ray_init(&r, &t);
-    for (uint32_t ci = 0; w && ci < w->collider_count; ci++) {
+    for (uint32_t ci = 0; ci < w->collider_count; ci++) {
         const tw_collider *c = &w->colliders[ci];
         if (c->door != BLVL_TRACE_NONE || !c->plane_count || !tw_filter_pass(&f, c, ci) ||
             !slab(&r, c->lo, c->hi, t.fraction))
             continue;
         tw_clip_box(&t, w->planes + c->first_plane, c->plane_count, ci);
     }
-    if (w) {
-        trace_doors(w, &f, &t, &r);
-        trace_finish(w, &t, out);
-    }
+    trace_doors(w, &f, &t, &r);
+    trace_finish(w, &t, out);
 }
 
 static int in_box(const float lo[3], const float hi[3], const float p[3]) {

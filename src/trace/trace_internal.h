@@ -142,7 +142,7 @@ void tw_filter_compile_water(const blvl_trace_filter *f, tw_filter *out);
 static inline int tw_filter_pass(const tw_filter *f, const tw_collider *c, uint32_t index) {
     if ((c->flags & f->must_not) || (c->flags & f->must_have) != f->must_have)
         return 0;
-    if (!(c->gametypes & f->gametypes))
+    if (f->gametypes && !(c->gametypes & f->gametypes))
         return 0;
     if (f->skip && (index >> 5) < f->skip_words && (f->skip[index >> 5] >> (index & 31)) & 1u)
         return 0;
