@@ -52,6 +52,10 @@ int cli_open(const char *path, blvl_level **out);
 /* The usage error for getopt_long's '?' or ':' answer. */
 int cli_getopt_error(const cli_help *h, int argc, char **argv);
 
+/* Splits "TAG=REST" into `tag` (checked: 1..16 bytes of [a-z0-9._-]); returns REST, or NULL
+ * when ARG is not of that form. */
+const char *cli_split_tag(const char *arg, char tag[BLVL_TAG_MAX + 1]);
+
 /* Escapes and quotes a string for JSON on stdout. */
 void cli_json_string(const char *s);
 #endif

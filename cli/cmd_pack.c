@@ -50,16 +50,6 @@ static input *find(input *in, int n, const char *tag) {
     return NULL;
 }
 
-/* Splits "TAG=REST" and checks the tag; returns the part after '=' or NULL. */
-static const char *split(const char *arg, char tag[BLVL_TAG_MAX + 1]) {
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || (size_t)(eq - arg) > BLVL_TAG_MAX)
-        return NULL;
-    memcpy(tag, arg, (size_t)(eq - arg));
-    tag[eq - arg] = '\0';
-    return blvl_tag_valid(tag, NULL) ? eq + 1 : NULL;
-}
-
 static int ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
@@ -127,7 +117,7 @@ int blvl_cmd_pack(int argc, char **argv) {
     }
     for (int i = optind; i < argc; i++) {
         input *s = &in[n];
-        const char *path = split(argv[i], s->tag);
+        const char *path = cli_split_tag(argv[i], s->tag);
         if (!path || !*path) {
             rc = cli_usage(&help, "'%s' is not TAG=PATH with a tag of 1..16 bytes of [a-z0-9._-]",
                            argv[i]);
@@ -157,7 +147,7 @@ int blvl_cmd_pack(int argc, char **argv) {
     }
     for (int i = 0; i < nver; i++) {
         char tag[BLVL_TAG_MAX + 1];
-        const char *num = split(vers[i], tag);
+        const char *num = cli_split_tag(vers[i], tag);
         input *s = num ? find(in, n, tag) : NULL;
         if (!num || cli_parse_u32(num, &(uint32_t){0}) != 0) {
             rc = cli_usage(&help, "--version wants TAG=N, not '%s'", vers[i]);

@@ -58,16 +58,6 @@ static int keep_section(void *user, const blvl_entry *e) {
     return 1;
 }
 
-/* "TAG=REST": copies the tag out; returns REST or NULL. */
-static const char *split(const char *arg, char tag[BLVL_TAG_MAX + 1]) {
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || (size_t)(eq - arg) > BLVL_TAG_MAX)
-        return NULL;
-    memcpy(tag, arg, (size_t)(eq - arg));
-    tag[eq - arg] = '\0';
-    return blvl_tag_valid(tag, NULL) ? eq + 1 : NULL;
-}
-
 int blvl_cmd_rewrite(int argc, char **argv) {
     if (cli_wants_help(argc, argv))
         return cli_print_help(&help);
@@ -117,7 +107,7 @@ int blvl_cmd_rewrite(int argc, char **argv) {
     const char *in = argv[optind], *out = argv[optind + 1];
     k.in = in;
     for (int i = 0; i < nput; i++) {
-        const char *path = split(puts_[i], tags[i]);
+        const char *path = cli_split_tag(puts_[i], tags[i]);
         if (!path || !*path) {
             rc = cli_usage(&help, "--put '%s' is not TAG=PATH", puts_[i]);
             goto done;
@@ -126,7 +116,7 @@ int blvl_cmd_rewrite(int argc, char **argv) {
     }
     for (int i = 0; i < nver; i++) {
         char tag[BLVL_TAG_MAX + 1];
-        const char *num = split(vers[i], tag);
+        const char *num = cli_split_tag(vers[i], tag);
         int j = 0;
         while (num && j < nput && strcmp(tags[j], tag) != 0)
             j++;

@@ -1,4 +1,6 @@
-/* blvl trace: box, ray and point queries against a level's sim colliders (blvl-trace). */
+/* blvl trace: box, ray and point queries against a level's sim colliders (blvl-trace). The
+ * output is one line per query, `KIND key value...` with a fixed set of keys per kind (or one
+ * JSON object per line with --json); docs/TRACE.md defines both. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,20 +10,51 @@
 #include "cli.h"
 
 static const cli_help help = {
-    "trace", "FILE [--box MINX MINY MINZ MAXX MAXY MAXZ] --from X Y Z --to X Y Z [options]",
-    "Sweeps a box (a ray without --box) from --from to --to through the level's colliders and\n"
-    "prints one line: fraction, end position, the plane that stopped it (normal, distance),\n"
-    "startsolid, allsolid, the collider index (-1 for none), its flags and material.\n"
-    "Hull colliders are expanded once (faces, axial planes, edge bevels), as a server would.\n"
-    "  --box MINS MAXS    the box, relative to the moving point (six numbers)\n"
-    "  --from X Y Z       start\n"
-    "  --to X Y Z         end\n"
-    "  --as player|shot   who moves: a player skips player-through (bit 7), a shot\n"
-    "                     skips shot-through (bit 5); default player; water is never hit\n"
-    "  --gametype N       only colliders of match type N (0 free-for-all .. 10 gun game)\n"
-    "  --points FILE      run many: each line FROMX FROMY FROMZ TOX TOY TOZ ('-' = stdin;\n"
-    "                     blank lines and lines starting with # are skipped)\n"
-    "  --reports          print the faces and colliders expansion could not use (stderr)\n"};
+    "trace",
+    "FILE [--box MINX MINY MINZ MAXX MAXY MAXZ] (--from X Y Z --to X Y Z | --points FILE |\n"
+    "       --contents X Y Z | --water X Y Z | --reports)... [options]",
+    "Sweeps a box (a ray without --box) from --from to --to through the level's sim colliders\n"
+    "the way a game server would (Hull colliders expanded once into faces, axial planes and\n"
+    "edge bevels) and prints one line per query:\n"
+    "  trace from X Y Z to X Y Z fraction F end X Y Z normal X Y Z dist D startsolid 0|1\n"
+    "        allsolid 0|1 collider N flags 0xHH NAMES surface S material N\n"
+    "  contents at X Y Z count N flags 0xHH NAMES collider N\n"
+    "  water at X Y Z inside 0|1 material N collider N\n"
+    "  report collider N face N reason TEXT\n"
+    "NAMES is a comma-separated list of the flag bits set (ladder, sky, clip, shot-through,\n"
+    "water, player-through, bitN) or '-'; -1 stands for none. A stopped box ends 1/32 unit\n"
+    "off the surface (DIST_EPSILON). Queries run in this order: reports, --from/--to, the\n"
+    "--points lines, then --contents and --water as given.\n"
+    "  --box MINS MAXS        the box, relative to the moving point (six numbers)\n"
+    "  --from X Y Z --to X Y Z  one sweep\n"
+    "  --points FILE          many sweeps: each line FROMX FROMY FROMZ TOX TOY TOZ ('-' =\n"
+    "                         stdin; blank lines and '#' comments are skipped)\n"
+    "  --contents X Y Z       which solids the mover sees hold the point (repeatable)\n"
+    "  --water X Y Z          is the point in water, and its material (repeatable)\n"
+    "  --as player|shot       who moves: a player skips player-through (bit 7), a shot skips\n"
+    "                         shot-through (bit 5: ladders, player clips); default player.\n"
+    "                         Water (bit 6) is never swept\n"
+    "  --include MASK --exclude MASK  custom mover: hit a collider when it has every bit of\n"
+    "                         MASK and none of the excluded bits (decimal or 0x hex)\n"
+    "  --gametype N           only colliders of match type N (0 free-for-all .. 10 gun game)\n"
+    "  --reports              list the faces and colliders expansion could not use (a count\n"
+    "                         goes to stderr without it)\n"
+    "  --json                 one JSON object per line instead\n"
+    "Exit status: 0 done, 1 the level (or the points file) is refused or has no sim section,\n"
+    "2 usage error.\n"};
+
+#define MAX_LINE 4096
+
+/* A point query given on the command line, run in the order given. */
+typedef struct point_query {
+    int water; /* 0 contents, 1 water */
+    float p[3];
+} point_query;
+
+typedef struct out_opts {
+    int json;
+    const float *mins, *maxs;
+} out_opts;
 
 static int parse_floats(char **argv, int at, int argc, int n, float *out) {
     if (at + n > argc)
@@ -37,13 +70,225 @@ static int parse_floats(char **argv, int at, int argc, int n, float *out) {
     return 0;
 }
 
-static void print_result(const blvl_trace_result *r) {
-    printf("fraction %.6g end %.6g %.6g %.6g plane %.6g %.6g %.6g %.6g startsolid %d allsolid %d "
-           "collider %lld flags 0x%x material %lld\n",
-           r->fraction, r->endpos[0], r->endpos[1], r->endpos[2], r->plane.normal.x,
-           r->plane.normal.y, r->plane.normal.z, r->plane.dist, r->startsolid, r->allsolid,
-           r->collider == BLVL_TRACE_NONE ? -1LL : (long long)r->collider, r->flags,
-           r->material == BLVL_TRACE_NONE ? -1LL : (long long)r->material);
+static int parse_mask(const char *s, uint32_t *out) {
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    unsigned long v = strtoul(s, &end, 0);
+    if (errno || *end || v > 0xFFFFFFFFul)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* The shortest decimal that reads back as the same float, so exact values print exactly
+ * (24.03125) and the rest without noise; -0 prints as 0. */
+static void put_num(float v) {
+    if (v != v || v - v != 0) {
+        fputs("nan", stdout);
+        return;
+    }
+    if (v == 0)
+        v = 0;
+    char buf[32];
+    for (int prec = 1; prec <= 9; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, (double)v);
+        if (strtof(buf, NULL) == v)
+            break;
+    }
+    fputs(buf, stdout);
+}
+
+static void put_vec(const float *v, int json) {
+    if (json)
+        putchar('[');
+    for (int k = 0; k < 3; k++) {
+        if (k)
+            putchar(json ? ',' : ' ');
+        put_num(v[k]);
+    }
+    if (json)
+        putchar(']');
+}
+
+static void put_index(uint32_t i, int json) {
+    if (i == BLVL_TRACE_NONE)
+        fputs(json ? "null" : "-1", stdout);
+    else
+        printf("%u", i);
+}
+
+static const char *const flag_names[8] = {"ladder", NULL,           NULL,    "sky",
+                                          "clip",   "shot-through", "water", "player-through"};
+
+/* The flag bits by name (the surface field, bits 1..2, is printed on its own). */
+static void put_flag_names(uint32_t flags, int json) {
+    int any = 0;
+    if (json)
+        putchar('[');
+    for (unsigned b = 0; b < 32; b++) {
+        if (!(flags >> b & 1u) || b == 1 || b == 2)
+            continue;
+        if (any)
+            putchar(',');
+        any = 1;
+        if (json)
+            putchar('"');
+        if (b < 8)
+            fputs(flag_names[b], stdout);
+        else
+            printf("bit%u", b);
+        if (json)
+            putchar('"');
+    }
+    if (json)
+        putchar(']');
+    else if (!any)
+        putchar('-');
+}
+
+static const char *surface_name(uint32_t flags) {
+    static const char *const names[4] = {"concrete", "metal", "wood", "unknown"};
+    return names[(flags & BLVL_COLLIDER_SURFACE_MASK) >> BLVL_COLLIDER_SURFACE_SHIFT];
+}
+
+static void print_trace(const out_opts *o, const float from[3], const float to[3],
+                        const blvl_trace_result *r) {
+    const float n[3] = {r->plane.normal.x, r->plane.normal.y, r->plane.normal.z};
+    if (o->json) {
+        fputs("{\"query\":\"trace\",\"from\":", stdout);
+        put_vec(from, 1);
+        fputs(",\"to\":", stdout);
+        put_vec(to, 1);
+        fputs(",\"mins\":", stdout);
+        put_vec(o->mins, 1);
+        fputs(",\"maxs\":", stdout);
+        put_vec(o->maxs, 1);
+        fputs(",\"fraction\":", stdout);
+        put_num(r->fraction);
+        fputs(",\"end\":", stdout);
+        put_vec(r->endpos, 1);
+        fputs(",\"normal\":", stdout);
+        put_vec(n, 1);
+        fputs(",\"dist\":", stdout);
+        put_num(r->plane.dist);
+        printf(",\"startsolid\":%s,\"allsolid\":%s,\"collider\":", r->startsolid ? "true" : "false",
+               r->allsolid ? "true" : "false");
+        put_index(r->collider, 1);
+        printf(",\"flags\":%u,\"flag_names\":", r->flags);
+        put_flag_names(r->flags, 1);
+        printf(",\"surface\":\"%s\",\"material\":", surface_name(r->flags));
+        put_index(r->material, 1);
+        fputs("}\n", stdout);
+        return;
+    }
+    fputs("trace from ", stdout);
+    put_vec(from, 0);
+    fputs(" to ", stdout);
+    put_vec(to, 0);
+    fputs(" fraction ", stdout);
+    put_num(r->fraction);
+    fputs(" end ", stdout);
+    put_vec(r->endpos, 0);
+    fputs(" normal ", stdout);
+    put_vec(n, 0);
+    fputs(" dist ", stdout);
+    put_num(r->plane.dist);
+    printf(" startsolid %d allsolid %d collider ", r->startsolid != 0, r->allsolid != 0);
+    put_index(r->collider, 0);
+    printf(" flags 0x%02x ", r->flags);
+    put_flag_names(r->flags, 0);
+    printf(" surface %s material ", surface_name(r->flags));
+    put_index(r->material, 0);
+    putchar('\n');
+}
+
+static void run_point(const blvl_trace_world *w, const blvl_trace_filter *f, const out_opts *o,
+                      const point_query *q) {
+    uint32_t a = 0, b = BLVL_TRACE_NONE, c = BLVL_TRACE_NONE;
+    int j = o->json;
+    printf(j ? "{\"query\":\"%s\",\"at\":" : "%s at ", q->water ? "water" : "contents");
+    put_vec(q->p, j);
+    if (q->water) {
+        int in = blvl_trace_point_water(w, f, q->p, &b, &c);
+        printf(j ? ",\"inside\":%s,\"material\":" : " inside %s material ",
+               j ? (in ? "true" : "false") : (in ? "1" : "0"));
+        put_index(b, j);
+    } else {
+        a = blvl_trace_point_contents(w, f, q->p, &b, &c);
+        printf(j ? ",\"count\":%u,\"flags\":%u,\"flag_names\":" : " count %u flags 0x%02x ", a, b);
+        put_flag_names(b, j);
+    }
+    fputs(j ? ",\"collider\":" : " collider ", stdout);
+    put_index(c, j);
+    fputs(j ? "}\n" : "\n", stdout);
+}
+
+static void print_reports(const blvl_trace_world *w, int json) {
+    uint32_t n;
+    const blvl_trace_report *r = blvl_trace_world_reports(w, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (json) {
+            printf("{\"query\":\"report\",\"collider\":%u,\"face\":", r[i].collider);
+            put_index(r[i].face, 1);
+            fputs(",\"reason\":", stdout);
+            cli_json_string(r[i].reason);
+            fputs("}\n", stdout);
+        } else {
+            printf("report collider %u face ", r[i].collider);
+            put_index(r[i].face, 0);
+            printf(" reason %s\n", r[i].reason);
+        }
+    }
+}
+
+/* One sweep per line of FROM TO; returns CLI_OK or CLI_FAILED (line reported). */
+static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, const out_opts *o,
+                      const char *path) {
+    FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!in)
+        return cli_failf(path, "cannot open: %s", strerror(errno));
+    char line[MAX_LINE];
+    unsigned long lineno = 0;
+    int rc = CLI_OK;
+    while (fgets(line, sizeof line, in)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(in)) {
+            rc = cli_failf(path, "line %lu: longer than %d bytes", lineno, MAX_LINE - 2);
+            break;
+        }
+        char *p = line;
+        float v[6];
+        int n = 0;
+        for (; n < 6; n++) {
+            char *end;
+            errno = 0;
+            double d = strtod(p, &end);
+            if (end == p || errno || d != d || d > 1e9 || d < -1e9)
+                break;
+            v[n] = (float)d;
+            p = end;
+        }
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            p++;
+        if (n == 0 && (*p == '#' || !*p))
+            continue; /* blank or comment */
+        if (n != 6 || (*p && *p != '#')) {
+            rc = cli_failf(path, "line %lu: expected six numbers FROMX FROMY FROMZ TOX TOY TOZ",
+                           lineno);
+            break;
+        }
+        blvl_trace_result res;
+        blvl_trace_box(w, f, v, v + 3, o->mins, o->maxs, &res);
+        print_trace(o, v, v + 3, &res);
+    }
+    if (rc == CLI_OK && ferror(in))
+        rc = cli_failf(path, "read error");
+    if (in != stdin)
+        fclose(in);
+    return rc;
 }
 
 int blvl_cmd_trace(int argc, char **argv) {
@@ -51,123 +296,129 @@ int blvl_cmd_trace(int argc, char **argv) {
         return cli_print_help(&help);
     const char *file = NULL, *points = NULL;
     float mins[3] = {0, 0, 0}, maxs[3] = {0, 0, 0}, from[3], to[3];
-    int have_from = 0, have_to = 0, reports = 0;
+    int have_from = 0, have_to = 0, reports = 0, have_as = 0, custom = 0;
+    out_opts o = {0, mins, maxs};
     blvl_trace_filter filter;
     memset(&filter, 0, sizeof filter);
+    point_query *pq = calloc((size_t)argc + 1, sizeof *pq);
+    size_t npq = 0;
+    if (!pq)
+        return cli_failf("blvl trace", "out of memory");
+    int rc = CLI_OK;
+#define USAGE(...)                                                                                 \
+    do {                                                                                           \
+        rc = cli_usage(&help, __VA_ARGS__);                                                        \
+        goto done;                                                                                 \
+    } while (0)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--box")) {
             float b[6];
             if (parse_floats(argv, i + 1, argc, 6, b))
-                return cli_usage(&help, "--box expects six numbers");
+                USAGE("--box expects six numbers MINX MINY MINZ MAXX MAXY MAXZ");
             memcpy(mins, b, sizeof mins);
             memcpy(maxs, b + 3, sizeof maxs);
             if (mins[0] > maxs[0] || mins[1] > maxs[1] || mins[2] > maxs[2])
-                return cli_usage(&help, "--box: MINS must not exceed MAXS");
+                USAGE("--box: MINS must not exceed MAXS");
             i += 6;
         } else if (!strcmp(a, "--from") || !strcmp(a, "--to")) {
             int f = a[2] == 'f';
             if (parse_floats(argv, i + 1, argc, 3, f ? from : to))
-                return cli_usage(&help, "%s expects three numbers", a);
+                USAGE("%s expects three numbers", a);
             *(f ? &have_from : &have_to) = 1;
+            i += 3;
+        } else if (!strcmp(a, "--contents") || !strcmp(a, "--water")) {
+            pq[npq].water = a[2] == 'w';
+            if (parse_floats(argv, i + 1, argc, 3, pq[npq].p))
+                USAGE("%s expects three numbers", a);
+            npq++;
             i += 3;
         } else if (!strcmp(a, "--as")) {
             if (i + 1 >= argc)
-                return cli_usage(&help, "--as expects player or shot");
+                USAGE("--as expects player or shot");
             a = argv[++i];
             if (!strcmp(a, "player"))
                 filter.mover = BLVL_TRACE_AS_PLAYER;
             else if (!strcmp(a, "shot"))
                 filter.mover = BLVL_TRACE_AS_SHOT;
             else
-                return cli_usage(&help, "--as expects player or shot, not '%s'", a);
+                USAGE("--as expects player or shot, not '%s'", a);
+            have_as = 1;
+        } else if (!strcmp(a, "--include") || !strcmp(a, "--exclude")) {
+            uint32_t m;
+            if (i + 1 >= argc || parse_mask(argv[i + 1], &m))
+                USAGE("%s expects a flag mask (decimal or 0x hex)", a);
+            *(a[2] == 'i' ? &filter.include : &filter.exclude) = m;
+            custom = 1;
+            i++;
         } else if (!strcmp(a, "--gametype")) {
             uint32_t g;
             if (i + 1 >= argc || cli_parse_u32(argv[i + 1], &g) || g > 31)
-                return cli_usage(&help, "--gametype expects a match type 0..31");
+                USAGE("--gametype expects a match type 0..31");
             filter.gametypes = 1u << g;
             i++;
         } else if (!strcmp(a, "--points")) {
             if (i + 1 >= argc)
-                return cli_usage(&help, "--points expects a FILE");
+                USAGE("--points expects a FILE");
             points = argv[++i];
         } else if (!strcmp(a, "--reports")) {
             reports = 1;
+        } else if (!strcmp(a, "--json")) {
+            o.json = 1;
         } else if (a[0] == '-' && a[1]) {
-            return cli_usage(&help, "unknown option '%s'", a);
+            USAGE("unknown option '%s'", a);
         } else if (!file) {
             file = a;
         } else {
-            return cli_usage(&help, "expects one FILE");
+            USAGE("expects one FILE");
         }
     }
+    if (custom && have_as)
+        USAGE("--as and --include/--exclude exclude each other");
+    if (custom)
+        filter.mover = BLVL_TRACE_AS_CUSTOM;
     if (!file)
-        return cli_usage(&help, "expects a FILE");
-    if (!points && (!have_from || !have_to))
-        return cli_usage(&help, "expects --from and --to, or --points");
+        USAGE("expects a FILE");
+    if (have_from != have_to)
+        USAGE("--from and --to go together");
+    if (!have_from && !points && !npq && !reports)
+        USAGE("nothing to do: give --from and --to, --points, --contents, --water or --reports");
 
     blvl_level *lv;
-    int rc = cli_open(file, &lv);
+    rc = cli_open(file, &lv);
     if (rc != CLI_OK)
-        return rc;
+        goto done;
     blvl_trace_world *w = NULL;
     blvl_error err;
     blvl_status st = blvl_trace_world_from_level(&w, lv, NULL, &err);
     blvl_close(lv);
-    if (st != BLVL_OK)
-        return cli_fail(file, &err);
-    if (reports) {
-        uint32_t n;
-        const blvl_trace_report *r = blvl_trace_world_reports(w, &n);
-        for (uint32_t i = 0; i < n; i++) {
-            if (r[i].face == BLVL_TRACE_NONE)
-                fprintf(stderr, "blvl trace: collider %u: %s\n", r[i].collider, r[i].reason);
-            else
-                fprintf(stderr, "blvl trace: collider %u face %u: %s\n", r[i].collider, r[i].face,
-                        r[i].reason);
-        }
+    if (st != BLVL_OK) {
+        rc = cli_fail(file, &err);
+        goto done;
     }
-    blvl_trace_result res;
-    rc = CLI_OK;
-    if (have_from && have_to) {
+    uint32_t nrep;
+    blvl_trace_world_reports(w, &nrep);
+    if (reports)
+        print_reports(w, o.json);
+    else if (nrep)
+        fprintf(stderr,
+                "blvl trace: %s: %u face(s) or collider(s) yield no plane and are not traced "
+                "(--reports lists them)\n",
+                file, nrep);
+    if (have_from) {
+        blvl_trace_result res;
         blvl_trace_box(w, &filter, from, to, mins, maxs, &res);
-        print_result(&res);
+        print_trace(&o, from, to, &res);
     }
-    if (points) {
-        FILE *f = strcmp(points, "-") ? fopen(points, "r") : stdin;
-        if (!f) {
-            rc = cli_failf(points, "cannot open: %s", strerror(errno));
-        } else {
-            char line[1024];
-            unsigned long lineno = 0;
-            while (fgets(line, sizeof line, f)) {
-                lineno++;
-                char *p = line;
-                while (*p == ' ' || *p == '\t')
-                    p++;
-                if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
-                    continue;
-                float v[6];
-                int n = 0;
-                for (; n < 6; n++) {
-                    char *end;
-                    double d = strtod(p, &end);
-                    if (end == p || d != d || d > 1e9 || d < -1e9)
-                        break;
-                    v[n] = (float)d;
-                    p = end;
-                }
-                if (n != 6) {
-                    rc = cli_failf(points, "line %lu: expected six numbers", lineno);
-                    break;
-                }
-                blvl_trace_box(w, &filter, v, v + 3, mins, maxs, &res);
-                print_result(&res);
-            }
-            if (f != stdin)
-                fclose(f);
-        }
-    }
+    if (points)
+        rc = run_points(w, &filter, &o, points);
+    for (size_t i = 0; rc == CLI_OK && i < npq; i++)
+        run_point(w, &filter, &o, &pq[i]);
     blvl_trace_world_free(w);
+    if (fflush(stdout) != 0 && rc == CLI_OK)
+        rc = cli_failf("blvl trace", "write error: %s", strerror(errno));
+done:
+#undef USAGE
+    free(pq);
     return rc;
 }

@@ -187,3 +187,12 @@ int cli_getopt_error(const cli_help *h, int argc, char **argv) {
         return cli_usage(h, "option -%c is unknown or lacks its value", optopt);
     return cli_usage(h, "option '%s' is unknown or lacks its value", arg);
 }
+
+const char *cli_split_tag(const char *arg, char tag[BLVL_TAG_MAX + 1]) {
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || (size_t)(eq - arg) > BLVL_TAG_MAX)
+        return NULL;
+    memcpy(tag, arg, (size_t)(eq - arg));
+    tag[eq - arg] = '\0';
+    return blvl_tag_valid(tag, NULL) ? eq + 1 : NULL;
+}
