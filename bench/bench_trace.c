@@ -1,6 +1,6 @@
 /* blvl-trace benchmark: a generated level of brush colliders (axial boxes as stored planes,
- * rotated boxes and wedges as hulls, a third of the hulls with crossed loops), short box traces
- * (64 units, a 32 x 32 x 56 player box) on one core, through the hierarchy and by brute force
+ * rotated boxes and wedges as hulls, half the rotated boxes with crossed loops), short box traces
+ * (64 units, a 32 x 56 x 32 player box, Y up) on one core, through the hierarchy and by brute force
  * (every collider, each rejected by its bounds first). Prints medians over several runs.
  *
  *   bench_trace [colliders (default 20000)] [traces per run (default 1000000)] [runs (5)] */
@@ -82,7 +82,7 @@ static void make(uint32_t n, blvl_trace_collider_desc *d, gen *g) {
         }
         double yaw = rnd_in(0, 6.283), pitch = rnd_in(-0.4, 0.4);
         double cy = cos(yaw), sy = sin(yaw), cp = cos(pitch), sp = sin(pitch);
-        /* yaw about z (up in this generated level), then pitch about x */
+        /* yaw about z (up while generating, see to_y_up), then pitch about x */
         double r[3][3] = {{cy, -sy * cp, sy * sp}, {sy, cy * cp, -cy * sp}, {0, sp, cp}};
         int nv;
         if (kind == 1) { /* rotated box; every other one with crossed loops */
@@ -131,6 +131,25 @@ static void make(uint32_t n, blvl_trace_collider_desc *d, gen *g) {
     }
 }
 
+/* The generator thinks in Z up; the format is Y up (+Y up, -Z forward). Swapping the two axes
+ * is an isometry, so every solid stays convex with its planes outward. */
+static void swap_yz(float *y, float *z) {
+    float t = *y;
+    *y = *z;
+    *z = t;
+}
+
+static void to_y_up(uint32_t n, blvl_trace_collider_desc *d, gen *g) {
+    for (size_t i = 0; i < (size_t)n * 8; i++)
+        swap_yz(&g->verts[i].y, &g->verts[i].z);
+    for (size_t i = 0; i < (size_t)n * 6; i++)
+        swap_yz(&g->planes[i].normal.y, &g->planes[i].normal.z);
+    for (uint32_t i = 0; i < n; i++) {
+        swap_yz(&d[i].lo.y, &d[i].lo.z);
+        swap_yz(&d[i].hi.y, &d[i].hi.z);
+    }
+}
+
 int main(int argc, char **argv) {
     uint32_t n = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 20000;
     uint32_t ntr = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 1000000;
@@ -148,6 +167,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     make(n, d, &g);
+    to_y_up(n, d, &g);
     double t0 = now();
     blvl_trace_world *w = NULL;
     blvl_error err;
@@ -163,14 +183,14 @@ int main(int argc, char **argv) {
         blvl_trace_world_planes(w, i, &c);
         total_planes += c;
     }
-    const float mins[3] = {-16, -16, -28}, maxs[3] = {16, 16, 28}; /* 32 x 32 x 56 */
+    const float mins[3] = {-16, -28, -16}, maxs[3] = {16, 28, 16}; /* 32 x 56 x 32, Y up */
     for (uint32_t i = 0; i < ntr; i++) {
         float *p = pts + 6 * (size_t)i;
         /* a player stands in free space: draw starts until the box fits */
         for (int tries = 0; tries < 100; tries++) {
             p[0] = (float)rnd_in(0, WORLD_XY);
-            p[1] = (float)rnd_in(0, WORLD_XY);
-            p[2] = (float)rnd_in(0, WORLD_Z);
+            p[2] = (float)rnd_in(0, WORLD_XY);
+            p[1] = (float)rnd_in(0, WORLD_Z);
             blvl_trace_result res;
             blvl_trace_box(w, NULL, p, p, mins, maxs, &res);
             if (!res.startsolid)
@@ -178,8 +198,8 @@ int main(int argc, char **argv) {
         }
         double yaw = rnd_in(0, 6.283), pitch = rnd_in(-0.5, 0.5);
         p[3] = p[0] + (float)(64 * cos(yaw) * cos(pitch));
-        p[4] = p[1] + (float)(64 * sin(yaw) * cos(pitch));
-        p[5] = p[2] + (float)(64 * sin(pitch));
+        p[5] = p[2] + (float)(64 * sin(yaw) * cos(pitch));
+        p[4] = p[1] + (float)(64 * sin(pitch));
     }
     printf("level: %u colliders (%u planes after expansion, %u reports), built in %.1f ms\n", n,
            total_planes, nrep, build * 1e3);

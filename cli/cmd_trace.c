@@ -2,6 +2,7 @@
  * output is one line per query, `KIND key value...` with a fixed set of keys per kind (or one
  * JSON object per line with --json); docs/TRACE.md defines both. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,8 @@ static int parse_mask(const char *s, uint32_t *out) {
 }
 
 /* The shortest decimal that reads back as the same float, so exact values print exactly
- * (24.03125) and the rest without noise; -0 prints as 0. */
+ * (24.03125) and the rest without noise, in plain notation for the sizes a level has; -0 prints
+ * as 0. */
 static void put_num(float v) {
     if (v != v || v - v != 0) {
         fputs("nan", stdout);
@@ -91,11 +93,17 @@ static void put_num(float v) {
     }
     if (v == 0)
         v = 0;
-    char buf[32];
-    for (int prec = 1; prec <= 9; prec++) {
+    char buf[48];
+    int found = 0;
+    if (fabsf(v) >= 1e-4f && fabsf(v) < 1e9f) {
+        for (int d = 0; d <= 12 && !found; d++) {
+            snprintf(buf, sizeof buf, "%.*f", d, (double)v);
+            found = strtof(buf, NULL) == v;
+        }
+    }
+    for (int prec = 1; prec <= 9 && !found; prec++) {
         snprintf(buf, sizeof buf, "%.*g", prec, (double)v);
-        if (strtof(buf, NULL) == v)
-            break;
+        found = strtof(buf, NULL) == v;
     }
     fputs(buf, stdout);
 }
@@ -402,8 +410,8 @@ int blvl_cmd_trace(int argc, char **argv) {
         print_reports(w, o.json);
     else if (nrep)
         fprintf(stderr,
-                "blvl trace: %s: %u face(s) or collider(s) yield no plane and are not traced "
-                "(--reports lists them)\n",
+                "blvl trace: %s: %u expansion report(s): hull faces or colliders that yield no "
+                "plane (--reports lists them)\n",
                 file, nrep);
     if (have_from) {
         blvl_trace_result res;

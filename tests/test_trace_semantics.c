@@ -456,6 +456,52 @@ static void test_reports(void) {
     blvl_trace_world_free(w);
 }
 
+/* Hostile and awkward inputs: a nearly axial stored plane must not shrink the culling bounds
+ * below the solid; non-finite coordinates are answered as stuck. */
+static void test_odd_inputs(void) {
+    /* x <= 10 - 0.001 y (nearly axial), -10 <= x, |y| <= 5000, |z| <= 10: at y = -5000 the solid
+     * reaches x = 15, past the plane's distance. */
+    const double l = sqrt(1 + 1e-6);
+    blvl_trace_plane pl[6] = {{{(float)(1 / l), (float)(1e-3 / l), 0}, (float)(10 / l)},
+                              {{-1, 0, 0}, 10},
+                              {{0, 1, 0}, 5000},
+                              {{0, -1, 0}, 5000},
+                              {{0, 0, 1}, 10},
+                              {{0, 0, -1}, 10}};
+    blvl_trace_collider_desc d;
+    blvl_trace_collider_desc_init(&d);
+    d.shape = BLVL_TRACE_SHAPE_PLANES;
+    d.planes = pl;
+    d.plane_count = 6;
+    d.lo = (blvl_trace_vec3){-10, -5000, -10};
+    d.hi = (blvl_trace_vec3){15, 5000, 10};
+    blvl_trace_world *w = world_of(&d, 1);
+    if (!w)
+        return;
+    float lo[3], hi[3];
+    CHECK(blvl_trace_world_bounds(w, 0, lo, hi) && hi[0] >= 14.99f);
+    blvl_trace_result r, rb;
+    float a[3] = {30, -4990, 0}, b[3] = {0, -4990, 0};
+    blvl_trace_ray(w, NULL, a, b, &r);
+    blvl_trace_box_brute(w, NULL, a, b, NULL, NULL, &rb);
+    CHECK(r.fraction < 1 && r.endpos[0] > 14.99f && r.endpos[0] < 15.03f); /* 14.99 + 1/32 */
+    CHECK(r.fraction == rb.fraction);
+    /* NaN and infinity: stuck, nothing named, the end is the start */
+    float nan_[3] = {NAN, 0, 0}, inf_[3] = {0, INFINITY, 0}, z[3] = {100, 0, 0};
+    blvl_trace_ray(w, NULL, z, nan_, &r);
+    CHECK(r.allsolid && r.startsolid && r.fraction == 0 && r.collider == BLVL_TRACE_NONE);
+    CHECK(r.endpos[0] == 100 && r.endpos[1] == 0);
+    blvl_trace_box(w, NULL, z, z, inf_, inf_, &r);
+    CHECK(r.allsolid && r.collider == BLVL_TRACE_NONE);
+    blvl_trace_box_brute(w, NULL, nan_, z, NULL, NULL, &rb);
+    CHECK(rb.allsolid && rb.collider == BLVL_TRACE_NONE);
+    CHECK_EQ_INT(blvl_trace_point_contents(w, NULL, nan_, NULL, NULL), 0);
+    /* no world: nothing is hit */
+    blvl_trace_box_brute(NULL, NULL, z, a, NULL, NULL, &rb);
+    CHECK(rb.fraction == 1 && rb.collider == BLVL_TRACE_NONE && rb.endpos[0] == 30);
+    blvl_trace_world_free(w);
+}
+
 /* The caller's allocator: every byte handed out comes back with its size. */
 typedef struct counting {
     long live;
@@ -580,6 +626,7 @@ int main(void) {
     test_gametypes();
     test_doors();
     test_reports();
+    test_odd_inputs();
     test_allocator();
     test_threads();
     return check_report("test_trace_semantics");

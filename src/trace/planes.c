@@ -1,6 +1,6 @@
 /* Planes colliders: used as stored (axial planes and bevels included by the writer). Each plane
- * is checked, normals brought to unit length, and an axis with no axial plane gets one from the
- * stored bounds, so the solid is never larger than the box it is culled by. */
+ * is checked, normals brought to unit length, and an axis with no (exactly) axial plane gets one
+ * from the stored bounds, so the solid is never larger than the box it is culled by. */
 #include <math.h>
 #include <stdio.h>
 
@@ -37,8 +37,11 @@ blvl_status tw_use_planes(const tw_alloc *al, const blvl_trace_collider_desc *c,
         for (int k = 0; k < 3; k++)
             n[k] /= l;
         d /= l;
+        /* Only an exactly axial plane bounds the solid along its axis: a nearly axial one
+         * lets the solid reach past its distance far from the axis, and culling bounds must
+         * never be smaller than the solid. */
         for (int k = 0; k < 3; k++) {
-            if (fabs(n[k]) > 1 - 1e-6) {
+            if (n[(k + 1) % 3] == 0 && n[(k + 2) % 3] == 0) {
                 if (n[k] > 0 && d < bhi[k])
                     bhi[k] = d;
                 if (n[k] < 0 && -d > blo[k])

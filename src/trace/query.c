@@ -130,8 +130,10 @@ static void trace_finish(const blvl_trace_world *w, const tw_trace *t, blvl_trac
     memset(out, 0, sizeof *out);
     out->fraction = t->fraction;
     for (int k = 0; k < 3; k++)
-        out->endpos[k] =
-            t->fraction == 1.0f ? t->end[k] : t->start[k] + t->fraction * (t->end[k] - t->start[k]);
+        out->endpos[k] = t->fraction == 1.0f ? t->end[k]
+                         : t->fraction == 0.0f
+                             ? t->start[k]
+                             : t->start[k] + t->fraction * (t->end[k] - t->start[k]);
     if (t->plane)
         out->plane = *t->plane;
     out->startsolid = t->startsolid;
@@ -144,6 +146,16 @@ static void trace_finish(const blvl_trace_world *w, const tw_trace *t, blvl_trac
     }
 }
 
+/* A NaN or infinite coordinate would make every plane test false; such a trace is answered as
+ * stuck (all solid, nothing named) instead of whatever the comparisons happen to give. */
+static int trace_finite(const tw_trace *t) {
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(t->start[k]) || !isfinite(t->end[k]) || !isfinite(t->mins[k]) ||
+            !isfinite(t->maxs[k]))
+            return 0;
+    return 1;
+}
+
 void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
                     const float start[3], const float end[3], const float mins[3],
                     const float maxs[3], blvl_trace_result *out) {
@@ -151,7 +163,11 @@ void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
     tw_filter f;
     ray r;
     trace_begin(&t, start, end, mins, maxs);
-    if (w) {
+    if (w && !trace_finite(&t)) {
+        t.fraction = 0;
+        t.startsolid = t.allsolid = 1;
+        trace_finish(w, &t, out);
+    } else if (w) {
         tw_filter_compile(filter, &f);
         ray_init(&r, &t);
         trace_tree(w, &f, &t, &r);
@@ -176,11 +192,11 @@ void blvl_trace_box_brute(const blvl_trace_world *w, const blvl_trace_filter *fi
     tw_trace t;
     tw_filter f;
     ray r;
-    if (!w) {
+    trace_begin(&t, start, end, mins, maxs);
+    if (!w || !trace_finite(&t)) {
         blvl_trace_box(w, filter, start, end, mins, maxs, out);
         return;
     }
-    trace_begin(&t, start, end, mins, maxs);
     tw_filter_compile(filter, &f);
     ray_init(&r, &t);
     for (uint32_t ci = 0; ci < w->collider_count; ci++) {

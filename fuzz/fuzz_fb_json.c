@@ -1,0 +1,52 @@
+/* libFuzzer target: the JSON parser (what `blvl pack TAG=FILE.json` feeds it) on hostile text.
+ * The first byte picks the section (index into tags[]); the rest is the JSON. Whatever it builds
+ * must verify, print, and print and parse must then be a fixpoint (the builder is canonical). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blvl/sections.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 1)
+        return 0;
+    static const char *const tags[] = {"meta",      "sim",      "geometry", "textures",  "cubemaps",
+                                       "lightmaps", "lighting", "entities", "acoustics", "props",
+                                       "cameras",   "sites",    "bsym"};
+    const blvl_fb_type *root = blvl_section_type(tags[data[0] % 13u], NULL);
+    if (!root)
+        abort();
+    blvl_error err;
+    uint8_t *out;
+    size_t n;
+    if (blvl_fb_from_json((const char *)data + 1, size - 1, root, NULL, &out, &n, &err) != BLVL_OK)
+        return 0;
+    if (blvl_fb_verify(out, n, root, NULL, &err) != BLVL_OK)
+        abort();
+    char *json;
+    size_t jlen;
+    if (blvl_fb_to_json(out, n, root, 0, NULL, &json, &jlen, &err) != BLVL_OK)
+        abort();
+    uint8_t *again;
+    size_t alen;
+    if (blvl_fb_from_json(json, jlen, root, NULL, &again, &alen, &err) != BLVL_OK)
+        abort();
+    /* One print normalises strings that are not UTF-8 (the one lossy case); from then on
+     * print and parse are a fixpoint. */
+    char *json2;
+    size_t jlen2;
+    uint8_t *again2;
+    size_t alen2;
+    if (blvl_fb_to_json(again, alen, root, 0, NULL, &json2, &jlen2, &err) != BLVL_OK ||
+        blvl_fb_from_json(json2, jlen2, root, NULL, &again2, &alen2, &err) != BLVL_OK)
+        abort();
+    if (alen2 != alen || memcmp(again2, again, alen) != 0)
+        abort();
+    blvl_fb_free(NULL, again2, alen2);
+    blvl_fb_free(NULL, json2, jlen2 + 1);
+    blvl_fb_free(NULL, again, alen);
+    blvl_fb_free(NULL, json, jlen + 1);
+    blvl_fb_free(NULL, out, n);
+    return 0;
+}
