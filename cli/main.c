@@ -24,7 +24,7 @@
     X(drop, "drop a section outside identity, in place")                                           \
     X(pack, "bake a level from raw payload files")                                                 \
     X(rewrite, "compacting copy of a level (identity kept)")                                       \
-    X(dump, "print a core section as JSON (the schema's field names)")                            \
+    X(dump, "print a core section as JSON (the schema's field names)")                             \
     X(stream, "read a level from stdin through the streaming reader, printing "                    \
               "each event")                                                                        \
     X(trace, "trace boxes, rays and points against a level's colliders")

@@ -20,57 +20,58 @@ extern "C" {
 #define BLVL_ENTRY_SIZE 64u
 #define BLVL_TAG_MAX 16u
 #define BLVL_DIGEST_SIZE 16u
-#define BLVL_CHUNK_MAX (4u << 20)          /* raw bytes in one chunk */
-#define BLVL_SECTION_RAW_MAX (2ull << 30)  /* raw bytes in one section */
+#define BLVL_CHUNK_MAX (4u << 20)         /* raw bytes in one chunk */
+#define BLVL_SECTION_RAW_MAX (2ull << 30) /* raw bytes in one section */
 #define BLVL_FLOOR_MIN 128u
 #define BLVL_FLOOR_MAX (128u << 10)
-#define BLVL_ZSTD_LEVEL 19                 /* part of the format: changing it renames maps */
+#define BLVL_ZSTD_LEVEL 19 /* part of the format: changing it renames maps */
 #define BLVL_ENTRY_FLAG_IDENTITY 1u
 
 /* Status codes. Each refusal of a file names one rule of docs/FORMAT.md. */
 typedef enum blvl_status {
     BLVL_OK = 0,
     /* caller and environment */
-    BLVL_E_ARGUMENT,        /* a bad argument from the caller */
-    BLVL_E_NOMEM,           /* the allocator said no */
-    BLVL_E_IO,              /* the operating system said no (open, read, write, fsync) */
-    BLVL_E_NOT_FOUND,       /* no section with that tag */
-    BLVL_E_THREAD,          /* a worker thread could not be started */
+    BLVL_E_ARGUMENT,  /* a bad argument from the caller */
+    BLVL_E_NOMEM,     /* the allocator said no */
+    BLVL_E_IO,        /* the operating system said no (open, read, write, fsync) */
+    BLVL_E_NOT_FOUND, /* no section with that tag */
+    BLVL_E_THREAD,    /* a worker thread could not be started */
     /* header */
-    BLVL_E_TRUNCATED,       /* the file ends inside the header or the table region */
-    BLVL_E_MAGIC,           /* header: unknown magic */
-    BLVL_E_VERSION,         /* header: unknown container version */
-    BLVL_E_HEADER_FLAGS,    /* header: non-zero header flags */
-    BLVL_E_FLOOR,           /* header: payload floor not a multiple of 64 in 128..131072 */
-    BLVL_E_TABLE_OFFSET,    /* header: table offset not a multiple of 64 or table outside 64..floor */
-    BLVL_E_COUNT,           /* header: count past the reserved capacity */
+    BLVL_E_TRUNCATED,    /* the file ends inside the header or the table region */
+    BLVL_E_MAGIC,        /* header: unknown magic */
+    BLVL_E_VERSION,      /* header: unknown container version */
+    BLVL_E_HEADER_FLAGS, /* header: non-zero header flags */
+    BLVL_E_FLOOR,        /* header: payload floor not a multiple of 64 in 128..131072 */
+    BLVL_E_TABLE_OFFSET, /* header: table offset not a multiple of 64 or table outside 64..floor */
+    BLVL_E_COUNT,        /* header: count past the reserved capacity */
     /* table */
-    BLVL_E_TAG,             /* entry: tag bytes not 1..16 of [a-z0-9._-], NUL-padded */
-    BLVL_E_TAG_REPEATED,    /* entry: the same tag twice */
-    BLVL_E_ENTRY_FLAGS,     /* entry: flag bits other than bit 0 set */
-    BLVL_E_ENTRY_ALIGN,     /* entry: payload offset not a multiple of 64 */
+    BLVL_E_TAG,               /* entry: tag bytes not 1..16 of [a-z0-9._-], NUL-padded */
+    BLVL_E_TAG_REPEATED,      /* entry: the same tag twice */
+    BLVL_E_ENTRY_FLAGS,       /* entry: flag bits other than bit 0 set */
+    BLVL_E_ENTRY_ALIGN,       /* entry: payload offset not a multiple of 64 */
     BLVL_E_ENTRY_BELOW_FLOOR, /* entry: payload starts below the payload floor */
-    BLVL_E_ENTRY_PAST_EOF,  /* entry: payload runs past the end of the file */
-    BLVL_E_ENTRY_OVERLAP,   /* entry: two payloads overlap */
-    BLVL_E_RAW_SIZE,        /* entry: raw size over 2 GiB */
-    BLVL_E_UNREFERENCED,    /* file: more than max(1 MiB, covered/16) unreferenced bytes */
+    BLVL_E_ENTRY_PAST_EOF,    /* entry: payload runs past the end of the file */
+    BLVL_E_ENTRY_OVERLAP,     /* entry: two payloads overlap */
+    BLVL_E_RAW_SIZE,          /* entry: raw size over 2 GiB */
+    BLVL_E_UNREFERENCED,      /* file: more than max(1 MiB, covered/16) unreferenced bytes */
     BLVL_E_CORE_NOT_IDENTITY, /* entry: a core tag (no dot) without the identity flag */
-    BLVL_E_TABLE_DIGEST,    /* header: stored table digest does not match the table */
-    BLVL_E_IDENTITY,        /* header: stored identity does not match the identity records */
+    BLVL_E_TABLE_DIGEST,      /* header: stored table digest does not match the table */
+    BLVL_E_IDENTITY,          /* header: stored identity does not match the identity records */
     /* payload */
-    BLVL_E_SECTION_DIGEST,  /* section: packed bytes do not match the entry's digest */
-    BLVL_E_CHUNK_INDEX,     /* section: chunk index inconsistent with the entry */
-    BLVL_E_CHUNK_SIZE,      /* section: a chunk over 4 MiB raw */
-    BLVL_E_CODEC,           /* section: unknown codec or non-zero reserved bytes */
-    BLVL_E_ZSTD,            /* section: a zstd chunk that is not one valid frame of its size */
-    BLVL_E_BUDGET,          /* section: inflation past the budget */
+    BLVL_E_SECTION_DIGEST, /* section: packed bytes do not match the entry's digest */
+    BLVL_E_CHUNK_INDEX,    /* section: chunk index inconsistent with the entry */
+    BLVL_E_CHUNK_SIZE,     /* section: a chunk over 4 MiB raw */
+    BLVL_E_CODEC,          /* section: unknown codec or non-zero reserved bytes */
+    BLVL_E_ZSTD,           /* section: a zstd chunk that is not one valid frame of its size */
+    BLVL_E_BUDGET,         /* section: inflation past the budget */
     /* editing */
     BLVL_E_IDENTITY_SECTION, /* edit: the section is in identity; bake the level again */
-    BLVL_E_NO_ROOM,         /* edit: no room in the reserved region or the unreferenced limit; rewrite */
-    BLVL_E_WRITE_TAG,       /* write: a bad or repeated tag handed to the writer */
+    BLVL_E_NO_ROOM,   /* edit: no room in the reserved region or the unreferenced limit; rewrite */
+    BLVL_E_WRITE_TAG, /* write: a bad or repeated tag handed to the writer */
     /* sections (used by the section layer above the container) */
     BLVL_E_REQUIRED,        /* level: a required core section (meta, sim) missing */
-    BLVL_E_SECTION_VERSION, /* level: a required core section of a version this reader does not know */
+    BLVL_E_SECTION_VERSION, /* level: a required core section of a version this reader does not know
+                             */
     BLVL_E_FLATBUFFER,      /* section: the payload fails the FlatBuffers verifier */
     BLVL_E_STREAM_STATE,    /* stream: bytes after the end, or finish before the end */
     BLVL_STATUS_COUNT
@@ -156,7 +157,7 @@ const blvl_entry *blvl_find(const blvl_level *level, const char *tag);
 typedef struct blvl_section {
     const uint8_t *data;
     size_t size;
-    void *owned_;      /* internal */
+    void *owned_;       /* internal */
     size_t owned_size_; /* internal */
 } blvl_section;
 
@@ -229,9 +230,10 @@ blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_ke
 
 /* A compacting copy with edits: each section of `put` (raw bytes, chunked and compressed as
  * the writer does, outside identity: a game tag and flags 0) replaces the section of the same
- * tag in its place, or is added after the kept sections; `keep` can drop sections. Identity sections cannot
- * be put or replaced (BLVL_E_IDENTITY_SECTION). This is the way out when an in-place edit
- * answers BLVL_E_NO_ROOM. `out_path` may equal `in_path`: the new file is renamed over it. */
+ * tag in its place, or is added after the kept sections; `keep` can drop sections. Identity
+ * sections cannot be put or replaced (BLVL_E_IDENTITY_SECTION). This is the way out when an
+ * in-place edit answers BLVL_E_NO_ROOM. `out_path` may equal `in_path`: the new file is renamed
+ * over it. */
 blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
                                    void *keep_user, const blvl_section_in *put, size_t nput,
                                    const blvl_options *opt, blvl_error *err);
@@ -261,10 +263,10 @@ blvl_status blvl_edit_drop(const char *path, const char *tag, const blvl_edit_op
 /* ---- streaming ------------------------------------------------------------------------- */
 
 typedef enum blvl_stream_event_kind {
-    BLVL_EV_TABLE = 1, /* header and table verified; identity recomputed and checked */
-    BLVL_EV_SECTION,   /* a section's last byte landed and its digest matched */
+    BLVL_EV_TABLE = 1,   /* header and table verified; identity recomputed and checked */
+    BLVL_EV_SECTION,     /* a section's last byte landed and its digest matched */
     BLVL_EV_SECTION_BAD, /* a section's last byte landed and it failed (status in `status`) */
-    BLVL_EV_END        /* every section has been seen */
+    BLVL_EV_END          /* every section has been seen */
 } blvl_stream_event_kind;
 
 typedef struct blvl_stream_event {
@@ -278,7 +280,7 @@ typedef struct blvl_stream_event {
     /* SECTION of a wanted tag: the inflated bytes, valid during the callback only */
     const uint8_t *data;
     size_t size;
-    blvl_status status; /* SECTION_BAD */
+    blvl_status status;  /* SECTION_BAD */
     const char *message; /* SECTION_BAD */
     uint64_t offset;     /* the file offset at which the event fired */
 } blvl_stream_event;

@@ -58,8 +58,7 @@ void blvl__header_encode(const blvl_header *h, uint8_t b[BLVL_HEADER_SIZE]) {
 }
 
 static int tag_char_ok(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-           c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 }
 
 int blvl_tag_valid(const char *tag, int *core) {
@@ -79,8 +78,8 @@ int blvl_tag_valid(const char *tag, int *core) {
     return 1;
 }
 
-blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
-                               blvl_entry *e, blvl_error *err) {
+blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index, blvl_entry *e,
+                               blvl_error *err) {
     memset(e, 0, sizeof *e);
     size_t n = 0;
     while (n < BLVL_TAG_MAX && b[n] != 0)
@@ -101,8 +100,8 @@ blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
     e->flags = blvl__le32(b + 44);
     memcpy(e->digest, b + 48, 16);
     if (e->flags & ~BLVL_ENTRY_FLAG_IDENTITY)
-        return blvl__fail(err, BLVL_E_ENTRY_FLAGS, "entry %u (%s): unknown flag bits 0x%08x",
-                          index, e->tag, e->flags);
+        return blvl__fail(err, BLVL_E_ENTRY_FLAGS, "entry %u (%s): unknown flag bits 0x%08x", index,
+                          e->tag, e->flags);
     if (core && !(e->flags & BLVL_ENTRY_FLAG_IDENTITY))
         return blvl__fail(err, BLVL_E_CORE_NOT_IDENTITY,
                           "entry %u: core section '%s' lacks the identity flag", index, e->tag);
@@ -111,8 +110,8 @@ blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
                           "entry %u (%s): payload offset %llu is not a multiple of 64", index,
                           e->tag, (unsigned long long)e->offset);
     if (e->raw_size > BLVL_SECTION_RAW_MAX)
-        return blvl__fail(err, BLVL_E_RAW_SIZE, "entry %u (%s): raw size %llu is over 2 GiB",
-                          index, e->tag, (unsigned long long)e->raw_size);
+        return blvl__fail(err, BLVL_E_RAW_SIZE, "entry %u (%s): raw size %llu is over 2 GiB", index,
+                          e->tag, (unsigned long long)e->raw_size);
     return BLVL_OK;
 }
 
@@ -184,8 +183,7 @@ uint64_t blvl__floor_for(uint32_t count) {
 }
 
 blvl_status blvl__table_check_placement(const blvl_header *h, const blvl_entry *entries,
-                                        blvl_entry *scratch, uint64_t file_size,
-                                        blvl_error *err) {
+                                        blvl_entry *scratch, uint64_t file_size, blvl_error *err) {
     uint32_t n = h->count;
     if (n == 0)
         goto sizes;
@@ -288,9 +286,8 @@ void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count,
     blvl__hasher_final(&h, out);
 }
 
-blvl_status blvl__table_load(const blvl_header *h, const uint8_t *table_bytes,
-                             uint64_t file_size, blvl_entry *entries, blvl_entry *scratch,
-                             blvl_error *err) {
+blvl_status blvl__table_load(const blvl_header *h, const uint8_t *table_bytes, uint64_t file_size,
+                             blvl_entry *entries, blvl_entry *scratch, blvl_error *err) {
     blvl_status st;
     for (uint32_t i = 0; i < h->count; i++)
         if ((st = blvl__entry_decode(table_bytes + (size_t)i * BLVL_ENTRY_SIZE, i, &entries[i],

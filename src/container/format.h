@@ -41,15 +41,13 @@ void blvl__entry_encode(const blvl_entry *e, uint8_t bytes[BLVL_ENTRY_SIZE]);
  * past the end and the unreferenced-bytes limit. Then check the stored table digest and
  * identity. `entries` has room for h->count. `scratch` has room for h->count entries too (used
  * for sorting); both may be NULL when count is 0. */
-blvl_status blvl__table_load(const blvl_header *h, const uint8_t *table_bytes,
-                             uint64_t file_size, blvl_entry *entries, blvl_entry *scratch,
-                             blvl_error *err);
+blvl_status blvl__table_load(const blvl_header *h, const uint8_t *table_bytes, uint64_t file_size,
+                             blvl_entry *entries, blvl_entry *scratch, blvl_error *err);
 
 /* Placement checks alone (no digests): used by table_load, and by the streaming reader once
  * it learns the file size. */
 blvl_status blvl__table_check_placement(const blvl_header *h, const blvl_entry *entries,
-                                        blvl_entry *scratch, uint64_t file_size,
-                                        blvl_error *err);
+                                        blvl_entry *scratch, uint64_t file_size, blvl_error *err);
 /* covered = floor + sum of packed sizes (saturating). */
 uint64_t blvl__covered(const blvl_header *h, const blvl_entry *entries);
 /* max(1 MiB, covered / 16) */
