@@ -1,5 +1,6 @@
 # Thin wrapper over CMake. `make` builds into build/, `make run` runs the main job on the
-# bundled default, `make test` runs every test (release, then ASan+UBSan, then fuzz smoke).
+# bundled default, `make test` runs every test: the format check, the release tests, the same
+# tests under ASan+UBSan, then a clang build of everything with each fuzz target run briefly.
 BUILD        ?= build
 JOBS         ?= 2
 FUZZ_SECONDS ?= 20
@@ -19,7 +20,7 @@ build: deps
 run: build
 	@scripts/run-default.sh $(BUILD)
 
-test: test-release test-sanitize test-fuzz
+test: check-format test-release test-sanitize test-fuzz
 	@echo "make test: all stages passed"
 
 test-release: build
@@ -33,7 +34,7 @@ test-sanitize: deps
 
 test-fuzz: deps
 	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBLVL_FUZZ=ON >/dev/null
-	@cmake --build build-fuzz -j$(JOBS) --target fuzz_all
+	@cmake --build build-fuzz -j$(JOBS)   # the whole tree with clang -Werror, and the fuzz targets
 	@scripts/fuzz-smoke.sh build-fuzz $(FUZZ_SECONDS)
 
 bench: build
@@ -42,7 +43,7 @@ bench: build
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^src/sections/gen/')
 
-check-format:
+check-format: deps
 	@clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h' | grep -v '^src/sections/gen/')
 
 clean:

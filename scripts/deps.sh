@@ -6,7 +6,7 @@ need=()
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
 for p in build-essential cmake pkg-config libzstd-dev zstd b3sum flatbuffers-compiler \
-         python3-flatbuffers clang libclang-rt-14-dev; do
+         python3-flatbuffers clang clang-format libclang-rt-14-dev; do
     have_pkg "$p" || need+=("$p")
 done
 if [ "${BLVL_WANT_MAPS:-0}" = 1 ]; then
