@@ -20,26 +20,27 @@ static const cli_help help = {
     "  --container   the container's checks only (any payloads, no required sections)\n"
     "  --threads N   inflation workers (default: online CPUs)\n"};
 
+static void progress(void *user, uint64_t done, uint64_t total) {
+    cli_progress(user, done, total);
+}
+
 static int verify_one(const char *path, int container_only, unsigned threads) {
     blvl_level *lv;
     blvl_options opt = {0};
     opt.threads = threads;
+    if (cli_progress_enabled()) {
+        opt.progress = progress;
+        opt.progress_user = (void *)"verify";
+    }
     blvl_error err;
     if (blvl_open_file(&lv, path, &opt, &err) != BLVL_OK)
         return cli_fail(path, &err);
     blvl_info in;
     blvl_get_info(lv, &in);
-    if (cli_progress_enabled()) {
-        /* blvl_verify is one call: show what is being checked while it runs */
-        fprintf(stderr, "\rblvl verify: %s: %u sections, %.1f MiB packed...\033[K", path, in.count,
-                (double)(in.covered - in.floor) / (1024.0 * 1024.0));
-        fflush(stderr);
-    }
     blvl_status st = blvl_verify(lv, &err);
+    cli_progress_clear();
     if (st == BLVL_OK && !container_only)
         st = blvl_sections_verify(lv, &err);
-    if (cli_progress_enabled())
-        fprintf(stderr, "\r\033[K");
     blvl_close(lv);
     if (st != BLVL_OK)
         return cli_fail(path, &err);

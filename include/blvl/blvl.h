@@ -99,6 +99,10 @@ typedef struct blvl_options {
     unsigned threads;        /* workers for chunk inflation/compression: 0 = online CPUs */
     uint64_t inflate_budget; /* 0 = max(64 MiB, 64 * covered), summed over all reads;
                                 counts the raw bytes of the zstd chunks inflated */
+    /* Progress of blvl_verify, in bytes of work (packed bytes hashed plus raw bytes inflated)
+     * out of `total`; called on the calling thread only. NULL for none. */
+    void (*progress)(void *user, uint64_t done, uint64_t total);
+    void *progress_user;
 } blvl_options;
 
 /* A pread-style source: read exactly `len` bytes at `offset`, return 0 on success. */

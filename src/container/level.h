@@ -21,12 +21,17 @@ struct blvl_level {
     blvl_info info;
     uint64_t budget;
     atomic_uint_fast64_t inflated; /* raw bytes inflated so far, against `budget` */
+    void (*progress)(void *user, uint64_t done, uint64_t total); /* blvl_verify's */
+    void *progress_user;
 };
 
 /* The packed bytes of entry `e`: a pointer into the level's bytes, or (for a source) a buffer
  * read into *owned (size e->packed_size, free with blvl__dealloc). */
 blvl_status blvl__level_packed(blvl_level *level, const blvl_entry *e, const uint8_t **bytes,
                                void **owned, blvl_error *err);
+/* Asks the kernel for the pages of [offset, offset + size) of a mapped level at once (open
+ * advised MADV_RANDOM, so nothing is read around a fault); does nothing otherwise. */
+void blvl__level_prefetch(const blvl_level *level, uint64_t offset, uint64_t size);
 /* Takes `raw` bytes from the inflation budget, or refuses with BLVL_E_BUDGET. */
 blvl_status blvl__level_budget_take(blvl_level *level, uint64_t raw, const char *what,
                                     blvl_error *err);

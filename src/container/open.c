@@ -83,6 +83,10 @@ static blvl_level *level_new(const blvl_options *opt) {
         lv->a = &lv->alloc;
     }
     lv->threads = blvl__threads(opt ? opt->threads : 0);
+    if (opt) {
+        lv->progress = opt->progress;
+        lv->progress_user = opt->progress_user;
+    }
     atomic_init(&lv->inflated, 0);
     return lv;
 }

@@ -12,18 +12,21 @@
 #include "payload/inflate.h"
 #include "payload/pool.h"
 
+void blvl__level_prefetch(const blvl_level *lv, uint64_t offset, uint64_t size) {
+    if (!lv->map || !size)
+        return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)(lv->base + offset) & ~(page - 1);
+    uintptr_t hi = (uintptr_t)(lv->base + offset) + (uintptr_t)size;
+    (void)madvise((void *)lo, hi - lo, MADV_WILLNEED); /* advice: errors are harmless */
+}
+
 blvl_status blvl__level_packed(blvl_level *lv, const blvl_entry *e, const uint8_t **bytes,
                                void **owned, blvl_error *err) {
     *owned = NULL;
     if (lv->base) {
         *bytes = lv->base + e->offset;
-        if (lv->map && e->packed_size) {
-            /* open advised MADV_RANDOM: ask for this section's pages in one go */
-            uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-            uintptr_t lo = (uintptr_t)*bytes & ~(page - 1);
-            uintptr_t hi = (uintptr_t)*bytes + (uintptr_t)e->packed_size;
-            (void)madvise((void *)lo, hi - lo, MADV_WILLNEED);
-        }
+        blvl__level_prefetch(lv, e->offset, e->packed_size);
         return BLVL_OK;
     }
     if (e->packed_size > SIZE_MAX)
@@ -200,6 +203,8 @@ typedef struct verify_ctx {
     vsection *secs;
     vjob *jobs;
     blvl_inflater *workers;
+    uint64_t work;             /* for progress: packed bytes hashed + raw bytes inflated */
+    atomic_uint_fast64_t done; /* of `work` */
 } verify_ctx;
 
 static blvl_status verify_job(void *vctx, unsigned worker, size_t j, blvl_error *err) {
@@ -207,12 +212,22 @@ static blvl_status verify_job(void *vctx, unsigned worker, size_t j, blvl_error 
     const vjob *job = &v->jobs[j];
     const blvl_entry *e = &v->lv->entries[job->section];
     const vsection *s = &v->secs[job->section];
-    if (job->chunk == UINT32_MAX)
-        return check_digest(e, s->bytes, err);
-    return name_section(err,
-                        blvl__chunk_inflate(&v->workers[worker], s->bytes, &s->chunks[job->chunk],
-                                            job->chunk, NULL, err),
-                        e->tag);
+    blvl_status st;
+    uint64_t did;
+    if (job->chunk == UINT32_MAX) {
+        st = check_digest(e, s->bytes, err);
+        did = e->packed_size;
+    } else {
+        st = name_section(err,
+                          blvl__chunk_inflate(&v->workers[worker], s->bytes, &s->chunks[job->chunk],
+                                              job->chunk, NULL, err),
+                          e->tag);
+        did = s->chunks[job->chunk].raw_size;
+    }
+    uint64_t done = atomic_fetch_add(&v->done, did) + did;
+    if (worker == 0 && v->lv->progress) /* worker 0 is the calling thread */
+        v->lv->progress(v->lv->progress_user, done, v->work);
+    return st;
 }
 
 static blvl_status verify_mapped(blvl_level *lv, blvl_error *err) {
@@ -266,7 +281,13 @@ static blvl_status verify_mapped(blvl_level *lv, blvl_error *err) {
         for (uint32_t c = 0; c < secs[i].n; c++)
             jobs[j++] = (vjob){i, c};
     }
-    verify_ctx v = {lv, secs, jobs, ws};
+    for (uint32_t i = 0; i < limit; i++)
+        blvl__level_prefetch(lv, lv->entries[i].offset, lv->entries[i].packed_size);
+    uint64_t work = 0;
+    for (uint32_t i = 0; i < limit; i++)
+        work += lv->entries[i].packed_size + lv->entries[i].raw_size;
+    verify_ctx v = {.lv = lv, .secs = secs, .jobs = jobs, .workers = ws, .work = work};
+    atomic_init(&v.done, 0);
     st = blvl__pool_run(nw, j, verify_job, &v, 1, err);
     if (st == BLVL_OK && parse_bad != UINT32_MAX) {
         st = parse_st;
@@ -287,6 +308,9 @@ out:
 
 /* A callback source: one section at a time, so memory stays at one packed section. */
 static blvl_status verify_source(blvl_level *lv, blvl_error *err) {
+    uint64_t work = 0, done = 0;
+    for (uint32_t i = 0; i < lv->hdr.count; i++)
+        work += lv->entries[i].packed_size + lv->entries[i].raw_size;
     for (uint32_t i = 0; i < lv->hdr.count; i++) {
         const blvl_entry *e = &lv->entries[i];
         const uint8_t *bytes;
@@ -311,6 +335,9 @@ static blvl_status verify_source(blvl_level *lv, blvl_error *err) {
         blvl__dealloc(lv->a, owned, (size_t)e->packed_size);
         if (st != BLVL_OK)
             return st;
+        done += e->packed_size + e->raw_size;
+        if (lv->progress)
+            lv->progress(lv->progress_user, done, work);
     }
     return BLVL_OK;
 }
