@@ -36,6 +36,6 @@ echo "== blvl info"
 echo "== blvl dump meta"
 "$blvl" dump "$level" meta
 echo "== blvl trace (a player box dropped onto the floor)"
-"$blvl" trace "$level" --box -16 -16 -24 16 16 32 --from 0 256 0 --to 0 -256 0 --as player
+"$blvl" trace "$level" --box -16 -24 -16 16 32 16 --from 0 256 0 --to 0 -256 0 --as player
 echo "== blvl stream --want meta (events as the bytes arrive, 4 KiB at a time)"
 "$blvl" stream --want meta --piece 4096 <"$level"

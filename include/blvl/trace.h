@@ -179,8 +179,8 @@ typedef enum blvl_trace_mover {
 typedef struct blvl_trace_filter {
     blvl_trace_mover mover;
     uint32_t include, exclude; /* BLVL_TRACE_AS_CUSTOM only */
-    /* Colliders whose gametypes mask shares no bit with this are skipped; 0 = no filtering.
-     * The game running match type N passes 1u << N. */
+    /* Colliders whose gametypes mask shares no bit with this are skipped; 0 = no filtering
+     * (every collider, one with an empty mask included). Match type N passes 1u << N. */
     uint32_t gametypes;
     const blvl_trace_doors *doors; /* NULL = every door closed */
     /* Optional bit set over collider indices (bit i of word i/32): skip these (a breakable the
@@ -196,11 +196,12 @@ typedef struct blvl_trace_result {
     int startsolid;         /* the box started inside a solid */
     int allsolid;           /* the box never left a solid; fraction is 0 */
     uint32_t collider;      /* BLVL_TRACE_NONE when nothing was hit */
-    uint32_t flags;         /* the hit collider's flags */
+    uint32_t flags;         /* the hit collider's flags (ladder: the player may climb) */
     uint32_t material;      /* the hit collider's material */
 } blvl_trace_result;
 
-/* Sweep the box [mins, maxs] (relative to the moving point) from start to end. */
+/* Sweep the box [mins, maxs] (relative to the moving point) from start to end. A non-finite
+ * coordinate is answered as stuck: startsolid and allsolid, fraction 0, no collider. */
 void blvl_trace_box(const blvl_trace_world *world, const blvl_trace_filter *filter,
                     const float start[3], const float end[3], const float mins[3],
                     const float maxs[3], blvl_trace_result *out);

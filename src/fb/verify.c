@@ -122,7 +122,7 @@ static blvl_status vector_at(verifier *v, uint64_t pos, uint64_t elem_size, uint
 }
 
 static blvl_status string_at(verifier *v, uint64_t pos) {
-    uint32_t len;
+    uint32_t len = 0;
     blvl_status st = vector_at(v, pos, 1, 1, &len);
     if (st)
         return st;
@@ -136,7 +136,7 @@ static blvl_status string_at(verifier *v, uint64_t pos) {
 static blvl_status table_at(verifier *v, uint64_t pos, const blvl_fb_type *t);
 
 static blvl_status vector_field(verifier *v, uint64_t pos, const blvl_fb_field *f) {
-    uint32_t len;
+    uint32_t len = 0;
     blvl_status st;
     switch (f->elem) {
     case BLVL_FB_STRUCT:
