@@ -69,8 +69,10 @@ blvl_status blvl__out_open(blvl_out_file *f, const char *path, blvl_error *err) 
     f->path = path;
     f->mode = 0644;
     struct stat sb;
-    if (stat(path, &sb) == 0) /* keep the permissions of the file being replaced */
-        f->mode = (int)(sb.st_mode & 07777);
+    /* Keep the permissions of the file being replaced, not its setuid, setgid and sticky bits:
+     * the new file belongs to whoever writes it. */
+    if (stat(path, &sb) == 0)
+        f->mode = (int)(sb.st_mode & 0777);
     size_t len = strlen(path);
     f->tmp = malloc(len + 16);
     if (!f->tmp)

@@ -58,8 +58,8 @@ struct blvl_stream {
     uint64_t covered;
     uint64_t unref_end; /* a byte at this offset or later breaks the unreferenced
                            limit */
-    uint64_t budget;
-    uint64_t inflated; /* raw bytes charged to the budget so far */
+    uint64_t budget;    /* the caller's, or max(64 MiB, 64 * min(covered, pos)) */
+    uint64_t inflated;  /* raw bytes charged to the budget so far */
 
     /* the section being received (order[next]) */
     blvl_hasher hasher;
@@ -274,7 +274,13 @@ static blvl_status inflate_held(blvl_stream *s, const blvl_entry *e, const uint8
         *data = s->packed; /* the section is its own raw bytes */
     } else {
         uint64_t cost = blvl__inflated_size(chunks, nc);
-        if (cost > s->budget - s->inflated) {
+        /* The default budget grows with the bytes that have arrived: `covered` is only what the
+         * table claims until the stream ends, and a claimed section that never comes must not
+         * buy inflation (a valid file has covered <= its length, so the budget reaches
+         * blvl_open's by the end). */
+        if (!s->budget_opt)
+            s->budget = blvl__default_budget(s->pos < s->covered ? s->pos : s->covered);
+        if (s->inflated > s->budget || cost > s->budget - s->inflated) {
             st = blvl__fail(err, BLVL_E_BUDGET,
                             "inflating %llu bytes of '%s' would pass the inflation budget of "
                             "%llu bytes (%llu already inflated)",

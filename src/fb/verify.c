@@ -22,6 +22,8 @@ typedef struct verifier {
     uint32_t max_tables;
     uint32_t depth;
     uint32_t tables;
+    uint64_t visits;     /* tables and strings visited, against max_visits */
+    uint64_t max_visits; /* size / 4: what a buffer without shared subtrees can need */
     uint32_t path_len;
     path_seg path[PATH_MAX_DEPTH];
     blvl_error *err;
@@ -121,9 +123,24 @@ static blvl_status vector_at(verifier *v, uint64_t pos, uint64_t elem_size, uint
     return BLVL_OK;
 }
 
+/* Every table or string is reached through its own 4-byte offset unless subtrees are shared,
+ * so a buffer of `size` bytes needs at most size / 4 visits. Shared subtrees (legal, but no
+ * writer of ours makes them) multiply: a vector of n offsets to one table holding a vector of
+ * m offsets to one string costs n * m visits from 4 * (n + m) bytes. Refusing past size / 4
+ * keeps the work linear in the buffer. */
+static blvl_status visit(verifier *v, uint64_t pos) {
+    if (++v->visits > v->max_visits)
+        return fail(v, pos,
+                    "more tables and strings than the buffer holds offsets (shared subtrees)");
+    return BLVL_OK;
+}
+
 static blvl_status string_at(verifier *v, uint64_t pos) {
     uint32_t len = 0;
-    blvl_status st = vector_at(v, pos, 1, 1, &len);
+    blvl_status st = visit(v, pos);
+    if (st)
+        return st;
+    st = vector_at(v, pos, 1, 1, &len);
     if (st)
         return st;
     if (!in_bounds(v, pos + 4, (uint64_t)len + 1))
@@ -245,6 +262,9 @@ static blvl_status field_at(verifier *v, uint64_t tpos, uint32_t objsize, const 
 static blvl_status table_at(verifier *v, uint64_t pos, const blvl_fb_type *t) {
     if (++v->tables > v->max_tables)
         return fail(v, pos, "too many tables");
+    blvl_status vst = visit(v, pos);
+    if (vst)
+        return vst;
     if (v->depth >= v->max_depth)
         return fail(v, pos, "tables nested too deeply");
     if (pos & 3)
@@ -282,6 +302,7 @@ blvl_status blvl_fb_verify(const void *buf, size_t size, const blvl_fb_type *roo
     v.err = err;
     v.max_depth = limits && limits->max_depth ? limits->max_depth : BLVL_FB_MAX_DEPTH_DEFAULT;
     v.max_tables = limits && limits->max_tables ? limits->max_tables : BLVL_FB_MAX_TABLES_DEFAULT;
+    v.max_visits = size / 4;
     if (!root || root->is_struct || (!buf && size))
         return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer: no root table type");
     path_push(&v, root->name, -1);

@@ -28,6 +28,17 @@ blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const b
     if (c->packed_size < 6 || blvl__le32(src) != ZSTD_FRAME_MAGIC || (src[4] & 0x07) != 0)
         return blvl__fail(err, BLVL_E_ZSTD,
                           "chunk %u is not a zstd frame without checksum and dictionary", index);
+    /* The window a frame asks for: the content size of a single-segment frame, else what its
+     * Window_Descriptor (byte 5) says. One-shot decoding never allocates it (the output is the
+     * window), but a streaming decoder would; a chunk holds at most 4 MiB, so no honest frame
+     * needs more, and a second reader may rely on that. */
+    if (!(src[4] & 0x20)) {
+        unsigned exponent = src[5] >> 3, mantissa = src[5] & 7u;
+        uint64_t base = 1ull << (10 + exponent);
+        if (base + base / 8 * mantissa > BLVL_CHUNK_MAX)
+            return blvl__fail(err, BLVL_E_ZSTD,
+                              "chunk %u: the zstd frame asks for a window over 4 MiB", index);
+    }
     unsigned long long fcs = ZSTD_getFrameContentSize(src, c->packed_size);
     if (fcs != c->raw_size)
         return blvl__fail(err, BLVL_E_ZSTD,
@@ -38,8 +49,12 @@ blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const b
         return blvl__fail(err, BLVL_E_ZSTD,
                           "chunk %u: %u packed bytes are not exactly one zstd frame", index,
                           c->packed_size);
-    if (!w->dctx && !(w->dctx = ZSTD_createDCtx()))
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd decoder");
+    if (!w->dctx) {
+        if (!(w->dctx = ZSTD_createDCtx()))
+            return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd decoder");
+        /* belt and braces: the same 4 MiB cap, should decoding ever become streaming */
+        (void)ZSTD_DCtx_setParameter(w->dctx, ZSTD_d_windowLogMax, 22);
+    }
     size_t got = ZSTD_decompressDCtx(w->dctx, dst, c->raw_size, src, c->packed_size);
     if (ZSTD_isError(got) || got != c->raw_size)
         return blvl__fail(err, BLVL_E_ZSTD, "chunk %u: zstd frame does not decode (%s)", index,
