@@ -273,7 +273,8 @@ typedef struct blvl_fb_limits {
 
 /* Checks that every read the type tables allow stays inside `buf`: bounds, alignment (relative
  * to buf), offsets, vtables, string terminators, vector lengths, union type/value agreement,
- * nesting depth and table count. Returns BLVL_E_FLATBUFFER with a message naming the field path
+ * nesting depth, table count, and at most size / 4 table and string visits (so shared subtrees
+ * cannot multiply the work). Returns BLVL_E_FLATBUFFER with a message naming the field path
  * and the byte offset on failure. `limits` may be NULL. */
 blvl_status blvl_fb_verify(const void *buf, size_t size, const blvl_fb_type *root,
                            const blvl_fb_limits *limits, blvl_error *err);

@@ -119,15 +119,40 @@ static int hex4(jp *p, uint32_t *out) {
     return 1;
 }
 
-/* A string at p->pos (after the quote), decoded into the arena. */
+/* Length of the well-formed UTF-8 sequence at s (n bytes available), or 0: no overlong forms,
+ * no surrogates (U+D800..DFFF), nothing past U+10FFFF (RFC 3629). */
+static size_t utf8_seq(const uint8_t *s, size_t n) {
+    if (s[0] < 0x80)
+        return 1;
+    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 0;
+    if (!len || s[0] >= 0xF5 || s[0] == 0xC0 || s[0] == 0xC1 || len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
+        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
+        return 0;
+    return len;
+}
+
+/* A string at p->pos (after the quote), decoded into the arena. FlatBuffers strings are UTF-8,
+ * so raw bytes must be well-formed UTF-8 and a \u escape of a surrogate must be a pair. */
 static int parse_string(jp *p, uint32_t *off, uint32_t *len) {
     *off = (uint32_t)p->arena_len;
     while (1) {
         if (p->pos >= p->len)
             return jfail(p, "unterminated string"), 0;
         size_t run = p->pos;
-        while (run < p->len && p->s[run] != '"' && p->s[run] != '\\' && (uint8_t)p->s[run] >= 0x20)
-            run++;
+        while (run < p->len && p->s[run] != '"' && p->s[run] != '\\' &&
+               (uint8_t)p->s[run] >= 0x20) {
+            size_t k = utf8_seq((const uint8_t *)p->s + run, p->len - run);
+            if (!k) {
+                p->pos = run;
+                return jfail(p, "a string that is not UTF-8"), 0;
+            }
+            run += k;
+        }
         if (!arena_put(p, p->s + p->pos, run - p->pos))
             return 0;
         p->pos = run;
@@ -171,15 +196,16 @@ static int parse_string(jp *p, uint32_t *off, uint32_t *len) {
             uint32_t cp;
             if (!hex4(p, &cp))
                 return jfail(p, "bad \\u escape"), 0;
-            if (cp >= 0xD800 && cp < 0xDC00 && p->len - p->pos >= 6 && p->s[p->pos] == '\\' &&
-                p->s[p->pos + 1] == 'u') {
-                size_t save = p->pos;
+            if (cp >= 0xDC00 && cp < 0xE000)
+                return jfail(p, "a lone low surrogate in a \\u escape"), 0;
+            if (cp >= 0xD800 && cp < 0xDC00) {
                 uint32_t lo;
+                if (p->len - p->pos < 6 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u')
+                    return jfail(p, "a high surrogate without its low surrogate"), 0;
                 p->pos += 2;
-                if (hex4(p, &lo) && lo >= 0xDC00 && lo < 0xE000)
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                else
-                    p->pos = save;
+                if (!hex4(p, &lo) || lo < 0xDC00 || lo >= 0xE000)
+                    return jfail(p, "a high surrogate without its low surrogate"), 0;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             }
             char u[4];
             size_t n;
@@ -351,6 +377,10 @@ static int scalar(jp *p, const char *fname, uint8_t kind, const blvl_fb_enum *e,
             d = strtod(buf, &end);
             if (*end || end == buf)
                 return bfail(p, fname, "bad number"), 0;
+            /* a finite number past the type's range is an error, not an infinity (underflow
+             * to zero or a subnormal is rounding, and accepted) */
+            if (isinf(d) || (kind == BLVL_FB_F32 && fabs(d) >= 0x1.ffffffp+127))
+                return bfail(p, fname, "number out of range for the float type"), 0;
         }
         if (kind == BLVL_FB_F32) {
             float f = (float)d;
@@ -426,20 +456,29 @@ static int scalar(jp *p, const char *fname, uint8_t kind, const blvl_fb_enum *e,
     return 1;
 }
 
+static int key_is(const jp *p, const node *m, const char *name, const char *suffix) {
+    size_t nl = strlen(name), sl = strlen(suffix);
+    return m->key_len == nl + sl && memcmp(p->arena + m->key, name, nl) == 0 &&
+           memcmp(p->arena + m->key + nl, suffix, sl) == 0;
+}
+
 static int fill_struct(jp *p, const blvl_fb_type *t, const node *obj, uint8_t *dst,
                        unsigned depth) {
     if (obj->type != J_OBJ)
         return bfail(p, t->name, "expected an object for a struct"), 0;
     if (depth > JSON_MAX_DEPTH)
         return bfail(p, t->name, "nested too deeply"), 0;
+    uint8_t seen[256] = {0};
+    if (t->field_count > sizeof seen)
+        return bfail(p, t->name, "struct with more than 256 members"), 0;
     for (uint32_t c = obj->child; c; c = p->nodes[c].next) {
-        int known = 0;
-        for (uint32_t i = 0; i < t->field_count; i++)
-            if (strlen(t->fields[i].name) == p->nodes[c].key_len &&
-                memcmp(t->fields[i].name, p->arena + p->nodes[c].key, p->nodes[c].key_len) == 0)
-                known = 1;
-        if (!known)
+        uint32_t i = 0;
+        while (i < t->field_count && !key_is(p, &p->nodes[c], t->fields[i].name, ""))
+            i++;
+        if (i == t->field_count)
             return bfail(p, t->name, "unknown struct member"), 0;
+        if (seen[i]++) /* flatc refuses it too; taking the first would hide a typo */
+            return bfail(p, t->fields[i].name, "member given twice"), 0;
     }
     for (uint32_t i = 0; i < t->field_count; i++) {
         const blvl_fb_field *f = &t->fields[i];
@@ -524,24 +563,28 @@ static blvl_fb_ref build_vector(jp *p, const blvl_fb_field *f, const node *v, un
     return r;
 }
 
-static int key_is(const jp *p, const node *m, const char *name, const char *suffix) {
-    size_t nl = strlen(name), sl = strlen(suffix);
-    return m->key_len == nl + sl && memcmp(p->arena + m->key, name, nl) == 0 &&
-           memcmp(p->arena + m->key + nl, suffix, sl) == 0;
-}
-
 static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const node *obj, unsigned depth) {
     if (obj->type != J_OBJ)
         return bfail(p, t->name, "expected an object for a table"), 0;
     if (depth > BLVL_FB_MAX_DEPTH_DEFAULT)
         return bfail(p, t->name, "tables nested too deeply"), 0;
+    if (t->field_count > 256)
+        return bfail(p, t->name, "table with more than 256 fields"), 0;
+    uint8_t seen[512] = {0}; /* [2 * field + is_type] */
     for (uint32_t c = obj->child; c; c = p->nodes[c].next) {
         int known = 0;
-        for (uint32_t i = 0; i < t->field_count && !known; i++)
-            known =
-                !t->fields[i].deprecated && (key_is(p, &p->nodes[c], t->fields[i].name, "") ||
-                                             (t->fields[i].kind == BLVL_FB_UNION &&
-                                              key_is(p, &p->nodes[c], t->fields[i].name, "_type")));
+        uint32_t i;
+        for (i = 0; i < t->field_count && !known; i++) {
+            if (t->fields[i].deprecated)
+                continue;
+            if (key_is(p, &p->nodes[c], t->fields[i].name, ""))
+                known = 1;
+            else if (t->fields[i].kind == BLVL_FB_UNION &&
+                     key_is(p, &p->nodes[c], t->fields[i].name, "_type"))
+                known = 2;
+        }
+        if (known && seen[2 * (i - 1) + (uint32_t)(known - 1)]++)
+            return bfail(p, t->fields[i - 1].name, "field given twice"), 0;
         if (!known) {
             char key[64];
             snprintf(key, sizeof key, "%.*s",
@@ -556,8 +599,6 @@ static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const node *obj, un
     /* Children first (back to front), in field order. */
     blvl_fb_ref refs[256];
     uint8_t utypes[256];
-    if (t->field_count > 256)
-        return bfail(p, t->name, "table with more than 256 fields"), 0;
     for (uint32_t i = 0; i < t->field_count; i++) {
         const blvl_fb_field *f = &t->fields[i];
         refs[i] = 0;
@@ -665,6 +706,9 @@ blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *
                               blvl_error *err) {
     if (!json || !root || root->is_struct || !out || !out_size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer json: bad arguments");
+    /* Positions in the text are held as 32-bit offsets. */
+    if (len > 0xFFFFFFF0u)
+        return blvl__fail(err, BLVL_E_FLATBUFFER, "json: a text of %zu bytes; 4 GiB at most", len);
     jp p;
     memset(&p, 0, sizeof p);
     p.a = a;
