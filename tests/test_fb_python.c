@@ -6,35 +6,15 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "files.h"
 #include "fb/section_types.h"
-
-static uint8_t *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)len + 1);
-    *n = fread(b, 1, (size_t)len, f);
-    b[*n] = 0;
-    fclose(f);
-    return b;
-}
-static int spit(const char *path, const void *d, size_t n) {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    size_t w = fwrite(d, 1, n, f);
-    return fclose(f) == 0 && w == n ? 0 : -1;
-}
 
 static void one(const char *dir, const char *tag, const char *root_name, const blvl_fb_type *root) {
     char cmd[2048], path[512];
     blvl_error err;
     size_t n;
     snprintf(path, sizeof path, "tests/data/sections/%s.json", tag);
-    uint8_t *src = slurp(path, &n);
+    uint8_t *src = test_slurp(path, &n);
     CHECK(src != NULL);
     if (!src)
         return;
@@ -42,7 +22,7 @@ static void one(const char *dir, const char *tag, const char *root_name, const b
     size_t olen;
     CHECK_EQ_INT(blvl_fb_from_json((const char *)src, n, root, NULL, &ours, &olen, &err), BLVL_OK);
     snprintf(path, sizeof path, "%s/%s.ours.bin", dir, tag);
-    CHECK(spit(path, ours, olen) == 0);
+    CHECK(test_spit(path, ours, olen) == 0);
     blvl_fb_free(NULL, ours, olen);
     free(src);
     snprintf(cmd, sizeof cmd,
@@ -52,7 +32,7 @@ static void one(const char *dir, const char *tag, const char *root_name, const b
              dir, tag, dir, root_name, tag, dir, tag, dir, tag);
     CHECK(system(cmd) == 0);
     snprintf(path, sizeof path, "%s/%s.py.bin", dir, tag);
-    uint8_t *py = slurp(path, &n);
+    uint8_t *py = test_slurp(path, &n);
     CHECK(py != NULL);
     if (!py)
         return;
@@ -62,7 +42,7 @@ static void one(const char *dir, const char *tag, const char *root_name, const b
     CHECK_EQ_INT(st, BLVL_OK);
     if (st == BLVL_OK) {
         snprintf(path, sizeof path, "%s/%s.py.json", dir, tag);
-        CHECK(spit(path, json, jlen) == 0);
+        CHECK(test_spit(path, json, jlen) == 0);
         blvl_fb_free(NULL, json, jlen + 1);
         /* flatc's JSON of the sample is the reference (it drops what the sample spells as a
          * default, as every builder does). */

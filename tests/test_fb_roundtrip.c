@@ -7,50 +7,24 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "files.h"
 #include "fb/section_types.h"
 
 static char dir[64];
-
-static uint8_t *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)len + 1);
-    *n = fread(b, 1, (size_t)len, f);
-    b[*n] = 0;
-    fclose(f);
-    return b;
-}
-static int spit(const char *path, const void *d, size_t n) {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    size_t w = fwrite(d, 1, n, f);
-    return fclose(f) == 0 && w == n ? 0 : -1;
-}
-static int run(const char *cmd) {
-    int rc = system(cmd);
-    if (rc != 0)
-        fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-    return rc;
-}
 
 static void one(const char *tag, const blvl_fb_type *root) {
     char cmd[2048], path[512];
     blvl_error err;
     snprintf(cmd, sizeof cmd, "flatc -b -o %s/a schema/%s.fbs tests/data/sections/%s.json", dir,
              tag, tag);
-    if (run(cmd)) {
+    if (test_run(cmd)) {
         CHECK(!"flatc -b");
         return;
     }
     /* flatc's bytes: verify, print, compare with flatc's own JSON. */
     size_t n;
     snprintf(path, sizeof path, "%s/a/%s.bin", dir, tag);
-    uint8_t *bin = slurp(path, &n);
+    uint8_t *bin = test_slurp(path, &n);
     CHECK(bin != NULL);
     if (!bin)
         return;
@@ -59,18 +33,18 @@ static void one(const char *tag, const blvl_fb_type *root) {
     size_t jlen;
     CHECK_EQ_INT(blvl_fb_to_json(bin, n, root, 2, NULL, &json, &jlen, &err), BLVL_OK);
     snprintf(path, sizeof path, "%s/a/%s.ours.json", dir, tag);
-    CHECK(spit(path, json, jlen) == 0);
+    CHECK(test_spit(path, json, jlen) == 0);
     blvl_fb_free(NULL, json, jlen + 1);
     snprintf(cmd, sizeof cmd,
              "flatc --json --strict-json --raw-binary -o %s/a schema/%s.fbs -- %s/a/%s.bin && "
              "/usr/bin/python3 tests/fb/jsoncmp.py %s/a/%s.json %s/a/%s.ours.json",
              dir, tag, dir, tag, dir, tag, dir, tag);
-    CHECK(run(cmd) == 0);
+    CHECK(test_run(cmd) == 0);
     free(bin);
 
     /* Our builder: parse the sample, let flatc print our bytes. */
-    uint8_t *src =
-        slurp(((void)snprintf(path, sizeof path, "tests/data/sections/%s.json", tag), path), &n);
+    uint8_t *src = test_slurp(
+        ((void)snprintf(path, sizeof path, "tests/data/sections/%s.json", tag), path), &n);
     CHECK(src != NULL);
     if (!src)
         return;
@@ -85,12 +59,12 @@ static void one(const char *tag, const blvl_fb_type *root) {
     }
     CHECK_EQ_INT(blvl_fb_verify(ours, olen, root, NULL, &err), BLVL_OK);
     snprintf(path, sizeof path, "%s/b/%s.bin", dir, tag);
-    CHECK(spit(path, ours, olen) == 0);
+    CHECK(test_spit(path, ours, olen) == 0);
     snprintf(cmd, sizeof cmd,
              "flatc --json --strict-json --raw-binary -o %s/b schema/%s.fbs -- %s/b/%s.bin && "
              "/usr/bin/python3 tests/fb/jsoncmp.py %s/a/%s.json %s/b/%s.json",
              dir, tag, dir, tag, dir, tag, dir, tag);
-    CHECK(run(cmd) == 0);
+    CHECK(test_run(cmd) == 0);
 
     /* Canonical: our JSON of our bytes builds the very same bytes again. */
     CHECK_EQ_INT(blvl_fb_to_json(ours, olen, root, 0, NULL, &json, &jlen, &err), BLVL_OK);
@@ -110,11 +84,11 @@ int main(void) {
         return 1;
     char cmd[256];
     snprintf(cmd, sizeof cmd, "mkdir -p %s/a %s/b", dir, dir);
-    if (run(cmd))
+    if (test_run(cmd))
         return 1;
     for (size_t i = 0; i < FB_TEST_SECTION_COUNT; i++)
         one(fb_test_sections[i].tag, fb_test_sections[i].root);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    run(cmd);
+    test_run(cmd);
     return check_report("test_fb_roundtrip");
 }

@@ -16,6 +16,7 @@
 
 #include "blvl/sections.h"
 #include "check.h"
+#include "files.h"
 
 /* ---- a tiny JSON path lookup over the sample text ---------------------------------------- */
 
@@ -1148,33 +1149,6 @@ static void check_sites(blvl_Sites s) {
 
 static char tmpdir[64];
 
-static char *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)len + 1);
-    *n = fread(b, 1, (size_t)len, f);
-    b[*n] = 0;
-    fclose(f);
-    return b;
-}
-static int spit(const char *path, const void *d, size_t n) {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    size_t w = fwrite(d, 1, n, f);
-    return fclose(f) == 0 && w == n ? 0 : -1;
-}
-static int run(const char *cmd) {
-    int rc = system(cmd);
-    if (rc != 0)
-        fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-    return rc;
-}
-
 /* Generic half: our JSON of the bytes read back from the level equals flatc's JSON of the
  * sample. (flatc's reading of the sample, not the sample text itself: the sample spells some
  * defaults out, e.g. "kind": "Bombsite", which no FlatBuffers writer stores or prints.) */
@@ -1190,14 +1164,14 @@ static void generic(const char *tag, const uint8_t *bytes, size_t size) {
         return;
     }
     snprintf(path, sizeof path, "%s/%s.ours.json", tmpdir, tag);
-    CHECK(spit(path, json, jlen) == 0);
+    CHECK(test_spit(path, json, jlen) == 0);
     blvl_fb_free(NULL, json, jlen + 1);
     snprintf(cmd, sizeof cmd,
              "flatc -b -o %s schema/%s.fbs tests/data/sections/%s.json && "
              "flatc --json --strict-json --raw-binary -o %s schema/%s.fbs -- %s/%s.bin && "
              "/usr/bin/python3 tests/fb/jsoncmp.py %s/%s.json %s/%s.ours.json",
              tmpdir, tag, tag, tmpdir, tag, tmpdir, tag, tmpdir, tag, tmpdir, tag);
-    if (run(cmd) != 0) {
+    if (test_run(cmd) != 0) {
         fprintf(stderr, "generic comparison failed for %s\n", tag);
         CHECK(!"our JSON of the read-back section equals flatc's JSON of the sample");
     } else {
@@ -1224,7 +1198,7 @@ int main(void) {
         char path[128];
         size_t n;
         snprintf(path, sizeof path, "tests/data/sections/%s.json", tags[i]);
-        sample[i] = slurp(path, &n);
+        sample[i] = (char *)test_slurp(path, &n);
         CHECK(sample[i] != NULL);
         if (!sample[i])
             return check_report("test_sections_level");
@@ -1316,6 +1290,6 @@ int main(void) {
     }
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    run(cmd);
+    test_run(cmd);
     return check_report("test_sections_level");
 }
