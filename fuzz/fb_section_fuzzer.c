@@ -1,0 +1,41 @@
+/* libFuzzer target, built once per root type as fuzz_fb_<tag> (FUZZ_TAG is the section's tag,
+ * or bsym): the verifier on hostile bytes. A buffer it accepts must print as JSON without
+ * leaving the buffer (ASan), and that JSON must build a buffer the verifier accepts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blvl/sections.h"
+
+#ifndef FUZZ_TAG
+#error "FUZZ_TAG names the section"
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const blvl_fb_type *type = blvl_section_type(FUZZ_TAG, NULL);
+    if (!type)
+        abort();
+    /* An aligned copy, as a section read from a level always is. */
+    uint8_t *buf = malloc(size ? size : 1);
+    if (!buf)
+        return 0;
+    if (size)
+        memcpy(buf, data, size);
+    blvl_error err;
+    char *json;
+    size_t jlen;
+    if (blvl_fb_verify(buf, size, type, NULL, &err) == BLVL_OK &&
+        blvl_fb_to_json(buf, size, type, 0, NULL, &json, &jlen, &err) == BLVL_OK) {
+        uint8_t *again;
+        size_t alen;
+        if (blvl_fb_from_json(json, jlen, type, NULL, &again, &alen, &err) == BLVL_OK) {
+            if (blvl_fb_verify(again, alen, type, NULL, &err) != BLVL_OK)
+                abort();
+            blvl_fb_free(NULL, again, alen);
+        }
+        blvl_fb_free(NULL, json, jlen + 1);
+    }
+    free(buf);
+    return 0;
+}
