@@ -228,48 +228,70 @@ sizes:
     return BLVL_OK;
 }
 
-/* Identity over the identity-flagged entries, which `sorted` holds sorted by tag. */
-static void identity_of_sorted(const blvl_entry *sorted, uint32_t n, uint8_t out[16]) {
-    uint32_t records = 0;
-    for (uint32_t i = 0; i < n; i++)
-        records += (sorted[i].flags & BLVL_ENTRY_FLAG_IDENTITY) != 0;
+static void identity_start(blvl_hasher *h, uint32_t records) {
     uint8_t head[16];
     memcpy(head, magic, 8);
     blvl__put32(head + 8, BLVL_CONTAINER_VERSION);
     blvl__put32(head + 12, records);
+    blvl__hasher_init(h);
+    blvl__hasher_update(h, head, sizeof head);
+}
+
+static void identity_record(blvl_hasher *h, const blvl_entry *e) {
+    uint8_t r[BLVL_IDENTITY_RECORD_SIZE];
+    padded_tag(e, r);
+    blvl__put32(r + 16, e->version);
+    blvl__put32(r + 20, 0);
+    blvl__put64(r + 24, e->raw_size);
+    memcpy(r + 32, e->digest, 16);
+    blvl__hasher_update(h, r, sizeof r);
+}
+
+static uint32_t identity_records(const blvl_entry *e, uint32_t n) {
+    uint32_t records = 0;
+    for (uint32_t i = 0; i < n; i++)
+        records += (e[i].flags & BLVL_ENTRY_FLAG_IDENTITY) != 0;
+    return records;
+}
+
+/* Identity over the identity-flagged entries, which `sorted` holds sorted by tag. */
+static void identity_of_sorted(const blvl_entry *sorted, uint32_t n, uint8_t out[16]) {
     blvl_hasher h;
-    blvl__hasher_init(&h);
-    blvl__hasher_update(&h, head, sizeof head);
-    for (uint32_t i = 0; i < n; i++) {
-        const blvl_entry *e = &sorted[i];
-        if (!(e->flags & BLVL_ENTRY_FLAG_IDENTITY))
-            continue;
-        uint8_t r[BLVL_IDENTITY_RECORD_SIZE];
-        padded_tag(e, r);
-        blvl__put32(r + 16, e->version);
-        blvl__put32(r + 20, 0);
-        blvl__put64(r + 24, e->raw_size);
-        memcpy(r + 32, e->digest, 16);
-        blvl__hasher_update(&h, r, sizeof r);
-    }
+    identity_start(&h, identity_records(sorted, n));
+    for (uint32_t i = 0; i < n; i++)
+        if (sorted[i].flags & BLVL_ENTRY_FLAG_IDENTITY)
+            identity_record(&h, &sorted[i]);
     blvl__hasher_final(&h, out);
+}
+
+/* (tag, index) order, so equal tags (which no valid table has) still give one order. */
+static int before(const blvl_entry *e, uint32_t i, uint32_t j) {
+    int c = cmp_tag(&e[i], &e[j]);
+    return c < 0 || (c == 0 && i < j);
 }
 
 void blvl_compute_identity(const blvl_entry *entries, uint32_t count,
                            uint8_t out[BLVL_DIGEST_SIZE]) {
-    blvl_entry stack[32] = {0};
-    blvl_entry *sorted = count <= 32 ? stack : malloc((size_t)count * sizeof *sorted);
-    if (!sorted) { /* no memory: fall back to selection order without a copy */
-        memset(out, 0, BLVL_DIGEST_SIZE);
-        return;
+    /* Records in tag order by repeated selection: no allocation, and a level holds at most
+     * 2047 entries (open and edits sort a scratch copy instead). */
+    uint32_t records = identity_records(entries, count);
+    blvl_hasher h;
+    identity_start(&h, records);
+    uint32_t last = UINT32_MAX;
+    for (uint32_t k = 0; k < records; k++) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < count; i++) {
+            if (!(entries[i].flags & BLVL_ENTRY_FLAG_IDENTITY))
+                continue;
+            if (last != UINT32_MAX && !before(entries, last, i))
+                continue;
+            if (best == UINT32_MAX || before(entries, i, best))
+                best = i;
+        }
+        identity_record(&h, &entries[best]);
+        last = best;
     }
-    if (count)
-        memcpy(sorted, entries, (size_t)count * sizeof *sorted);
-    if (count > 1)
-        qsort(sorted, count, sizeof *sorted, cmp_tag);
-    identity_of_sorted(sorted, count, out);
-    if (sorted != stack)
-        free(sorted);
+    blvl__hasher_final(&h, out);
 }
 
 void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count,
