@@ -64,10 +64,29 @@ blvl_status blvl__layout_plan(blvl_entry *entries, uint32_t n, const blvl_alloca
     return BLVL_OK;
 }
 
+/* The process's umask, read without changing it (umask(2) would, for every thread at once);
+ * 022 where /proc does not say. */
+static mode_t current_umask(void) {
+    mode_t mask = 022;
+    FILE *st = fopen("/proc/self/status", "r");
+    if (!st)
+        return mask;
+    char line[128];
+    unsigned m;
+    while (fgets(line, sizeof line, st))
+        if (sscanf(line, "Umask: %o", &m) == 1) {
+            mask = (mode_t)(m & 0777);
+            break;
+        }
+    fclose(st);
+    return mask;
+}
+
 blvl_status blvl__out_open(blvl_out_file *f, const char *path, blvl_error *err) {
     f->fd = -1;
     f->path = path;
-    f->mode = 0644;
+    /* A new file gets what creat(2) would give it; mkstemp alone would make it 0600. */
+    f->mode = (int)(0666 & ~current_umask());
     struct stat sb;
     /* Keep the permissions of the file being replaced, not its setuid, setgid and sticky bits:
      * the new file belongs to whoever writes it. */
