@@ -52,6 +52,13 @@ int cli_open(const char *path, blvl_level **out);
 /* The usage error for getopt_long's '?' or ':' answer. */
 int cli_getopt_error(const cli_help *h, int argc, char **argv);
 
+/* Argument shapes shared by the subcommands; each returns CLI_OK or the usage error it printed.
+ * cli_check_tag: TAG is 1..16 bytes of [a-z0-9._-]. cli_file_tag_args: argv is NAME FILE TAG.
+ * cli_one_file_args: argv is NAME FILE (not an option). */
+int cli_check_tag(const cli_help *h, const char *tag);
+int cli_file_tag_args(const cli_help *h, int argc, char **argv);
+int cli_one_file_args(const cli_help *h, int argc, char **argv);
+
 /* Splits "TAG=REST" into `tag` (checked: 1..16 bytes of [a-z0-9._-]); returns REST, or NULL
  * when ARG is not of that form. */
 const char *cli_split_tag(const char *arg, char tag[BLVL_TAG_MAX + 1]);

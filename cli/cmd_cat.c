@@ -11,10 +11,9 @@ static const cli_help help = {"cat", "FILE TAG",
 int blvl_cmd_cat(int argc, char **argv) {
     if (cli_wants_help(argc, argv))
         return cli_print_help(&help);
-    if (argc != 3)
-        return cli_usage(&help, "expects FILE and TAG");
-    if (!blvl_tag_valid(argv[2], NULL))
-        return cli_usage(&help, "'%s' is not a tag (1..16 bytes of [a-z0-9._-])", argv[2]);
+    int usage = cli_file_tag_args(&help, argc, argv);
+    if (usage != CLI_OK)
+        return usage;
     blvl_level *lv;
     int rc = cli_open(argv[1], &lv);
     if (rc != CLI_OK)

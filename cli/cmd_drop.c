@@ -14,10 +14,9 @@ static const cli_help help = {"drop", "FILE TAG",
 int blvl_cmd_drop(int argc, char **argv) {
     if (cli_wants_help(argc, argv))
         return cli_print_help(&help);
-    if (argc != 3)
-        return cli_usage(&help, "expects FILE and TAG");
-    if (!blvl_tag_valid(argv[2], NULL))
-        return cli_usage(&help, "'%s' is not a tag (1..16 bytes of [a-z0-9._-])", argv[2]);
+    int usage = cli_file_tag_args(&help, argc, argv);
+    if (usage != CLI_OK)
+        return usage;
     blvl_error err;
     if (blvl_edit_drop(argv[1], argv[2], NULL, &err) != BLVL_OK)
         return cli_fail(argv[1], &err);

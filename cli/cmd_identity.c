@@ -14,10 +14,10 @@ static const cli_help help = {
 int blvl_cmd_identity(int argc, char **argv) {
     if (cli_wants_help(argc, argv))
         return cli_print_help(&help);
-    if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
-        return cli_usage(&help, "expects one FILE");
     blvl_level *lv;
-    int rc = cli_open(argv[1], &lv);
+    int rc = cli_one_file_args(&help, argc, argv);
+    if (rc == CLI_OK)
+        rc = cli_open(argv[1], &lv);
     if (rc != CLI_OK)
         return rc;
     blvl_info in;

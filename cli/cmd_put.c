@@ -38,8 +38,8 @@ int blvl_cmd_put(int argc, char **argv) {
     if (argc - optind != 3)
         return cli_usage(&help, "expects FILE, TAG and PAYLOAD");
     const char *path = argv[optind], *tag = argv[optind + 1], *payload = argv[optind + 2];
-    if (!blvl_tag_valid(tag, NULL))
-        return cli_usage(&help, "'%s' is not a tag (1..16 bytes of [a-z0-9._-])", tag);
+    if (cli_check_tag(&help, tag) != CLI_OK)
+        return CLI_USAGE;
     uint8_t *data;
     size_t size;
     if (cli_read_all(payload, &data, &size) != 0)

@@ -91,10 +91,8 @@ int blvl_cmd_stream(int argc, char **argv) {
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
         if (c == 'w') {
-            if (!blvl_tag_valid(optarg, NULL)) {
-                rc = cli_usage(&help, "'%s' is not a tag (1..16 bytes of [a-z0-9._-])", optarg);
+            if ((rc = cli_check_tag(&help, optarg)) != CLI_OK)
                 goto out;
-            }
             if (blvl_stream_want(s, optarg, &err) != BLVL_OK) {
                 rc = cli_fail("stream", &err);
                 goto out;

@@ -196,3 +196,21 @@ const char *cli_split_tag(const char *arg, char tag[BLVL_TAG_MAX + 1]) {
     tag[eq - arg] = '\0';
     return blvl_tag_valid(tag, NULL) ? eq + 1 : NULL;
 }
+
+int cli_check_tag(const cli_help *h, const char *tag) {
+    if (!blvl_tag_valid(tag, NULL))
+        return cli_usage(h, "'%s' is not a tag (1..16 bytes of [a-z0-9._-])", tag);
+    return CLI_OK;
+}
+
+int cli_file_tag_args(const cli_help *h, int argc, char **argv) {
+    if (argc != 3)
+        return cli_usage(h, "expects FILE and TAG");
+    return cli_check_tag(h, argv[2]);
+}
+
+int cli_one_file_args(const cli_help *h, int argc, char **argv) {
+    if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
+        return cli_usage(h, "expects one FILE");
+    return CLI_OK;
+}
