@@ -53,6 +53,7 @@ typedef enum blvl_status {
     BLVL_E_ENTRY_PAST_EOF,    /* entry: payload runs past the end of the file */
     BLVL_E_ENTRY_OVERLAP,     /* entry: two payloads overlap */
     BLVL_E_RAW_SIZE,          /* entry: raw size over 2 GiB */
+    BLVL_E_ENTRY_EMPTY,       /* entry: packed size under 4 (a payload ends in its chunk count) */
     BLVL_E_UNREFERENCED,      /* file: more than max(1 MiB, covered/16) unreferenced bytes */
     BLVL_E_CORE_NOT_IDENTITY, /* entry: a core tag (no dot) without the identity flag */
     BLVL_E_TABLE_DIGEST,      /* header: stored table digest does not match the table */
@@ -68,6 +69,7 @@ typedef enum blvl_status {
     BLVL_E_IDENTITY_SECTION, /* edit: the section is in identity; bake the level again */
     BLVL_E_NO_ROOM,   /* edit: no room in the reserved region or the unreferenced limit; rewrite */
     BLVL_E_WRITE_TAG, /* write: a bad or repeated tag handed to the writer */
+    BLVL_E_BUSY,      /* edit: another process holds the file's edit lock */
     /* sections (used by the section layer above the container) */
     BLVL_E_REQUIRED,        /* level: a required core section (meta, sim) missing */
     BLVL_E_SECTION_VERSION, /* level: a required core section of a version this reader does not know

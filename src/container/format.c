@@ -170,6 +170,28 @@ uint64_t blvl__default_budget(uint64_t covered) {
     return b > (64ull << 20) ? b : (64ull << 20);
 }
 
+blvl_status blvl__budget_check(const blvl_entry *entries, uint32_t n, uint64_t covered,
+                               blvl_error *err) {
+    uint64_t raw = 0, limit = blvl__default_budget(covered);
+    uint32_t big = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        raw = entries[i].raw_size > UINT64_MAX - raw ? UINT64_MAX : raw + entries[i].raw_size;
+        if (entries[i].raw_size > entries[big].raw_size)
+            big = i;
+    }
+    if (raw <= limit)
+        return BLVL_OK;
+    const blvl_entry *e = &entries[big];
+    uint64_t packed = e->packed_size ? e->packed_size : 1;
+    return blvl__fail(err, BLVL_E_BUDGET,
+                      "sections inflate to %llu bytes, over max(64 MiB, 64 x covered %llu) = "
+                      "%llu; largest is '%s': %llu raw from %llu packed (ratio %llu:1)",
+                      (unsigned long long)raw, (unsigned long long)covered,
+                      (unsigned long long)limit, e->tag, (unsigned long long)e->raw_size,
+                      (unsigned long long)e->packed_size,
+                      (unsigned long long)(e->raw_size / packed));
+}
+
 uint64_t blvl__floor_for(uint32_t count) {
     uint64_t slots = 2ull * count + 16;
     uint64_t need = BLVL_HEADER_SIZE + BLVL_ENTRY_SIZE * slots;

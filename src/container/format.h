@@ -54,6 +54,12 @@ uint64_t blvl__covered(const blvl_header *h, const blvl_entry *entries);
 uint64_t blvl__unreferenced_limit(uint64_t covered);
 /* The default inflation budget: max(64 MiB, 64 * covered), saturating. */
 uint64_t blvl__default_budget(uint64_t covered);
+/* The inflation-budget rule of a whole level, with no state: the sum of the entries' raw sizes
+ * is at most blvl__default_budget(covered). Readers check it at open; every writer checks it
+ * against what it is about to write. The refusal names the section with the largest raw size
+ * and its packed-to-raw ratio. */
+blvl_status blvl__budget_check(const blvl_entry *entries, uint32_t n, uint64_t covered,
+                               blvl_error *err);
 
 /* Capacity a writer reserves for `count` sections: floor = round_up(64 + 64 * (2*count+16),
  * 4096), capped at BLVL_FLOOR_MAX; 0 when even the cap cannot hold `count` entries. */
