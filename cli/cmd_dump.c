@@ -13,7 +13,8 @@ static const cli_help help = {
     "(the JSON `flatc --json --strict-json` gives for the same bytes; fields at their default\n"
     "are left out, as flatc does). The section is read, digest-checked, inflated and run\n"
     "through the FlatBuffers verifier first; a section of a payload version this program does\n"
-    "not know is refused. With TAG `bsym`, FILE is a .bsym symbols file instead of a level.\n\n"
+    "not know is refused. With TAG `bsym`, FILE is a .bsym symbols file (a file of its own,\n"
+    "never a section of a level).\n\n"
     "  --indent N   spaces per level of nesting (default 2; 0 prints one line)\n"};
 
 static int print_json(const char *file, const char *tag, const void *bytes, size_t size,
@@ -46,8 +47,7 @@ int blvl_cmd_dump(int argc, char **argv) {
     if (argc - first != 2)
         return cli_usage(&help, "expects FILE and TAG");
     const char *file = argv[first], *tag = argv[first + 1];
-    int required = 0;
-    if (!blvl_section_type(tag, &required))
+    if (!blvl_schema_type(tag))
         return cli_usage(&help, "'%s' is not a core section tag (meta, sim, geometry, ...) or bsym",
                          tag);
     if (strcmp(tag, "bsym") == 0) {
@@ -55,7 +55,12 @@ int blvl_cmd_dump(int argc, char **argv) {
         size_t size;
         if (cli_read_all(file, &data, &size) != 0)
             return cli_failf(file, "cannot read the file");
-        int rc = print_json(file, tag, data, size, indent);
+        int rc;
+        if (size >= 8 && memcmp(data, BLVL_MAGIC, 8) == 0)
+            rc = cli_failf(file, "flatbuffer: a level, not a .bsym: bsym is not a section of a "
+                                 "level; the symbols are a .bsym file of their own, beside it");
+        else
+            rc = print_json(file, tag, data, size, indent);
         free(data);
         return rc;
     }

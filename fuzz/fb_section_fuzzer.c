@@ -13,7 +13,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    const blvl_fb_type *type = blvl_section_type(FUZZ_TAG, NULL);
+    const blvl_fb_type *type = blvl_schema_type(FUZZ_TAG);
     if (!type)
         abort();
     /* An aligned copy, as a section read from a level always is. */

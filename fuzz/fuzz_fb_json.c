@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const char *const tags[] = {"meta",      "sim",      "geometry", "textures",  "cubemaps",
                                        "lightmaps", "lighting", "entities", "acoustics", "props",
                                        "cameras",   "sites",    "bsym"};
-    const blvl_fb_type *root = blvl_section_type(tags[data[0] % 13u], NULL);
+    const blvl_fb_type *root = blvl_schema_type(tags[data[0] % 13u]);
     if (!root)
         abort();
     blvl_error err;

@@ -14,7 +14,7 @@
  * union U { T2 } */
 extern const blvl_fb_type t2_type;
 static const blvl_fb_field t2_fields[] = {{.name = "x", .id = 0, .kind = BLVL_FB_I32}};
-const blvl_fb_type t2_type = {"T2", 0, 0, 0, 0, 1, t2_fields};
+const blvl_fb_type t2_type = {"T2", 0, 0, 0, 0, 1, t2_fields, NULL};
 static const blvl_fb_enum_val u_vals[] = {{"NONE", 0, NULL}, {"T2", 1, &t2_type}};
 static const blvl_fb_enum u_enum = {"U", BLVL_FB_U8, 1, 0, 2, u_vals};
 static const blvl_fb_field t_fields[] = {
@@ -23,7 +23,7 @@ static const blvl_fb_field t_fields[] = {
     {.name = "v", .id = 2, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_U64},
     {.name = "u", .id = 4, .kind = BLVL_FB_UNION, .enum_t = &u_enum},
 };
-static const blvl_fb_type t_type = {"T", 0, 0, 0, 0, 4, t_fields};
+static const blvl_fb_type t_type = {"T", 0, 0, 0, 0, 4, t_fields, NULL};
 
 static void put16(uint8_t *p, uint16_t v) {
     p[0] = (uint8_t)v;

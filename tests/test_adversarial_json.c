@@ -11,7 +11,7 @@
  *     b:ubyte (6); l:long (7) }, K { x:int }, union U { K }, enum Color { Red, Green } */
 extern const blvl_fb_type k_type;
 static const blvl_fb_field k_fields[] = {{.name = "x", .id = 0, .kind = BLVL_FB_I32}};
-const blvl_fb_type k_type = {"K", 0, 0, 0, 0, 1, k_fields};
+const blvl_fb_type k_type = {"K", 0, 0, 0, 0, 1, k_fields, NULL};
 static const blvl_fb_enum_val u_vals[] = {{"NONE", 0, NULL}, {"K", 1, &k_type}};
 static const blvl_fb_enum u_enum = {"U", BLVL_FB_U8, 1, 0, 2, u_vals};
 static const blvl_fb_enum_val color_vals[] = {{"Red", 0, NULL}, {"Green", 1, NULL}};
@@ -25,7 +25,7 @@ static const blvl_fb_field j_fields[] = {
     {.name = "b", .id = 6, .kind = BLVL_FB_U8},
     {.name = "l", .id = 7, .kind = BLVL_FB_I64},
 };
-static const blvl_fb_type j_type = {"J", 0, 0, 0, 0, 7, j_fields};
+static const blvl_fb_type j_type = {"J", 0, 0, 0, 0, 7, j_fields, NULL};
 
 /* Parse; on success verify the bytes and hand them back (the caller frees) when `out` is set. */
 static blvl_status parse_n(const char *json, size_t len, uint8_t **out, size_t *n, char *msg) {
@@ -111,14 +111,14 @@ static void numbers(void) {
     CHECK(refused_for("{\"b\": 256}", "out of range"));
     CHECK(refused_for("{\"b\": -1}", "out of range"));
     CHECK(refused_for("{\"l\": 9223372036854775808}", "out of range"));
-    CHECK(refused_for("{\"l\": 99999999999999999999}", "out-of-range"));
+    CHECK(refused_for("{\"l\": 99999999999999999999}", "J.l: integer out of range"));
     CHECK(refused_for("{\"a\": 1.5}", "integer"));
     CHECK(refused_for("{\"a\": 1e3}", "integer"));
     CHECK(refused_for("{\"a\": --1}", "integer"));
     CHECK(refused_for("{\"a\": 0x}", "integer"));
     CHECK(refused_for("{\"a\": 11111111111111111111111111111111111111111111}", "unexpected"));
     CHECK(refused_for("{\"f\": 1e}", "bad number"));
-    CHECK(refused_for("{\"a\": \"7\"}", "string where a number"));
+    CHECK(refused_for("{\"a\": \"7\"}", "J.a: a string where a number belongs"));
     CHECK_EQ_INT(parse("{\"f\": 3.4e38}", msg), BLVL_OK);
     CHECK_EQ_INT(parse("{\"f\": 3.4028235e38}", msg), BLVL_OK); /* FLT_MAX as printed */
     CHECK_EQ_INT(parse("{\"f\": 1e-300}", msg), BLVL_OK);       /* underflow: rounds to 0 */
@@ -195,18 +195,28 @@ static void strings(void) {
 static void schema(void) {
     char msg[256];
     CHECK(refused_for("{\"zz\": 1}", "unknown field"));
-    CHECK(refused_for("{\"c\": \"Blue\"}", "unknown enum value"));
-    CHECK(refused_for("{\"c\": \"Red Green\"}", "several enum values"));
-    CHECK(refused_for("{\"c\": \"\"}", "empty enum"));
+    CHECK(refused_for("{\"c\": \"Blue\"}", "J.c: unknown value 'Blue' of enum Color"));
+    CHECK(refused_for("{\"c\": \"Red Green\"}", "several values of enum Color"));
+    CHECK(refused_for("{\"c\": \"\"}", "empty value of enum Color"));
     CHECK_EQ_INT(parse("{\"c\": \"Green\"}", msg), BLVL_OK);
-    CHECK(refused_for("{\"u_type\": \"Q\", \"u\": {}}", "unknown enum value"));
-    CHECK(refused_for("{\"u_type\": 7, \"u\": {}}", "unknown union type"));
+    CHECK(refused_for("{\"u_type\": \"Q\", \"u\": {}}", "J.u_type: unknown value 'Q' of enum U"));
+    CHECK(refused_for("{\"u_type\": 7, \"u\": {}}", "J.u: unknown type 7 of union U"));
     CHECK(refused_for("{\"u_type\": \"K\"}", "without its value"));
-    CHECK(refused_for("{\"u\": {\"x\": 1}}", "without its _type"));
+    CHECK(refused_for("{\"u\": {\"x\": 1}}", "without its u_type"));
+    CHECK(refused_for("{\"u_type\": \"K\", \"u\": {\"x\": 1e3}}", "J.u.x: bad integer"));
+    CHECK(refused_for("{\"zz\": 1}", "J: unknown field 'zz' of table J"));
     CHECK(refused_for("{\"u_type\": \"K\", \"u\": 5}", "expected an object"));
     CHECK(refused_for("[1]", "expected an object"));
-    CHECK(refused_for("", "unexpected end"));
-    CHECK(refused_for("   ", "unexpected end"));
+    CHECK(refused_for("", "unexpected end of input"));
+    CHECK(refused_for("   ", "unexpected end of input"));
+    /* cut short anywhere: it says so, not "expected a key" or "bad escape" */
+    static const char *const cut[] = {
+        "{",          "{\"a\"",           "{\"a\":",       "{\"a\": 1",
+        "{\"a\": 1,", "{\"s\": \"ab",     "{\"s\": \"a\\", "{\"s\": \"\\u00",
+        "{\"u\": {",  "{\"c\": \"Green\""};
+    for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++)
+        CHECK(refused_for(cut[i], "unexpected end of input"));
+    CHECK(refused_for("{\n\"a\": ?}", "json line 2 column 6: unexpected character"));
     CHECK(refused_for("{} x", "trailing"));
     CHECK(refused_for("{\"a\" 1}", "expected ':'"));
     CHECK(refused_for("{\"a\": 1,}", "expected a key"));

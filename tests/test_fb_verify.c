@@ -15,7 +15,7 @@ static const blvl_fb_field node_fields[] = {
     {.name = "child", .id = 0, .kind = BLVL_FB_TABLE, .type = &node_type},
     {.name = "kids", .id = 1, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_TABLE, .type = &node_type},
 };
-const blvl_fb_type node_type = {"Node", 0, 0, 0, 0, 2, node_fields};
+const blvl_fb_type node_type = {"Node", 0, 0, 0, 0, 2, node_fields, NULL};
 
 static uint8_t *copy(const uint8_t *d, size_t n) {
     uint8_t *c = malloc(n ? n : 1);

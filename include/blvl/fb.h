@@ -27,6 +27,15 @@
 extern "C" {
 #endif
 
+/* The generated headers assert struct layouts; C++ spells the keywords differently. */
+#ifdef __cplusplus
+#define BLVL_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#define BLVL_ALIGNOF(type) alignof(type)
+#else
+#define BLVL_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#define BLVL_ALIGNOF(type) _Alignof(type)
+#endif
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "blvl's typed FlatBuffers structs mirror wire bytes and need a little-endian host"
 #endif
@@ -243,7 +252,8 @@ typedef struct blvl_fb_field {
     uint8_t deprecated;
     uint8_t required;
     uint32_t offset;                   /* struct member: byte offset inside the struct */
-    uint32_t array_len;                /* ARRAY: element count */
+    uint32_t array_len;                /* ARRAY: element count; VECTOR: the exact element count
+                                          the schema requires (blvl_length), 0 = any */
     const struct blvl_fb_type *type;   /* STRUCT / TABLE field or element */
     const struct blvl_fb_enum *enum_t; /* enum of a scalar or of vector elements; the union */
     uint64_t def_bits;                 /* integer default, two's complement */
@@ -258,6 +268,8 @@ typedef struct blvl_fb_type {
     uint32_t align;      /* struct: alignment */
     uint32_t field_count;
     const blvl_fb_field *fields; /* in declaration order */
+    const char *file_identifier; /* root type of a schema with file_identifier: its 4 chars
+                                    (bytes 4..8 of the buffer), else NULL */
 } blvl_fb_type;
 
 /* The name of `value` in `e`, or NULL. */
@@ -271,8 +283,9 @@ typedef struct blvl_fb_limits {
     uint32_t max_tables; /* 0 = BLVL_FB_MAX_TABLES_DEFAULT */
 } blvl_fb_limits;
 
-/* Checks that every read the type tables allow stays inside `buf`: bounds, alignment (relative
- * to buf), offsets, vtables, string terminators, vector lengths, union type/value agreement,
+/* Checks that every read the type tables allow stays inside `buf`: the file identifier when the
+ * root type has one, bounds, alignment (relative to buf), offsets, vtables, string terminators,
+ * vector lengths (and the exact length a schema's blvl_length asks), union type/value agreement,
  * nesting depth, table count, and at most size / 4 table and string visits (so shared subtrees
  * cannot multiply the work). Returns BLVL_E_FLATBUFFER with a message naming the field path
  * and the byte offset on failure. `limits` may be NULL. */
@@ -317,6 +330,11 @@ blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b);
  * reset or freed; it is aligned as the buffer's largest member requires. */
 blvl_status blvl_fb_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t **data, size_t *size,
                            blvl_error *err);
+
+/* blvl_fb_finish with a file identifier: `file_identifier` (4 chars, or NULL for none) goes in
+ * bytes 4..8, after the root offset, as flatc and the other FlatBuffers builders put it. */
+blvl_status blvl_fb_finish_id(blvl_fb_builder *b, blvl_fb_ref root, const char *file_identifier,
+                              const uint8_t **data, size_t *size, blvl_error *err);
 
 /* Scalar adds that leave a value equal to the default out (floats compared bit for bit, so -0.0
  * and NaN payloads survive). */

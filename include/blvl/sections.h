@@ -29,9 +29,14 @@ extern "C" {
 
 #define BLVL_SECTION_VERSION 0u
 
-/* The root table type of a core tag ("sim" -> Sim), or of "bsym" (the symbols sidecar's
- * schema); NULL for anything else. *required (may be NULL) is set for meta and sim. */
+/* The root table type of a core tag ("sim" -> Sim); NULL for anything else (bsym included: the
+ * symbols are a .bsym file of their own, never a section of a level). *required (may be NULL)
+ * is set for meta and sim. */
 const blvl_fb_type *blvl_section_type(const char *tag, int *required);
+
+/* The root table type of schema/NAME.fbs: a core tag's, or Symbols for "bsym" (the .bsym file,
+ * whose buffers carry the file identifier "BSYM"); NULL for anything else. */
+const blvl_fb_type *blvl_schema_type(const char *name);
 
 /* The core tags, in the order a level lists them; NULL past the end. */
 const char *blvl_core_tag_at(unsigned index);
@@ -69,7 +74,8 @@ BLVL_LEVEL_SECTION_DECL(sites, Sites)
  * checked too). The message names the tag and what failed. */
 blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err);
 
-/* Verify bytes as the section `tag`. */
+/* Verify bytes as the section `tag`, or as a .bsym file for "bsym" (so for the JSON functions
+ * below too). */
 blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
                                       blvl_error *err);
 

@@ -421,14 +421,22 @@ blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b) {
     return (blvl_fb_ref)d;
 }
 
-blvl_status blvl_fb_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t **data, size_t *size,
-                           blvl_error *err) {
+blvl_status blvl_fb_finish_id(blvl_fb_builder *b, blvl_fb_ref root, const char *file_identifier,
+                              const uint8_t **data, size_t *size, blvl_error *err) {
     if (b->in_table)
         set_error(b, BLVL_E_ARGUMENT, "finish inside a table");
     if (!b->status && (root == 0 || root > b->used))
         set_error(b, BLVL_E_ARGUMENT, "root refers to nothing built");
-    if (!b->status && align_for(b, 4, b->minalign)) {
-        uint8_t *p = push(b, 4);
+    if (!b->status && file_identifier && strlen(file_identifier) != 4)
+        set_error(b, BLVL_E_ARGUMENT, "a file identifier is 4 characters");
+    size_t head = file_identifier ? 8 : 4;
+    if (!b->status && align_for(b, head, b->minalign)) {
+        if (file_identifier) {
+            uint8_t *id = push(b, 4);
+            if (id)
+                memcpy(id, file_identifier, 4);
+        }
+        uint8_t *p = b->status ? NULL : push(b, 4);
         if (p)
             put32(p, (uint32_t)(b->used - root));
     }
@@ -441,6 +449,11 @@ blvl_status blvl_fb_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t *
     *size = b->used;
     blvl__ok(err);
     return BLVL_OK;
+}
+
+blvl_status blvl_fb_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t **data, size_t *size,
+                           blvl_error *err) {
+    return blvl_fb_finish_id(b, root, NULL, data, size, err);
 }
 
 void blvl_fb_free(const blvl_allocator *a, void *ptr, size_t size) {

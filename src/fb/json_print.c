@@ -1,6 +1,7 @@
 /* A verified FlatBuffer as JSON, walking the type tables: the JSON flatc --json --strict-json
  * prints (field names, enums by name, unions as x_type + x, absent fields left out). Floats are
- * printed with enough digits to read back bit for bit. */
+ * printed with enough digits to read back bit for bit; NaN and infinities as the strings "nan",
+ * "inf", "-inf" (valid JSON, read back by flatc and by blvl_fb_from_json). */
 #include "blvl/fb.h"
 
 #include <inttypes.h>
@@ -111,12 +112,15 @@ static void put_string(out *o, const uint8_t *s, size_t n) {
     put(o, "\"", 1);
 }
 
+/* NaN and the infinities have no JSON number: they print as the strings "nan", "inf" and "-inf",
+ * which stay valid JSON and which both flatc's parser and ours read back into float fields
+ * (flatc itself prints them bare, which is not JSON). */
 static void put_real(out *o, double v, int is_f32) {
     char b[40];
     if (isnan(v))
-        puts_(o, "nan");
+        puts_(o, "\"nan\"");
     else if (isinf(v))
-        puts_(o, v < 0 ? "-inf" : "inf");
+        puts_(o, v < 0 ? "\"-inf\"" : "\"inf\"");
     else {
         snprintf(b, sizeof b, is_f32 ? "%.9g" : "%.17g", v);
         puts_(o, b);

@@ -253,7 +253,16 @@ static blvl_status field_at(verifier *v, uint64_t tpos, uint32_t objsize, const 
     case BLVL_FB_VECTOR:
         if ((st = follow(v, pos, &target)))
             return st;
-        return vector_field(v, target, f);
+        if ((st = vector_field(v, target, f)))
+            return st;
+        if (f->array_len && blvl_fb_u32(v->buf + target) != f->array_len) {
+            char what[96];
+            snprintf(what, sizeof what,
+                     "%" PRIu32 " elements where the schema wants exactly %" PRIu32,
+                     blvl_fb_u32(v->buf + target), f->array_len);
+            return fail(v, target, what);
+        }
+        return BLVL_OK;
     default:
         return BLVL_OK;
     }
@@ -310,6 +319,12 @@ blvl_status blvl_fb_verify(const void *buf, size_t size, const blvl_fb_type *roo
         return fail(&v, 0, "buffer over 2 GiB");
     if (size < 8)
         return fail(&v, 0, "buffer too small for a root table");
+    if (root->file_identifier && memcmp(v.buf + 4, root->file_identifier, 4) != 0) {
+        char what[96];
+        snprintf(what, sizeof what, "file identifier is not \"%.4s\" (not a %s buffer)",
+                 root->file_identifier, root->name);
+        return fail(&v, 4, what);
+    }
     uint64_t target;
     blvl_status st = follow(&v, 0, &target);
     if (!st)

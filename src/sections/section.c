@@ -1,5 +1,8 @@
-/* Core sections by tag: version policy, read + verify, JSON by tag. */
+/* Core sections by tag: version policy, read + verify, JSON by tag. The .bsym symbols file is a
+ * file of its own, never a section of a level: it is known here only by schema name. */
 #include "blvl/sections.h"
+
+#include <stdio.h>
 
 #include "container/error.h"
 
@@ -7,15 +10,13 @@ static const struct {
     const char *tag;
     const blvl_fb_type *type;
     int required;
-    int core;
 } kinds[] = {
-    {"meta", &blvl_Meta_type, 1, 1},           {"sim", &blvl_Sim_type, 1, 1},
-    {"geometry", &blvl_Geometry_type, 0, 1},   {"textures", &blvl_Textures_type, 0, 1},
-    {"cubemaps", &blvl_Cubemaps_type, 0, 1},   {"lightmaps", &blvl_Lightmaps_type, 0, 1},
-    {"lighting", &blvl_Lighting_type, 0, 1},   {"entities", &blvl_Entities_type, 0, 1},
-    {"acoustics", &blvl_Acoustics_type, 0, 1}, {"props", &blvl_Props_type, 0, 1},
-    {"cameras", &blvl_Cameras_type, 0, 1},     {"sites", &blvl_Sites_type, 0, 1},
-    {"bsym", &blvl_Symbols_type, 0, 0},
+    {"meta", &blvl_Meta_type, 1},           {"sim", &blvl_Sim_type, 1},
+    {"geometry", &blvl_Geometry_type, 0},   {"textures", &blvl_Textures_type, 0},
+    {"cubemaps", &blvl_Cubemaps_type, 0},   {"lightmaps", &blvl_Lightmaps_type, 0},
+    {"lighting", &blvl_Lighting_type, 0},   {"entities", &blvl_Entities_type, 0},
+    {"acoustics", &blvl_Acoustics_type, 0}, {"props", &blvl_Props_type, 0},
+    {"cameras", &blvl_Cameras_type, 0},     {"sites", &blvl_Sites_type, 0},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -33,8 +34,14 @@ const blvl_fb_type *blvl_section_type(const char *tag, int *required) {
     return k >= 0 ? kinds[k].type : NULL;
 }
 
+const blvl_fb_type *blvl_schema_type(const char *name) {
+    if (name && strcmp(name, "bsym") == 0)
+        return &blvl_Symbols_type;
+    return blvl_section_type(name, NULL);
+}
+
 const char *blvl_core_tag_at(unsigned index) {
-    return index < NKINDS && kinds[index].core ? kinds[index].tag : NULL;
+    return index < NKINDS ? kinds[index].tag : NULL;
 }
 
 blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section *out,
@@ -44,7 +51,11 @@ blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section 
     memset(out, 0, sizeof *out);
     *root = NULL;
     int k = find_kind(tag);
-    if (k < 0 || !kinds[k].core)
+    if (k < 0 && tag && strcmp(tag, "bsym") == 0)
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "sections: bsym is not a section of a level: the symbols are a .bsym "
+                          "file of their own, beside the level");
+    if (k < 0)
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: '%s' is not a core tag",
                           tag ? tag : "(null)");
     const blvl_entry *e = blvl_find(level, tag);
@@ -80,8 +91,6 @@ blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err) {
     if (!level)
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no level");
     for (unsigned i = 0; i < NKINDS; i++) {
-        if (!kinds[i].core)
-            continue;
         blvl_section s;
         const uint8_t *root;
         blvl_status st = blvl_level_section(level, kinds[i].tag, &s, &root, err);
@@ -96,7 +105,7 @@ blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err) {
 }
 
 static const blvl_fb_type *type_or_fail(const char *tag, blvl_error *err) {
-    const blvl_fb_type *t = blvl_section_type(tag, NULL);
+    const blvl_fb_type *t = blvl_schema_type(tag);
     if (!t)
         blvl__fail(err, BLVL_E_ARGUMENT, "sections: '%s' is not a core tag or bsym",
                    tag ? tag : "(null)");
@@ -120,5 +129,20 @@ blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len
                                    const blvl_allocator *a, uint8_t **out, size_t *out_size,
                                    blvl_error *err) {
     const blvl_fb_type *t = type_or_fail(tag, err);
-    return t ? blvl_fb_from_json(json, len, t, a, out, out_size, err) : BLVL_E_ARGUMENT;
+    if (!t)
+        return BLVL_E_ARGUMENT;
+    blvl_status st = blvl_fb_from_json(json, len, t, a, out, out_size, err);
+    /* "flatbuffer: json: Sim.colliders[7].flags: ..." names the value from the root type; name
+     * it from the tag instead, as a user wrote it: "sim.colliders[7].flags". */
+    const char *head = "flatbuffer: json: ";
+    size_t hl = strlen(head), rl = strlen(t->name);
+    if (st == BLVL_E_FLATBUFFER && err && strncmp(err->message, head, hl) == 0 &&
+        strncmp(err->message + hl, t->name, rl) == 0 &&
+        (err->message[hl + rl] == '.' || err->message[hl + rl] == ':' ||
+         err->message[hl + rl] == '[')) {
+        char rest[sizeof err->message];
+        snprintf(rest, sizeof rest, "%s", err->message + hl + rl);
+        blvl__fail(err, st, "json: %s%s", tag, rest);
+    }
+    return st;
 }

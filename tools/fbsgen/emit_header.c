@@ -90,13 +90,13 @@ static void emit_struct(FILE *o, const schema_file *file, def *d) {
     if (d->size > off)
         fprintf(o, "    uint8_t pad%u_[%u];\n", off, d->size - off);
     fprintf(o, "} blvl_%s;\n", d->name);
-    fprintf(o, "_Static_assert(sizeof(blvl_%s) == %u, \"blvl_%s is %u bytes on the wire\");\n",
+    fprintf(o, "BLVL_STATIC_ASSERT(sizeof(blvl_%s) == %u, \"blvl_%s is %u bytes on the wire\");\n",
             d->name, d->size, d->name, d->size);
-    fprintf(o, "_Static_assert(_Alignof(blvl_%s) <= %u, \"blvl_%s alignment\");\n", d->name,
+    fprintf(o, "BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_%s) <= %u, \"blvl_%s alignment\");\n", d->name,
             d->align, d->name);
     for (size_t i = 0; i < d->nfields; i++)
-        fprintf(o, "_Static_assert(offsetof(blvl_%s, %s) == %u, \"blvl_%s.%s offset\");\n", d->name,
-                d->fields[i].name, d->fields[i].offset, d->name, d->fields[i].name);
+        fprintf(o, "BLVL_STATIC_ASSERT(offsetof(blvl_%s, %s) == %u, \"blvl_%s.%s offset\");\n",
+                d->name, d->fields[i].name, d->fields[i].offset, d->name, d->fields[i].name);
     fprintf(o, "extern const blvl_fb_type blvl_%s_type;\n\n", d->name);
 }
 
@@ -344,8 +344,21 @@ int fbs_emit_header(const schema *s, const schema_file *file, FILE *o) {
             "    return blvl_fb_verify(buf, size, &blvl_%s_type, NULL, err);\n}\n"
             "/* The root of a verified buffer. */\n" T
             "blvl_%s blvl_%s_root(const void *buf) {\n    blvl_%s t = {blvl_fb_root(buf)};\n"
-            "    return t;\n}\n\n",
+            "    return t;\n}\n",
             r->name, r->name, r->name, r->name, r->name, r->name);
+        if (file->file_identifier)
+            fprintf(o,
+                    "/* The schema's file_identifier: bytes 4..8 of every %s buffer (the verifier "
+                    "checks it). */\n#define blvl_%s_file_identifier \"%s\"\n",
+                    r->name, r->name, file->file_identifier);
+        fprintf(o,
+                "/* Finish a %s buffer built with the builder functions below%s. */\n" T
+                "blvl_status blvl_%s_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t "
+                "**data, size_t *size, blvl_error *err) {\n"
+                "    return blvl_fb_finish_id(b, root, blvl_%s_type.file_identifier, data, size, "
+                "err);\n}\n\n",
+                r->name, file->file_identifier ? " (writes the file identifier)" : "", r->name,
+                r->name);
     }
     for (size_t i = 0; i < s->ndefs; i++) {
         const def *d = s->defs[i];

@@ -23,7 +23,7 @@ static void emit_enum_table(FILE *o, const def *d) {
             d->name);
 }
 
-static void emit_type_table(FILE *o, const def *d) {
+static void emit_type_table(FILE *o, const def *d, const char *file_identifier) {
     if (d->nfields) {
         fprintf(o, "static const blvl_fb_field blvl_%s_fields_[] = {\n", d->name);
         for (size_t i = 0; i < d->nfields; i++) {
@@ -38,8 +38,8 @@ static void emit_type_table(FILE *o, const def *d) {
                 fputs(", .required = 1", o);
             if (d->what == D_STRUCT)
                 fprintf(o, ", .offset = %u", f->offset);
-            if (f->array_len)
-                fprintf(o, ", .array_len = %d", f->array_len);
+            if (f->array_len || f->exact_len)
+                fprintf(o, ", .array_len = %d", f->array_len ? f->array_len : f->exact_len);
             if (f->ref && f->ref->what != D_UNION)
                 fprintf(o, ", .type = &blvl_%s_type", f->ref->name);
             if (f->ref && f->ref->what == D_UNION)
@@ -61,9 +61,14 @@ static void emit_type_table(FILE *o, const def *d) {
     fprintf(o, "const blvl_fb_type blvl_%s_type = {\"%s\", %d, %d, %u, %u, %zu, ", d->name, d->name,
             d->what == D_STRUCT, d->has_padding, d->size, d->align, d->nfields);
     if (d->nfields)
-        fprintf(o, "blvl_%s_fields_};\n\n", d->name);
+        fprintf(o, "blvl_%s_fields_", d->name);
     else
-        fputs("NULL};\n\n", o);
+        fputs("NULL", o);
+    if (file_identifier)
+        fprintf(o, ", \"%s\"", file_identifier);
+    else
+        fputs(", NULL", o);
+    fputs("};\n\n", o);
 }
 
 int fbs_emit_source(const schema *s, const schema_file *file, FILE *o) {
@@ -80,7 +85,10 @@ int fbs_emit_source(const schema *s, const schema_file *file, FILE *o) {
     for (size_t i = 0; i < s->ndefs; i++) {
         const def *d = s->defs[i];
         if (strcmp(d->file, file->base) == 0 && (d->what == D_STRUCT || d->what == D_TABLE))
-            emit_type_table(o, d);
+            emit_type_table(o, d,
+                            file->root_type && strcmp(file->root_type, d->name) == 0
+                                ? file->file_identifier
+                                : NULL);
     }
     return ferror(o) ? -1 : 0;
 }

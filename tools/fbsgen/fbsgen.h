@@ -47,6 +47,7 @@ typedef struct field {
     uint64_t def_bits;
     double def_real;
     int deprecated, required;
+    int exact_len; /* blvl_length: a vector must hold exactly this many elements (0 = any) */
     int line;
 } field;
 
@@ -79,6 +80,7 @@ typedef struct schema_file {
     char **includes;  /* base names of included files */
     size_t nincludes;
     char *root_type;
+    char *file_identifier; /* 4 chars or NULL */
 } schema_file;
 
 typedef struct schema {

@@ -118,6 +118,10 @@ static int metadata(parser *p, field *f, def *d) {
             f->deprecated = 1;
         } else if (f && strcmp(key, "required") == 0) {
             f->required = 1;
+        } else if (f && strcmp(key, "blvl_length") == 0) {
+            f->exact_len = val ? atoi(val) : 0;
+            if (f->exact_len <= 0)
+                return error(p, "blvl_length needs a positive count");
         } else if (d && strcmp(key, "bit_flags") == 0) {
             d->bit_flags = 1;
         } else if (d && strcmp(key, "force_align") == 0) {
@@ -338,8 +342,12 @@ int fbs_parse_file(schema *s, const char *path) {
                 return -1;
             if (kw[0] == 'r')
                 s->files[fi].root_type = n;
-        } else if (strcmp(kw, "attribute") == 0 || strcmp(kw, "file_identifier") == 0 ||
-                   strcmp(kw, "file_extension") == 0) {
+        } else if (strcmp(kw, "file_identifier") == 0) {
+            token *t = next(&p);
+            if (t->kind != T_STRING || strlen(t->text) != 4 || expect(&p, ";"))
+                return error(&p, "file_identifier needs a string of 4 characters");
+            s->files[fi].file_identifier = xstrdup(t->text);
+        } else if (strcmp(kw, "attribute") == 0 || strcmp(kw, "file_extension") == 0) {
             next(&p);
             if (expect(&p, ";"))
                 return -1;

@@ -238,6 +238,8 @@ int fbs_resolve(schema *s) {
             } else {
                 f->kind = k;
             }
+            if (f->exact_len && f->kind != K_VECTOR)
+                return fail(d, f, "blvl_length applies to vectors only");
             if (d->what == D_STRUCT && (f->kind == K_STRING || f->kind == K_TABLE ||
                                         f->kind == K_UNION || f->kind == K_VECTOR))
                 return fail(d, f, "a struct holds scalars, structs and arrays only");

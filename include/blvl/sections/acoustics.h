@@ -25,14 +25,16 @@ typedef struct blvl_AcousticProbe {
     /* mean distance those rays ran, metres, capped at 255 */
     uint8_t size_m;
 } blvl_AcousticProbe;
-_Static_assert(sizeof(blvl_AcousticProbe) == 20, "blvl_AcousticProbe is 20 bytes on the wire");
-_Static_assert(_Alignof(blvl_AcousticProbe) <= 4, "blvl_AcousticProbe alignment");
-_Static_assert(offsetof(blvl_AcousticProbe, position) == 0, "blvl_AcousticProbe.position offset");
-_Static_assert(offsetof(blvl_AcousticProbe, first_edge) == 12,
-               "blvl_AcousticProbe.first_edge offset");
-_Static_assert(offsetof(blvl_AcousticProbe, room) == 16, "blvl_AcousticProbe.room offset");
-_Static_assert(offsetof(blvl_AcousticProbe, enclosed) == 18, "blvl_AcousticProbe.enclosed offset");
-_Static_assert(offsetof(blvl_AcousticProbe, size_m) == 19, "blvl_AcousticProbe.size_m offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_AcousticProbe) == 20, "blvl_AcousticProbe is 20 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_AcousticProbe) <= 4, "blvl_AcousticProbe alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_AcousticProbe, position) == 0,
+                   "blvl_AcousticProbe.position offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_AcousticProbe, first_edge) == 12,
+                   "blvl_AcousticProbe.first_edge offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_AcousticProbe, room) == 16, "blvl_AcousticProbe.room offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_AcousticProbe, enclosed) == 18,
+                   "blvl_AcousticProbe.enclosed offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_AcousticProbe, size_m) == 19, "blvl_AcousticProbe.size_m offset");
 extern const blvl_fb_type blvl_AcousticProbe_type;
 
 /* A one-way edge; its opposite is always in the list too. 12 bytes, no padding. */
@@ -48,13 +50,14 @@ typedef struct blvl_AcousticEdge {
     /* zero */
     uint8_t reserved;
 } blvl_AcousticEdge;
-_Static_assert(sizeof(blvl_AcousticEdge) == 12, "blvl_AcousticEdge is 12 bytes on the wire");
-_Static_assert(_Alignof(blvl_AcousticEdge) <= 4, "blvl_AcousticEdge alignment");
-_Static_assert(offsetof(blvl_AcousticEdge, to) == 0, "blvl_AcousticEdge.to offset");
-_Static_assert(offsetof(blvl_AcousticEdge, len_m) == 4, "blvl_AcousticEdge.len_m offset");
-_Static_assert(offsetof(blvl_AcousticEdge, door) == 8, "blvl_AcousticEdge.door offset");
-_Static_assert(offsetof(blvl_AcousticEdge, narrow) == 10, "blvl_AcousticEdge.narrow offset");
-_Static_assert(offsetof(blvl_AcousticEdge, reserved) == 11, "blvl_AcousticEdge.reserved offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_AcousticEdge) == 12, "blvl_AcousticEdge is 12 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_AcousticEdge) <= 4, "blvl_AcousticEdge alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_AcousticEdge, to) == 0, "blvl_AcousticEdge.to offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_AcousticEdge, len_m) == 4, "blvl_AcousticEdge.len_m offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_AcousticEdge, door) == 8, "blvl_AcousticEdge.door offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_AcousticEdge, narrow) == 10, "blvl_AcousticEdge.narrow offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_AcousticEdge, reserved) == 11,
+                   "blvl_AcousticEdge.reserved offset");
 extern const blvl_fb_type blvl_AcousticEdge_type;
 
 /* A group of probes with alike surroundings. */
@@ -148,6 +151,12 @@ static inline blvl_status blvl_Acoustics_verify(const void *buf, size_t size, bl
 static inline blvl_Acoustics blvl_Acoustics_root(const void *buf) {
     blvl_Acoustics t = {blvl_fb_root(buf)};
     return t;
+}
+/* Finish a Acoustics buffer built with the builder functions below. */
+static inline blvl_status blvl_Acoustics_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                                const uint8_t **data, size_t *size,
+                                                blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Acoustics_type.file_identifier, data, size, err);
 }
 
 /* AcousticRoom: building */

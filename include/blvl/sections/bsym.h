@@ -41,16 +41,17 @@ typedef struct blvl_SymbolSource {
     /* materials index (pre-merge); 0xFFFFFFFF = none */
     uint32_t material;
 } blvl_SymbolSource;
-_Static_assert(sizeof(blvl_SymbolSource) == 24, "blvl_SymbolSource is 24 bytes on the wire");
-_Static_assert(_Alignof(blvl_SymbolSource) <= 4, "blvl_SymbolSource alignment");
-_Static_assert(offsetof(blvl_SymbolSource, kind) == 0, "blvl_SymbolSource.kind offset");
-_Static_assert(offsetof(blvl_SymbolSource, index) == 4, "blvl_SymbolSource.index offset");
-_Static_assert(offsetof(blvl_SymbolSource, surface_flags) == 8,
-               "blvl_SymbolSource.surface_flags offset");
-_Static_assert(offsetof(blvl_SymbolSource, contents_flags) == 12,
-               "blvl_SymbolSource.contents_flags offset");
-_Static_assert(offsetof(blvl_SymbolSource, entity) == 16, "blvl_SymbolSource.entity offset");
-_Static_assert(offsetof(blvl_SymbolSource, material) == 20, "blvl_SymbolSource.material offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_SymbolSource) == 24, "blvl_SymbolSource is 24 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_SymbolSource) <= 4, "blvl_SymbolSource alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_SymbolSource, kind) == 0, "blvl_SymbolSource.kind offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_SymbolSource, index) == 4, "blvl_SymbolSource.index offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_SymbolSource, surface_flags) == 8,
+                   "blvl_SymbolSource.surface_flags offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_SymbolSource, contents_flags) == 12,
+                   "blvl_SymbolSource.contents_flags offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_SymbolSource, entity) == 16, "blvl_SymbolSource.entity offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_SymbolSource, material) == 20,
+                   "blvl_SymbolSource.material offset");
 extern const blvl_fb_type blvl_SymbolSource_type;
 
 /* A run of triangles from one source. 8 bytes. */
@@ -61,10 +62,10 @@ typedef struct blvl_TriRun {
     /* sources index; 0xFFFFFFFF = none */
     uint32_t source;
 } blvl_TriRun;
-_Static_assert(sizeof(blvl_TriRun) == 8, "blvl_TriRun is 8 bytes on the wire");
-_Static_assert(_Alignof(blvl_TriRun) <= 4, "blvl_TriRun alignment");
-_Static_assert(offsetof(blvl_TriRun, first_tri) == 0, "blvl_TriRun.first_tri offset");
-_Static_assert(offsetof(blvl_TriRun, source) == 4, "blvl_TriRun.source offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_TriRun) == 8, "blvl_TriRun is 8 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_TriRun) <= 4, "blvl_TriRun alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_TriRun, first_tri) == 0, "blvl_TriRun.first_tri offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_TriRun, source) == 4, "blvl_TriRun.source offset");
 extern const blvl_fb_type blvl_TriRun_type;
 
 /* A material before the bake merged it. */
@@ -202,6 +203,13 @@ static inline blvl_status blvl_Symbols_verify(const void *buf, size_t size, blvl
 static inline blvl_Symbols blvl_Symbols_root(const void *buf) {
     blvl_Symbols t = {blvl_fb_root(buf)};
     return t;
+}
+/* The schema's file_identifier: bytes 4..8 of every Symbols buffer (the verifier checks it). */
+#define blvl_Symbols_file_identifier "BSYM"
+/* Finish a Symbols buffer built with the builder functions below (writes the file identifier). */
+static inline blvl_status blvl_Symbols_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                              const uint8_t **data, size_t *size, blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Symbols_type.file_identifier, data, size, err);
 }
 
 /* SymbolMaterial: building */

@@ -109,6 +109,11 @@ static inline blvl_Cameras blvl_Cameras_root(const void *buf) {
     blvl_Cameras t = {blvl_fb_root(buf)};
     return t;
 }
+/* Finish a Cameras buffer built with the builder functions below. */
+static inline blvl_status blvl_Cameras_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                              const uint8_t **data, size_t *size, blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Cameras_type.file_identifier, data, size, err);
+}
 
 /* Camera: building */
 static inline void blvl_Camera_start(blvl_fb_builder *b) {

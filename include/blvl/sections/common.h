@@ -92,10 +92,10 @@ typedef struct blvl_Vec2 {
     /* component */
     float y;
 } blvl_Vec2;
-_Static_assert(sizeof(blvl_Vec2) == 8, "blvl_Vec2 is 8 bytes on the wire");
-_Static_assert(_Alignof(blvl_Vec2) <= 4, "blvl_Vec2 alignment");
-_Static_assert(offsetof(blvl_Vec2, x) == 0, "blvl_Vec2.x offset");
-_Static_assert(offsetof(blvl_Vec2, y) == 4, "blvl_Vec2.y offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Vec2) == 8, "blvl_Vec2 is 8 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Vec2) <= 4, "blvl_Vec2 alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vec2, x) == 0, "blvl_Vec2.x offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vec2, y) == 4, "blvl_Vec2.y offset");
 extern const blvl_fb_type blvl_Vec2_type;
 
 typedef struct blvl_Vec3 {
@@ -106,11 +106,11 @@ typedef struct blvl_Vec3 {
     /* component */
     float z;
 } blvl_Vec3;
-_Static_assert(sizeof(blvl_Vec3) == 12, "blvl_Vec3 is 12 bytes on the wire");
-_Static_assert(_Alignof(blvl_Vec3) <= 4, "blvl_Vec3 alignment");
-_Static_assert(offsetof(blvl_Vec3, x) == 0, "blvl_Vec3.x offset");
-_Static_assert(offsetof(blvl_Vec3, y) == 4, "blvl_Vec3.y offset");
-_Static_assert(offsetof(blvl_Vec3, z) == 8, "blvl_Vec3.z offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Vec3) == 12, "blvl_Vec3 is 12 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Vec3) <= 4, "blvl_Vec3 alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vec3, x) == 0, "blvl_Vec3.x offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vec3, y) == 4, "blvl_Vec3.y offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vec3, z) == 8, "blvl_Vec3.z offset");
 extern const blvl_fb_type blvl_Vec3_type;
 
 /* Four floats; a quaternion (x, y, z, w) where used as a rotation, otherwise four plain arguments.
@@ -125,12 +125,12 @@ typedef struct blvl_Vec4 {
     /* component */
     float w;
 } blvl_Vec4;
-_Static_assert(sizeof(blvl_Vec4) == 16, "blvl_Vec4 is 16 bytes on the wire");
-_Static_assert(_Alignof(blvl_Vec4) <= 4, "blvl_Vec4 alignment");
-_Static_assert(offsetof(blvl_Vec4, x) == 0, "blvl_Vec4.x offset");
-_Static_assert(offsetof(blvl_Vec4, y) == 4, "blvl_Vec4.y offset");
-_Static_assert(offsetof(blvl_Vec4, z) == 8, "blvl_Vec4.z offset");
-_Static_assert(offsetof(blvl_Vec4, w) == 12, "blvl_Vec4.w offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Vec4) == 16, "blvl_Vec4 is 16 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Vec4) <= 4, "blvl_Vec4 alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vec4, x) == 0, "blvl_Vec4.x offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vec4, y) == 4, "blvl_Vec4.y offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vec4, z) == 8, "blvl_Vec4.z offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vec4, w) == 12, "blvl_Vec4.w offset");
 extern const blvl_fb_type blvl_Vec4_type;
 
 /* Outward unit normal and distance: a point p is inside when dot(normal, p) - dist <= 0. */
@@ -140,10 +140,10 @@ typedef struct blvl_Plane {
     /* qu along normal from the origin */
     float dist;
 } blvl_Plane;
-_Static_assert(sizeof(blvl_Plane) == 16, "blvl_Plane is 16 bytes on the wire");
-_Static_assert(_Alignof(blvl_Plane) <= 4, "blvl_Plane alignment");
-_Static_assert(offsetof(blvl_Plane, normal) == 0, "blvl_Plane.normal offset");
-_Static_assert(offsetof(blvl_Plane, dist) == 12, "blvl_Plane.dist offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Plane) == 16, "blvl_Plane is 16 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Plane) <= 4, "blvl_Plane alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Plane, normal) == 0, "blvl_Plane.normal offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Plane, dist) == 12, "blvl_Plane.dist offset");
 extern const blvl_fb_type blvl_Plane_type;
 
 /* Axis-aligned box, lo <= hi on every axis, qu. */
@@ -153,10 +153,10 @@ typedef struct blvl_Box {
     /* maximum corner */
     blvl_Vec3 hi;
 } blvl_Box;
-_Static_assert(sizeof(blvl_Box) == 24, "blvl_Box is 24 bytes on the wire");
-_Static_assert(_Alignof(blvl_Box) <= 4, "blvl_Box alignment");
-_Static_assert(offsetof(blvl_Box, lo) == 0, "blvl_Box.lo offset");
-_Static_assert(offsetof(blvl_Box, hi) == 12, "blvl_Box.hi offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Box) == 24, "blvl_Box is 24 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Box) <= 4, "blvl_Box alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Box, lo) == 0, "blvl_Box.lo offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Box, hi) == 12, "blvl_Box.hi offset");
 extern const blvl_fb_type blvl_Box_type;
 
 /* 8-bit RGBA colour, bytes in memory order r, g, b, a. */
@@ -170,12 +170,12 @@ typedef struct blvl_Rgba8 {
     /* alpha */
     uint8_t a;
 } blvl_Rgba8;
-_Static_assert(sizeof(blvl_Rgba8) == 4, "blvl_Rgba8 is 4 bytes on the wire");
-_Static_assert(_Alignof(blvl_Rgba8) <= 1, "blvl_Rgba8 alignment");
-_Static_assert(offsetof(blvl_Rgba8, r) == 0, "blvl_Rgba8.r offset");
-_Static_assert(offsetof(blvl_Rgba8, g) == 1, "blvl_Rgba8.g offset");
-_Static_assert(offsetof(blvl_Rgba8, b) == 2, "blvl_Rgba8.b offset");
-_Static_assert(offsetof(blvl_Rgba8, a) == 3, "blvl_Rgba8.a offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Rgba8) == 4, "blvl_Rgba8 is 4 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Rgba8) <= 1, "blvl_Rgba8 alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Rgba8, r) == 0, "blvl_Rgba8.r offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Rgba8, g) == 1, "blvl_Rgba8.g offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Rgba8, b) == 2, "blvl_Rgba8.b offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Rgba8, a) == 3, "blvl_Rgba8.a offset");
 extern const blvl_fb_type blvl_Rgba8_type;
 
 /* Four signed normalised 16-bit values: v = max(s / 32767, -1). */
@@ -189,12 +189,12 @@ typedef struct blvl_Snorm16x4 {
     /* snorm16 */
     int16_t w;
 } blvl_Snorm16x4;
-_Static_assert(sizeof(blvl_Snorm16x4) == 8, "blvl_Snorm16x4 is 8 bytes on the wire");
-_Static_assert(_Alignof(blvl_Snorm16x4) <= 2, "blvl_Snorm16x4 alignment");
-_Static_assert(offsetof(blvl_Snorm16x4, x) == 0, "blvl_Snorm16x4.x offset");
-_Static_assert(offsetof(blvl_Snorm16x4, y) == 2, "blvl_Snorm16x4.y offset");
-_Static_assert(offsetof(blvl_Snorm16x4, z) == 4, "blvl_Snorm16x4.z offset");
-_Static_assert(offsetof(blvl_Snorm16x4, w) == 6, "blvl_Snorm16x4.w offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Snorm16x4) == 8, "blvl_Snorm16x4 is 8 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Snorm16x4) <= 2, "blvl_Snorm16x4 alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Snorm16x4, x) == 0, "blvl_Snorm16x4.x offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Snorm16x4, y) == 2, "blvl_Snorm16x4.y offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Snorm16x4, z) == 4, "blvl_Snorm16x4.z offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Snorm16x4, w) == 6, "blvl_Snorm16x4.w offset");
 extern const blvl_fb_type blvl_Snorm16x4_type;
 
 /* The 52-byte vertex, laid out so a little-endian reader can copy it straight into a vertex buffer.
@@ -213,14 +213,14 @@ typedef struct blvl_Vertex {
     /* offset 44, xyz unit tangent (along +u), w = bitangent sign (+1 or -1) */
     blvl_Snorm16x4 tangent;
 } blvl_Vertex;
-_Static_assert(sizeof(blvl_Vertex) == 52, "blvl_Vertex is 52 bytes on the wire");
-_Static_assert(_Alignof(blvl_Vertex) <= 4, "blvl_Vertex alignment");
-_Static_assert(offsetof(blvl_Vertex, position) == 0, "blvl_Vertex.position offset");
-_Static_assert(offsetof(blvl_Vertex, normal) == 12, "blvl_Vertex.normal offset");
-_Static_assert(offsetof(blvl_Vertex, uv) == 24, "blvl_Vertex.uv offset");
-_Static_assert(offsetof(blvl_Vertex, lightmap_uv) == 32, "blvl_Vertex.lightmap_uv offset");
-_Static_assert(offsetof(blvl_Vertex, color) == 40, "blvl_Vertex.color offset");
-_Static_assert(offsetof(blvl_Vertex, tangent) == 44, "blvl_Vertex.tangent offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Vertex) == 52, "blvl_Vertex is 52 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Vertex) <= 4, "blvl_Vertex alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vertex, position) == 0, "blvl_Vertex.position offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vertex, normal) == 12, "blvl_Vertex.normal offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vertex, uv) == 24, "blvl_Vertex.uv offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vertex, lightmap_uv) == 32, "blvl_Vertex.lightmap_uv offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vertex, color) == 40, "blvl_Vertex.color offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Vertex, tangent) == 44, "blvl_Vertex.tangent offset");
 extern const blvl_fb_type blvl_Vertex_type;
 
 /* An image: one byte blob with its dimensions. Used by textures, cubemaps, lightmaps and lighting.

@@ -39,6 +39,12 @@ static inline blvl_Cubemaps blvl_Cubemaps_root(const void *buf) {
     blvl_Cubemaps t = {blvl_fb_root(buf)};
     return t;
 }
+/* Finish a Cubemaps buffer built with the builder functions below. */
+static inline blvl_status blvl_Cubemaps_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                               const uint8_t **data, size_t *size,
+                                               blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Cubemaps_type.file_identifier, data, size, err);
+}
 
 /* Cubemaps: building */
 static inline void blvl_Cubemaps_start(blvl_fb_builder *b) {

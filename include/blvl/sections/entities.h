@@ -85,6 +85,12 @@ static inline blvl_Entities blvl_Entities_root(const void *buf) {
     blvl_Entities t = {blvl_fb_root(buf)};
     return t;
 }
+/* Finish a Entities buffer built with the builder functions below. */
+static inline blvl_status blvl_Entities_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                               const uint8_t **data, size_t *size,
+                                               blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Entities_type.file_identifier, data, size, err);
+}
 
 /* KeyValue: building */
 static inline void blvl_KeyValue_start(blvl_fb_builder *b) {

@@ -147,13 +147,13 @@ typedef struct blvl_Wave {
     /* cycles per second */
     float freq;
 } blvl_Wave;
-_Static_assert(sizeof(blvl_Wave) == 20, "blvl_Wave is 20 bytes on the wire");
-_Static_assert(_Alignof(blvl_Wave) <= 4, "blvl_Wave alignment");
-_Static_assert(offsetof(blvl_Wave, func) == 0, "blvl_Wave.func offset");
-_Static_assert(offsetof(blvl_Wave, base) == 4, "blvl_Wave.base offset");
-_Static_assert(offsetof(blvl_Wave, amp) == 8, "blvl_Wave.amp offset");
-_Static_assert(offsetof(blvl_Wave, phase) == 12, "blvl_Wave.phase offset");
-_Static_assert(offsetof(blvl_Wave, freq) == 16, "blvl_Wave.freq offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Wave) == 20, "blvl_Wave is 20 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Wave) <= 4, "blvl_Wave alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Wave, func) == 0, "blvl_Wave.func offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Wave, base) == 4, "blvl_Wave.base offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Wave, amp) == 8, "blvl_Wave.amp offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Wave, phase) == 12, "blvl_Wave.phase offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Wave, freq) == 16, "blvl_Wave.freq offset");
 extern const blvl_fb_type blvl_Wave_type;
 
 /* deformVertexes bulge parameters as the script wrote them. */
@@ -165,11 +165,11 @@ typedef struct blvl_Bulge {
     /* bulge speed */
     float speed;
 } blvl_Bulge;
-_Static_assert(sizeof(blvl_Bulge) == 12, "blvl_Bulge is 12 bytes on the wire");
-_Static_assert(_Alignof(blvl_Bulge) <= 4, "blvl_Bulge alignment");
-_Static_assert(offsetof(blvl_Bulge, width) == 0, "blvl_Bulge.width offset");
-_Static_assert(offsetof(blvl_Bulge, height) == 4, "blvl_Bulge.height offset");
-_Static_assert(offsetof(blvl_Bulge, speed) == 8, "blvl_Bulge.speed offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Bulge) == 12, "blvl_Bulge is 12 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Bulge) <= 4, "blvl_Bulge alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Bulge, width) == 0, "blvl_Bulge.width offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Bulge, height) == 4, "blvl_Bulge.height offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Bulge, speed) == 8, "blvl_Bulge.speed offset");
 extern const blvl_fb_type blvl_Bulge_type;
 
 /* One draw: a run of indices with one material. Batches are sorted by their material's sort key. */
@@ -579,7 +579,7 @@ static inline bool blvl_Shading_anim_present(blvl_Shading t) {
 }
 
 /* Water: reading */
-/* linear RGB 0..1 under the surface */
+/* the engine's fog colour, as its material gave it (no colour-space conversion) */
 static inline blvl_Vec3 blvl_Water_fog_color(blvl_Water t) {
     blvl_Vec3 v;
     blvl_fb_get_struct(t.p_, 0, &v, sizeof v);
@@ -588,21 +588,21 @@ static inline blvl_Vec3 blvl_Water_fog_color(blvl_Water t) {
 static inline bool blvl_Water_fog_color_present(blvl_Water t) {
     return blvl_fb_has(t.p_, 0);
 }
-/* qu below the surface where fog begins */
+/* fog start, map units, as the engine gave it */
 static inline float blvl_Water_fog_start(blvl_Water t) {
     return (float)blvl_fb_get_f32(t.p_, 1, 0.0f);
 }
 static inline bool blvl_Water_fog_start_present(blvl_Water t) {
     return blvl_fb_has(t.p_, 1);
 }
-/* qu where fog is full */
+/* fog end, map units, as the engine gave it */
 static inline float blvl_Water_fog_end(blvl_Water t) {
     return (float)blvl_fb_get_f32(t.p_, 2, 0.0f);
 }
 static inline bool blvl_Water_fog_end_present(blvl_Water t) {
     return blvl_fb_has(t.p_, 2);
 }
-/* linear RGB */
+/* the engine's reflect tint, as given */
 static inline blvl_Vec3 blvl_Water_reflect_tint(blvl_Water t) {
     blvl_Vec3 v;
     blvl_fb_get_struct(t.p_, 3, &v, sizeof v);
@@ -611,14 +611,14 @@ static inline blvl_Vec3 blvl_Water_reflect_tint(blvl_Water t) {
 static inline bool blvl_Water_reflect_tint_present(blvl_Water t) {
     return blvl_fb_has(t.p_, 3);
 }
-/* reflection strength */
+/* the engine's reflect amount, as given */
 static inline float blvl_Water_reflect_amount(blvl_Water t) {
     return (float)blvl_fb_get_f32(t.p_, 4, 0.0f);
 }
 static inline bool blvl_Water_reflect_amount_present(blvl_Water t) {
     return blvl_fb_has(t.p_, 4);
 }
-/* linear RGB */
+/* the engine's refract tint, as given */
 static inline blvl_Vec3 blvl_Water_refract_tint(blvl_Water t) {
     blvl_Vec3 v;
     blvl_fb_get_struct(t.p_, 5, &v, sizeof v);
@@ -627,7 +627,7 @@ static inline blvl_Vec3 blvl_Water_refract_tint(blvl_Water t) {
 static inline bool blvl_Water_refract_tint_present(blvl_Water t) {
     return blvl_fb_has(t.p_, 5);
 }
-/* refraction strength */
+/* the engine's refract amount, as given */
 static inline float blvl_Water_refract_amount(blvl_Water t) {
     return (float)blvl_fb_get_f32(t.p_, 6, 0.0f);
 }
@@ -936,6 +936,12 @@ static inline blvl_status blvl_Geometry_verify(const void *buf, size_t size, blv
 static inline blvl_Geometry blvl_Geometry_root(const void *buf) {
     blvl_Geometry t = {blvl_fb_root(buf)};
     return t;
+}
+/* Finish a Geometry buffer built with the builder functions below. */
+static inline blvl_status blvl_Geometry_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                               const uint8_t **data, size_t *size,
+                                               blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Geometry_type.file_identifier, data, size, err);
 }
 
 /* Batch: building */

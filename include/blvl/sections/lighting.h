@@ -84,11 +84,11 @@ typedef struct blvl_Sun {
     /* in LightingProfile.sun_units */
     float intensity;
 } blvl_Sun;
-_Static_assert(sizeof(blvl_Sun) == 28, "blvl_Sun is 28 bytes on the wire");
-_Static_assert(_Alignof(blvl_Sun) <= 4, "blvl_Sun alignment");
-_Static_assert(offsetof(blvl_Sun, direction) == 0, "blvl_Sun.direction offset");
-_Static_assert(offsetof(blvl_Sun, color) == 12, "blvl_Sun.color offset");
-_Static_assert(offsetof(blvl_Sun, intensity) == 24, "blvl_Sun.intensity offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Sun) == 28, "blvl_Sun is 28 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Sun) <= 4, "blvl_Sun alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Sun, direction) == 0, "blvl_Sun.direction offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Sun, color) == 12, "blvl_Sun.color offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Sun, intensity) == 24, "blvl_Sun.intensity offset");
 extern const blvl_fb_type blvl_Sun_type;
 
 /* The map's own post-processing block, in the source engine's values. */
@@ -942,6 +942,12 @@ static inline blvl_status blvl_Lighting_verify(const void *buf, size_t size, blv
 static inline blvl_Lighting blvl_Lighting_root(const void *buf) {
     blvl_Lighting t = {blvl_fb_root(buf)};
     return t;
+}
+/* Finish a Lighting buffer built with the builder functions below. */
+static inline blvl_status blvl_Lighting_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                               const uint8_t **data, size_t *size,
+                                               blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Lighting_type.file_identifier, data, size, err);
 }
 
 /* Post: building */

@@ -133,6 +133,12 @@ static inline blvl_Lightmaps blvl_Lightmaps_root(const void *buf) {
     blvl_Lightmaps t = {blvl_fb_root(buf)};
     return t;
 }
+/* Finish a Lightmaps buffer built with the builder functions below. */
+static inline blvl_status blvl_Lightmaps_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                                const uint8_t **data, size_t *size,
+                                                blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Lightmaps_type.file_identifier, data, size, err);
+}
 
 /* LightmapStyle: building */
 static inline void blvl_LightmapStyle_start(blvl_fb_builder *b) {

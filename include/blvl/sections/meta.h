@@ -113,6 +113,11 @@ static inline blvl_Meta blvl_Meta_root(const void *buf) {
     blvl_Meta t = {blvl_fb_root(buf)};
     return t;
 }
+/* Finish a Meta buffer built with the builder functions below. */
+static inline blvl_status blvl_Meta_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                           const uint8_t **data, size_t *size, blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Meta_type.file_identifier, data, size, err);
+}
 
 /* Meta: building */
 static inline void blvl_Meta_start(blvl_fb_builder *b) {

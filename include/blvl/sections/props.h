@@ -32,11 +32,13 @@ typedef struct blvl_PropSurface {
     /* geometry.materials index; 0xFFFFFFFF = none */
     uint32_t material;
 } blvl_PropSurface;
-_Static_assert(sizeof(blvl_PropSurface) == 12, "blvl_PropSurface is 12 bytes on the wire");
-_Static_assert(_Alignof(blvl_PropSurface) <= 4, "blvl_PropSurface alignment");
-_Static_assert(offsetof(blvl_PropSurface, first_index) == 0, "blvl_PropSurface.first_index offset");
-_Static_assert(offsetof(blvl_PropSurface, index_count) == 4, "blvl_PropSurface.index_count offset");
-_Static_assert(offsetof(blvl_PropSurface, material) == 8, "blvl_PropSurface.material offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_PropSurface) == 12, "blvl_PropSurface is 12 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_PropSurface) <= 4, "blvl_PropSurface alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_PropSurface, first_index) == 0,
+                   "blvl_PropSurface.first_index offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_PropSurface, index_count) == 4,
+                   "blvl_PropSurface.index_count offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_PropSurface, material) == 8, "blvl_PropSurface.material offset");
 extern const blvl_fb_type blvl_PropSurface_type;
 
 /* Model frame -> level: p' = position + rotate(rotation, scale * p). 40 bytes. */
@@ -48,11 +50,11 @@ typedef struct blvl_Transform {
     /* per-axis scale */
     blvl_Vec3 scale;
 } blvl_Transform;
-_Static_assert(sizeof(blvl_Transform) == 40, "blvl_Transform is 40 bytes on the wire");
-_Static_assert(_Alignof(blvl_Transform) <= 4, "blvl_Transform alignment");
-_Static_assert(offsetof(blvl_Transform, position) == 0, "blvl_Transform.position offset");
-_Static_assert(offsetof(blvl_Transform, rotation) == 12, "blvl_Transform.rotation offset");
-_Static_assert(offsetof(blvl_Transform, scale) == 28, "blvl_Transform.scale offset");
+BLVL_STATIC_ASSERT(sizeof(blvl_Transform) == 40, "blvl_Transform is 40 bytes on the wire");
+BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Transform) <= 4, "blvl_Transform alignment");
+BLVL_STATIC_ASSERT(offsetof(blvl_Transform, position) == 0, "blvl_Transform.position offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Transform, rotation) == 12, "blvl_Transform.rotation offset");
+BLVL_STATIC_ASSERT(offsetof(blvl_Transform, scale) == 28, "blvl_Transform.scale offset");
 extern const blvl_fb_type blvl_Transform_type;
 
 /* A convex collision hull in the model's frame; same meaning as sim's Hull (face loops wound around
@@ -287,6 +289,11 @@ static inline blvl_status blvl_Props_verify(const void *buf, size_t size, blvl_e
 static inline blvl_Props blvl_Props_root(const void *buf) {
     blvl_Props t = {blvl_fb_root(buf)};
     return t;
+}
+/* Finish a Props buffer built with the builder functions below. */
+static inline blvl_status blvl_Props_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                            const uint8_t **data, size_t *size, blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Props_type.file_identifier, data, size, err);
 }
 
 /* PropHull: building */

@@ -70,24 +70,25 @@ enum {
 };
 extern const blvl_fb_enum blvl_ColliderSourceKind_enum;
 
-/* What a breakable is made of (sound and debris). The source engine's material class, else read
- * from the material name. */
+/* What a breakable is made of (sound and debris), in the seed's order. The source engine's material
+ * class, else read from the material name. */
 typedef uint8_t blvl_BreakableKind;
 enum {
-    /* the map never said (default); a reader may fall back on its colliders' surface bits */
-    blvl_BreakableKind_Other = 0,
     /* glass */
-    blvl_BreakableKind_Glass = 1,
+    blvl_BreakableKind_Glass = 0,
     /* wood */
-    blvl_BreakableKind_Wood = 2,
+    blvl_BreakableKind_Wood = 1,
     /* metal */
-    blvl_BreakableKind_Metal = 3,
+    blvl_BreakableKind_Metal = 2,
     /* stone, concrete, brick */
-    blvl_BreakableKind_Stone = 4,
+    blvl_BreakableKind_Stone = 3,
     /* ceramic tile */
-    blvl_BreakableKind_Tile = 5,
+    blvl_BreakableKind_Tile = 4,
     /* flesh */
-    blvl_BreakableKind_Flesh = 6,
+    blvl_BreakableKind_Flesh = 5,
+    /* the map never said (the field's default); a reader may fall back on its colliders' surface
+       bits */
+    blvl_BreakableKind_Other = 6,
 };
 extern const blvl_fb_enum blvl_BreakableKind_enum;
 
@@ -374,9 +375,9 @@ static inline blvl_fb_str blvl_Breakable_name(blvl_Breakable t) {
 static inline bool blvl_Breakable_name_present(blvl_Breakable t) {
     return blvl_fb_has(t.p_, 0);
 }
-/* default Other */
+/* absent = Other */
 static inline blvl_BreakableKind blvl_Breakable_kind(blvl_Breakable t) {
-    return (blvl_BreakableKind)blvl_fb_get_u8(t.p_, 1, 0);
+    return (blvl_BreakableKind)blvl_fb_get_u8(t.p_, 1, 6);
 }
 static inline bool blvl_Breakable_kind_present(blvl_Breakable t) {
     return blvl_fb_has(t.p_, 1);
@@ -835,6 +836,11 @@ static inline blvl_Sim blvl_Sim_root(const void *buf) {
     blvl_Sim t = {blvl_fb_root(buf)};
     return t;
 }
+/* Finish a Sim buffer built with the builder functions below. */
+static inline blvl_status blvl_Sim_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                          const uint8_t **data, size_t *size, blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Sim_type.file_identifier, data, size, err);
+}
 
 /* Planes: building */
 static inline void blvl_Planes_start(blvl_fb_builder *b) {
@@ -946,7 +952,7 @@ static inline void blvl_Breakable_add_name(blvl_fb_builder *b, blvl_fb_ref v) {
     blvl_fb_add_ref(b, 0, v);
 }
 static inline void blvl_Breakable_add_kind(blvl_fb_builder *b, blvl_BreakableKind v) {
-    blvl_fb_add_u8(b, 1, v, 0);
+    blvl_fb_add_u8(b, 1, v, 6);
 }
 static inline void blvl_Breakable_add_lo(blvl_fb_builder *b, const blvl_Vec3 *v) {
     blvl_fb_add_struct(b, 2, &blvl_Vec3_type, v);

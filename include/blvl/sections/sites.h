@@ -93,6 +93,11 @@ static inline blvl_Sites blvl_Sites_root(const void *buf) {
     blvl_Sites t = {blvl_fb_root(buf)};
     return t;
 }
+/* Finish a Sites buffer built with the builder functions below. */
+static inline blvl_status blvl_Sites_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                            const uint8_t **data, size_t *size, blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Sites_type.file_identifier, data, size, err);
+}
 
 /* Site: building */
 static inline void blvl_Site_start(blvl_fb_builder *b) {

@@ -39,6 +39,12 @@ static inline blvl_Textures blvl_Textures_root(const void *buf) {
     blvl_Textures t = {blvl_fb_root(buf)};
     return t;
 }
+/* Finish a Textures buffer built with the builder functions below. */
+static inline blvl_status blvl_Textures_finish(blvl_fb_builder *b, blvl_fb_ref root,
+                                               const uint8_t **data, size_t *size,
+                                               blvl_error *err) {
+    return blvl_fb_finish_id(b, root, blvl_Textures_type.file_identifier, data, size, err);
+}
 
 /* Textures: building */
 static inline void blvl_Textures_start(blvl_fb_builder *b) {

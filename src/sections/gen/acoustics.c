@@ -8,8 +8,8 @@ static const blvl_fb_field blvl_AcousticProbe_fields_[] = {
     {.name = "enclosed", .id = 3, .kind = BLVL_FB_U8, .offset = 18},
     {.name = "size_m", .id = 4, .kind = BLVL_FB_U8, .offset = 19},
 };
-const blvl_fb_type blvl_AcousticProbe_type = {"AcousticProbe",           1, 0, 20, 4, 5,
-                                              blvl_AcousticProbe_fields_};
+const blvl_fb_type blvl_AcousticProbe_type = {
+    "AcousticProbe", 1, 0, 20, 4, 5, blvl_AcousticProbe_fields_, NULL};
 
 static const blvl_fb_field blvl_AcousticEdge_fields_[] = {
     {.name = "to", .id = 0, .kind = BLVL_FB_U32, .offset = 0},
@@ -18,16 +18,16 @@ static const blvl_fb_field blvl_AcousticEdge_fields_[] = {
     {.name = "narrow", .id = 3, .kind = BLVL_FB_BOOL, .offset = 10},
     {.name = "reserved", .id = 4, .kind = BLVL_FB_U8, .offset = 11},
 };
-const blvl_fb_type blvl_AcousticEdge_type = {"AcousticEdge",           1, 0, 12, 4, 5,
-                                             blvl_AcousticEdge_fields_};
+const blvl_fb_type blvl_AcousticEdge_type = {
+    "AcousticEdge", 1, 0, 12, 4, 5, blvl_AcousticEdge_fields_, NULL};
 
 static const blvl_fb_field blvl_AcousticRoom_fields_[] = {
     {.name = "rt60_s", .id = 0, .kind = BLVL_FB_F32},
     {.name = "damping", .id = 1, .kind = BLVL_FB_F32},
     {.name = "outdoor", .id = 2, .kind = BLVL_FB_BOOL},
 };
-const blvl_fb_type blvl_AcousticRoom_type = {"AcousticRoom",           0, 0, 0, 0, 3,
-                                             blvl_AcousticRoom_fields_};
+const blvl_fb_type blvl_AcousticRoom_type = {
+    "AcousticRoom", 0, 0, 0, 0, 3, blvl_AcousticRoom_fields_, NULL};
 
 static const blvl_fb_field blvl_Acoustics_fields_[] = {
     {.name = "probes",
@@ -46,4 +46,4 @@ static const blvl_fb_field blvl_Acoustics_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_AcousticRoom_type},
 };
-const blvl_fb_type blvl_Acoustics_type = {"Acoustics", 0, 0, 0, 0, 3, blvl_Acoustics_fields_};
+const blvl_fb_type blvl_Acoustics_type = {"Acoustics", 0, 0, 0, 0, 3, blvl_Acoustics_fields_, NULL};

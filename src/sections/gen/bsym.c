@@ -16,14 +16,14 @@ static const blvl_fb_field blvl_SymbolSource_fields_[] = {
     {.name = "entity", .id = 4, .kind = BLVL_FB_U32, .offset = 16},
     {.name = "material", .id = 5, .kind = BLVL_FB_U32, .offset = 20},
 };
-const blvl_fb_type blvl_SymbolSource_type = {"SymbolSource",           1, 0, 24, 4, 6,
-                                             blvl_SymbolSource_fields_};
+const blvl_fb_type blvl_SymbolSource_type = {
+    "SymbolSource", 1, 0, 24, 4, 6, blvl_SymbolSource_fields_, NULL};
 
 static const blvl_fb_field blvl_TriRun_fields_[] = {
     {.name = "first_tri", .id = 0, .kind = BLVL_FB_U32, .offset = 0},
     {.name = "source", .id = 1, .kind = BLVL_FB_U32, .offset = 4},
 };
-const blvl_fb_type blvl_TriRun_type = {"TriRun", 1, 0, 8, 4, 2, blvl_TriRun_fields_};
+const blvl_fb_type blvl_TriRun_type = {"TriRun", 1, 0, 8, 4, 2, blvl_TriRun_fields_, NULL};
 
 static const blvl_fb_field blvl_SymbolMaterial_fields_[] = {
     {.name = "name", .id = 0, .kind = BLVL_FB_STRING},
@@ -31,11 +31,11 @@ static const blvl_fb_field blvl_SymbolMaterial_fields_[] = {
     {.name = "texture", .id = 2, .kind = BLVL_FB_STRING},
     {.name = "baked", .id = 3, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
 };
-const blvl_fb_type blvl_SymbolMaterial_type = {"SymbolMaterial",           0, 0, 0, 0, 4,
-                                               blvl_SymbolMaterial_fields_};
+const blvl_fb_type blvl_SymbolMaterial_type = {
+    "SymbolMaterial", 0, 0, 0, 0, 4, blvl_SymbolMaterial_fields_, NULL};
 
 static const blvl_fb_field blvl_Symbols_fields_[] = {
-    {.name = "level", .id = 0, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_U8},
+    {.name = "level", .id = 0, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_U8, .array_len = 16},
     {.name = "version", .id = 1, .kind = BLVL_FB_U32},
     {.name = "colliders", .id = 2, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_U32},
     {.name = "tri_runs",
@@ -54,4 +54,4 @@ static const blvl_fb_field blvl_Symbols_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_SymbolMaterial_type},
 };
-const blvl_fb_type blvl_Symbols_type = {"Symbols", 0, 0, 0, 0, 6, blvl_Symbols_fields_};
+const blvl_fb_type blvl_Symbols_type = {"Symbols", 0, 0, 0, 0, 6, blvl_Symbols_fields_, "BSYM"};

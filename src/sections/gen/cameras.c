@@ -19,7 +19,7 @@ static const blvl_fb_field blvl_Camera_fields_[] = {
     {.name = "roll", .id = 5, .kind = BLVL_FB_F32},
     {.name = "fov_x", .id = 6, .kind = BLVL_FB_F32, .def_real = 9e+01},
 };
-const blvl_fb_type blvl_Camera_type = {"Camera", 0, 0, 0, 0, 7, blvl_Camera_fields_};
+const blvl_fb_type blvl_Camera_type = {"Camera", 0, 0, 0, 0, 7, blvl_Camera_fields_, NULL};
 
 static const blvl_fb_field blvl_Cameras_fields_[] = {
     {.name = "cameras",
@@ -28,4 +28,4 @@ static const blvl_fb_field blvl_Cameras_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_Camera_type},
 };
-const blvl_fb_type blvl_Cameras_type = {"Cameras", 0, 0, 0, 0, 1, blvl_Cameras_fields_};
+const blvl_fb_type blvl_Cameras_type = {"Cameras", 0, 0, 0, 0, 1, blvl_Cameras_fields_, NULL};

@@ -37,14 +37,14 @@ static const blvl_fb_field blvl_Vec2_fields_[] = {
     {.name = "x", .id = 0, .kind = BLVL_FB_F32, .offset = 0},
     {.name = "y", .id = 1, .kind = BLVL_FB_F32, .offset = 4},
 };
-const blvl_fb_type blvl_Vec2_type = {"Vec2", 1, 0, 8, 4, 2, blvl_Vec2_fields_};
+const blvl_fb_type blvl_Vec2_type = {"Vec2", 1, 0, 8, 4, 2, blvl_Vec2_fields_, NULL};
 
 static const blvl_fb_field blvl_Vec3_fields_[] = {
     {.name = "x", .id = 0, .kind = BLVL_FB_F32, .offset = 0},
     {.name = "y", .id = 1, .kind = BLVL_FB_F32, .offset = 4},
     {.name = "z", .id = 2, .kind = BLVL_FB_F32, .offset = 8},
 };
-const blvl_fb_type blvl_Vec3_type = {"Vec3", 1, 0, 12, 4, 3, blvl_Vec3_fields_};
+const blvl_fb_type blvl_Vec3_type = {"Vec3", 1, 0, 12, 4, 3, blvl_Vec3_fields_, NULL};
 
 static const blvl_fb_field blvl_Vec4_fields_[] = {
     {.name = "x", .id = 0, .kind = BLVL_FB_F32, .offset = 0},
@@ -52,19 +52,19 @@ static const blvl_fb_field blvl_Vec4_fields_[] = {
     {.name = "z", .id = 2, .kind = BLVL_FB_F32, .offset = 8},
     {.name = "w", .id = 3, .kind = BLVL_FB_F32, .offset = 12},
 };
-const blvl_fb_type blvl_Vec4_type = {"Vec4", 1, 0, 16, 4, 4, blvl_Vec4_fields_};
+const blvl_fb_type blvl_Vec4_type = {"Vec4", 1, 0, 16, 4, 4, blvl_Vec4_fields_, NULL};
 
 static const blvl_fb_field blvl_Plane_fields_[] = {
     {.name = "normal", .id = 0, .kind = BLVL_FB_STRUCT, .offset = 0, .type = &blvl_Vec3_type},
     {.name = "dist", .id = 1, .kind = BLVL_FB_F32, .offset = 12},
 };
-const blvl_fb_type blvl_Plane_type = {"Plane", 1, 0, 16, 4, 2, blvl_Plane_fields_};
+const blvl_fb_type blvl_Plane_type = {"Plane", 1, 0, 16, 4, 2, blvl_Plane_fields_, NULL};
 
 static const blvl_fb_field blvl_Box_fields_[] = {
     {.name = "lo", .id = 0, .kind = BLVL_FB_STRUCT, .offset = 0, .type = &blvl_Vec3_type},
     {.name = "hi", .id = 1, .kind = BLVL_FB_STRUCT, .offset = 12, .type = &blvl_Vec3_type},
 };
-const blvl_fb_type blvl_Box_type = {"Box", 1, 0, 24, 4, 2, blvl_Box_fields_};
+const blvl_fb_type blvl_Box_type = {"Box", 1, 0, 24, 4, 2, blvl_Box_fields_, NULL};
 
 static const blvl_fb_field blvl_Rgba8_fields_[] = {
     {.name = "r", .id = 0, .kind = BLVL_FB_U8, .offset = 0},
@@ -72,7 +72,7 @@ static const blvl_fb_field blvl_Rgba8_fields_[] = {
     {.name = "b", .id = 2, .kind = BLVL_FB_U8, .offset = 2},
     {.name = "a", .id = 3, .kind = BLVL_FB_U8, .offset = 3},
 };
-const blvl_fb_type blvl_Rgba8_type = {"Rgba8", 1, 0, 4, 1, 4, blvl_Rgba8_fields_};
+const blvl_fb_type blvl_Rgba8_type = {"Rgba8", 1, 0, 4, 1, 4, blvl_Rgba8_fields_, NULL};
 
 static const blvl_fb_field blvl_Snorm16x4_fields_[] = {
     {.name = "x", .id = 0, .kind = BLVL_FB_I16, .offset = 0},
@@ -80,7 +80,7 @@ static const blvl_fb_field blvl_Snorm16x4_fields_[] = {
     {.name = "z", .id = 2, .kind = BLVL_FB_I16, .offset = 4},
     {.name = "w", .id = 3, .kind = BLVL_FB_I16, .offset = 6},
 };
-const blvl_fb_type blvl_Snorm16x4_type = {"Snorm16x4", 1, 0, 8, 2, 4, blvl_Snorm16x4_fields_};
+const blvl_fb_type blvl_Snorm16x4_type = {"Snorm16x4", 1, 0, 8, 2, 4, blvl_Snorm16x4_fields_, NULL};
 
 static const blvl_fb_field blvl_Vertex_fields_[] = {
     {.name = "position", .id = 0, .kind = BLVL_FB_STRUCT, .offset = 0, .type = &blvl_Vec3_type},
@@ -94,7 +94,7 @@ static const blvl_fb_field blvl_Vertex_fields_[] = {
      .offset = 44,
      .type = &blvl_Snorm16x4_type},
 };
-const blvl_fb_type blvl_Vertex_type = {"Vertex", 1, 0, 52, 4, 6, blvl_Vertex_fields_};
+const blvl_fb_type blvl_Vertex_type = {"Vertex", 1, 0, 52, 4, 6, blvl_Vertex_fields_, NULL};
 
 static const blvl_fb_field blvl_Image_fields_[] = {
     {.name = "name", .id = 0, .kind = BLVL_FB_STRING},
@@ -106,4 +106,4 @@ static const blvl_fb_field blvl_Image_fields_[] = {
     {.name = "layers", .id = 6, .kind = BLVL_FB_U16, .def_bits = UINT64_C(1)},
     {.name = "data", .id = 7, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_U8},
 };
-const blvl_fb_type blvl_Image_type = {"Image", 0, 0, 0, 0, 8, blvl_Image_fields_};
+const blvl_fb_type blvl_Image_type = {"Image", 0, 0, 0, 0, 8, blvl_Image_fields_, NULL};

@@ -8,4 +8,4 @@ static const blvl_fb_field blvl_Cubemaps_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_Image_type},
 };
-const blvl_fb_type blvl_Cubemaps_type = {"Cubemaps", 0, 0, 0, 0, 1, blvl_Cubemaps_fields_};
+const blvl_fb_type blvl_Cubemaps_type = {"Cubemaps", 0, 0, 0, 0, 1, blvl_Cubemaps_fields_, NULL};

@@ -5,7 +5,7 @@ static const blvl_fb_field blvl_KeyValue_fields_[] = {
     {.name = "key", .id = 0, .kind = BLVL_FB_STRING},
     {.name = "value", .id = 1, .kind = BLVL_FB_STRING},
 };
-const blvl_fb_type blvl_KeyValue_type = {"KeyValue", 0, 0, 0, 0, 2, blvl_KeyValue_fields_};
+const blvl_fb_type blvl_KeyValue_type = {"KeyValue", 0, 0, 0, 0, 2, blvl_KeyValue_fields_, NULL};
 
 static const blvl_fb_field blvl_Entity_fields_[] = {
     {.name = "classname", .id = 0, .kind = BLVL_FB_STRING},
@@ -15,7 +15,7 @@ static const blvl_fb_field blvl_Entity_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_KeyValue_type},
 };
-const blvl_fb_type blvl_Entity_type = {"Entity", 0, 0, 0, 0, 2, blvl_Entity_fields_};
+const blvl_fb_type blvl_Entity_type = {"Entity", 0, 0, 0, 0, 2, blvl_Entity_fields_, NULL};
 
 static const blvl_fb_field blvl_Entities_fields_[] = {
     {.name = "entities",
@@ -24,4 +24,4 @@ static const blvl_fb_field blvl_Entities_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_Entity_type},
 };
-const blvl_fb_type blvl_Entities_type = {"Entities", 0, 0, 0, 0, 1, blvl_Entities_fields_};
+const blvl_fb_type blvl_Entities_type = {"Entities", 0, 0, 0, 0, 1, blvl_Entities_fields_, NULL};

@@ -64,7 +64,7 @@ static const blvl_fb_field blvl_Batch_fields_[] = {
     {.name = "gametypes", .id = 8, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
     {.name = "lightmap_layer", .id = 9, .kind = BLVL_FB_U16},
 };
-const blvl_fb_type blvl_Batch_type = {"Batch", 0, 0, 0, 0, 10, blvl_Batch_fields_};
+const blvl_fb_type blvl_Batch_type = {"Batch", 0, 0, 0, 0, 10, blvl_Batch_fields_, NULL};
 
 static const blvl_fb_field blvl_Wave_fields_[] = {
     {.name = "func", .id = 0, .kind = BLVL_FB_U32, .offset = 0, .enum_t = &blvl_WaveFunc_enum},
@@ -73,21 +73,21 @@ static const blvl_fb_field blvl_Wave_fields_[] = {
     {.name = "phase", .id = 3, .kind = BLVL_FB_F32, .offset = 12},
     {.name = "freq", .id = 4, .kind = BLVL_FB_F32, .offset = 16},
 };
-const blvl_fb_type blvl_Wave_type = {"Wave", 1, 0, 20, 4, 5, blvl_Wave_fields_};
+const blvl_fb_type blvl_Wave_type = {"Wave", 1, 0, 20, 4, 5, blvl_Wave_fields_, NULL};
 
 static const blvl_fb_field blvl_TcMod_fields_[] = {
     {.name = "kind", .id = 0, .kind = BLVL_FB_U8, .enum_t = &blvl_TcModKind_enum},
     {.name = "args", .id = 1, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec4_type},
     {.name = "wave", .id = 2, .kind = BLVL_FB_STRUCT, .type = &blvl_Wave_type},
 };
-const blvl_fb_type blvl_TcMod_type = {"TcMod", 0, 0, 0, 0, 3, blvl_TcMod_fields_};
+const blvl_fb_type blvl_TcMod_type = {"TcMod", 0, 0, 0, 0, 3, blvl_TcMod_fields_, NULL};
 
 static const blvl_fb_field blvl_Bulge_fields_[] = {
     {.name = "width", .id = 0, .kind = BLVL_FB_F32, .offset = 0},
     {.name = "height", .id = 1, .kind = BLVL_FB_F32, .offset = 4},
     {.name = "speed", .id = 2, .kind = BLVL_FB_F32, .offset = 8},
 };
-const blvl_fb_type blvl_Bulge_type = {"Bulge", 1, 0, 12, 4, 3, blvl_Bulge_fields_};
+const blvl_fb_type blvl_Bulge_type = {"Bulge", 1, 0, 12, 4, 3, blvl_Bulge_fields_, NULL};
 
 static const blvl_fb_field blvl_Deform_fields_[] = {
     {.name = "kind", .id = 0, .kind = BLVL_FB_U8, .enum_t = &blvl_DeformKind_enum},
@@ -96,7 +96,7 @@ static const blvl_fb_field blvl_Deform_fields_[] = {
     {.name = "vector", .id = 3, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
     {.name = "bulge", .id = 4, .kind = BLVL_FB_STRUCT, .type = &blvl_Bulge_type},
 };
-const blvl_fb_type blvl_Deform_type = {"Deform", 0, 0, 0, 0, 5, blvl_Deform_fields_};
+const blvl_fb_type blvl_Deform_type = {"Deform", 0, 0, 0, 0, 5, blvl_Deform_fields_, NULL};
 
 static const blvl_fb_field blvl_Anim_fields_[] = {
     {.name = "tcmods",
@@ -110,7 +110,7 @@ static const blvl_fb_field blvl_Anim_fields_[] = {
     {.name = "fps", .id = 4, .kind = BLVL_FB_F32},
     {.name = "deform", .id = 5, .kind = BLVL_FB_TABLE, .type = &blvl_Deform_type},
 };
-const blvl_fb_type blvl_Anim_type = {"Anim", 0, 0, 0, 0, 6, blvl_Anim_fields_};
+const blvl_fb_type blvl_Anim_type = {"Anim", 0, 0, 0, 0, 6, blvl_Anim_fields_, NULL};
 
 static const blvl_fb_field blvl_Shading_fields_[] = {
     {.name = "phong", .id = 0, .kind = BLVL_FB_BOOL},
@@ -134,7 +134,7 @@ static const blvl_fb_field blvl_Shading_fields_[] = {
     {.name = "lightmapped", .id = 18, .kind = BLVL_FB_BOOL, .def_bits = UINT64_C(1)},
     {.name = "anim", .id = 19, .kind = BLVL_FB_TABLE, .type = &blvl_Anim_type},
 };
-const blvl_fb_type blvl_Shading_type = {"Shading", 0, 0, 0, 0, 20, blvl_Shading_fields_};
+const blvl_fb_type blvl_Shading_type = {"Shading", 0, 0, 0, 0, 20, blvl_Shading_fields_, NULL};
 
 static const blvl_fb_field blvl_Water_fields_[] = {
     {.name = "fog_color", .id = 0, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
@@ -147,7 +147,7 @@ static const blvl_fb_field blvl_Water_fields_[] = {
     {.name = "scroll1", .id = 7, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec2_type},
     {.name = "scroll2", .id = 8, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec2_type},
 };
-const blvl_fb_type blvl_Water_type = {"Water", 0, 0, 0, 0, 9, blvl_Water_fields_};
+const blvl_fb_type blvl_Water_type = {"Water", 0, 0, 0, 0, 9, blvl_Water_fields_, NULL};
 
 static const blvl_fb_field blvl_MaterialMaps_fields_[] = {
     {.name = "normal", .id = 0, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
@@ -157,8 +157,8 @@ static const blvl_fb_field blvl_MaterialMaps_fields_[] = {
     {.name = "specular", .id = 4, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
     {.name = "detail", .id = 5, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
 };
-const blvl_fb_type blvl_MaterialMaps_type = {"MaterialMaps",           0, 0, 0, 0, 6,
-                                             blvl_MaterialMaps_fields_};
+const blvl_fb_type blvl_MaterialMaps_type = {
+    "MaterialMaps", 0, 0, 0, 0, 6, blvl_MaterialMaps_fields_, NULL};
 
 static const blvl_fb_field blvl_Pbr_fields_[] = {
     {.name = "surface_params", .id = 0, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_STRING},
@@ -171,7 +171,7 @@ static const blvl_fb_field blvl_Pbr_fields_[] = {
     {.name = "occlusion", .id = 7, .kind = BLVL_FB_F32, .def_real = 1.0},
     {.name = "emissive_scale", .id = 8, .kind = BLVL_FB_F32, .def_real = 1.0},
 };
-const blvl_fb_type blvl_Pbr_type = {"Pbr", 0, 0, 0, 0, 9, blvl_Pbr_fields_};
+const blvl_fb_type blvl_Pbr_type = {"Pbr", 0, 0, 0, 0, 9, blvl_Pbr_fields_, NULL};
 
 static const blvl_fb_field blvl_Material_fields_[] = {
     {.name = "name", .id = 0, .kind = BLVL_FB_STRING},
@@ -189,7 +189,7 @@ static const blvl_fb_field blvl_Material_fields_[] = {
     {.name = "water", .id = 12, .kind = BLVL_FB_TABLE, .type = &blvl_Water_type},
     {.name = "shading", .id = 13, .kind = BLVL_FB_TABLE, .type = &blvl_Shading_type},
 };
-const blvl_fb_type blvl_Material_type = {"Material", 0, 0, 0, 0, 14, blvl_Material_fields_};
+const blvl_fb_type blvl_Material_type = {"Material", 0, 0, 0, 0, 14, blvl_Material_fields_, NULL};
 
 static const blvl_fb_field blvl_Geometry_fields_[] = {
     {.name = "vertices",
@@ -209,4 +209,4 @@ static const blvl_fb_field blvl_Geometry_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_Material_type},
 };
-const blvl_fb_type blvl_Geometry_type = {"Geometry", 0, 0, 0, 0, 4, blvl_Geometry_fields_};
+const blvl_fb_type blvl_Geometry_type = {"Geometry", 0, 0, 0, 0, 4, blvl_Geometry_fields_, NULL};

@@ -41,7 +41,7 @@ static const blvl_fb_field blvl_Sun_fields_[] = {
     {.name = "color", .id = 1, .kind = BLVL_FB_STRUCT, .offset = 12, .type = &blvl_Vec3_type},
     {.name = "intensity", .id = 2, .kind = BLVL_FB_F32, .offset = 24},
 };
-const blvl_fb_type blvl_Sun_type = {"Sun", 1, 0, 28, 4, 3, blvl_Sun_fields_};
+const blvl_fb_type blvl_Sun_type = {"Sun", 1, 0, 28, 4, 3, blvl_Sun_fields_, NULL};
 
 static const blvl_fb_field blvl_Post_fields_[] = {
     {.name = "tonemap", .id = 0, .kind = BLVL_FB_U8},
@@ -68,7 +68,7 @@ static const blvl_fb_field blvl_Post_fields_[] = {
     {.name = "film_white_clip", .id = 21, .kind = BLVL_FB_F32, .def_real = 0.03999999910593033},
     {.name = "vignette", .id = 22, .kind = BLVL_FB_F32},
 };
-const blvl_fb_type blvl_Post_type = {"Post", 0, 0, 0, 0, 23, blvl_Post_fields_};
+const blvl_fb_type blvl_Post_type = {"Post", 0, 0, 0, 0, 23, blvl_Post_fields_, NULL};
 
 static const blvl_fb_field blvl_LightingProfile_fields_[] = {
     {.name = "name", .id = 0, .kind = BLVL_FB_STRING},
@@ -91,8 +91,8 @@ static const blvl_fb_field blvl_LightingProfile_fields_[] = {
     {.name = "sky_irradiance", .id = 17, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_F32},
     {.name = "post", .id = 18, .kind = BLVL_FB_TABLE, .type = &blvl_Post_type},
 };
-const blvl_fb_type blvl_LightingProfile_type = {"LightingProfile",           0, 0, 0, 0, 19,
-                                                blvl_LightingProfile_fields_};
+const blvl_fb_type blvl_LightingProfile_type = {
+    "LightingProfile", 0, 0, 0, 0, 19, blvl_LightingProfile_fields_, NULL};
 
 static const blvl_fb_field blvl_Light_fields_[] = {
     {.name = "position", .id = 0, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
@@ -101,7 +101,7 @@ static const blvl_fb_field blvl_Light_fields_[] = {
     {.name = "intensity", .id = 3, .kind = BLVL_FB_F32},
     {.name = "area", .id = 4, .kind = BLVL_FB_F32},
 };
-const blvl_fb_type blvl_Light_type = {"Light", 0, 0, 0, 0, 5, blvl_Light_fields_};
+const blvl_fb_type blvl_Light_type = {"Light", 0, 0, 0, 0, 5, blvl_Light_fields_, NULL};
 
 static const blvl_fb_field blvl_LightGrid_fields_[] = {
     {.name = "kind", .id = 0, .kind = BLVL_FB_U8, .enum_t = &blvl_LightGridKind_enum},
@@ -119,14 +119,15 @@ static const blvl_fb_field blvl_LightGrid_fields_[] = {
     {.name = "encoding", .id = 8, .kind = BLVL_FB_U8, .enum_t = &blvl_LightmapEncoding_enum},
     {.name = "gain", .id = 9, .kind = BLVL_FB_F32, .def_real = 1.0},
 };
-const blvl_fb_type blvl_LightGrid_type = {"LightGrid", 0, 0, 0, 0, 10, blvl_LightGrid_fields_};
+const blvl_fb_type blvl_LightGrid_type = {"LightGrid", 0, 0, 0, 0, 10, blvl_LightGrid_fields_,
+                                          NULL};
 
 static const blvl_fb_field blvl_SkyVis_fields_[] = {
     {.name = "origin", .id = 0, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
     {.name = "cell_size", .id = 1, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
     {.name = "image", .id = 2, .kind = BLVL_FB_TABLE, .type = &blvl_Image_type},
 };
-const blvl_fb_type blvl_SkyVis_type = {"SkyVis", 0, 0, 0, 0, 3, blvl_SkyVis_fields_};
+const blvl_fb_type blvl_SkyVis_type = {"SkyVis", 0, 0, 0, 0, 3, blvl_SkyVis_fields_, NULL};
 
 static const blvl_fb_field blvl_ReflectionProbe_fields_[] = {
     {.name = "cubemap", .id = 0, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
@@ -134,10 +135,10 @@ static const blvl_fb_field blvl_ReflectionProbe_fields_[] = {
     {.name = "influence", .id = 2, .kind = BLVL_FB_STRUCT, .type = &blvl_Box_type},
     {.name = "parallax", .id = 3, .kind = BLVL_FB_STRUCT, .type = &blvl_Box_type},
 };
-const blvl_fb_type blvl_ReflectionProbe_type = {"ReflectionProbe",           0, 0, 0, 0, 4,
-                                                blvl_ReflectionProbe_fields_};
+const blvl_fb_type blvl_ReflectionProbe_type = {
+    "ReflectionProbe", 0, 0, 0, 0, 4, blvl_ReflectionProbe_fields_, NULL};
 
-const blvl_fb_type blvl_SmoothFalloff_type = {"SmoothFalloff", 0, 0, 0, 0, 0, NULL};
+const blvl_fb_type blvl_SmoothFalloff_type = {"SmoothFalloff", 0, 0, 0, 0, 0, NULL, NULL};
 
 static const blvl_fb_field blvl_SourceQuadratic_fields_[] = {
     {.name = "constant", .id = 0, .kind = BLVL_FB_F32},
@@ -146,13 +147,14 @@ static const blvl_fb_field blvl_SourceQuadratic_fields_[] = {
     {.name = "fifty_percent", .id = 3, .kind = BLVL_FB_F32},
     {.name = "hundred_percent", .id = 4, .kind = BLVL_FB_F32},
 };
-const blvl_fb_type blvl_SourceQuadratic_type = {"SourceQuadratic",           0, 0, 0, 0, 5,
-                                                blvl_SourceQuadratic_fields_};
+const blvl_fb_type blvl_SourceQuadratic_type = {
+    "SourceQuadratic", 0, 0, 0, 0, 5, blvl_SourceQuadratic_fields_, NULL};
 
 static const blvl_fb_field blvl_Iw3Falloff_fields_[] = {
     {.name = "radius", .id = 0, .kind = BLVL_FB_F32},
 };
-const blvl_fb_type blvl_Iw3Falloff_type = {"Iw3Falloff", 0, 0, 0, 0, 1, blvl_Iw3Falloff_fields_};
+const blvl_fb_type blvl_Iw3Falloff_type = {"Iw3Falloff", 0, 0, 0, 0, 1, blvl_Iw3Falloff_fields_,
+                                           NULL};
 
 static const blvl_fb_field blvl_PunctualLight_fields_[] = {
     {.name = "kind", .id = 0, .kind = BLVL_FB_U8, .enum_t = &blvl_PunctualKind_enum},
@@ -167,8 +169,8 @@ static const blvl_fb_field blvl_PunctualLight_fields_[] = {
     {.name = "style", .id = 9, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
     {.name = "falloff", .id = 11, .kind = BLVL_FB_UNION, .enum_t = &blvl_Falloff_enum},
 };
-const blvl_fb_type blvl_PunctualLight_type = {"PunctualLight",           0, 0, 0, 0, 11,
-                                              blvl_PunctualLight_fields_};
+const blvl_fb_type blvl_PunctualLight_type = {
+    "PunctualLight", 0, 0, 0, 0, 11, blvl_PunctualLight_fields_, NULL};
 
 static const blvl_fb_field blvl_FogVolume_fields_[] = {
     {.name = "lo", .id = 0, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
@@ -176,7 +178,7 @@ static const blvl_fb_field blvl_FogVolume_fields_[] = {
     {.name = "color", .id = 2, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
     {.name = "depth", .id = 3, .kind = BLVL_FB_F32},
 };
-const blvl_fb_type blvl_FogVolume_type = {"FogVolume", 0, 0, 0, 0, 4, blvl_FogVolume_fields_};
+const blvl_fb_type blvl_FogVolume_type = {"FogVolume", 0, 0, 0, 0, 4, blvl_FogVolume_fields_, NULL};
 
 static const blvl_fb_field blvl_Lighting_fields_[] = {
     {.name = "profiles",
@@ -208,4 +210,4 @@ static const blvl_fb_field blvl_Lighting_fields_[] = {
      .type = &blvl_FogVolume_type},
     {.name = "light_styles", .id = 7, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_STRING},
 };
-const blvl_fb_type blvl_Lighting_type = {"Lighting", 0, 0, 0, 0, 8, blvl_Lighting_fields_};
+const blvl_fb_type blvl_Lighting_type = {"Lighting", 0, 0, 0, 0, 8, blvl_Lighting_fields_, NULL};

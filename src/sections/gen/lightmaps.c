@@ -5,8 +5,8 @@ static const blvl_fb_field blvl_LightmapStyle_fields_[] = {
     {.name = "style", .id = 0, .kind = BLVL_FB_U32},
     {.name = "color", .id = 1, .kind = BLVL_FB_TABLE, .type = &blvl_Image_type},
 };
-const blvl_fb_type blvl_LightmapStyle_type = {"LightmapStyle",           0, 0, 0, 0, 2,
-                                              blvl_LightmapStyle_fields_};
+const blvl_fb_type blvl_LightmapStyle_type = {
+    "LightmapStyle", 0, 0, 0, 0, 2, blvl_LightmapStyle_fields_, NULL};
 
 static const blvl_fb_field blvl_Lightmap_fields_[] = {
     {.name = "color", .id = 0, .kind = BLVL_FB_TABLE, .type = &blvl_Image_type},
@@ -29,7 +29,7 @@ static const blvl_fb_field blvl_Lightmap_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_LightmapStyle_type},
 };
-const blvl_fb_type blvl_Lightmap_type = {"Lightmap", 0, 0, 0, 0, 7, blvl_Lightmap_fields_};
+const blvl_fb_type blvl_Lightmap_type = {"Lightmap", 0, 0, 0, 0, 7, blvl_Lightmap_fields_, NULL};
 
 static const blvl_fb_field blvl_Lightmaps_fields_[] = {
     {.name = "lightmaps",
@@ -38,4 +38,4 @@ static const blvl_fb_field blvl_Lightmaps_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_Lightmap_type},
 };
-const blvl_fb_type blvl_Lightmaps_type = {"Lightmaps", 0, 0, 0, 0, 1, blvl_Lightmaps_fields_};
+const blvl_fb_type blvl_Lightmaps_type = {"Lightmaps", 0, 0, 0, 0, 1, blvl_Lightmaps_fields_, NULL};

@@ -20,4 +20,4 @@ static const blvl_fb_field blvl_Meta_fields_[] = {
     {.name = "tool", .id = 4, .kind = BLVL_FB_STRING},
     {.name = "engine", .id = 5, .kind = BLVL_FB_U16, .enum_t = &blvl_Engine_enum},
 };
-const blvl_fb_type blvl_Meta_type = {"Meta", 0, 0, 0, 0, 6, blvl_Meta_fields_};
+const blvl_fb_type blvl_Meta_type = {"Meta", 0, 0, 0, 0, 6, blvl_Meta_fields_, NULL};

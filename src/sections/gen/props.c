@@ -13,8 +13,8 @@ static const blvl_fb_field blvl_PropSurface_fields_[] = {
     {.name = "index_count", .id = 1, .kind = BLVL_FB_U32, .offset = 4},
     {.name = "material", .id = 2, .kind = BLVL_FB_U32, .offset = 8},
 };
-const blvl_fb_type blvl_PropSurface_type = {"PropSurface",           1, 0, 12, 4, 3,
-                                            blvl_PropSurface_fields_};
+const blvl_fb_type blvl_PropSurface_type = {"PropSurface", 1, 0, 12, 4, 3, blvl_PropSurface_fields_,
+                                            NULL};
 
 static const blvl_fb_field blvl_PropHull_fields_[] = {
     {.name = "flags", .id = 0, .kind = BLVL_FB_U32},
@@ -26,7 +26,7 @@ static const blvl_fb_field blvl_PropHull_fields_[] = {
     {.name = "face_sizes", .id = 2, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_U32},
     {.name = "face_indices", .id = 3, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_U32},
 };
-const blvl_fb_type blvl_PropHull_type = {"PropHull", 0, 0, 0, 0, 4, blvl_PropHull_fields_};
+const blvl_fb_type blvl_PropHull_type = {"PropHull", 0, 0, 0, 0, 4, blvl_PropHull_fields_, NULL};
 
 static const blvl_fb_field blvl_PropModel_fields_[] = {
     {.name = "name", .id = 0, .kind = BLVL_FB_STRING},
@@ -49,14 +49,15 @@ static const blvl_fb_field blvl_PropModel_fields_[] = {
     {.name = "lo", .id = 5, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
     {.name = "hi", .id = 6, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
 };
-const blvl_fb_type blvl_PropModel_type = {"PropModel", 0, 0, 0, 0, 7, blvl_PropModel_fields_};
+const blvl_fb_type blvl_PropModel_type = {"PropModel", 0, 0, 0, 0, 7, blvl_PropModel_fields_, NULL};
 
 static const blvl_fb_field blvl_Transform_fields_[] = {
     {.name = "position", .id = 0, .kind = BLVL_FB_STRUCT, .offset = 0, .type = &blvl_Vec3_type},
     {.name = "rotation", .id = 1, .kind = BLVL_FB_STRUCT, .offset = 12, .type = &blvl_Vec4_type},
     {.name = "scale", .id = 2, .kind = BLVL_FB_STRUCT, .offset = 28, .type = &blvl_Vec3_type},
 };
-const blvl_fb_type blvl_Transform_type = {"Transform", 1, 0, 40, 4, 3, blvl_Transform_fields_};
+const blvl_fb_type blvl_Transform_type = {"Transform", 1, 0, 40, 4, 3, blvl_Transform_fields_,
+                                          NULL};
 
 static const blvl_fb_field blvl_PropPlacement_fields_[] = {
     {.name = "model", .id = 0, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
@@ -64,8 +65,8 @@ static const blvl_fb_field blvl_PropPlacement_fields_[] = {
     {.name = "movable", .id = 2, .kind = BLVL_FB_BOOL},
     {.name = "solidity", .id = 3, .kind = BLVL_FB_U8, .enum_t = &blvl_Solidity_enum},
 };
-const blvl_fb_type blvl_PropPlacement_type = {"PropPlacement",           0, 0, 0, 0, 4,
-                                              blvl_PropPlacement_fields_};
+const blvl_fb_type blvl_PropPlacement_type = {
+    "PropPlacement", 0, 0, 0, 0, 4, blvl_PropPlacement_fields_, NULL};
 
 static const blvl_fb_field blvl_Props_fields_[] = {
     {.name = "models",
@@ -79,4 +80,4 @@ static const blvl_fb_field blvl_Props_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_PropPlacement_type},
 };
-const blvl_fb_type blvl_Props_type = {"Props", 0, 0, 0, 0, 2, blvl_Props_fields_};
+const blvl_fb_type blvl_Props_type = {"Props", 0, 0, 0, 0, 2, blvl_Props_fields_, NULL};

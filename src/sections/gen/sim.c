@@ -35,9 +35,9 @@ const blvl_fb_enum blvl_ColliderSourceKind_enum = {
     "ColliderSourceKind", BLVL_FB_U8, 0, 0, 6, blvl_ColliderSourceKind_values_};
 
 static const blvl_fb_enum_val blvl_BreakableKind_values_[] = {
-    {"Other", INT64_C(0), NULL}, {"Glass", INT64_C(1), NULL}, {"Wood", INT64_C(2), NULL},
-    {"Metal", INT64_C(3), NULL}, {"Stone", INT64_C(4), NULL}, {"Tile", INT64_C(5), NULL},
-    {"Flesh", INT64_C(6), NULL},
+    {"Glass", INT64_C(0), NULL}, {"Wood", INT64_C(1), NULL}, {"Metal", INT64_C(2), NULL},
+    {"Stone", INT64_C(3), NULL}, {"Tile", INT64_C(4), NULL}, {"Flesh", INT64_C(5), NULL},
+    {"Other", INT64_C(6), NULL},
 };
 const blvl_fb_enum blvl_BreakableKind_enum = {"BreakableKind",           BLVL_FB_U8, 0, 0, 7,
                                               blvl_BreakableKind_values_};
@@ -75,7 +75,7 @@ static const blvl_fb_field blvl_Planes_fields_[] = {
      .elem = BLVL_FB_STRUCT,
      .type = &blvl_Plane_type},
 };
-const blvl_fb_type blvl_Planes_type = {"Planes", 0, 0, 0, 0, 1, blvl_Planes_fields_};
+const blvl_fb_type blvl_Planes_type = {"Planes", 0, 0, 0, 0, 1, blvl_Planes_fields_, NULL};
 
 static const blvl_fb_field blvl_Hull_fields_[] = {
     {.name = "vertices",
@@ -86,7 +86,7 @@ static const blvl_fb_field blvl_Hull_fields_[] = {
     {.name = "face_sizes", .id = 1, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_U32},
     {.name = "face_indices", .id = 2, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_U32},
 };
-const blvl_fb_type blvl_Hull_type = {"Hull", 0, 0, 0, 0, 3, blvl_Hull_fields_};
+const blvl_fb_type blvl_Hull_type = {"Hull", 0, 0, 0, 0, 3, blvl_Hull_fields_, NULL};
 
 static const blvl_fb_field blvl_Collider_fields_[] = {
     {.name = "lo", .id = 0, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
@@ -99,7 +99,7 @@ static const blvl_fb_field blvl_Collider_fields_[] = {
     {.name = "source", .id = 8, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
     {.name = "gametypes", .id = 9, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
 };
-const blvl_fb_type blvl_Collider_type = {"Collider", 0, 0, 0, 0, 9, blvl_Collider_fields_};
+const blvl_fb_type blvl_Collider_type = {"Collider", 0, 0, 0, 0, 9, blvl_Collider_fields_, NULL};
 
 static const blvl_fb_field blvl_ColliderSource_fields_[] = {
     {.name = "kind", .id = 0, .kind = BLVL_FB_U8, .enum_t = &blvl_ColliderSourceKind_enum},
@@ -107,19 +107,23 @@ static const blvl_fb_field blvl_ColliderSource_fields_[] = {
     {.name = "entity", .id = 2, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
     {.name = "prop", .id = 3, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
 };
-const blvl_fb_type blvl_ColliderSource_type = {"ColliderSource",           0, 0, 0, 0, 4,
-                                               blvl_ColliderSource_fields_};
+const blvl_fb_type blvl_ColliderSource_type = {
+    "ColliderSource", 0, 0, 0, 0, 4, blvl_ColliderSource_fields_, NULL};
 
 static const blvl_fb_field blvl_Breakable_fields_[] = {
     {.name = "name", .id = 0, .kind = BLVL_FB_STRING},
-    {.name = "kind", .id = 1, .kind = BLVL_FB_U8, .enum_t = &blvl_BreakableKind_enum},
+    {.name = "kind",
+     .id = 1,
+     .kind = BLVL_FB_U8,
+     .enum_t = &blvl_BreakableKind_enum,
+     .def_bits = UINT64_C(6)},
     {.name = "lo", .id = 2, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
     {.name = "hi", .id = 3, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
     {.name = "health", .id = 4, .kind = BLVL_FB_F32, .def_real = 1.0},
     {.name = "door", .id = 5, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
     {.name = "gametypes", .id = 6, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
 };
-const blvl_fb_type blvl_Breakable_type = {"Breakable", 0, 0, 0, 0, 7, blvl_Breakable_fields_};
+const blvl_fb_type blvl_Breakable_type = {"Breakable", 0, 0, 0, 0, 7, blvl_Breakable_fields_, NULL};
 
 static const blvl_fb_field blvl_Door_fields_[] = {
     {.name = "name", .id = 0, .kind = BLVL_FB_STRING},
@@ -137,7 +141,7 @@ static const blvl_fb_field blvl_Door_fields_[] = {
     {.name = "team", .id = 12, .kind = BLVL_FB_STRING},
     {.name = "gametypes", .id = 13, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
 };
-const blvl_fb_type blvl_Door_type = {"Door", 0, 0, 0, 0, 14, blvl_Door_fields_};
+const blvl_fb_type blvl_Door_type = {"Door", 0, 0, 0, 0, 14, blvl_Door_fields_, NULL};
 
 static const blvl_fb_field blvl_Trigger_fields_[] = {
     {.name = "kind", .id = 0, .kind = BLVL_FB_U8, .enum_t = &blvl_TriggerKind_enum},
@@ -152,15 +156,15 @@ static const blvl_fb_field blvl_Trigger_fields_[] = {
     {.name = "teleport_dest", .id = 5, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
     {.name = "gametypes", .id = 6, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
 };
-const blvl_fb_type blvl_Trigger_type = {"Trigger", 0, 0, 0, 0, 7, blvl_Trigger_fields_};
+const blvl_fb_type blvl_Trigger_type = {"Trigger", 0, 0, 0, 0, 7, blvl_Trigger_fields_, NULL};
 
 static const blvl_fb_field blvl_TeleportDest_fields_[] = {
     {.name = "name", .id = 0, .kind = BLVL_FB_STRING},
     {.name = "position", .id = 1, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
     {.name = "yaw", .id = 2, .kind = BLVL_FB_F32},
 };
-const blvl_fb_type blvl_TeleportDest_type = {"TeleportDest",           0, 0, 0, 0, 3,
-                                             blvl_TeleportDest_fields_};
+const blvl_fb_type blvl_TeleportDest_type = {
+    "TeleportDest", 0, 0, 0, 0, 3, blvl_TeleportDest_fields_, NULL};
 
 static const blvl_fb_field blvl_Spawn_fields_[] = {
     {.name = "position", .id = 0, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
@@ -169,7 +173,7 @@ static const blvl_fb_field blvl_Spawn_fields_[] = {
     {.name = "team", .id = 3, .kind = BLVL_FB_STRING},
     {.name = "gametypes", .id = 4, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
 };
-const blvl_fb_type blvl_Spawn_type = {"Spawn", 0, 0, 0, 0, 5, blvl_Spawn_fields_};
+const blvl_fb_type blvl_Spawn_type = {"Spawn", 0, 0, 0, 0, 5, blvl_Spawn_fields_, NULL};
 
 static const blvl_fb_field blvl_HurtVolume_fields_[] = {
     {.name = "name", .id = 0, .kind = BLVL_FB_STRING},
@@ -184,7 +188,8 @@ static const blvl_fb_field blvl_HurtVolume_fields_[] = {
     {.name = "amount", .id = 5, .kind = BLVL_FB_F32},
     {.name = "interval", .id = 6, .kind = BLVL_FB_F32, .def_real = 1.0},
 };
-const blvl_fb_type blvl_HurtVolume_type = {"HurtVolume", 0, 0, 0, 0, 7, blvl_HurtVolume_fields_};
+const blvl_fb_type blvl_HurtVolume_type = {"HurtVolume", 0, 0, 0, 0, 7, blvl_HurtVolume_fields_,
+                                           NULL};
 
 static const blvl_fb_field blvl_Sim_fields_[] = {
     {.name = "colliders",
@@ -229,4 +234,4 @@ static const blvl_fb_field blvl_Sim_fields_[] = {
      .type = &blvl_HurtVolume_type},
     {.name = "kill_y", .id = 8, .kind = BLVL_FB_F32, .def_real = -131072.0},
 };
-const blvl_fb_type blvl_Sim_type = {"Sim", 0, 0, 0, 0, 9, blvl_Sim_fields_};
+const blvl_fb_type blvl_Sim_type = {"Sim", 0, 0, 0, 0, 9, blvl_Sim_fields_, NULL};

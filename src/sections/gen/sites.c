@@ -13,7 +13,7 @@ static const blvl_fb_field blvl_Site_fields_[] = {
     {.name = "lo", .id = 2, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
     {.name = "hi", .id = 3, .kind = BLVL_FB_STRUCT, .type = &blvl_Vec3_type},
 };
-const blvl_fb_type blvl_Site_type = {"Site", 0, 0, 0, 0, 4, blvl_Site_fields_};
+const blvl_fb_type blvl_Site_type = {"Site", 0, 0, 0, 0, 4, blvl_Site_fields_, NULL};
 
 static const blvl_fb_field blvl_Sites_fields_[] = {
     {.name = "sites",
@@ -22,4 +22,4 @@ static const blvl_fb_field blvl_Sites_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_Site_type},
 };
-const blvl_fb_type blvl_Sites_type = {"Sites", 0, 0, 0, 0, 1, blvl_Sites_fields_};
+const blvl_fb_type blvl_Sites_type = {"Sites", 0, 0, 0, 0, 1, blvl_Sites_fields_, NULL};

@@ -8,4 +8,4 @@ static const blvl_fb_field blvl_Textures_fields_[] = {
      .elem = BLVL_FB_TABLE,
      .type = &blvl_Image_type},
 };
-const blvl_fb_type blvl_Textures_type = {"Textures", 0, 0, 0, 0, 1, blvl_Textures_fields_};
+const blvl_fb_type blvl_Textures_type = {"Textures", 0, 0, 0, 0, 1, blvl_Textures_fields_, NULL};
