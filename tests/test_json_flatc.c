@@ -65,8 +65,8 @@ static void verdicts(const char *dir) {
         size_t n = 0;
         blvl_error err;
         memset(&err, 0, sizeof err);
-        blvl_status st = blvl_section_from_json(c->tag, c->json, strlen(c->json), NULL, &out, &n,
-                                                &err);
+        blvl_status st =
+            blvl_section_from_json(c->tag, c->json, strlen(c->json), NULL, &out, &n, &err);
         int ours = st == BLVL_OK, theirs = flatc_accepts(dir, c->tag, c->json);
         if (ours != theirs || (c->want == NULL) != ours ||
             (c->want && (st != BLVL_E_FLATBUFFER || !strstr(err.message, c->want)))) {
@@ -112,8 +112,8 @@ static void non_finite(const char *dir) {
     char path[512], cmd[1024];
     snprintf(path, sizeof path, "%s/nf.json", dir);
     CHECK(test_spit(path, json, jlen) == 0);
-    snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s",
-             path);
+    snprintf(cmd, sizeof cmd,
+             "/usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s", path);
     CHECK(test_run(cmd) == 0);
     CHECK(flatc_accepts(dir, "sim", json) == 1);
     uint8_t *again = NULL;
@@ -170,7 +170,8 @@ static void bsym(const char *dir) {
     /* a level hash of 15 or 17 bytes: refused by the parser and, built by hand, the verifier */
     static const char *const bad[] = {
         "{\"level\": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15], \"version\": 1}",
-        "{\"level\": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17], \"version\": 1}", "{\"level\": []}"};
+        "{\"level\": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17], \"version\": 1}",
+        "{\"level\": []}"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ours = NULL;
         CHECK_EQ_INT(
