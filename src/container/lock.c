@@ -68,8 +68,7 @@ blvl_status blvl__lock_open(const char *path, int flags, uint32_t timeout_ms, in
             close(fd);
             return blvl__fail(err, BLVL_E_IO, "cannot stat %s: %s", path, strerror(e));
         }
-        if (stat(path, &named) == 0 && named.st_dev == held.st_dev &&
-            named.st_ino == held.st_ino) {
+        if (stat(path, &named) == 0 && named.st_dev == held.st_dev && named.st_ino == held.st_ino) {
             *out = fd;
             return BLVL_OK;
         }
