@@ -49,6 +49,29 @@ static void expect_open_opt(const char *what, fx_file *f, blvl_status want,
     free(b);
 }
 
+static int stream_nop(void *user, const blvl_stream_event *ev) {
+    (void)user;
+    (void)ev;
+    return 0;
+}
+
+/* Feeds the file to the streaming reader in 100-byte pieces: it must end with `want`. */
+static void expect_stream(fx_file *f, blvl_status want) {
+    uint8_t *b = fx_emit(f);
+    blvl_stream *s;
+    blvl_error e;
+    CHECK_EQ_INT(blvl_stream_new(&s, NULL, stream_nop, NULL, &e), BLVL_OK);
+    blvl_status st = BLVL_OK;
+    for (size_t at = 0; at < f->size && st == BLVL_OK; at += 100)
+        st = blvl_stream_feed(s, b + at, f->size - at < 100 ? (size_t)(f->size - at) : 100, &e);
+    if (st == BLVL_OK)
+        st = blvl_stream_finish(s, &e);
+    CHECK_EQ_INT(st, want);
+    CHECK(st == BLVL_OK || message_names(&e, want));
+    blvl_stream_free(s);
+    free(b);
+}
+
 static void expect_open(const char *what, fx_file *f, blvl_status want) {
     expect_open_opt(what, f, want, NULL);
 }
@@ -252,6 +275,27 @@ static void table_rules(void) {
     f.table_digest_set = 1;
     f.table_digest[5] ^= 1;
     expect_open("table digest", &f, BLVL_E_TABLE_DIGEST);
+
+    /* The table digest pins the floor and the table offset: a lowered floor (the payloads
+     * still above it) and the table copied elsewhere in the region with the offset pointed at
+     * it are refused, by random access and by the streaming reader, though every other rule
+     * holds. */
+    for (int way = 0; way < 3; way++) {
+        fx_base(&f);
+        if (way == 2)
+            f.count = f.nentries = 0; /* an empty table's offset is pinned too */
+        free(fx_emit(&f));
+        f.table_digest_set = 1;
+        if (way == 0)
+            f.floor = 2048;
+        else
+            f.table_offset = 1024;
+        expect_open(way == 0 ? "lowered floor" : "moved table", &f, BLVL_E_TABLE_DIGEST);
+        expect_stream(&f, BLVL_E_TABLE_DIGEST);
+        f.table_digest_set = 0; /* resealed, the same change is a valid level */
+        expect_open("resealed", &f, BLVL_OK);
+        expect_stream(&f, BLVL_OK);
+    }
 
     fx_base(&f);
     free(fx_emit(&f));
@@ -464,6 +508,32 @@ static void payload_rules(void) {
         fx_le32(pay + n, 1);
         set_blob(&f, n + 4, sizeof text);
         expect_read("frame with a checksum", &f, "x.blob", BLVL_E_ZSTD, 0);
+    }
+    fx_base(&f);
+    {
+        memcpy(pay, frame, fl);
+        pay[4] |= 0x08; /* the frame header descriptor's reserved bit */
+        size_t n = fl + put_index(pay + fl, (uint32_t)fl, sizeof text, 1);
+        fx_le32(pay + n, 1);
+        set_blob(&f, n + 4, sizeof text);
+        expect_read("frame with the reserved bit", &f, "x.blob", BLVL_E_ZSTD, 0);
+    }
+    fx_base(&f);
+    {
+        /* A zstd chunk not smaller than its raw size is legal (no writer makes one): 100
+         * bytes that do not compress, stored as a frame of more than 100 bytes. */
+        uint8_t noise[100];
+        uint32_t x = 2463534242u;
+        for (size_t i = 0; i < sizeof noise; i++) {
+            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+            noise[i] = (uint8_t)(x >> 24);
+        }
+        size_t a = zstd_frame(pay, sizeof pay, noise, sizeof noise, 0);
+        CHECK(a >= sizeof noise);
+        size_t n = a + put_index(pay + a, (uint32_t)a, sizeof noise, 1);
+        fx_le32(pay + n, 1);
+        set_blob(&f, n + 4, sizeof noise);
+        expect_read("zstd chunk larger than raw", &f, "x.blob", BLVL_OK, 0);
     }
 }
 

@@ -171,9 +171,9 @@ static void identity_rules(void) {
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         blvl_section_in put = {cases[i].put, 0, 0, "x", 1};
         for (int inplace = 0; inplace < 2; inplace++) {
-            blvl_status st = blvl_rewrite_edit_file(
-                L, inplace ? L : out, NULL, NULL, &put, cases[i].put ? 1 : 0, &cases[i].drop,
-                cases[i].drop ? 1 : 0, NULL, &e);
+            blvl_status st =
+                blvl_rewrite_edit_file(L, inplace ? L : out, NULL, NULL, &put, cases[i].put ? 1 : 0,
+                                       &cases[i].drop, cases[i].drop ? 1 : 0, NULL, &e);
             if (st != cases[i].want)
                 fprintf(stderr, "case %zu: %s (%s)\n", i, blvl_status_name(st), e.message);
             CHECK_EQ_INT(st, cases[i].want);
