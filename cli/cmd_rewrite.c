@@ -23,20 +23,18 @@ static const cli_help help = {
     "Edits outside identity, for when an in-place `put` has no room:\n\n"
     "  --put TAG=PATH     add or replace game section TAG (outside identity) with PATH's bytes\n"
     "  --version TAG=N    payload version of a --put section (default 0)\n"
-    "  --drop TAG         leave out section TAG (outside identity)\n"
+    "  --drop TAG         leave out section TAG (it must be there, outside identity)\n"
     "  --threads N        compression workers (default: online CPUs)\n"};
 
 typedef struct keep_ctx {
-    char **drop;
+    char **drop; /* --drop tags: checked by the library (present, outside identity) */
     int ndrop;
     const char *in;
 } keep_ctx;
 
+/* Drops the core sections this program does not know; --drop goes to the library. */
 static int keep_section(void *user, const blvl_entry *e) {
     keep_ctx *k = user;
-    for (int i = 0; i < k->ndrop; i++)
-        if (strcmp(k->drop[i], e->tag) == 0)
-            return 0;
     int core = 0, required = 0;
     blvl_tag_valid(e->tag, &core);
     if (!core)
@@ -155,7 +153,8 @@ int blvl_cmd_rewrite(int argc, char **argv) {
     opt.threads = threads;
     blvl_error err;
     blvl_status st =
-        blvl_rewrite_edit_file(in, out, keep_section, &k, put, (size_t)nput, &opt, &err);
+        blvl_rewrite_edit_file(in, out, keep_section, &k, put, (size_t)nput,
+                               (const char *const *)k.drop, (size_t)k.ndrop, &opt, &err);
     if (st != BLVL_OK)
         rc = cli_fail(st == BLVL_E_IO ? out : in, &err);
 done:

@@ -27,7 +27,7 @@ static void fixup(uint8_t *b, size_t size) {
             n++;
     }
     uint8_t d[BLVL_DIGEST_SIZE];
-    blvl_compute_table_digest(b + toff, count, d);
+    blvl_compute_table_digest(b + toff, count, blvl__le64(b + 16), toff, d);
     memcpy(b + 24, d, sizeof d);
     blvl_compute_identity(es, n, d);
     memcpy(b + 48, d, sizeof d);

@@ -111,7 +111,7 @@ static void reseal(uint8_t *b, size_t n) {
         if (blvl__entry_decode(t, i, &es[i], &err) != BLVL_OK)
             memset(&es[i], 0, sizeof es[i]);
     }
-    blvl_compute_table_digest(b + toff, count, b + 24);
+    blvl_compute_table_digest(b + toff, count, blvl__le64(b + 16), toff, b + 24);
     blvl_compute_identity(es, count, b + 48);
     free(es);
 }

@@ -139,11 +139,15 @@ static inline uint8_t *fx_emit(fx_file *f) {
     if (!f->table_digest_set) {
         blake3_hasher h;
         blake3_hasher_init(&h);
-        uint8_t head[16];
+        /* magic | u32 1 | u32 count | u64 floor | u32 table offset | u32 0 | entries */
+        uint8_t head[32];
         memcpy(head, "BLVL\r\n\x1a\n", 8);
         fx_le32(head + 8, 1);
         fx_le32(head + 12, f->count);
-        blake3_hasher_update(&h, head, 16);
+        fx_le64(head + 16, f->floor);
+        fx_le32(head + 24, f->table_offset);
+        fx_le32(head + 28, 0);
+        blake3_hasher_update(&h, head, 32);
         uint32_t n = f->count < f->nentries ? f->count : f->nentries;
         blake3_hasher_update(&h, table, 64 * n);
         blake3_hasher_finalize(&h, f->table_digest, 16);

@@ -116,7 +116,8 @@ table = data[toff:toff + 64 * count]
 ents = [table[i * 64:(i + 1) * 64] for i in range(count)]
 out = sys.stdout.buffer
 if what == "table":
-    out.write(magic + struct.pack("<II", 1, count) + table)
+    floor, = struct.unpack_from("<Q", data, 16)
+    out.write(magic + struct.pack("<IIQII", 1, count, floor, toff, 0) + table)
 elif what == "identity":
     recs = []
     for e in ents:
@@ -141,7 +142,7 @@ elif what == "frame":  # the first chunk of section argv[3] (must be a single ch
 EOF
 ok "identity = b3sum of the identity records" \
     test "$(python3 parse.py a.blvl identity | b3)" = "$id"
-ok "table digest = b3sum of magic, version, count and the table" \
+ok "table digest = b3sum of magic, version, count, floor, table offset, 0 and the table" \
     test "$(python3 parse.py a.blvl table | b3)" = "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["table_digest"])' <<<"$("$bin" info --json a.blvl)")"
 python3 parse.py a.blvl sections >sections.txt
 while read -r tag off packed digest; do

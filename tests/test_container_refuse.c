@@ -17,13 +17,14 @@ static int message_names(const blvl_error *e, blvl_status code) {
     return strncmp(e->message, name, strlen(name)) == 0 && e->message[strlen(name)] == ':';
 }
 
-/* Opens the file three ways; every way must give `want`. */
-static void expect_open(const char *what, fx_file *f, blvl_status want) {
+/* Opens the file three ways with options `opt`; every way must give `want`. */
+static void expect_open_opt(const char *what, fx_file *f, blvl_status want,
+                            const blvl_options *opt) {
     uint8_t *b = fx_emit(f);
     size_t size = (size_t)f->size;
     blvl_level *lv = NULL;
     blvl_error e;
-    blvl_status st = blvl_open_memory(&lv, b, size, NULL, &e);
+    blvl_status st = blvl_open_memory(&lv, b, size, opt, &e);
     if (st != want)
         fprintf(stderr, "%s: memory: got %s (%s), want %s\n", what, blvl_status_name(st), e.message,
                 blvl_status_name(want));
@@ -36,16 +37,43 @@ static void expect_open(const char *what, fx_file *f, blvl_status want) {
     blvl_close(lv);
     char *path = fx_temp_file(b, size);
     CHECK(path != NULL);
-    st = blvl_open_file(&lv, path, NULL, &e);
+    st = blvl_open_file(&lv, path, opt, &e);
     CHECK_EQ_INT(st, want);
     blvl_close(lv);
     unlink(path);
     free(path);
     blvl_source src = {src_read, size, b};
-    st = blvl_open_source(&lv, &src, NULL, &e);
+    st = blvl_open_source(&lv, &src, opt, &e);
     CHECK_EQ_INT(st, want);
     blvl_close(lv);
     free(b);
+}
+
+static int stream_nop(void *user, const blvl_stream_event *ev) {
+    (void)user;
+    (void)ev;
+    return 0;
+}
+
+/* Feeds the file to the streaming reader in 100-byte pieces: it must end with `want`. */
+static void expect_stream(fx_file *f, blvl_status want) {
+    uint8_t *b = fx_emit(f);
+    blvl_stream *s;
+    blvl_error e;
+    CHECK_EQ_INT(blvl_stream_new(&s, NULL, stream_nop, NULL, &e), BLVL_OK);
+    blvl_status st = BLVL_OK;
+    for (size_t at = 0; at < f->size && st == BLVL_OK; at += 100)
+        st = blvl_stream_feed(s, b + at, f->size - at < 100 ? (size_t)(f->size - at) : 100, &e);
+    if (st == BLVL_OK)
+        st = blvl_stream_finish(s, &e);
+    CHECK_EQ_INT(st, want);
+    CHECK(st == BLVL_OK || message_names(&e, want));
+    blvl_stream_free(s);
+    free(b);
+}
+
+static void expect_open(const char *what, fx_file *f, blvl_status want) {
+    expect_open_opt(what, f, want, NULL);
 }
 
 /* Opens (must succeed) and reads `tag` from memory and from a callback, and verifies: each
@@ -226,7 +254,10 @@ static void table_rules(void) {
     expect_open("raw size over 2 GiB", &f, BLVL_E_RAW_SIZE);
     fx_base(&f);
     f.e[1].raw = 2ull << 30;
-    expect_open("raw size of 2 GiB opens", &f, BLVL_OK);
+    blvl_options roomy = {.inflate_budget = UINT64_MAX};
+    expect_open_opt("raw size of 2 GiB opens", &f, BLVL_OK, &roomy);
+    /* ... but not from a 4 KiB file under the default budget */
+    expect_open("raw size of 2 GiB from 4 KiB", &f, BLVL_E_BUDGET);
 
     fx_base(&f);
     uint64_t covered = 4096 + f.e[0].packed + f.e[1].packed;
@@ -244,6 +275,27 @@ static void table_rules(void) {
     f.table_digest_set = 1;
     f.table_digest[5] ^= 1;
     expect_open("table digest", &f, BLVL_E_TABLE_DIGEST);
+
+    /* The table digest pins the floor and the table offset: a lowered floor (the payloads
+     * still above it) and the table copied elsewhere in the region with the offset pointed at
+     * it are refused, by random access and by the streaming reader, though every other rule
+     * holds. */
+    for (int way = 0; way < 3; way++) {
+        fx_base(&f);
+        if (way == 2)
+            f.count = f.nentries = 0; /* an empty table's offset is pinned too */
+        free(fx_emit(&f));
+        f.table_digest_set = 1;
+        if (way == 0)
+            f.floor = 2048;
+        else
+            f.table_offset = 1024;
+        expect_open(way == 0 ? "lowered floor" : "moved table", &f, BLVL_E_TABLE_DIGEST);
+        expect_stream(&f, BLVL_E_TABLE_DIGEST);
+        f.table_digest_set = 0; /* resealed, the same change is a valid level */
+        expect_open("resealed", &f, BLVL_OK);
+        expect_stream(&f, BLVL_OK);
+    }
 
     fx_base(&f);
     free(fx_emit(&f));
@@ -299,10 +351,30 @@ static void payload_rules(void) {
     memset(f.e[1].digest, 0xAB, 16);
     expect_read("section digest", &f, "x.blob", BLVL_E_SECTION_DIGEST, 0);
 
+    /* A packed size under 4 (a payload ends in its chunk count) is an entry rule, refused at
+     * open, after the entry's earlier rules and before the placement rules. */
     fx_base(&f);
     set_blob(&f, 3, 0);
     memset(pay, 0, 3);
-    expect_read("payload shorter than a count", &f, "x.blob", BLVL_E_CHUNK_INDEX, 0);
+    expect_open("payload shorter than a count", &f, BLVL_E_ENTRY_EMPTY);
+    set_blob(&f, 0, 0);
+    expect_open("zero-length payload", &f, BLVL_E_ENTRY_EMPTY);
+    f.e[1].offset = 4097; /* alignment is checked first within the entry */
+    expect_open("zero-length and misaligned", &f, BLVL_E_ENTRY_ALIGN);
+    /* Whichever tag sorts first, a zero-length entry at another section's offset is refused
+     * as empty (placement would sort it before or after the other and find an overlap or
+     * none). */
+    static const char *const side[] = {"x.a", "x.z"};
+    for (int i = 0; i < 2; i++) {
+        fx_base(&f);
+        f.count = f.nentries = 3;
+        fx_tag(&f.e[2], side[i]);
+        f.e[2].offset = f.e[1].offset;
+        f.e[2].packed = 0;
+        expect_open(side[i], &f, BLVL_E_ENTRY_EMPTY);
+        f.e[2].offset = f.e[0].offset + 4096; /* past the end as well: still empty first */
+        expect_open(side[i], &f, BLVL_E_ENTRY_EMPTY);
+    }
 
     fx_base(&f);
     fx_le32(pay, 0);
@@ -388,8 +460,11 @@ static void payload_rules(void) {
         fx_le32(pay + n, 1);
         set_blob(&f, n + 4, sizeof text);
         expect_read("good zstd chunk", &f, "x.blob", BLVL_OK, 0);
-        expect_read("budget", &f, "x.blob", BLVL_E_BUDGET, sizeof text - 1);
-        expect_read("budget exactly", &f, "x.blob", BLVL_OK, sizeof text);
+        /* a caller's budget replaces the default in the open rule: raw sizes sum to
+         * sizeof text + 5 (meta) */
+        blvl_options b = {.inflate_budget = sizeof text + 4};
+        expect_open_opt("budget", &f, BLVL_E_BUDGET, &b);
+        expect_read("budget exactly", &f, "x.blob", BLVL_OK, sizeof text + 5);
     }
     fx_base(&f);
     {
@@ -434,37 +509,116 @@ static void payload_rules(void) {
         set_blob(&f, n + 4, sizeof text);
         expect_read("frame with a checksum", &f, "x.blob", BLVL_E_ZSTD, 0);
     }
+    fx_base(&f);
+    {
+        memcpy(pay, frame, fl);
+        pay[4] |= 0x08; /* the frame header descriptor's reserved bit */
+        size_t n = fl + put_index(pay + fl, (uint32_t)fl, sizeof text, 1);
+        fx_le32(pay + n, 1);
+        set_blob(&f, n + 4, sizeof text);
+        expect_read("frame with the reserved bit", &f, "x.blob", BLVL_E_ZSTD, 0);
+    }
+    fx_base(&f);
+    {
+        /* A zstd chunk not smaller than its raw size is legal (no writer makes one): 100
+         * bytes that do not compress, stored as a frame of more than 100 bytes. */
+        uint8_t noise[100];
+        uint32_t x = 2463534242u;
+        for (size_t i = 0; i < sizeof noise; i++) {
+            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+            noise[i] = (uint8_t)(x >> 24);
+        }
+        size_t a = zstd_frame(pay, sizeof pay, noise, sizeof noise, 0);
+        CHECK(a >= sizeof noise);
+        size_t n = a + put_index(pay + a, (uint32_t)a, sizeof noise, 1);
+        fx_le32(pay + n, 1);
+        set_blob(&f, n + 4, sizeof noise);
+        expect_read("zstd chunk larger than raw", &f, "x.blob", BLVL_OK, 0);
+    }
 }
 
-/* Inflation budget, default: max(64 MiB, 64 * covered). A tiny file that inflates to just
- * over 64 MiB is refused; at exactly 64 MiB it is read. */
-static void default_budget(void) {
-    size_t raw = (64u << 20) + 4096;
-    uint8_t *zeros = calloc(1, raw);
-    blvl_section_in s = {"x.zeros", 0, 0, zeros, raw};
-    uint8_t *file;
-    size_t size;
-    blvl_error e;
-    CHECK_EQ_INT(blvl_write_memory(&s, 1, NULL, &file, &size, &e), BLVL_OK);
-    CHECK(size < (1u << 20)); /* so 64 * covered is below 64 MiB */
-    blvl_level *lv;
-    CHECK_EQ_INT(blvl_open_memory(&lv, file, size, NULL, &e), BLVL_OK);
-    blvl_section sec;
-    CHECK_EQ_INT(blvl_read(lv, "x.zeros", &sec, &e), BLVL_E_BUDGET);
-    CHECK_EQ_INT(blvl_verify(lv, &e), BLVL_E_BUDGET);
-    blvl_close(lv);
-    blvl_free(NULL, file, size);
-    s.size = 64u << 20;
-    CHECK_EQ_INT(blvl_write_memory(&s, 1, NULL, &file, &size, &e), BLVL_OK);
-    CHECK_EQ_INT(blvl_open_memory(&lv, file, size, NULL, &e), BLVL_OK);
-    CHECK_EQ_INT(blvl_read(lv, "x.zeros", &sec, &e), BLVL_OK);
-    CHECK_EQ_INT(sec.size, 64u << 20);
-    blvl_section_free(lv, &sec);
-    /* and the budget is summed: a second read of the same section passes it */
-    CHECK_EQ_INT(blvl_read(lv, "x.zeros", &sec, &e), BLVL_E_BUDGET);
-    blvl_close(lv);
-    blvl_free(NULL, file, size);
+/* Counts what the library allocates, to show a refusal comes before the output's buffer. */
+typedef struct alloc_meter {
+    size_t largest;
+} alloc_meter;
+
+static void *meter_alloc(void *user, size_t n) {
+    alloc_meter *m = user;
+    if (n > m->largest)
+        m->largest = n;
+    return malloc(n);
+}
+
+static void meter_free(void *user, void *p, size_t n) {
+    (void)user;
+    (void)n;
+    free(p);
+}
+
+/* x.blob of `raw` zero bytes, one zstd frame per 4 MiB chunk, beside the baseline's meta
+ * (5 raw bytes): a few KB that inflate to `raw`. */
+static uint8_t *zero_level(fx_file *f, uint64_t raw, uint8_t **payload) {
+    uint32_t nc = (uint32_t)((raw + (4u << 20) - 1) >> 22);
+    uint8_t *zeros = calloc(1, 4u << 20);
+    uint8_t *p = malloc((size_t)nc * 300 + 4);
+    size_t n = 0;
+    uint32_t psz[32], rsz[32];
+    for (uint32_t i = 0; i < nc; i++) {
+        rsz[i] = (uint32_t)(i + 1 < nc ? 4u << 20 : raw - ((uint64_t)i << 22));
+        psz[i] = (uint32_t)zstd_frame(p + n, 300, zeros, rsz[i], 0);
+        n += psz[i];
+    }
+    for (uint32_t i = 0; i < nc; i++)
+        n += put_index(p + n, psz[i], rsz[i], 1);
+    fx_le32(p + n, nc);
+    fx_base(f);
+    f->e[1].packed = n + 4;
+    f->e[1].raw = raw;
+    f->payload[1] = p;
+    f->size = f->e[1].offset + n + 4;
     free(zeros);
+    *payload = p;
+    return fx_emit(f);
+}
+
+/* Inflation budget, default: max(64 MiB, 64 * covered), over the sum of the table's raw sizes.
+ * A tiny file whose sections inflate to one byte over 64 MiB is refused at open, whichever way
+ * it is opened, before the output of any read is allocated; at exactly 64 MiB it opens, and
+ * every section reads any number of times on one handle. */
+static void default_budget(void) {
+    fx_file f;
+    uint8_t *pay1;
+    uint8_t *file = zero_level(&f, (64u << 20) - 4, &pay1); /* + meta's 5: one over */
+    CHECK(f.size < 8192);
+    alloc_meter m = {0};
+    blvl_allocator al = {meter_alloc, meter_free, &m};
+    blvl_options opt = {.allocator = &al};
+    blvl_level *lv = NULL;
+    blvl_error e;
+    CHECK_EQ_INT(blvl_open_memory(&lv, file, (size_t)f.size, &opt, &e), BLVL_E_BUDGET);
+    CHECK(message_names(&e, BLVL_E_BUDGET));
+    CHECK(strstr(e.message, "'x.blob'") != NULL); /* names the largest section ... */
+    CHECK(strstr(e.message, "ratio") != NULL);    /* ... and its ratio */
+    CHECK(m.largest < (64u << 10));
+    expect_open("one byte over the default budget", &f, BLVL_E_BUDGET);
+    free(file);
+    free(pay1);
+
+    file = zero_level(&f, (64u << 20) - 5, &pay1);
+    CHECK_EQ_INT(blvl_open_memory(&lv, file, (size_t)f.size, NULL, &e), BLVL_OK);
+    for (int round = 0; round < 3; round++) {
+        for (uint32_t i = 0; i < blvl_count(lv); i++) {
+            blvl_section sec;
+            const blvl_entry *en = blvl_entry_at(lv, i);
+            CHECK_EQ_INT(blvl_read(lv, en->tag, &sec, &e), BLVL_OK);
+            CHECK_EQ_INT(sec.size, en->raw_size);
+            blvl_section_free(lv, &sec);
+        }
+        CHECK_EQ_INT(blvl_verify(lv, &e), BLVL_OK);
+    }
+    blvl_close(lv);
+    free(file);
+    free(pay1);
 }
 
 int main(void) {

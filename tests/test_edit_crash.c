@@ -160,7 +160,7 @@ static void crash_everywhere(const char *what, const uint8_t *file, size_t size,
     memfile m;
     m_init(&m, file, size, -1);
     blvl_file_ops ops = {m_pread, m_pwrite, m_flush, m_size, &m};
-    blvl_edit_options opt = {NULL, 2, &ops};
+    blvl_edit_options opt = {.allocator = NULL, .threads = 2, .ops = &ops};
     blvl_error e;
     blvl_status st = edit(&opt, &e);
     if (st != want)

@@ -173,7 +173,8 @@ static void check_level(const g_level *lv, const uint8_t *data, size_t size) {
     blvl_compute_identity(all, blvl_count(l), d);
     hex(d, h);
     CHECK(!strcmp(h, lv->identity));
-    blvl_compute_table_digest(data + info.table_offset, blvl_count(l), d);
+    blvl_compute_table_digest(data + info.table_offset, blvl_count(l), info.floor,
+                              (uint32_t)info.table_offset, d);
     hex(d, h);
     CHECK(!strcmp(h, lv->table_digest));
     for (unsigned i = 0; i < lv->nsec && i < blvl_count(l); i++) {

@@ -137,11 +137,13 @@ static hl_level hl_build(hl_section *s, size_t n, const size_t *file_order, size
         }
     }
     qsort(recs, nrec, 48, hl_tagcmp);
-    uint8_t head[16];
+    uint8_t head[32] = {0}; /* magic | 1 | count | floor | table offset | 0 */
     memcpy(head, "BLVL\r\n\x1a\n", 8);
     hl_le32(head + 8, 1);
     hl_le32(head + 12, (uint32_t)n);
-    hl_b3(head, 16, b + 64, 64 * n, L.table_digest);
+    hl_le64(head + 16, L.floor);
+    hl_le32(head + 24, 64);
+    hl_b3(head, 32, b + 64, 64 * n, L.table_digest);
     hl_le32(head + 12, nrec);
     hl_b3(head, 16, recs, 48 * (size_t)nrec, L.identity);
     memcpy(b + 24, L.table_digest, 16);
@@ -157,11 +159,13 @@ static void hl_reseal_table(hl_level *L) {
         L->bytes[44] | L->bytes[45] << 8 | L->bytes[46] << 16 | (uint32_t)L->bytes[47] << 24;
     if ((uint64_t)at + 64ull * n > L->size)
         return; /* a header broken on purpose: nothing to reseal */
-    uint8_t head[16];
+    uint8_t head[32] = {0};
     memcpy(head, "BLVL\r\n\x1a\n", 8);
     hl_le32(head + 8, 1);
     hl_le32(head + 12, n);
-    hl_b3(head, 16, L->bytes + at, 64 * (size_t)n, L->table_digest);
+    memcpy(head + 16, L->bytes + 16, 8); /* the floor, as stored */
+    hl_le32(head + 24, at);
+    hl_b3(head, 32, L->bytes + at, 64 * (size_t)n, L->table_digest);
     memcpy(L->bytes + 24, L->table_digest, 16);
 }
 #endif

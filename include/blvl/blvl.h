@@ -98,13 +98,19 @@ typedef struct blvl_allocator {
 /* Options for reading. A zeroed struct (or NULL) gives the defaults. */
 typedef struct blvl_options {
     const blvl_allocator *allocator;
-    unsigned threads;        /* workers for chunk inflation/compression: 0 = online CPUs */
-    uint64_t inflate_budget; /* 0 = max(64 MiB, 64 * covered), summed over all reads;
-                                counts the raw bytes of the zstd chunks inflated */
+    unsigned threads; /* workers for chunk inflation/compression: 0 = online CPUs */
+    /* The inflation-budget rule, checked once at open (and by the streaming reader when the
+     * table arrives): the sum of the table's raw sizes must be at most this, else
+     * BLVL_E_BUDGET before a byte is inflated. 0 = the format's max(64 MiB, 64 * covered).
+     * Reads keep no count: a section can be read any number of times. */
+    uint64_t inflate_budget;
     /* Progress of blvl_verify, in bytes of work (packed bytes hashed plus raw bytes inflated)
      * out of `total`; called on the calling thread only. NULL for none. */
     void (*progress)(void *user, uint64_t done, uint64_t total);
     void *progress_user;
+    /* blvl_rewrite_* whose output replaces the input (the same file): how long to wait for
+     * the file's edit lock, in milliseconds; 0 = refuse at once with BLVL_E_BUSY. */
+    uint32_t lock_timeout_ms;
 } blvl_options;
 
 /* A pread-style source: read exactly `len` bytes at `offset`, return 0 on success. */
@@ -140,8 +146,9 @@ typedef struct blvl_info {
 
 typedef struct blvl_level blvl_level;
 
-/* Open and validate: header, table, table digest, identity and the unreferenced-bytes limit
- * are all checked before this returns. Section digests are checked when a section is read. */
+/* Open and validate: header, table, table digest, identity, the unreferenced-bytes limit and
+ * the inflation budget are all checked before this returns. Section digests are checked when
+ * a section is read. */
 blvl_status blvl_open_file(blvl_level **out, const char *path, const blvl_options *opt,
                            blvl_error *err);
 /* `data` is borrowed and must outlive the level. */
@@ -167,8 +174,8 @@ typedef struct blvl_section {
     size_t owned_size_; /* internal */
 } blvl_section;
 
-/* Read a section: check its digest, parse the chunk index, inflate the chunks in parallel
- * within the budget. Safe to call from several threads on one level. */
+/* Read a section: check its digest, parse the chunk index, inflate the chunks in parallel,
+ * each to exactly its declared size. Safe to call from several threads on one level. */
 blvl_status blvl_read(blvl_level *level, const char *tag, blvl_section *out, blvl_error *err);
 /* Read the packed (stored) bytes of a section after checking its digest. */
 blvl_status blvl_read_packed(blvl_level *level, const char *tag, blvl_section *out,
@@ -179,11 +186,13 @@ void blvl_section_free(blvl_level *level, blvl_section *section);
  * The container does not know FlatBuffers; the section layer adds that check. */
 blvl_status blvl_verify(blvl_level *level, blvl_error *err);
 
-/* Identity and table digest from decoded entries (what open checks the header against). */
+/* Identity from decoded entries (what open checks header bytes 48..64 against). */
 void blvl_compute_identity(const blvl_entry *entries, uint32_t count,
                            uint8_t out[BLVL_DIGEST_SIZE]);
-void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count,
-                               uint8_t out[BLVL_DIGEST_SIZE]);
+/* Table digest (header bytes 24..40): BLAKE3-128 of magic | u32 1 | u32 count | u64 floor |
+ * u32 table offset | u32 0 | the `count` 64-byte entries at `table_bytes`, as stored. */
+void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count, uint64_t floor,
+                               uint32_t table_offset, uint8_t out[BLVL_DIGEST_SIZE]);
 /* BLAKE3-128 of a buffer, the digest every entry carries. */
 void blvl_digest(const void *data, size_t size, uint8_t out[BLVL_DIGEST_SIZE]);
 /* 32 lowercase hex digits and a NUL. */
@@ -225,24 +234,32 @@ void blvl_free(const blvl_allocator *allocator, void *ptr, size_t size);
 
 /* ---- rewrite and in-place edits ----------------------------------------------------------- */
 
-/* Keep a section in a rewrite? Return non-zero to keep. NULL keeps all. */
+/* Keep a section in a rewrite? Return non-zero to keep. NULL keeps all. The callback is a
+ * raw filter, not checked: dropping a section in identity through it renames the level (what
+ * a program that predates a core section must do). Use `drop` for checked drops. */
 typedef int (*blvl_keep_fn)(void *user, const blvl_entry *entry);
 
 /* Compacting copy: every kept section's packed bytes are copied verbatim (so identity holds
  * when every identity section is kept), laid out in table order, with a fresh reserved region.
- * in_path and out_path may be the same file (the output is renamed over it). */
+ * in_path and out_path may be the same file (the output is renamed over it); then the file's
+ * edit lock is held from the read to the rename (BLVL_E_BUSY past opt->lock_timeout_ms). */
 blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
                               void *keep_user, const blvl_options *opt, blvl_error *err);
 
-/* A compacting copy with edits: each section of `put` (raw bytes, chunked and compressed as
- * the writer does, outside identity: a game tag and flags 0) replaces the section of the same
- * tag in its place, or is added after the kept sections; `keep` can drop sections. Identity
- * sections cannot be put or replaced (BLVL_E_IDENTITY_SECTION). This is the way out when an
- * in-place edit answers BLVL_E_NO_ROOM. `out_path` may equal `in_path`: the new file is renamed
- * over it. */
+/* A compacting copy with edits, the way out when an in-place edit answers BLVL_E_NO_ROOM.
+ * Each section of `put` (raw bytes, chunked and compressed as the writer does, outside
+ * identity: a game tag and flags 0) replaces the section of the same tag in its place, or is
+ * added after the kept sections. Each tag of `drop` is left out; it must be in the level
+ * (BLVL_E_NOT_FOUND) and outside identity. A put or drop of a section in identity (a core
+ * tag, or a game section with the identity flag) is BLVL_E_IDENTITY_SECTION, so the level
+ * keeps its name. `keep` (may be NULL) filters further, unchecked. A level a reader would
+ * refuse under the inflation-budget rule is not written (BLVL_E_BUDGET). Every refusal comes
+ * before anything is written. `out_path` may name the file `in_path` does: the new file is
+ * renamed over it, under the edit lock as for blvl_rewrite_file. */
 blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
                                    void *keep_user, const blvl_section_in *put, size_t nput,
-                                   const blvl_options *opt, blvl_error *err);
+                                   const char *const *drop, size_t ndrop, const blvl_options *opt,
+                                   blvl_error *err);
 
 /* The file operations an edit performs, so tests can interrupt them. NULL = POSIX. */
 typedef struct blvl_file_ops {
@@ -256,10 +273,16 @@ typedef struct blvl_file_ops {
 typedef struct blvl_edit_options {
     const blvl_allocator *allocator;
     unsigned threads;
-    const blvl_file_ops *ops; /* when set, `path` is ignored and ops are used */
+    const blvl_file_ops *ops; /* when set, `path` is ignored and ops are used (no lock) */
+    /* How long to wait for the file's edit lock, held by another edit or in-place rewrite,
+     * in milliseconds; 0 = refuse at once. Still held after that: BLVL_E_BUSY. */
+    uint32_t lock_timeout_ms;
 } blvl_edit_options;
 
-/* Add or replace a section outside identity (flags 0), in place. */
+/* Add or replace a section outside identity (flags 0), in place. The edit holds the file's
+ * exclusive edit lock throughout (BLVL_E_BUSY when another edit or in-place rewrite holds it
+ * past opt->lock_timeout_ms). The edited level must meet the inflation-budget rule
+ * (BLVL_E_BUDGET, nothing written). */
 blvl_status blvl_edit_put(const char *path, const char *tag, uint32_t version, const void *data,
                           size_t size, const blvl_edit_options *opt, blvl_error *err);
 /* Drop a section outside identity, in place. */

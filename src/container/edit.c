@@ -13,13 +13,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "container/alloc.h"
 #include "container/error.h"
 #include "container/format.h"
+#include "container/lock.h"
 #include "payload/digest.h"
 #include "payload/payload.h"
 
@@ -135,8 +135,12 @@ static blvl_status load(edit_state *s, blvl_error *err) {
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for the reserved region");
     if (o->pread(o->user, s->region, (size_t)s->h.floor, 0) != 0)
         return blvl__fail(err, BLVL_E_IO, "cannot read the reserved region");
-    return blvl__table_load(&s->h, s->region + s->h.table_offset, s->size, s->old_entries,
-                            s->scratch, err);
+    st = blvl__table_load(&s->h, s->region + s->h.table_offset, s->size, s->old_entries, s->scratch,
+                          err);
+    if (st != BLVL_OK)
+        return st;
+    return blvl__budget_check(s->old_entries, s->h.count, blvl__covered(&s->h, s->old_entries),
+                              err);
 }
 
 static uint32_t find(const blvl_entry *e, uint32_t n, const char *tag) {
@@ -175,14 +179,11 @@ static blvl_status edit_run(const char *path, const edit_req *rq, const blvl_edi
     if (!ops) {
         if (!path)
             return blvl__fail(err, BLVL_E_ARGUMENT, "no path");
-        fd = open(path, O_RDWR | O_CLOEXEC);
-        if (fd < 0)
-            return blvl__fail(err, BLVL_E_IO, "cannot open %s: %s", path, strerror(errno));
-        /* Two edits at once would each commit a table that forgets the other's section. */
-        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-            close(fd);
-            return blvl__fail(err, BLVL_E_IO, "%s is being edited by another process", path);
-        }
+        /* Two edits at once would each commit a table that forgets the other's section, and
+         * an in-place rewrite would replace the file under the edit (lock.h). */
+        blvl_status ls = blvl__lock_open(path, O_RDWR, opt ? opt->lock_timeout_ms : 0, &fd, err);
+        if (ls != BLVL_OK)
+            return ls;
         posix.user = &fd;
         ops = &posix;
     }
@@ -250,6 +251,9 @@ static blvl_status edit_run(const char *path, const edit_req *rq, const blvl_edi
     nh.count = nc;
     uint64_t old_cov = blvl__covered(&s.h, s.old_entries);
     uint64_t new_cov = blvl__covered(&nh, s.new_entries);
+    /* A reader would refuse the edited level at open: refuse to write it. */
+    if ((st = blvl__budget_check(s.new_entries, nc, new_cov, err)) != BLVL_OK)
+        goto out;
     if (new_size - old_cov > blvl__unreferenced_limit(old_cov)) {
         st = no_room(err,
                      "until the commit, the current level would carry more unreferenced bytes "
@@ -297,7 +301,7 @@ static blvl_status edit_run(const char *path, const edit_req *rq, const blvl_edi
         goto out;
     }
     nh.table_offset = (uint32_t)t_off;
-    blvl_compute_table_digest(s.table, nc, nh.table_digest);
+    blvl_compute_table_digest(s.table, nc, nh.floor, nh.table_offset, nh.table_digest);
     /* What a reader will check after the commit, checked before anything is written. */
     memcpy(s.scratch, s.new_entries, (size_t)nc * sizeof *s.scratch);
     st = blvl__table_check_placement(&nh, s.new_entries, s.scratch, new_size, err);

@@ -1,5 +1,6 @@
 #include "container/format.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +113,12 @@ blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
     if (e->raw_size > BLVL_SECTION_RAW_MAX)
         return blvl__fail(err, BLVL_E_RAW_SIZE, "entry %u (%s): raw size %llu is over 2 GiB", index,
                           e->tag, (unsigned long long)e->raw_size);
+    /* A payload ends in its u32 chunk count: nothing shorter is a payload. An entry rule, so
+     * the verdict follows table order, not the order placement sorts entries in. */
+    if (e->packed_size < 4)
+        return blvl__fail(err, BLVL_E_ENTRY_EMPTY,
+                          "entry %u (%s): packed size %llu is under the 4 bytes of a chunk count",
+                          index, e->tag, (unsigned long long)e->packed_size);
     return BLVL_OK;
 }
 
@@ -172,22 +179,32 @@ uint64_t blvl__default_budget(uint64_t covered) {
 
 blvl_status blvl__budget_check(const blvl_entry *entries, uint32_t n, uint64_t covered,
                                blvl_error *err) {
-    uint64_t raw = 0, limit = blvl__default_budget(covered);
+    return blvl__budget_check_limit(entries, n, covered, 0, err);
+}
+
+blvl_status blvl__budget_check_limit(const blvl_entry *entries, uint32_t n, uint64_t covered,
+                                     uint64_t limit, blvl_error *err) {
+    uint64_t raw = 0, lim = limit ? limit : blvl__default_budget(covered);
     uint32_t big = 0;
     for (uint32_t i = 0; i < n; i++) {
         raw = entries[i].raw_size > UINT64_MAX - raw ? UINT64_MAX : raw + entries[i].raw_size;
         if (entries[i].raw_size > entries[big].raw_size)
             big = i;
     }
-    if (raw <= limit)
+    if (raw <= lim)
         return BLVL_OK;
     const blvl_entry *e = &entries[big];
     uint64_t packed = e->packed_size ? e->packed_size : 1;
+    char what[96];
+    if (limit)
+        snprintf(what, sizeof what, "the caller's inflation budget %llu", (unsigned long long)lim);
+    else
+        snprintf(what, sizeof what, "max(64 MiB, 64 x covered %llu) = %llu",
+                 (unsigned long long)covered, (unsigned long long)lim);
     return blvl__fail(err, BLVL_E_BUDGET,
-                      "sections inflate to %llu bytes, over max(64 MiB, 64 x covered %llu) = "
-                      "%llu; largest is '%s': %llu raw from %llu packed (ratio %llu:1)",
-                      (unsigned long long)raw, (unsigned long long)covered,
-                      (unsigned long long)limit, e->tag, (unsigned long long)e->raw_size,
+                      "sections inflate to %llu bytes, over %s; largest is '%s': %llu raw from "
+                      "%llu packed (ratio %llu:1)",
+                      (unsigned long long)raw, what, e->tag, (unsigned long long)e->raw_size,
                       (unsigned long long)e->packed_size,
                       (unsigned long long)(e->raw_size / packed));
 }
@@ -316,12 +333,17 @@ void blvl_compute_identity(const blvl_entry *entries, uint32_t count,
     blvl__hasher_final(&h, out);
 }
 
-void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count,
-                               uint8_t out[BLVL_DIGEST_SIZE]) {
-    uint8_t head[16];
+void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count, uint64_t floor,
+                               uint32_t table_offset, uint8_t out[BLVL_DIGEST_SIZE]) {
+    /* Every header byte a reader uses is pinned: magic, version, count, floor and table
+     * offset here, the identity by its own digest, the flags by the rule that they are 0. */
+    uint8_t head[32];
     memcpy(head, magic, 8);
     blvl__put32(head + 8, BLVL_CONTAINER_VERSION);
     blvl__put32(head + 12, count);
+    blvl__put64(head + 16, floor);
+    blvl__put32(head + 24, table_offset);
+    blvl__put32(head + 28, 0);
     blvl_hasher h;
     blvl__hasher_init(&h);
     blvl__hasher_update(&h, head, sizeof head);
@@ -340,7 +362,7 @@ blvl_status blvl__table_load(const blvl_header *h, const uint8_t *table_bytes, u
     if ((st = blvl__table_check_placement(h, entries, scratch, file_size, err)) != BLVL_OK)
         return st;
     uint8_t d[16];
-    blvl_compute_table_digest(table_bytes, h->count, d);
+    blvl_compute_table_digest(table_bytes, h->count, h->floor, h->table_offset, d);
     if (memcmp(d, h->table_digest, 16) != 0)
         return blvl__fail(err, BLVL_E_TABLE_DIGEST, "stored table digest does not match the table");
     if (h->count) {

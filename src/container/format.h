@@ -31,7 +31,8 @@ void blvl__commit_encode(const uint8_t table_digest[BLVL_DIGEST_SIZE], uint32_t 
                          uint32_t table_offset, uint8_t bytes[BLVL_COMMIT_SIZE]);
 
 /* Decode and check one 64-byte entry on its own: tag bytes, flags, core tag in identity,
- * payload alignment, raw size. `index` is for the message. */
+ * payload alignment, raw size, packed size of at least 4 (in that order). `index` is for the
+ * message. */
 blvl_status blvl__entry_decode(const uint8_t bytes[BLVL_ENTRY_SIZE], uint32_t index,
                                blvl_entry *out, blvl_error *err);
 void blvl__entry_encode(const blvl_entry *e, uint8_t bytes[BLVL_ENTRY_SIZE]);
@@ -60,6 +61,10 @@ uint64_t blvl__default_budget(uint64_t covered);
  * and its packed-to-raw ratio. */
 blvl_status blvl__budget_check(const blvl_entry *entries, uint32_t n, uint64_t covered,
                                blvl_error *err);
+/* The same rule against `limit` instead of the default when `limit` is not 0 (a caller's
+ * blvl_options.inflate_budget). */
+blvl_status blvl__budget_check_limit(const blvl_entry *entries, uint32_t n, uint64_t covered,
+                                     uint64_t limit, blvl_error *err);
 
 /* Capacity a writer reserves for `count` sections: floor = round_up(64 + 64 * (2*count+16),
  * 4096), capped at BLVL_FLOOR_MAX; 0 when even the cap cannot hold `count` entries. */

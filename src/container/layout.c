@@ -55,7 +55,7 @@ blvl_status blvl__layout_plan(blvl_entry *entries, uint32_t n, const blvl_alloca
     h.floor = floor;
     h.count = n;
     h.table_offset = BLVL_HEADER_SIZE;
-    blvl_compute_table_digest(r + BLVL_HEADER_SIZE, n, h.table_digest);
+    blvl_compute_table_digest(r + BLVL_HEADER_SIZE, n, floor, BLVL_HEADER_SIZE, h.table_digest);
     blvl_compute_identity(entries, n, h.identity);
     blvl__header_encode(&h, r);
     *region = r;

@@ -1,9 +1,8 @@
-/* The opened level: where its bytes come from, its decoded header and table, and the running
- * total of what its reads have inflated against the budget. Private to the container. */
+/* The opened level: where its bytes come from and its decoded header and table. Nothing in it
+ * changes after open (the inflation budget is checked there, once), so reads share it freely.
+ * Private to the container. */
 #ifndef BLVL_CONTAINER_LEVEL_H
 #define BLVL_CONTAINER_LEVEL_H
-#include <stdatomic.h>
-
 #include "blvl/blvl.h"
 #include "container/format.h"
 
@@ -19,12 +18,14 @@ struct blvl_level {
     blvl_header hdr;
     blvl_entry *entries; /* hdr.count entries, table order */
     blvl_info info;
-    uint64_t budget;
-    atomic_uint_fast64_t inflated; /* raw bytes inflated so far, against `budget` */
     void (*progress)(void *user, uint64_t done, uint64_t total); /* blvl_verify's */
     void *progress_user;
 };
 
+/* blvl_open_file on a descriptor the caller already opened (and keeps; the level maps it).
+ * `path` is for messages. */
+blvl_status blvl__open_fd(blvl_level **out, int fd, const char *path, const blvl_options *opt,
+                          blvl_error *err);
 /* The packed bytes of entry `e`: a pointer into the level's bytes, or (for a source) a buffer
  * read into *owned (size e->packed_size, free with blvl__dealloc). */
 blvl_status blvl__level_packed(blvl_level *level, const blvl_entry *e, const uint8_t **bytes,
@@ -32,7 +33,4 @@ blvl_status blvl__level_packed(blvl_level *level, const blvl_entry *e, const uin
 /* Asks the kernel for the pages of [offset, offset + size) of a mapped level at once (open
  * advised MADV_RANDOM, so nothing is read around a fault); does nothing otherwise. */
 void blvl__level_prefetch(const blvl_level *level, uint64_t offset, uint64_t size);
-/* Takes `raw` bytes from the inflation budget, or refuses with BLVL_E_BUDGET. */
-blvl_status blvl__level_budget_take(blvl_level *level, uint64_t raw, const char *what,
-                                    blvl_error *err);
 #endif

@@ -27,7 +27,7 @@ static int mem_read(void *user, uint64_t off, void *buf, size_t len) {
 
 /* Reads the header and the table through `read`, validates them, and fills `lv`. */
 static blvl_status load(blvl_level *lv, int (*read)(void *, uint64_t, void *, size_t), void *user,
-                        blvl_error *err) {
+                        const blvl_options *opt, blvl_error *err) {
     uint8_t head[BLVL_HEADER_SIZE];
     if (lv->size < BLVL_HEADER_SIZE)
         return blvl__fail(err, BLVL_E_TRUNCATED, "file of %llu bytes ends inside the header",
@@ -55,6 +55,11 @@ static blvl_status load(blvl_level *lv, int (*read)(void *, uint64_t, void *, si
         goto out;
     }
     st = blvl__table_load(&lv->hdr, table, lv->size, lv->entries, scratch, err);
+    /* The inflation budget is a property of the file, checked once, here: every read after
+     * this only checks that each chunk inflates to its declared size. */
+    if (st == BLVL_OK)
+        st = blvl__budget_check_limit(lv->entries, n, blvl__covered(&lv->hdr, lv->entries),
+                                      opt ? opt->inflate_budget : 0, err);
 out:
     blvl__dealloc(lv->a, table, tsize);
     blvl__dealloc(lv->a, scratch, (n ? n : 1) * sizeof *scratch);
@@ -87,13 +92,7 @@ static blvl_level *level_new(const blvl_options *opt) {
         lv->progress = opt->progress;
         lv->progress_user = opt->progress_user;
     }
-    atomic_init(&lv->inflated, 0);
     return lv;
-}
-
-static void set_budget(blvl_level *lv, const blvl_options *opt) {
-    lv->budget =
-        opt && opt->inflate_budget ? opt->inflate_budget : blvl__default_budget(lv->info.covered);
 }
 
 blvl_status blvl_open_memory(blvl_level **out, const void *data, size_t size,
@@ -107,40 +106,27 @@ blvl_status blvl_open_memory(blvl_level **out, const void *data, size_t size,
     lv->base = data;
     lv->size = size;
     mem_src m = {data, size};
-    blvl_status st = load(lv, mem_read, &m, err);
+    blvl_status st = load(lv, mem_read, &m, opt, err);
     if (st != BLVL_OK) {
         blvl_close(lv);
         return st;
     }
-    set_budget(lv, opt);
     *out = lv;
     blvl__ok(err);
     return BLVL_OK;
 }
 
-blvl_status blvl_open_file(blvl_level **out, const char *path, const blvl_options *opt,
-                           blvl_error *err) {
-    if (!out || !path)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no path");
-    *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return blvl__fail(err, BLVL_E_IO, "cannot open %s: %s", path, strerror(errno));
+blvl_status blvl__open_fd(blvl_level **out, int fd, const char *path, const blvl_options *opt,
+                          blvl_error *err) {
     struct stat sb;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        close(fd);
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
         return blvl__fail(err, BLVL_E_IO, "%s is not a regular file", path);
-    }
-    if ((uint64_t)sb.st_size < BLVL_HEADER_SIZE) {
-        close(fd);
+    if ((uint64_t)sb.st_size < BLVL_HEADER_SIZE)
         return blvl__fail(err, BLVL_E_TRUNCATED, "file of %llu bytes ends inside the header",
                           (unsigned long long)sb.st_size);
-    }
     void *map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
-    int map_errno = errno;
-    close(fd);
     if (map == MAP_FAILED)
-        return blvl__fail(err, BLVL_E_IO, "cannot map %s: %s", path, strerror(map_errno));
+        return blvl__fail(err, BLVL_E_IO, "cannot map %s: %s", path, strerror(errno));
     /* Fault in only what is asked for: the kernel's read-around would otherwise pull megabytes
      * around every touched page, so reading sim alone from a cold file would cost like the
      * file. The header and the largest possible table region are wanted at once; sections
@@ -156,6 +142,19 @@ blvl_status blvl_open_file(blvl_level **out, const char *path, const blvl_option
     }
     (*out)->map = map;
     return BLVL_OK;
+}
+
+blvl_status blvl_open_file(blvl_level **out, const char *path, const blvl_options *opt,
+                           blvl_error *err) {
+    if (!out || !path)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no path");
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return blvl__fail(err, BLVL_E_IO, "cannot open %s: %s", path, strerror(errno));
+    blvl_status st = blvl__open_fd(out, fd, path, opt, err);
+    close(fd); /* the mapping stays valid */
+    return st;
 }
 
 static int src_read(void *user, uint64_t off, void *buf, size_t len) {
@@ -175,12 +174,11 @@ blvl_status blvl_open_source(blvl_level **out, const blvl_source *src, const blv
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for a level");
     lv->src = *src;
     lv->size = src->size;
-    blvl_status st = load(lv, src_read, &lv->src, err);
+    blvl_status st = load(lv, src_read, &lv->src, opt, err);
     if (st != BLVL_OK) {
         blvl_close(lv);
         return st;
     }
-    set_budget(lv, opt);
     *out = lv;
     blvl__ok(err);
     return BLVL_OK;

@@ -1,6 +1,8 @@
-/* Reading sections: digest first, then the chunk index, then inflation within the budget.
- * Nothing of a section is interpreted before its digest has matched. */
+/* Reading sections: digest first, then the chunk index, then inflation, each chunk to exactly
+ * its declared size. Nothing of a section is interpreted before its digest has matched. The
+ * inflation budget was checked at open, over the whole table, so reads carry no state. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -41,20 +43,6 @@ blvl_status blvl__level_packed(blvl_level *lv, const blvl_entry *e, const uint8_
     }
     *bytes = buf;
     *owned = buf;
-    return BLVL_OK;
-}
-
-blvl_status blvl__level_budget_take(blvl_level *lv, uint64_t raw, const char *what,
-                                    blvl_error *err) {
-    uint_fast64_t cur = atomic_load(&lv->inflated);
-    do {
-        if (raw > lv->budget || cur > lv->budget - raw)
-            return blvl__fail(err, BLVL_E_BUDGET,
-                              "inflating %llu bytes of %s would pass the inflation budget of "
-                              "%llu bytes (%llu already inflated)",
-                              (unsigned long long)raw, what, (unsigned long long)lv->budget,
-                              (unsigned long long)cur);
-    } while (!atomic_compare_exchange_weak(&lv->inflated, &cur, cur + raw));
     return BLVL_OK;
 }
 
@@ -147,8 +135,6 @@ blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_section *out, blvl_e
         owned = NULL;
         goto done;
     }
-    if ((st = blvl__level_budget_take(lv, blvl__inflated_size(chunks, n), e->tag, err)) != BLVL_OK)
-        goto done;
     raw = blvl__alloc(lv->a, (size_t)e->raw_size);
     if (!raw) {
         st = blvl__fail(err, BLVL_E_NOMEM, "no memory for the %llu raw bytes of '%s'",
@@ -258,12 +244,6 @@ static blvl_status verify_mapped(blvl_level *lv, blvl_error *err) {
         }
         njobs += 1 + secs[i].n;
     }
-    /* The budget covers every zstd chunk verification inflates; taken before any work. */
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < count; i++)
-        total += blvl__inflated_size(secs[i].chunks, secs[i].n); /* <= 2 GiB each */
-    if ((st = blvl__level_budget_take(lv, total, "every section", err)) != BLVL_OK)
-        goto out;
     jobs = blvl__alloc(lv->a, (njobs ? njobs : 1) * sizeof *jobs);
     if (nw > njobs)
         nw = njobs ? (unsigned)njobs : 1;
@@ -326,8 +306,6 @@ static blvl_status verify_source(blvl_level *lv, blvl_error *err) {
                 err,
                 blvl__chunks_parse(bytes, e->packed_size, e->raw_size, lv->a, &chunks, &n, err),
                 e->tag);
-        if (st == BLVL_OK)
-            st = blvl__level_budget_take(lv, blvl__inflated_size(chunks, n), e->tag, err);
         if (st == BLVL_OK)
             st = name_section(err, blvl__payload_check(bytes, chunks, n, lv->threads, lv->a, err),
                               e->tag);

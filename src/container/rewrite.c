@@ -3,12 +3,17 @@
  * section this library does not understand survives with its tag, flags and version, and the
  * identity is the same whenever every identity section is kept. The copy may also add or
  * replace sections outside identity: the way out when an in-place edit has no room. */
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "container/alloc.h"
 #include "container/error.h"
+#include "container/format.h"
 #include "container/layout.h"
 #include "container/level.h"
+#include "container/lock.h"
 #include "payload/digest.h"
 #include "payload/pack.h"
 
@@ -33,6 +38,58 @@ static blvl_status check_put(const blvl_section_in *put, size_t i, blvl_error *e
     return BLVL_OK;
 }
 
+/* Checks a tag handed to `drop` before the level is opened: valid, not a core tag (always in
+ * identity), given once, not also put. */
+static blvl_status check_drop(const char *const *drop, size_t i, const blvl_section_in *put,
+                              size_t nput, blvl_error *err) {
+    const char *t = drop[i];
+    int core = 0;
+    if (!t || strnlen(t, BLVL_TAG_MAX + 1) > BLVL_TAG_MAX || !blvl_tag_valid(t, &core))
+        return blvl__fail(err, BLVL_E_WRITE_TAG, "drop %zu: tag is not 1..16 bytes of [a-z0-9._-]",
+                          i);
+    if (core)
+        return blvl__fail(err, BLVL_E_IDENTITY_SECTION,
+                          "'%s' is a core section, always in identity; dropping it would rename "
+                          "the level (bake the level again)",
+                          t);
+    for (size_t j = 0; j < i; j++)
+        if (strcmp(drop[j], t) == 0)
+            return blvl__fail(err, BLVL_E_WRITE_TAG, "drop '%s' given twice", t);
+    for (size_t j = 0; j < nput; j++)
+        if (strcmp(put[j].tag, t) == 0)
+            return blvl__fail(err, BLVL_E_ARGUMENT, "'%s' is both put and dropped", t);
+    return BLVL_OK;
+}
+
+/* Checks `drop` against the opened level: each tag present and outside identity. */
+static blvl_status check_drop_level(blvl_level *lv, const char *const *drop, size_t ndrop,
+                                    blvl_error *err) {
+    for (size_t i = 0; i < ndrop; i++) {
+        const blvl_entry *e = blvl_find(lv, drop[i]);
+        if (!e)
+            return blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s' to drop", drop[i]);
+        if (e->flags & BLVL_ENTRY_FLAG_IDENTITY)
+            return blvl__fail(err, BLVL_E_IDENTITY_SECTION,
+                              "'%s' is in identity; dropping it would rename the level (bake "
+                              "the level again)",
+                              e->tag);
+    }
+    return BLVL_OK;
+}
+
+static int dropped(const char *const *drop, size_t ndrop, const char *tag) {
+    for (size_t i = 0; i < ndrop; i++)
+        if (strcmp(drop[i], tag) == 0)
+            return 1;
+    return 0;
+}
+
+/* True when `out` names the file `in` names: the rewrite replaces its own input. */
+static int same_file(const char *in, const char *out) {
+    struct stat a, b;
+    return stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /* The index in `put` of `tag`, or nput. */
 static size_t find_put(const blvl_section_in *put, size_t nput, const char *tag) {
     size_t i = 0;
@@ -53,16 +110,40 @@ static void put_entry(const blvl_section_in *s, const blvl_pack_item *item, blvl
 
 blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
                                    void *keep_user, const blvl_section_in *put, size_t nput,
-                                   const blvl_options *opt, blvl_error *err) {
-    if (!in_path || !out_path || (nput && !put))
+                                   const char *const *drop, size_t ndrop, const blvl_options *opt,
+                                   blvl_error *err) {
+    if (!in_path || !out_path || (nput && !put) || (ndrop && !drop))
         return blvl__fail(err, BLVL_E_ARGUMENT, "no input, no output or no sections to put");
     blvl_status st;
     for (size_t i = 0; i < nput; i++)
         if ((st = check_put(put, i, err)) != BLVL_OK)
             return st;
-    blvl_level *lv;
-    if ((st = blvl_open_file(&lv, in_path, opt, err)) != BLVL_OK)
+    for (size_t i = 0; i < ndrop; i++)
+        if ((st = check_drop(drop, i, put, nput, err)) != BLVL_OK)
+            return st;
+    /* Replacing the input: hold its edit lock from before the read until after the rename, so
+     * an in-place edit cannot land in between and be lost (lock.h). The level is read from the
+     * locked descriptor itself. */
+    int fd = -1;
+    blvl_level *lv = NULL;
+    if (same_file(in_path, out_path)) {
+        st = blvl__lock_open(in_path, O_RDONLY, opt ? opt->lock_timeout_ms : 0, &fd, err);
+        if (st == BLVL_OK) {
+            st = blvl__open_fd(&lv, fd, in_path, opt, err);
+            if (st != BLVL_OK)
+                close(fd);
+        }
+    } else {
+        st = blvl_open_file(&lv, in_path, opt, err);
+    }
+    if (st != BLVL_OK)
         return st;
+    if ((st = check_drop_level(lv, drop, ndrop, err)) != BLVL_OK) {
+        blvl_close(lv);
+        if (fd >= 0)
+            close(fd);
+        return st;
+    }
     const blvl_allocator *a = opt ? opt->allocator : NULL;
     uint32_t count = blvl_count(lv), n = 0;
     size_t cap = (size_t)count + nput + 1;
@@ -83,7 +164,7 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
         goto out;
     for (uint32_t i = 0; i < count; i++) {
         const blvl_entry *e = blvl_entry_at(lv, i);
-        if (keep && !keep(keep_user, e))
+        if (dropped(drop, ndrop, e->tag) || (keep && !keep(keep_user, e)))
             continue;
         size_t p = find_put(put, nput, e->tag);
         if (p < nput) {
@@ -132,6 +213,12 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
     st = blvl__layout_plan(entries, n, a, &region, &floor, &file_size, err);
     if (st != BLVL_OK)
         goto out;
+    /* What a reader would refuse at open is not written (the original stays as it was). */
+    uint64_t covered = floor;
+    for (uint32_t i = 0; i < n; i++)
+        covered += entries[i].packed_size; /* each at most the input's length, or 2 GiB + */
+    if ((st = blvl__budget_check(entries, (uint32_t)n, covered, err)) != BLVL_OK)
+        goto out;
     blvl_out_file f;
     if ((st = blvl__out_open(&f, out_path, err)) != BLVL_OK)
         goto out;
@@ -157,6 +244,8 @@ out:
     blvl__dealloc(a, entries, cap * sizeof *entries);
     blvl__dealloc(a, bytes, cap * sizeof *bytes);
     blvl_close(lv);
+    if (fd >= 0)
+        close(fd); /* releases the lock, after the rename */
     if (st == BLVL_OK)
         blvl__ok(err);
     return st;
@@ -164,5 +253,5 @@ out:
 
 blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
                               void *keep_user, const blvl_options *opt, blvl_error *err) {
-    return blvl_rewrite_edit_file(in_path, out_path, keep, keep_user, NULL, 0, opt, err);
+    return blvl_rewrite_edit_file(in_path, out_path, keep, keep_user, NULL, 0, NULL, 0, opt, err);
 }

@@ -200,6 +200,10 @@ static blvl_status table_done(blvl_stream *s, blvl_error *err) {
     s->covered = blvl__covered(&s->h, s->entries);
     uint64_t lim = blvl__unreferenced_limit(s->covered);
     s->unref_end = s->covered > UINT64_MAX - lim ? UINT64_MAX : s->covered + lim;
+    /* The level's inflation budget, as blvl_open checks it, before any payload byte. */
+    st = blvl__budget_check_limit(s->entries, n, s->covered, s->budget_opt, err);
+    if (st != BLVL_OK)
+        return refuse(s, st);
     s->budget = s->budget_opt ? s->budget_opt : blvl__default_budget(s->covered);
     /* the table bytes are no longer needed; the entries are */
     drop(s, s->table, (size_t)n * BLVL_ENTRY_SIZE);
@@ -256,9 +260,10 @@ static blvl_status hold(blvl_stream *s, const uint8_t *p, size_t n, uint64_t tot
     return BLVL_OK;
 }
 
-/* Check and inflate a held section, charging the budget as blvl_read does (the raw bytes of
- * its zstd chunks). On success *data holds the section's bytes: the held bytes themselves
- * for one raw chunk, else *raw (raw_size bytes, the caller frees). */
+/* Check and inflate a held section. The table passed the level's budget rule; on top of it,
+ * the stream charges the raw bytes of the zstd chunks it inflates against a budget that grows
+ * with the bytes received (docs/STREAMING.md). On success *data holds the section's bytes:
+ * the held bytes themselves for one raw chunk, else *raw (raw_size bytes, the caller frees). */
 static blvl_status inflate_held(blvl_stream *s, const blvl_entry *e, const uint8_t **data,
                                 uint8_t **raw, blvl_error *err) {
     static const uint8_t empty[1];

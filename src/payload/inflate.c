@@ -24,10 +24,13 @@ blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const b
         dst = w->scratch;
     }
     /* One frame, the content size set and equal to the index's raw size, no checksum, no
-     * dictionary: the frame header descriptor (byte 4) has its low three bits clear. */
-    if (c->packed_size < 6 || blvl__le32(src) != ZSTD_FRAME_MAGIC || (src[4] & 0x07) != 0)
+     * dictionary, the reserved bit clear: the frame header descriptor (byte 4) has its low
+     * four bits clear (RFC 8878: dictionary ID flag 0..1, checksum 2, reserved 3). */
+    if (c->packed_size < 6 || blvl__le32(src) != ZSTD_FRAME_MAGIC || (src[4] & 0x0F) != 0)
         return blvl__fail(err, BLVL_E_ZSTD,
-                          "chunk %u is not a zstd frame without checksum and dictionary", index);
+                          "chunk %u is not a zstd frame without checksum, dictionary and "
+                          "reserved bit",
+                          index);
     /* The window a frame asks for: the content size of a single-segment frame, else what its
      * Window_Descriptor (byte 5) says. One-shot decoding never allocates it (the output is the
      * window), but a streaming decoder would; a chunk holds at most 4 MiB, so no honest frame

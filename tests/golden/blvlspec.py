@@ -2,8 +2,9 @@
 (docs/FORMAT.md, DESIGN.md "Byte layout") and nothing else: no code of ours is called.
 
 Every BLAKE3-128 digest comes from the `b3sum --length 16` tool and every zstd frame from the
-`zstd` tool (`zstd -19 --no-check -c`, content size present), so the golden levels built here
-check our C library against Debian's BLAKE3 and zstd, not against itself.
+`zstd` tool (`zstd -1`/`zstd -19 --no-check -c FILE`: content size present, no checksum, no
+dictionary id), so the golden levels built here check our C library against Debian's BLAKE3
+and zstd, not against itself.
 
 Layout assembled (all integers little-endian):
 
@@ -30,11 +31,14 @@ Layout assembled (all integers little-endian):
    48  16-byte section digest = BLAKE3-128(packed bytes)
 
   payload: chunk* | index (n x 12 bytes: u32 packed, u32 raw, u8 codec, 3 zero) | u32 n
-    every chunk but the last holds exactly 4 MiB raw; codec 0 raw, 1 zstd (one level-19
-    frame with the content size, no checksum, no dictionary); a chunk is stored raw when
-    zstd would not make it smaller; an empty section is the 4 bytes 00 00 00 00.
+    every chunk but the last holds exactly 4 MiB raw; codec 0 raw, 1 zstd (one frame with
+    the content size, no checksum, no dictionary); the codec choice of a chunk of R raw
+    bytes: compress at level 1 into L1 bytes; if 32 * L1 >= 31 * R, store raw; else
+    compress at level 19 into L19 bytes and store that frame if L19 < R, raw if not;
+    an empty section is the 4 bytes 00 00 00 00.
 
-  table digest = BLAKE3-128(magic | u32 1 | u32 count | the live entries as stored)
+  table digest = BLAKE3-128(magic | u32 1 | u32 count | u64 floor | u32 table offset | u32 0 |
+                            the live entries as stored)
   identity     = BLAKE3-128(magic | u32 1 | u32 records | records sorted by tag bytes), a
                  48-byte record per identity-flagged entry: tag[16] | u32 version | u32 0 |
                  u64 raw size | digest[16]
@@ -100,13 +104,14 @@ def zstd_frame_info(frame):
     return value, checksum, did_flag
 
 
-def zstd19(data):
-    """One zstd frame at level 19 from the zstd tool, content size present, no checksum."""
+def zstd_at(level, data):
+    """One zstd frame at `level` from the zstd tool: content size present (the tool knows the
+    size of a file argument), no checksum, no dictionary id."""
     with tempfile.NamedTemporaryFile(delete=False) as f:
         f.write(data)
         name = f.name
     try:
-        frame = subprocess.run(["zstd", "-19", "--no-check", "-q", "-c", name],
+        frame = subprocess.run(["zstd", "-%d" % level, "--no-check", "-q", "-c", name],
                                stdout=subprocess.PIPE, check=True).stdout
     finally:
         os.unlink(name)
@@ -121,13 +126,23 @@ def unzstd(frame):
                           check=True).stdout
 
 
+def chunk_frame(raw):
+    """The codec choice (docs/FORMAT.md section 7): the zstd frame a chunk is stored as, or
+    None when it is stored raw. Level 1 first; a chunk it cannot bring under 31/32 of its raw
+    size (32 * L1 >= 31 * R, exact in integers) is stored raw without trying level 19."""
+    if 32 * len(zstd_at(1, raw)) >= 31 * len(raw):
+        return None
+    z = zstd_at(19, raw)
+    return z if len(z) < len(raw) else None
+
+
 def pack_payload(data):
     """The packed payload of a section and the codec of each chunk."""
     chunks, index, codecs = [], [], []
     for start in range(0, len(data), CHUNK):
         raw = data[start:start + CHUNK]
-        z = zstd19(raw)
-        if len(z) < len(raw):
+        z = chunk_frame(raw)
+        if z is not None:
             chunks.append(z)
             codecs.append(CODEC_ZSTD)
             index.append(struct.pack("<IIB3x", len(z), len(raw), CODEC_ZSTD))
@@ -165,9 +180,19 @@ class Entry:
             self.flags) + self.digest
 
 
-def table_digest(entries):
-    return b3(MAGIC + struct.pack("<II", VERSION, len(entries)) +
-              b"".join(e.encode() for e in entries))
+def table_digest_bytes(count, floor, table_offset, table):
+    """BLAKE3-128(magic | u32 1 | u32 count | u64 floor | u32 table offset | u32 0 | table)."""
+    return b3(MAGIC + struct.pack("<IIQII", VERSION, count, floor, table_offset, 0) + table)
+
+
+def table_digest(entries, floor, table_offset):
+    return table_digest_bytes(len(entries), floor, table_offset,
+                              b"".join(e.encode() for e in entries))
+
+
+def table_digest_of(p):
+    """The table digest of a parse()d level, recomputed from its header fields and table."""
+    return table_digest_bytes(p["count"], p["floor"], p["table_offset"], p["table_bytes"])
 
 
 def identity(entries):
@@ -212,7 +237,7 @@ class Level:
 
     def _commit(self):
         """The 24 bytes at offset 24: table digest, count, table offset."""
-        self.table_digest = table_digest(self.entries)
+        self.table_digest = table_digest(self.entries, self.floor, self.table_offset)
         self.file[24:48] = self.table_digest + struct.pack("<II", len(self.entries),
                                                            self.table_offset)
 
@@ -238,10 +263,9 @@ class Level:
         return r
 
     def loose_ranges(self):
-        """Bytes a flip of which may or may not be refused. With count 0 the table offset
-        points at nothing: any other multiple of 64 inside the region names the same (empty)
-        table, and neither digest covers the offset itself."""
-        return [(44, 48)] if not self.entries else []
+        """Bytes a flip of which may or may not be refused: none. The table digest covers the
+        floor and the table offset too, so even an empty table's offset is pinned."""
+        return []
 
 
 def parse(data):
