@@ -32,9 +32,14 @@ int cli_fail(const char *file, const blvl_error *err);
 /* "blvl: FILE: <message>" on stderr; returns CLI_FAILED. */
 int cli_failf(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Reads a whole file ("-" is stdin) into malloc'd memory. Returns 0, or -1 with
- * errno set. */
-int cli_read_all(const char *path, uint8_t **data, size_t *size);
+/* Reads a whole input ("-" is stdin) into malloc'd memory, at most 2 GiB (the most a section
+ * holds): a larger one is refused with rule raw-size after reading at most 2 GiB + 1 bytes
+ * (before reading anything for a regular file). Returns CLI_OK, or CLI_FAILED after printing
+ * the one-line report (raw-size, io or out-of-memory, naming the input). */
+int cli_read_input(const char *path, uint8_t **data, size_t *size);
+/* What cli_read_input does with any limit (tests/test_cli_read.c): reads at most limit + 1
+ * bytes; returns 0, or -1 with errno set (EFBIG: more than `limit` bytes). */
+int cli_read_bounded(const char *path, uint64_t limit, uint8_t **data, size_t *size);
 /* Writes all of it to stdout; returns 0 or -1. */
 int cli_write_stdout(const void *data, size_t size);
 /* Parses a decimal u32; returns 0 on success. */

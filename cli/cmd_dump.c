@@ -53,8 +53,8 @@ int blvl_cmd_dump(int argc, char **argv) {
     if (strcmp(tag, "bsym") == 0) {
         uint8_t *data;
         size_t size;
-        if (cli_read_all(file, &data, &size) != 0)
-            return cli_failf(file, "cannot read the file");
+        if (cli_read_input(file, &data, &size) != CLI_OK)
+            return CLI_FAILED;
         int rc = print_json(file, tag, data, size, indent);
         free(data);
         return rc;

@@ -128,10 +128,8 @@ int blvl_cmd_rewrite(int argc, char **argv) {
     for (int i = 0; i < nput; i++) {
         const char *path = strchr(puts_[i], '=') + 1;
         size_t size;
-        if (cli_read_all(path, &data[i], &size) != 0) {
-            rc = cli_failf(path, "cannot read: %s", strerror(errno));
+        if ((rc = cli_read_input(path, &data[i], &size)) != CLI_OK)
             goto done;
-        }
         put[i].data = data[i];
         put[i].size = size;
     }

@@ -56,36 +56,49 @@ int cli_failf(const char *file, const char *fmt, ...) {
     return CLI_FAILED;
 }
 
-int cli_read_all(const char *path, uint8_t **data, size_t *size) {
+/* One byte past the limit is enough to know the input is too large, so /dev/zero or an
+ * endless pipe costs at most limit + 1 bytes of memory. The buffer grows by doubling from what
+ * fstat promises (or 64 KiB), never past limit + 1. */
+int cli_read_bounded(const char *path, uint64_t limit, uint8_t **data, size_t *size) {
     int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     struct stat st;
+    uint64_t most = limit + 1;
     size_t cap = 1 << 16;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (fd != STDIN_FILENO)
-            close(fd);
-        errno = EISDIR;
-        return -1;
-    }
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        cap = (size_t)st.st_size + 1; /* +1 sees the end without another grow */
-    uint8_t *buf = malloc(cap);
-    size_t len = 0;
     int rc = -1;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        goto out;
+    }
+    if (most > SIZE_MAX)
+        most = SIZE_MAX;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        if ((uint64_t)st.st_size > limit) { /* refused before a byte is read */
+            errno = EFBIG;
+            goto out;
+        }
+        cap = (size_t)st.st_size + 1; /* +1 sees the end without another grow */
+    }
+    if (cap > most)
+        cap = (size_t)most;
+    buf = malloc(cap);
     if (!buf)
         goto out;
     for (;;) {
         if (len == cap) {
-            if (cap > SIZE_MAX / 2) {
+            if (cap >= most) { /* limit + 1 bytes arrived: too large */
                 errno = EFBIG;
                 goto out;
             }
-            uint8_t *q = realloc(buf, cap * 2);
+            size_t grown = cap > most / 2 ? (size_t)most : cap * 2;
+            uint8_t *q = realloc(buf, grown);
             if (!q)
                 goto out;
             buf = q;
-            cap *= 2;
+            cap = grown;
         }
         ssize_t n = read(fd, buf + len, cap - len);
         if (n < 0) {
@@ -109,6 +122,19 @@ out:
         errno = e;
     }
     return rc;
+}
+
+int cli_read_input(const char *path, uint8_t **data, size_t *size) {
+    const char *shown = strcmp(path, "-") == 0 ? "stdin" : path;
+    if (cli_read_bounded(path, BLVL_SECTION_RAW_MAX, data, size) == 0)
+        return CLI_OK;
+    if (errno == EFBIG)
+        return cli_failf(shown, "%s: more than %llu bytes (2 GiB), the most a section holds",
+                         blvl_status_name(BLVL_E_RAW_SIZE),
+                         (unsigned long long)BLVL_SECTION_RAW_MAX);
+    if (errno == ENOMEM)
+        return cli_failf(shown, "%s: cannot hold the input", blvl_status_name(BLVL_E_NOMEM));
+    return cli_failf(shown, "%s: cannot read: %s", blvl_status_name(BLVL_E_IO), strerror(errno));
 }
 
 int cli_write_stdout(const void *data, size_t size) {

@@ -76,9 +76,9 @@ rc 2 stream --want 'Bad'
 rc 2 verify
 
 # ---- pack, identity, info, ls, cat, verify ---------------------------------------------------
-rc 0 pack -o a.blvl --id eds.noise --version eds.noise=4 meta=meta.bin sim=sim.bin \
+rc 0 pack --container -o a.blvl --id eds.noise --version eds.noise=4 meta=meta.bin sim=sim.bin \
     eds.noise=noise.bin eds.empty=empty.bin
-rc 0 pack -o a2.blvl --id eds.noise --version eds.noise=4 meta=meta.bin sim=sim.bin \
+rc 0 pack --container -o a2.blvl --id eds.noise --version eds.noise=4 meta=meta.bin sim=sim.bin \
     eds.noise=noise.bin eds.empty=empty.bin
 ok "pack: same inputs, same bytes" cmp -s a.blvl a2.blvl
 rc 0 identity a.blvl

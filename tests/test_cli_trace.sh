@@ -291,11 +291,11 @@ rc 1 trace missing.blvl --from 0 0 0 --to 1 1 1
 ok "missing file: one line on stderr" test "$(wc -l <err)" = 1
 head -c 4096 /dev/urandom >junk.blvl
 rc 1 trace junk.blvl --from 0 0 0 --to 1 1 1
-rc 0 pack -o nosim.blvl "$meta"
+rc 0 pack --container -o nosim.blvl "$meta"
 rc 1 trace nosim.blvl --from 0 0 0 --to 1 1 1
 ok "no sim: named" grep -q 'sim' err
 head -c 64 /dev/urandom >badsim.bin
-rc 0 pack -o badsim.blvl "$meta" sim=badsim.bin
+rc 0 pack --container -o badsim.blvl "$meta" sim=bin:badsim.bin
 rc 1 trace badsim.blvl --from 0 0 0 --to 1 1 1
 ok "sim refused by the verifier: one line" test "$(wc -l <err)" = 1
 rc 2 trace level.blvl

@@ -69,6 +69,12 @@ BLVL_LEVEL_SECTION_DECL(sites, Sites)
  * checked too). The message names the tag and what failed. */
 blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err);
 
+/* The same level rules over the sections a writer is about to write, with the same statuses
+ * and messages blvl_sections_verify gives for the written level (so `blvl pack` refuses what
+ * `blvl verify` would). Sections with game tags (a dot) are not looked at, so their `data` may
+ * be NULL (a writer that streams them from disk). */
+blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, blvl_error *err);
+
 /* Verify bytes as the section `tag`. */
 blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
                                       blvl_error *err);
