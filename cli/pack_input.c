@@ -66,8 +66,7 @@ static int looks_like_json(const pack_input *in) {
 int pack_input_load(pack_input *in) {
     if (cli_read_input(in->path, &in->data, &in->size) != CLI_OK)
         return CLI_FAILED;
-    if (!has_schema(in) || in->form == PACK_BIN ||
-        (in->form == PACK_AUTO && !looks_like_json(in)))
+    if (!has_schema(in) || in->form == PACK_BIN || (in->form == PACK_AUTO && !looks_like_json(in)))
         return CLI_OK;
     const char *shown = strcmp(in->path, "-") == 0 ? "stdin" : in->path;
     uint8_t *fb = NULL;

@@ -140,6 +140,26 @@ blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, b
     return BLVL_OK;
 }
 
+/* The stream's check (blvl_stream_check_fn): a wanted core section meets the level rule
+ * blvl_level_section applies to it (required at a known version; an optional one at an unknown
+ * version is dropped, so not checked) and passes the FlatBuffers verifier of its root type.
+ * Game sections and core tags without a schema are not looked at. */
+static blvl_status stream_check(void *user, const blvl_entry *e, const uint8_t *data, size_t size,
+                                blvl_error *err) {
+    (void)user;
+    int k = find_kind(e->tag);
+    if (k < 0 || !kinds[k].core)
+        return BLVL_OK;
+    blvl_status st = presence_rule(k, e->tag, 1, e->version, err);
+    if (st == BLVL_E_NOT_FOUND)
+        return BLVL_OK;
+    return st ? st : verify_kind(k, data, size, err);
+}
+
+blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err) {
+    return blvl_stream_set_check(s, stream_check, NULL, err);
+}
+
 static const blvl_fb_type *type_or_fail(const char *tag, blvl_error *err) {
     const blvl_fb_type *t = blvl_section_type(tag, NULL);
     if (!t)
