@@ -34,7 +34,11 @@ int cli_usage(const cli_help *h, const char *fmt, ...) {
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (usage: blvl %s %s; see --help)\n", h->name, h->usage);
+    /* one line: a usage that spans lines is left to --help */
+    if (strchr(h->usage, '\n'))
+        fprintf(stderr, " (see blvl %s --help)\n", h->name);
+    else
+        fprintf(stderr, " (usage: blvl %s %s; see --help)\n", h->name, h->usage);
     return CLI_USAGE;
 }
 

@@ -66,8 +66,7 @@ static blvl_status hook(void *user, const blvl_entry *e, const uint8_t *data, si
     (void)data;
     if (h->answer == BLVL_OK)
         return BLVL_OK;
-    snprintf(err->message, sizeof err->message, "game-rule: %s is not what the game wants",
-             e->tag);
+    snprintf(err->message, sizeof err->message, "game-rule: %s is not what the game wants", e->tag);
     err->code = h->answer;
     return h->answer;
 }
@@ -160,8 +159,9 @@ int main(void) {
     const char *const x[] = {"eds.x", NULL};
     CHECK_EQ_INT(run(lg, ng, x, 0, &h, &g, &err), BLVL_OK);
     CHECK(find(&g, "eds.x", &i) && g.kind[i] == BLVL_EV_SECTION_BAD &&
-          g.status[i] == BLVL_E_ARGUMENT && strcmp(g.message[i], "game-rule: eds.x is not what "
-                                                                  "the game wants") == 0);
+          g.status[i] == BLVL_E_ARGUMENT &&
+          strcmp(g.message[i], "game-rule: eds.x is not what "
+                               "the game wants") == 0);
     CHECK(find(&g, "meta", &i) && g.kind[i] == BLVL_EV_SECTION); /* not wanted: not checked */
 
     /* the hook is set before the table only */
