@@ -60,7 +60,7 @@ int blvl_cmd_pack(int argc, char **argv) {
     uint32_t threads = 0;
     int rc = CLI_OK, n = 0, stdin_used = 0;
     if (!ids || !vers || !in) {
-        rc = cli_failf("pack", "out of memory");
+        rc = cli_failf("pack", BLVL_E_NOMEM, "no memory for the arguments");
         goto done;
     }
     opterr = 0;
@@ -137,7 +137,7 @@ int blvl_cmd_pack(int argc, char **argv) {
         goto done;
     blvl_section_in *secs = calloc((size_t)(n ? n : 1), sizeof *secs);
     if (!secs) {
-        rc = cli_failf("pack", "out of memory");
+        rc = cli_failf("pack", BLVL_E_NOMEM, "no memory for the arguments");
         goto done;
     }
     for (int i = 0; i < n; i++)

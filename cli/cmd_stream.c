@@ -83,8 +83,7 @@ static int on_event(void *user, const blvl_stream_event *ev) {
 }
 
 static int write_failed(const state *st) {
-    return cli_failf("stdout", "%s: cannot write the events: %s", blvl_status_name(BLVL_E_IO),
-                     strerror(st->write_errno));
+    return cli_failf("stdout", BLVL_E_IO, "cannot write the events: %s", strerror(st->write_errno));
 }
 
 int blvl_cmd_stream(int argc, char **argv) {
@@ -131,13 +130,12 @@ int blvl_cmd_stream(int argc, char **argv) {
     const char *shown = strcmp(name, "-") == 0 ? "stdin" : name;
     int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        rc = cli_failf(shown, "%s: cannot open: %s", blvl_status_name(BLVL_E_IO), strerror(errno));
+        rc = cli_failf(shown, BLVL_E_IO, "cannot open: %s", strerror(errno));
         goto out;
     }
     uint8_t *buf = malloc(piece);
     if (!buf) {
-        rc = cli_failf(shown, "%s: no memory for a piece of %u bytes",
-                       blvl_status_name(BLVL_E_NOMEM), piece);
+        rc = cli_failf(shown, BLVL_E_NOMEM, "no memory for a piece of %u bytes", piece);
         goto close;
     }
     size_t have = 0;
@@ -148,8 +146,7 @@ int blvl_cmd_stream(int argc, char **argv) {
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            rc = cli_failf(shown, "%s: read failed: %s", blvl_status_name(BLVL_E_IO),
-                           strerror(errno));
+            rc = cli_failf(shown, BLVL_E_IO, "read failed: %s", strerror(errno));
             goto free;
         }
         have += (size_t)n;

@@ -276,7 +276,7 @@ static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, con
                       const char *path) {
     FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
     if (!in)
-        return cli_failf(path, "%s: cannot open: %s", blvl_status_name(BLVL_E_IO), strerror(errno));
+        return cli_failf(path, BLVL_E_IO, "cannot open: %s", strerror(errno));
     char line[MAX_LINE];
     unsigned long lineno = 0;
     int rc = CLI_OK;
@@ -284,8 +284,8 @@ static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, con
         lineno++;
         size_t len = strlen(line);
         if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(in)) {
-            rc = cli_failf(path, "%s: line %lu: longer than %d bytes",
-                           blvl_status_name(BLVL_E_ARGUMENT), lineno, MAX_LINE - 2);
+            rc = cli_failf(path, BLVL_E_ARGUMENT, "line %lu: longer than %d bytes", lineno,
+                           MAX_LINE - 2);
             break;
         }
         char *p = line, *save = NULL, *word;
@@ -298,13 +298,11 @@ static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, con
         while (!why && (word = strtok_r(p, " \t\r\n", &save)) != NULL) {
             p = NULL;
             if (n == 6) {
-                rc = cli_failf(path, "%s: line %lu: more than six numbers",
-                               blvl_status_name(BLVL_E_ARGUMENT), lineno);
+                rc = cli_failf(path, BLVL_E_ARGUMENT, "line %lu: more than six numbers", lineno);
                 break;
             }
             if ((why = parse_coord(word, &v[n])) != NULL) {
-                rc = cli_failf(path, "%s: line %lu: '%s' %s", blvl_status_name(BLVL_E_ARGUMENT),
-                               lineno, word, why);
+                rc = cli_failf(path, BLVL_E_ARGUMENT, "line %lu: '%s' %s", lineno, word, why);
                 break;
             }
             n++;
@@ -314,8 +312,8 @@ static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, con
         if (n == 0)
             continue; /* blank or comment */
         if (n != 6) {
-            rc = cli_failf(path, "%s: line %lu: expected six numbers FROMX FROMY FROMZ TOX TOY TOZ",
-                           blvl_status_name(BLVL_E_ARGUMENT), lineno);
+            rc = cli_failf(path, BLVL_E_ARGUMENT,
+                           "line %lu: expected six numbers FROMX FROMY FROMZ TOX TOY TOZ", lineno);
             break;
         }
         blvl_trace_result res;
@@ -323,7 +321,7 @@ static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, con
         print_trace(o, v, v + 3, &res);
     }
     if (rc == CLI_OK && ferror(in))
-        rc = cli_failf(path, "%s: read error", blvl_status_name(BLVL_E_IO));
+        rc = cli_failf(path, BLVL_E_IO, "read error");
     if (in != stdin)
         fclose(in);
     return rc;
@@ -341,7 +339,7 @@ int blvl_cmd_trace(int argc, char **argv) {
     point_query *pq = calloc((size_t)argc + 1, sizeof *pq);
     size_t npq = 0;
     if (!pq)
-        return cli_failf("trace", "%s: no memory for the queries", blvl_status_name(BLVL_E_NOMEM));
+        return cli_failf("trace", BLVL_E_NOMEM, "no memory for the queries");
     int rc = CLI_OK;
 #define USAGE(...)                                                                                 \
     do {                                                                                           \
@@ -457,8 +455,7 @@ int blvl_cmd_trace(int argc, char **argv) {
         run_point(w, &filter, &o, &pq[i]);
     blvl_trace_world_free(w);
     if (fflush(stdout) != 0 && rc == CLI_OK)
-        rc = cli_failf("stdout", "%s: write error: %s", blvl_status_name(BLVL_E_IO),
-                       strerror(errno));
+        rc = cli_failf("stdout", BLVL_E_IO, "write error: %s", strerror(errno));
 done:
 #undef USAGE
     free(pq);

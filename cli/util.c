@@ -49,9 +49,9 @@ int cli_fail(const char *file, const blvl_error *err) {
     return CLI_FAILED;
 }
 
-int cli_failf(const char *file, const char *fmt, ...) {
+int cli_failf(const char *file, blvl_status rule, const char *fmt, ...) {
     cli_progress_clear();
-    fprintf(stderr, "blvl: %s: ", file);
+    fprintf(stderr, "blvl: %s: %s: ", file, blvl_status_name(rule));
     va_list ap;
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -133,12 +133,12 @@ int cli_read_input(const char *path, uint8_t **data, size_t *size) {
     if (cli_read_bounded(path, BLVL_SECTION_RAW_MAX, data, size) == 0)
         return CLI_OK;
     if (errno == EFBIG)
-        return cli_failf(shown, "%s: more than %llu bytes (2 GiB), the most a section holds",
-                         blvl_status_name(BLVL_E_RAW_SIZE),
+        return cli_failf(shown, BLVL_E_RAW_SIZE,
+                         "more than %llu bytes (2 GiB), the most a section holds",
                          (unsigned long long)BLVL_SECTION_RAW_MAX);
     if (errno == ENOMEM)
-        return cli_failf(shown, "%s: cannot hold the input", blvl_status_name(BLVL_E_NOMEM));
-    return cli_failf(shown, "%s: cannot read: %s", blvl_status_name(BLVL_E_IO), strerror(errno));
+        return cli_failf(shown, BLVL_E_NOMEM, "cannot hold the input");
+    return cli_failf(shown, BLVL_E_IO, "cannot read: %s", strerror(errno));
 }
 
 int cli_write_stdout(const void *data, size_t size) {
@@ -233,14 +233,29 @@ int cli_check_tag(const cli_help *h, const char *tag) {
     return CLI_OK;
 }
 
+int cli_no_options(const cli_help *h, int argc, char **argv) {
+    static const struct option none[] = {{0, 0, 0, 0}};
+    opterr = 0;
+    optind = 1;
+    if (getopt_long(argc, argv, "", none, NULL) != -1)
+        return cli_getopt_error(h, argc, argv);
+    return CLI_OK;
+}
+
 int cli_file_tag_args(const cli_help *h, int argc, char **argv) {
-    if (argc != 3)
+    int rc = cli_no_options(h, argc, argv);
+    if (rc != CLI_OK)
+        return rc;
+    if (argc - optind != 2)
         return cli_usage(h, "expects FILE and TAG");
-    return cli_check_tag(h, argv[2]);
+    return cli_check_tag(h, argv[optind + 1]);
 }
 
 int cli_one_file_args(const cli_help *h, int argc, char **argv) {
-    if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
+    int rc = cli_no_options(h, argc, argv);
+    if (rc != CLI_OK)
+        return rc;
+    if (argc - optind != 1)
         return cli_usage(h, "expects one FILE");
     return CLI_OK;
 }

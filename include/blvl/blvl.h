@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blvl/version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
