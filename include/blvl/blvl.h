@@ -87,7 +87,8 @@ typedef struct blvl_error {
     char message[256];
 } blvl_error;
 
-/* The stable short name of a status ("table-digest", "chunk-index", ...). */
+/* The stable short name of a status ("table-digest", "chunk-index", ...). A blvl_error's
+ * message already starts with it ("table-digest: ..."): print the message alone, not both. */
 const char *blvl_status_name(blvl_status code);
 
 /* Allocator hooks. NULL fields (or a NULL pointer) mean malloc/free. */
