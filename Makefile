@@ -6,6 +6,10 @@ JOBS         ?= 2
 FUZZ_SECONDS ?= 20
 CMAKE_FLAGS  ?=
 
+# cmake --build runs make again under this make: keep its "Entering directory" lines out of
+# the output (MAKEFLAGS reaches the nested makes through the environment).
+MAKEFLAGS += --no-print-directory
+
 .PHONY: all deps build run test test-release test-sanitize test-fuzz bench format check-format clean
 
 all: build

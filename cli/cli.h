@@ -29,12 +29,19 @@ int cli_print_help(const cli_help *h);
 int cli_usage(const cli_help *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "blvl: FILE: <err->message>" on stderr; returns CLI_FAILED. */
 int cli_fail(const char *file, const blvl_error *err);
-/* "blvl: FILE: <message>" on stderr; returns CLI_FAILED. */
-int cli_failf(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "blvl: FILE: <rule>: <message>" on stderr, the rule being blvl_status_name(rule), so every
+ * failure the program reports names its rule; returns CLI_FAILED. */
+int cli_failf(const char *file, blvl_status rule, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
-/* Reads a whole file ("-" is stdin) into malloc'd memory. Returns 0, or -1 with
- * errno set. */
-int cli_read_all(const char *path, uint8_t **data, size_t *size);
+/* Reads a whole input ("-" is stdin) into malloc'd memory, at most 2 GiB (the most a section
+ * holds): a larger one is refused with rule raw-size after reading at most 2 GiB + 1 bytes
+ * (before reading anything for a regular file). Returns CLI_OK, or CLI_FAILED after printing
+ * the one-line report (raw-size, io or out-of-memory, naming the input). */
+int cli_read_input(const char *path, uint8_t **data, size_t *size);
+/* What cli_read_input does with any limit (tests/test_cli_read.c): reads at most limit + 1
+ * bytes; returns 0, or -1 with errno set (EFBIG: more than `limit` bytes). */
+int cli_read_bounded(const char *path, uint64_t limit, uint8_t **data, size_t *size);
 /* Writes all of it to stdout; returns 0 or -1. */
 int cli_write_stdout(const void *data, size_t size);
 /* Parses a decimal u32; returns 0 on success. */
@@ -53,8 +60,12 @@ int cli_open(const char *path, blvl_level **out);
 int cli_getopt_error(const cli_help *h, int argc, char **argv);
 
 /* Argument shapes shared by the subcommands; each returns CLI_OK or the usage error it printed.
- * cli_check_tag: TAG is 1..16 bytes of [a-z0-9._-]. cli_file_tag_args: argv is NAME FILE TAG.
- * cli_one_file_args: argv is NAME FILE (not an option). */
+ * Every command parses its options with getopt_long, so options may come before or after the
+ * operands and "--" ends them. cli_no_options: a command without options (an option is a usage
+ * error); its operands are then argv[optind...]. cli_check_tag: TAG is 1..16 bytes of
+ * [a-z0-9._-]. cli_file_tag_args: operands FILE TAG, at argv[optind], argv[optind + 1].
+ * cli_one_file_args: one operand FILE, at argv[optind]. */
+int cli_no_options(const cli_help *h, int argc, char **argv);
 int cli_check_tag(const cli_help *h, const char *tag);
 int cli_file_tag_args(const cli_help *h, int argc, char **argv);
 int cli_one_file_args(const cli_help *h, int argc, char **argv);

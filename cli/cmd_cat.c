@@ -1,4 +1,5 @@
 /* blvl cat FILE TAG: a section's inflated bytes on stdout. */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -15,16 +16,16 @@ int blvl_cmd_cat(int argc, char **argv) {
     if (usage != CLI_OK)
         return usage;
     blvl_level *lv;
-    int rc = cli_open(argv[1], &lv);
+    int rc = cli_open(argv[optind], &lv);
     if (rc != CLI_OK)
         return rc;
     blvl_section sec;
     blvl_error err;
-    if (blvl_read(lv, argv[2], &sec, &err) != BLVL_OK) {
-        rc = cli_fail(argv[1], &err);
+    if (blvl_read(lv, argv[optind + 1], &sec, &err) != BLVL_OK) {
+        rc = cli_fail(argv[optind], &err);
     } else {
         if (cli_write_stdout(sec.data, sec.size) != 0)
-            rc = cli_failf("stdout", "could not write the section");
+            rc = cli_failf("stdout", BLVL_E_IO, "could not write the section");
         blvl_section_free(lv, &sec);
     }
     blvl_close(lv);

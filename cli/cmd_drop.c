@@ -1,4 +1,5 @@
 /* blvl drop FILE TAG: in-place removal of a section outside identity. */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -18,7 +19,7 @@ int blvl_cmd_drop(int argc, char **argv) {
     if (usage != CLI_OK)
         return usage;
     blvl_error err;
-    if (blvl_edit_drop(argv[1], argv[2], NULL, &err) != BLVL_OK)
-        return cli_fail(argv[1], &err);
+    if (blvl_edit_drop(argv[optind], argv[optind + 1], NULL, &err) != BLVL_OK)
+        return cli_fail(argv[optind], &err);
     return CLI_OK;
 }

@@ -1,4 +1,5 @@
 /* blvl identity FILE: the level's name, 32 lowercase hex digits. */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -17,7 +18,7 @@ int blvl_cmd_identity(int argc, char **argv) {
     blvl_level *lv;
     int rc = cli_one_file_args(&help, argc, argv);
     if (rc == CLI_OK)
-        rc = cli_open(argv[1], &lv);
+        rc = cli_open(argv[optind], &lv);
     if (rc != CLI_OK)
         return rc;
     blvl_info in;

@@ -1,4 +1,5 @@
 /* blvl ls FILE: one line per section, in table order. */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -17,7 +18,7 @@ int blvl_cmd_ls(int argc, char **argv) {
     blvl_level *lv;
     int rc = cli_one_file_args(&help, argc, argv);
     if (rc == CLI_OK)
-        rc = cli_open(argv[1], &lv);
+        rc = cli_open(argv[optind], &lv);
     if (rc != CLI_OK)
         return rc;
     for (uint32_t i = 0; i < blvl_count(lv); i++) {

@@ -42,8 +42,8 @@ int blvl_cmd_put(int argc, char **argv) {
         return CLI_USAGE;
     uint8_t *data;
     size_t size;
-    if (cli_read_all(payload, &data, &size) != 0)
-        return cli_failf(payload, "cannot read: %s", strerror(errno));
+    if (cli_read_input(payload, &data, &size) != CLI_OK)
+        return CLI_FAILED;
     blvl_error err;
     blvl_status st = blvl_edit_put(path, tag, version, data, size, NULL, &err);
     free(data);

@@ -72,7 +72,7 @@ int blvl_cmd_rewrite(int argc, char **argv) {
     int nput = 0, nver = 0, c, rc = CLI_OK;
     uint32_t threads = 0;
     if (!puts_ || !vers || !tags || !put || !data || !k.drop) {
-        rc = cli_failf("rewrite", "out of memory");
+        rc = cli_failf("rewrite", BLVL_E_NOMEM, "no memory for the arguments");
         goto done;
     }
     opterr = 0;
@@ -126,10 +126,8 @@ int blvl_cmd_rewrite(int argc, char **argv) {
     for (int i = 0; i < nput; i++) {
         const char *path = strchr(puts_[i], '=') + 1;
         size_t size;
-        if (cli_read_all(path, &data[i], &size) != 0) {
-            rc = cli_failf(path, "cannot read: %s", strerror(errno));
+        if ((rc = cli_read_input(path, &data[i], &size)) != CLI_OK)
             goto done;
-        }
         put[i].data = data[i];
         put[i].size = size;
     }
@@ -141,8 +139,8 @@ int blvl_cmd_rewrite(int argc, char **argv) {
         const blvl_entry *e = blvl_entry_at(lv, i);
         int required = 0;
         if (blvl_section_type(e->tag, &required) && required && e->version != BLVL_SECTION_VERSION)
-            rc = cli_failf(in,
-                           "section-version: required core section '%s' is at payload "
+            rc = cli_failf(in, BLVL_E_SECTION_VERSION,
+                           "required core section '%s' is at payload "
                            "version %u, which this program does not read",
                            e->tag, e->version);
     }

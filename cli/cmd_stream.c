@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "blvl/sections.h"
 #include "cli.h"
 
 static const cli_help help = {
@@ -27,14 +28,17 @@ static const cli_help help = {
     "(table digest, identity) before any payload byte; each section is checked "
     "when its last\n"
     "byte lands. Exits 1 when the level is refused or any section is bad.\n\n"
-    "  --want TAG   keep, check and inflate section TAG (repeatable); others "
-    "are hashed only\n"
+    "  --want TAG   keep, check and inflate section TAG (repeatable); others are hashed only.\n"
+    "               A wanted core section (meta, sim, geometry, ...) also meets the level\n"
+    "               rules verify applies to it: its FlatBuffers verifier, and meta and sim at\n"
+    "               a payload version this program knows (flatbuffer, section-version)\n"
     "  --piece N    feed the reader N bytes at a time (default 65536; "
     "1..16777216)\n"};
 
 typedef struct state {
     int bad;
     blvl_error first_bad; /* reported on stderr at the end */
+    int write_errno;      /* stdout failed: the stream is stopped and this reported */
 } state;
 
 static int on_event(void *user, const blvl_stream_event *ev) {
@@ -70,8 +74,16 @@ static int on_event(void *user, const blvl_stream_event *ev) {
         printf("end %llu\n", (unsigned long long)ev->offset);
         break;
     }
-    fflush(stdout); /* as it happens, also into a pipe */
+    /* as it happens, also into a pipe; a stdout that cannot take it stops the stream */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        s->write_errno = errno ? errno : EIO;
+        return 1;
+    }
     return 0;
+}
+
+static int write_failed(const state *st) {
+    return cli_failf("stdout", BLVL_E_IO, "cannot write the events: %s", strerror(st->write_errno));
 }
 
 int blvl_cmd_stream(int argc, char **argv) {
@@ -83,8 +95,11 @@ int blvl_cmd_stream(int argc, char **argv) {
     state st = {0};
     blvl_stream *s = NULL;
     blvl_error err;
-    if (blvl_stream_new(&s, NULL, on_event, &st, &err) != BLVL_OK)
+    if (blvl_stream_new(&s, NULL, on_event, &st, &err) != BLVL_OK ||
+        blvl_sections_stream_check(s, &err) != BLVL_OK) {
+        blvl_stream_free(s);
         return cli_fail("stream", &err);
+    }
     uint32_t piece = 65536;
     int c, rc = CLI_OK;
     opterr = 0;
@@ -115,12 +130,12 @@ int blvl_cmd_stream(int argc, char **argv) {
     const char *shown = strcmp(name, "-") == 0 ? "stdin" : name;
     int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        rc = cli_failf(shown, "cannot open: %s", strerror(errno));
+        rc = cli_failf(shown, BLVL_E_IO, "cannot open: %s", strerror(errno));
         goto out;
     }
     uint8_t *buf = malloc(piece);
     if (!buf) {
-        rc = cli_failf(shown, "out of memory");
+        rc = cli_failf(shown, BLVL_E_NOMEM, "no memory for a piece of %u bytes", piece);
         goto close;
     }
     size_t have = 0;
@@ -131,14 +146,14 @@ int blvl_cmd_stream(int argc, char **argv) {
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            rc = cli_failf(shown, "read failed: %s", strerror(errno));
+            rc = cli_failf(shown, BLVL_E_IO, "read failed: %s", strerror(errno));
             goto free;
         }
         have += (size_t)n;
         if (have < piece && n > 0)
             continue;
         if (have && blvl_stream_feed(s, buf, have, &err) != BLVL_OK) {
-            rc = cli_fail(shown, &err);
+            rc = st.write_errno ? write_failed(&st) : cli_fail(shown, &err);
             goto free;
         }
         have = 0;
@@ -146,7 +161,7 @@ int blvl_cmd_stream(int argc, char **argv) {
             break;
     }
     if (blvl_stream_finish(s, &err) != BLVL_OK)
-        rc = cli_fail(shown, &err);
+        rc = st.write_errno ? write_failed(&st) : cli_fail(shown, &err);
     else if (st.bad)
         rc = cli_fail(shown, &st.first_bad); /* the first bad section; stdout has them all */
 free:

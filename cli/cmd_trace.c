@@ -45,6 +45,8 @@ static const cli_help help = {
     "2 usage error.\n"};
 
 #define MAX_LINE 4096
+/* Match types of sim.Collider.gametypes: 0 free-for-all .. 10 gun game (schema/sim.fbs). */
+#define BLVL_GAMETYPE_MAX 10
 
 /* A point query given on the command line, run in the order given. */
 typedef struct point_query {
@@ -57,18 +59,36 @@ typedef struct out_opts {
     const float *mins, *maxs;
 } out_opts;
 
-static int parse_floats(char **argv, int at, int argc, int n, float *out) {
-    if (at + n > argc)
-        return -1;
+/* Coordinates past a billion units are no level's (hull vertices stop at 1e7, and a float there
+ * steps by 64 units), so the CLI refuses them rather than trace garbage. */
+#define COORD_MAX 1e9
+
+/* Why `s` is not a coordinate, or NULL when *out holds it. */
+static const char *parse_coord(const char *s, float *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end)
+        return "is not a number";
+    if (v != v || (isinf(v) && errno != ERANGE)) /* nan, inf: not 1e999, which overflowed */
+        return "is not a finite number";
+    if (v > COORD_MAX || v < -COORD_MAX)
+        return "is outside -1e9..1e9 (no level reaches a billion units)";
+    *out = (float)v;
+    return NULL;
+}
+
+/* N coordinates of option `opt` from argv[at...]; a usage error (one line) when they are not. */
+static int parse_floats(char **argv, int at, int argc, int n, float *out, const char *opt,
+                        const char *names) {
     for (int i = 0; i < n; i++) {
-        char *end;
-        errno = 0;
-        double v = strtod(argv[at + i], &end);
-        if (errno || end == argv[at + i] || *end || v != v || v > 1e9 || v < -1e9)
-            return -1;
-        out[i] = (float)v;
+        const char *why;
+        if (at + i >= argc || (argv[at + i][0] == '-' && argv[at + i][1] == '-'))
+            return cli_usage(&help, "%s expects %d numbers %s", opt, n, names);
+        if ((why = parse_coord(argv[at + i], &out[i])) != NULL)
+            return cli_usage(&help, "%s: '%s' %s", opt, argv[at + i], why);
     }
-    return 0;
+    return CLI_OK;
 }
 
 static int parse_mask(const char *s, uint32_t *out) {
@@ -256,7 +276,7 @@ static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, con
                       const char *path) {
     FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
     if (!in)
-        return cli_failf(path, "cannot open: %s", strerror(errno));
+        return cli_failf(path, BLVL_E_IO, "cannot open: %s", strerror(errno));
     char line[MAX_LINE];
     unsigned long lineno = 0;
     int rc = CLI_OK;
@@ -264,28 +284,36 @@ static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, con
         lineno++;
         size_t len = strlen(line);
         if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(in)) {
-            rc = cli_failf(path, "line %lu: longer than %d bytes", lineno, MAX_LINE - 2);
+            rc = cli_failf(path, BLVL_E_ARGUMENT, "line %lu: longer than %d bytes", lineno,
+                           MAX_LINE - 2);
             break;
         }
-        char *p = line;
+        char *p = line, *save = NULL, *word;
         float v[6];
         int n = 0;
-        for (; n < 6; n++) {
-            char *end;
-            errno = 0;
-            double d = strtod(p, &end);
-            if (end == p || errno || d != d || d > 1e9 || d < -1e9)
+        const char *why = NULL;
+        char *hash = strchr(p, '#');
+        if (hash)
+            *hash = '\0'; /* a comment runs to the end of the line */
+        while (!why && (word = strtok_r(p, " \t\r\n", &save)) != NULL) {
+            p = NULL;
+            if (n == 6) {
+                rc = cli_failf(path, BLVL_E_ARGUMENT, "line %lu: more than six numbers", lineno);
                 break;
-            v[n] = (float)d;
-            p = end;
+            }
+            if ((why = parse_coord(word, &v[n])) != NULL) {
+                rc = cli_failf(path, BLVL_E_ARGUMENT, "line %lu: '%s' %s", lineno, word, why);
+                break;
+            }
+            n++;
         }
-        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-            p++;
-        if (n == 0 && (*p == '#' || !*p))
+        if (rc != CLI_OK)
+            break;
+        if (n == 0)
             continue; /* blank or comment */
-        if (n != 6 || (*p && *p != '#')) {
-            rc = cli_failf(path, "line %lu: expected six numbers FROMX FROMY FROMZ TOX TOY TOZ",
-                           lineno);
+        if (n != 6) {
+            rc = cli_failf(path, BLVL_E_ARGUMENT,
+                           "line %lu: expected six numbers FROMX FROMY FROMZ TOX TOY TOZ", lineno);
             break;
         }
         blvl_trace_result res;
@@ -293,7 +321,7 @@ static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, con
         print_trace(o, v, v + 3, &res);
     }
     if (rc == CLI_OK && ferror(in))
-        rc = cli_failf(path, "read error");
+        rc = cli_failf(path, BLVL_E_IO, "read error");
     if (in != stdin)
         fclose(in);
     return rc;
@@ -311,7 +339,7 @@ int blvl_cmd_trace(int argc, char **argv) {
     point_query *pq = calloc((size_t)argc + 1, sizeof *pq);
     size_t npq = 0;
     if (!pq)
-        return cli_failf("blvl trace", "out of memory");
+        return cli_failf("trace", BLVL_E_NOMEM, "no memory for the queries");
     int rc = CLI_OK;
 #define USAGE(...)                                                                                 \
     do {                                                                                           \
@@ -321,9 +349,9 @@ int blvl_cmd_trace(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--box")) {
-            float b[6];
-            if (parse_floats(argv, i + 1, argc, 6, b))
-                USAGE("--box expects six numbers MINX MINY MINZ MAXX MAXY MAXZ");
+            float b[6] = {0};
+            if ((rc = parse_floats(argv, i + 1, argc, 6, b, a, "MINX MINY MINZ MAXX MAXY MAXZ")))
+                goto done;
             memcpy(mins, b, sizeof mins);
             memcpy(maxs, b + 3, sizeof maxs);
             if (mins[0] > maxs[0] || mins[1] > maxs[1] || mins[2] > maxs[2])
@@ -331,14 +359,16 @@ int blvl_cmd_trace(int argc, char **argv) {
             i += 6;
         } else if (!strcmp(a, "--from") || !strcmp(a, "--to")) {
             int f = a[2] == 'f';
-            if (parse_floats(argv, i + 1, argc, 3, f ? from : to))
-                USAGE("%s expects three numbers", a);
+            if (*(f ? &have_from : &have_to))
+                USAGE("%s given twice (one sweep per run; --points FILE for many)", a);
+            if ((rc = parse_floats(argv, i + 1, argc, 3, f ? from : to, a, "X Y Z")))
+                goto done;
             *(f ? &have_from : &have_to) = 1;
             i += 3;
         } else if (!strcmp(a, "--contents") || !strcmp(a, "--water")) {
             pq[npq].water = a[2] == 'w';
-            if (parse_floats(argv, i + 1, argc, 3, pq[npq].p))
-                USAGE("%s expects three numbers", a);
+            if ((rc = parse_floats(argv, i + 1, argc, 3, pq[npq].p, a, "X Y Z")))
+                goto done;
             npq++;
             i += 3;
         } else if (!strcmp(a, "--as")) {
@@ -361,8 +391,9 @@ int blvl_cmd_trace(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--gametype")) {
             uint32_t g;
-            if (i + 1 >= argc || cli_parse_u32(argv[i + 1], &g) || g > 31)
-                USAGE("--gametype expects a match type 0..31");
+            if (i + 1 >= argc || cli_parse_u32(argv[i + 1], &g) || g > BLVL_GAMETYPE_MAX)
+                USAGE("--gametype expects a match type 0..%d (0 free-for-all .. 10 gun game)",
+                      BLVL_GAMETYPE_MAX);
             filter.gametypes = 1u << g;
             i++;
         } else if (!strcmp(a, "--points")) {
@@ -424,7 +455,7 @@ int blvl_cmd_trace(int argc, char **argv) {
         run_point(w, &filter, &o, &pq[i]);
     blvl_trace_world_free(w);
     if (fflush(stdout) != 0 && rc == CLI_OK)
-        rc = cli_failf("blvl trace", "write error: %s", strerror(errno));
+        rc = cli_failf("stdout", BLVL_E_IO, "write error: %s", strerror(errno));
 done:
 #undef USAGE
     free(pq);

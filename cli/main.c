@@ -53,13 +53,19 @@ static void usage(FILE *to) {
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(to, "\nexit status: 0 success, 1 a refused or failed input, 2 a "
-                "usage error\n");
+                "usage error\n"
+                "blvl --version prints the version (blvl X.Y.Z)\n");
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        /* the library linked, which is the one that does the work */
+        printf("blvl %s\n", blvl_version_string());
+        return fflush(stdout) == 0 ? CLI_OK : CLI_FAILED;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
@@ -70,7 +76,8 @@ int main(int argc, char **argv) {
         if (strcmp(argv[1], commands[i].name) == 0) {
             int rc = commands[i].run(argc - 1, argv + 1);
             if (fflush(stdout) != 0 && rc == CLI_OK) {
-                fprintf(stderr, "blvl: %s: could not write the output\n", argv[1]);
+                fprintf(stderr, "blvl: stdout: %s: could not write the output of %s\n",
+                        blvl_status_name(BLVL_E_IO), argv[1]);
                 return CLI_FAILED;
             }
             return rc;

@@ -34,7 +34,11 @@ int cli_usage(const cli_help *h, const char *fmt, ...) {
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (usage: blvl %s %s; see --help)\n", h->name, h->usage);
+    /* one line: a usage that spans lines is left to --help */
+    if (strchr(h->usage, '\n'))
+        fprintf(stderr, " (see blvl %s --help)\n", h->name);
+    else
+        fprintf(stderr, " (usage: blvl %s %s; see --help)\n", h->name, h->usage);
     return CLI_USAGE;
 }
 
@@ -45,9 +49,9 @@ int cli_fail(const char *file, const blvl_error *err) {
     return CLI_FAILED;
 }
 
-int cli_failf(const char *file, const char *fmt, ...) {
+int cli_failf(const char *file, blvl_status rule, const char *fmt, ...) {
     cli_progress_clear();
-    fprintf(stderr, "blvl: %s: ", file);
+    fprintf(stderr, "blvl: %s: %s: ", file, blvl_status_name(rule));
     va_list ap;
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -56,36 +60,49 @@ int cli_failf(const char *file, const char *fmt, ...) {
     return CLI_FAILED;
 }
 
-int cli_read_all(const char *path, uint8_t **data, size_t *size) {
+/* One byte past the limit is enough to know the input is too large, so /dev/zero or an
+ * endless pipe costs at most limit + 1 bytes of memory. The buffer grows by doubling from what
+ * fstat promises (or 64 KiB), never past limit + 1. */
+int cli_read_bounded(const char *path, uint64_t limit, uint8_t **data, size_t *size) {
     int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     struct stat st;
+    uint64_t most = limit + 1;
     size_t cap = 1 << 16;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (fd != STDIN_FILENO)
-            close(fd);
-        errno = EISDIR;
-        return -1;
-    }
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        cap = (size_t)st.st_size + 1; /* +1 sees the end without another grow */
-    uint8_t *buf = malloc(cap);
-    size_t len = 0;
     int rc = -1;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        goto out;
+    }
+    if (most > SIZE_MAX)
+        most = SIZE_MAX;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        if ((uint64_t)st.st_size > limit) { /* refused before a byte is read */
+            errno = EFBIG;
+            goto out;
+        }
+        cap = (size_t)st.st_size + 1; /* +1 sees the end without another grow */
+    }
+    if (cap > most)
+        cap = (size_t)most;
+    buf = malloc(cap);
     if (!buf)
         goto out;
     for (;;) {
         if (len == cap) {
-            if (cap > SIZE_MAX / 2) {
+            if (cap >= most) { /* limit + 1 bytes arrived: too large */
                 errno = EFBIG;
                 goto out;
             }
-            uint8_t *q = realloc(buf, cap * 2);
+            size_t grown = cap > most / 2 ? (size_t)most : cap * 2;
+            uint8_t *q = realloc(buf, grown);
             if (!q)
                 goto out;
             buf = q;
-            cap *= 2;
+            cap = grown;
         }
         ssize_t n = read(fd, buf + len, cap - len);
         if (n < 0) {
@@ -109,6 +126,19 @@ out:
         errno = e;
     }
     return rc;
+}
+
+int cli_read_input(const char *path, uint8_t **data, size_t *size) {
+    const char *shown = strcmp(path, "-") == 0 ? "stdin" : path;
+    if (cli_read_bounded(path, BLVL_SECTION_RAW_MAX, data, size) == 0)
+        return CLI_OK;
+    if (errno == EFBIG)
+        return cli_failf(shown, BLVL_E_RAW_SIZE,
+                         "more than %llu bytes (2 GiB), the most a section holds",
+                         (unsigned long long)BLVL_SECTION_RAW_MAX);
+    if (errno == ENOMEM)
+        return cli_failf(shown, BLVL_E_NOMEM, "cannot hold the input");
+    return cli_failf(shown, BLVL_E_IO, "cannot read: %s", strerror(errno));
 }
 
 int cli_write_stdout(const void *data, size_t size) {
@@ -203,14 +233,29 @@ int cli_check_tag(const cli_help *h, const char *tag) {
     return CLI_OK;
 }
 
+int cli_no_options(const cli_help *h, int argc, char **argv) {
+    static const struct option none[] = {{0, 0, 0, 0}};
+    opterr = 0;
+    optind = 1;
+    if (getopt_long(argc, argv, "", none, NULL) != -1)
+        return cli_getopt_error(h, argc, argv);
+    return CLI_OK;
+}
+
 int cli_file_tag_args(const cli_help *h, int argc, char **argv) {
-    if (argc != 3)
+    int rc = cli_no_options(h, argc, argv);
+    if (rc != CLI_OK)
+        return rc;
+    if (argc - optind != 2)
         return cli_usage(h, "expects FILE and TAG");
-    return cli_check_tag(h, argv[2]);
+    return cli_check_tag(h, argv[optind + 1]);
 }
 
 int cli_one_file_args(const cli_help *h, int argc, char **argv) {
-    if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
+    int rc = cli_no_options(h, argc, argv);
+    if (rc != CLI_OK)
+        return rc;
+    if (argc - optind != 1)
         return cli_usage(h, "expects one FILE");
     return CLI_OK;
 }

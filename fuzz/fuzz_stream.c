@@ -87,8 +87,11 @@ static blvl_status run(const uint8_t *b, size_t n, int want, size_t max_piece, t
         st = blvl_stream_finish(s, &err);
     if (st != BLVL_OK && err.code != st)
         abort();
-    /* a failed stream stays failed */
-    if (st != BLVL_OK && blvl_stream_feed(s, "x", 1, &err) != BLVL_E_STREAM_STATE)
+    /* a failed stream stays failed, and says why again */
+    blvl_error again;
+    if (st != BLVL_OK &&
+        (blvl_stream_feed(s, "x", 1, &again) != st || blvl_stream_finish(s, &again) != st ||
+         strcmp(again.message, err.message) != 0))
         abort();
     blvl_stream_free(s);
     return st;

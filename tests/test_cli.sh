@@ -76,9 +76,9 @@ rc 2 stream --want 'Bad'
 rc 2 verify
 
 # ---- pack, identity, info, ls, cat, verify ---------------------------------------------------
-rc 0 pack -o a.blvl --id eds.noise --version eds.noise=4 meta=meta.bin sim=sim.bin \
+rc 0 pack --container -o a.blvl --id eds.noise --version eds.noise=4 meta=meta.bin sim=sim.bin \
     eds.noise=noise.bin eds.empty=empty.bin
-rc 0 pack -o a2.blvl --id eds.noise --version eds.noise=4 meta=meta.bin sim=sim.bin \
+rc 0 pack --container -o a2.blvl --id eds.noise --version eds.noise=4 meta=meta.bin sim=sim.bin \
     eds.noise=noise.bin eds.empty=empty.bin
 ok "pack: same inputs, same bytes" cmp -s a.blvl a2.blvl
 rc 0 identity a.blvl
@@ -233,20 +233,30 @@ ok "rewrite: one stderr line" test "$(wc -l <err)" = 1
 
 # ---- stream --------------------------------------------------------------------------------
 size=$(wc -c <a.blvl)
-"$bin" stream --want sim <a.blvl >s1 2>err
+"$bin" stream --want eds.noise <a.blvl >s1 2>err
 ok "stream exits 0" test $? = 0
 ok "stream: the table first, before any payload byte" \
     sh -c "head -n 1 s1 | grep -qE '^table [0-9]+ count=4 identity=$id table_digest=[0-9a-f]{32}$' && test \$(head -n 1 s1 | cut -d' ' -f2) -le 4096"
 ok "stream: one event per section, then the end" \
     test "$(grep -c '^section .* ok' s1)" = 4 -a "$(tail -n 1 s1)" = "end $size"
 ok "stream: the wanted section's b3 is b3sum of the input" \
-    grep -q "^section sim [0-9]* ok raw=$(wc -c <sim.bin) b3=$(b3 sim.bin)$" s1
+    grep -q "^section eds.noise [0-9]* ok raw=$(wc -c <noise.bin) b3=$(b3 noise.bin)$" s1
 ok "stream: unwanted sections carry no data" \
     test "$(grep -c 'raw=' s1)" = 1
-"$bin" stream --want sim --piece 1 a.blvl >s2 2>err
+"$bin" stream --want eds.noise --piece 1 a.blvl >s2 2>err
 ok "stream: 1-byte pieces, same events" cmp -s s1 s2
-"$bin" stream --want sim --piece 777 <a.blvl >s3 2>err
+"$bin" stream --want eds.noise --piece 777 <a.blvl >s3 2>err
 ok "stream: 777-byte pieces, same events" cmp -s s1 s3
+# a wanted core section meets verify's rules too: this sim is text, not a Sim FlatBuffer
+"$bin" stream --want sim a.blvl >s7 2>err
+ok "stream --want sim: a sim that is no FlatBuffer is bad" test $? = 1
+ok "stream --want sim: the event names the verifier" grep -q '^section sim [0-9]* bad flatbuffer: section sim: ' s7
+one_line a.blvl flatbuffer
+"$bin" stream a.blvl >s8 2>err
+ok "stream without --want: digests only, exit 0" test $? = 0
+"$bin" stream --want eds.noise a.blvl >/dev/full 2>err
+ok "stream >/dev/full exits 1" test $? = 1
+one_line stdout io
 "$bin" stream <bad.blvl >s4 2>err
 ok "stream of a corrupted section exits 1" test $? = 1
 ok "stream reports the bad section where it ends, and goes on" \

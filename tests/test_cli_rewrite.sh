@@ -71,7 +71,7 @@ ok "navmesh gone" test "$(grep -c '^navmesh' out)" = 0
 rc 0 verify v.blvl
 "$blvl" identity u.blvl >id.u; "$blvl" identity v.blvl >id.v
 ok "dropping core sections renames the level" test "$(cat id.u)" != "$(cat id.v)"
-rc 0 pack -o w.blvl --version meta=3 meta=$S/meta.json sim=$S/sim.json
+rc 0 pack --container -o w.blvl --version meta=3 meta=$S/meta.json sim=$S/sim.json
 rc 1 rewrite w.blvl y.blvl
 ok "meta of an unknown version: refused" grep -q 'section-version' err
 ok "no output for a refused level" test ! -e y.blvl

@@ -263,7 +263,7 @@ is p3 end 183.96875 40 0
 ok "--points - reads stdin" test "$(wc -l <out)" = 204
 printf '1 2 3 4 5\n' >bad.txt
 rc 1 trace level.blvl --points bad.txt
-ok "bad points line named" grep -q 'bad.txt: line 1' err
+ok "bad points line named" grep -q 'bad.txt: argument: line 1' err
 printf '0 0 0 1 1 1 junk\n' >bad.txt
 rc 1 trace level.blvl --points bad.txt
 rc 1 trace level.blvl --points missing.txt
@@ -291,11 +291,11 @@ rc 1 trace missing.blvl --from 0 0 0 --to 1 1 1
 ok "missing file: one line on stderr" test "$(wc -l <err)" = 1
 head -c 4096 /dev/urandom >junk.blvl
 rc 1 trace junk.blvl --from 0 0 0 --to 1 1 1
-rc 0 pack -o nosim.blvl "$meta"
+rc 0 pack --container -o nosim.blvl "$meta"
 rc 1 trace nosim.blvl --from 0 0 0 --to 1 1 1
 ok "no sim: named" grep -q 'sim' err
 head -c 64 /dev/urandom >badsim.bin
-rc 0 pack -o badsim.blvl "$meta" sim=badsim.bin
+rc 0 pack --container -o badsim.blvl "$meta" sim=bin:badsim.bin
 rc 1 trace badsim.blvl --from 0 0 0 --to 1 1 1
 ok "sim refused by the verifier: one line" test "$(wc -l <err)" = 1
 rc 2 trace level.blvl
@@ -307,6 +307,55 @@ rc 2 trace level.blvl --bogus
 rc 2 trace --from 0 0 0 --to 1 1 1
 rc 2 trace level.blvl other.blvl --from 0 0 0 --to 1 1 1
 rc 2 trace level.blvl --from nan 0 0 --to 1 1 1
+
+
+# ---- coordinates and options: each mistake its own one-line message ------------------------------
+usage_line() { # usage_line PATTERN: stderr is one line, a usage error matching PATTERN
+    ok "one usage line matching '$1' (got: $(head -c 300 err))" \
+        test "$(wc -l <err)" = 1 -a "$(grep -c "^blvl trace: .*$1" err)" = 1
+}
+for v in nan NaN inf -inf infinity; do
+    rc 2 trace level.blvl --from "$v" 0 0 --to 1 1 1
+    usage_line "--from: '$v' is not a finite number"
+done
+rc 2 trace level.blvl --from 0 0 0 --to 1 1e12
+usage_line "--to: '1e12' is outside -1e9..1e9"
+rc 2 trace level.blvl --from 0 0 0 --to 1 1 -1e300
+usage_line "outside -1e9..1e9"
+rc 2 trace level.blvl --from 0 0 0 --to 1 1 1e999
+usage_line "outside -1e9..1e9"
+rc 0 trace level.blvl --from 0 0 0 --to 1e9 -1e9 1
+rc 2 trace level.blvl --from 0 0 zero --to 1 1 1
+usage_line "--from: 'zero' is not a number"
+rc 2 trace level.blvl --from 0 0 --to 1 1 1
+usage_line "--from expects 3 numbers X Y Z"
+rc 2 trace level.blvl --box 0 0 0 1 1 nan --from 0 0 0 --to 1 1 1
+usage_line "--box: 'nan' is not a finite number"
+rc 2 trace level.blvl --contents inf 0 0
+usage_line "--contents: 'inf' is not a finite number"
+rc 2 trace level.blvl --from 0 0 0 --to 1 1 1 --from 2 2 2
+usage_line "--from given twice"
+rc 2 trace level.blvl --to 1 1 1 --from 0 0 0 --to 1 1 1
+usage_line "--to given twice"
+rc 2 trace level.blvl --gametype 11 --from 0 0 0 --to 1 1 1
+usage_line "--gametype expects a match type 0..10"
+rc 0 trace level.blvl --gametype 10 --from 0 0 0 --to 1 1 1
+rc 0 trace level.blvl --gametype 0 --from 0 0 0 --to 1 1 1
+rc 2 trace level.blvl --bogus
+usage_line "unknown option '--bogus'"
+rc 2 trace
+usage_line "expects a FILE"
+printf '0 0 0 1 1 nan\n' >nan.txt
+rc 1 trace level.blvl --points nan.txt
+ok "points: NaN named" grep -q "^blvl: nan.txt: argument: line 1: 'nan' is not a finite number" err
+printf '# ok\n0 0 0 1 1 2e9\n' >huge.txt
+rc 1 trace level.blvl --points huge.txt
+ok "points: huge named" grep -q "^blvl: huge.txt: argument: line 2: '2e9' is outside" err
+printf '0 0 0 1 1 1 2\n' >seven.txt
+rc 1 trace level.blvl --points seven.txt
+ok "points: seven numbers refused" grep -q "line 1: more than six numbers" err
+rc 1 trace level.blvl --points missing.txt
+ok "points: missing file is io" grep -q "^blvl: missing.txt: io: " err
 
 echo "test_cli_trace: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -26,7 +26,7 @@ static void expect_open_opt(const char *what, fx_file *f, blvl_status want,
     blvl_error e;
     blvl_status st = blvl_open_memory(&lv, b, size, opt, &e);
     if (st != want)
-        fprintf(stderr, "%s: memory: got %s (%s), want %s\n", what, blvl_status_name(st), e.message,
+        fprintf(stderr, "%s: memory: got \"%s\", want %s\n", what, e.message,
                 blvl_status_name(want));
     CHECK_EQ_INT(st, want);
     if (st != BLVL_OK) {
@@ -97,8 +97,8 @@ static void expect_read(const char *what, fx_file *f, const char *tag, blvl_stat
         blvl_section s;
         st = blvl_read(lv, tag, &s, &e);
         if (st != want)
-            fprintf(stderr, "%s: read: got %s (%s), want %s\n", what, blvl_status_name(st),
-                    e.message, blvl_status_name(want));
+            fprintf(stderr, "%s: read: got \"%s\", want %s\n", what, e.message,
+                    blvl_status_name(want));
         CHECK_EQ_INT(st, want);
         CHECK(st == BLVL_OK || message_names(&e, want));
         CHECK(st == BLVL_OK || strstr(e.message, tag) != NULL);
@@ -110,8 +110,8 @@ static void expect_read(const char *what, fx_file *f, const char *tag, blvl_stat
         CHECK_EQ_INT(st, BLVL_OK);
         st = blvl_verify(lv, &e);
         if (st != want)
-            fprintf(stderr, "%s: verify: got %s (%s), want %s\n", what, blvl_status_name(st),
-                    e.message, blvl_status_name(want));
+            fprintf(stderr, "%s: verify: got \"%s\", want %s\n", what, e.message,
+                    blvl_status_name(want));
         CHECK_EQ_INT(st, want);
         blvl_close(lv);
     }

@@ -475,7 +475,13 @@ static void test_end_of_input(void) {
     CHECK_EQ_INT(blvl_stream_new(&s, NULL, record, &g, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_stream_feed(s, L.bytes, L.size, &err), BLVL_E_ARGUMENT);
     CHECK_EQ_INT(g.n, 2);
-    CHECK_EQ_INT(blvl_stream_feed(s, L.bytes, 1, &err), BLVL_E_STREAM_STATE);
+    /* a stopped stream says why again, to feed and to finish */
+    blvl_error again;
+    CHECK_EQ_INT(blvl_stream_feed(s, L.bytes, 1, &again), BLVL_E_ARGUMENT);
+    CHECK(strcmp(again.message, err.message) == 0);
+    CHECK_EQ_INT(blvl_stream_finish(s, &again), BLVL_E_ARGUMENT);
+    CHECK(strcmp(again.message, err.message) == 0);
+    CHECK_EQ_INT(g.n, 2);
     blvl_stream_free(s);
     free(L.bytes);
 }

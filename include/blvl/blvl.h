@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blvl/version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -85,7 +87,8 @@ typedef struct blvl_error {
     char message[256];
 } blvl_error;
 
-/* The stable short name of a status ("table-digest", "chunk-index", ...). */
+/* The stable short name of a status ("table-digest", "chunk-index", ...). A blvl_error's
+ * message already starts with it ("table-digest: ..."): print the message alone, not both. */
 const char *blvl_status_name(blvl_status code);
 
 /* Allocator hooks. NULL fields (or a NULL pointer) mean malloc/free. */
@@ -324,8 +327,20 @@ blvl_status blvl_stream_new(blvl_stream **out, const blvl_options *opt, blvl_str
 /* Keep and inflate this section when it arrives. Call before the table is known. A stream
  * with no wanted tags verifies every section and keeps none. */
 blvl_status blvl_stream_want(blvl_stream *s, const char *tag, blvl_error *err);
+/* A check of a wanted section's inflated bytes (the container knows no payload format; e.g.
+ * blvl_sections_stream_check plugs in the FlatBuffers verifier). Called once per wanted
+ * section that passed the container's checks, before its event; return BLVL_OK, or a status
+ * with `err` filled (its message starting with the rule name): the section is then reported
+ * as SECTION_BAD with that status and message, and the stream goes on. */
+typedef blvl_status (*blvl_stream_check_fn)(void *user, const blvl_entry *entry,
+                                            const uint8_t *data, size_t size, blvl_error *err);
+/* Install (or with NULL remove) the check. Call before the table is known. */
+blvl_status blvl_stream_set_check(blvl_stream *s, blvl_stream_check_fn fn, void *user,
+                                  blvl_error *err);
 /* Feed the next bytes of the file, in order, in pieces of any size. A refusal of the header or
- * table is returned here; a bad section is an event, and the stream goes on. */
+ * table is returned here; a bad section is an event, and the stream goes on. Once a call has
+ * refused the input (or the callback stopped the stream), every later feed and finish returns
+ * that first status and message again. */
 blvl_status blvl_stream_feed(blvl_stream *s, const void *data, size_t len, blvl_error *err);
 /* The end of the input: refuses a file that ended early. */
 blvl_status blvl_stream_finish(blvl_stream *s, blvl_error *err);

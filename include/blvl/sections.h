@@ -74,6 +74,19 @@ BLVL_LEVEL_SECTION_DECL(sites, Sites)
  * checked too). The message names the tag and what failed. */
 blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err);
 
+/* The same level rules over the sections a writer is about to write, with the same statuses
+ * and messages blvl_sections_verify gives for the written level (so `blvl pack` refuses what
+ * `blvl verify` would). Sections with game tags (a dot) are not looked at, so their `data` may
+ * be NULL (a writer that streams them from disk). */
+blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, blvl_error *err);
+
+/* Makes the streaming reader check each wanted core section as blvl_level_section does: meta
+ * and sim at a payload version this reader knows, and every core section of a known version
+ * through the FlatBuffers verifier of its root type. A section that fails is reported as
+ * SECTION_BAD with section-version or flatbuffer. Call before the table is known (it installs
+ * blvl_stream_set_check's hook). */
+blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err);
+
 /* Verify bytes as the section `tag`, or as a .bsym file for "bsym" (so for the JSON functions
  * below too). */
 blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,

@@ -71,6 +71,10 @@ struct blvl_stream {
     wanted_tag *want;
     size_t nwant, capwant;
     blvl_error bad; /* the failure of the section just landed, for the event's message */
+
+    blvl_stream_check_fn check; /* the caller's check of a wanted section's bytes, or NULL */
+    void *check_user;
+    blvl_error failure; /* why the stream failed, repeated by every later call */
 };
 
 static void *grab(blvl_stream *s, size_t n) {
@@ -136,6 +140,19 @@ blvl_status blvl_stream_want(blvl_stream *s, const char *tag, blvl_error *err) {
     memset(&s->want[s->nwant], 0, sizeof s->want[s->nwant]);
     memcpy(s->want[s->nwant].tag, tag, strlen(tag));
     s->nwant++;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl_stream_set_check(blvl_stream *s, blvl_stream_check_fn fn, void *user,
+                                  blvl_error *err) {
+    if (!s)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "set check: no stream");
+    if (s->stage != STAGE_HEADER && s->stage != STAGE_TABLE)
+        return blvl__fail(err, BLVL_E_STREAM_STATE,
+                          "set check: asked for after the table was read");
+    s->check = fn;
+    s->check_user = user;
     blvl__ok(err);
     return BLVL_OK;
 }
@@ -336,6 +353,12 @@ static blvl_status section_done(blvl_stream *s, blvl_error *err) {
                         e->tag, (unsigned long long)e->packed_size);
     else if (sl->wanted)
         st = inflate_held(s, e, &data, &raw, &s->bad);
+    if (st == BLVL_OK && sl->wanted && s->check) {
+        blvl__ok(&s->bad);
+        st = s->check(s->check_user, e, data, (size_t)e->raw_size, &s->bad);
+        if (st != BLVL_OK && !s->bad.message[0]) /* a check that said no without a word */
+            blvl__fail(&s->bad, st, "section '%s' refused by the caller's check", e->tag);
+    }
     if (st != BLVL_OK) {
         ev.kind = BLVL_EV_SECTION_BAD;
         ev.status = st;
@@ -403,13 +426,49 @@ static blvl_status payload_step(blvl_stream *s, const uint8_t *p, size_t len, si
     return BLVL_OK;
 }
 
+/* A failed stream answers every later call with its first failure, so a caller that checks
+ * only the last call (docs/STREAMING.md's example) still learns the rule that refused it. */
+static blvl_status remember(blvl_stream *s, blvl_status st, const blvl_error *got,
+                            blvl_error *err) {
+    if (st != BLVL_OK && s->stage == STAGE_FAILED && s->failure.code == BLVL_OK)
+        s->failure = *got;
+    if (err)
+        *err = *got;
+    return st;
+}
+
+static blvl_status failed_again(const blvl_stream *s, blvl_error *err) {
+    if (err)
+        *err = s->failure;
+    return s->failure.code;
+}
+
+static blvl_status feed_bytes(blvl_stream *s, const void *data, size_t len, blvl_error *err);
+static blvl_status finish_input(blvl_stream *s, blvl_error *err);
+
 blvl_status blvl_stream_feed(blvl_stream *s, const void *data, size_t len, blvl_error *err) {
     if (!s || (!data && len))
         return blvl__fail(err, BLVL_E_ARGUMENT, "stream feed: no stream or no data");
     if (s->stage == STAGE_DONE)
         return blvl__fail(err, BLVL_E_STREAM_STATE, "stream feed: bytes after finish");
     if (s->stage == STAGE_FAILED)
-        return blvl__fail(err, BLVL_E_STREAM_STATE, "stream feed: the stream already failed");
+        return failed_again(s, err);
+    blvl_error got;
+    return remember(s, feed_bytes(s, data, len, &got), &got, err);
+}
+
+blvl_status blvl_stream_finish(blvl_stream *s, blvl_error *err) {
+    if (!s)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "stream finish: no stream");
+    if (s->stage == STAGE_DONE)
+        return blvl__fail(err, BLVL_E_STREAM_STATE, "stream finish: already finished");
+    if (s->stage == STAGE_FAILED)
+        return failed_again(s, err);
+    blvl_error got;
+    return remember(s, finish_input(s, &got), &got, err);
+}
+
+static blvl_status feed_bytes(blvl_stream *s, const void *data, size_t len, blvl_error *err) {
     const uint8_t *p = data;
     blvl_status st;
     for (;;) {
@@ -457,13 +516,7 @@ blvl_status blvl_stream_feed(blvl_stream *s, const void *data, size_t len, blvl_
     return BLVL_OK;
 }
 
-blvl_status blvl_stream_finish(blvl_stream *s, blvl_error *err) {
-    if (!s)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "stream finish: no stream");
-    if (s->stage == STAGE_DONE)
-        return blvl__fail(err, BLVL_E_STREAM_STATE, "stream finish: already finished");
-    if (s->stage == STAGE_FAILED)
-        return blvl__fail(err, BLVL_E_STREAM_STATE, "stream finish: the stream already failed");
+static blvl_status finish_input(blvl_stream *s, blvl_error *err) {
     blvl_status st;
     /* An empty table completes at the end of the input too. */
     if (s->stage == STAGE_TABLE && s->pos >= s->table_end && (st = table_done(s, err)) != BLVL_OK)
@@ -477,7 +530,7 @@ blvl_status blvl_stream_finish(blvl_stream *s, blvl_error *err) {
                                     "input of %llu bytes ends inside the table (which ends at "
                                     "%llu)",
                                     (unsigned long long)s->pos, (unsigned long long)s->table_end));
-    if (s->stage != STAGE_PAYLOAD)
+    if (s->stage != STAGE_PAYLOAD) /* table_done's callback stopped the stream */
         return blvl__fail(err, BLVL_E_STREAM_STATE, "stream finish: the stream already failed");
     /* Now the file length is known: the rules that need it, in blvl_open's order. */
     if (s->pos < s->h.floor)

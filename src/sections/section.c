@@ -44,6 +44,38 @@ const char *blvl_core_tag_at(unsigned index) {
     return index < NKINDS ? kinds[index].tag : NULL;
 }
 
+/* The level rule for one core tag: `e` is its entry (NULL when absent). BLVL_OK means read and
+ * verify it; BLVL_E_NOT_FOUND an optional section absent or dropped; anything else refuses the
+ * level. The one place verify, pack and the stream word these rules. */
+static blvl_status presence_rule(int k, const char *tag, int present, uint32_t version,
+                                 blvl_error *err) {
+    if (!present)
+        return kinds[k].required
+                   ? blvl__fail(err, BLVL_E_REQUIRED, "the level has no %s section", tag)
+                   : blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s'", tag);
+    if (version != BLVL_SECTION_VERSION)
+        return kinds[k].required
+                   ? blvl__fail(err, BLVL_E_SECTION_VERSION,
+                                "%s is at payload version %u, this reader knows %u", tag, version,
+                                BLVL_SECTION_VERSION)
+                   : blvl__fail(err, BLVL_E_NOT_FOUND,
+                                "%s dropped: payload version %u unknown (this reader knows %u)",
+                                tag, version, BLVL_SECTION_VERSION);
+    return BLVL_OK;
+}
+
+/* The FlatBuffers verifier for section k, its message naming the section. */
+static blvl_status verify_kind(int k, const void *bytes, size_t size, blvl_error *err) {
+    blvl_error verr;
+    blvl_status st = blvl_fb_verify(bytes, size, kinds[k].type, NULL, &verr);
+    if (st == BLVL_OK)
+        return BLVL_OK;
+    /* verr reads "flatbuffer: <path>: ..."; name the section in front. */
+    size_t skip = strlen(blvl_status_name(st)) + 2;
+    return blvl__fail(err, st, "section %s: %s", kinds[k].tag,
+                      strlen(verr.message) >= skip ? verr.message + skip : "");
+}
+
 blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section *out,
                                const uint8_t **root, blvl_error *err) {
     if (!level || !out || !root)
@@ -59,28 +91,16 @@ blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section 
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: '%s' is not a core tag",
                           tag ? tag : "(null)");
     const blvl_entry *e = blvl_find(level, tag);
-    if (!e)
-        return kinds[k].required
-                   ? blvl__fail(err, BLVL_E_REQUIRED, "the level has no %s section", tag)
-                   : blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s'", tag);
-    if (e->version != BLVL_SECTION_VERSION)
-        return kinds[k].required
-                   ? blvl__fail(err, BLVL_E_SECTION_VERSION,
-                                "%s is at payload version %u, this reader knows %u", tag,
-                                e->version, BLVL_SECTION_VERSION)
-                   : blvl__fail(err, BLVL_E_NOT_FOUND,
-                                "%s dropped: payload version %u unknown (this reader knows %u)",
-                                tag, e->version, BLVL_SECTION_VERSION);
-    blvl_status st = blvl_read(level, tag, out, err);
+    blvl_status st = presence_rule(k, tag, e != NULL, e ? e->version : 0, err);
     if (st)
         return st;
-    blvl_error verr;
-    st = blvl_fb_verify(out->data, out->size, kinds[k].type, NULL, &verr);
+    st = blvl_read(level, tag, out, err);
+    if (st)
+        return st;
+    st = verify_kind(k, out->data, out->size, err);
     if (st) {
         blvl_section_free(level, out);
-        /* verr reads "flatbuffer: <path>: ..."; name the section in front. */
-        return blvl__fail(err, st, "section %s: %s", tag,
-                          verr.message + strlen(blvl_status_name(st)) + 2);
+        return st;
     }
     *root = blvl_fb_root(out->data);
     blvl__ok(err);
@@ -102,6 +122,49 @@ blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err) {
     }
     blvl__ok(err);
     return BLVL_OK;
+}
+
+blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, blvl_error *err) {
+    if (!sections && count)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no sections");
+    /* the order and wording of blvl_sections_verify, so a writer refuses with its message */
+    for (unsigned i = 0; i < NKINDS; i++) {
+        const blvl_section_in *s = NULL;
+        for (size_t j = 0; j < count && !s; j++)
+            if (sections[j].tag && strcmp(sections[j].tag, kinds[i].tag) == 0)
+                s = &sections[j];
+        blvl_status st = presence_rule((int)i, kinds[i].tag, s != NULL, s ? s->version : 0, err);
+        if (st == BLVL_E_NOT_FOUND)
+            continue;
+        if (st == BLVL_OK && !s->data && s->size)
+            st = blvl__fail(err, BLVL_E_ARGUMENT, "sections: %s has no bytes", kinds[i].tag);
+        if (st == BLVL_OK)
+            st = verify_kind((int)i, s->data, s->size, err);
+        if (st)
+            return st;
+    }
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+/* The stream's check (blvl_stream_check_fn): a wanted core section meets the level rule
+ * blvl_level_section applies to it (required at a known version; an optional one at an unknown
+ * version is dropped, so not checked) and passes the FlatBuffers verifier of its root type.
+ * Game sections and core tags without a schema are not looked at. */
+static blvl_status stream_check(void *user, const blvl_entry *e, const uint8_t *data, size_t size,
+                                blvl_error *err) {
+    (void)user;
+    int k = find_kind(e->tag);
+    if (k < 0)
+        return BLVL_OK;
+    blvl_status st = presence_rule(k, e->tag, 1, e->version, err);
+    if (st == BLVL_E_NOT_FOUND)
+        return BLVL_OK;
+    return st ? st : verify_kind(k, data, size, err);
+}
+
+blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err) {
+    return blvl_stream_set_check(s, stream_check, NULL, err);
 }
 
 static const blvl_fb_type *type_or_fail(const char *tag, blvl_error *err) {

@@ -237,7 +237,7 @@ def main():
             check_opened(name, path, lv, inputs)
             if lv["pack"] is not None:
                 out = os.path.join(work, name + ".packed.blvl")
-                r = run("pack", "-o", out, *lv["pack"], cwd=HERE)
+                r = run("pack", "--container", "-o", out, *lv["pack"], cwd=HERE)
                 if ok(r.returncode == 0, "%s: blvl pack exit %d: %s" %
                       (name, r.returncode, r.stderr.decode().strip())):
                     if lv["byte_exact"]:
@@ -259,7 +259,7 @@ def main():
                                  else "differs from"), flush=True)
             if "same_identity_pack" in lv:
                 out = os.path.join(work, name + ".without.blvl")
-                r = run("pack", "-o", out, *lv["same_identity_pack"], cwd=HERE)
+                r = run("pack", "--container", "-o", out, *lv["same_identity_pack"], cwd=HERE)
                 ok(r.returncode == 0 and run("identity", out).stdout.decode().strip() ==
                    lv["identity"], "%s: dropping a section outside identity renamed it" % name)
             if "same_identity_pack" in lv:
@@ -329,7 +329,7 @@ def main():
         check_opened("multi", path, mexp, inputs)
         out = os.path.join(work, "multi.packed.blvl")
         args = levels.pack_args(sections, lambda t: os.path.join(work, "multi.%s.bin" % t))
-        r = run("pack", "-o", out, *args)
+        r = run("pack", "--container", "-o", out, *args)
         if ok(r.returncode == 0, "multi: blvl pack exit %d: %s" %
               (r.returncode, r.stderr.decode().strip())):
             p = check_independently("multi (packed)", out, sections)
