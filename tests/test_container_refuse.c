@@ -445,15 +445,11 @@ static void default_budget(void) {
     uint8_t *file;
     size_t size;
     blvl_error e;
-    CHECK_EQ_INT(blvl_write_memory(&s, 1, NULL, &file, &size, &e), BLVL_OK);
-    CHECK(size < (1u << 20)); /* so 64 * covered is below 64 MiB */
+    /* The writer refuses to write it (issue 7 §4): the sum of raw sizes is over the budget. */
+    CHECK_EQ_INT(blvl_write_memory(&s, 1, NULL, &file, &size, &e), BLVL_E_BUDGET);
+    CHECK(file == NULL && size == 0);
     blvl_level *lv;
-    CHECK_EQ_INT(blvl_open_memory(&lv, file, size, NULL, &e), BLVL_OK);
     blvl_section sec;
-    CHECK_EQ_INT(blvl_read(lv, "x.zeros", &sec, &e), BLVL_E_BUDGET);
-    CHECK_EQ_INT(blvl_verify(lv, &e), BLVL_E_BUDGET);
-    blvl_close(lv);
-    blvl_free(NULL, file, size);
     s.size = 64u << 20;
     CHECK_EQ_INT(blvl_write_memory(&s, 1, NULL, &file, &size, &e), BLVL_OK);
     CHECK_EQ_INT(blvl_open_memory(&lv, file, size, NULL, &e), BLVL_OK);

@@ -16,8 +16,8 @@
 /* One worker's encoders and scratch, created on first use with the caller's allocator. */
 typedef struct blvl_codec {
     const blvl_allocator *a;
-    ZSTD_CCtx *test; /* level 1: the test */
-    ZSTD_CCtx *best; /* level 19: the stored frame */
+    ZSTD_CCtx *test;  /* level 1: the test */
+    ZSTD_CCtx *best;  /* level 19: the stored frame */
     uint8_t *scratch; /* the level-1 frame, discarded */
     size_t scratch_size;
     int legacy; /* benchmarks only: level 19 on every chunk, the rule before issue 7 */
