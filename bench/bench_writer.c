@@ -168,8 +168,7 @@ static mem_result child_pack(const char *path, uint64_t mib, unsigned every_n, u
 static void bench_memory(const char *dir, unsigned threads) {
     char path[4096];
     snprintf(path, sizeof path, "%s/bench_writer.blvl", dir);
-    printf("== peak memory of the streaming writer (%u threads, one child per case) ==\n",
-           threads);
+    printf("== peak memory of the streaming writer (%u threads, one child per case) ==\n", threads);
     mem_result base = child_pack(path, 16, 1, threads, 1);
     mem_result small = child_pack(path, 16, 1, threads, 0);
     mem_result big = child_pack(path, 1024, 16, threads, 0);
@@ -244,12 +243,13 @@ static double pack_random(uint64_t mib, unsigned threads, int legacy) {
 static void bench_speed(uint64_t mib, unsigned threads, int runs) {
     printf("== incompressible input: %llu MiB of random bytes, %u threads, %d runs ==\n",
            (unsigned long long)mib, threads, runs);
-    double *t_new = calloc((size_t)runs, sizeof *t_new), *t_old = calloc((size_t)runs, sizeof *t_old);
+    double *t_new = calloc((size_t)runs, sizeof *t_new),
+           *t_old = calloc((size_t)runs, sizeof *t_old);
     for (int r = 0; r < runs; r++) {
         t_new[r] = pack_random(mib, threads, 0);
         t_old[r] = pack_random(mib, threads, 1);
-        fprintf(stderr, "  run %d: level-1 test %.3f s, level 19 always %.3f s\n", r + 1,
-                t_new[r], t_old[r]);
+        fprintf(stderr, "  run %d: level-1 test %.3f s, level 19 always %.3f s\n", r + 1, t_new[r],
+                t_old[r]);
     }
     double n = median(t_new, (size_t)runs), o = median(t_old, (size_t)runs);
     printf("level-1 test first (now)    %8.3f s  %8.1f MB/s\n", n, mib * MIB / n / 1e6);

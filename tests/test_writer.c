@@ -85,8 +85,7 @@ static uint8_t *reference(size_t *size) {
     }
     uint8_t *region;
     uint64_t floor, file_size;
-    CHECK_EQ_INT(blvl__layout_plan(entries, NSECS, NULL, &region, &floor, &file_size, &e),
-                 BLVL_OK);
+    CHECK_EQ_INT(blvl__layout_plan(entries, NSECS, NULL, &region, &floor, &file_size, &e), BLVL_OK);
     uint8_t *f = calloc(1, file_size);
     memcpy(f, region, floor);
     for (size_t i = 0; i < NSECS; i++) {
@@ -161,8 +160,8 @@ static void same_bytes(void) {
         if (threads[t] == 1)
             goto wrappers;
         /* sink: every byte once, the header last */
-        sink_buf sb = {calloc(1, ref_size + 64), calloc(1, ref_size + 64), ref_size + 64, 0, 0, 0,
-                       0};
+        sink_buf sb = {
+            calloc(1, ref_size + 64), calloc(1, ref_size + 64), ref_size + 64, 0, 0, 0, 0};
         blvl_sink sink = {sink_write, &sb};
         CHECK_EQ_INT(blvl_writer_open_sink(&w, &sink, NSECS, &o, &e), BLVL_OK);
         CHECK_EQ_INT(feed(w, &e), BLVL_OK);

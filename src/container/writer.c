@@ -231,8 +231,7 @@ blvl_status blvl_writer_begin(blvl_writer *w, const char *tag, uint32_t version,
     blvl_error e;
     blvl_status st;
     if (w->open)
-        st = blvl__fail(&e, BLVL_E_ARGUMENT, "section '%s' is not ended",
-                        w->entries[w->n - 1].tag);
+        st = blvl__fail(&e, BLVL_E_ARGUMENT, "section '%s' is not ended", w->entries[w->n - 1].tag);
     else if (w->n == w->max)
         st = blvl__fail(&e, BLVL_E_ARGUMENT, "a section more than the %u declared", w->max);
     else if (!tag || strnlen(tag, BLVL_TAG_MAX + 1) > BLVL_TAG_MAX)
@@ -262,16 +261,14 @@ blvl_status blvl_writer_append(blvl_writer *w, const void *data, size_t size, bl
         return failed(w, err);
     blvl_error e;
     if (!w->open)
-        return fail_sticky(w, blvl__fail(&e, BLVL_E_ARGUMENT, "append outside a section"), &e,
-                           err);
+        return fail_sticky(w, blvl__fail(&e, BLVL_E_ARGUMENT, "append outside a section"), &e, err);
     if (size && !data)
         return fail_sticky(w, blvl__fail(&e, BLVL_E_ARGUMENT, "no data"), &e, err);
     blvl_entry *en = &w->entries[w->n - 1];
     if (size > BLVL_SECTION_RAW_MAX - en->raw_size)
-        return fail_sticky(w,
-                           blvl__fail(&e, BLVL_E_RAW_SIZE, "section '%s': raw size over 2 GiB",
-                                      en->tag),
-                           &e, err);
+        return fail_sticky(
+            w, blvl__fail(&e, BLVL_E_RAW_SIZE, "section '%s': raw size over 2 GiB", en->tag), &e,
+            err);
     const uint8_t *p = data;
     while (size) {
         if (w->cur && w->cur->raw_size == BLVL_CHUNK_MAX) {

@@ -49,8 +49,8 @@ static void encode(slot *s, blvl_codec *c) {
     ps->packed = ps->raw;
     if (ps->raw_size == 0)
         return;
-    ps->status = blvl__codec_chunk(c, ps->raw, ps->raw_size, s->out, &ps->codec, &ps->packed_size,
-                                   &ps->err);
+    ps->status =
+        blvl__codec_chunk(c, ps->raw, ps->raw_size, s->out, &ps->codec, &ps->packed_size, &ps->err);
     if (ps->status == BLVL_OK && ps->codec == BLVL_CODEC_ZSTD)
         ps->packed = s->out;
 }
@@ -193,8 +193,8 @@ void blvl__pipe_release(blvl_pipe *p) {
 size_t blvl__pipe_footprint(blvl_pipe *p, size_t *codec_bytes) {
     size_t slots = 0, codecs = 0;
     for (unsigned i = 0; i < p->nslots; i++)
-        slots += (p->slots[i].pub.raw ? BLVL_CHUNK_MAX : 0) +
-                 (p->slots[i].out ? BLVL_CHUNK_MAX - 1 : 0);
+        slots +=
+            (p->slots[i].pub.raw ? BLVL_CHUNK_MAX : 0) + (p->slots[i].out ? BLVL_CHUNK_MAX - 1 : 0);
     for (unsigned i = 0; i < p->nalloc; i++)
         codecs += blvl__codec_footprint(&p->workers[i].codec);
     if (codec_bytes)
