@@ -3,6 +3,9 @@
 # from real maps (scripts/make-bench-level.sh, cached in BUILD_DIR/bench/), then
 # bench_container: blvl verify (1 and 2 threads) against b3sum + zstd -d -T0 over the same
 # bytes, and open + read sim in that level against a level of only that sim.
+# Then bench_writer (issue 7): the streaming writer's peak memory (1 GiB vs 16 MiB section),
+# incompressible packing speed against the codec rule before issue 7, and the bench level's
+# size under both rules.
 # usage: scripts/bench.sh BUILD_DIR [bench_container options: --runs N --iters N]
 set -eu
 build=${1:-build}
@@ -15,3 +18,4 @@ done
 out=$build/bench
 "$build/bench_container" "$out/big.blvl" "$out/sim.blvl" "$out/chunks.zst" \
     --blvl "$build/blvl" "$@" | tee "$out/results.txt"
+"$build/bench_writer" --dir "$out" --level "$out/big.blvl" | tee -a "$out/results.txt"

@@ -216,13 +216,86 @@ typedef struct blvl_section_in {
 } blvl_section_in;
 
 typedef struct blvl_write_options {
-    const blvl_allocator *allocator;
-    unsigned threads; /* 0 = online CPUs */
-    /* Called after each chunk is compressed, for progress (may be NULL). Calls come from the
-     * worker threads, one at a time. */
+    const blvl_allocator *allocator; /* must outlive the writer */
+    unsigned threads;                /* compression workers; 0 = online CPUs */
+    /* Progress, in raw bytes written out of `total_raw` (or out of the bytes appended so far
+     * when total_raw is 0). Called on the calling thread, from append, end and commit. NULL
+     * for none. */
     void (*progress)(void *user, uint64_t done_raw, uint64_t total_raw);
     void *progress_user;
+    uint64_t total_raw; /* streaming writer: the raw bytes to come, for progress only */
 } blvl_write_options;
+
+/* ---- the streaming writer (docs/WRITER.md) ------------------------------------------------
+ *
+ *   blvl_writer *w;
+ *   blvl_writer_open_file(&w, "e1m1.blvl", 3, &opt, &err);   // at most 3 sections
+ *   blvl_writer_add(w, "meta", 1, 0, meta, meta_size, &err); // a whole section at once
+ *   blvl_writer_begin(w, "textures", 2, 0, &err);            // or piece by piece
+ *   while (n = read(fd, buf, sizeof buf)) blvl_writer_append(w, buf, n, &err);
+ *   blvl_writer_end(w, &err);
+ *   ...
+ *   blvl_writer_commit(w, &err);   // or blvl_writer_abort(w): no file, old target untouched
+ *
+ * Sections are laid out in the order they are begun. Raw bytes are cut into 4 MiB chunks that
+ * the worker threads compress as they fill; they reach the target in order, each section's
+ * digest computed as its bytes go out; the header and table are written last. Memory stays
+ * near threads x 2 chunks + one zstd encoder per thread, whatever the level's size. The bytes
+ * are a function of the sections and `max_sections` alone (not of the thread count or of how
+ * the bytes were split into appends): blvl_write_memory/_file are this writer with
+ * max_sections = count.
+ *
+ * Errors: every call returns a status. After a failure the writer is failed: later calls
+ * return the same status, and only blvl_writer_abort (or a commit, which then fails) ends it.
+ * commit and abort always free the writer. Not thread-safe: one thread drives a writer. */
+typedef struct blvl_writer blvl_writer;
+
+/* A pwrite-style destination: write `len` bytes at `offset`, return 0 on success. Every byte
+ * of the level is written exactly once: the payloads in increasing order from the payload
+ * floor, then the first `floor` bytes (header and table) last, in commit. */
+typedef struct blvl_sink {
+    int (*write)(void *user, uint64_t offset, const void *data, size_t len);
+    void *user;
+} blvl_sink;
+
+/* `max_sections` bounds the sections to come and fixes the reserved region: the floor is the
+ * one a level of exactly max_sections sections gets (docs/FORMAT.md). Writing fewer is fine.
+ * The file writer refuses (io) at once to replace a file this process could not write in
+ * place; it writes a temporary file beside `path` that commit flushes and renames over it. */
+blvl_status blvl_writer_open_file(blvl_writer **out, const char *path, uint32_t max_sections,
+                                  const blvl_write_options *opt, blvl_error *err);
+/* The level is built in memory and handed over by blvl_writer_commit_memory. */
+blvl_status blvl_writer_open_memory(blvl_writer **out, uint32_t max_sections,
+                                    const blvl_write_options *opt, blvl_error *err);
+/* The level goes to `sink` (copied; its user pointer must outlive the writer). */
+blvl_status blvl_writer_open_sink(blvl_writer **out, const blvl_sink *sink, uint32_t max_sections,
+                                  const blvl_write_options *opt, blvl_error *err);
+
+/* Start the next section. `flags`: BLVL_ENTRY_FLAG_IDENTITY (forced on for core tags). A bad or
+ * repeated tag is BLVL_E_WRITE_TAG; one section more than max_sections is BLVL_E_ARGUMENT. */
+blvl_status blvl_writer_begin(blvl_writer *w, const char *tag, uint32_t version, uint32_t flags,
+                              blvl_error *err);
+/* Raw bytes of the open section, in pieces of any size (copied before this returns). A section
+ * past 2 GiB raw is BLVL_E_RAW_SIZE. */
+blvl_status blvl_writer_append(blvl_writer *w, const void *data, size_t size, blvl_error *err);
+/* Close the open section. */
+blvl_status blvl_writer_end(blvl_writer *w, blvl_error *err);
+/* begin + append + end. */
+blvl_status blvl_writer_add(blvl_writer *w, const char *tag, uint32_t version, uint32_t flags,
+                            const void *data, size_t size, blvl_error *err);
+/* Finish the level: wait for the last chunks, check the inflation budget (the sum of raw sizes
+ * at most max(64 MiB, 64 x covered), BLVL_E_BUDGET naming the largest section and its ratio),
+ * write the header and table, and for a file flush and rename. Frees the writer, on success
+ * or not; on failure nothing is left behind. For a memory writer use commit_memory. */
+blvl_status blvl_writer_commit(blvl_writer *w, blvl_error *err);
+/* The same for a memory writer: *out (free with blvl_free and the same allocator) holds
+ * *out_size bytes. */
+blvl_status blvl_writer_commit_memory(blvl_writer *w, uint8_t **out, size_t *out_size,
+                                      blvl_error *err);
+/* Drop everything: the temporary file is removed, the target untouched. NULL is fine. */
+void blvl_writer_abort(blvl_writer *w);
+
+/* ---- whole-section writing (wrappers over the streaming writer) --------------------------- */
 
 /* Bake a level. The output is a function of the sections alone (order included): same
  * input, same bytes. Sections are laid out in the order given. */

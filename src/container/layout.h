@@ -13,6 +13,16 @@ blvl_status blvl__layout_plan(blvl_entry *entries, uint32_t n, const blvl_alloca
                               uint8_t **region, uint64_t *floor, uint64_t *file_size,
                               blvl_error *err);
 
+/* The checks of entry i against entries 0..i-1: tag valid and not repeated, flags known, raw
+ * size at most 2 GiB; sets the identity flag of a core tag. */
+blvl_status blvl__layout_check_entry(blvl_entry *entries, uint32_t i, blvl_error *err);
+/* The first `floor` bytes of a level whose entries carry their offsets: header, table at 64,
+ * zero slack. Allocated with `a`. */
+blvl_status blvl__layout_region(const blvl_entry *entries, uint32_t n, uint64_t floor,
+                                const blvl_allocator *a, uint8_t **region, blvl_error *err);
+/* Where the payload after one that ends at `end` starts: the next multiple of 64. */
+uint64_t blvl__layout_next(uint64_t end);
+
 /* A file written beside `path` under a temporary name, flushed, then renamed over `path`. */
 typedef struct blvl_out_file {
     int fd;
@@ -21,7 +31,14 @@ typedef struct blvl_out_file {
     int mode;
 } blvl_out_file;
 
+/* Refuses (io) to replace an existing `path` that this process could not write in place: the
+ * rename would replace a file the process may not write (another owner's read-only file).
+ * blvl__out_open checks it; a writer that does work first calls it before the work. */
+blvl_status blvl__out_replaceable(const char *path, blvl_error *err);
 blvl_status blvl__out_open(blvl_out_file *f, const char *path, blvl_error *err);
+/* Write at an offset (the streaming writer fills the header last). */
+blvl_status blvl__out_pwrite(blvl_out_file *f, const void *data, size_t len, uint64_t off,
+                             blvl_error *err);
 blvl_status blvl__out_write(blvl_out_file *f, const void *data, size_t len, blvl_error *err);
 /* Zero bytes up to `pos` (the file is written front to back; `*at` is the current length). */
 blvl_status blvl__out_pad(blvl_out_file *f, uint64_t *at, uint64_t pos, blvl_error *err);

@@ -2,12 +2,11 @@
 
 #include <pthread.h>
 #include <string.h>
-#include <zstd.h>
-#include <zstd_errors.h>
 
 #include "container/alloc.h"
 #include "container/bytes.h"
 #include "container/error.h"
+#include "payload/codec.h"
 #include "payload/pool.h"
 
 typedef struct chunk_job {
@@ -22,7 +21,7 @@ typedef struct chunk_job {
 typedef struct pack_ctx {
     blvl_pack_item *items;
     chunk_job *jobs;
-    ZSTD_CCtx **cctx; /* one per worker, created on first use */
+    blvl_codec *codec; /* one per worker, encoders created on first use */
     const blvl_allocator *a;
     blvl_progress_fn progress;
     void *progress_user;
@@ -30,48 +29,22 @@ typedef struct pack_ctx {
     uint64_t done, total;
 } pack_ctx;
 
-/* The format's frame parameters. Level and content-size flag are part of the bytes that are
- * hashed into identity; zstd's own threading stays off so output never depends on threads. */
-static ZSTD_CCtx *make_cctx(void) {
-    ZSTD_CCtx *c = ZSTD_createCCtx();
-    if (!c)
-        return NULL;
-    if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, BLVL_ZSTD_LEVEL)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0))) {
-        ZSTD_freeCCtx(c);
-        return NULL;
-    }
-    return c;
-}
-
 static blvl_status pack_chunk(void *vctx, unsigned worker, size_t j, blvl_error *err) {
     pack_ctx *p = vctx;
     chunk_job *c = &p->jobs[j];
     const uint8_t *src = p->items[c->item].raw + c->raw_offset;
-    if (!p->cctx[worker] && !(p->cctx[worker] = make_cctx()))
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd encoder");
     /* Room for one byte less than the raw chunk: a frame that does not fit would not have
      * made the chunk smaller, and the chunk is stored raw. */
     c->buf = blvl__alloc(p->a, c->raw_size - 1);
     if (!c->buf)
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for a compressed chunk");
-    size_t r = ZSTD_compress2(p->cctx[worker], c->buf, c->raw_size - 1, src, c->raw_size);
-    if (ZSTD_isError(r)) {
-        if (ZSTD_getErrorCode(r) != ZSTD_error_dstSize_tooSmall) {
-            blvl__dealloc(p->a, c->buf, c->raw_size - 1);
-            c->buf = NULL;
-            return blvl__fail(err, BLVL_E_ZSTD, "zstd could not compress a chunk: %s",
-                              ZSTD_getErrorName(r));
-        }
+    blvl_status st = blvl__codec_chunk(&p->codec[worker], src, c->raw_size, c->buf, &c->codec,
+                                       &c->packed_size, err);
+    if (st != BLVL_OK || c->codec == BLVL_CODEC_RAW) {
         blvl__dealloc(p->a, c->buf, c->raw_size - 1);
         c->buf = NULL;
-        c->codec = BLVL_CODEC_RAW;
-        c->packed_size = c->raw_size;
-    } else {
-        c->codec = BLVL_CODEC_ZSTD;
-        c->packed_size = (uint32_t)r;
+        if (st != BLVL_OK)
+            return st;
     }
     if (p->progress) {
         pthread_mutex_lock(&p->lock);
@@ -144,10 +117,10 @@ blvl_status blvl__pack_many(blvl_pack_item *items, size_t n, unsigned threads,
     else if (nw > njobs)
         nw = (unsigned)njobs;
     p.jobs = blvl__calloc(a, (njobs ? njobs : 1) * sizeof *p.jobs);
-    p.cctx = blvl__calloc(a, nw * sizeof *p.cctx);
-    if (!p.jobs || !p.cctx) {
+    p.codec = blvl__calloc(a, nw * sizeof *p.codec);
+    if (!p.jobs || !p.codec) {
         blvl__dealloc(a, p.jobs, (njobs ? njobs : 1) * sizeof *p.jobs);
-        blvl__dealloc(a, p.cctx, nw * sizeof *p.cctx);
+        blvl__dealloc(a, p.codec, nw * sizeof *p.codec);
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for %zu chunk jobs", njobs);
     }
     size_t j = 0;
@@ -158,11 +131,13 @@ blvl_status blvl__pack_many(blvl_pack_item *items, size_t n, unsigned threads,
             p.jobs[j].raw_offset = off;
             p.jobs[j].raw_size = (uint32_t)(left < BLVL_CHUNK_MAX ? left : BLVL_CHUNK_MAX);
         }
+    for (unsigned w = 0; w < nw; w++)
+        blvl__codec_init(&p.codec[w], a);
     pthread_mutex_init(&p.lock, NULL);
     blvl_status st = blvl__pool_run(nw, njobs, pack_chunk, &p, 1, err);
     pthread_mutex_destroy(&p.lock);
     for (unsigned w = 0; w < nw; w++)
-        ZSTD_freeCCtx(p.cctx[w]);
+        blvl__codec_free(&p.codec[w]);
     size_t first = 0;
     for (size_t i = 0; i < n && st == BLVL_OK; i++) {
         size_t nc = (items[i].size + BLVL_CHUNK_MAX - 1) / BLVL_CHUNK_MAX;
@@ -171,7 +146,7 @@ blvl_status blvl__pack_many(blvl_pack_item *items, size_t n, unsigned threads,
     }
     free_jobs(&p, njobs);
     blvl__dealloc(a, p.jobs, (njobs ? njobs : 1) * sizeof *p.jobs);
-    blvl__dealloc(a, p.cctx, nw * sizeof *p.cctx);
+    blvl__dealloc(a, p.codec, nw * sizeof *p.codec);
     if (st != BLVL_OK)
         for (size_t i = 0; i < n; i++) {
             blvl__dealloc(a, items[i].out, items[i].out_size);

@@ -1,7 +1,8 @@
 /* Section payloads: chunk* | index | u32 n. Each index entry is 12 bytes: u32 packed,
  * u32 raw, u8 codec (0 raw, 1 zstd), 3 zero bytes. Chunks hold at most 4 MiB raw; a writer
- * cuts every chunk but the last at exactly 4 MiB; zstd at level 19, one frame with the content
- * size, no checksum, no dictionary; raw when zstd would not shrink the chunk. An empty payload
+ * cuts every chunk but the last at exactly 4 MiB and picks each chunk's codec as codec.h says
+ * (level-1 test, then level 19, one frame with the content size, no checksum, no dictionary;
+ * raw when that would not shrink the chunk). An empty payload
  * is the 4 bytes 00 00 00 00. The container uses these; nothing here knows about files. */
 #ifndef BLVL_PAYLOAD_PAYLOAD_H
 #define BLVL_PAYLOAD_PAYLOAD_H
@@ -41,8 +42,8 @@ blvl_status blvl__payload_inflate(const uint8_t *packed, const blvl_chunk *chunk
 blvl_status blvl__payload_check(const uint8_t *packed, const blvl_chunk *chunks, uint32_t n,
                                 unsigned threads, const blvl_allocator *a, blvl_error *err);
 
-/* Build a payload from raw bytes: chunk at 4 MiB, compress chunks in parallel at level 19,
- * keep raw when zstd does not shrink. `*out` is allocated with `a` (size *out_size). */
+/* Build a payload from raw bytes: chunk at 4 MiB, encode chunks in parallel (codec.h). `*out` is
+ * allocated with `a` (size *out_size). */
 blvl_status blvl__payload_pack(const uint8_t *raw, size_t size, unsigned threads,
                                const blvl_allocator *a,
                                void (*progress)(void *user, uint64_t done, uint64_t total),

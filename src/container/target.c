@@ -1,0 +1,143 @@
+#include "container/target.h"
+
+#include <string.h>
+
+#include "container/alloc.h"
+#include "container/error.h"
+
+/* Memory grows in blocks, never by copying: joining them at commit costs the level once. */
+#define BLOCK_MIN (64u << 10)
+#define BLOCK_MAX (4u << 20)
+
+struct blvl_mem_block {
+    blvl_mem_block *next;
+    size_t cap, len;
+    uint8_t data[];
+};
+
+blvl_status blvl__target_file(blvl_target *t, const char *path, const blvl_allocator *a,
+                              blvl_error *err) {
+    memset(t, 0, sizeof *t);
+    t->kind = BLVL_TARGET_FILE;
+    t->a = a;
+    t->file.fd = -1;
+    return blvl__out_open(&t->file, path, err);
+}
+
+void blvl__target_memory(blvl_target *t, const blvl_allocator *a) {
+    memset(t, 0, sizeof *t);
+    t->kind = BLVL_TARGET_MEMORY;
+    t->a = a;
+}
+
+void blvl__target_sink(blvl_target *t, const blvl_sink *sink, const blvl_allocator *a) {
+    memset(t, 0, sizeof *t);
+    t->kind = BLVL_TARGET_SINK;
+    t->a = a;
+    t->sink = *sink;
+}
+
+static blvl_status mem_append(blvl_target *t, const uint8_t *p, size_t len, blvl_error *err) {
+    while (len) {
+        blvl_mem_block *b = t->last;
+        if (!b || b->len == b->cap) {
+            size_t cap = b ? (b->cap < BLOCK_MAX ? b->cap * 2 : BLOCK_MAX) : BLOCK_MIN;
+            blvl_mem_block *nb = blvl__alloc(t->a, sizeof *nb + cap);
+            if (!nb)
+                return blvl__fail(err, BLVL_E_NOMEM, "no memory for the level");
+            nb->next = NULL;
+            nb->cap = cap;
+            nb->len = 0;
+            if (b)
+                b->next = nb;
+            else
+                t->first = nb;
+            t->last = b = nb;
+        }
+        size_t k = b->cap - b->len < len ? b->cap - b->len : len;
+        memcpy(b->data + b->len, p, k);
+        b->len += k;
+        p += k;
+        len -= k;
+    }
+    return BLVL_OK;
+}
+
+static void mem_free(blvl_target *t) {
+    for (blvl_mem_block *b = t->first, *next; b; b = next) {
+        next = b->next;
+        blvl__dealloc(t->a, b, sizeof *b + b->cap);
+    }
+    t->first = t->last = NULL;
+}
+
+blvl_status blvl__target_write(blvl_target *t, uint64_t off, const void *data, size_t len,
+                               blvl_error *err) {
+    if (len == 0)
+        return BLVL_OK;
+    switch (t->kind) {
+    case BLVL_TARGET_FILE:
+        return blvl__out_pwrite(&t->file, data, len, off, err);
+    case BLVL_TARGET_MEMORY:
+        return mem_append(t, data, len, err);
+    default:
+        if (t->sink.write(t->sink.user, off, data, len) != 0)
+            return blvl__fail(err, BLVL_E_IO, "the sink refused %zu bytes at offset %llu", len,
+                              (unsigned long long)off);
+        return BLVL_OK;
+    }
+}
+
+blvl_status blvl__target_commit(blvl_target *t, const uint8_t *region, uint64_t floor,
+                                uint64_t file_size, uint8_t **out, blvl_error *err) {
+    blvl_status st = BLVL_OK;
+    if (out)
+        *out = NULL;
+    switch (t->kind) {
+    case BLVL_TARGET_FILE:
+        st = blvl__out_pwrite(&t->file, region, (size_t)floor, 0, err);
+        if (st == BLVL_OK)
+            return blvl__out_commit(&t->file, err); /* aborts by itself on failure */
+        break;
+    case BLVL_TARGET_MEMORY: {
+        if (file_size > SIZE_MAX) {
+            st = blvl__fail(err, BLVL_E_NOMEM, "a level of %llu bytes does not fit in memory",
+                            (unsigned long long)file_size);
+            break;
+        }
+        uint8_t *buf = blvl__alloc(t->a, (size_t)file_size);
+        if (!buf) {
+            st = blvl__fail(err, BLVL_E_NOMEM, "no memory for a level of %llu bytes",
+                            (unsigned long long)file_size);
+            break;
+        }
+        memcpy(buf, region, (size_t)floor);
+        size_t at = (size_t)floor;
+        /* Each block is freed as soon as it is copied: the peak is the level plus a block. */
+        for (blvl_mem_block *b = t->first, *next; b; b = next) {
+            next = b->next;
+            memcpy(buf + at, b->data, b->len);
+            at += b->len;
+            blvl__dealloc(t->a, b, sizeof *b + b->cap);
+            t->first = next;
+        }
+        t->last = NULL;
+        *out = buf;
+        return BLVL_OK;
+    }
+    default:
+        st = blvl__target_write(t, 0, region, (size_t)floor, err);
+        if (st == BLVL_OK)
+            return BLVL_OK;
+        break;
+    }
+    blvl__target_abort(t);
+    return st;
+}
+
+void blvl__target_abort(blvl_target *t) {
+    if (t->kind == BLVL_TARGET_FILE && (t->file.tmp || t->file.fd >= 0))
+        blvl__out_abort(&t->file);
+    if (t->kind == BLVL_TARGET_MEMORY)
+        mem_free(t);
+}

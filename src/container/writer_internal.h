@@ -1,0 +1,11 @@
+/* Hooks of the streaming writer for the benchmarks (not part of the API). */
+#ifndef BLVL_CONTAINER_WRITER_INTERNAL_H
+#define BLVL_CONTAINER_WRITER_INTERNAL_H
+#include "blvl/blvl.h"
+
+/* Level 19 on every chunk, the codec rule before issue 7 §8. Call before the first append. */
+void blvl__writer_legacy_codec(blvl_writer *w);
+/* Bytes the writer's buffers and encoders hold now (*codec_bytes: the encoders' share). Only
+ * between sections (after end, before the next begin) or before commit. */
+size_t blvl__writer_footprint(blvl_writer *w, size_t *codec_bytes);
+#endif

@@ -1,0 +1,114 @@
+/* ZSTD_customMem and ZSTD_createCCtx_advanced (stable since zstd 1.0, exported by the shared
+ * library) let the caller's allocator reach the encoders' memory too. */
+#define ZSTD_STATIC_LINKING_ONLY
+#include "payload/codec.h"
+
+#include <string.h>
+#include <zstd_errors.h>
+
+#include "container/alloc.h"
+#include "container/error.h"
+#include "payload/payload.h"
+
+/* zstd frees without a size; the caller's allocator wants one, so it rides in front. */
+#define PREFIX 16u
+
+static void *zalloc(void *opaque, size_t size) {
+    const blvl_allocator *a = opaque;
+    if (size > SIZE_MAX - PREFIX)
+        return NULL;
+    uint8_t *p = blvl__alloc(a, size + PREFIX);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    return p + PREFIX;
+}
+
+static void zfree(void *opaque, void *ptr) {
+    if (!ptr)
+        return;
+    uint8_t *p = (uint8_t *)ptr - PREFIX;
+    size_t size;
+    memcpy(&size, p, sizeof size);
+    blvl__dealloc(opaque, p, size + PREFIX);
+}
+
+static ZSTD_CCtx *make_cctx(const blvl_allocator *a, int level) {
+    ZSTD_CCtx *c;
+    if (a && (a->alloc || a->free)) {
+        ZSTD_customMem mem = {zalloc, zfree, (void *)a};
+        c = ZSTD_createCCtx_advanced(mem);
+    } else {
+        c = ZSTD_createCCtx();
+    }
+    if (!c)
+        return NULL;
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0))) {
+        ZSTD_freeCCtx(c);
+        return NULL;
+    }
+    return c;
+}
+
+void blvl__codec_init(blvl_codec *c, const blvl_allocator *a) {
+    memset(c, 0, sizeof *c);
+    c->a = a;
+}
+
+void blvl__codec_free(blvl_codec *c) {
+    ZSTD_freeCCtx(c->test);
+    ZSTD_freeCCtx(c->best);
+    blvl__dealloc(c->a, c->scratch, c->scratch_size);
+    c->test = c->best = NULL;
+    c->scratch = NULL;
+    c->scratch_size = 0;
+}
+
+int blvl__codec_store_raw(uint64_t level1_size, uint64_t raw_size) {
+    return level1_size * 32 >= raw_size * 31;
+}
+
+size_t blvl__codec_footprint(const blvl_codec *c) {
+    return ZSTD_sizeof_CCtx(c->test) + ZSTD_sizeof_CCtx(c->best) + c->scratch_size;
+}
+
+static blvl_status zfail(blvl_error *err, size_t r) {
+    return blvl__fail(err, BLVL_E_ZSTD, "zstd could not compress a chunk: %s",
+                      ZSTD_getErrorName(r));
+}
+
+blvl_status blvl__codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_size, uint8_t *dst,
+                              uint8_t *codec, uint32_t *packed_size, blvl_error *err) {
+    *codec = BLVL_CODEC_RAW;
+    *packed_size = raw_size;
+    if (!c->legacy) {
+        if (!c->test && !(c->test = make_cctx(c->a, BLVL_ZSTD_TEST_LEVEL)))
+            return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd encoder");
+        /* Room for any frame, so the test sees the true level-1 size. */
+        size_t bound = ZSTD_compressBound(BLVL_CHUNK_MAX);
+        if (!c->scratch) {
+            if (!(c->scratch = blvl__alloc(c->a, bound)))
+                return blvl__fail(err, BLVL_E_NOMEM, "no memory for a compressed chunk");
+            c->scratch_size = bound;
+        }
+        size_t r = ZSTD_compress2(c->test, c->scratch, c->scratch_size, src, raw_size);
+        if (ZSTD_isError(r))
+            return zfail(err, r);
+        if (blvl__codec_store_raw(r, raw_size))
+            return BLVL_OK;
+    }
+    if (!c->best && !(c->best = make_cctx(c->a, BLVL_ZSTD_LEVEL)))
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd encoder");
+    size_t r = ZSTD_compress2(c->best, dst, raw_size - 1, src, raw_size);
+    if (ZSTD_isError(r)) {
+        if (ZSTD_getErrorCode(r) != ZSTD_error_dstSize_tooSmall)
+            return zfail(err, r);
+        return BLVL_OK; /* not smaller than the chunk: stored raw */
+    }
+    *codec = BLVL_CODEC_ZSTD;
+    *packed_size = (uint32_t)r;
+    return BLVL_OK;
+}

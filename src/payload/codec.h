@@ -1,0 +1,40 @@
+/* The codec choice for one chunk, part of the format because it decides the stored bytes
+ * (and so the identity): compress at zstd level 1 first; when that frame is not smaller than
+ * 31/32 of the raw size (level1_size * 32 >= raw_size * 31) store the chunk raw; otherwise
+ * compress at level 19 and store that frame when it is smaller than the raw chunk, the raw
+ * chunk when not. Both levels use the format's frame parameters: content size, no checksum, no
+ * dictionary ID, zstd's own threading off. The level-1 pass keeps level 19 (about 5 MB/s) off
+ * data it cannot shrink (JPEG, PNG, already-compressed bytes). */
+#ifndef BLVL_PAYLOAD_CODEC_H
+#define BLVL_PAYLOAD_CODEC_H
+#include <zstd.h>
+
+#include "blvl/blvl.h"
+
+#define BLVL_ZSTD_TEST_LEVEL 1
+
+/* One worker's encoders and scratch, created on first use with the caller's allocator. */
+typedef struct blvl_codec {
+    const blvl_allocator *a;
+    ZSTD_CCtx *test;  /* level 1: the test */
+    ZSTD_CCtx *best;  /* level 19: the stored frame */
+    uint8_t *scratch; /* the level-1 frame, discarded */
+    size_t scratch_size;
+    int legacy; /* benchmarks only: level 19 on every chunk, the rule before issue 7 */
+} blvl_codec;
+
+void blvl__codec_init(blvl_codec *c, const blvl_allocator *a);
+void blvl__codec_free(blvl_codec *c);
+
+/* Encode one chunk of 1..4 MiB. `dst` has room for raw_size - 1 bytes (a frame that does not
+ * fit would not be smaller than the chunk). Sets *codec and *packed_size; a raw chunk's bytes
+ * are `src` itself (nothing is copied to dst). */
+blvl_status blvl__codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_size, uint8_t *dst,
+                              uint8_t *codec, uint32_t *packed_size, blvl_error *err);
+
+/* The raw/level-19 decision on the level-1 size alone (exposed for tests). */
+int blvl__codec_store_raw(uint64_t level1_size, uint64_t raw_size);
+
+/* Bytes the codec holds (encoders and scratch), for the benchmarks. */
+size_t blvl__codec_footprint(const blvl_codec *c);
+#endif
