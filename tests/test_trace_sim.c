@@ -86,7 +86,6 @@ int main(void) {
     uint8_t *file = NULL;
     size_t file_size = 0;
     CHECK(blvl_write_memory(in, 1, NULL, &file, &file_size, &err) == BLVL_OK);
-    blvl_fb_builder_free(b);
     blvl_level *lv = NULL;
     CHECK(file && blvl_open_memory(&lv, file, file_size, NULL, &err) == BLVL_OK);
     blvl_trace_world *w = NULL, *wd = NULL;
@@ -166,6 +165,7 @@ int main(void) {
         }
         blvl_free(NULL, f2, f2_size);
     }
+    blvl_fb_builder_free(b); /* the sim bytes lived in it */
     blvl_trace_world_free(w);
     blvl_trace_world_free(wd);
     blvl_free(NULL, file, file_size);
