@@ -8,7 +8,8 @@
 #     verifies a level holding a dummy section;
 #  2. fbsgen refuses a core section whose file name cannot be a tag, and the required mark on a
 #     file of its own;
-#  3. nothing in the real tree keeps a list of the core tags by hand.
+#  3. the fuzz seeds (fuzz/corpus/fb_<name>/, fb_json/<name>.json) follow the registry;
+#  4. nothing in the real tree keeps a list of the core tags by hand.
 set -u
 src=${BLVL_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${BLVL_BUILD:-$src/build}
@@ -190,12 +191,39 @@ ok "a schema named registry" \
 ok "a 16-character core tag is fine" \
     not refused "abcdefghijklmnop.fbs" 'namespace blvl; table T { x:uint; } root_type T;' "."
 
-# --- 3. no list of core tags kept by hand ---------------------------------------------------
+if command -v python3 >/dev/null 2>&1; then py=python3; else py=/usr/bin/python3; fi
+
+# --- 3. the fuzz seeds follow the registry ---------------------------------------------------
+# scripts/gen-fb-corpus.sh makes fuzz/corpus/fb_<name>/ for every root schema and prefixes each
+# fb_json seed with the schema's index in the registry; a schema added or removed without
+# running it leaves seeds that fuzz the wrong schema or none.
+ok "fuzz seeds match the registry (run scripts/gen-fb-corpus.sh)" "$py" - "$src" <<'PYEOF'
+import os, sys
+src = sys.argv[1]
+names = (open(f"{src}/schema/core_tags.txt").read().split()
+         + open(f"{src}/schema/file_schemas.txt").read().split())
+corpus = f"{src}/fuzz/corpus"
+bad = 0
+for i, n in enumerate(names):
+    seed = f"{corpus}/fb_json/{n}.json"
+    if not os.path.isdir(f"{corpus}/fb_{n}") or not os.path.isfile(seed):
+        print(f"no seeds for {n}"); bad = 1
+    elif open(seed, "rb").read(1) != bytes([i]):
+        print(f"{seed}: first byte is not {i}, its index in the registry"); bad = 1
+for d in os.listdir(corpus):
+    if d.startswith("fb_") and d != "fb_json" and d[3:] not in names:
+        print(f"orphan seeds: fuzz/corpus/{d}"); bad = 1
+for f in os.listdir(f"{corpus}/fb_json"):
+    if f[:-len(".json")] not in names:
+        print(f"orphan seed: fuzz/corpus/fb_json/{f}"); bad = 1
+sys.exit(bad)
+PYEOF
+
+# --- 4. no list of core tags kept by hand ---------------------------------------------------
 # Any 3 lines naming 5 or more core tags, with the tags a third or more of their words, outside
 # schema/, the generated code, docs/ and the sample data is a list someone would have to keep
 # up; iterate the registry instead. (Code that reads several sections for what they hold, like
 # the cross-section checks of test_schemas_flatc.sh, names them among many other words.)
-if command -v python3 >/dev/null 2>&1; then py=python3; else py=/usr/bin/python3; fi
 (cd "$src" && git ls-files 2>/dev/null) >"$tmp/files" || true
 if [ -s "$tmp/files" ]; then
     ok "no hand-kept list of core tags" "$py" - "$src" "$tmp/files" <<'PYEOF'
