@@ -31,7 +31,8 @@ const blvl_fb_type *blvl_section_type(const char *tag, int *required);
  * for anything else. */
 const blvl_fb_type *blvl_schema_type(const char *name);
 
-/* The core tags, in the order a level lists them; NULL past the end. */
+/* The core tags in registry order (the required ones, then the rest, each by name); NULL past
+ * the end. */
 const char *blvl_core_tag_at(unsigned index);
 
 /* Read a core section, check its version and verify it. On BLVL_OK, *root is its root table
