@@ -1,22 +1,20 @@
 /* libFuzzer target: the JSON parser (what `blvl pack TAG=FILE.json` feeds it) on hostile text.
- * The first byte picks the section (index into tags[]); the rest is the JSON. Whatever it builds
- * must verify, print, and print and parse must then be a fixpoint (the builder is canonical). */
+ * The first byte picks the root schema (index into the generated registry, blvl__roots: the
+ * core tags in schema/core_tags.txt order, then schema/file_schemas.txt); the rest is the JSON.
+ * Whatever it builds must verify, print, and print and parse must then be a fixpoint (the builder
+ * is canonical). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "blvl/sections.h"
+#include "sections/roots.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1)
         return 0;
-    static const char *const tags[] = {"meta",      "sim",      "geometry", "textures",  "cubemaps",
-                                       "lightmaps", "lighting", "entities", "acoustics", "props",
-                                       "cameras",   "sites",    "bsym"};
-    const blvl_fb_type *root = blvl_schema_type(tags[data[0] % 13u]);
-    if (!root)
-        abort();
+    const blvl_fb_type *root = blvl__roots[data[0] % blvl__root_count].type;
     blvl_error err;
     uint8_t *out;
     size_t n;

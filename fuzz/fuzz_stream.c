@@ -16,6 +16,7 @@
 #include "container/bytes.h"
 #include "container/format.h"
 #include "payload/digest.h"
+#include "sections/roots.h"
 
 #define MAX_EV 512
 
@@ -59,10 +60,17 @@ static int on_event(void *user, const blvl_stream_event *x) {
     return 0;
 }
 
-static const char *const wanted[] = {"meta",       "sim",       "geometry", "textures",
-                                     "cubemaps",   "lightmaps", "lighting", "entities",
-                                     "acoustics",  "props",     "cameras",  "sites",
-                                     "eds.blocks", "eds.thumb", "x.a",      "demo.spawns"};
+/* Wanted besides every core tag of the generated registry. */
+static const char *const wanted_games[] = {"eds.blocks", "eds.thumb", "x.a", "demo.spawns"};
+
+static int is_wanted(const char *tag) {
+    int w = 0;
+    for (unsigned i = 0; i < blvl__core_count; i++)
+        w |= strcmp(blvl__roots[i].name, tag) == 0;
+    for (size_t i = 0; i < sizeof wanted_games / sizeof *wanted_games; i++)
+        w |= strcmp(wanted_games[i], tag) == 0;
+    return w;
+}
 
 static blvl_status run(const uint8_t *b, size_t n, int want, size_t max_piece, trace *t) {
     memset(t, 0, sizeof *t);
@@ -72,8 +80,11 @@ static blvl_status run(const uint8_t *b, size_t n, int want, size_t max_piece, t
     opt.threads = 1;
     if (blvl_stream_new(&s, &opt, on_event, t, &err) != BLVL_OK)
         abort();
-    for (size_t i = 0; want && i < sizeof wanted / sizeof *wanted; i++)
-        if (blvl_stream_want(s, wanted[i], &err) != BLVL_OK)
+    for (unsigned i = 0; want && i < blvl__core_count; i++)
+        if (blvl_stream_want(s, blvl__roots[i].name, &err) != BLVL_OK)
+            abort();
+    for (size_t i = 0; want && i < sizeof wanted_games / sizeof *wanted_games; i++)
+        if (blvl_stream_want(s, wanted_games[i], &err) != BLVL_OK)
             abort();
     blvl_status st = BLVL_OK;
     for (size_t at = 0, k = 0; at < n && st == BLVL_OK; k++) {
@@ -169,9 +180,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const blvl_entry *en = blvl_find(lv, e->tag);
         if (!en || e->offset != en->offset + en->packed_size)
             abort();
-        int wanted_tag = 0;
-        for (size_t k = 0; want && k < sizeof wanted / sizeof *wanted; k++)
-            wanted_tag |= strcmp(wanted[k], e->tag) == 0;
+        int wanted_tag = want && is_wanted(e->tag);
         /* an unwanted section is checked by its digest alone, as read_packed does */
         blvl_section sec;
         blvl_status rs = wanted_tag ? blvl_read(lv, e->tag, &sec, &err)

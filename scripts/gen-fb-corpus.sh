@@ -2,7 +2,7 @@
 # Regenerate the FlatBuffers fuzz seeds from the samples (tests/data/sections/<tag>.json):
 #   fuzz/corpus/fb_<tag>/sample.bin  flatc's binary of the sample (an independent builder)
 #   fuzz/corpus/fb_<tag>/ours.bin    blvl's own builder's binary of it
-#   fuzz/corpus/fb_json/<tag>.json   one byte (the tag's index in fuzz/fuzz_fb_json.c) + the JSON
+#   fuzz/corpus/fb_json/<tag>.json   one byte (the schema's index in the registry) + the JSON
 # Run it after a schema or sample change. Usage: scripts/gen-fb-corpus.sh [BUILD_DIR]
 # (BUILD_DIR holds libblvl.a; default build/).
 set -eu
@@ -11,8 +11,9 @@ build=$(cd "${1:-$src/build}" && pwd)
 cc=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The order of tags[] in fuzz/fuzz_fb_json.c: the first byte of a seed picks its schema.
-tags="meta sim geometry textures cubemaps lightmaps lighting entities acoustics props cameras sites bsym"
+# Every root schema in the registry's order (the core tags, then the files of their own), as
+# fuzz/fuzz_fb_json.c indexes them: the first byte of a seed picks its schema.
+tags=$(cat "$src/schema/core_tags.txt" "$src/schema/file_schemas.txt")
 cat >"$tmp/build.c" <<'CEOF'
 #include <stdio.h>
 #include <stdlib.h>

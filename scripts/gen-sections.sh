@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Regenerate the typed FlatBuffers code from schema/*.fbs:
-#   include/blvl/sections/<name>.h and src/sections/gen/<name>.c
+# Regenerate the typed FlatBuffers code and the registry of root schemas from schema/*.fbs:
+#   include/blvl/sections/<name>.h and src/sections/gen/<name>.c   one pair per schema
+#   include/blvl/sections/registry.h and src/sections/gen/registry.c   the tag -> root type
+#     table and the typed blvl_level_<tag>() readers
+#   schema/core_tags.txt and schema/file_schemas.txt   the lists CMake and the scripts iterate
 # Usage: scripts/gen-sections.sh [OUTROOT]   (OUTROOT defaults to the source tree; the
 # staleness test passes a temporary directory and compares). Output is deterministic.
 set -eu
@@ -10,8 +13,8 @@ cc=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$cc" -std=c11 -O1 -o "$tmp/fbsgen" "$src"/tools/fbsgen/*.c -lm
-mkdir -p "$out/include/blvl/sections" "$out/src/sections/gen"
-"$tmp/fbsgen" "$src"/schema/*.fbs --header-dir "$tmp" --source-dir "$tmp"
+mkdir -p "$out/include/blvl/sections" "$out/src/sections/gen" "$out/schema" "$tmp/lists"
+"$tmp/fbsgen" "$src"/schema/*.fbs --header-dir "$tmp" --source-dir "$tmp" --list-dir "$tmp/lists"
 # Format like the rest of the tree so `make check-format` holds for the headers.
 cp "$src/.clang-format" "$tmp/.clang-format"
 for f in "$tmp"/*.h "$tmp"/*.c; do
@@ -19,3 +22,4 @@ for f in "$tmp"/*.h "$tmp"/*.c; do
 done
 for f in "$tmp"/*.h; do cp "$f" "$out/include/blvl/sections/"; done
 for f in "$tmp"/*.c; do cp "$f" "$out/src/sections/gen/"; done
+for f in "$tmp"/lists/*.txt; do cp "$f" "$out/schema/"; done

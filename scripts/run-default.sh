@@ -15,12 +15,12 @@ rm -rf "$out"
 mkdir -p "$out"
 
 args=()
-for tag in meta sim geometry textures cubemaps lightmaps lighting entities acoustics props \
-           cameras sites; do
+# Every core tag (schema/core_tags.txt, generated from schema/) that has a sample.
+while read -r tag; do
     json=$src/tests/data/sections/$tag.json
     [ -f "$json" ] || continue
     args+=("$tag=$json")
-done
+done <"$src/schema/core_tags.txt"
 for f in "$src"/tests/data/default/*.*.*; do
     name=$(basename "$f")
     args+=("${name%.*}=$f")

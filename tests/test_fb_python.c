@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "files.h"
-#include "fb/section_types.h"
+#include "blvl/sections.h"
 
 static void one(const char *dir, const char *tag, const char *root_name, const blvl_fb_type *root) {
     char cmd[2048], path[512];

@@ -12,7 +12,8 @@ set -u
 src=${BLVL_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
 schema=$src/schema
 data=$src/tests/data/sections
-tags="meta sim geometry textures cubemaps lightmaps lighting entities acoustics props cameras sites bsym"
+# Every root schema (generated lists: the core tags, then the files of their own such as bsym).
+tags=$(cat "$schema/core_tags.txt" "$schema/file_schemas.txt")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/blvl-schemas.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0

@@ -17,6 +17,7 @@
 #include "blvl/sections.h"
 #include "check.h"
 #include "files.h"
+#include "sections/roots.h"
 
 /* ---- a tiny JSON path lookup over the sample text ---------------------------------------- */
 
@@ -1179,24 +1180,38 @@ static void generic(const char *tag, const uint8_t *bytes, size_t size) {
     }
 }
 
-static const char *const tags[12] = {"meta",      "sim",       "geometry", "textures",
-                                     "cubemaps",  "lightmaps", "lighting", "entities",
-                                     "acoustics", "props",     "cameras",  "sites"};
+/* Room for every core tag of the generated registry (blvl__roots[0 .. blvl__core_count)). */
+#define MAX_CORE 64
+
+/* The index of a core tag in the registry. */
+static unsigned core_index(const char *tag) {
+    for (unsigned i = 0; i < blvl__core_count; i++)
+        if (strcmp(blvl__roots[i].name, tag) == 0)
+            return i;
+    CHECK(!"a core tag of the registry");
+    return 0;
+}
 
 int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/blvl-seclvl-XXXXXX");
     if (!mkdtemp(tmpdir))
         return 1;
+    const unsigned ncore = blvl__core_count;
+    CHECK(ncore >= 2 && ncore < MAX_CORE);
+    if (ncore < 2 || ncore >= MAX_CORE)
+        return check_report("test_sections_level");
 
     /* 1. every core section from its sample, with our parser and builder */
-    char *sample[12] = {0};
-    uint8_t *bytes[12] = {0};
-    size_t nbytes[12] = {0};
-    blvl_section_in in[13];
+    char *sample[MAX_CORE] = {0};
+    uint8_t *bytes[MAX_CORE] = {0};
+    size_t nbytes[MAX_CORE] = {0};
+    const char *tags[MAX_CORE];
+    blvl_section_in in[MAX_CORE + 1];
     blvl_error err;
-    for (int i = 0; i < 12; i++) {
+    for (unsigned i = 0; i < ncore; i++) {
         char path[128];
         size_t n;
+        tags[i] = blvl__roots[i].name;
         snprintf(path, sizeof path, "tests/data/sections/%s.json", tags[i]);
         sample[i] = (char *)test_slurp(path, &n);
         CHECK(sample[i] != NULL);
@@ -1214,25 +1229,25 @@ int main(void) {
     }
     /* plus a game's own section, outside identity */
     static const char blocks[] = "eds.blocks: a game's own bytes, opaque to blvl\n";
-    in[12] = (blvl_section_in){"eds.blocks", 7, 0, blocks, sizeof blocks};
+    in[ncore] = (blvl_section_in){"eds.blocks", 7, 0, blocks, sizeof blocks};
 
     /* 2. bake, open, verify */
     uint8_t *file;
     size_t fsize;
     blvl_level *lv = NULL;
-    CHECK_EQ_INT(blvl_write_memory(in, 13, NULL, &file, &fsize, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(in, ncore + 1, NULL, &file, &fsize, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_open_memory(&lv, file, fsize, NULL, &err), BLVL_OK);
     if (!lv) {
         fprintf(stderr, "%s\n", err.message);
         return check_report("test_sections_level");
     }
-    CHECK_EQ_INT(blvl_count(lv), 13);
+    CHECK_EQ_INT(blvl_count(lv), ncore + 1);
     CHECK_EQ_INT(blvl_verify(lv, &err), BLVL_OK);
     blvl_status vs = blvl_sections_verify(lv, &err);
     CHECK_EQ_INT(vs, BLVL_OK);
     if (vs)
         fprintf(stderr, "sections_verify: %s\n", err.message);
-    for (int i = 0; i < 12; i++) {
+    for (unsigned i = 0; i < ncore; i++) {
         const blvl_entry *e = blvl_find(lv, tags[i]);
         CHECK(e && e->flags == BLVL_ENTRY_FLAG_IDENTITY && e->version == 0 &&
               e->raw_size == nbytes[i]);
@@ -1246,10 +1261,26 @@ int main(void) {
     /* the game section is not a core section: the section layer knows nothing of it */
     CHECK(blvl_section_type("eds.blocks", NULL) == NULL);
 
-    /* 3. read every section back through the typed API */
+    /* 3. read every core section back by tag: the bytes written, and flatc agrees */
     blvl_section s;
-#define READ_BACK(i, tag, Type)                                                                    \
+    for (unsigned i = 0; i < ncore; i++) {
+        const uint8_t *root = NULL;
+        blvl_status st = blvl_level_section(lv, tags[i], &s, &root, &err);
+        CHECK_EQ_INT(st, BLVL_OK);
+        if (st) {
+            fprintf(stderr, "%s: %s\n", tags[i], err.message);
+            continue;
+        }
+        CHECK(s.size == nbytes[i] && memcmp(s.data, bytes[i], s.size) == 0);
+        CHECK(root == blvl_fb_root(s.data));
+        generic(tags[i], s.data, s.size);
+        blvl_section_free(lv, &s);
+    }
+
+    /* 4. and through the typed API, field by field against the sample */
+#define READ_BACK(tag, Type)                                                                       \
     do {                                                                                           \
+        unsigned i_ = core_index(#tag);                                                            \
         blvl_##Type root = {NULL};                                                                 \
         blvl_status st_ = blvl_level_##tag(lv, &s, &root, &err);                                   \
         CHECK_EQ_INT(st_, BLVL_OK);                                                                \
@@ -1257,10 +1288,9 @@ int main(void) {
             fprintf(stderr, "%s: %s\n", #tag, err.message);                                        \
             break;                                                                                 \
         }                                                                                          \
-        CHECK(s.size == nbytes[i] && memcmp(s.data, bytes[i], s.size) == 0);                       \
+        CHECK(s.size == nbytes[i_] && memcmp(s.data, bytes[i_], s.size) == 0);                     \
         CHECK(root.p_ == blvl_##Type##_root(s.data).p_);                                           \
-        generic(#tag, s.data, s.size);                                                             \
-        J = sample[i];                                                                             \
+        J = sample[i_];                                                                            \
         int failed_before_ = check_failed_, passed_before_ = check_passed_;                        \
         check_##tag(root);                                                                         \
         printf("%-10s %6zu bytes, %5d typed checks, %d failed\n", #tag, s.size,                    \
@@ -1268,23 +1298,23 @@ int main(void) {
                check_failed_ - failed_before_);                                                    \
         blvl_section_free(lv, &s);                                                                 \
     } while (0)
-    READ_BACK(0, meta, Meta);
-    READ_BACK(1, sim, Sim);
-    READ_BACK(2, geometry, Geometry);
-    READ_BACK(3, textures, Textures);
-    READ_BACK(4, cubemaps, Cubemaps);
-    READ_BACK(5, lightmaps, Lightmaps);
-    READ_BACK(6, lighting, Lighting);
-    READ_BACK(7, entities, Entities);
-    READ_BACK(8, acoustics, Acoustics);
-    READ_BACK(9, props, Props);
-    READ_BACK(10, cameras, Cameras);
-    READ_BACK(11, sites, Sites);
+    READ_BACK(meta, Meta);
+    READ_BACK(sim, Sim);
+    READ_BACK(geometry, Geometry);
+    READ_BACK(textures, Textures);
+    READ_BACK(cubemaps, Cubemaps);
+    READ_BACK(lightmaps, Lightmaps);
+    READ_BACK(lighting, Lighting);
+    READ_BACK(entities, Entities);
+    READ_BACK(acoustics, Acoustics);
+    READ_BACK(props, Props);
+    READ_BACK(cameras, Cameras);
+    READ_BACK(sites, Sites);
 #undef READ_BACK
 
     blvl_close(lv);
     blvl_free(NULL, file, fsize);
-    for (int i = 0; i < 12; i++) {
+    for (unsigned i = 0; i < ncore; i++) {
         blvl_fb_free(NULL, bytes[i], nbytes[i]);
         free(sample[i]);
     }

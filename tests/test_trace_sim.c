@@ -86,7 +86,6 @@ int main(void) {
     uint8_t *file = NULL;
     size_t file_size = 0;
     CHECK(blvl_write_memory(in, 1, NULL, &file, &file_size, &err) == BLVL_OK);
-    blvl_fb_builder_free(b);
     blvl_level *lv = NULL;
     CHECK(file && blvl_open_memory(&lv, file, file_size, NULL, &err) == BLVL_OK);
     blvl_trace_world *w = NULL, *wd = NULL;
@@ -134,6 +133,39 @@ int main(void) {
         float wp[3] = {-250, 0, 0};
         CHECK(blvl_trace_point_water(w, NULL, wp, &mat, NULL) == 1 && mat == 5);
     }
+    /* The sections layer's rules for sim hold here too: absent, unknown version, not a Sim. */
+    static const uint8_t junk[8] = {0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0};
+    const struct {
+        const char *tag;
+        uint32_t version;
+        const uint8_t *bytes;
+        size_t size;
+        blvl_status want;
+        const char *rule;
+    } bad[] = {
+        {"eds.x", 0, sim, sim_size, BLVL_E_REQUIRED, "required-section: "},
+        {"sim", 1, sim, sim_size, BLVL_E_SECTION_VERSION, "section-version: "},
+        {"sim", 0, junk, sizeof junk, BLVL_E_FLATBUFFER, "flatbuffer: "},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        blvl_section_in one = {bad[i].tag, bad[i].version,
+                               bad[i].tag[0] == 's' ? BLVL_ENTRY_FLAG_IDENTITY : 0, bad[i].bytes,
+                               bad[i].size};
+        uint8_t *f2 = NULL;
+        size_t f2_size = 0;
+        blvl_level *l2 = NULL;
+        blvl_trace_world *w2 = NULL;
+        CHECK(blvl_write_memory(&one, 1, NULL, &f2, &f2_size, &err) == BLVL_OK);
+        CHECK(f2 && blvl_open_memory(&l2, f2, f2_size, NULL, &err) == BLVL_OK);
+        if (l2) {
+            CHECK_EQ_INT(blvl_trace_world_from_level(&w2, l2, NULL, &err), bad[i].want);
+            CHECK(w2 == NULL);
+            CHECK(strncmp(err.message, bad[i].rule, strlen(bad[i].rule)) == 0);
+            blvl_close(l2);
+        }
+        blvl_free(NULL, f2, f2_size);
+    }
+    blvl_fb_builder_free(b); /* the sim bytes lived in it */
     blvl_trace_world_free(w);
     blvl_trace_world_free(wd);
     blvl_free(NULL, file, file_size);

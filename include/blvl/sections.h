@@ -1,27 +1,19 @@
 /* The core sections of a level as typed FlatBuffers: read + verify by tag, verify a whole level,
  * and JSON of a section (what `blvl dump` prints and `blvl pack TAG=FILE.json` builds).
  *
+ * The core sections are the schemas in schema/ with a root_type and no file_identifier, each
+ * tagged by its file name; their list (and the typed readers blvl_level_<tag>()) is generated
+ * into blvl/sections/registry.h, included at the end of this header.
+ *
  * Every core section is at payload version 0 (BLVL_SECTION_VERSION). A section of another
- * version is dropped (read as absent) unless it is meta or sim, which refuse the level with
- * BLVL_E_SECTION_VERSION; a level without meta or sim is refused with BLVL_E_REQUIRED. */
+ * version is dropped (read as absent) unless it is required (meta and sim: the root table says
+ * blvl_required_section), which refuses the level with BLVL_E_SECTION_VERSION; a level without
+ * a required section is refused with BLVL_E_REQUIRED. */
 #ifndef BLVL_SECTIONS_H
 #define BLVL_SECTIONS_H
 
 #include "blvl/blvl.h"
 #include "blvl/fb.h"
-#include "blvl/sections/acoustics.h"
-#include "blvl/sections/bsym.h"
-#include "blvl/sections/cameras.h"
-#include "blvl/sections/cubemaps.h"
-#include "blvl/sections/entities.h"
-#include "blvl/sections/geometry.h"
-#include "blvl/sections/lighting.h"
-#include "blvl/sections/lightmaps.h"
-#include "blvl/sections/meta.h"
-#include "blvl/sections/props.h"
-#include "blvl/sections/sim.h"
-#include "blvl/sections/sites.h"
-#include "blvl/sections/textures.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,14 +23,16 @@ extern "C" {
 
 /* The root table type of a core tag ("sim" -> Sim); NULL for anything else (bsym included: the
  * symbols are a .bsym file of their own, never a section of a level). *required (may be NULL)
- * is set for meta and sim. */
+ * is set for a required section (meta, sim). */
 const blvl_fb_type *blvl_section_type(const char *tag, int *required);
 
-/* The root table type of schema/NAME.fbs: a core tag's, or Symbols for "bsym" (the .bsym file,
- * whose buffers carry the file identifier "BSYM"); NULL for anything else. */
+/* The root table type of schema/NAME.fbs: a core tag's, or that of a file of its own (a schema
+ * with a file_identifier: Symbols for "bsym", the .bsym file whose buffers carry "BSYM"); NULL
+ * for anything else. */
 const blvl_fb_type *blvl_schema_type(const char *name);
 
-/* The core tags, in the order a level lists them; NULL past the end. */
+/* The core tags in registry order (the required ones, then the rest, each by name); NULL past
+ * the end. */
 const char *blvl_core_tag_at(unsigned index);
 
 /* Read a core section, check its version and verify it. On BLVL_OK, *root is its root table
@@ -49,25 +43,8 @@ const char *blvl_core_tag_at(unsigned index);
 blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section *out,
                                const uint8_t **root, blvl_error *err);
 
-/* Typed forms, e.g. blvl_level_sim(level, &sec, &sim, &err) fills a blvl_Sim. */
-#define BLVL_LEVEL_SECTION_DECL(tag, Type)                                                         \
-    static inline blvl_status blvl_level_##tag(blvl_level *level, blvl_section *out,               \
-                                               blvl_##Type *root, blvl_error *err) {               \
-        return blvl_level_section(level, #tag, out, &root->p_, err);                               \
-    }
-BLVL_LEVEL_SECTION_DECL(meta, Meta)
-BLVL_LEVEL_SECTION_DECL(sim, Sim)
-BLVL_LEVEL_SECTION_DECL(geometry, Geometry)
-BLVL_LEVEL_SECTION_DECL(textures, Textures)
-BLVL_LEVEL_SECTION_DECL(cubemaps, Cubemaps)
-BLVL_LEVEL_SECTION_DECL(lightmaps, Lightmaps)
-BLVL_LEVEL_SECTION_DECL(lighting, Lighting)
-BLVL_LEVEL_SECTION_DECL(entities, Entities)
-BLVL_LEVEL_SECTION_DECL(acoustics, Acoustics)
-BLVL_LEVEL_SECTION_DECL(props, Props)
-BLVL_LEVEL_SECTION_DECL(cameras, Cameras)
-BLVL_LEVEL_SECTION_DECL(sites, Sites)
-#undef BLVL_LEVEL_SECTION_DECL
+/* Typed forms, one per core tag, are generated into blvl/sections/registry.h: e.g.
+ * blvl_level_sim(level, &sec, &sim, &err) fills a blvl_Sim. */
 
 /* For `blvl verify`: meta and sim present at a known version, and every core section of a
  * known version passes the FlatBuffers verifier (each is read, so digests and chunks are
@@ -108,4 +85,7 @@ blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len
 #ifdef __cplusplus
 }
 #endif
+
+/* Every root schema's header and the typed readers (generated; it needs the above first). */
+#include "blvl/sections/registry.h"
 #endif

@@ -1,47 +1,36 @@
-/* Core sections by tag: version policy, read + verify, JSON by tag. The .bsym symbols file is a
- * file of its own, never a section of a level: it is known here only by schema name. */
+/* Core sections by tag: version policy, read + verify, JSON by tag. The tags, their root types
+ * and which are required come from the generated registry (sections/roots.h). A file of its own
+ * such as .bsym is never a section of a level: it is known here only by schema name. */
 #include "blvl/sections.h"
 
 #include <stdio.h>
 
 #include "container/error.h"
+#include "sections/roots.h"
 
-static const struct {
-    const char *tag;
-    const blvl_fb_type *type;
-    int required;
-} kinds[] = {
-    {"meta", &blvl_Meta_type, 1},           {"sim", &blvl_Sim_type, 1},
-    {"geometry", &blvl_Geometry_type, 0},   {"textures", &blvl_Textures_type, 0},
-    {"cubemaps", &blvl_Cubemaps_type, 0},   {"lightmaps", &blvl_Lightmaps_type, 0},
-    {"lighting", &blvl_Lighting_type, 0},   {"entities", &blvl_Entities_type, 0},
-    {"acoustics", &blvl_Acoustics_type, 0}, {"props", &blvl_Props_type, 0},
-    {"cameras", &blvl_Cameras_type, 0},     {"sites", &blvl_Sites_type, 0},
-};
-#define NKINDS (sizeof kinds / sizeof kinds[0])
-
-static int find_kind(const char *tag) {
-    for (unsigned i = 0; tag && i < NKINDS; i++)
-        if (strcmp(kinds[i].tag, tag) == 0)
+/* Index in blvl__roots of a root schema by name, core sections only or any; -1 if none. */
+static int find_root(const char *name, int core_only) {
+    unsigned n = core_only ? blvl__core_count : blvl__root_count;
+    for (unsigned i = 0; name && i < n; i++)
+        if (strcmp(blvl__roots[i].name, name) == 0)
             return (int)i;
     return -1;
 }
 
 const blvl_fb_type *blvl_section_type(const char *tag, int *required) {
-    int k = find_kind(tag);
+    int k = find_root(tag, 1);
     if (required)
-        *required = k >= 0 && kinds[k].required;
-    return k >= 0 ? kinds[k].type : NULL;
+        *required = k >= 0 && blvl__roots[k].required;
+    return k >= 0 ? blvl__roots[k].type : NULL;
 }
 
 const blvl_fb_type *blvl_schema_type(const char *name) {
-    if (name && strcmp(name, "bsym") == 0)
-        return &blvl_Symbols_type;
-    return blvl_section_type(name, NULL);
+    int k = find_root(name, 0);
+    return k >= 0 ? blvl__roots[k].type : NULL;
 }
 
 const char *blvl_core_tag_at(unsigned index) {
-    return index < NKINDS ? kinds[index].tag : NULL;
+    return index < blvl__core_count ? blvl__roots[index].name : NULL;
 }
 
 /* The level rule for one core tag: `e` is its entry (NULL when absent). BLVL_OK means read and
@@ -50,11 +39,11 @@ const char *blvl_core_tag_at(unsigned index) {
 static blvl_status presence_rule(int k, const char *tag, int present, uint32_t version,
                                  blvl_error *err) {
     if (!present)
-        return kinds[k].required
+        return blvl__roots[k].required
                    ? blvl__fail(err, BLVL_E_REQUIRED, "the level has no %s section", tag)
                    : blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s'", tag);
     if (version != BLVL_SECTION_VERSION)
-        return kinds[k].required
+        return blvl__roots[k].required
                    ? blvl__fail(err, BLVL_E_SECTION_VERSION,
                                 "%s is at payload version %u, this reader knows %u", tag, version,
                                 BLVL_SECTION_VERSION)
@@ -67,12 +56,12 @@ static blvl_status presence_rule(int k, const char *tag, int present, uint32_t v
 /* The FlatBuffers verifier for section k, its message naming the section. */
 static blvl_status verify_kind(int k, const void *bytes, size_t size, blvl_error *err) {
     blvl_error verr;
-    blvl_status st = blvl_fb_verify(bytes, size, kinds[k].type, NULL, &verr);
+    blvl_status st = blvl_fb_verify(bytes, size, blvl__roots[k].type, NULL, &verr);
     if (st == BLVL_OK)
         return BLVL_OK;
     /* verr reads "flatbuffer: <path>: ..."; name the section in front. */
     size_t skip = strlen(blvl_status_name(st)) + 2;
-    return blvl__fail(err, st, "section %s: %s", kinds[k].tag,
+    return blvl__fail(err, st, "section %s: %s", blvl__roots[k].name,
                       strlen(verr.message) >= skip ? verr.message + skip : "");
 }
 
@@ -82,11 +71,12 @@ blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section 
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no level or no output");
     memset(out, 0, sizeof *out);
     *root = NULL;
-    int k = find_kind(tag);
-    if (k < 0 && tag && strcmp(tag, "bsym") == 0)
+    int k = find_root(tag, 1);
+    if (k < 0 && find_root(tag, 0) >= 0)
         return blvl__fail(err, BLVL_E_ARGUMENT,
-                          "sections: bsym is not a section of a level: the symbols are a .bsym "
-                          "file of their own, beside the level");
+                          "sections: %s is not a section of a level: it is a .%s file of its "
+                          "own, beside the level",
+                          tag, tag);
     if (k < 0)
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: '%s' is not a core tag",
                           tag ? tag : "(null)");
@@ -110,10 +100,10 @@ blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section 
 blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err) {
     if (!level)
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no level");
-    for (unsigned i = 0; i < NKINDS; i++) {
+    for (unsigned i = 0; i < blvl__core_count; i++) {
         blvl_section s;
         const uint8_t *root;
-        blvl_status st = blvl_level_section(level, kinds[i].tag, &s, &root, err);
+        blvl_status st = blvl_level_section(level, blvl__roots[i].name, &s, &root, err);
         if (st == BLVL_E_NOT_FOUND)
             continue; /* absent or dropped: an optional section */
         if (st)
@@ -128,16 +118,17 @@ blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, b
     if (!sections && count)
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no sections");
     /* the order and wording of blvl_sections_verify, so a writer refuses with its message */
-    for (unsigned i = 0; i < NKINDS; i++) {
+    for (unsigned i = 0; i < blvl__core_count; i++) {
         const blvl_section_in *s = NULL;
         for (size_t j = 0; j < count && !s; j++)
-            if (sections[j].tag && strcmp(sections[j].tag, kinds[i].tag) == 0)
+            if (sections[j].tag && strcmp(sections[j].tag, blvl__roots[i].name) == 0)
                 s = &sections[j];
-        blvl_status st = presence_rule((int)i, kinds[i].tag, s != NULL, s ? s->version : 0, err);
+        blvl_status st =
+            presence_rule((int)i, blvl__roots[i].name, s != NULL, s ? s->version : 0, err);
         if (st == BLVL_E_NOT_FOUND)
             continue;
         if (st == BLVL_OK && !s->data && s->size)
-            st = blvl__fail(err, BLVL_E_ARGUMENT, "sections: %s has no bytes", kinds[i].tag);
+            st = blvl__fail(err, BLVL_E_ARGUMENT, "sections: %s has no bytes", blvl__roots[i].name);
         if (st == BLVL_OK)
             st = verify_kind((int)i, s->data, s->size, err);
         if (st)
@@ -154,7 +145,7 @@ blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, b
 static blvl_status stream_check(void *user, const blvl_entry *e, const uint8_t *data, size_t size,
                                 blvl_error *err) {
     (void)user;
-    int k = find_kind(e->tag);
+    int k = find_root(e->tag, 1);
     if (k < 0)
         return BLVL_OK;
     blvl_status st = presence_rule(k, e->tag, 1, e->version, err);
@@ -170,7 +161,8 @@ blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err) {
 static const blvl_fb_type *type_or_fail(const char *tag, blvl_error *err) {
     const blvl_fb_type *t = blvl_schema_type(tag);
     if (!t)
-        blvl__fail(err, BLVL_E_ARGUMENT, "sections: '%s' is not a core tag or bsym",
+        blvl__fail(err, BLVL_E_ARGUMENT,
+                   "sections: '%s' is not a core tag or a schema of its own (bsym)",
                    tag ? tag : "(null)");
     return t;
 }

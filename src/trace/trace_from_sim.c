@@ -1,10 +1,10 @@
-/* A trace world from a level's sim section: read (digest-checked, inflated), verified with the
- * FlatBuffers verifier, copied out of the buffer into aligned neutral descriptions, expanded. */
+/* A trace world from a level's sim section: read through the sections layer (digest-checked,
+ * inflated, version-checked, verified with the FlatBuffers verifier), copied out of the buffer
+ * into aligned neutral descriptions, expanded. */
 #include <stdio.h>
 #include <string.h>
 
-#include "blvl/fb.h"
-#include "blvl/sections/sim.h"
+#include "blvl/sections.h"
 #include "trace/trace_internal.h"
 
 static blvl_status fail(blvl_error *err, blvl_status code, const char *msg) {
@@ -20,21 +20,12 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
     if (!out || !level)
         return fail(err, BLVL_E_ARGUMENT, "no level");
     *out = NULL;
-    const blvl_entry *e = blvl_find(level, "sim");
-    if (!e)
-        return fail(err, BLVL_E_REQUIRED, "the level has no sim section");
-    if (e->version != 0)
-        return fail(err, BLVL_E_SECTION_VERSION, "sim section of an unknown version");
+    /* The sections layer's one reading of sim: present, at a known version, verified. */
     blvl_section sec;
-    blvl_status st = blvl_read(level, "sim", &sec, err);
+    blvl_Sim sim;
+    blvl_status st = blvl_level_sim(level, &sec, &sim, err);
     if (st != BLVL_OK)
         return st;
-    st = blvl_Sim_verify(sec.data, sec.size, err);
-    if (st != BLVL_OK) {
-        blvl_section_free(level, &sec);
-        return st;
-    }
-    blvl_Sim sim = blvl_Sim_root(sec.data);
     uint32_t n = blvl_Sim_colliders_len(sim);
     /* One block for everything, sized first: the buffer's vectors are unaligned. */
     size_t np = 0, nv = 0, nu = 0;

@@ -71,7 +71,8 @@ typedef struct def {
     size_t nfields;
     unsigned size, align, force_align;
     int has_padding;
-    int emitted; /* struct topological emission */
+    int required_section; /* blvl_required_section on a core section's root table */
+    int emitted;          /* struct topological emission */
 } def;
 
 typedef struct schema_file {
@@ -118,6 +119,21 @@ int fbs_resolve(schema *s);
 
 int fbs_emit_header(const schema *s, const schema_file *f, FILE *out);
 int fbs_emit_source(const schema *s, const schema_file *f, FILE *out);
+
+/* The registry of root schemas: a schema with a root_type and no file_identifier is a core
+ * section of a level, its tag the file's base name; one with a file_identifier is a file of its
+ * own (bsym). Core sections come first, required ones first, each group by name. */
+typedef struct fbs_root {
+    const schema_file *file;
+    const def *table;
+    int core, required;
+} fbs_root;
+/* Fills roots (s->nfiles entries at most) and returns how many, or -1 on a bad root schema. */
+int fbs_roots(const schema *s, fbs_root *roots);
+int fbs_emit_registry_header(const fbs_root *r, size_t n, FILE *out);
+int fbs_emit_registry_source(const fbs_root *r, size_t n, FILE *out);
+/* One name a line: the core tags (core = 1) or the files of their own (core = 0). */
+int fbs_emit_list(const fbs_root *r, size_t n, int core, FILE *out);
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);

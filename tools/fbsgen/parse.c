@@ -124,6 +124,8 @@ static int metadata(parser *p, field *f, def *d) {
                 return error(p, "blvl_length needs a positive count");
         } else if (d && strcmp(key, "bit_flags") == 0) {
             d->bit_flags = 1;
+        } else if (d && d->what == D_TABLE && strcmp(key, "blvl_required_section") == 0) {
+            d->required_section = 1;
         } else if (d && strcmp(key, "force_align") == 0) {
             d->force_align = val ? (unsigned)atoi(val) : 0;
         } else if (strcmp(key, "key") == 0 || strcmp(key, "nested_flatbuffer") == 0 ||
