@@ -10,10 +10,12 @@ CMAKE_FLAGS  ?=
 # the output (MAKEFLAGS reaches the nested makes through the environment).
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps build run test test-release test-sanitize test-fuzz bench format check-format clean
+.PHONY: all deps build run test test-release test-sanitize test-fuzz bench format check-format clean \
+        distclean
 
 all: build
 
+# A quick check each time; apt-get runs only for something missing (scripts/deps.sh).
 deps:
 	@scripts/deps.sh
 
@@ -50,5 +52,10 @@ format:
 check-format: deps
 	@clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h' | grep -v '^src/sections/gen/')
 
+# The build folders only: the extracted BLAKE3 sources in .deps/ stay, so the next build needs
+# no network. distclean removes them too.
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz
+
+distclean: clean
+	rm -rf .deps

@@ -1,4 +1,4 @@
-/* Container benchmarks (issue 2), run by scripts/bench.sh on the level it builds.
+/* Container benchmarks (docs/BENCHMARKS.md), run by scripts/bench.sh on the level it builds.
  *
  *   bench_container BIG SIM_LEVEL CHUNKS [--runs N] [--iters N] [--blvl BIN]
  *

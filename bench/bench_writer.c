@@ -1,4 +1,4 @@
-/* Writer benchmarks (issue 7 §6, §8), run by scripts/bench.sh.
+/* Writer benchmarks (docs/BENCHMARKS.md), run by scripts/bench.sh.
  *
  *   bench_writer [--level BIG] [--dir DIR] [--runs N] [--random-mib N] [--threads N]
  *                [--skip-memory] [--skip-speed]
@@ -11,7 +11,7 @@
  *    child that only generates the bytes. The writer's own count of its buffers and of the
  *    zstd encoders (ZSTD_sizeof_CCtx) is printed beside ZSTD_estimateCCtxSize(19).
  * 2. Incompressible speed: N MiB of random bytes through the writer to a discarding sink,
- *    with today's codec rule and with the rule before issue 7 (level 19 on every chunk, a
+ *    with today's codec rule (a level-1 test first) and with level 19 on every chunk (a
  *    bench-only switch), interleaved; medians and their ratio.
  * 3. The bench level's size: every section of BIG re-packed both ways (sizes only).
  * Compressible bytes: a random 4 KiB block repeated with one byte in 512 changed: level 19

@@ -12,8 +12,7 @@
 #define CLI_FAILED 1
 #define CLI_USAGE 2
 
-/* One subcommand's help: the usage line(s) and a description, printed by
- * --help. */
+/* One subcommand's help: the usage line(s) and a description, printed by --help. */
 typedef struct cli_help {
     const char *name;
     const char *usage; /* "FILE TAG" */
@@ -22,12 +21,13 @@ typedef struct cli_help {
 
 /* True when argv holds -h or --help before a "--". */
 int cli_wants_help(int argc, char **argv);
-/* Prints the help to stdout; returns CLI_OK. */
+/* Prints "usage: blvl NAME USAGE", a blank line and the text to stdout; returns CLI_OK. */
 int cli_print_help(const cli_help *h);
-/* "blvl NAME: <message> (see blvl NAME --help)" on stderr; returns CLI_USAGE.
- */
+/* One line on stderr, "blvl NAME: <message> (usage: blvl NAME USAGE; see --help)", or when
+ * the usage spans lines "blvl NAME: <message> (see blvl NAME --help)"; returns CLI_USAGE. */
 int cli_usage(const cli_help *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* "blvl: FILE: <err->message>" on stderr; returns CLI_FAILED. */
+/* "blvl: FILE: <err->message>" on stderr (the message starts with the rule name); returns
+ * CLI_FAILED. */
 int cli_fail(const char *file, const blvl_error *err);
 /* "blvl: FILE: <rule>: <message>" on stderr, the rule being blvl_status_name(rule), so every
  * failure the program reports names its rule; returns CLI_FAILED. */
@@ -47,14 +47,12 @@ int cli_write_stdout(const void *data, size_t size);
 /* Parses a decimal u32; returns 0 on success. */
 int cli_parse_u32(const char *s, uint32_t *out);
 
-/* Progress on stderr, only when stderr is a terminal: "blvl WHAT: 42% (3.1
- * of 7.4 MiB)". */
+/* Progress on stderr, only when stderr is a terminal: "blvl WHAT: 42% (3.1 of 7.4 MiB)". */
 int cli_progress_enabled(void);
 void cli_progress(const char *what, uint64_t done, uint64_t total);
 void cli_progress_clear(void);
 
-/* Opens a level; on failure prints the one-line report and returns CLI_FAILED.
- */
+/* Opens a level; on failure prints the one-line report and returns CLI_FAILED. */
 int cli_open(const char *path, blvl_level **out);
 /* The usage error for getopt_long's '?' or ':' answer. */
 int cli_getopt_error(const cli_help *h, int argc, char **argv);
@@ -73,6 +71,16 @@ int cli_one_file_args(const cli_help *h, int argc, char **argv);
 /* Splits "TAG=REST" into `tag` (checked: 1..16 bytes of [a-z0-9._-]); returns REST, or NULL
  * when ARG is not of that form. */
 const char *cli_split_tag(const char *arg, char tag[BLVL_TAG_MAX + 1]);
+
+/* What identity, ls and info print about a level (cli/print_level.c, docs/CLI.md). */
+typedef enum cli_level_view {
+    CLI_VIEW_IDENTITY,  /* the identity: 32 hex digits */
+    CLI_VIEW_LS,        /* one line per entry: TAG VERSION FLAGS RAW PACKED OFFSET DIGEST */
+    CLI_VIEW_INFO,      /* header facts, then the entries in columns */
+    CLI_VIEW_INFO_JSON, /* the same as one JSON object */
+} cli_level_view;
+/* Prints `view` of the open level to stdout; `path` is the file name info shows. */
+void cli_print_level(const char *path, blvl_level *lv, cli_level_view view);
 
 /* Escapes and quotes a string for JSON on stdout. */
 void cli_json_string(const char *s);

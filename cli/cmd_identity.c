@@ -1,6 +1,5 @@
 /* blvl identity FILE: the level's name, 32 lowercase hex digits. */
 #include <getopt.h>
-#include <stdio.h>
 
 #include "cli.h"
 
@@ -21,11 +20,7 @@ int blvl_cmd_identity(int argc, char **argv) {
         rc = cli_open(argv[optind], &lv);
     if (rc != CLI_OK)
         return rc;
-    blvl_info in;
-    blvl_get_info(lv, &in);
-    char hex[33];
-    blvl_hex(in.identity, hex);
-    printf("%s\n", hex);
+    cli_print_level(argv[optind], lv, CLI_VIEW_IDENTITY);
     blvl_close(lv);
     return CLI_OK;
 }

@@ -1,6 +1,5 @@
 /* blvl ls FILE: one line per section, in table order. */
 #include <getopt.h>
-#include <stdio.h>
 
 #include "cli.h"
 
@@ -21,14 +20,7 @@ int blvl_cmd_ls(int argc, char **argv) {
         rc = cli_open(argv[optind], &lv);
     if (rc != CLI_OK)
         return rc;
-    for (uint32_t i = 0; i < blvl_count(lv); i++) {
-        const blvl_entry *e = blvl_entry_at(lv, i);
-        char d[33];
-        blvl_hex(e->digest, d);
-        printf("%-16s %u %s %llu %llu %llu %s\n", e->tag, e->version,
-               (e->flags & BLVL_ENTRY_FLAG_IDENTITY) ? "id" : "-", (unsigned long long)e->raw_size,
-               (unsigned long long)e->packed_size, (unsigned long long)e->offset, d);
-    }
+    cli_print_level(argv[optind], lv, CLI_VIEW_LS);
     blvl_close(lv);
     return CLI_OK;
 }

@@ -9,6 +9,7 @@
 
 #include "blvl/trace.h"
 #include "cli.h"
+#include "trace_output.h"
 
 static const cli_help help = {
     "trace",
@@ -54,11 +55,6 @@ typedef struct point_query {
     float p[3];
 } point_query;
 
-typedef struct out_opts {
-    int json;
-    const float *mins, *maxs;
-} out_opts;
-
 /* Coordinates past a billion units are no level's (hull vertices stop at 1e7, and a float there
  * steps by 64 units), so the CLI refuses them rather than trace garbage. */
 #define COORD_MAX 1e9
@@ -103,176 +99,20 @@ static int parse_mask(const char *s, uint32_t *out) {
     return 0;
 }
 
-/* The shortest decimal that reads back as the same float, so exact values print exactly
- * (24.03125) and the rest without noise, in plain notation for the sizes a level has; -0 prints
- * as 0. */
-static void put_num(float v) {
-    if (v != v || v - v != 0) {
-        fputs("nan", stdout);
-        return;
-    }
-    if (v == 0)
-        v = 0;
-    char buf[48];
-    int found = 0;
-    if (fabsf(v) >= 1e-4f && fabsf(v) < 1e9f) {
-        for (int d = 0; d <= 12 && !found; d++) {
-            snprintf(buf, sizeof buf, "%.*f", d, (double)v);
-            found = strtof(buf, NULL) == v;
-        }
-    }
-    for (int prec = 1; prec <= 9 && !found; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, (double)v);
-        found = strtof(buf, NULL) == v;
-    }
-    fputs(buf, stdout);
-}
-
-static void put_vec(const float *v, int json) {
-    if (json)
-        putchar('[');
-    for (int k = 0; k < 3; k++) {
-        if (k)
-            putchar(json ? ',' : ' ');
-        put_num(v[k]);
-    }
-    if (json)
-        putchar(']');
-}
-
-static void put_index(uint32_t i, int json) {
-    if (i == BLVL_TRACE_NONE)
-        fputs(json ? "null" : "-1", stdout);
-    else
-        printf("%u", i);
-}
-
-static const char *const flag_names[8] = {"ladder", NULL,           NULL,    "sky",
-                                          "clip",   "shot-through", "water", "player-through"};
-
-/* The flag bits by name (the surface field, bits 1..2, is printed on its own). */
-static void put_flag_names(uint32_t flags, int json) {
-    int any = 0;
-    if (json)
-        putchar('[');
-    for (unsigned b = 0; b < 32; b++) {
-        if (!(flags >> b & 1u) || b == 1 || b == 2)
-            continue;
-        if (any)
-            putchar(',');
-        any = 1;
-        if (json)
-            putchar('"');
-        if (b < 8)
-            fputs(flag_names[b], stdout);
-        else
-            printf("bit%u", b);
-        if (json)
-            putchar('"');
-    }
-    if (json)
-        putchar(']');
-    else if (!any)
-        putchar('-');
-}
-
-static const char *surface_name(uint32_t flags) {
-    static const char *const names[4] = {"concrete", "metal", "wood", "unknown"};
-    return names[(flags & BLVL_COLLIDER_SURFACE_MASK) >> BLVL_COLLIDER_SURFACE_SHIFT];
-}
-
-static void print_trace(const out_opts *o, const float from[3], const float to[3],
-                        const blvl_trace_result *r) {
-    const float n[3] = {r->plane.normal.x, r->plane.normal.y, r->plane.normal.z};
-    if (o->json) {
-        fputs("{\"query\":\"trace\",\"from\":", stdout);
-        put_vec(from, 1);
-        fputs(",\"to\":", stdout);
-        put_vec(to, 1);
-        fputs(",\"mins\":", stdout);
-        put_vec(o->mins, 1);
-        fputs(",\"maxs\":", stdout);
-        put_vec(o->maxs, 1);
-        fputs(",\"fraction\":", stdout);
-        put_num(r->fraction);
-        fputs(",\"end\":", stdout);
-        put_vec(r->endpos, 1);
-        fputs(",\"normal\":", stdout);
-        put_vec(n, 1);
-        fputs(",\"dist\":", stdout);
-        put_num(r->plane.dist);
-        printf(",\"startsolid\":%s,\"allsolid\":%s,\"collider\":", r->startsolid ? "true" : "false",
-               r->allsolid ? "true" : "false");
-        put_index(r->collider, 1);
-        printf(",\"flags\":%u,\"flag_names\":", r->flags);
-        put_flag_names(r->flags, 1);
-        printf(",\"surface\":\"%s\",\"material\":", surface_name(r->flags));
-        put_index(r->material, 1);
-        fputs("}\n", stdout);
-        return;
-    }
-    fputs("trace from ", stdout);
-    put_vec(from, 0);
-    fputs(" to ", stdout);
-    put_vec(to, 0);
-    fputs(" fraction ", stdout);
-    put_num(r->fraction);
-    fputs(" end ", stdout);
-    put_vec(r->endpos, 0);
-    fputs(" normal ", stdout);
-    put_vec(n, 0);
-    fputs(" dist ", stdout);
-    put_num(r->plane.dist);
-    printf(" startsolid %d allsolid %d collider ", r->startsolid != 0, r->allsolid != 0);
-    put_index(r->collider, 0);
-    printf(" flags 0x%02x ", r->flags);
-    put_flag_names(r->flags, 0);
-    printf(" surface %s material ", surface_name(r->flags));
-    put_index(r->material, 0);
-    putchar('\n');
-}
-
-static void run_point(const blvl_trace_world *w, const blvl_trace_filter *f, const out_opts *o,
+static void run_point(const blvl_trace_world *w, const blvl_trace_filter *f, const trace_output *o,
                       const point_query *q) {
-    uint32_t a = 0, b = BLVL_TRACE_NONE, c = BLVL_TRACE_NONE;
-    int j = o->json;
-    printf(j ? "{\"query\":\"%s\",\"at\":" : "%s at ", q->water ? "water" : "contents");
-    put_vec(q->p, j);
+    uint32_t material = BLVL_TRACE_NONE, flags = 0, collider = BLVL_TRACE_NONE;
     if (q->water) {
-        int in = blvl_trace_point_water(w, f, q->p, &b, &c);
-        printf(j ? ",\"inside\":%s,\"material\":" : " inside %s material ",
-               j ? (in ? "true" : "false") : (in ? "1" : "0"));
-        put_index(b, j);
+        int in = blvl_trace_point_water(w, f, q->p, &material, &collider);
+        trace_print_water(o, q->p, in, material, collider);
     } else {
-        a = blvl_trace_point_contents(w, f, q->p, &b, &c);
-        printf(j ? ",\"count\":%u,\"flags\":%u,\"flag_names\":" : " count %u flags 0x%02x ", a, b);
-        put_flag_names(b, j);
-    }
-    fputs(j ? ",\"collider\":" : " collider ", stdout);
-    put_index(c, j);
-    fputs(j ? "}\n" : "\n", stdout);
-}
-
-static void print_reports(const blvl_trace_world *w, int json) {
-    uint32_t n;
-    const blvl_trace_report *r = blvl_trace_world_reports(w, &n);
-    for (uint32_t i = 0; i < n; i++) {
-        if (json) {
-            printf("{\"query\":\"report\",\"collider\":%u,\"face\":", r[i].collider);
-            put_index(r[i].face, 1);
-            fputs(",\"reason\":", stdout);
-            cli_json_string(r[i].reason);
-            fputs("}\n", stdout);
-        } else {
-            printf("report collider %u face ", r[i].collider);
-            put_index(r[i].face, 0);
-            printf(" reason %s\n", r[i].reason);
-        }
+        uint32_t count = blvl_trace_point_contents(w, f, q->p, &flags, &collider);
+        trace_print_contents(o, q->p, count, flags, collider);
     }
 }
 
 /* One sweep per line of FROM TO; returns CLI_OK or CLI_FAILED (line reported). */
-static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, const out_opts *o,
+static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, const trace_output *o,
                       const char *path) {
     FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
     if (!in)
@@ -318,7 +158,7 @@ static int run_points(const blvl_trace_world *w, const blvl_trace_filter *f, con
         }
         blvl_trace_result res;
         blvl_trace_box(w, f, v, v + 3, o->mins, o->maxs, &res);
-        print_trace(o, v, v + 3, &res);
+        trace_print_sweep(o, v, v + 3, &res);
     }
     if (rc == CLI_OK && ferror(in))
         rc = cli_failf(path, BLVL_E_IO, "read error");
@@ -333,7 +173,7 @@ int blvl_cmd_trace(int argc, char **argv) {
     const char *file = NULL, *points = NULL;
     float mins[3] = {0, 0, 0}, maxs[3] = {0, 0, 0}, from[3], to[3];
     int have_from = 0, have_to = 0, reports = 0, have_as = 0, custom = 0;
-    out_opts o = {0, mins, maxs};
+    trace_output o = {0, mins, maxs};
     blvl_trace_filter filter;
     memset(&filter, 0, sizeof filter);
     point_query *pq = calloc((size_t)argc + 1, sizeof *pq);
@@ -438,7 +278,7 @@ int blvl_cmd_trace(int argc, char **argv) {
     uint32_t nrep;
     blvl_trace_world_reports(w, &nrep);
     if (reports)
-        print_reports(w, o.json);
+        trace_print_reports(&o, w);
     else if (nrep)
         fprintf(stderr,
                 "blvl trace: %s: %u expansion report(s): hull faces or colliders that yield no "
@@ -447,7 +287,7 @@ int blvl_cmd_trace(int argc, char **argv) {
     if (have_from) {
         blvl_trace_result res;
         blvl_trace_box(w, &filter, from, to, mins, maxs, &res);
-        print_trace(&o, from, to, &res);
+        trace_print_sweep(&o, from, to, &res);
     }
     if (points)
         rc = run_points(w, &filter, &o, points);

@@ -8,7 +8,8 @@
  *     X(NAME, "one-line summary for `blvl --help`")
  *
  * The X-macro both declares the function and puts it in the table, so nothing
- * else changes. cli/util.c has the shared helpers (cli.h). */
+ * else changes. The shared helpers are declared in cli.h: cli/util.c (arguments, errors,
+ * inputs, progress), cli/print_level.c (what identity, ls and info print). */
 #include <stdio.h>
 #include <string.h>
 

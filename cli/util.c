@@ -1,5 +1,5 @@
-/* Helpers every subcommand shares: help and usage errors, the one-line failure
- * report, whole- file reads, terminal progress and JSON strings. */
+/* Helpers every subcommand shares: help and usage errors, the one-line failure report,
+ * bounded whole-file reads, terminal progress and JSON strings. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# `make bench`: the container benchmarks of issue 2 on a level of more than 100 MiB raw built
+# `make bench`: the container benchmarks on a level of more than 100 MiB raw built
 # from real maps (scripts/make-bench-level.sh, cached in BUILD_DIR/bench/), then
 # bench_container: blvl verify (1 and 2 threads) against b3sum + zstd -d -T0 over the same
 # bytes, and open + read sim in that level against a level of only that sim.
-# Then bench_writer (issue 7): the streaming writer's peak memory (1 GiB vs 16 MiB section),
-# incompressible packing speed against the codec rule before issue 7, and the bench level's
-# size under both rules.
+# Then bench_writer: the streaming writer's peak memory (1 GiB vs 16 MiB section), incompressible
+# packing speed with the level-1 probe against level 19 on every chunk, and the bench level's
+# size under both codec rules.
 # usage: scripts/bench.sh BUILD_DIR [bench_container options: --runs N --iters N]
 set -eu
 build=${1:-build}

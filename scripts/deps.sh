@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need, from Debian's packages, when missing.
-# Idempotent and quiet when everything is present; runs apt-get update once first.
+# Installs what the build and the tests need, from Debian's packages, when missing. `make`
+# calls it before every build, so it checks first and cheaply (one dpkg-query, one ls): when
+# everything is present it runs nothing else, no apt-get and no network. Only a missing package
+# (apt-get update once, then install) or missing BLAKE3 sources (apt-get download) reach apt.
+#   BLVL_WANT_MAPS=1   also the OpenArena maps (scripts/make-bench-level.sh)
+#   BLVL_DEPS_DIR=DIR  where the BLAKE3 sources are extracted (default: .deps/ of the tree)
 set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+pkgs=(build-essential cmake pkg-config libzstd-dev zstd b3sum flatbuffers-compiler
+      python3-flatbuffers clang clang-format libclang-rt-14-dev)
+[ "${BLVL_WANT_MAPS:-0}" = 1 ] && pkgs+=(openarena-081-maps)
+
+# dpkg-query exits non-zero when it does not know a package; the ones it knows still print.
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${pkgs[@]}" 2>/dev/null || true)
 need=()
-have_cmd() { command -v "$1" >/dev/null 2>&1; }
-have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
-for p in build-essential cmake pkg-config libzstd-dev zstd b3sum flatbuffers-compiler \
-         python3-flatbuffers clang clang-format libclang-rt-14-dev; do
-    have_pkg "$p" || need+=("$p")
+for p in "${pkgs[@]}"; do
+    [[ $'\n'$installed$'\n' == *$'\n'"$p install ok installed"$'\n'* ]] || need+=("$p")
 done
-if [ "${BLVL_WANT_MAPS:-0}" = 1 ]; then
-    have_pkg openarena-081-maps || need+=(openarena-081-maps)
-fi
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
 updated=0
@@ -21,15 +26,27 @@ if [ ${#need[@]} -gt 0 ]; then
     updated=1
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-# The official BLAKE3 C code (with its SIMD kernels) ships inside librust-blake3-dev.
-# Extract that one package rather than installing it, which would pull Rust crates.
-dest=${BLVL_DEPS_DIR:-build/_deps}
-if ! ls /usr/share/cargo/registry/blake3-*/c/blake3.h >/dev/null 2>&1 &&
-   ! ls "$dest"/blake3/usr/share/cargo/registry/blake3-*/c/blake3.h >/dev/null 2>&1; then
-    mkdir -p "$dest/blake3"
-    [ $updated = 1 ] || $SUDO apt-get update -qq
-    tmp=$(mktemp -d)
-    (cd "$tmp" && apt-get download librust-blake3-dev >/dev/null 2>&1)
-    dpkg-deb -x "$tmp"/librust-blake3-dev_*.deb "$dest/blake3"
-    rm -rf "$tmp"
+
+# The official BLAKE3 C code (with its SIMD kernels) ships inside librust-blake3-dev. Extract
+# that one package rather than installing it, which would pull Rust crates. It lives outside
+# build/ (which `make clean` removes) so a rebuild needs no network; CMakeLists.txt looks here.
+dest=${BLVL_DEPS_DIR:-$src/.deps}
+have_blake3() { ls "$1"/blake3/usr/share/cargo/registry/blake3-*/c/blake3.h >/dev/null 2>&1; }
+if ls /usr/share/cargo/registry/blake3-*/c/blake3.h >/dev/null 2>&1 || have_blake3 "$dest"; then
+    exit 0
 fi
+if have_blake3 "$src/build/_deps"; then # where a checkout from before .deps/ extracted it
+    mkdir -p "$dest"
+    mv "$src/build/_deps/blake3" "$dest/blake3"
+    exit 0
+fi
+echo "deps: extracting librust-blake3-dev into $dest/blake3" >&2
+[ $updated = 1 ] || $SUDO apt-get update -qq
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(cd "$tmp" && apt-get download librust-blake3-dev >/dev/null 2>&1)
+# Extract beside, then rename: an interrupted run leaves no half tree that the check accepts.
+mkdir -p "$dest"
+rm -rf "$dest/blake3.part"
+dpkg-deb -x "$tmp"/librust-blake3-dev_*.deb "$dest/blake3.part"
+mv "$dest/blake3.part" "$dest/blake3"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a new user hit (issue 7 §9), end to end: bounded inputs (/dev/zero is refused with
+# What a new user runs into, end to end: bounded inputs (/dev/zero is refused with
 # raw-size, not read until memory runs out), options after operands for every command,
 # blvl --version, -o checks, and io failures on stdout named as such.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# blvl pack's write path (issue 7 §4, §6, §9): a level a reader would refuse for its inflation
+# blvl pack's write path (FORMAT.md §9, docs/WRITER.md): a level a reader would refuse for its inflation
 # budget is never written; game sections stream from files, stdin and pipes alike with the
 # same bytes; a read-only file of another owner is not replaced by pack -o or rewrite.
 set -u

@@ -1,4 +1,4 @@
-/* blvl-trace on hand-built levels: the Quake trace semantics, the seed's rotated box given with
+/* blvl-trace on hand-built levels: the Quake trace semantics, a rotated box given with
  * crossed loops, wedge bevels, stairs, thin walls, masks and filters, water, gametypes, doors,
  * reports, the caller's allocator and concurrent traces. */
 #include <pthread.h>
@@ -68,7 +68,7 @@ static void test_unit_box(void) {
     blvl_trace_world_free(w);
 }
 
-/* The seed's example: a box at an angle whose loops are listed corner by corner. */
+/* A box at an angle whose loops are listed corner by corner (crossed loops, docs/TRACE.md). */
 static void test_crossed_rotated_box(void) {
     double r[3][3], c[3] = {0, 0, 0}, h[3] = {64, 8, 32};
     rot_euler(3.14159265358979 / 4, 0, 0, r); /* 45 degrees about +Y (up) */
@@ -200,7 +200,7 @@ static void test_stairs_and_thin_wall(void) {
     blvl_trace_world_free(w);
 }
 
-/* The seed's flag rules. Five walls across the x axis at x = 100, 200, ... */
+/* The flag rules of docs/TRACE.md. Five walls across the x axis at x = 100, 200, ... */
 static void test_masks(void) {
     const uint32_t flags[6] = {
         BLVL_COLLIDER_CLIP | BLVL_COLLIDER_SHOT_THROUGH,   /* player clip */

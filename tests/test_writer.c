@@ -1,5 +1,5 @@
-/* The streaming writer (issue 7 §6, §4, §9): its bytes equal a whole-section reference built
- * from the batch packer and the layout planner, whatever the thread count, the split into
+/* The streaming writer (docs/WRITER.md, FORMAT.md §9): its bytes equal a whole-section reference
+ * built from the batch packer and the layout planner, whatever the thread count, the split into
  * appends and the target (memory, sink, file); abort and every failure leave no file and the
  * old target untouched; the inflation budget is checked before commit; the caller's
  * allocator sees every byte; a file the process could not write in place is not replaced. */
@@ -66,7 +66,8 @@ static sec secs[] = {
 };
 #define NSECS (sizeof secs / sizeof secs[0])
 
-/* The reference: every section packed whole, then laid out, as the writer before issue 7. */
+/* The reference: every section packed whole (the batch packer), then laid out: what the streaming
+ * writer must equal byte for byte. */
 static uint8_t *reference(size_t *size) {
     blvl_pack_item items[NSECS];
     blvl_entry entries[NSECS];
@@ -406,8 +407,8 @@ static void codec_rule(void) {
     free(dst);
 }
 
-/* A read-only file of another owner is not replaced, though its directory is writable (§9).
- * As root, a child drops to nobody (65534) to try; otherwise the test's own file made 0444. */
+/* A read-only file of another owner is not replaced, though its directory is writable (FORMAT.md
+ * §9). As root, a child drops to nobody (65534) to try; otherwise the test's own file made 0444. */
 static void read_only_target(void) {
     char dir[] = "/tmp/blvl-writer-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);

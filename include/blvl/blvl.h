@@ -37,7 +37,6 @@ typedef enum blvl_status {
     BLVL_E_NOMEM,     /* the allocator said no */
     BLVL_E_IO,        /* the operating system said no (open, read, write, fsync) */
     BLVL_E_NOT_FOUND, /* no section with that tag */
-    BLVL_E_THREAD,    /* a worker thread could not be started */
     /* header */
     BLVL_E_TRUNCATED,    /* the file ends inside the header or the table region */
     BLVL_E_MAGIC,        /* header: unknown magic */
@@ -66,7 +65,7 @@ typedef enum blvl_status {
     BLVL_E_CHUNK_SIZE,     /* section: a chunk over 4 MiB raw */
     BLVL_E_CODEC,          /* section: unknown codec or non-zero reserved bytes */
     BLVL_E_ZSTD,           /* section: a zstd chunk that is not one valid frame of its size */
-    BLVL_E_BUDGET,         /* section: inflation past the budget */
+    BLVL_E_BUDGET,         /* file: the raw sizes sum past the inflation budget */
     /* editing */
     BLVL_E_IDENTITY_SECTION, /* edit: the section is in identity; bake the level again */
     BLVL_E_NO_ROOM,   /* edit: no room in the reserved region or the unreferenced limit; rewrite */
@@ -105,7 +104,8 @@ typedef struct blvl_options {
     /* The inflation-budget rule, checked once at open (and by the streaming reader when the
      * table arrives): the sum of the table's raw sizes must be at most this, else
      * BLVL_E_BUDGET before a byte is inflated. 0 = the format's max(64 MiB, 64 * covered).
-     * Reads keep no count: a section can be read any number of times. */
+     * Reads keep no count: a section can be read any number of times. The streaming reader
+     * also charges what it inflates against it (docs/STREAMING.md). */
     uint64_t inflate_budget;
     /* Progress of blvl_verify, in bytes of work (packed bytes hashed plus raw bytes inflated)
      * out of `total`; called on the calling thread only. NULL for none. */
@@ -201,7 +201,7 @@ void blvl_digest(const void *data, size_t size, uint8_t out[BLVL_DIGEST_SIZE]);
 /* 32 lowercase hex digits and a NUL. */
 void blvl_hex(const uint8_t digest[BLVL_DIGEST_SIZE], char out[33]);
 
-/* True when `tag` is a valid tag; true in *core when it has no dot (reserved for the spec). */
+/* True when `tag` is a valid tag; *core is set when it has no dot (the format's core tags). */
 int blvl_tag_valid(const char *tag, int *core);
 
 /* ---- writing --------------------------------------------------------------------------- */

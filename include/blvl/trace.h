@@ -28,7 +28,7 @@ extern "C" {
  * DIST_EPSILON. A fraction is pulled back by this much along the hit plane's normal. */
 #define BLVL_TRACE_DIST_EPSILON 0.03125f
 
-/* sim collider flag bits (the seed's "sim" section). */
+/* sim collider flag bits (Collider.flags, schema/sim.fbs). */
 #define BLVL_COLLIDER_LADDER 0x01u       /* climbable; every ladder also sets SHOT_THROUGH */
 #define BLVL_COLLIDER_SURFACE_MASK 0x06u /* bits 1..2: 0 concrete, 1 metal, 2 wood */
 #define BLVL_COLLIDER_SURFACE_SHIFT 1u

@@ -9,7 +9,6 @@ static const char *const names[BLVL_STATUS_COUNT] = {
     [BLVL_E_NOMEM] = "out-of-memory",
     [BLVL_E_IO] = "io",
     [BLVL_E_NOT_FOUND] = "not-found",
-    [BLVL_E_THREAD] = "thread",
     [BLVL_E_TRUNCATED] = "truncated",
     [BLVL_E_MAGIC] = "magic",
     [BLVL_E_VERSION] = "container-version",

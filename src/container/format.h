@@ -70,6 +70,7 @@ blvl_status blvl__budget_check_limit(const blvl_entry *entries, uint32_t n, uint
  * 4096), capped at BLVL_FLOOR_MAX; 0 when even the cap cannot hold `count` entries. */
 uint64_t blvl__floor_for(uint32_t count);
 
-/* Sort entries by payload offset (insertion-free heap sort; n may be 0). */
+/* Sort entries by payload offset, ties by tag so the order is deterministic (qsort; n may be
+ * 0). */
 void blvl__sort_by_offset(blvl_entry *entries, uint32_t n);
 #endif

@@ -3,7 +3,7 @@
 #define BLVL_CONTAINER_WRITER_INTERNAL_H
 #include "blvl/blvl.h"
 
-/* Level 19 on every chunk, the codec rule before issue 7 §8. Call before the first append. */
+/* Level 19 on every chunk, without the level-1 probe (benchmarks). Call before the first append. */
 void blvl__writer_legacy_codec(blvl_writer *w);
 /* Bytes the writer's buffers and encoders hold now (*codec_bytes: the encoders' share). Only
  * between sections (after end, before the next begin) or before commit. */

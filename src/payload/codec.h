@@ -20,7 +20,7 @@ typedef struct blvl_codec {
     ZSTD_CCtx *best;  /* level 19: the stored frame */
     uint8_t *scratch; /* the level-1 frame, discarded */
     size_t scratch_size;
-    int legacy; /* benchmarks only: level 19 on every chunk, the rule before issue 7 */
+    int legacy; /* benchmarks only: level 19 on every chunk, no level-1 probe */
 } blvl_codec;
 
 void blvl__codec_init(blvl_codec *c, const blvl_allocator *a);

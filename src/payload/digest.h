@@ -1,5 +1,7 @@
 /* BLAKE3-128: the first 16 bytes of BLAKE3 output, the digest of every entry, the identity
- * and the table digest. A thin wrapper so nothing else includes blake3.h. */
+ * and the table digest. Inline wrappers so the library's code names one digest, not BLAKE3's
+ * API; this header still includes blake3.h, so it stays private to src/ (the public header
+ * has blvl_digest). */
 #ifndef BLVL_PAYLOAD_DIGEST_H
 #define BLVL_PAYLOAD_DIGEST_H
 #include <stddef.h>

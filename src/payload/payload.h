@@ -2,8 +2,8 @@
  * u32 raw, u8 codec (0 raw, 1 zstd), 3 zero bytes. Chunks hold at most 4 MiB raw; a writer
  * cuts every chunk but the last at exactly 4 MiB and picks each chunk's codec as codec.h says
  * (level-1 test, then level 19, one frame with the content size, no checksum, no dictionary;
- * raw when that would not shrink the chunk). An empty payload
- * is the 4 bytes 00 00 00 00. The container uses these; nothing here knows about files. */
+ * raw when that would not shrink the chunk). An empty payload is the 4 bytes 00 00 00 00.
+ * The container uses these; nothing here knows about files. */
 #ifndef BLVL_PAYLOAD_PAYLOAD_H
 #define BLVL_PAYLOAD_PAYLOAD_H
 #include "blvl/blvl.h"
@@ -29,8 +29,9 @@ blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint
                                const blvl_allocator *a, blvl_chunk **out, uint32_t *n,
                                blvl_error *err);
 
-/* Raw bytes of the zstd chunks: what inflating the section costs against the budget (raw
- * chunks are copies of bytes the file holds, so they cannot amplify). */
+/* Raw bytes of the zstd chunks: what the streaming reader charges against its inflation
+ * budget for the section (raw chunks are copies of bytes the file holds, so they cannot
+ * amplify). */
 uint64_t blvl__inflated_size(const blvl_chunk *chunks, uint32_t n);
 
 /* Inflate every chunk into `raw` (raw_size bytes), `threads` workers at most (0 = online CPUs).

@@ -37,6 +37,6 @@ blvl_pipe_slot *blvl__pipe_oldest(blvl_pipe *p);
 void blvl__pipe_release(blvl_pipe *p);
 /* Bytes held: slot buffers and encoders (benchmarks). Only when no slot is in flight. */
 size_t blvl__pipe_footprint(blvl_pipe *p, size_t *codec_bytes);
-/* Benchmarks only: level 19 on every chunk, as before issue 7 §8. */
+/* Benchmarks only: level 19 on every chunk, without the level-1 probe (codec.h). */
 void blvl__pipe_legacy_codec(blvl_pipe *p);
 #endif

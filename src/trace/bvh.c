@@ -10,8 +10,8 @@
 typedef struct bvh_build {
     blvl_trace_world *w;
     uint32_t *items;
-    float *centroid; /* 3 per collider */
-    uint32_t node_count;
+    float *centroid;     /* 3 per collider */
+    uint32_t node_count; /* nodes handed out so far: the next pair of children starts here */
 } bvh_build;
 
 static float cen(const bvh_build *b, uint32_t item, int axis) {

@@ -1,4 +1,4 @@
-/* Who is moving, reduced to masks. The seed's rules: a player's sweep skips player-through
+/* Who is moving, reduced to masks (docs/TRACE.md): a player's sweep skips player-through
  * (bit 7); a shot skips shot-through (bit 5, which ladders, player clips and grates set), so a
  * clip brush (bit 4) stops a shot unless it also says shot-through; water (bit 6) is never swept.
  */

@@ -10,7 +10,8 @@
 /* Coordinates past this are refused as hostile (they would overflow the float math). */
 #define TW_COORD_MAX 1.0e7
 
-/* Allocation through the caller's hooks, remembering sizes for the free hook. */
+/* Allocation through the caller's hooks (malloc/free without them). Nothing is remembered:
+ * every tw_free passes back the size the block was allocated with, as the free hook wants. */
 typedef struct tw_alloc {
     blvl_allocator a;
 } tw_alloc;
@@ -96,7 +97,7 @@ struct blvl_trace_world {
     size_t plane_count;
     /* hierarchy over the static colliders (not doors, not dropped) */
     tw_node *nodes;
-    uint32_t node_count;
+    uint32_t node_count; /* nodes allocated (2 x item_count), for the free; the tree uses fewer */
     uint32_t *items;
     uint32_t item_count;
     /* doors, sorted by door index */

@@ -1,5 +1,5 @@
 """An independent second implementation of the .blvl container, written from the spec
-(docs/FORMAT.md, DESIGN.md "Byte layout") and nothing else: no code of ours is called.
+(docs/FORMAT.md) and nothing else: no code of ours is called.
 
 Every BLAKE3-128 digest comes from the `b3sum --length 16` tool and every zstd frame from the
 `zstd` tool (`zstd -1`/`zstd -19 --no-check -c FILE`: content size present, no checksum, no

@@ -70,8 +70,8 @@ enum {
 };
 extern const blvl_fb_enum blvl_ColliderSourceKind_enum;
 
-/* What a breakable is made of (sound and debris), in the seed's order. The source engine's material
- * class, else read from the material name. */
+/* What a breakable is made of (sound and debris); the values are fixed (docs/SECTIONS.md). The
+ * source engine's material class, else read from the material name. */
 typedef uint8_t blvl_BreakableKind;
 enum {
     /* glass */
