@@ -22,7 +22,7 @@ not() { ! "$@"; }
 # --- 1. the dry run -------------------------------------------------------------------------
 t=$tmp/tree
 mkdir -p "$t"
-cp -r "$src/schema" "$src/tools" "$src/scripts" "$src/include" "$src/src" "$src/fuzz" \
+cp -r "$src/schema" "$src/tools" "$src/scripts" "$src/include" "$src/src" "$src/fuzz" "$src/cli" \
     "$src/CMakeLists.txt" "$src/.clang-format" "$t/"
 [ -f "$src/blvl.pc.in" ] && cp "$src/blvl.pc.in" "$t/"
 [ -d "$src/cmake" ] && cp -r "$src/cmake" "$t/"
