@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blvl/api.h"
 #include "blvl/version.h"
 
 #ifdef __cplusplus
@@ -88,7 +89,7 @@ typedef struct blvl_error {
 
 /* The stable short name of a status ("table-digest", "chunk-index", ...). A blvl_error's
  * message already starts with it ("table-digest: ..."): print the message alone, not both. */
-const char *blvl_status_name(blvl_status code);
+BLVL_API const char *blvl_status_name(blvl_status code);
 
 /* Allocator hooks. NULL fields (or a NULL pointer) mean malloc/free. */
 typedef struct blvl_allocator {
@@ -152,21 +153,21 @@ typedef struct blvl_level blvl_level;
 /* Open and validate: header, table, table digest, identity, the unreferenced-bytes limit and
  * the inflation budget are all checked before this returns. Section digests are checked when
  * a section is read. */
-blvl_status blvl_open_file(blvl_level **out, const char *path, const blvl_options *opt,
-                           blvl_error *err);
+BLVL_API blvl_status blvl_open_file(blvl_level **out, const char *path, const blvl_options *opt,
+                                    blvl_error *err);
 /* `data` is borrowed and must outlive the level. */
-blvl_status blvl_open_memory(blvl_level **out, const void *data, size_t size,
-                             const blvl_options *opt, blvl_error *err);
-blvl_status blvl_open_source(blvl_level **out, const blvl_source *src, const blvl_options *opt,
-                             blvl_error *err);
-void blvl_close(blvl_level *level);
+BLVL_API blvl_status blvl_open_memory(blvl_level **out, const void *data, size_t size,
+                                      const blvl_options *opt, blvl_error *err);
+BLVL_API blvl_status blvl_open_source(blvl_level **out, const blvl_source *src,
+                                      const blvl_options *opt, blvl_error *err);
+BLVL_API void blvl_close(blvl_level *level);
 
-void blvl_get_info(const blvl_level *level, blvl_info *out);
-uint32_t blvl_count(const blvl_level *level);
+BLVL_API void blvl_get_info(const blvl_level *level, blvl_info *out);
+BLVL_API uint32_t blvl_count(const blvl_level *level);
 /* Entries in table order; NULL past the end. */
-const blvl_entry *blvl_entry_at(const blvl_level *level, uint32_t index);
+BLVL_API const blvl_entry *blvl_entry_at(const blvl_level *level, uint32_t index);
 /* NULL when no section has that tag. */
-const blvl_entry *blvl_find(const blvl_level *level, const char *tag);
+BLVL_API const blvl_entry *blvl_find(const blvl_level *level, const char *tag);
 
 /* A section's inflated bytes. `data` points into the mapped file (no copy) when the section
  * is one raw chunk of a mapped or in-memory level; otherwise into memory owned by the section. */
@@ -179,30 +180,31 @@ typedef struct blvl_section {
 
 /* Read a section: check its digest, parse the chunk index, inflate the chunks in parallel,
  * each to exactly its declared size. Safe to call from several threads on one level. */
-blvl_status blvl_read(blvl_level *level, const char *tag, blvl_section *out, blvl_error *err);
+BLVL_API blvl_status blvl_read(blvl_level *level, const char *tag, blvl_section *out,
+                               blvl_error *err);
 /* Read the packed (stored) bytes of a section after checking its digest. */
-blvl_status blvl_read_packed(blvl_level *level, const char *tag, blvl_section *out,
-                             blvl_error *err);
-void blvl_section_free(blvl_level *level, blvl_section *section);
+BLVL_API blvl_status blvl_read_packed(blvl_level *level, const char *tag, blvl_section *out,
+                                      blvl_error *err);
+BLVL_API void blvl_section_free(blvl_level *level, blvl_section *section);
 
 /* Check every section: digest, chunk index and inflation of every chunk (output discarded).
  * The container does not know FlatBuffers; the section layer adds that check. */
-blvl_status blvl_verify(blvl_level *level, blvl_error *err);
+BLVL_API blvl_status blvl_verify(blvl_level *level, blvl_error *err);
 
 /* Identity from decoded entries (what open checks header bytes 48..64 against). */
-void blvl_compute_identity(const blvl_entry *entries, uint32_t count,
-                           uint8_t out[BLVL_DIGEST_SIZE]);
+BLVL_API void blvl_compute_identity(const blvl_entry *entries, uint32_t count,
+                                    uint8_t out[BLVL_DIGEST_SIZE]);
 /* Table digest (header bytes 24..40): BLAKE3-128 of magic | u32 1 | u32 count | u64 floor |
  * u32 table offset | u32 0 | the `count` 64-byte entries at `table_bytes`, as stored. */
-void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count, uint64_t floor,
-                               uint32_t table_offset, uint8_t out[BLVL_DIGEST_SIZE]);
+BLVL_API void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count, uint64_t floor,
+                                        uint32_t table_offset, uint8_t out[BLVL_DIGEST_SIZE]);
 /* BLAKE3-128 of a buffer, the digest every entry carries. */
-void blvl_digest(const void *data, size_t size, uint8_t out[BLVL_DIGEST_SIZE]);
+BLVL_API void blvl_digest(const void *data, size_t size, uint8_t out[BLVL_DIGEST_SIZE]);
 /* 32 lowercase hex digits and a NUL. */
-void blvl_hex(const uint8_t digest[BLVL_DIGEST_SIZE], char out[33]);
+BLVL_API void blvl_hex(const uint8_t digest[BLVL_DIGEST_SIZE], char out[33]);
 
 /* True when `tag` is a valid tag; *core is set when it has no dot (the format's core tags). */
-int blvl_tag_valid(const char *tag, int *core);
+BLVL_API int blvl_tag_valid(const char *tag, int *core);
 
 /* ---- writing --------------------------------------------------------------------------- */
 
@@ -262,51 +264,55 @@ typedef struct blvl_sink {
  * one a level of exactly max_sections sections gets (docs/FORMAT.md). Writing fewer is fine.
  * The file writer refuses (io) at once to replace a file this process could not write in
  * place; it writes a temporary file beside `path` that commit flushes and renames over it. */
-blvl_status blvl_writer_open_file(blvl_writer **out, const char *path, uint32_t max_sections,
-                                  const blvl_write_options *opt, blvl_error *err);
+BLVL_API blvl_status blvl_writer_open_file(blvl_writer **out, const char *path,
+                                           uint32_t max_sections, const blvl_write_options *opt,
+                                           blvl_error *err);
 /* The level is built in memory and handed over by blvl_writer_commit_memory. */
-blvl_status blvl_writer_open_memory(blvl_writer **out, uint32_t max_sections,
-                                    const blvl_write_options *opt, blvl_error *err);
+BLVL_API blvl_status blvl_writer_open_memory(blvl_writer **out, uint32_t max_sections,
+                                             const blvl_write_options *opt, blvl_error *err);
 /* The level goes to `sink` (copied; its user pointer must outlive the writer). */
-blvl_status blvl_writer_open_sink(blvl_writer **out, const blvl_sink *sink, uint32_t max_sections,
-                                  const blvl_write_options *opt, blvl_error *err);
+BLVL_API blvl_status blvl_writer_open_sink(blvl_writer **out, const blvl_sink *sink,
+                                           uint32_t max_sections, const blvl_write_options *opt,
+                                           blvl_error *err);
 
 /* Start the next section. `flags`: BLVL_ENTRY_FLAG_IDENTITY (forced on for core tags). A bad or
  * repeated tag is BLVL_E_WRITE_TAG; one section more than max_sections is BLVL_E_ARGUMENT. */
-blvl_status blvl_writer_begin(blvl_writer *w, const char *tag, uint32_t version, uint32_t flags,
-                              blvl_error *err);
+BLVL_API blvl_status blvl_writer_begin(blvl_writer *w, const char *tag, uint32_t version,
+                                       uint32_t flags, blvl_error *err);
 /* Raw bytes of the open section, in pieces of any size (copied before this returns). A section
  * past 2 GiB raw is BLVL_E_RAW_SIZE. */
-blvl_status blvl_writer_append(blvl_writer *w, const void *data, size_t size, blvl_error *err);
+BLVL_API blvl_status blvl_writer_append(blvl_writer *w, const void *data, size_t size,
+                                        blvl_error *err);
 /* Close the open section. */
-blvl_status blvl_writer_end(blvl_writer *w, blvl_error *err);
+BLVL_API blvl_status blvl_writer_end(blvl_writer *w, blvl_error *err);
 /* begin + append + end. */
-blvl_status blvl_writer_add(blvl_writer *w, const char *tag, uint32_t version, uint32_t flags,
-                            const void *data, size_t size, blvl_error *err);
+BLVL_API blvl_status blvl_writer_add(blvl_writer *w, const char *tag, uint32_t version,
+                                     uint32_t flags, const void *data, size_t size,
+                                     blvl_error *err);
 /* Finish the level: wait for the last chunks, check the inflation budget (the sum of raw sizes
  * at most max(64 MiB, 64 x covered), BLVL_E_BUDGET naming the largest section and its ratio),
  * write the header and table, and for a file flush and rename. Frees the writer, on success
  * or not; on failure nothing is left behind. For a memory writer use commit_memory. */
-blvl_status blvl_writer_commit(blvl_writer *w, blvl_error *err);
+BLVL_API blvl_status blvl_writer_commit(blvl_writer *w, blvl_error *err);
 /* The same for a memory writer: *out (free with blvl_free and the same allocator) holds
  * *out_size bytes. */
-blvl_status blvl_writer_commit_memory(blvl_writer *w, uint8_t **out, size_t *out_size,
-                                      blvl_error *err);
+BLVL_API blvl_status blvl_writer_commit_memory(blvl_writer *w, uint8_t **out, size_t *out_size,
+                                               blvl_error *err);
 /* Drop everything: the temporary file is removed, the target untouched. NULL is fine. */
-void blvl_writer_abort(blvl_writer *w);
+BLVL_API void blvl_writer_abort(blvl_writer *w);
 
 /* ---- whole-section writing (wrappers over the streaming writer) --------------------------- */
 
 /* Bake a level. The output is a function of the sections alone (order included): same
  * input, same bytes. Sections are laid out in the order given. */
-blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
-                              const blvl_write_options *opt, uint8_t **out, size_t *out_size,
-                              blvl_error *err);
+BLVL_API blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
+                                       const blvl_write_options *opt, uint8_t **out,
+                                       size_t *out_size, blvl_error *err);
 /* Writes to a temporary file beside `path`, flushes, then renames it over `path`. */
-blvl_status blvl_write_file(const char *path, const blvl_section_in *sections, size_t count,
-                            const blvl_write_options *opt, blvl_error *err);
+BLVL_API blvl_status blvl_write_file(const char *path, const blvl_section_in *sections,
+                                     size_t count, const blvl_write_options *opt, blvl_error *err);
 /* Free memory returned by blvl_write_memory (with the same allocator). */
-void blvl_free(const blvl_allocator *allocator, void *ptr, size_t size);
+BLVL_API void blvl_free(const blvl_allocator *allocator, void *ptr, size_t size);
 
 /* ---- rewrite and in-place edits ----------------------------------------------------------- */
 
@@ -319,8 +325,8 @@ typedef int (*blvl_keep_fn)(void *user, const blvl_entry *entry);
  * when every identity section is kept), laid out in table order, with a fresh reserved region.
  * in_path and out_path may be the same file (the output is renamed over it); then the file's
  * edit lock is held from the read to the rename (BLVL_E_BUSY past opt->lock_timeout_ms). */
-blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
-                              void *keep_user, const blvl_options *opt, blvl_error *err);
+BLVL_API blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
+                                       void *keep_user, const blvl_options *opt, blvl_error *err);
 
 /* A compacting copy with edits, the way out when an in-place edit answers BLVL_E_NO_ROOM.
  * Each section of `put` (raw bytes, chunked and compressed as the writer does, outside
@@ -332,10 +338,11 @@ blvl_status blvl_rewrite_file(const char *in_path, const char *out_path, blvl_ke
  * refuse under the inflation-budget rule is not written (BLVL_E_BUDGET). Every refusal comes
  * before anything is written. `out_path` may name the file `in_path` does: the new file is
  * renamed over it, under the edit lock as for blvl_rewrite_file. */
-blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
-                                   void *keep_user, const blvl_section_in *put, size_t nput,
-                                   const char *const *drop, size_t ndrop, const blvl_options *opt,
-                                   blvl_error *err);
+BLVL_API blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path,
+                                            blvl_keep_fn keep, void *keep_user,
+                                            const blvl_section_in *put, size_t nput,
+                                            const char *const *drop, size_t ndrop,
+                                            const blvl_options *opt, blvl_error *err);
 
 /* The file operations an edit performs, so tests can interrupt them. NULL = POSIX. */
 typedef struct blvl_file_ops {
@@ -359,11 +366,12 @@ typedef struct blvl_edit_options {
  * exclusive edit lock throughout (BLVL_E_BUSY when another edit or in-place rewrite holds it
  * past opt->lock_timeout_ms). The edited level must meet the inflation-budget rule
  * (BLVL_E_BUDGET, nothing written). */
-blvl_status blvl_edit_put(const char *path, const char *tag, uint32_t version, const void *data,
-                          size_t size, const blvl_edit_options *opt, blvl_error *err);
+BLVL_API blvl_status blvl_edit_put(const char *path, const char *tag, uint32_t version,
+                                   const void *data, size_t size, const blvl_edit_options *opt,
+                                   blvl_error *err);
 /* Drop a section outside identity, in place. */
-blvl_status blvl_edit_drop(const char *path, const char *tag, const blvl_edit_options *opt,
-                           blvl_error *err);
+BLVL_API blvl_status blvl_edit_drop(const char *path, const char *tag, const blvl_edit_options *opt,
+                                    blvl_error *err);
 
 /* ---- streaming ------------------------------------------------------------------------- */
 
@@ -395,11 +403,11 @@ typedef int (*blvl_stream_fn)(void *user, const blvl_stream_event *ev);
 
 typedef struct blvl_stream blvl_stream;
 
-blvl_status blvl_stream_new(blvl_stream **out, const blvl_options *opt, blvl_stream_fn fn,
-                            void *user, blvl_error *err);
+BLVL_API blvl_status blvl_stream_new(blvl_stream **out, const blvl_options *opt, blvl_stream_fn fn,
+                                     void *user, blvl_error *err);
 /* Keep and inflate this section when it arrives. Call before the table is known. A stream
  * with no wanted tags verifies every section and keeps none. */
-blvl_status blvl_stream_want(blvl_stream *s, const char *tag, blvl_error *err);
+BLVL_API blvl_status blvl_stream_want(blvl_stream *s, const char *tag, blvl_error *err);
 /* A check of a wanted section's inflated bytes (the container knows no payload format; e.g.
  * blvl_sections_stream_check plugs in the FlatBuffers verifier). Called once per wanted
  * section that passed the container's checks, before its event; return BLVL_OK, or a status
@@ -408,16 +416,17 @@ blvl_status blvl_stream_want(blvl_stream *s, const char *tag, blvl_error *err);
 typedef blvl_status (*blvl_stream_check_fn)(void *user, const blvl_entry *entry,
                                             const uint8_t *data, size_t size, blvl_error *err);
 /* Install (or with NULL remove) the check. Call before the table is known. */
-blvl_status blvl_stream_set_check(blvl_stream *s, blvl_stream_check_fn fn, void *user,
-                                  blvl_error *err);
+BLVL_API blvl_status blvl_stream_set_check(blvl_stream *s, blvl_stream_check_fn fn, void *user,
+                                           blvl_error *err);
 /* Feed the next bytes of the file, in order, in pieces of any size. A refusal of the header or
  * table is returned here; a bad section is an event, and the stream goes on. Once a call has
  * refused the input (or the callback stopped the stream), every later feed and finish returns
  * that first status and message again. */
-blvl_status blvl_stream_feed(blvl_stream *s, const void *data, size_t len, blvl_error *err);
+BLVL_API blvl_status blvl_stream_feed(blvl_stream *s, const void *data, size_t len,
+                                      blvl_error *err);
 /* The end of the input: refuses a file that ended early. */
-blvl_status blvl_stream_finish(blvl_stream *s, blvl_error *err);
-void blvl_stream_free(blvl_stream *s);
+BLVL_API blvl_status blvl_stream_finish(blvl_stream *s, blvl_error *err);
+BLVL_API void blvl_stream_free(blvl_stream *s);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "blvl/api.h"
 #include "blvl/blvl.h"
 
 #ifdef __cplusplus
@@ -225,7 +226,7 @@ typedef enum blvl_fb_kind {
 } blvl_fb_kind;
 
 /* Size in bytes of a scalar kind (0 for the others). */
-size_t blvl_fb_scalar_size(blvl_fb_kind kind);
+BLVL_API size_t blvl_fb_scalar_size(blvl_fb_kind kind);
 
 struct blvl_fb_type;
 
@@ -273,7 +274,7 @@ typedef struct blvl_fb_type {
 } blvl_fb_type;
 
 /* The name of `value` in `e`, or NULL. */
-const char *blvl_fb_enum_name(const blvl_fb_enum *e, int64_t value);
+BLVL_API const char *blvl_fb_enum_name(const blvl_fb_enum *e, int64_t value);
 
 /* ---- verifier ---------------------------------------------------------------------------------
  */
@@ -289,8 +290,8 @@ typedef struct blvl_fb_limits {
  * nesting depth, table count, and at most size / 4 table and string visits (so shared subtrees
  * cannot multiply the work). Returns BLVL_E_FLATBUFFER with a message naming the field path
  * and the byte offset on failure. `limits` may be NULL. */
-blvl_status blvl_fb_verify(const void *buf, size_t size, const blvl_fb_type *root,
-                           const blvl_fb_limits *limits, blvl_error *err);
+BLVL_API blvl_status blvl_fb_verify(const void *buf, size_t size, const blvl_fb_type *root,
+                                    const blvl_fb_limits *limits, blvl_error *err);
 
 /* ---- builder ------------------------------------------------------------------------------- */
 
@@ -300,41 +301,46 @@ typedef uint32_t blvl_fb_ref;
 typedef struct blvl_fb_builder blvl_fb_builder;
 
 /* `a` may be NULL (malloc). */
-blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_allocator *a, blvl_error *err);
-void blvl_fb_builder_free(blvl_fb_builder *b);
+BLVL_API blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_allocator *a,
+                                         blvl_error *err);
+BLVL_API void blvl_fb_builder_free(blvl_fb_builder *b);
 /* Start over, keeping the memory. */
-void blvl_fb_builder_reset(blvl_fb_builder *b);
+BLVL_API void blvl_fb_builder_reset(blvl_fb_builder *b);
 /* The first error so far (BLVL_OK when none). */
-blvl_status blvl_fb_builder_status(const blvl_fb_builder *b, blvl_error *err);
+BLVL_API blvl_status blvl_fb_builder_status(const blvl_fb_builder *b, blvl_error *err);
 
-blvl_fb_ref blvl_fb_create_string(blvl_fb_builder *b, const char *s, size_t len);
+BLVL_API blvl_fb_ref blvl_fb_create_string(blvl_fb_builder *b, const char *s, size_t len);
 /* A vector of scalars or structs given as little-endian (host) bytes. */
-blvl_fb_ref blvl_fb_create_vector(blvl_fb_builder *b, const void *elems, size_t count,
-                                  size_t elem_size, size_t align);
+BLVL_API blvl_fb_ref blvl_fb_create_vector(blvl_fb_builder *b, const void *elems, size_t count,
+                                           size_t elem_size, size_t align);
 /* A vector of structs of type `t`; padding bytes are written as zero. */
-blvl_fb_ref blvl_fb_create_struct_vector(blvl_fb_builder *b, const blvl_fb_type *t,
-                                         const void *elems, size_t count);
+BLVL_API blvl_fb_ref blvl_fb_create_struct_vector(blvl_fb_builder *b, const blvl_fb_type *t,
+                                                  const void *elems, size_t count);
 /* A vector of tables or strings. */
-blvl_fb_ref blvl_fb_create_ref_vector(blvl_fb_builder *b, const blvl_fb_ref *refs, size_t count);
+BLVL_API blvl_fb_ref blvl_fb_create_ref_vector(blvl_fb_builder *b, const blvl_fb_ref *refs,
+                                               size_t count);
 
-void blvl_fb_table_start(blvl_fb_builder *b);
+BLVL_API void blvl_fb_table_start(blvl_fb_builder *b);
 /* Store `size` raw bytes for field `id` (a scalar or a struct without padding). */
-void blvl_fb_add_raw(blvl_fb_builder *b, unsigned id, const void *bytes, size_t size, size_t align);
+BLVL_API void blvl_fb_add_raw(blvl_fb_builder *b, unsigned id, const void *bytes, size_t size,
+                              size_t align);
 /* A struct field; padding bytes are written as zero. NULL adds nothing. */
-void blvl_fb_add_struct(blvl_fb_builder *b, unsigned id, const blvl_fb_type *t, const void *v);
+BLVL_API void blvl_fb_add_struct(blvl_fb_builder *b, unsigned id, const blvl_fb_type *t,
+                                 const void *v);
 /* An offset field (string, vector, table, union value). 0 adds nothing. */
-void blvl_fb_add_ref(blvl_fb_builder *b, unsigned id, blvl_fb_ref ref);
-blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b);
+BLVL_API void blvl_fb_add_ref(blvl_fb_builder *b, unsigned id, blvl_fb_ref ref);
+BLVL_API blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b);
 
 /* Write the root offset. `*data` points into the builder and stays valid until the builder is
  * reset or freed; it is aligned as the buffer's largest member requires. */
-blvl_status blvl_fb_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t **data, size_t *size,
-                           blvl_error *err);
+BLVL_API blvl_status blvl_fb_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t **data,
+                                    size_t *size, blvl_error *err);
 
 /* blvl_fb_finish with a file identifier: `file_identifier` (4 chars, or NULL for none) goes in
  * bytes 4..8, after the root offset, as flatc and the other FlatBuffers builders put it. */
-blvl_status blvl_fb_finish_id(blvl_fb_builder *b, blvl_fb_ref root, const char *file_identifier,
-                              const uint8_t **data, size_t *size, blvl_error *err);
+BLVL_API blvl_status blvl_fb_finish_id(blvl_fb_builder *b, blvl_fb_ref root,
+                                       const char *file_identifier, const uint8_t **data,
+                                       size_t *size, blvl_error *err);
 
 /* Scalar adds that leave a value equal to the default out (floats compared bit for bit, so -0.0
  * and NaN payloads survive). */
@@ -377,17 +383,18 @@ static inline void blvl_fb_add_union(blvl_fb_builder *b, unsigned value_id, uint
  * names, enums by name, unions as x_type + x, fields the buffer leaves out are left out.
  * `*out` (NUL-terminated, `*out_len` bytes before the NUL) is allocated with `a`; free it with
  * blvl_fb_free(a, *out, *out_len + 1). `indent` 0 prints on one line. */
-blvl_status blvl_fb_to_json(const void *buf, size_t size, const blvl_fb_type *root, unsigned indent,
-                            const blvl_allocator *a, char **out, size_t *out_len, blvl_error *err);
+BLVL_API blvl_status blvl_fb_to_json(const void *buf, size_t size, const blvl_fb_type *root,
+                                     unsigned indent, const blvl_allocator *a, char **out,
+                                     size_t *out_len, blvl_error *err);
 
 /* Parse JSON of the shape blvl_fb_to_json prints (and flatc reads) and build the buffer with
  * blvl's builder: the same values give the same bytes whatever the key order. `*out` is
  * allocated with `a` (free with blvl_fb_free(a, *out, *out_size)). */
-blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *root,
-                              const blvl_allocator *a, uint8_t **out, size_t *out_size,
-                              blvl_error *err);
+BLVL_API blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *root,
+                                       const blvl_allocator *a, uint8_t **out, size_t *out_size,
+                                       blvl_error *err);
 
-void blvl_fb_free(const blvl_allocator *a, void *ptr, size_t size);
+BLVL_API void blvl_fb_free(const blvl_allocator *a, void *ptr, size_t size);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #ifndef BLVL_SECTIONS_H
 #define BLVL_SECTIONS_H
 
+#include "blvl/api.h"
 #include "blvl/blvl.h"
 #include "blvl/fb.h"
 
@@ -24,24 +25,24 @@ extern "C" {
 /* The root table type of a core tag ("sim" -> Sim); NULL for anything else (bsym included: the
  * symbols are a .bsym file of their own, never a section of a level). *required (may be NULL)
  * is set for a required section (meta, sim). */
-const blvl_fb_type *blvl_section_type(const char *tag, int *required);
+BLVL_API const blvl_fb_type *blvl_section_type(const char *tag, int *required);
 
 /* The root table type of schema/NAME.fbs: a core tag's, or that of a file of its own (a schema
  * with a file_identifier: Symbols for "bsym", the .bsym file whose buffers carry "BSYM"); NULL
  * for anything else. */
-const blvl_fb_type *blvl_schema_type(const char *name);
+BLVL_API const blvl_fb_type *blvl_schema_type(const char *name);
 
 /* The core tags in registry order (the required ones, then the rest, each by name); NULL past
  * the end. */
-const char *blvl_core_tag_at(unsigned index);
+BLVL_API const char *blvl_core_tag_at(unsigned index);
 
 /* Read a core section, check its version and verify it. On BLVL_OK, *root is its root table
  * (valid until blvl_section_free(level, out)). A section that is absent, or dropped for an
  * unknown version, gives BLVL_E_NOT_FOUND (read it as the empty table) unless the tag is
  * required: then BLVL_E_REQUIRED or BLVL_E_SECTION_VERSION. A payload the verifier refuses
  * gives BLVL_E_FLATBUFFER. */
-blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section *out,
-                               const uint8_t **root, blvl_error *err);
+BLVL_API blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section *out,
+                                        const uint8_t **root, blvl_error *err);
 
 /* Typed forms, one per core tag, are generated into blvl/sections/registry.h: e.g.
  * blvl_level_sim(level, &sec, &sim, &err) fills a blvl_Sim. */
@@ -49,38 +50,39 @@ blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section 
 /* For `blvl verify`: meta and sim present at a known version, and every core section of a
  * known version passes the FlatBuffers verifier (each is read, so digests and chunks are
  * checked too). The message names the tag and what failed. */
-blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err);
+BLVL_API blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err);
 
 /* The same level rules over the sections a writer is about to write, with the same statuses
  * and messages blvl_sections_verify gives for the written level (so `blvl pack` refuses what
  * `blvl verify` would). Sections with game tags (a dot) are not looked at, so their `data` may
  * be NULL (a writer that streams them from disk). */
-blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, blvl_error *err);
+BLVL_API blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count,
+                                         blvl_error *err);
 
 /* Makes the streaming reader check each wanted core section as blvl_level_section does: meta
  * and sim at a payload version this reader knows, and every core section of a known version
  * through the FlatBuffers verifier of its root type. A section that fails is reported as
  * SECTION_BAD with section-version or flatbuffer. Call before the table is known (it installs
  * blvl_stream_set_check's hook). */
-blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err);
+BLVL_API blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err);
 
 /* Verify bytes as the section `tag`, or as a .bsym file for "bsym" (so for the JSON functions
  * below too). */
-blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
-                                      blvl_error *err);
+BLVL_API blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
+                                               blvl_error *err);
 
 /* JSON of a section's bytes (verified first), flatc --json --strict-json style. `*out` is
  * NUL-terminated and allocated with `a`: free with blvl_fb_free(a, *out, *out_len + 1).
  * `indent` 0 prints one line. */
-blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size, unsigned indent,
-                                 const blvl_allocator *a, char **out, size_t *out_len,
-                                 blvl_error *err);
+BLVL_API blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size,
+                                          unsigned indent, const blvl_allocator *a, char **out,
+                                          size_t *out_len, blvl_error *err);
 
 /* Build a section's FlatBuffer from JSON with blvl's builder (canonical bytes). Free *out with
  * blvl_fb_free(a, *out, *out_size). */
-blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
-                                   const blvl_allocator *a, uint8_t **out, size_t *out_size,
-                                   blvl_error *err);
+BLVL_API blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
+                                            const blvl_allocator *a, uint8_t **out,
+                                            size_t *out_size, blvl_error *err);
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blvl/api.h"
 #include "blvl/blvl.h"
+#include "blvl/sections/sim.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,15 +30,23 @@ extern "C" {
  * DIST_EPSILON. A fraction is pulled back by this much along the hit plane's normal. */
 #define BLVL_TRACE_DIST_EPSILON 0.03125f
 
-/* sim collider flag bits (Collider.flags, schema/sim.fbs). */
-#define BLVL_COLLIDER_LADDER 0x01u       /* climbable; every ladder also sets SHOT_THROUGH */
-#define BLVL_COLLIDER_SURFACE_MASK 0x06u /* bits 1..2: 0 concrete, 1 metal, 2 wood */
+/* The sim collider flag bits are the schema's, generated from schema/sim.fbs as
+ * blvl_ColliderFlag_* (blvl/sections/sim.h). These names are the same values as uint32_t, kept
+ * for the trace API's users (the surface shift is checked against the mask below). */
+#define BLVL_COLLIDER_LADDER ((uint32_t)blvl_ColliderFlag_Ladder) /* also sets SHOT_THROUGH */
+#define BLVL_COLLIDER_SURFACE_MASK ((uint32_t)blvl_ColliderFlag_SurfaceMask) /* blvl_Surface */
 #define BLVL_COLLIDER_SURFACE_SHIFT 1u
-#define BLVL_COLLIDER_SKY 0x08u
-#define BLVL_COLLIDER_CLIP 0x10u           /* solid but never drawn */
-#define BLVL_COLLIDER_SHOT_THROUGH 0x20u   /* holds the player, not a bullet */
-#define BLVL_COLLIDER_WATER 0x40u          /* never swept; see blvl_trace_point_water */
-#define BLVL_COLLIDER_PLAYER_THROUGH 0x80u /* stops a shot, not the player */
+#define BLVL_COLLIDER_SKY ((uint32_t)blvl_ColliderFlag_Sky)
+#define BLVL_COLLIDER_CLIP ((uint32_t)blvl_ColliderFlag_Clip) /* solid but never drawn */
+/* holds the player, not a bullet */
+#define BLVL_COLLIDER_SHOT_THROUGH ((uint32_t)blvl_ColliderFlag_ShotThrough)
+/* never swept; see blvl_trace_point_water */
+#define BLVL_COLLIDER_WATER ((uint32_t)blvl_ColliderFlag_Water)
+/* stops a shot, not the player */
+#define BLVL_COLLIDER_PLAYER_THROUGH ((uint32_t)blvl_ColliderFlag_PlayerThrough)
+BLVL_STATIC_ASSERT(BLVL_COLLIDER_SURFACE_MASK >> BLVL_COLLIDER_SURFACE_SHIFT == 3u &&
+                       blvl_Surface_Wood <= 3u,
+                   "the surface field is bits 1..2 of the collider flags");
 
 #define BLVL_TRACE_NONE 0xFFFFFFFFu /* "no index", as in the schema */
 #define BLVL_TRACE_ALL_GAMETYPES 0xFFFFFFFFu
@@ -89,7 +99,7 @@ typedef struct blvl_trace_collider_desc {
 } blvl_trace_collider_desc;
 
 /* Fill a description with the schema defaults (no shape, every index none, all gametypes). */
-void blvl_trace_collider_desc_init(blvl_trace_collider_desc *desc);
+BLVL_API void blvl_trace_collider_desc_init(blvl_trace_collider_desc *desc);
 
 /* Something the build could not use: a hull face that yields no plane, a stored plane that is
  * not a plane, or a whole collider (face == BLVL_TRACE_NONE) that was dropped. */
@@ -111,26 +121,28 @@ typedef struct blvl_trace_world blvl_trace_world;
 
 /* Build a world: expand every collider, build the bounding-volume hierarchy. Fails only for a
  * bad argument or the allocator; problems with the colliders themselves are reports. */
-blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collider_desc *colliders,
-                                 uint32_t count, const blvl_trace_world_options *opt,
-                                 blvl_error *err);
-void blvl_trace_world_free(blvl_trace_world *world);
+BLVL_API blvl_status blvl_trace_world_new(blvl_trace_world **out,
+                                          const blvl_trace_collider_desc *colliders, uint32_t count,
+                                          const blvl_trace_world_options *opt, blvl_error *err);
+BLVL_API void blvl_trace_world_free(blvl_trace_world *world);
 
 /* Everything the build reported, in collider order. */
-const blvl_trace_report *blvl_trace_world_reports(const blvl_trace_world *world, uint32_t *count);
+BLVL_API const blvl_trace_report *blvl_trace_world_reports(const blvl_trace_world *world,
+                                                           uint32_t *count);
 
-uint32_t blvl_trace_world_collider_count(const blvl_trace_world *world);
+BLVL_API uint32_t blvl_trace_world_collider_count(const blvl_trace_world *world);
 /* The planes a collider is traced against (its closed pose): stored planes, or a hull's face,
  * axial and bevel planes. *count is 0 for a dropped collider. */
-const blvl_trace_plane *blvl_trace_world_planes(const blvl_trace_world *world, uint32_t collider,
-                                                uint32_t *count);
+BLVL_API const blvl_trace_plane *blvl_trace_world_planes(const blvl_trace_world *world,
+                                                         uint32_t collider, uint32_t *count);
 /* The bounds the collider is culled by (from its planes or vertices, not the stored lo/hi). */
-int blvl_trace_world_bounds(const blvl_trace_world *world, uint32_t collider, float lo[3],
-                            float hi[3]);
+BLVL_API int blvl_trace_world_bounds(const blvl_trace_world *world, uint32_t collider, float lo[3],
+                                     float hi[3]);
 
 /* Build from a level's sim section (verified with the FlatBuffers verifier first). */
-blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
-                                        const blvl_trace_world_options *opt, blvl_error *err);
+BLVL_API blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
+                                                 const blvl_trace_world_options *opt,
+                                                 blvl_error *err);
 
 /* ---- doors ------------------------------------------------------------------------------ */
 
@@ -140,26 +152,27 @@ typedef struct blvl_trace_transform {
     float translate[3];
 } blvl_trace_transform;
 
-void blvl_trace_transform_identity(blvl_trace_transform *out);
+BLVL_API void blvl_trace_transform_identity(blvl_trace_transform *out);
 /* Slide `distance` units along `dir` (normalized here). */
-blvl_status blvl_trace_transform_slide(blvl_trace_transform *out, const float dir[3],
-                                       float distance, blvl_error *err);
+BLVL_API blvl_status blvl_trace_transform_slide(blvl_trace_transform *out, const float dir[3],
+                                                float distance, blvl_error *err);
 /* Swing `degrees` about the line through `origin` along `axis` (right-handed). */
-blvl_status blvl_trace_transform_swing(blvl_trace_transform *out, const float origin[3],
-                                       const float axis[3], float degrees, blvl_error *err);
+BLVL_API blvl_status blvl_trace_transform_swing(blvl_trace_transform *out, const float origin[3],
+                                                const float axis[3], float degrees,
+                                                blvl_error *err);
 
 /* The poses of a world's doors. Every door starts closed. A blvl_trace_doors is read by traces
  * and written by blvl_trace_doors_set; do not set while another thread traces with it (keep two
  * and swap them between frames). */
 typedef struct blvl_trace_doors blvl_trace_doors;
 
-blvl_status blvl_trace_doors_new(blvl_trace_doors **out, const blvl_trace_world *world,
-                                 blvl_error *err);
+BLVL_API blvl_status blvl_trace_doors_new(blvl_trace_doors **out, const blvl_trace_world *world,
+                                          blvl_error *err);
 /* Move door `door` (a sim.doors index) to `xf` (NULL = closed). Its colliders' planes are moved
  * and their bevels recomputed for the new orientation. */
-blvl_status blvl_trace_doors_set(blvl_trace_doors *doors, uint32_t door,
-                                 const blvl_trace_transform *xf, blvl_error *err);
-void blvl_trace_doors_free(blvl_trace_doors *doors);
+BLVL_API blvl_status blvl_trace_doors_set(blvl_trace_doors *doors, uint32_t door,
+                                          const blvl_trace_transform *xf, blvl_error *err);
+BLVL_API void blvl_trace_doors_free(blvl_trace_doors *doors);
 
 /* ---- queries ---------------------------------------------------------------------------- */
 
@@ -202,25 +215,26 @@ typedef struct blvl_trace_result {
 
 /* Sweep the box [mins, maxs] (relative to the moving point) from start to end. A non-finite
  * coordinate is answered as stuck: startsolid and allsolid, fraction 0, no collider. */
-void blvl_trace_box(const blvl_trace_world *world, const blvl_trace_filter *filter,
-                    const float start[3], const float end[3], const float mins[3],
-                    const float maxs[3], blvl_trace_result *out);
+BLVL_API void blvl_trace_box(const blvl_trace_world *world, const blvl_trace_filter *filter,
+                             const float start[3], const float end[3], const float mins[3],
+                             const float maxs[3], blvl_trace_result *out);
 /* A zero-size box. */
-void blvl_trace_ray(const blvl_trace_world *world, const blvl_trace_filter *filter,
-                    const float start[3], const float end[3], blvl_trace_result *out);
+BLVL_API void blvl_trace_ray(const blvl_trace_world *world, const blvl_trace_filter *filter,
+                             const float start[3], const float end[3], blvl_trace_result *out);
 /* Is the point inside a solid the filter sees? Returns the number of such colliders (0 when
  * none); *flags gets their flags ORed, *collider the lowest index (either may be NULL). */
-uint32_t blvl_trace_point_contents(const blvl_trace_world *world, const blvl_trace_filter *filter,
-                                   const float point[3], uint32_t *flags, uint32_t *collider);
+BLVL_API uint32_t blvl_trace_point_contents(const blvl_trace_world *world,
+                                            const blvl_trace_filter *filter, const float point[3],
+                                            uint32_t *flags, uint32_t *collider);
 /* Is the point inside water (bit 6)? Only the filter's gametypes, doors and skip apply.
  * Returns 1 and the water collider's material and index (lowest index) when it is. */
-int blvl_trace_point_water(const blvl_trace_world *world, const blvl_trace_filter *filter,
-                           const float point[3], uint32_t *material, uint32_t *collider);
+BLVL_API int blvl_trace_point_water(const blvl_trace_world *world, const blvl_trace_filter *filter,
+                                    const float point[3], uint32_t *material, uint32_t *collider);
 
 /* Test and benchmark aid: the same box trace over every collider without the hierarchy. */
-void blvl_trace_box_brute(const blvl_trace_world *world, const blvl_trace_filter *filter,
-                          const float start[3], const float end[3], const float mins[3],
-                          const float maxs[3], blvl_trace_result *out);
+BLVL_API void blvl_trace_box_brute(const blvl_trace_world *world, const blvl_trace_filter *filter,
+                                   const float start[3], const float end[3], const float mins[3],
+                                   const float maxs[3], blvl_trace_result *out);
 
 #ifdef __cplusplus
 }

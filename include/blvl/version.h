@@ -5,6 +5,7 @@
 #ifndef BLVL_VERSION_H
 #define BLVL_VERSION_H
 
+#include "blvl/api.h"
 #define BLVL_VERSION_MAJOR 0
 #define BLVL_VERSION_MINOR 1
 #define BLVL_VERSION_PATCH 0
@@ -21,9 +22,9 @@ extern "C" {
 #endif
 
 /* BLVL_VERSION_NUMBER of the library linked at run time. */
-unsigned blvl_version_number(void);
+BLVL_API unsigned blvl_version_number(void);
 /* BLVL_VERSION_STRING of the library linked at run time ("0.1.0"). */
-const char *blvl_version_string(void);
+BLVL_API const char *blvl_version_string(void);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,14 @@
-/* Core sections by tag: version policy, read + verify, JSON by tag. The tags, their root types
- * and which are required come from the generated registry (sections/roots.h). A file of its own
- * such as .bsym is never a section of a level: it is known here only by schema name. */
+/* Core sections by tag: version policy, read + verify (JSON by tag is section_json.c). The tags,
+ * their root types and which are required come from the generated registry (sections/roots.h). A
+ * file of its own such as .bsym is never a section of a level: it is known here only by schema
+ * name. */
 #include "blvl/sections.h"
 
 #include <stdio.h>
 
 #include "container/error.h"
 #include "sections/roots.h"
+#include "sections/sections_internal.h"
 
 /* Index in blvl__roots of a root schema by name, core sections only or any; -1 if none. */
 static int find_root(const char *name, int core_only) {
@@ -158,7 +160,7 @@ blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err) {
     return blvl_stream_set_check(s, stream_check, NULL, err);
 }
 
-static const blvl_fb_type *type_or_fail(const char *tag, blvl_error *err) {
+const blvl_fb_type *blvl__section_type_or_fail(const char *tag, blvl_error *err) {
     const blvl_fb_type *t = blvl_schema_type(tag);
     if (!t)
         blvl__fail(err, BLVL_E_ARGUMENT,
@@ -169,35 +171,6 @@ static const blvl_fb_type *type_or_fail(const char *tag, blvl_error *err) {
 
 blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
                                       blvl_error *err) {
-    const blvl_fb_type *t = type_or_fail(tag, err);
+    const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
     return t ? blvl_fb_verify(bytes, size, t, NULL, err) : BLVL_E_ARGUMENT;
-}
-
-blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size, unsigned indent,
-                                 const blvl_allocator *a, char **out, size_t *out_len,
-                                 blvl_error *err) {
-    const blvl_fb_type *t = type_or_fail(tag, err);
-    return t ? blvl_fb_to_json(bytes, size, t, indent, a, out, out_len, err) : BLVL_E_ARGUMENT;
-}
-
-blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
-                                   const blvl_allocator *a, uint8_t **out, size_t *out_size,
-                                   blvl_error *err) {
-    const blvl_fb_type *t = type_or_fail(tag, err);
-    if (!t)
-        return BLVL_E_ARGUMENT;
-    blvl_status st = blvl_fb_from_json(json, len, t, a, out, out_size, err);
-    /* "flatbuffer: json: Sim.colliders[7].flags: ..." names the value from the root type; name
-     * it from the tag instead, as a user wrote it: "sim.colliders[7].flags". */
-    const char *head = "flatbuffer: json: ";
-    size_t hl = strlen(head), rl = strlen(t->name);
-    if (st == BLVL_E_FLATBUFFER && err && strncmp(err->message, head, hl) == 0 &&
-        strncmp(err->message + hl, t->name, rl) == 0 &&
-        (err->message[hl + rl] == '.' || err->message[hl + rl] == ':' ||
-         err->message[hl + rl] == '[')) {
-        char rest[sizeof err->message];
-        snprintf(rest, sizeof rest, "%s", err->message + hl + rl);
-        blvl__fail(err, st, "json: %s%s", tag, rest);
-    }
-    return st;
 }

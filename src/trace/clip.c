@@ -3,7 +3,8 @@
  * planes, and the entry is pulled back BLVL_TRACE_DIST_EPSILON along the entering plane. */
 #include "trace/trace_internal.h"
 
-void tw_clip_box(tw_trace *t, const blvl_trace_plane *planes, uint32_t count, uint32_t collider) {
+void blvl__tw_clip_box(tw_trace *t, const blvl_trace_plane *planes, uint32_t count,
+                       uint32_t collider) {
     const float eps = BLVL_TRACE_DIST_EPSILON;
     float enter = -1.0f, leave = 1.0f;
     const blvl_trace_plane *clip = NULL;
@@ -60,7 +61,7 @@ void tw_clip_box(tw_trace *t, const blvl_trace_plane *planes, uint32_t count, ui
     }
 }
 
-int tw_point_inside(const blvl_trace_plane *planes, uint32_t count, const float p[3]) {
+int blvl__tw_point_inside(const blvl_trace_plane *planes, uint32_t count, const float p[3]) {
     for (uint32_t i = 0; i < count; i++) {
         const blvl_trace_plane *q = &planes[i];
         if (q->normal.x * p[0] + q->normal.y * p[1] + q->normal.z * p[2] - q->dist > 0)

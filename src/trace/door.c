@@ -68,17 +68,17 @@ blvl_status blvl_trace_doors_new(blvl_trace_doors **out, const blvl_trace_world 
                                  blvl_error *err) {
     if (!out || !w)
         return fail(err, BLVL_E_ARGUMENT, "no world");
-    blvl_trace_doors *d = tw_calloc(&w->al, 1, sizeof *d);
+    blvl_trace_doors *d = blvl__tw_calloc(&w->al, 1, sizeof *d);
     if (!d)
         return fail(err, BLVL_E_NOMEM, "out of memory");
     d->world = w;
-    d->poses = tw_calloc(&w->al, w->door_collider_count + 1u, sizeof(tw_door_pose));
+    d->poses = blvl__tw_calloc(&w->al, w->door_collider_count + 1u, sizeof(tw_door_pose));
     if (!d->poses) {
-        tw_free(&w->al, d, sizeof *d);
+        blvl__tw_free(&w->al, d, sizeof *d);
         return fail(err, BLVL_E_NOMEM, "out of memory");
     }
     for (uint32_t i = 0; i < w->door_collider_count; i++)
-        tw_vec_init(&d->poses[i].planes, sizeof(blvl_trace_plane));
+        blvl__tw_vec_init(&d->poses[i].planes, sizeof(blvl_trace_plane));
     *out = d;
     return BLVL_OK;
 }
@@ -88,9 +88,9 @@ void blvl_trace_doors_free(blvl_trace_doors *d) {
         return;
     const blvl_trace_world *w = d->world;
     for (uint32_t i = 0; i < w->door_collider_count; i++)
-        tw_vec_free(&w->al, &d->poses[i].planes);
-    tw_free(&w->al, d->poses, (w->door_collider_count + 1u) * sizeof(tw_door_pose));
-    tw_free(&w->al, d, sizeof *d);
+        blvl__tw_vec_free(&w->al, &d->poses[i].planes);
+    blvl__tw_free(&w->al, d->poses, (w->door_collider_count + 1u) * sizeof(tw_door_pose));
+    blvl__tw_free(&w->al, d, sizeof *d);
 }
 
 static void ignore_report(void *user, uint32_t face, const char *reason) {
@@ -131,7 +131,7 @@ blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_
             pose->moved = 0;
             continue;
         }
-        blvl_trace_vec3 *moved = tw_calloc(&w->al, dc->vertex_count + 1u, sizeof *moved);
+        blvl_trace_vec3 *moved = blvl__tw_calloc(&w->al, dc->vertex_count + 1u, sizeof *moved);
         if (!moved)
             return fail(err, BLVL_E_NOMEM, "out of memory");
         for (uint32_t v = 0; v < dc->vertex_count; v++) {
@@ -150,9 +150,9 @@ blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_
                          dc->index_count};
         int usable = 0;
         pose->planes.len = 0;
-        blvl_status st = tw_expand_hull(&w->al, &in, &pose->planes, NULL, NULL, pose->lo, pose->hi,
-                                        &usable, ignore_report, NULL);
-        tw_free(&w->al, moved, (dc->vertex_count + 1u) * sizeof *moved);
+        blvl_status st = blvl__tw_expand_hull(&w->al, &in, &pose->planes, NULL, NULL, pose->lo,
+                                              pose->hi, &usable, ignore_report, NULL);
+        blvl__tw_free(&w->al, moved, (dc->vertex_count + 1u) * sizeof *moved);
         if (st != BLVL_OK)
             return fail(err, st, "out of memory");
         if (!usable)

@@ -79,12 +79,12 @@ static int add_plane(expander *x, const double n[3], double d) {
             return 1;
     }
     blvl_trace_plane p = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
-    return tw_vec_push(x->al, x->planes, &p);
+    return blvl__tw_vec_push(x->al, x->planes, &p);
 }
 
-blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *planes,
-                           tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
-                           int *usable, tw_report_fn report, void *ru) {
+blvl_status blvl__tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *planes,
+                                 tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
+                                 int *usable, tw_report_fn report, void *ru) {
     const uint32_t nv = in->vertex_count;
     *usable = 0;
     if (nv == 0 || !in->vertices) {
@@ -102,11 +102,11 @@ blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *pla
     }
 
     blvl_status st = BLVL_E_NOMEM;
-    double *pts = tw_calloc(al, (size_t)nv * 3, sizeof(double));
-    uint32_t *loop = tw_calloc(al, (size_t)in->face_index_count + 1, sizeof(uint32_t));
-    angle_item *items = tw_calloc(al, (size_t)in->face_index_count + 1, sizeof(angle_item));
+    double *pts = blvl__tw_calloc(al, (size_t)nv * 3, sizeof(double));
+    uint32_t *loop = blvl__tw_calloc(al, (size_t)in->face_index_count + 1, sizeof(uint32_t));
+    angle_item *items = blvl__tw_calloc(al, (size_t)in->face_index_count + 1, sizeof(angle_item));
     tw_vec edges;
-    tw_vec_init(&edges, sizeof(edge));
+    blvl__tw_vec_init(&edges, sizeof(edge));
     if (!pts || !loop || !items)
         goto done;
 
@@ -235,19 +235,19 @@ blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *pla
         }
         if (!add_plane(&x, n, d))
             goto done;
-        if (loop_sizes && (!tw_vec_push(al, loop_sizes, &sz) ||
-                           !tw_vec_reserve(al, loop_indices, loop_indices->len + sz)))
+        if (loop_sizes && (!blvl__tw_vec_push(al, loop_sizes, &sz) ||
+                           !blvl__tw_vec_reserve(al, loop_indices, loop_indices->len + sz)))
             goto done;
         for (uint32_t i = 0; i < sz; i++) {
             if (loop_indices)
-                tw_vec_push(al, loop_indices, &use[i]); /* reserved above */
+                blvl__tw_vec_push(al, loop_indices, &use[i]); /* reserved above */
             edge e = {use[i], use[(i + 1) % sz]};
             if (e.a > e.b) {
                 uint32_t t = e.a;
                 e.a = e.b;
                 e.b = t;
             }
-            if (e.a != e.b && !tw_vec_push(al, &edges, &e))
+            if (e.a != e.b && !blvl__tw_vec_push(al, &edges, &e))
                 goto done;
         }
     }
@@ -309,9 +309,9 @@ blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *pla
     *usable = 1;
     st = BLVL_OK;
 done:
-    tw_vec_free(al, &edges);
-    tw_free(al, items, ((size_t)in->face_index_count + 1) * sizeof(angle_item));
-    tw_free(al, loop, ((size_t)in->face_index_count + 1) * sizeof(uint32_t));
-    tw_free(al, pts, (size_t)nv * 3 * sizeof(double));
+    blvl__tw_vec_free(al, &edges);
+    blvl__tw_free(al, items, ((size_t)in->face_index_count + 1) * sizeof(angle_item));
+    blvl__tw_free(al, loop, ((size_t)in->face_index_count + 1) * sizeof(uint32_t));
+    blvl__tw_free(al, pts, (size_t)nv * 3 * sizeof(double));
     return st;
 }

@@ -6,8 +6,9 @@
 
 #include "trace/trace_planes.h"
 
-blvl_status tw_use_planes(const tw_alloc *al, const blvl_trace_collider_desc *c, tw_vec *planes,
-                          float lo[3], float hi[3], int *usable, tw_report_fn report, void *ru) {
+blvl_status blvl__tw_use_planes(const tw_alloc *al, const blvl_trace_collider_desc *c,
+                                tw_vec *planes, float lo[3], float hi[3], int *usable,
+                                tw_report_fn report, void *ru) {
     *usable = 0;
     if (c->plane_count == 0 || !c->planes) {
         report(ru, BLVL_TRACE_NONE, "Planes collider has no planes");
@@ -49,7 +50,7 @@ blvl_status tw_use_planes(const tw_alloc *al, const blvl_trace_collider_desc *c,
             }
         }
         blvl_trace_plane q = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
-        if (!tw_vec_push(al, planes, &q))
+        if (!blvl__tw_vec_push(al, planes, &q))
             return BLVL_E_NOMEM;
     }
     const float slo[3] = {c->lo.x, c->lo.y, c->lo.z}, shi[3] = {c->hi.x, c->hi.y, c->hi.z};
@@ -68,7 +69,7 @@ blvl_status tw_use_planes(const tw_alloc *al, const blvl_trace_collider_desc *c,
             float nn[3] = {0, 0, 0};
             nn[k] = s ? 1.0f : -1.0f;
             blvl_trace_plane q = {{nn[0], nn[1], nn[2]}, s ? v : -v};
-            if (!tw_vec_push(al, planes, &q))
+            if (!blvl__tw_vec_push(al, planes, &q))
                 return BLVL_E_NOMEM;
         }
     }

@@ -59,19 +59,19 @@ static const blvl_trace_plane *door_planes(const blvl_trace_world *w, const tw_f
     }
     *lo = c->lo;
     *hi = c->hi;
-    return tw_collider_planes(w, c, count);
+    return blvl__tw_collider_planes(w, c, count);
 }
 
 static void trace_doors(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, const ray *r) {
     for (uint32_t i = 0; i < w->door_collider_count; i++) {
         uint32_t ci = w->door_colliders[i].collider;
-        if (!tw_filter_pass(f, &w->colliders[ci], ci))
+        if (!blvl__tw_filter_pass(f, &w->colliders[ci], ci))
             continue;
         uint32_t n;
         const float *lo, *hi;
         const blvl_trace_plane *pl = door_planes(w, f, i, &n, &lo, &hi);
         if (n && slab(r, lo, hi, t->fraction))
-            tw_clip_box(t, pl, n, ci);
+            blvl__tw_clip_box(t, pl, n, ci);
     }
 }
 
@@ -89,9 +89,9 @@ static void trace_tree(const blvl_trace_world *w, const tw_filter *f, tw_trace *
             for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
                 uint32_t ci = w->items[i];
                 const tw_collider *c = &w->colliders[ci];
-                if (!tw_filter_pass(f, c, ci) || !slab(r, c->lo, c->hi, t->fraction))
+                if (!blvl__tw_filter_pass(f, c, ci) || !slab(r, c->lo, c->hi, t->fraction))
                     continue;
-                tw_clip_box(t, w->planes + c->first_plane, c->plane_count, ci);
+                blvl__tw_clip_box(t, w->planes + c->first_plane, c->plane_count, ci);
             }
             continue;
         }
@@ -168,7 +168,7 @@ void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
         t.startsolid = t.allsolid = 1;
         trace_finish(w, &t, out);
     } else if (w) {
-        tw_filter_compile(filter, &f);
+        blvl__tw_filter_compile(filter, &f);
         ray_init(&r, &t);
         trace_tree(w, &f, &t, &r);
         trace_doors(w, &f, &t, &r);
@@ -197,14 +197,14 @@ void blvl_trace_box_brute(const blvl_trace_world *w, const blvl_trace_filter *fi
         blvl_trace_box(w, filter, start, end, mins, maxs, out);
         return;
     }
-    tw_filter_compile(filter, &f);
+    blvl__tw_filter_compile(filter, &f);
     ray_init(&r, &t);
     for (uint32_t ci = 0; ci < w->collider_count; ci++) {
         const tw_collider *c = &w->colliders[ci];
-        if (c->door != BLVL_TRACE_NONE || !c->plane_count || !tw_filter_pass(&f, c, ci) ||
+        if (c->door != BLVL_TRACE_NONE || !c->plane_count || !blvl__tw_filter_pass(&f, c, ci) ||
             !slab(&r, c->lo, c->hi, t.fraction))
             continue;
-        tw_clip_box(&t, w->planes + c->first_plane, c->plane_count, ci);
+        blvl__tw_clip_box(&t, w->planes + c->first_plane, c->plane_count, ci);
     }
     trace_doors(w, &f, &t, &r);
     trace_finish(w, &t, out);
@@ -235,8 +235,8 @@ static uint32_t point_query(const blvl_trace_world *w, const tw_filter *f, const
             for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
                 uint32_t ci = w->items[i];
                 const tw_collider *c = &w->colliders[ci];
-                if (tw_filter_pass(f, c, ci) && in_box(c->lo, c->hi, p) &&
-                    tw_point_inside(w->planes + c->first_plane, c->plane_count, p)) {
+                if (blvl__tw_filter_pass(f, c, ci) && in_box(c->lo, c->hi, p) &&
+                    blvl__tw_point_inside(w->planes + c->first_plane, c->plane_count, p)) {
                     n++;
                     fl |= c->flags;
                     lowest = ci < lowest ? ci : lowest;
@@ -248,10 +248,10 @@ static uint32_t point_query(const blvl_trace_world *w, const tw_filter *f, const
         uint32_t ci = w->door_colliders[i].collider, cnt;
         const tw_collider *c = &w->colliders[ci];
         const float *lo, *hi;
-        if (!tw_filter_pass(f, c, ci))
+        if (!blvl__tw_filter_pass(f, c, ci))
             continue;
         const blvl_trace_plane *pl = door_planes(w, f, i, &cnt, &lo, &hi);
-        if (in_box(lo, hi, p) && tw_point_inside(pl, cnt, p)) {
+        if (in_box(lo, hi, p) && blvl__tw_point_inside(pl, cnt, p)) {
             n++;
             fl |= c->flags;
             lowest = ci < lowest ? ci : lowest;
@@ -267,7 +267,7 @@ static uint32_t point_query(const blvl_trace_world *w, const tw_filter *f, const
 uint32_t blvl_trace_point_contents(const blvl_trace_world *w, const blvl_trace_filter *filter,
                                    const float point[3], uint32_t *flags, uint32_t *collider) {
     tw_filter f;
-    tw_filter_compile(filter, &f);
+    blvl__tw_filter_compile(filter, &f);
     return point_query(w, &f, point, flags, collider);
 }
 
@@ -275,7 +275,7 @@ int blvl_trace_point_water(const blvl_trace_world *w, const blvl_trace_filter *f
                            const float point[3], uint32_t *material, uint32_t *collider) {
     tw_filter f;
     uint32_t ci;
-    tw_filter_compile_water(filter, &f);
+    blvl__tw_filter_compile_water(filter, &f);
     int in = point_query(w, &f, point, NULL, &ci) > 0;
     if (material)
         *material = in ? w->colliders[ci].material : BLVL_TRACE_NONE;

@@ -40,11 +40,11 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
         }
     }
     tw_alloc al;
-    tw_alloc_init(&al, opt ? opt->allocator : NULL);
+    blvl__tw_alloc_init(&al, opt ? opt->allocator : NULL);
     size_t sz_d = (size_t)n * sizeof(blvl_trace_collider_desc),
            sz_p = np * sizeof(blvl_trace_plane), sz_v = nv * sizeof(blvl_trace_vec3),
            sz_u = nu * sizeof(uint32_t), total = sz_d + sz_p + sz_v + sz_u;
-    unsigned char *block = tw_malloc(&al, total);
+    unsigned char *block = blvl__tw_malloc(&al, total);
     if (!block) {
         blvl_section_free(level, &sec);
         return fail(err, BLVL_E_NOMEM, "out of memory");
@@ -100,6 +100,6 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
     }
     blvl_section_free(level, &sec);
     st = blvl_trace_world_new(out, d, n, opt, err);
-    tw_free(&al, block, total);
+    blvl__tw_free(&al, block, total);
     return st;
 }

@@ -16,10 +16,10 @@ typedef struct tw_alloc {
     blvl_allocator a;
 } tw_alloc;
 
-void tw_alloc_init(tw_alloc *al, const blvl_allocator *a);
-void *tw_malloc(const tw_alloc *al, size_t size);
-void *tw_calloc(const tw_alloc *al, size_t n, size_t elem); /* overflow-checked, zeroed */
-void tw_free(const tw_alloc *al, void *p, size_t size);
+void blvl__tw_alloc_init(tw_alloc *al, const blvl_allocator *a);
+void *blvl__tw_malloc(const tw_alloc *al, size_t size);
+void *blvl__tw_calloc(const tw_alloc *al, size_t n, size_t elem); /* overflow-checked, zeroed */
+void blvl__tw_free(const tw_alloc *al, void *p, size_t size);
 
 /* A growable array of fixed-size elements. */
 typedef struct tw_vec {
@@ -27,10 +27,10 @@ typedef struct tw_vec {
     size_t len, cap, elem;
 } tw_vec;
 
-void tw_vec_init(tw_vec *v, size_t elem);
-int tw_vec_reserve(const tw_alloc *al, tw_vec *v, size_t want); /* 0 = out of memory */
-int tw_vec_push(const tw_alloc *al, tw_vec *v, const void *item);
-void tw_vec_free(const tw_alloc *al, tw_vec *v);
+void blvl__tw_vec_init(tw_vec *v, size_t elem);
+int blvl__tw_vec_reserve(const tw_alloc *al, tw_vec *v, size_t want); /* 0 = out of memory */
+int blvl__tw_vec_push(const tw_alloc *al, tw_vec *v, const void *item);
+void blvl__tw_vec_free(const tw_alloc *al, tw_vec *v);
 #define TW_AT(v, T, i) (((T *)(v).data)[i])
 
 /* Outcome of expanding one hull. */
@@ -50,16 +50,16 @@ typedef struct tw_hull_in {
  * and `loop_indices` are given, the loops actually used (re-wound where crossed) of the faces
  * that yielded a plane are appended there. Returns BLVL_OK with *usable = 0 when the hull as a
  * whole cannot be used (reported), BLVL_E_NOMEM when the allocator fails. */
-blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *planes,
-                           tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
-                           int *usable, tw_report_fn report, void *report_user);
+blvl_status blvl__tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *planes,
+                                 tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
+                                 int *usable, tw_report_fn report, void *report_user);
 
 /* The convex polygons bounding the solid cut out by `planes` (each plane's face, clipped by the
  * others), as a hull: vertices appended to `vertices` (blvl_trace_vec3), loops to `sizes` and
  * `indices` (uint32_t). `lo`/`hi` bound the solid (they size the starting polygons). */
-blvl_status tw_planes_to_hull(const tw_alloc *al, const blvl_trace_plane *planes, uint32_t count,
-                              const float lo[3], const float hi[3], tw_vec *vertices, tw_vec *sizes,
-                              tw_vec *indices);
+blvl_status blvl__tw_planes_to_hull(const tw_alloc *al, const blvl_trace_plane *planes,
+                                    uint32_t count, const float lo[3], const float hi[3],
+                                    tw_vec *vertices, tw_vec *sizes, tw_vec *indices);
 
 /* One collider as traced. */
 typedef struct tw_collider {
@@ -114,7 +114,7 @@ struct blvl_trace_world {
     uint32_t report_count;
 };
 
-blvl_status tw_bvh_build(blvl_trace_world *w, blvl_error *err);
+blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err);
 
 /* A door collider's moved pose. */
 typedef struct tw_door_pose {
@@ -136,11 +136,11 @@ typedef struct tw_filter {
     const blvl_trace_doors *doors;
 } tw_filter;
 
-void tw_filter_compile(const blvl_trace_filter *f, tw_filter *out);
+void blvl__tw_filter_compile(const blvl_trace_filter *f, tw_filter *out);
 /* Water-query variant: only water colliders, the filter's gametypes, doors and skip. */
-void tw_filter_compile_water(const blvl_trace_filter *f, tw_filter *out);
+void blvl__tw_filter_compile_water(const blvl_trace_filter *f, tw_filter *out);
 
-static inline int tw_filter_pass(const tw_filter *f, const tw_collider *c, uint32_t index) {
+static inline int blvl__tw_filter_pass(const tw_filter *f, const tw_collider *c, uint32_t index) {
     if ((c->flags & f->must_not) || (c->flags & f->must_have) != f->must_have)
         return 0;
     if (f->gametypes && !(c->gametypes & f->gametypes))
@@ -160,13 +160,14 @@ typedef struct tw_trace {
 } tw_trace;
 
 /* Clip the box trace against one convex solid; updates t when it stops the box sooner. */
-void tw_clip_box(tw_trace *t, const blvl_trace_plane *planes, uint32_t count, uint32_t collider);
+void blvl__tw_clip_box(tw_trace *t, const blvl_trace_plane *planes, uint32_t count,
+                       uint32_t collider);
 /* 1 when the point is inside (or on) every plane. */
-int tw_point_inside(const blvl_trace_plane *planes, uint32_t count, const float p[3]);
+int blvl__tw_point_inside(const blvl_trace_plane *planes, uint32_t count, const float p[3]);
 
 /* The planes and bounds of a collider as the filter's doors have it. */
-static inline const blvl_trace_plane *tw_collider_planes(const blvl_trace_world *w,
-                                                         const tw_collider *c, uint32_t *count) {
+static inline const blvl_trace_plane *
+blvl__tw_collider_planes(const blvl_trace_world *w, const tw_collider *c, uint32_t *count) {
     *count = c->plane_count;
     return c->plane_count ? w->planes + c->first_plane : NULL;
 }

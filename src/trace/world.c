@@ -30,7 +30,7 @@ static void on_report(void *user, uint32_t face, const char *reason) {
     snprintf(r.reason, sizeof r.reason, "%s", reason);
     if (b->opt && b->opt->report)
         b->opt->report(b->opt->report_user, &r);
-    if (!tw_vec_push(&b->w->al, &b->reports, &r))
+    if (!blvl__tw_vec_push(&b->w->al, &b->reports, &r))
         b->nomem = 1;
 }
 
@@ -45,16 +45,17 @@ void blvl_trace_world_free(blvl_trace_world *w) {
     if (!w)
         return;
     tw_alloc al = w->al;
-    tw_free(&al, w->colliders, (size_t)w->collider_count * sizeof(tw_collider));
-    tw_free(&al, w->planes, w->plane_count * sizeof(blvl_trace_plane));
-    tw_free(&al, w->nodes, (size_t)w->node_count * sizeof(tw_node));
-    tw_free(&al, w->items, (size_t)w->item_count * sizeof(uint32_t));
-    tw_free(&al, w->door_colliders, (size_t)w->door_collider_count * sizeof(tw_door_collider));
-    tw_free(&al, w->door_vertices, w->door_vertex_count * sizeof(blvl_trace_vec3));
-    tw_free(&al, w->door_face_sizes, w->door_face_count * sizeof(uint32_t));
-    tw_free(&al, w->door_face_indices, w->door_face_index_count * sizeof(uint32_t));
-    tw_free(&al, w->reports, (size_t)w->report_count * sizeof(blvl_trace_report));
-    tw_free(&al, w, sizeof *w);
+    blvl__tw_free(&al, w->colliders, (size_t)w->collider_count * sizeof(tw_collider));
+    blvl__tw_free(&al, w->planes, w->plane_count * sizeof(blvl_trace_plane));
+    blvl__tw_free(&al, w->nodes, (size_t)w->node_count * sizeof(tw_node));
+    blvl__tw_free(&al, w->items, (size_t)w->item_count * sizeof(uint32_t));
+    blvl__tw_free(&al, w->door_colliders,
+                  (size_t)w->door_collider_count * sizeof(tw_door_collider));
+    blvl__tw_free(&al, w->door_vertices, w->door_vertex_count * sizeof(blvl_trace_vec3));
+    blvl__tw_free(&al, w->door_face_sizes, w->door_face_count * sizeof(uint32_t));
+    blvl__tw_free(&al, w->door_face_indices, w->door_face_index_count * sizeof(uint32_t));
+    blvl__tw_free(&al, w->reports, (size_t)w->report_count * sizeof(blvl_trace_report));
+    blvl__tw_free(&al, w, sizeof *w);
 }
 
 /* Move a vector's contents into an exactly sized block owned by the world. */
@@ -62,12 +63,12 @@ static int take(const tw_alloc *al, tw_vec *v, void **out, size_t *count) {
     *out = NULL;
     *count = v->len;
     if (v->len) {
-        *out = tw_malloc(al, v->len * v->elem);
+        *out = blvl__tw_malloc(al, v->len * v->elem);
         if (!*out)
             return 0;
         memcpy(*out, v->data, v->len * v->elem);
     }
-    tw_vec_free(al, v);
+    blvl__tw_vec_free(al, v);
     return 1;
 }
 
@@ -87,26 +88,26 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     }
     *out = NULL;
     tw_alloc al;
-    tw_alloc_init(&al, opt ? opt->allocator : NULL);
-    blvl_trace_world *w = tw_calloc(&al, 1, sizeof *w);
+    blvl__tw_alloc_init(&al, opt ? opt->allocator : NULL);
+    blvl_trace_world *w = blvl__tw_calloc(&al, 1, sizeof *w);
     if (!w) {
         set_err(err, BLVL_E_NOMEM, "world: out of memory");
         return BLVL_E_NOMEM;
     }
     w->al = al;
     build_ctx b = {w, {0}, 0, opt, 0};
-    tw_vec_init(&b.reports, sizeof(blvl_trace_report));
+    blvl__tw_vec_init(&b.reports, sizeof(blvl_trace_report));
     tw_vec planes, doors, dverts, dsizes, dindices, lsizes, lindices;
-    tw_vec_init(&planes, sizeof(blvl_trace_plane));
-    tw_vec_init(&doors, sizeof(tw_door_collider));
-    tw_vec_init(&dverts, sizeof(blvl_trace_vec3));
-    tw_vec_init(&dsizes, sizeof(uint32_t));
-    tw_vec_init(&dindices, sizeof(uint32_t));
-    tw_vec_init(&lsizes, sizeof(uint32_t));
-    tw_vec_init(&lindices, sizeof(uint32_t));
+    blvl__tw_vec_init(&planes, sizeof(blvl_trace_plane));
+    blvl__tw_vec_init(&doors, sizeof(tw_door_collider));
+    blvl__tw_vec_init(&dverts, sizeof(blvl_trace_vec3));
+    blvl__tw_vec_init(&dsizes, sizeof(uint32_t));
+    blvl__tw_vec_init(&dindices, sizeof(uint32_t));
+    blvl__tw_vec_init(&lsizes, sizeof(uint32_t));
+    blvl__tw_vec_init(&lindices, sizeof(uint32_t));
     blvl_status st = BLVL_E_NOMEM;
 
-    w->colliders = tw_calloc(&al, count ? count : 1, sizeof(tw_collider));
+    w->colliders = blvl__tw_calloc(&al, count ? count : 1, sizeof(tw_collider));
     if (!w->colliders)
         goto fail;
     w->collider_count = count;
@@ -127,12 +128,12 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
         lsizes.len = lindices.len = 0;
         float lo[3], hi[3];
         if (d->shape == BLVL_TRACE_SHAPE_PLANES) {
-            st = tw_use_planes(&al, d, &planes, lo, hi, &usable, on_report, &b);
+            st = blvl__tw_use_planes(&al, d, &planes, lo, hi, &usable, on_report, &b);
         } else if (d->shape == BLVL_TRACE_SHAPE_HULL) {
             tw_hull_in in = {d->vertices,   d->vertex_count, d->face_sizes,
                              d->face_count, d->face_indices, d->face_index_count};
-            st = tw_expand_hull(&al, &in, &planes, is_door ? &lsizes : NULL,
-                                is_door ? &lindices : NULL, lo, hi, &usable, on_report, &b);
+            st = blvl__tw_expand_hull(&al, &in, &planes, is_door ? &lsizes : NULL,
+                                      is_door ? &lindices : NULL, lo, hi, &usable, on_report, &b);
         } else {
             on_report(&b, BLVL_TRACE_NONE, "collider has no shape");
             st = BLVL_OK;
@@ -155,18 +156,18 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
             0};
         if (d->shape == BLVL_TRACE_SHAPE_HULL) {
             for (uint32_t v = 0; v < d->vertex_count; v++)
-                if (!tw_vec_push(&al, &dverts, &d->vertices[v]))
+                if (!blvl__tw_vec_push(&al, &dverts, &d->vertices[v]))
                     goto fail;
         } else {
             tw_vec hv;
-            tw_vec_init(&hv, sizeof(blvl_trace_vec3));
+            blvl__tw_vec_init(&hv, sizeof(blvl_trace_vec3));
             blvl_status s2 =
-                tw_planes_to_hull(&al, &TW_AT(planes, blvl_trace_plane, c->first_plane),
-                                  c->plane_count, lo, hi, &hv, &lsizes, &lindices);
-            int ok = s2 == BLVL_OK && tw_vec_reserve(&al, &dverts, dverts.len + hv.len);
+                blvl__tw_planes_to_hull(&al, &TW_AT(planes, blvl_trace_plane, c->first_plane),
+                                        c->plane_count, lo, hi, &hv, &lsizes, &lindices);
+            int ok = s2 == BLVL_OK && blvl__tw_vec_reserve(&al, &dverts, dverts.len + hv.len);
             for (size_t v = 0; ok && v < hv.len; v++)
-                tw_vec_push(&al, &dverts, &TW_AT(hv, blvl_trace_vec3, v));
-            tw_vec_free(&al, &hv);
+                blvl__tw_vec_push(&al, &dverts, &TW_AT(hv, blvl_trace_vec3, v));
+            blvl__tw_vec_free(&al, &hv);
             if (!ok)
                 goto fail;
         }
@@ -174,12 +175,12 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
         dc.face_count = (uint32_t)lsizes.len;
         dc.index_count = (uint32_t)lindices.len;
         for (size_t k = 0; k < lsizes.len; k++)
-            if (!tw_vec_push(&al, &dsizes, &TW_AT(lsizes, uint32_t, k)))
+            if (!blvl__tw_vec_push(&al, &dsizes, &TW_AT(lsizes, uint32_t, k)))
                 goto fail;
         for (size_t k = 0; k < lindices.len; k++)
-            if (!tw_vec_push(&al, &dindices, &TW_AT(lindices, uint32_t, k)))
+            if (!blvl__tw_vec_push(&al, &dindices, &TW_AT(lindices, uint32_t, k)))
                 goto fail;
-        if (!tw_vec_push(&al, &doors, &dc))
+        if (!blvl__tw_vec_push(&al, &doors, &dc))
             goto fail;
     }
     if (doors.len)
@@ -206,9 +207,9 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
         goto fail;
     w->reports = p;
     w->report_count = (uint32_t)n;
-    tw_vec_free(&al, &lsizes);
-    tw_vec_free(&al, &lindices);
-    st = tw_bvh_build(w, err);
+    blvl__tw_vec_free(&al, &lsizes);
+    blvl__tw_vec_free(&al, &lindices);
+    st = blvl__tw_bvh_build(w, err);
     if (st != BLVL_OK) {
         blvl_trace_world_free(w);
         return st;
@@ -216,14 +217,14 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     *out = w;
     return BLVL_OK;
 fail:
-    tw_vec_free(&al, &planes);
-    tw_vec_free(&al, &doors);
-    tw_vec_free(&al, &dverts);
-    tw_vec_free(&al, &dsizes);
-    tw_vec_free(&al, &dindices);
-    tw_vec_free(&al, &lsizes);
-    tw_vec_free(&al, &lindices);
-    tw_vec_free(&al, &b.reports);
+    blvl__tw_vec_free(&al, &planes);
+    blvl__tw_vec_free(&al, &doors);
+    blvl__tw_vec_free(&al, &dverts);
+    blvl__tw_vec_free(&al, &dsizes);
+    blvl__tw_vec_free(&al, &dindices);
+    blvl__tw_vec_free(&al, &lsizes);
+    blvl__tw_vec_free(&al, &lindices);
+    blvl__tw_vec_free(&al, &b.reports);
     blvl_trace_world_free(w);
     set_err(err, st == BLVL_OK ? BLVL_E_NOMEM : st, "world: out of memory");
     return st == BLVL_OK ? BLVL_E_NOMEM : st;
@@ -243,7 +244,7 @@ const blvl_trace_plane *blvl_trace_world_planes(const blvl_trace_world *w, uint3
     *count = 0;
     if (!w || collider >= w->collider_count)
         return NULL;
-    return tw_collider_planes(w, &w->colliders[collider], count);
+    return blvl__tw_collider_planes(w, &w->colliders[collider], count);
 }
 
 int blvl_trace_world_bounds(const blvl_trace_world *w, uint32_t collider, float lo[3],

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 #include "blvl/sections/common.h"
 
@@ -35,7 +36,7 @@ BLVL_STATIC_ASSERT(offsetof(blvl_AcousticProbe, room) == 16, "blvl_AcousticProbe
 BLVL_STATIC_ASSERT(offsetof(blvl_AcousticProbe, enclosed) == 18,
                    "blvl_AcousticProbe.enclosed offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_AcousticProbe, size_m) == 19, "blvl_AcousticProbe.size_m offset");
-extern const blvl_fb_type blvl_AcousticProbe_type;
+BLVL_API extern const blvl_fb_type blvl_AcousticProbe_type;
 
 /* A one-way edge; its opposite is always in the list too. 12 bytes, no padding. */
 typedef struct blvl_AcousticEdge {
@@ -58,18 +59,18 @@ BLVL_STATIC_ASSERT(offsetof(blvl_AcousticEdge, door) == 8, "blvl_AcousticEdge.do
 BLVL_STATIC_ASSERT(offsetof(blvl_AcousticEdge, narrow) == 10, "blvl_AcousticEdge.narrow offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_AcousticEdge, reserved) == 11,
                    "blvl_AcousticEdge.reserved offset");
-extern const blvl_fb_type blvl_AcousticEdge_type;
+BLVL_API extern const blvl_fb_type blvl_AcousticEdge_type;
 
 /* A group of probes with alike surroundings. */
 typedef struct blvl_AcousticRoom {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_AcousticRoom;
-extern const blvl_fb_type blvl_AcousticRoom_type;
+BLVL_API extern const blvl_fb_type blvl_AcousticRoom_type;
 /* Root of the acoustics section. */
 typedef struct blvl_Acoustics {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Acoustics;
-extern const blvl_fb_type blvl_Acoustics_type;
+BLVL_API extern const blvl_fb_type blvl_Acoustics_type;
 
 /* AcousticRoom: reading */
 /* reverberation time, seconds */

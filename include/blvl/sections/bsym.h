@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 
 #ifdef __cplusplus
@@ -24,7 +25,7 @@ enum {
     /* a physics shape of a collision model */
     blvl_SourceKind_PhysicsShape = 4,
 };
-extern const blvl_fb_enum blvl_SourceKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_SourceKind_enum;
 
 /* One source element. 24 bytes. */
 typedef struct blvl_SymbolSource {
@@ -52,7 +53,7 @@ BLVL_STATIC_ASSERT(offsetof(blvl_SymbolSource, contents_flags) == 12,
 BLVL_STATIC_ASSERT(offsetof(blvl_SymbolSource, entity) == 16, "blvl_SymbolSource.entity offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_SymbolSource, material) == 20,
                    "blvl_SymbolSource.material offset");
-extern const blvl_fb_type blvl_SymbolSource_type;
+BLVL_API extern const blvl_fb_type blvl_SymbolSource_type;
 
 /* A run of triangles from one source. 8 bytes. */
 typedef struct blvl_TriRun {
@@ -66,18 +67,18 @@ BLVL_STATIC_ASSERT(sizeof(blvl_TriRun) == 8, "blvl_TriRun is 8 bytes on the wire
 BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_TriRun) <= 4, "blvl_TriRun alignment");
 BLVL_STATIC_ASSERT(offsetof(blvl_TriRun, first_tri) == 0, "blvl_TriRun.first_tri offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_TriRun, source) == 4, "blvl_TriRun.source offset");
-extern const blvl_fb_type blvl_TriRun_type;
+BLVL_API extern const blvl_fb_type blvl_TriRun_type;
 
 /* A material before the bake merged it. */
 typedef struct blvl_SymbolMaterial {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_SymbolMaterial;
-extern const blvl_fb_type blvl_SymbolMaterial_type;
+BLVL_API extern const blvl_fb_type blvl_SymbolMaterial_type;
 /* Root of the .bsym file. */
 typedef struct blvl_Symbols {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Symbols;
-extern const blvl_fb_type blvl_Symbols_type;
+BLVL_API extern const blvl_fb_type blvl_Symbols_type;
 
 /* SymbolMaterial: reading */
 /* material name as the source map spelled it */

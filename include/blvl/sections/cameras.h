@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 #include "blvl/sections/common.h"
 
@@ -22,17 +23,17 @@ enum {
     /* any other purpose */
     blvl_CameraPurpose_Other = 3,
 };
-extern const blvl_fb_enum blvl_CameraPurpose_enum;
+BLVL_API extern const blvl_fb_enum blvl_CameraPurpose_enum;
 
 typedef struct blvl_Camera {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Camera;
-extern const blvl_fb_type blvl_Camera_type;
+BLVL_API extern const blvl_fb_type blvl_Camera_type;
 /* Root of the cameras section. */
 typedef struct blvl_Cameras {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Cameras;
-extern const blvl_fb_type blvl_Cameras_type;
+BLVL_API extern const blvl_fb_type blvl_Cameras_type;
 
 /* Camera: reading */
 /* may be absent */

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 
 #ifdef __cplusplus
@@ -38,7 +39,7 @@ enum {
     /* bit 10 */
     blvl_Gametype_GunGame = 1024,
 };
-extern const blvl_fb_enum blvl_Gametype_enum;
+BLVL_API extern const blvl_fb_enum blvl_Gametype_enum;
 
 /* How an image's bytes are encoded. */
 typedef uint8_t blvl_ImageEncoding;
@@ -63,7 +64,7 @@ enum {
     /* 16-byte blocks (RGBA) */
     blvl_ImageEncoding_Bc7 = 8,
 };
-extern const blvl_fb_enum blvl_ImageEncoding_enum;
+BLVL_API extern const blvl_fb_enum blvl_ImageEncoding_enum;
 
 /* How the colour values of an image are to be read. */
 typedef uint8_t blvl_ColorSpace;
@@ -73,7 +74,7 @@ enum {
     /* 8-bit values are sRGB-encoded colour; the sampler decodes them to linear */
     blvl_ColorSpace_Srgb = 1,
 };
-extern const blvl_fb_enum blvl_ColorSpace_enum;
+BLVL_API extern const blvl_fb_enum blvl_ColorSpace_enum;
 
 /* What a lightmap's (or a light grid's) colour bytes mean. */
 typedef uint8_t blvl_LightmapEncoding;
@@ -84,7 +85,7 @@ enum {
      */
     blvl_LightmapEncoding_Gamma8 = 1,
 };
-extern const blvl_fb_enum blvl_LightmapEncoding_enum;
+BLVL_API extern const blvl_fb_enum blvl_LightmapEncoding_enum;
 
 typedef struct blvl_Vec2 {
     /* component */
@@ -96,7 +97,7 @@ BLVL_STATIC_ASSERT(sizeof(blvl_Vec2) == 8, "blvl_Vec2 is 8 bytes on the wire");
 BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Vec2) <= 4, "blvl_Vec2 alignment");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vec2, x) == 0, "blvl_Vec2.x offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vec2, y) == 4, "blvl_Vec2.y offset");
-extern const blvl_fb_type blvl_Vec2_type;
+BLVL_API extern const blvl_fb_type blvl_Vec2_type;
 
 typedef struct blvl_Vec3 {
     /* component */
@@ -111,7 +112,7 @@ BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Vec3) <= 4, "blvl_Vec3 alignment");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vec3, x) == 0, "blvl_Vec3.x offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vec3, y) == 4, "blvl_Vec3.y offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vec3, z) == 8, "blvl_Vec3.z offset");
-extern const blvl_fb_type blvl_Vec3_type;
+BLVL_API extern const blvl_fb_type blvl_Vec3_type;
 
 /* Four floats; a quaternion (x, y, z, w) where used as a rotation, otherwise four plain arguments.
  */
@@ -131,7 +132,7 @@ BLVL_STATIC_ASSERT(offsetof(blvl_Vec4, x) == 0, "blvl_Vec4.x offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vec4, y) == 4, "blvl_Vec4.y offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vec4, z) == 8, "blvl_Vec4.z offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vec4, w) == 12, "blvl_Vec4.w offset");
-extern const blvl_fb_type blvl_Vec4_type;
+BLVL_API extern const blvl_fb_type blvl_Vec4_type;
 
 /* Outward unit normal and distance: a point p is inside when dot(normal, p) - dist <= 0. */
 typedef struct blvl_Plane {
@@ -144,7 +145,7 @@ BLVL_STATIC_ASSERT(sizeof(blvl_Plane) == 16, "blvl_Plane is 16 bytes on the wire
 BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Plane) <= 4, "blvl_Plane alignment");
 BLVL_STATIC_ASSERT(offsetof(blvl_Plane, normal) == 0, "blvl_Plane.normal offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Plane, dist) == 12, "blvl_Plane.dist offset");
-extern const blvl_fb_type blvl_Plane_type;
+BLVL_API extern const blvl_fb_type blvl_Plane_type;
 
 /* Axis-aligned box, lo <= hi on every axis, qu. */
 typedef struct blvl_Box {
@@ -157,7 +158,7 @@ BLVL_STATIC_ASSERT(sizeof(blvl_Box) == 24, "blvl_Box is 24 bytes on the wire");
 BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Box) <= 4, "blvl_Box alignment");
 BLVL_STATIC_ASSERT(offsetof(blvl_Box, lo) == 0, "blvl_Box.lo offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Box, hi) == 12, "blvl_Box.hi offset");
-extern const blvl_fb_type blvl_Box_type;
+BLVL_API extern const blvl_fb_type blvl_Box_type;
 
 /* 8-bit RGBA colour, bytes in memory order r, g, b, a. */
 typedef struct blvl_Rgba8 {
@@ -176,7 +177,7 @@ BLVL_STATIC_ASSERT(offsetof(blvl_Rgba8, r) == 0, "blvl_Rgba8.r offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Rgba8, g) == 1, "blvl_Rgba8.g offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Rgba8, b) == 2, "blvl_Rgba8.b offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Rgba8, a) == 3, "blvl_Rgba8.a offset");
-extern const blvl_fb_type blvl_Rgba8_type;
+BLVL_API extern const blvl_fb_type blvl_Rgba8_type;
 
 /* Four signed normalised 16-bit values: v = max(s / 32767, -1). */
 typedef struct blvl_Snorm16x4 {
@@ -195,7 +196,7 @@ BLVL_STATIC_ASSERT(offsetof(blvl_Snorm16x4, x) == 0, "blvl_Snorm16x4.x offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Snorm16x4, y) == 2, "blvl_Snorm16x4.y offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Snorm16x4, z) == 4, "blvl_Snorm16x4.z offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Snorm16x4, w) == 6, "blvl_Snorm16x4.w offset");
-extern const blvl_fb_type blvl_Snorm16x4_type;
+BLVL_API extern const blvl_fb_type blvl_Snorm16x4_type;
 
 /* The 52-byte vertex, laid out so a little-endian reader can copy it straight into a vertex buffer.
  */
@@ -221,14 +222,14 @@ BLVL_STATIC_ASSERT(offsetof(blvl_Vertex, uv) == 24, "blvl_Vertex.uv offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vertex, lightmap_uv) == 32, "blvl_Vertex.lightmap_uv offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vertex, color) == 40, "blvl_Vertex.color offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Vertex, tangent) == 44, "blvl_Vertex.tangent offset");
-extern const blvl_fb_type blvl_Vertex_type;
+BLVL_API extern const blvl_fb_type blvl_Vertex_type;
 
 /* An image: one byte blob with its dimensions. Used by textures, cubemaps, lightmaps and lighting.
  */
 typedef struct blvl_Image {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Image;
-extern const blvl_fb_type blvl_Image_type;
+BLVL_API extern const blvl_fb_type blvl_Image_type;
 
 /* Image: reading */
 /* source path or name, informational; may be absent */

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 #include "blvl/sections/common.h"
 
@@ -15,7 +16,7 @@ extern "C" {
 typedef struct blvl_Cubemaps {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Cubemaps;
-extern const blvl_fb_type blvl_Cubemaps_type;
+BLVL_API extern const blvl_fb_type blvl_Cubemaps_type;
 
 /* Cubemaps: reading */
 /* six-layer images; named by lighting.reflection_probes[].cubemap and profiles[].sky */

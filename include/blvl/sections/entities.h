@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 
 #ifdef __cplusplus
@@ -14,18 +15,18 @@ extern "C" {
 typedef struct blvl_KeyValue {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_KeyValue;
-extern const blvl_fb_type blvl_KeyValue_type;
+BLVL_API extern const blvl_fb_type blvl_KeyValue_type;
 /* One entity; its position in Entities.entities is its index (collider sources and .bsym refer to
  * it). */
 typedef struct blvl_Entity {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Entity;
-extern const blvl_fb_type blvl_Entity_type;
+BLVL_API extern const blvl_fb_type blvl_Entity_type;
 /* Root of the entities section. */
 typedef struct blvl_Entities {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Entities;
-extern const blvl_fb_type blvl_Entities_type;
+BLVL_API extern const blvl_fb_type blvl_Entities_type;
 
 /* KeyValue: reading */
 /* as the map spelled it */

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 #include "blvl/sections/common.h"
 
@@ -27,7 +28,7 @@ enum {
     /* src + dst * (1 - a) */
     blvl_BlendMode_Premultiplied = 5,
 };
-extern const blvl_fb_enum blvl_BlendMode_enum;
+BLVL_API extern const blvl_fb_enum blvl_BlendMode_enum;
 
 /* Alpha test comparison; a texel is kept when (alpha OP alpha_ref) holds. */
 typedef uint8_t blvl_AlphaTest;
@@ -41,7 +42,7 @@ enum {
     /* idTech3 GE128 and Source $alphatest are GreaterEqual with alpha_ref */
     blvl_AlphaTest_GreaterEqual = 3,
 };
-extern const blvl_fb_enum blvl_AlphaTest_enum;
+BLVL_API extern const blvl_fb_enum blvl_AlphaTest_enum;
 
 /* Where a Source-style envmap mask comes from. */
 typedef uint8_t blvl_EnvmapMask;
@@ -55,7 +56,7 @@ enum {
     /* the normal map's alpha */
     blvl_EnvmapMask_NormalAlpha = 3,
 };
-extern const blvl_fb_enum blvl_EnvmapMask_enum;
+BLVL_API extern const blvl_fb_enum blvl_EnvmapMask_enum;
 
 /* idTech3 wave functions, numbered as idTech3's genFunc_t. */
 typedef uint32_t blvl_WaveFunc;
@@ -75,7 +76,7 @@ enum {
     /* noise */
     blvl_WaveFunc_Noise = 6,
 };
-extern const blvl_fb_enum blvl_WaveFunc_enum;
+BLVL_API extern const blvl_fb_enum blvl_WaveFunc_enum;
 
 /* idTech3 texture-coordinate modifiers, numbered as idTech3's texMod_t (1 transform and 7
  * entityTranslate are not carried). */
@@ -94,7 +95,7 @@ enum {
     /* args: (degrees per second, 0, 0, 0) */
     blvl_TcModKind_Rotate = 6,
 };
-extern const blvl_fb_enum blvl_TcModKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_TcModKind_enum;
 
 /* idTech3 deformVertexes kinds, numbered as idTech3's deform_t. */
 typedef uint8_t blvl_DeformKind;
@@ -132,7 +133,7 @@ enum {
     /* deformVertexes text7 */
     blvl_DeformKind_Text7 = 15,
 };
-extern const blvl_fb_enum blvl_DeformKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_DeformKind_enum;
 
 /* A wave exactly as the shader script wrote it: value(t) = base + amp * func(phase + t * freq). */
 typedef struct blvl_Wave {
@@ -154,7 +155,7 @@ BLVL_STATIC_ASSERT(offsetof(blvl_Wave, base) == 4, "blvl_Wave.base offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Wave, amp) == 8, "blvl_Wave.amp offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Wave, phase) == 12, "blvl_Wave.phase offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Wave, freq) == 16, "blvl_Wave.freq offset");
-extern const blvl_fb_type blvl_Wave_type;
+BLVL_API extern const blvl_fb_type blvl_Wave_type;
 
 /* deformVertexes bulge parameters as the script wrote them. */
 typedef struct blvl_Bulge {
@@ -170,58 +171,58 @@ BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Bulge) <= 4, "blvl_Bulge alignment");
 BLVL_STATIC_ASSERT(offsetof(blvl_Bulge, width) == 0, "blvl_Bulge.width offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Bulge, height) == 4, "blvl_Bulge.height offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Bulge, speed) == 8, "blvl_Bulge.speed offset");
-extern const blvl_fb_type blvl_Bulge_type;
+BLVL_API extern const blvl_fb_type blvl_Bulge_type;
 
 /* One draw: a run of indices with one material. Batches are sorted by their material's sort key. */
 typedef struct blvl_Batch {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Batch;
-extern const blvl_fb_type blvl_Batch_type;
+BLVL_API extern const blvl_fb_type blvl_Batch_type;
 typedef struct blvl_TcMod {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_TcMod;
-extern const blvl_fb_type blvl_TcMod_type;
+BLVL_API extern const blvl_fb_type blvl_TcMod_type;
 /* A vertex deform. */
 typedef struct blvl_Deform {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Deform;
-extern const blvl_fb_type blvl_Deform_type;
+BLVL_API extern const blvl_fb_type blvl_Deform_type;
 /* idTech3 shader animation. */
 typedef struct blvl_Anim {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Anim;
-extern const blvl_fb_type blvl_Anim_type;
+BLVL_API extern const blvl_fb_type blvl_Anim_type;
 /* The source engine's own material parameters, in that engine's units; every default is the
  * engine's default. */
 typedef struct blvl_Shading {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Shading;
-extern const blvl_fb_type blvl_Shading_type;
+BLVL_API extern const blvl_fb_type blvl_Shading_type;
 /* Water surface parameters in the source engine's own values; present only on a water material. */
 typedef struct blvl_Water {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Water;
-extern const blvl_fb_type blvl_Water_type;
+BLVL_API extern const blvl_fb_type blvl_Water_type;
 /* Extra texture indices a bake found (textures.images indices; none = 0xFFFFFFFF). */
 typedef struct blvl_MaterialMaps {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_MaterialMaps;
-extern const blvl_fb_type blvl_MaterialMaps_type;
+BLVL_API extern const blvl_fb_type blvl_MaterialMaps_type;
 /* What the bake learnt about the surface, without deciding anything. */
 typedef struct blvl_Pbr {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Pbr;
-extern const blvl_fb_type blvl_Pbr_type;
+BLVL_API extern const blvl_fb_type blvl_Pbr_type;
 /* A material: its texture and the render state a renderer needs before it draws. */
 typedef struct blvl_Material {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Material;
-extern const blvl_fb_type blvl_Material_type;
+BLVL_API extern const blvl_fb_type blvl_Material_type;
 /* Root of the geometry section. */
 typedef struct blvl_Geometry {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Geometry;
-extern const blvl_fb_type blvl_Geometry_type;
+BLVL_API extern const blvl_fb_type blvl_Geometry_type;
 
 /* Batch: reading */
 /* first entry of Geometry.indices (a multiple of 3) */

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 #include "blvl/sections/common.h"
 
@@ -27,7 +28,7 @@ enum {
     /* Overwatch 2 sun intensity, raw */
     blvl_SunUnits_Ow2 = 5,
 };
-extern const blvl_fb_enum blvl_SunUnits_enum;
+BLVL_API extern const blvl_fb_enum blvl_SunUnits_enum;
 
 /* The fog curve; fields a mode does not use are ignored. */
 typedef uint8_t blvl_FogMode;
@@ -43,7 +44,7 @@ enum {
     /* Source 2 gradient fog between fog_start and fog_end, capped at fog_max */
     blvl_FogMode_Gradient = 4,
 };
-extern const blvl_fb_enum blvl_FogMode_enum;
+BLVL_API extern const blvl_fb_enum blvl_FogMode_enum;
 
 /* Kind of light grid. */
 typedef uint8_t blvl_LightGridKind;
@@ -55,7 +56,7 @@ enum {
     /* per-channel band-1 SH stored the same way as AmbientCube (faces evaluated on the axes) */
     blvl_LightGridKind_Sh2 = 2,
 };
-extern const blvl_fb_enum blvl_LightGridKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_LightGridKind_enum;
 
 typedef uint8_t blvl_PunctualKind;
 enum {
@@ -64,7 +65,7 @@ enum {
     /* cone along direction */
     blvl_PunctualKind_Spot = 1,
 };
-extern const blvl_fb_enum blvl_PunctualKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_PunctualKind_enum;
 
 typedef uint8_t blvl_Falloff;
 enum {
@@ -73,7 +74,7 @@ enum {
     blvl_Falloff_SourceQuadratic = 2,
     blvl_Falloff_Iw3Falloff = 3,
 };
-extern const blvl_fb_enum blvl_Falloff_enum;
+BLVL_API extern const blvl_fb_enum blvl_Falloff_enum;
 
 /* The sun. Frozen: new sun data goes on LightingProfile instead. */
 typedef struct blvl_Sun {
@@ -89,71 +90,71 @@ BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Sun) <= 4, "blvl_Sun alignment");
 BLVL_STATIC_ASSERT(offsetof(blvl_Sun, direction) == 0, "blvl_Sun.direction offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Sun, color) == 12, "blvl_Sun.color offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Sun, intensity) == 24, "blvl_Sun.intensity offset");
-extern const blvl_fb_type blvl_Sun_type;
+BLVL_API extern const blvl_fb_type blvl_Sun_type;
 
 /* The map's own post-processing block, in the source engine's values. */
 typedef struct blvl_Post {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Post;
-extern const blvl_fb_type blvl_Post_type;
+BLVL_API extern const blvl_fb_type blvl_Post_type;
 /* One way to light the map; profile 0 is the map as it was authored. */
 typedef struct blvl_LightingProfile {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_LightingProfile;
-extern const blvl_fb_type blvl_LightingProfile_type;
+BLVL_API extern const blvl_fb_type blvl_LightingProfile_type;
 /* A light derived from an emissive surface. */
 typedef struct blvl_Light {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Light;
-extern const blvl_fb_type blvl_Light_type;
+BLVL_API extern const blvl_fb_type blvl_Light_type;
 /* The volume lighting whatever is not level geometry; images are width = cells along X, height =
  * along Z, layers = along Y. */
 typedef struct blvl_LightGrid {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_LightGrid;
-extern const blvl_fb_type blvl_LightGrid_type;
+BLVL_API extern const blvl_fb_type blvl_LightGrid_type;
 /* A voxel grid of how much sky each cell sees (one channel, 0 = none, 1 = all); same layout as
  * LightGrid. */
 typedef struct blvl_SkyVis {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_SkyVis;
-extern const blvl_fb_type blvl_SkyVis_type;
+BLVL_API extern const blvl_fb_type blvl_SkyVis_type;
 /* A reflection probe. */
 typedef struct blvl_ReflectionProbe {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_ReflectionProbe;
-extern const blvl_fb_type blvl_ReflectionProbe_type;
+BLVL_API extern const blvl_fb_type blvl_ReflectionProbe_type;
 /* Smooth inverse-square window to PunctualLight.range (the renderer's default; absent falloff means
  * this too). */
 typedef struct blvl_SmoothFalloff {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_SmoothFalloff;
-extern const blvl_fb_type blvl_SmoothFalloff_type;
+BLVL_API extern const blvl_fb_type blvl_SmoothFalloff_type;
 /* Source 1: intensity / (constant + linear * d + quadratic * d * d), d in qu. */
 typedef struct blvl_SourceQuadratic {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_SourceQuadratic;
-extern const blvl_fb_type blvl_SourceQuadratic_type;
+BLVL_API extern const blvl_fb_type blvl_SourceQuadratic_type;
 /* IW3: linear window from full intensity at the light to zero at radius. */
 typedef struct blvl_Iw3Falloff {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Iw3Falloff;
-extern const blvl_fb_type blvl_Iw3Falloff_type;
+BLVL_API extern const blvl_fb_type blvl_Iw3Falloff_type;
 /* A point or spot light the source map placed. */
 typedef struct blvl_PunctualLight {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_PunctualLight;
-extern const blvl_fb_type blvl_PunctualLight_type;
+BLVL_API extern const blvl_fb_type blvl_PunctualLight_type;
 /* An idTech3 fog brush; fog = sqrt(clamp(dist / depth, 0, 1)). */
 typedef struct blvl_FogVolume {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_FogVolume;
-extern const blvl_fb_type blvl_FogVolume_type;
+BLVL_API extern const blvl_fb_type blvl_FogVolume_type;
 /* Root of the lighting section. */
 typedef struct blvl_Lighting {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Lighting;
-extern const blvl_fb_type blvl_Lighting_type;
+BLVL_API extern const blvl_fb_type blvl_Lighting_type;
 
 /* Post: reading */
 /* operator index the renderer for this engine understands; 0 = the engine's default */

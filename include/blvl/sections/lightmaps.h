@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 #include "blvl/sections/common.h"
 
@@ -15,18 +16,18 @@ extern "C" {
 typedef struct blvl_LightmapStyle {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_LightmapStyle;
-extern const blvl_fb_type blvl_LightmapStyle_type;
+BLVL_API extern const blvl_fb_type blvl_LightmapStyle_type;
 /* One lightmap atlas (profiles name it by index); every image has the same width, height and
  * layers. */
 typedef struct blvl_Lightmap {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Lightmap;
-extern const blvl_fb_type blvl_Lightmap_type;
+BLVL_API extern const blvl_fb_type blvl_Lightmap_type;
 /* Root of the lightmaps section. */
 typedef struct blvl_Lightmaps {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Lightmaps;
-extern const blvl_fb_type blvl_Lightmaps_type;
+BLVL_API extern const blvl_fb_type blvl_Lightmaps_type;
 
 /* LightmapStyle: reading */
 /* lighting.light_styles index (>= 1; style 0 is color itself and is never listed) */

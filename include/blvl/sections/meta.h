@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 
 #ifdef __cplusplus
@@ -52,13 +53,13 @@ enum {
     /* Riot engine (Drakan) .lvl */
     blvl_Engine_Riot = 18,
 };
-extern const blvl_fb_enum blvl_Engine_enum;
+BLVL_API extern const blvl_fb_enum blvl_Engine_enum;
 
 /* Root of the meta section. */
 typedef struct blvl_Meta {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Meta;
-extern const blvl_fb_type blvl_Meta_type;
+BLVL_API extern const blvl_fb_type blvl_Meta_type;
 
 /* Meta: reading */
 /* the level's display name; may be absent */

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 #include "blvl/sections/common.h"
 
@@ -21,7 +22,7 @@ enum {
     /* does not collide */
     blvl_Solidity_NotSolid = 2,
 };
-extern const blvl_fb_enum blvl_Solidity_enum;
+BLVL_API extern const blvl_fb_enum blvl_Solidity_enum;
 
 /* A run of a model's indices drawn with one material. 12 bytes. */
 typedef struct blvl_PropSurface {
@@ -39,7 +40,7 @@ BLVL_STATIC_ASSERT(offsetof(blvl_PropSurface, first_index) == 0,
 BLVL_STATIC_ASSERT(offsetof(blvl_PropSurface, index_count) == 4,
                    "blvl_PropSurface.index_count offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_PropSurface, material) == 8, "blvl_PropSurface.material offset");
-extern const blvl_fb_type blvl_PropSurface_type;
+BLVL_API extern const blvl_fb_type blvl_PropSurface_type;
 
 /* Model frame -> level: p' = position + rotate(rotation, scale * p). 40 bytes. */
 typedef struct blvl_Transform {
@@ -55,29 +56,29 @@ BLVL_STATIC_ASSERT(BLVL_ALIGNOF(blvl_Transform) <= 4, "blvl_Transform alignment"
 BLVL_STATIC_ASSERT(offsetof(blvl_Transform, position) == 0, "blvl_Transform.position offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Transform, rotation) == 12, "blvl_Transform.rotation offset");
 BLVL_STATIC_ASSERT(offsetof(blvl_Transform, scale) == 28, "blvl_Transform.scale offset");
-extern const blvl_fb_type blvl_Transform_type;
+BLVL_API extern const blvl_fb_type blvl_Transform_type;
 
 /* A convex collision hull in the model's frame; same meaning as sim's Hull (face loops wound around
  * each face). */
 typedef struct blvl_PropHull {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_PropHull;
-extern const blvl_fb_type blvl_PropHull_type;
+BLVL_API extern const blvl_fb_type blvl_PropHull_type;
 /* A model: its own mesh and collision. */
 typedef struct blvl_PropModel {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_PropModel;
-extern const blvl_fb_type blvl_PropModel_type;
+BLVL_API extern const blvl_fb_type blvl_PropModel_type;
 /* One placed instance of a model. */
 typedef struct blvl_PropPlacement {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_PropPlacement;
-extern const blvl_fb_type blvl_PropPlacement_type;
+BLVL_API extern const blvl_fb_type blvl_PropPlacement_type;
 /* Root of the props section. */
 typedef struct blvl_Props {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Props;
-extern const blvl_fb_type blvl_Props_type;
+BLVL_API extern const blvl_fb_type blvl_Props_type;
 
 /* PropHull: reading */
 /* collider flag bits as sim Collider.flags */

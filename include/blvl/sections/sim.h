@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 #include "blvl/sections/common.h"
 
@@ -30,7 +31,7 @@ enum {
     /* bit 7: stops shots but not the player (projectile-only collision); movement skips it */
     blvl_ColliderFlag_PlayerThrough = 128,
 };
-extern const blvl_fb_enum blvl_ColliderFlag_enum;
+BLVL_API extern const blvl_fb_enum blvl_ColliderFlag_enum;
 
 /* The value of the surface field, bits 1..2 of Collider.flags. */
 typedef uint8_t blvl_Surface;
@@ -42,7 +43,7 @@ enum {
     /* wood */
     blvl_Surface_Wood = 2,
 };
-extern const blvl_fb_enum blvl_Surface_enum;
+BLVL_API extern const blvl_fb_enum blvl_Surface_enum;
 
 typedef uint8_t blvl_Shape;
 enum {
@@ -50,7 +51,7 @@ enum {
     blvl_Shape_Planes = 1,
     blvl_Shape_Hull = 2,
 };
-extern const blvl_fb_enum blvl_Shape_enum;
+BLVL_API extern const blvl_fb_enum blvl_Shape_enum;
 
 /* What kind of thing in the source map a collider came from. */
 typedef uint8_t blvl_ColliderSourceKind;
@@ -68,7 +69,7 @@ enum {
     /* a physics shape of an engine's collision model */
     blvl_ColliderSourceKind_Physics = 5,
 };
-extern const blvl_fb_enum blvl_ColliderSourceKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_ColliderSourceKind_enum;
 
 /* What a breakable is made of (sound and debris); the values are fixed (docs/SECTIONS.md). The
  * source engine's material class, else read from the material name. */
@@ -90,7 +91,7 @@ enum {
        bits */
     blvl_BreakableKind_Other = 6,
 };
-extern const blvl_fb_enum blvl_BreakableKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_BreakableKind_enum;
 
 typedef uint8_t blvl_DoorKind;
 enum {
@@ -99,7 +100,7 @@ enum {
     /* rotates by angle about hinge_axis through hinge_origin */
     blvl_DoorKind_Swing = 1,
 };
-extern const blvl_fb_enum blvl_DoorKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_DoorKind_enum;
 
 typedef uint8_t blvl_DoorTrigger;
 enum {
@@ -108,7 +109,7 @@ enum {
     /* opens when a player uses it */
     blvl_DoorTrigger_Use = 1,
 };
-extern const blvl_fb_enum blvl_DoorTrigger_enum;
+BLVL_API extern const blvl_fb_enum blvl_DoorTrigger_enum;
 
 typedef uint8_t blvl_TriggerKind;
 enum {
@@ -117,7 +118,7 @@ enum {
     /* moves the player to teleport_dests[teleport_dest] */
     blvl_TriggerKind_Teleport = 1,
 };
-extern const blvl_fb_enum blvl_TriggerKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_TriggerKind_enum;
 
 typedef uint8_t blvl_HurtKind;
 enum {
@@ -126,66 +127,66 @@ enum {
     /* takes amount hit points every interval seconds while inside */
     blvl_HurtKind_Damage = 1,
 };
-extern const blvl_fb_enum blvl_HurtKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_HurtKind_enum;
 
 typedef struct blvl_Planes {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Planes;
-extern const blvl_fb_type blvl_Planes_type;
+BLVL_API extern const blvl_fb_type blvl_Planes_type;
 /* Vertices and face loops; face i is the loop of face_sizes[i] vertex indices taken consecutively
  * from face_indices, wound around the face (a reader derives the plane from the loop's area). */
 typedef struct blvl_Hull {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Hull;
-extern const blvl_fb_type blvl_Hull_type;
+BLVL_API extern const blvl_fb_type blvl_Hull_type;
 /* A convex solid. */
 typedef struct blvl_Collider {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Collider;
-extern const blvl_fb_type blvl_Collider_type;
+BLVL_API extern const blvl_fb_type blvl_Collider_type;
 /* Where a collider came from, in terms a game can use at run time (the .bsym sidecar has the
  * detail). */
 typedef struct blvl_ColliderSource {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_ColliderSource;
-extern const blvl_fb_type blvl_ColliderSource_type;
+BLVL_API extern const blvl_fb_type blvl_ColliderSource_type;
 /* A thing a shot removes from the world; colliders and batches name it by index. */
 typedef struct blvl_Breakable {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Breakable;
-extern const blvl_fb_type blvl_Breakable_type;
+BLVL_API extern const blvl_fb_type blvl_Breakable_type;
 /* A moving door; its colliders and batches name it by index and hold its closed pose. */
 typedef struct blvl_Door {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Door;
-extern const blvl_fb_type blvl_Door_type;
+BLVL_API extern const blvl_fb_type blvl_Door_type;
 /* A Quake trigger volume: the box lo..hi when planes is empty, else the convex intersection of
  * planes. */
 typedef struct blvl_Trigger {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Trigger;
-extern const blvl_fb_type blvl_Trigger_type;
+BLVL_API extern const blvl_fb_type blvl_Trigger_type;
 /* Where a teleport puts the player. */
 typedef struct blvl_TeleportDest {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_TeleportDest;
-extern const blvl_fb_type blvl_TeleportDest_type;
+BLVL_API extern const blvl_fb_type blvl_TeleportDest_type;
 /* A spawn point. */
 typedef struct blvl_Spawn {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Spawn;
-extern const blvl_fb_type blvl_Spawn_type;
+BLVL_API extern const blvl_fb_type blvl_Spawn_type;
 /* A place that hurts whoever stands in it: the box lo..hi when planes is empty, else the convex
  * intersection of planes. */
 typedef struct blvl_HurtVolume {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_HurtVolume;
-extern const blvl_fb_type blvl_HurtVolume_type;
+BLVL_API extern const blvl_fb_type blvl_HurtVolume_type;
 /* Root of the sim section. */
 typedef struct blvl_Sim {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Sim;
-extern const blvl_fb_type blvl_Sim_type;
+BLVL_API extern const blvl_fb_type blvl_Sim_type;
 
 /* Planes: reading */
 /* every outward plane, axial planes and edge bevels included */

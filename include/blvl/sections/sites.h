@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 #include "blvl/sections/common.h"
 
@@ -24,18 +25,18 @@ enum {
     /* any other objective */
     blvl_SiteKind_Other = 4,
 };
-extern const blvl_fb_enum blvl_SiteKind_enum;
+BLVL_API extern const blvl_fb_enum blvl_SiteKind_enum;
 
 /* One box of a site; a site of several boxes appears once per box under the same name. */
 typedef struct blvl_Site {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Site;
-extern const blvl_fb_type blvl_Site_type;
+BLVL_API extern const blvl_fb_type blvl_Site_type;
 /* Root of the sites section. */
 typedef struct blvl_Sites {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Sites;
-extern const blvl_fb_type blvl_Sites_type;
+BLVL_API extern const blvl_fb_type blvl_Sites_type;
 
 /* Site: reading */
 /* "A", "B", ... */

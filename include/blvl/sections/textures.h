@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "blvl/api.h"
 #include "blvl/fb.h"
 #include "blvl/sections/common.h"
 
@@ -15,7 +16,7 @@ extern "C" {
 typedef struct blvl_Textures {
     const uint8_t *p_; /* NULL: absent, reads as empty */
 } blvl_Textures;
-extern const blvl_fb_type blvl_Textures_type;
+BLVL_API extern const blvl_fb_type blvl_Textures_type;
 
 /* Textures: reading */
 /* indexed by the texture fields of geometry.materials (0xFFFFFFFF there = none) */

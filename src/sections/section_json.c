@@ -1,0 +1,37 @@
+/* JSON of a core section by tag (what `blvl dump` prints and `blvl pack TAG=FILE.json` builds),
+ * apart from section.c so reading sections links no JSON or builder code. */
+#include <stdio.h>
+#include <string.h>
+
+#include "blvl/sections.h"
+#include "container/error.h"
+#include "sections/sections_internal.h"
+
+blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size, unsigned indent,
+                                 const blvl_allocator *a, char **out, size_t *out_len,
+                                 blvl_error *err) {
+    const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
+    return t ? blvl_fb_to_json(bytes, size, t, indent, a, out, out_len, err) : BLVL_E_ARGUMENT;
+}
+
+blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
+                                   const blvl_allocator *a, uint8_t **out, size_t *out_size,
+                                   blvl_error *err) {
+    const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
+    if (!t)
+        return BLVL_E_ARGUMENT;
+    blvl_status st = blvl_fb_from_json(json, len, t, a, out, out_size, err);
+    /* "flatbuffer: json: Sim.colliders[7].flags: ..." names the value from the root type; name
+     * it from the tag instead, as a user wrote it: "sim.colliders[7].flags". */
+    const char *head = "flatbuffer: json: ";
+    size_t hl = strlen(head), rl = strlen(t->name);
+    if (st == BLVL_E_FLATBUFFER && err && strncmp(err->message, head, hl) == 0 &&
+        strncmp(err->message + hl, t->name, rl) == 0 &&
+        (err->message[hl + rl] == '.' || err->message[hl + rl] == ':' ||
+         err->message[hl + rl] == '[')) {
+        char rest[sizeof err->message];
+        snprintf(rest, sizeof rest, "%s", err->message + hl + rl);
+        blvl__fail(err, st, "json: %s%s", tag, rest);
+    }
+    return st;
+}
