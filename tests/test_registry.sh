@@ -26,6 +26,7 @@ cp -r "$src/schema" "$src/tools" "$src/scripts" "$src/include" "$src/src" "$src/
     "$src/CMakeLists.txt" "$src/.clang-format" "$t/"
 [ -f "$src/blvl.pc.in" ] && cp "$src/blvl.pc.in" "$t/"
 [ -d "$src/cmake" ] && cp -r "$src/cmake" "$t/"
+mkdir -p "$t/tests" && cp -r "$src/tests/link" "$t/tests/" # the layer link programs
 cat >"$t/schema/dummy.fbs" <<'EOF'
 // dummy.fbs: a core section added by test_registry.sh.
 namespace blvl;
