@@ -21,7 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "blvl/blvl.h"
+#include "blvl/common.h"
+#include "blvl/le.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,19 +47,20 @@ extern "C" {
 #define BLVL_FB_MAX_DEPTH_DEFAULT 64u       /* nested tables and vectors of tables */
 #define BLVL_FB_MAX_TABLES_DEFAULT 1000000u /* tables visited by one verification */
 
-/* ---- little-endian loads ------------------------------------------------------------------ */
+/* ---- little-endian loads (blvl/le.h under the FlatBuffers scalar names)
+ * ------------------------------------------------------------------ */
 
 static inline uint8_t blvl_fb_u8(const uint8_t *p) {
     return p[0];
 }
 static inline uint16_t blvl_fb_u16(const uint8_t *p) {
-    return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
+    return blvl_le16(p);
 }
 static inline uint32_t blvl_fb_u32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return blvl_le32(p);
 }
 static inline uint64_t blvl_fb_u64(const uint8_t *p) {
-    return (uint64_t)blvl_fb_u32(p) | (uint64_t)blvl_fb_u32(p + 4) << 32;
+    return blvl_le64(p);
 }
 static inline int8_t blvl_fb_i8(const uint8_t *p) {
     return (int8_t)p[0];

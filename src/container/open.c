@@ -7,8 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
+#include "common/pool.h"
 #include "container/level.h"
 #include "payload/payload.h"
 

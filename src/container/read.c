@@ -7,12 +7,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "container/level.h"
 #include "payload/digest.h"
 #include "payload/inflate.h"
-#include "payload/pool.h"
+#include "common/pool.h"
 
 void blvl__level_prefetch(const blvl_level *lv, uint64_t offset, uint64_t size) {
     if (!lv->map || !size)
@@ -141,7 +141,8 @@ blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_section *out, blvl_e
                         (unsigned long long)e->raw_size, e->tag);
         goto done;
     }
-    st = name_section(err, blvl__payload_inflate(bytes, chunks, n, raw, lv->threads, err), e->tag);
+    st = name_section(err, blvl__payload_inflate(bytes, chunks, n, raw, lv->threads, lv->a, err),
+                      e->tag);
     if (st != BLVL_OK) {
         blvl__dealloc(lv->a, raw, (size_t)e->raw_size);
         goto done;

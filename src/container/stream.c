@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "container/format.h"
 #include "payload/digest.h"
 #include "payload/payload.h"
@@ -317,7 +317,7 @@ static blvl_status inflate_held(blvl_stream *s, const blvl_entry *e, const uint8
                             (unsigned long long)e->raw_size);
             goto out;
         }
-        st = blvl__payload_inflate(s->packed, chunks, nc, *raw, s->threads, err);
+        st = blvl__payload_inflate(s->packed, chunks, nc, *raw, s->threads, s->a, err);
         if (st != BLVL_OK) {
             drop(s, *raw, (size_t)e->raw_size);
             *raw = NULL;

@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 
 /* Memory grows in blocks, never by copying: joining them at commit costs the level once. */
 #define BLOCK_MIN (64u << 10)
@@ -21,7 +21,7 @@ blvl_status blvl__target_file(blvl_target *t, const char *path, const blvl_alloc
     t->kind = BLVL_TARGET_FILE;
     t->a = a;
     t->file.fd = -1;
-    return blvl__out_open(&t->file, path, err);
+    return blvl__out_open(&t->file, path, a, err);
 }
 
 void blvl__target_memory(blvl_target *t, const blvl_allocator *a) {

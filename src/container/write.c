@@ -1,7 +1,7 @@
 /* Whole-section writing: thin wrappers over the streaming writer (writer.c), with room for
  * exactly `count` sections, so the bytes are the streaming writer's for the same sections. */
 #include "blvl/blvl.h"
-#include "container/error.h"
+#include "common/error.h"
 
 static blvl_status add_all(blvl_writer *w, const blvl_section_in *sections, size_t count,
                            blvl_error *err) {

@@ -10,9 +10,9 @@
  * the file grows front to back and the bytes never depend on the workers' timing. */
 #include <string.h>
 
-#include "container/alloc.h"
-#include "container/bytes.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "blvl/le.h"
+#include "common/error.h"
 #include "container/format.h"
 #include "container/layout.h"
 #include "container/target.h"
@@ -177,8 +177,8 @@ static blvl_status drain_one(blvl_writer *w, blvl_error *err) {
     }
     if (s->raw_size) {
         uint8_t *ix = w->index + (size_t)w->nchunks * BLVL_CHUNK_INDEX_ENTRY;
-        blvl__put32(ix, s->packed_size);
-        blvl__put32(ix + 4, s->raw_size);
+        blvl_le_put32(ix, s->packed_size);
+        blvl_le_put32(ix + 4, s->raw_size);
         ix[8] = s->codec;
         ix[9] = ix[10] = ix[11] = 0;
         w->nchunks++;
@@ -191,7 +191,7 @@ static blvl_status drain_one(blvl_writer *w, blvl_error *err) {
     if (st == BLVL_OK && last) {
         blvl_entry *en = &w->entries[w->wsec++];
         uint8_t *count = w->index + (size_t)w->nchunks * BLVL_CHUNK_INDEX_ENTRY;
-        blvl__put32(count, w->nchunks);
+        blvl_le_put32(count, w->nchunks);
         st = put(w, w->index, (size_t)w->nchunks * BLVL_CHUNK_INDEX_ENTRY + 4, &e);
         en->offset = w->start;
         en->packed_size = w->pos - w->start;

@@ -4,8 +4,8 @@
  * bytes independent of the order the caller added the fields in. */
 #include "blvl/fb.h"
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "fb/struct_copy.h"
 
 typedef struct pending {

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 
 #define JSON_MAX_DEPTH 200u
 

@@ -8,8 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 
 typedef struct out {
     const blvl_allocator *a;

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "container/error.h"
+#include "common/error.h"
 
 #define PATH_MAX_DEPTH 80
 

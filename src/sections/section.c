@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "container/error.h"
+#include "common/error.h"
 
 static const struct {
     const char *tag;

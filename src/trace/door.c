@@ -7,13 +7,8 @@
 
 #include "trace/trace_internal.h"
 
-static blvl_status fail(blvl_error *err, blvl_status code, const char *msg) {
-    if (err) {
-        err->code = code;
-        snprintf(err->message, sizeof err->message, "trace: door: %s", msg);
-    }
-    return code;
-}
+/* Refusals name their rule first, like every other: "argument: trace: door: ...". */
+#define fail(err, code, msg) blvl__fail(err, code, "trace: door: %s", msg)
 
 void blvl_trace_transform_identity(blvl_trace_transform *out) {
     memset(out, 0, sizeof *out);
@@ -68,13 +63,13 @@ blvl_status blvl_trace_doors_new(blvl_trace_doors **out, const blvl_trace_world 
                                  blvl_error *err) {
     if (!out || !w)
         return fail(err, BLVL_E_ARGUMENT, "no world");
-    blvl_trace_doors *d = tw_calloc(&w->al, 1, sizeof *d);
+    blvl_trace_doors *d = blvl__calloc_n(&w->al, 1, sizeof *d);
     if (!d)
         return fail(err, BLVL_E_NOMEM, "out of memory");
     d->world = w;
-    d->poses = tw_calloc(&w->al, w->door_collider_count + 1u, sizeof(tw_door_pose));
+    d->poses = blvl__calloc_n(&w->al, w->door_collider_count + 1u, sizeof(tw_door_pose));
     if (!d->poses) {
-        tw_free(&w->al, d, sizeof *d);
+        blvl__dealloc(&w->al, d, sizeof *d);
         return fail(err, BLVL_E_NOMEM, "out of memory");
     }
     for (uint32_t i = 0; i < w->door_collider_count; i++)
@@ -89,8 +84,8 @@ void blvl_trace_doors_free(blvl_trace_doors *d) {
     const blvl_trace_world *w = d->world;
     for (uint32_t i = 0; i < w->door_collider_count; i++)
         tw_vec_free(&w->al, &d->poses[i].planes);
-    tw_free(&w->al, d->poses, (w->door_collider_count + 1u) * sizeof(tw_door_pose));
-    tw_free(&w->al, d, sizeof *d);
+    blvl__dealloc(&w->al, d->poses, (w->door_collider_count + 1u) * sizeof(tw_door_pose));
+    blvl__dealloc(&w->al, d, sizeof *d);
 }
 
 static void ignore_report(void *user, uint32_t face, const char *reason) {
@@ -131,7 +126,7 @@ blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_
             pose->moved = 0;
             continue;
         }
-        blvl_trace_vec3 *moved = tw_calloc(&w->al, dc->vertex_count + 1u, sizeof *moved);
+        blvl_trace_vec3 *moved = blvl__calloc_n(&w->al, dc->vertex_count + 1u, sizeof *moved);
         if (!moved)
             return fail(err, BLVL_E_NOMEM, "out of memory");
         for (uint32_t v = 0; v < dc->vertex_count; v++) {
@@ -152,7 +147,7 @@ blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_
         pose->planes.len = 0;
         blvl_status st = tw_expand_hull(&w->al, &in, &pose->planes, NULL, NULL, pose->lo, pose->hi,
                                         &usable, ignore_report, NULL);
-        tw_free(&w->al, moved, (dc->vertex_count + 1u) * sizeof *moved);
+        blvl__dealloc(&w->al, moved, (dc->vertex_count + 1u) * sizeof *moved);
         if (st != BLVL_OK)
             return fail(err, st, "out of memory");
         if (!usable)

@@ -64,7 +64,7 @@ static void newell(const double *pts, const uint32_t *loop, uint32_t n, double o
 }
 
 typedef struct expander {
-    const tw_alloc *al;
+    const blvl_allocator *al;
     tw_vec *planes;
     size_t first; /* this hull's planes start here */
     double tol;   /* distance tolerance (units) */
@@ -82,7 +82,7 @@ static int add_plane(expander *x, const double n[3], double d) {
     return tw_vec_push(x->al, x->planes, &p);
 }
 
-blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *planes,
+blvl_status tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, tw_vec *planes,
                            tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
                            int *usable, tw_report_fn report, void *ru) {
     const uint32_t nv = in->vertex_count;
@@ -102,9 +102,9 @@ blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *pla
     }
 
     blvl_status st = BLVL_E_NOMEM;
-    double *pts = tw_calloc(al, (size_t)nv * 3, sizeof(double));
-    uint32_t *loop = tw_calloc(al, (size_t)in->face_index_count + 1, sizeof(uint32_t));
-    angle_item *items = tw_calloc(al, (size_t)in->face_index_count + 1, sizeof(angle_item));
+    double *pts = blvl__calloc_n(al, (size_t)nv * 3, sizeof(double));
+    uint32_t *loop = blvl__calloc_n(al, (size_t)in->face_index_count + 1, sizeof(uint32_t));
+    angle_item *items = blvl__calloc_n(al, (size_t)in->face_index_count + 1, sizeof(angle_item));
     tw_vec edges;
     tw_vec_init(&edges, sizeof(edge));
     if (!pts || !loop || !items)
@@ -310,8 +310,8 @@ blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *pla
     st = BLVL_OK;
 done:
     tw_vec_free(al, &edges);
-    tw_free(al, items, ((size_t)in->face_index_count + 1) * sizeof(angle_item));
-    tw_free(al, loop, ((size_t)in->face_index_count + 1) * sizeof(uint32_t));
-    tw_free(al, pts, (size_t)nv * 3 * sizeof(double));
+    blvl__dealloc(al, items, ((size_t)in->face_index_count + 1) * sizeof(angle_item));
+    blvl__dealloc(al, loop, ((size_t)in->face_index_count + 1) * sizeof(uint32_t));
+    blvl__dealloc(al, pts, (size_t)nv * 3 * sizeof(double));
     return st;
 }

@@ -7,13 +7,7 @@
 #include "blvl/sections/sim.h"
 #include "trace/trace_internal.h"
 
-static blvl_status fail(blvl_error *err, blvl_status code, const char *msg) {
-    if (err) {
-        err->code = code;
-        snprintf(err->message, sizeof err->message, "trace: sim: %s", msg);
-    }
-    return code;
-}
+#define fail(err, code, msg) blvl__fail(err, code, "trace: sim: %s", msg)
 
 blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
                                         const blvl_trace_world_options *opt, blvl_error *err) {
@@ -48,12 +42,13 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
             nu += (size_t)blvl_Hull_face_sizes_len(h) + blvl_Hull_face_indices_len(h);
         }
     }
-    tw_alloc al;
-    tw_alloc_init(&al, opt ? opt->allocator : NULL);
+    blvl_allocator al = {0};
+    if (opt && opt->allocator)
+        al = *opt->allocator;
     size_t sz_d = (size_t)n * sizeof(blvl_trace_collider_desc),
            sz_p = np * sizeof(blvl_trace_plane), sz_v = nv * sizeof(blvl_trace_vec3),
            sz_u = nu * sizeof(uint32_t), total = sz_d + sz_p + sz_v + sz_u;
-    unsigned char *block = tw_malloc(&al, total);
+    unsigned char *block = blvl__alloc(&al, total);
     if (!block) {
         blvl_section_free(level, &sec);
         return fail(err, BLVL_E_NOMEM, "out of memory");
@@ -109,6 +104,6 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
     }
     blvl_section_free(level, &sec);
     st = blvl_trace_world_new(out, d, n, opt, err);
-    tw_free(&al, block, total);
+    blvl__dealloc(&al, block, total);
     return st;
 }

@@ -6,19 +6,11 @@
 #include <stdint.h>
 
 #include "blvl/trace.h"
+#include "common/alloc.h"
+#include "common/error.h"
 
 /* Coordinates past this are refused as hostile (they would overflow the float math). */
 #define TW_COORD_MAX 1.0e7
-
-/* Allocation through the caller's hooks, remembering sizes for the free hook. */
-typedef struct tw_alloc {
-    blvl_allocator a;
-} tw_alloc;
-
-void tw_alloc_init(tw_alloc *al, const blvl_allocator *a);
-void *tw_malloc(const tw_alloc *al, size_t size);
-void *tw_calloc(const tw_alloc *al, size_t n, size_t elem); /* overflow-checked, zeroed */
-void tw_free(const tw_alloc *al, void *p, size_t size);
 
 /* A growable array of fixed-size elements. */
 typedef struct tw_vec {
@@ -27,9 +19,9 @@ typedef struct tw_vec {
 } tw_vec;
 
 void tw_vec_init(tw_vec *v, size_t elem);
-int tw_vec_reserve(const tw_alloc *al, tw_vec *v, size_t want); /* 0 = out of memory */
-int tw_vec_push(const tw_alloc *al, tw_vec *v, const void *item);
-void tw_vec_free(const tw_alloc *al, tw_vec *v);
+int tw_vec_reserve(const blvl_allocator *al, tw_vec *v, size_t want); /* 0 = out of memory */
+int tw_vec_push(const blvl_allocator *al, tw_vec *v, const void *item);
+void tw_vec_free(const blvl_allocator *al, tw_vec *v);
 #define TW_AT(v, T, i) (((T *)(v).data)[i])
 
 /* Outcome of expanding one hull. */
@@ -49,16 +41,16 @@ typedef struct tw_hull_in {
  * and `loop_indices` are given, the loops actually used (re-wound where crossed) of the faces
  * that yielded a plane are appended there. Returns BLVL_OK with *usable = 0 when the hull as a
  * whole cannot be used (reported), BLVL_E_NOMEM when the allocator fails. */
-blvl_status tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *planes,
+blvl_status tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, tw_vec *planes,
                            tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
                            int *usable, tw_report_fn report, void *report_user);
 
 /* The convex polygons bounding the solid cut out by `planes` (each plane's face, clipped by the
  * others), as a hull: vertices appended to `vertices` (blvl_trace_vec3), loops to `sizes` and
  * `indices` (uint32_t). `lo`/`hi` bound the solid (they size the starting polygons). */
-blvl_status tw_planes_to_hull(const tw_alloc *al, const blvl_trace_plane *planes, uint32_t count,
-                              const float lo[3], const float hi[3], tw_vec *vertices, tw_vec *sizes,
-                              tw_vec *indices);
+blvl_status tw_planes_to_hull(const blvl_allocator *al, const blvl_trace_plane *planes,
+                              uint32_t count, const float lo[3], const float hi[3],
+                              tw_vec *vertices, tw_vec *sizes, tw_vec *indices);
 
 /* One collider as traced. */
 typedef struct tw_collider {
@@ -89,7 +81,7 @@ typedef struct tw_node {
 #define TW_BVH_MAX_DEPTH 64u
 
 struct blvl_trace_world {
-    tw_alloc al;
+    blvl_allocator al;
     uint32_t collider_count;
     tw_collider *colliders;
     blvl_trace_plane *planes;

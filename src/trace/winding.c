@@ -46,9 +46,9 @@ static int clip_poly(double (*pts)[3], int n, double (*tmp)[3], const double pn[
     return m;
 }
 
-blvl_status tw_planes_to_hull(const tw_alloc *al, const blvl_trace_plane *planes, uint32_t count,
-                              const float lo[3], const float hi[3], tw_vec *vertices, tw_vec *sizes,
-                              tw_vec *indices) {
+blvl_status tw_planes_to_hull(const blvl_allocator *al, const blvl_trace_plane *planes,
+                              uint32_t count, const float lo[3], const float hi[3],
+                              tw_vec *vertices, tw_vec *sizes, tw_vec *indices) {
     double pts[MAX_POINTS][3], tmp[MAX_POINTS][3];
     double half = 1;
     for (int k = 0; k < 3; k++) {

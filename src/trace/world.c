@@ -35,34 +35,32 @@ static void on_report(void *user, uint32_t face, const char *reason) {
 }
 
 static void set_err(blvl_error *err, blvl_status code, const char *msg) {
-    if (err) {
-        err->code = code;
-        snprintf(err->message, sizeof err->message, "trace: %s", msg);
-    }
+    blvl__fail(err, code, "trace: %s", msg);
 }
 
 void blvl_trace_world_free(blvl_trace_world *w) {
     if (!w)
         return;
-    tw_alloc al = w->al;
-    tw_free(&al, w->colliders, (size_t)w->collider_count * sizeof(tw_collider));
-    tw_free(&al, w->planes, w->plane_count * sizeof(blvl_trace_plane));
-    tw_free(&al, w->nodes, (size_t)w->node_count * sizeof(tw_node));
-    tw_free(&al, w->items, (size_t)w->item_count * sizeof(uint32_t));
-    tw_free(&al, w->door_colliders, (size_t)w->door_collider_count * sizeof(tw_door_collider));
-    tw_free(&al, w->door_vertices, w->door_vertex_count * sizeof(blvl_trace_vec3));
-    tw_free(&al, w->door_face_sizes, w->door_face_count * sizeof(uint32_t));
-    tw_free(&al, w->door_face_indices, w->door_face_index_count * sizeof(uint32_t));
-    tw_free(&al, w->reports, (size_t)w->report_count * sizeof(blvl_trace_report));
-    tw_free(&al, w, sizeof *w);
+    blvl_allocator al = w->al;
+    blvl__dealloc(&al, w->colliders, (size_t)w->collider_count * sizeof(tw_collider));
+    blvl__dealloc(&al, w->planes, w->plane_count * sizeof(blvl_trace_plane));
+    blvl__dealloc(&al, w->nodes, (size_t)w->node_count * sizeof(tw_node));
+    blvl__dealloc(&al, w->items, (size_t)w->item_count * sizeof(uint32_t));
+    blvl__dealloc(&al, w->door_colliders,
+                  (size_t)w->door_collider_count * sizeof(tw_door_collider));
+    blvl__dealloc(&al, w->door_vertices, w->door_vertex_count * sizeof(blvl_trace_vec3));
+    blvl__dealloc(&al, w->door_face_sizes, w->door_face_count * sizeof(uint32_t));
+    blvl__dealloc(&al, w->door_face_indices, w->door_face_index_count * sizeof(uint32_t));
+    blvl__dealloc(&al, w->reports, (size_t)w->report_count * sizeof(blvl_trace_report));
+    blvl__dealloc(&al, w, sizeof *w);
 }
 
 /* Move a vector's contents into an exactly sized block owned by the world. */
-static int take(const tw_alloc *al, tw_vec *v, void **out, size_t *count) {
+static int take(const blvl_allocator *al, tw_vec *v, void **out, size_t *count) {
     *out = NULL;
     *count = v->len;
     if (v->len) {
-        *out = tw_malloc(al, v->len * v->elem);
+        *out = blvl__alloc(al, v->len * v->elem);
         if (!*out)
             return 0;
         memcpy(*out, v->data, v->len * v->elem);
@@ -86,9 +84,10 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
         return BLVL_E_ARGUMENT;
     }
     *out = NULL;
-    tw_alloc al;
-    tw_alloc_init(&al, opt ? opt->allocator : NULL);
-    blvl_trace_world *w = tw_calloc(&al, 1, sizeof *w);
+    blvl_allocator al = {0};
+    if (opt && opt->allocator)
+        al = *opt->allocator;
+    blvl_trace_world *w = blvl__calloc_n(&al, 1, sizeof *w);
     if (!w) {
         set_err(err, BLVL_E_NOMEM, "world: out of memory");
         return BLVL_E_NOMEM;
@@ -106,7 +105,7 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     tw_vec_init(&lindices, sizeof(uint32_t));
     blvl_status st = BLVL_E_NOMEM;
 
-    w->colliders = tw_calloc(&al, count ? count : 1, sizeof(tw_collider));
+    w->colliders = blvl__calloc_n(&al, count ? count : 1, sizeof(tw_collider));
     if (!w->colliders)
         goto fail;
     w->collider_count = count;
