@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (blvl_open_memory(&lv, b, size, &opt, &e) == BLVL_OK) {
         for (uint32_t i = 0; i < blvl_count(lv); i++) {
             const blvl_entry *en = blvl_entry_at(lv, i);
-            blvl_section s;
+            blvl_bytes s;
             blvl_status st = blvl_read(lv, en->tag, &s, &e);
             if (st == BLVL_OK) {
                 if (s.size != en->raw_size)
@@ -60,14 +60,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 for (size_t k = 0; k < s.size; k += 4096)
                     sink ^= s.data[k];
                 (void)sink;
-                blvl_section_free(lv, &s);
+                blvl_bytes_free(&s);
             } else if (e.code != st || s.data != NULL) {
                 abort();
             }
             if (blvl_read_packed(lv, en->tag, &s, &e) == BLVL_OK) {
                 if (s.size != en->packed_size)
                     abort();
-                blvl_section_free(lv, &s);
+                blvl_bytes_free(&s);
             }
         }
         blvl_close(lv);

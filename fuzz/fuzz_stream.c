@@ -173,7 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (size_t k = 0; want && k < sizeof wanted / sizeof *wanted; k++)
             wanted_tag |= strcmp(wanted[k], e->tag) == 0;
         /* an unwanted section is checked by its digest alone, as read_packed does */
-        blvl_section sec;
+        blvl_bytes sec;
         blvl_status rs = wanted_tag ? blvl_read(lv, e->tag, &sec, &err)
                                     : blvl_read_packed(lv, e->tag, &sec, &err);
         if ((rs == BLVL_OK) != (e->kind == BLVL_EV_SECTION))
@@ -190,7 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             } else if (e->has_data) {
                 abort();
             }
-            blvl_section_free(lv, &sec);
+            blvl_bytes_free(&sec);
         } else if (rs != e->status) {
             abort();
         }

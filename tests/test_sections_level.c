@@ -1165,7 +1165,7 @@ static void generic(const char *tag, const uint8_t *bytes, size_t size) {
     }
     snprintf(path, sizeof path, "%s/%s.ours.json", tmpdir, tag);
     CHECK(test_spit(path, json, jlen) == 0);
-    blvl_fb_free(NULL, json, jlen + 1);
+    blvl_free(NULL, json);
     snprintf(cmd, sizeof cmd,
              "flatc -b -o %s schema/%s.fbs tests/data/sections/%s.json && "
              "flatc --json --strict-json --raw-binary -o %s schema/%s.fbs -- %s/%s.bin && "
@@ -1239,15 +1239,15 @@ int main(void) {
     }
     const blvl_entry *ge = blvl_find(lv, "eds.blocks");
     CHECK(ge && ge->flags == 0 && ge->version == 7);
-    blvl_section gs;
+    blvl_bytes gs;
     CHECK_EQ_INT(blvl_read(lv, "eds.blocks", &gs, &err), BLVL_OK);
     CHECK(gs.size == sizeof blocks && memcmp(gs.data, blocks, sizeof blocks) == 0);
-    blvl_section_free(lv, &gs);
+    blvl_bytes_free(&gs);
     /* the game section is not a core section: the section layer knows nothing of it */
     CHECK(blvl_section_type("eds.blocks", NULL) == NULL);
 
     /* 3. read every section back through the typed API */
-    blvl_section s;
+    blvl_bytes s;
 #define READ_BACK(i, tag, Type)                                                                    \
     do {                                                                                           \
         blvl_##Type root = {NULL};                                                                 \
@@ -1266,7 +1266,7 @@ int main(void) {
         printf("%-10s %6zu bytes, %5d typed checks, %d failed\n", #tag, s.size,                    \
                check_passed_ - passed_before_ + check_failed_ - failed_before_,                    \
                check_failed_ - failed_before_);                                                    \
-        blvl_section_free(lv, &s);                                                                 \
+        blvl_bytes_free(&s);                                                                       \
     } while (0)
     READ_BACK(0, meta, Meta);
     READ_BACK(1, sim, Sim);
@@ -1283,9 +1283,9 @@ int main(void) {
 #undef READ_BACK
 
     blvl_close(lv);
-    blvl_free(NULL, file, fsize);
+    blvl_free(NULL, file);
     for (int i = 0; i < 12; i++) {
-        blvl_fb_free(NULL, bytes[i], nbytes[i]);
+        blvl_free(NULL, bytes[i]);
         free(sample[i]);
     }
     char cmd[128];

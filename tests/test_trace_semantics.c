@@ -539,7 +539,7 @@ static void test_allocator(void) {
     for (int fail = -1; fail < 60; fail++) {
         counting cnt = {0, 0, fail};
         blvl_allocator al = {c_alloc, c_free, &cnt};
-        blvl_trace_world_options o = {&al, NULL, NULL};
+        blvl_options o = {.allocator = al};
         blvl_trace_world *w = NULL;
         blvl_error err;
         blvl_status st = blvl_trace_world_new(&w, d, 3, &o, &err);

@@ -136,6 +136,6 @@ int main(void) {
     }
     blvl_trace_world_free(w);
     blvl_trace_world_free(wd);
-    blvl_free(NULL, file, file_size);
+    blvl_free(NULL, file);
     return check_report("test_trace_sim");
 }

@@ -30,24 +30,6 @@ extern "C" {
 #define BLVL_ZSTD_LEVEL 19 /* part of the format: changing it renames maps */
 #define BLVL_ENTRY_FLAG_IDENTITY 1u
 
-/* Options for reading. A zeroed struct (or NULL) gives the defaults. */
-typedef struct blvl_options {
-    const blvl_allocator *allocator;
-    unsigned threads; /* workers for chunk inflation/compression: 0 = online CPUs */
-    /* The inflation-budget rule, checked once at open (and by the streaming reader when the
-     * table arrives): the sum of the table's raw sizes must be at most this, else
-     * BLVL_E_BUDGET before a byte is inflated. 0 = the format's max(64 MiB, 64 * covered).
-     * Reads keep no count: a section can be read any number of times. */
-    uint64_t inflate_budget;
-    /* Progress of blvl_verify, in bytes of work (packed bytes hashed plus raw bytes inflated)
-     * out of `total`; called on the calling thread only. NULL for none. */
-    void (*progress)(void *user, uint64_t done, uint64_t total);
-    void *progress_user;
-    /* blvl_rewrite_* whose output replaces the input (the same file): how long to wait for
-     * the file's edit lock, in milliseconds; 0 = refuse at once with BLVL_E_BUSY. */
-    uint32_t lock_timeout_ms;
-} blvl_options;
-
 /* A pread-style source: read exactly `len` bytes at `offset`, return 0 on success. */
 typedef struct blvl_source {
     int (*read)(void *user, uint64_t offset, void *buf, size_t len);
@@ -100,22 +82,30 @@ const blvl_entry *blvl_entry_at(const blvl_level *level, uint32_t index);
 /* NULL when no section has that tag. */
 const blvl_entry *blvl_find(const blvl_level *level, const char *tag);
 
-/* A section's inflated bytes. `data` points into the mapped file (no copy) when the section
- * is one raw chunk of a mapped or in-memory level; otherwise into memory owned by the section. */
-typedef struct blvl_section {
+/* Bytes a level hands out: a section's inflated or packed bytes. `data` points into the mapped
+ * file (no copy) when the section is one raw chunk of a mapped or in-memory level; otherwise
+ * into memory the bytes own, from the level's allocator. Release with blvl_bytes_free. */
+typedef struct blvl_bytes {
     const uint8_t *data;
     size_t size;
-    void *owned_;       /* internal */
-    size_t owned_size_; /* internal */
-} blvl_section;
+    void *owned_;          /* internal */
+    size_t owned_size_;    /* internal */
+    blvl_allocator alloc_; /* internal: the allocator owned_ came from */
+} blvl_bytes;
 
 /* Read a section: check its digest, parse the chunk index, inflate the chunks in parallel,
  * each to exactly its declared size. Safe to call from several threads on one level. */
-blvl_status blvl_read(blvl_level *level, const char *tag, blvl_section *out, blvl_error *err);
+blvl_status blvl_read(blvl_level *level, const char *tag, blvl_bytes *out, blvl_error *err);
 /* Read the packed (stored) bytes of a section after checking its digest. */
-blvl_status blvl_read_packed(blvl_level *level, const char *tag, blvl_section *out,
-                             blvl_error *err);
-void blvl_section_free(blvl_level *level, blvl_section *section);
+blvl_status blvl_read_packed(blvl_level *level, const char *tag, blvl_bytes *out, blvl_error *err);
+/* Frees what the bytes own (nothing when they borrow the file) and zeroes them. It needs no
+ * level: bytes may outlive the level that read them only when they own their memory, so
+ * close the level last. NULL is fine. */
+void blvl_bytes_free(blvl_bytes *bytes);
+
+/* A copy of the options the level was opened with (the allocator, threads, limits): what the
+ * layers above the container use for the level's work. */
+const blvl_options *blvl_level_options(const blvl_level *level);
 
 /* Check every section: digest, chunk index and inflation of every chunk (output discarded).
  * The container does not know FlatBuffers; the section layer adds that check. */
@@ -146,17 +136,6 @@ typedef struct blvl_section_in {
     const void *data;
     size_t size;
 } blvl_section_in;
-
-typedef struct blvl_write_options {
-    const blvl_allocator *allocator; /* must outlive the writer */
-    unsigned threads;                /* compression workers; 0 = online CPUs */
-    /* Progress, in raw bytes written out of `total_raw` (or out of the bytes appended so far
-     * when total_raw is 0). Called on the calling thread, from append, end and commit. NULL
-     * for none. */
-    void (*progress)(void *user, uint64_t done_raw, uint64_t total_raw);
-    void *progress_user;
-    uint64_t total_raw; /* streaming writer: the raw bytes to come, for progress only */
-} blvl_write_options;
 
 /* ---- the streaming writer (docs/WRITER.md) ------------------------------------------------
  *
@@ -195,13 +174,13 @@ typedef struct blvl_sink {
  * The file writer refuses (io) at once to replace a file this process could not write in
  * place; it writes a temporary file beside `path` that commit flushes and renames over it. */
 blvl_status blvl_writer_open_file(blvl_writer **out, const char *path, uint32_t max_sections,
-                                  const blvl_write_options *opt, blvl_error *err);
+                                  const blvl_options *opt, blvl_error *err);
 /* The level is built in memory and handed over by blvl_writer_commit_memory. */
 blvl_status blvl_writer_open_memory(blvl_writer **out, uint32_t max_sections,
-                                    const blvl_write_options *opt, blvl_error *err);
+                                    const blvl_options *opt, blvl_error *err);
 /* The level goes to `sink` (copied; its user pointer must outlive the writer). */
 blvl_status blvl_writer_open_sink(blvl_writer **out, const blvl_sink *sink, uint32_t max_sections,
-                                  const blvl_write_options *opt, blvl_error *err);
+                                  const blvl_options *opt, blvl_error *err);
 
 /* Start the next section. `flags`: BLVL_ENTRY_FLAG_IDENTITY (forced on for core tags). A bad or
  * repeated tag is BLVL_E_WRITE_TAG; one section more than max_sections is BLVL_E_ARGUMENT. */
@@ -220,7 +199,7 @@ blvl_status blvl_writer_add(blvl_writer *w, const char *tag, uint32_t version, u
  * write the header and table, and for a file flush and rename. Frees the writer, on success
  * or not; on failure nothing is left behind. For a memory writer use commit_memory. */
 blvl_status blvl_writer_commit(blvl_writer *w, blvl_error *err);
-/* The same for a memory writer: *out (free with blvl_free and the same allocator) holds
+/* The same for a memory writer: *out (free with blvl_free and the writer's options) holds
  * *out_size bytes. */
 blvl_status blvl_writer_commit_memory(blvl_writer *w, uint8_t **out, size_t *out_size,
                                       blvl_error *err);
@@ -232,13 +211,12 @@ void blvl_writer_abort(blvl_writer *w);
 /* Bake a level. The output is a function of the sections alone (order included): same
  * input, same bytes. Sections are laid out in the order given. */
 blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
-                              const blvl_write_options *opt, uint8_t **out, size_t *out_size,
+                              const blvl_options *opt, uint8_t **out, size_t *out_size,
                               blvl_error *err);
 /* Writes to a temporary file beside `path`, flushes, then renames it over `path`. */
 blvl_status blvl_write_file(const char *path, const blvl_section_in *sections, size_t count,
-                            const blvl_write_options *opt, blvl_error *err);
-/* Free memory returned by blvl_write_memory (with the same allocator). */
-void blvl_free(const blvl_allocator *allocator, void *ptr, size_t size);
+                            const blvl_options *opt, blvl_error *err);
+/* *out of blvl_write_memory is freed with blvl_free(opt, *out). */
 
 /* ---- rewrite and in-place edits ----------------------------------------------------------- */
 
@@ -269,7 +247,8 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
                                    const char *const *drop, size_t ndrop, const blvl_options *opt,
                                    blvl_error *err);
 
-/* The file operations an edit performs, so tests can interrupt them. NULL = POSIX. */
+/* The file operations an edit performs, so tests can interrupt them (blvl_options.file_ops;
+ * NULL = POSIX on the path, under the edit lock). */
 typedef struct blvl_file_ops {
     int (*pread)(void *user, void *buf, size_t len, uint64_t off);
     int (*pwrite)(void *user, const void *buf, size_t len, uint64_t off);
@@ -278,23 +257,14 @@ typedef struct blvl_file_ops {
     void *user;
 } blvl_file_ops;
 
-typedef struct blvl_edit_options {
-    const blvl_allocator *allocator;
-    unsigned threads;
-    const blvl_file_ops *ops; /* when set, `path` is ignored and ops are used (no lock) */
-    /* How long to wait for the file's edit lock, held by another edit or in-place rewrite,
-     * in milliseconds; 0 = refuse at once. Still held after that: BLVL_E_BUSY. */
-    uint32_t lock_timeout_ms;
-} blvl_edit_options;
-
 /* Add or replace a section outside identity (flags 0), in place. The edit holds the file's
  * exclusive edit lock throughout (BLVL_E_BUSY when another edit or in-place rewrite holds it
- * past opt->lock_timeout_ms). The edited level must meet the inflation-budget rule
- * (BLVL_E_BUDGET, nothing written). */
+ * past opt->lock_timeout_ms; opt->file_ops replaces the file). The edited level must meet the
+ * inflation-budget rule (BLVL_E_BUDGET, nothing written). */
 blvl_status blvl_edit_put(const char *path, const char *tag, uint32_t version, const void *data,
-                          size_t size, const blvl_edit_options *opt, blvl_error *err);
+                          size_t size, const blvl_options *opt, blvl_error *err);
 /* Drop a section outside identity, in place. */
-blvl_status blvl_edit_drop(const char *path, const char *tag, const blvl_edit_options *opt,
+blvl_status blvl_edit_drop(const char *path, const char *tag, const blvl_options *opt,
                            blvl_error *err);
 
 /* ---- streaming ------------------------------------------------------------------------- */
@@ -350,6 +320,8 @@ blvl_status blvl_stream_feed(blvl_stream *s, const void *data, size_t len, blvl_
 /* The end of the input: refuses a file that ended early. */
 blvl_status blvl_stream_finish(blvl_stream *s, blvl_error *err);
 void blvl_stream_free(blvl_stream *s);
+/* A copy of the options the stream was made with (for checks plugged into it). */
+const blvl_options *blvl_stream_options(const blvl_stream *s);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,11 @@
 /* libblvl's common base: status codes and errors, the allocator. Every layer (the FlatBuffers
  * runtime, the container, the sections layer, trace) builds on this header and on blvl/le.h;
- * it includes nothing else of blvl. */
+ * it includes nothing else of blvl.
+ *
+ * Ownership: every object has one destructor named after it (blvl_close, blvl_writer_commit or
+ * blvl_writer_abort, blvl_stream_free, blvl_fb_builder_free, blvl_trace_world_free,
+ * blvl_trace_doors_free); every buffer handed to the caller is freed with blvl_free and the
+ * options that made it; a blvl_bytes read from a level is freed with blvl_bytes_free. */
 #ifndef BLVL_COMMON_H
 #define BLVL_COMMON_H
 
@@ -73,12 +78,59 @@ typedef struct blvl_error {
  * message already starts with it ("table-digest: ..."): print the message alone, not both. */
 const char *blvl_status_name(blvl_status code);
 
-/* Allocator hooks. NULL fields (or a NULL pointer) mean malloc/free. */
+/* Allocator hooks: both set, or both NULL for malloc/free. `free` gets the size `alloc` was
+ * asked for (the library tracks sizes itself, also for buffers whose free call carries none). */
 typedef struct blvl_allocator {
     void *(*alloc)(void *user, size_t size);
     void (*free)(void *user, void *ptr, size_t size);
     void *user;
 } blvl_allocator;
+
+/* Progress: `done` units of work out of `total` (each call says what a unit is). */
+typedef void (*blvl_progress_fn)(void *user, uint64_t done, uint64_t total);
+
+struct blvl_file_ops;
+struct blvl_trace_report;
+
+/* The one options struct every entry point takes (NULL, or a zeroed struct, gives the
+ * defaults). Each call reads the fields it needs and ignores the rest; an object made with
+ * options (a level, writer, stream, builder, trace world) keeps a copy, so the struct need not
+ * outlive the call. */
+typedef struct blvl_options {
+    /* Every byte the library allocates, zstd's contexts included, comes from here. */
+    blvl_allocator allocator;
+    /* Workers for chunk inflation and compression: 0 = online CPUs (at most 64). */
+    unsigned threads;
+    /* Called on the calling thread only. blvl_verify: bytes of work (packed bytes hashed plus
+     * raw bytes inflated); the writers: raw bytes written out of the total (progress_total for
+     * the streaming writer, or the bytes appended so far when that is 0). NULL for none. */
+    blvl_progress_fn progress;
+    void *progress_user;
+    uint64_t progress_total; /* streaming writer: raw bytes to come, for progress only */
+    /* The inflation-budget rule, checked once at open (and by the streaming reader when the
+     * table arrives): the sum of the table's raw sizes must be at most this, else
+     * BLVL_E_BUDGET before a byte is inflated. 0 = the format's max(64 MiB, 64 * covered).
+     * Reads keep no count: a section can be read any number of times. */
+    uint64_t inflate_budget;
+    /* In-place edits and rewrites whose output replaces their input: how long to wait for the
+     * file's edit lock, in milliseconds; 0 = refuse at once with BLVL_E_BUSY. */
+    uint32_t lock_timeout_ms;
+    /* FlatBuffers verifier limits: nested tables and vectors of tables (0 = 64), tables
+     * visited by one verification (0 = 1000000). */
+    uint32_t fb_max_depth;
+    uint32_t fb_max_tables;
+    /* In-place edits: the file operations to use instead of POSIX on a path (tests interrupt
+     * them); when set, the path is ignored and no lock is taken. NULL = POSIX. */
+    const struct blvl_file_ops *file_ops;
+    /* Trace world builds: called once per report (may be NULL); the world keeps them too. */
+    void (*trace_report)(void *user, const struct blvl_trace_report *report);
+    void *trace_report_user;
+} blvl_options;
+
+/* Frees a buffer the library handed out (blvl_writer_commit_memory, blvl_write_memory, the
+ * JSON functions): `opt` must carry the allocator the call that made it was given (NULL for
+ * malloc/free). NULL `ptr` is fine. */
+void blvl_free(const blvl_options *opt, void *ptr);
 
 #ifdef __cplusplus
 }

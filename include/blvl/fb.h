@@ -280,19 +280,15 @@ const char *blvl_fb_enum_name(const blvl_fb_enum *e, int64_t value);
 /* ---- verifier ---------------------------------------------------------------------------------
  */
 
-typedef struct blvl_fb_limits {
-    uint32_t max_depth;  /* 0 = BLVL_FB_MAX_DEPTH_DEFAULT */
-    uint32_t max_tables; /* 0 = BLVL_FB_MAX_TABLES_DEFAULT */
-} blvl_fb_limits;
-
 /* Checks that every read the type tables allow stays inside `buf`: the file identifier when the
  * root type has one, bounds, alignment (relative to buf), offsets, vtables, string terminators,
  * vector lengths (and the exact length a schema's blvl_length asks), union type/value agreement,
  * nesting depth, table count, and at most size / 4 table and string visits (so shared subtrees
  * cannot multiply the work). Returns BLVL_E_FLATBUFFER with a message naming the field path
- * and the byte offset on failure. `limits` may be NULL. */
+ * and the byte offset on failure. The limits are opt->fb_max_depth and fb_max_tables; `opt` may be
+ * NULL. */
 blvl_status blvl_fb_verify(const void *buf, size_t size, const blvl_fb_type *root,
-                           const blvl_fb_limits *limits, blvl_error *err);
+                           const blvl_options *opt, blvl_error *err);
 
 /* ---- builder ------------------------------------------------------------------------------- */
 
@@ -301,8 +297,8 @@ typedef uint32_t blvl_fb_ref;
 
 typedef struct blvl_fb_builder blvl_fb_builder;
 
-/* `a` may be NULL (malloc). */
-blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_allocator *a, blvl_error *err);
+/* Memory from opt->allocator (`opt` may be NULL: malloc/free). */
+blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_options *opt, blvl_error *err);
 void blvl_fb_builder_free(blvl_fb_builder *b);
 /* Start over, keeping the memory. */
 void blvl_fb_builder_reset(blvl_fb_builder *b);
@@ -377,19 +373,17 @@ static inline void blvl_fb_add_union(blvl_fb_builder *b, unsigned value_id, uint
 
 /* Verify `buf` and print it as JSON the way `flatc --json --strict-json` does: schema field
  * names, enums by name, unions as x_type + x, fields the buffer leaves out are left out.
- * `*out` (NUL-terminated, `*out_len` bytes before the NUL) is allocated with `a`; free it with
- * blvl_fb_free(a, *out, *out_len + 1). `indent` 0 prints on one line. */
+ * `*out` (NUL-terminated, `*out_len` bytes before the NUL) is the caller's: blvl_free(opt, *out).
+ * `indent` 0 prints on one line. */
 blvl_status blvl_fb_to_json(const void *buf, size_t size, const blvl_fb_type *root, unsigned indent,
-                            const blvl_allocator *a, char **out, size_t *out_len, blvl_error *err);
+                            const blvl_options *opt, char **out, size_t *out_len, blvl_error *err);
 
 /* Parse JSON of the shape blvl_fb_to_json prints (and flatc reads) and build the buffer with
- * blvl's builder: the same values give the same bytes whatever the key order. `*out` is
- * allocated with `a` (free with blvl_fb_free(a, *out, *out_size)). */
+ * blvl's builder: the same values give the same bytes whatever the key order. `*out` is the
+ * caller's: blvl_free(opt, *out). */
 blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *root,
-                              const blvl_allocator *a, uint8_t **out, size_t *out_size,
+                              const blvl_options *opt, uint8_t **out, size_t *out_size,
                               blvl_error *err);
-
-void blvl_fb_free(const blvl_allocator *a, void *ptr, size_t size);
 
 #ifdef __cplusplus
 }

@@ -42,16 +42,16 @@ const blvl_fb_type *blvl_schema_type(const char *name);
 const char *blvl_core_tag_at(unsigned index);
 
 /* Read a core section, check its version and verify it. On BLVL_OK, *root is its root table
- * (valid until blvl_section_free(level, out)). A section that is absent, or dropped for an
+ * (valid until blvl_bytes_free(out)). A section that is absent, or dropped for an
  * unknown version, gives BLVL_E_NOT_FOUND (read it as the empty table) unless the tag is
  * required: then BLVL_E_REQUIRED or BLVL_E_SECTION_VERSION. A payload the verifier refuses
  * gives BLVL_E_FLATBUFFER. */
-blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section *out,
+blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_bytes *out,
                                const uint8_t **root, blvl_error *err);
 
 /* Typed forms, e.g. blvl_level_sim(level, &sec, &sim, &err) fills a blvl_Sim. */
 #define BLVL_LEVEL_SECTION_DECL(tag, Type)                                                         \
-    static inline blvl_status blvl_level_##tag(blvl_level *level, blvl_section *out,               \
+    static inline blvl_status blvl_level_##tag(blvl_level *level, blvl_bytes *out,                 \
                                                blvl_##Type *root, blvl_error *err) {               \
         return blvl_level_section(level, #tag, out, &root->p_, err);                               \
     }
@@ -78,7 +78,8 @@ blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err);
  * and messages blvl_sections_verify gives for the written level (so `blvl pack` refuses what
  * `blvl verify` would). Sections with game tags (a dot) are not looked at, so their `data` may
  * be NULL (a writer that streams them from disk). */
-blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, blvl_error *err);
+blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count,
+                                const blvl_options *opt, blvl_error *err);
 
 /* Makes the streaming reader check each wanted core section as blvl_level_section does: meta
  * and sim at a payload version this reader knows, and every core section of a known version
@@ -88,21 +89,20 @@ blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, b
 blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err);
 
 /* Verify bytes as the section `tag`, or as a .bsym file for "bsym" (so for the JSON functions
- * below too). */
+ * below too), with opt's FlatBuffers limits (`opt` may be NULL). */
 blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
-                                      blvl_error *err);
+                                      const blvl_options *opt, blvl_error *err);
 
 /* JSON of a section's bytes (verified first), flatc --json --strict-json style. `*out` is
- * NUL-terminated and allocated with `a`: free with blvl_fb_free(a, *out, *out_len + 1).
- * `indent` 0 prints one line. */
+ * NUL-terminated and the caller's: blvl_free(opt, *out). `indent` 0 prints one line. */
 blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size, unsigned indent,
-                                 const blvl_allocator *a, char **out, size_t *out_len,
+                                 const blvl_options *opt, char **out, size_t *out_len,
                                  blvl_error *err);
 
-/* Build a section's FlatBuffer from JSON with blvl's builder (canonical bytes). Free *out with
- * blvl_fb_free(a, *out, *out_size). */
+/* Build a section's FlatBuffer from JSON with blvl's builder (canonical bytes). *out is the
+ * caller's: blvl_free(opt, *out). */
 blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
-                                   const blvl_allocator *a, uint8_t **out, size_t *out_size,
+                                   const blvl_options *opt, uint8_t **out, size_t *out_size,
                                    blvl_error *err);
 
 #ifdef __cplusplus

@@ -99,21 +99,14 @@ typedef struct blvl_trace_report {
     char reason[96];
 } blvl_trace_report;
 
-typedef struct blvl_trace_world_options {
-    const blvl_allocator *allocator; /* NULL = malloc/free */
-    /* Called once per report during the build (may be NULL); the reports are also kept in the
-     * world, see blvl_trace_world_reports. */
-    void (*report)(void *user, const blvl_trace_report *report);
-    void *report_user;
-} blvl_trace_world_options;
-
 typedef struct blvl_trace_world blvl_trace_world;
 
 /* Build a world: expand every collider, build the bounding-volume hierarchy. Fails only for a
- * bad argument or the allocator; problems with the colliders themselves are reports. */
+ * bad argument or the allocator; problems with the colliders themselves are reports, kept in the
+ * world (blvl_trace_world_reports) and passed to opt->trace_report as they are found. The world
+ * and its doors take their memory from opt->allocator. */
 blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collider_desc *colliders,
-                                 uint32_t count, const blvl_trace_world_options *opt,
-                                 blvl_error *err);
+                                 uint32_t count, const blvl_options *opt, blvl_error *err);
 void blvl_trace_world_free(blvl_trace_world *world);
 
 /* Everything the build reported, in collider order. */
@@ -130,7 +123,7 @@ int blvl_trace_world_bounds(const blvl_trace_world *world, uint32_t collider, fl
 
 /* Build from a level's sim section (verified with the FlatBuffers verifier first). */
 blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
-                                        const blvl_trace_world_options *opt, blvl_error *err);
+                                        const blvl_options *opt, blvl_error *err);
 
 /* ---- doors ------------------------------------------------------------------------------ */
 

@@ -65,6 +65,6 @@ char *blvl__strdup(const blvl_allocator *a, const char *s) {
     return d;
 }
 
-void blvl_free(const blvl_allocator *allocator, void *ptr, size_t size) {
-    blvl__dealloc(allocator, ptr, size);
+void blvl_free(const blvl_options *opt, void *ptr) {
+    blvl__free_sized(opt ? &opt->allocator : NULL, ptr);
 }

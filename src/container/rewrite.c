@@ -144,7 +144,7 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
             close(fd);
         return st;
     }
-    const blvl_allocator *a = opt ? opt->allocator : NULL;
+    const blvl_allocator *a = opt ? &opt->allocator : NULL;
     uint32_t count = blvl_count(lv), n = 0;
     size_t cap = (size_t)count + nput + 1;
     blvl_entry *entries = blvl__calloc(a, cap * sizeof *entries);
@@ -180,7 +180,7 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
             replaced[p] = 1;
             continue;
         }
-        blvl_section packed;
+        blvl_bytes packed;
         if ((st = blvl_read_packed(lv, e->tag, &packed, err)) != BLVL_OK)
             goto out;
         /* A mapped level hands out its own bytes: nothing to free, valid until close. */

@@ -105,7 +105,8 @@ blvl_status blvl__target_commit(blvl_target *t, const uint8_t *region, uint64_t 
                             (unsigned long long)file_size);
             break;
         }
-        uint8_t *buf = blvl__alloc(t->a, (size_t)file_size);
+        /* handed to the caller, freed by blvl_free: the size rides with it */
+        uint8_t *buf = blvl__alloc_sized(t->a, (size_t)file_size);
         if (!buf) {
             st = blvl__fail(err, BLVL_E_NOMEM, "no memory for a level of %llu bytes",
                             (unsigned long long)file_size);

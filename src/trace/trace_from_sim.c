@@ -10,7 +10,7 @@
 #define fail(err, code, msg) blvl__fail(err, code, "trace: sim: %s", msg)
 
 blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
-                                        const blvl_trace_world_options *opt, blvl_error *err) {
+                                        const blvl_options *opt, blvl_error *err) {
     if (!out || !level)
         return fail(err, BLVL_E_ARGUMENT, "no level");
     *out = NULL;
@@ -19,13 +19,13 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
         return fail(err, BLVL_E_REQUIRED, "the level has no sim section");
     if (e->version != 0)
         return fail(err, BLVL_E_SECTION_VERSION, "sim section of an unknown version");
-    blvl_section sec;
+    blvl_bytes sec;
     blvl_status st = blvl_read(level, "sim", &sec, err);
     if (st != BLVL_OK)
         return st;
     st = blvl_Sim_verify(sec.data, sec.size, err);
     if (st != BLVL_OK) {
-        blvl_section_free(level, &sec);
+        blvl_bytes_free(&sec);
         return st;
     }
     blvl_Sim sim = blvl_Sim_root(sec.data);
@@ -43,14 +43,14 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
         }
     }
     blvl_allocator al = {0};
-    if (opt && opt->allocator)
-        al = *opt->allocator;
+    if (opt)
+        al = opt->allocator;
     size_t sz_d = (size_t)n * sizeof(blvl_trace_collider_desc),
            sz_p = np * sizeof(blvl_trace_plane), sz_v = nv * sizeof(blvl_trace_vec3),
            sz_u = nu * sizeof(uint32_t), total = sz_d + sz_p + sz_v + sz_u;
     unsigned char *block = blvl__alloc(&al, total);
     if (!block) {
-        blvl_section_free(level, &sec);
+        blvl_bytes_free(&sec);
         return fail(err, BLVL_E_NOMEM, "out of memory");
     }
     blvl_trace_collider_desc *d = (blvl_trace_collider_desc *)block;
@@ -102,7 +102,7 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
             uu += x->face_index_count;
         }
     }
-    blvl_section_free(level, &sec);
+    blvl_bytes_free(&sec);
     st = blvl_trace_world_new(out, d, n, opt, err);
     blvl__dealloc(&al, block, total);
     return st;

@@ -45,7 +45,7 @@ static void sim(const char *path) {
     blvl_Breakable last = blvl_Sim_breakables_at(s, 6);
     EXPECT(!blvl_Breakable_kind_present(last));
     EXPECT(blvl_Breakable_kind(last) == blvl_BreakableKind_Other);
-    blvl_fb_free(nullptr, buf, size);
+    blvl_free(nullptr, buf);
 }
 
 static void bsym(size_t level_len) {
