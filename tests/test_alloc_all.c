@@ -25,6 +25,7 @@
 #include "blvl/blvl.h"
 #include "blvl/fb.h"
 #include "blvl/sections.h"
+#include "blvl/sections_builder.h"
 #include "blvl/trace.h"
 #include "check.h"
 #include "files.h"
@@ -313,8 +314,8 @@ static int scenario(int strict) {
     blvl_section_in put = {"x.put", 0, 0, big, 70000};
     const char *drop[] = {"x.small"};
     TRY(blvl_rewrite_edit_file(path, path, NULL, NULL, &put, 1, drop, 1, &opt, &err));
-    CHECK(blvl_rewrite_edit_file(path, path2, NULL, NULL, NULL, 0, (const char *[]){"sim"}, 1,
-                                 &opt, &err) != BLVL_OK);
+    CHECK(blvl_rewrite_edit_file(path, path2, NULL, NULL, NULL, 0, (const char *[]){"sim"}, 1, &opt,
+                                 &err) != BLVL_OK);
 
     /* the streaming writer: file, memory (aborted), sink */
     blvl_writer *wr = NULL;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "blvl/fb_json.h"
 #include "check.h"
 #include "files.h"
 #include "fb/section_types.h"

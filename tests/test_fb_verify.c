@@ -4,6 +4,8 @@
  * and random corruption that never makes a reader step outside its buffer (ASan run). */
 #include <stdlib.h>
 
+#include "blvl/fb.h"
+#include "blvl/sections_builder.h"
 #include "check.h"
 #include "blvl/sections/geometry.h"
 #include "blvl/sections/lighting.h"

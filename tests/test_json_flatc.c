@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "blvl/fb.h"
+#include "blvl/sections_builder.h"
 #include "check.h"
 #include "files.h"
 #include "blvl/sections.h"

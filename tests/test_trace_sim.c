@@ -5,6 +5,8 @@
 
 #include "blvl/fb.h"
 #include "blvl/sections/sim.h"
+#include "blvl/fb.h"
+#include "blvl/sections_builder.h"
 #include "check.h"
 #include "test_trace_shapes.h"
 

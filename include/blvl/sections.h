@@ -3,12 +3,16 @@
  *
  * Every core section is at payload version 0 (BLVL_SECTION_VERSION). A section of another
  * version is dropped (read as absent) unless it is meta or sim, which refuse the level with
- * BLVL_E_SECTION_VERSION; a level without meta or sim is refused with BLVL_E_REQUIRED. */
+ * BLVL_E_SECTION_VERSION; a level without meta or sim is refused with BLVL_E_REQUIRED.
+ *
+ * This header reads: it pulls in no FlatBuffers builder and no JSON. Building sections is
+ * blvl/sections_builder.h (or one blvl/sections/<name>_builder.h). */
 #ifndef BLVL_SECTIONS_H
 #define BLVL_SECTIONS_H
 
 #include "blvl/blvl.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_verifier.h"
 #include "blvl/sections/acoustics.h"
 #include "blvl/sections/bsym.h"
 #include "blvl/sections/cameras.h"

@@ -1,5 +1,6 @@
 /* Core sections by tag: version policy, read + verify, JSON by tag. The .bsym symbols file is a
  * file of its own, never a section of a level: it is known here only by schema name. */
+#include "blvl/fb_json.h"
 #include "blvl/sections.h"
 
 #include <stdio.h>

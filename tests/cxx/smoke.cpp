@@ -2,7 +2,9 @@
 // section built from the sample JSON, verified, and read through the generated accessors; a
 // .bsym built with the generated builders (file identifier and all) and verified.
 // Built and run by tests/test_headers_cxx.sh. Exit 0 when every check holds.
+#include <blvl/fb.h>
 #include <blvl/sections.h>
+#include <blvl/sections_builder.h>
 
 #include <cstdio>
 #include <cstring>

@@ -1,6 +1,7 @@
 /* fbsgen SCHEMA.fbs... --header-dir DIR --source-dir DIR
- * Parses every schema (and what they include), then writes DIR/<name>.h and DIR/<name>.c for
- * each file named on the command line and each file they include. Output is deterministic. */
+ * Parses every schema (and what they include), then writes DIR/<name>.h (reading, verifying),
+ * DIR/<name>_builder.h (building) and DIR/<name>.c (type tables) for each file named on the
+ * command line and each file they include. Output is deterministic. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,9 @@ static int write_file(const char *dir, const char *base, const char *ext, const 
         fprintf(stderr, "fbsgen: cannot write %s\n", path);
         return -1;
     }
-    int rc = header ? fbs_emit_header(s, f, out) : fbs_emit_source(s, f, out);
+    int rc = header == 2 ? fbs_emit_builder_header(s, f, out)
+             : header    ? fbs_emit_header(s, f, out)
+                         : fbs_emit_source(s, f, out);
     if (fclose(out) != 0 || rc) {
         fprintf(stderr, "fbsgen: failed writing %s\n", path);
         return -1;
@@ -50,7 +53,12 @@ int main(int argc, char **argv) {
         return 1;
     for (size_t i = 0; i < s.nfiles; i++) {
         const schema_file *f = &s.files[i];
-        if (write_file(hdir, f->base, ".h", &s, f, 1) || write_file(cdir, f->base, ".c", &s, f, 0))
+        int tables = 0; /* a schema of enums and structs alone has nothing to build */
+        for (size_t j = 0; j < s.ndefs; j++)
+            tables += strcmp(s.defs[j]->file, f->base) == 0 && s.defs[j]->what == D_TABLE;
+        if (write_file(hdir, f->base, ".h", &s, f, 1) ||
+            (tables && write_file(hdir, f->base, "_builder.h", &s, f, 2)) ||
+            write_file(cdir, f->base, ".c", &s, f, 0))
             return 1;
     }
     return 0;
