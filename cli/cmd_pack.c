@@ -52,7 +52,7 @@ static pack_input *find(pack_input *in, int n, const char *tag) {
 /* Game sections (tags with a dot) are streamed from their files in pieces, never held whole;
  * core sections are small, built from JSON, and appended from memory. */
 static int streamed(const pack_input *s) {
-    int core = 0;
+    bool core = false;
     blvl_tag_valid(s->tag, &core);
     return !core;
 }

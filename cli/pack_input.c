@@ -28,7 +28,7 @@ int pack_input_parse(const cli_help *h, const char *arg, pack_input *in) {
     if (!*path)
         return cli_usage(h, "'%s' names no PATH", arg);
     in->path = path;
-    int core = 0;
+    bool core = false;
     blvl_tag_valid(in->tag, &core);
     in->flags = core ? BLVL_ENTRY_FLAG_IDENTITY : 0;
     return CLI_OK;
@@ -36,7 +36,7 @@ int pack_input_parse(const cli_help *h, const char *arg, pack_input *in) {
 
 /* A core tag with a schema this program builds: JSON applies to it. */
 static int has_schema(const pack_input *in) {
-    int core = 0;
+    bool core = false;
     blvl_tag_valid(in->tag, &core);
     return core && blvl_section_type(in->tag, NULL) && in->version == BLVL_SECTION_VERSION;
 }

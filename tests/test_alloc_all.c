@@ -372,8 +372,8 @@ static int scenario(int strict) {
     /* trace from descriptions: a box hull */
     blvl_trace_collider_desc c;
     blvl_trace_collider_desc_init(&c);
-    static const blvl_trace_vec3 v[8] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0},
-                                         {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
+    static const blvl_Vec3 v[8] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0},
+                                   {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
     static const uint32_t sizes[6] = {4, 4, 4, 4, 4, 4};
     static const uint32_t idx[24] = {0, 2, 6, 4, 1, 5, 7, 3, 0, 4, 5, 1,
                                      2, 3, 7, 6, 0, 1, 3, 2, 4, 6, 7, 5};
@@ -384,7 +384,7 @@ static int scenario(int strict) {
     c.face_count = 6;
     c.face_indices = idx;
     c.face_index_count = 24;
-    c.hi = (blvl_trace_vec3){1, 1, 1};
+    c.hi = (blvl_Vec3){1, 1, 1};
     blvl_trace_world *w = NULL;
     TRY(blvl_trace_world_new(&w, &c, 1, &opt, &err));
     blvl_trace_world_free(w);

@@ -218,11 +218,11 @@ static void unreferenced_limit(void) {
     free(path);
 }
 
-static int drop_thumb(void *user, const blvl_entry *e) {
+static bool drop_thumb(void *user, const blvl_entry *e) {
     (void)user;
     return strcmp(e->tag, "x.thumb") != 0;
 }
-static int drop_blocks(void *user, const blvl_entry *e) {
+static bool drop_blocks(void *user, const blvl_entry *e) {
     (void)user;
     return strcmp(e->tag, "eds.blocks") != 0;
 }

@@ -92,7 +92,7 @@ static void make_level(const char *path, int noise) {
     CHECK_EQ_INT(blvl_write_file(path, s, noise ? 6 : 4, &wo, &e), BLVL_OK);
 }
 
-static int drop_noise(void *user, const blvl_entry *e) {
+static bool drop_noise(void *user, const blvl_entry *e) {
     (void)user;
     return strcmp(e->tag, "x.noise") != 0;
 }

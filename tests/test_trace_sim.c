@@ -17,12 +17,10 @@ int main(void) {
     shape_box(&rb, c, h, r, 1); /* crossed loops */
     blvl_trace_collider_desc d[3];
     shape_desc(&rb, &d[0], 0);
-    static const blvl_trace_plane clip[6] = {{{1, 0, 0}, 300}, {{-1, 0, 0}, -200},
-                                             {{0, 1, 0}, 50},  {{0, -1, 0}, 50},
-                                             {{0, 0, 1}, 50},  {{0, 0, -1}, 50}};
-    static const blvl_trace_plane water[6] = {{{1, 0, 0}, -200}, {{-1, 0, 0}, 300},
-                                              {{0, 1, 0}, 50},   {{0, -1, 0}, 50},
-                                              {{0, 0, 1}, 50},   {{0, 0, -1}, 50}};
+    static const blvl_Plane clip[6] = {{{1, 0, 0}, 300}, {{-1, 0, 0}, -200}, {{0, 1, 0}, 50},
+                                       {{0, -1, 0}, 50}, {{0, 0, 1}, 50},    {{0, 0, -1}, 50}};
+    static const blvl_Plane water[6] = {{{1, 0, 0}, -200}, {{-1, 0, 0}, 300}, {{0, 1, 0}, 50},
+                                        {{0, -1, 0}, 50},  {{0, 0, 1}, 50},   {{0, 0, -1}, 50}};
     for (int i = 1; i < 3; i++) {
         blvl_trace_collider_desc_init(&d[i]);
         d[i].shape = BLVL_TRACE_SHAPE_PLANES;
@@ -104,8 +102,8 @@ int main(void) {
         CHECK_EQ_INT(blvl_trace_world_collider_count(w), 3);
         for (uint32_t i = 0; i < 3; i++) {
             uint32_t n1, n2;
-            const blvl_trace_plane *p1 = blvl_trace_world_planes(w, i, &n1);
-            const blvl_trace_plane *p2 = blvl_trace_world_planes(wd, i, &n2);
+            const blvl_Plane *p1 = blvl_trace_world_planes(w, i, &n1);
+            const blvl_Plane *p2 = blvl_trace_world_planes(wd, i, &n2);
             CHECK_EQ_INT(n1, n2);
             CHECK(n1 == n2 && n1 && memcmp(p1, p2, n1 * sizeof *p1) == 0);
         }

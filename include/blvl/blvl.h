@@ -1,9 +1,67 @@
 /* libblvl: the .blvl container. Read, validate, write, edit in place and stream baked levels.
  *
  * Every fallible call returns a blvl_status (BLVL_OK is 0) and, when `err` is not NULL, fills
- * it with the code and a one-line message naming the rule that refused the input. The library
- * keeps no global state; memory comes from the caller's allocator when one is given.
- * docs/FORMAT.md is the normative byte layout. */
+ * it with the code and a one-line message that starts with the name of the rule that refused
+ * ("table-digest: ..."). The library keeps no global state. docs/FORMAT.md is the normative
+ * byte layout.
+ *
+ * Options, memory, ownership (blvl/common.h): every entry point that needs an allocator,
+ * threads, progress or a limit takes one zero-initialised `const blvl_options *` (NULL = the
+ * defaults); every byte comes from opt->allocator. Objects have one destructor each; buffers
+ * handed out are freed with blvl_free(opt, ptr); bytes read from a level with blvl_bytes_free.
+ *
+ * Naming: every name starts with blvl_ (BLVL_ for macros and enum values). An object's
+ * functions are blvl_<object>_<verb> (blvl_writer_begin, blvl_stream_feed, blvl_fb_builder_new,
+ * blvl_trace_world_new). The level is the library's main object, and its container operations
+ * drop the noun, as stdio's do for a FILE: blvl_open_*, blvl_close, blvl_read, blvl_find,
+ * blvl_verify. What the layers above the container read from a level is blvl_level_<what>
+ * (blvl_level_section, blvl_level_sim). Booleans are bool; callbacks that report success
+ * return int, 0 for success, as POSIX calls do. Vectors are the schema's blvl_Vec3.
+ *
+ * Reference (the header each entry point lives in):
+ *
+ *   common.h   blvl_status_name       short name of a status ("table-digest")
+ *              blvl_free              free a buffer the library handed out
+ *   le.h       blvl_le16/32/64, blvl_le_put16/32/64   unaligned little-endian loads, stores
+ *   version.h  blvl_version_number, blvl_version_string   the library linked at run time
+ *   blvl.h     blvl_open_file, blvl_open_memory, blvl_open_source   open and validate a level
+ *              blvl_close             close a level
+ *              blvl_level_options     the options a level was opened with
+ *              blvl_get_info, blvl_count, blvl_entry_at, blvl_find   header facts, the table
+ *              blvl_read              a section's inflated bytes (digest, chunks checked)
+ *              blvl_read_packed       a section's stored bytes (digest checked)
+ *              blvl_bytes_free        release what blvl_read / blvl_read_packed gave
+ *              blvl_verify            check every section of a level
+ *              blvl_compute_identity, blvl_compute_table_digest, blvl_digest, blvl_hex
+ *                                     the format's digests
+ *              blvl_tag_valid         is a tag valid, is it core
+ *              blvl_writer_open_file, _open_memory, _open_sink   start a streaming writer
+ *              blvl_writer_begin, _append, _end, _add   write sections
+ *              blvl_writer_commit, _commit_memory, _abort   finish or drop the level
+ *              blvl_write_memory, blvl_write_file   bake a level from whole sections
+ *              blvl_rewrite_file, blvl_rewrite_edit_file   compacting copy, with edits
+ *              blvl_edit_put, blvl_edit_drop   in-place edits outside identity
+ *              blvl_stream_new, _want, _set_check, _feed, _finish, _free, _options
+ *                                     verify and read a level as its bytes arrive
+ *   fb_reader.h   blvl_fb_root, blvl_fb_get_*, blvl_fb_vec_*, blvl_fb_has   read a verified
+ *                 FlatBuffer (what the generated readers are made of)
+ *   fb_types.h    blvl_fb_scalar_size, blvl_fb_enum_name   the type tables
+ *   fb_verifier.h blvl_fb_verify      verify a FlatBuffer against its type table
+ *   fb_builder.h  blvl_fb_builder_new, _free, _reset, _status; blvl_fb_create_*,
+ *                 blvl_fb_table_start/_end, blvl_fb_add_*, blvl_fb_finish, _finish_id
+ *                                     build a FlatBuffer
+ *   fb_json.h     blvl_fb_to_json, blvl_fb_from_json   JSON out and in
+ *   sections.h    blvl_section_type, blvl_schema_type, blvl_core_tag_at   the core tags
+ *                 blvl_level_section, blvl_level_<tag>   read and verify a core section
+ *                 blvl_sections_verify, blvl_sections_check, blvl_sections_stream_check
+ *                                     the level rules on a level, a writer's input, a stream
+ *                 blvl_section_verify_bytes, blvl_section_to_json, blvl_section_from_json
+ *   sections/<name>.h, sections/<name>_builder.h   generated readers and builders
+ *   trace.h    blvl_trace_world_new, _from_level, _free, _reports, _collider_count, _planes,
+ *              _bounds                a level's collision world
+ *              blvl_trace_doors_new, _set, _free; blvl_trace_transform_*   door poses
+ *              blvl_trace_box, _ray, _point_contents, _point_water, _box_brute   queries
+ */
 #ifndef BLVL_BLVL_H
 #define BLVL_BLVL_H
 
@@ -124,7 +182,7 @@ void blvl_digest(const void *data, size_t size, uint8_t out[BLVL_DIGEST_SIZE]);
 void blvl_hex(const uint8_t digest[BLVL_DIGEST_SIZE], char out[33]);
 
 /* True when `tag` is a valid tag; true in *core when it has no dot (reserved for the spec). */
-int blvl_tag_valid(const char *tag, int *core);
+bool blvl_tag_valid(const char *tag, bool *core);
 
 /* ---- writing --------------------------------------------------------------------------- */
 
@@ -220,10 +278,10 @@ blvl_status blvl_write_file(const char *path, const blvl_section_in *sections, s
 
 /* ---- rewrite and in-place edits ----------------------------------------------------------- */
 
-/* Keep a section in a rewrite? Return non-zero to keep. NULL keeps all. The callback is a
+/* Keep a section in a rewrite? Return true to keep. NULL keeps all. The callback is a
  * raw filter, not checked: dropping a section in identity through it renames the level (what
  * a program that predates a core section must do). Use `drop` for checked drops. */
-typedef int (*blvl_keep_fn)(void *user, const blvl_entry *entry);
+typedef bool (*blvl_keep_fn)(void *user, const blvl_entry *entry);
 
 /* Compacting copy: every kept section's packed bytes are copied verbatim (so identity holds
  * when every identity section is kept), laid out in table order, with a fresh reserved region.

@@ -9,6 +9,7 @@
 #ifndef BLVL_COMMON_H
 #define BLVL_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 

@@ -14,7 +14,6 @@ extern "C" {
 #define BLVL_FB_MAX_DEPTH_DEFAULT 64u       /* nested tables and vectors of tables */
 #define BLVL_FB_MAX_TABLES_DEFAULT 1000000u /* tables visited by one verification */
 
-
 /* Checks that every read the type tables allow stays inside `buf`: the file identifier when the
  * root type has one, bounds, alignment (relative to buf), offsets, vtables, string terminators,
  * vector lengths (and the exact length a schema's blvl_length asks), union type/value agreement,

@@ -36,7 +36,7 @@ extern "C" {
 /* The root table type of a core tag ("sim" -> Sim); NULL for anything else (bsym included: the
  * symbols are a .bsym file of their own, never a section of a level). *required (may be NULL)
  * is set for meta and sim. */
-const blvl_fb_type *blvl_section_type(const char *tag, int *required);
+const blvl_fb_type *blvl_section_type(const char *tag, bool *required);
 
 /* The root table type of schema/NAME.fbs: a core tag's, or Symbols for "bsym" (the .bsym file,
  * whose buffers carry the file identifier "BSYM"); NULL for anything else. */

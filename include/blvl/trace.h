@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "blvl/blvl.h"
+#include "blvl/sections/common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,16 +48,11 @@ extern "C" {
 #define BLVL_TRACE_MAX_FACES 1024u        /* faces of one Hull */
 #define BLVL_TRACE_MAX_FACE_INDICES 8192u /* face_indices of one Hull */
 
-/* Same layout as the schema's Vec3 and Plane structs. A point p is inside a plane's half-space
- * when dot(normal, p) - dist <= 0; normals are unit and point out of the solid. */
-typedef struct blvl_trace_vec3 {
-    float x, y, z;
-} blvl_trace_vec3;
-
-typedef struct blvl_trace_plane {
-    blvl_trace_vec3 normal;
-    float dist;
-} blvl_trace_plane;
+/* Vectors and planes are the schema's own structs (schema/common.fbs, blvl/sections/common.h):
+ * blvl_Vec3 {x, y, z} and blvl_Plane {normal, dist}, the one vector type of the public API, so
+ * a sim section's bytes and a trace description share them. A point p is inside a plane's
+ * half-space when dot(normal, p) - dist <= 0; normals are unit and point out of the solid.
+ * Points passed to the queries are float[3] arrays with the same three floats. */
 
 typedef enum blvl_trace_shape {
     BLVL_TRACE_SHAPE_NONE = 0, /* the union is absent: an empty collider (reported) */
@@ -68,7 +64,7 @@ typedef enum blvl_trace_shape {
  * schema's table; absent fields take the schema defaults (0xFFFFFFFF for the indices and for
  * gametypes). */
 typedef struct blvl_trace_collider_desc {
-    blvl_trace_vec3 lo, hi; /* axis-aligned bounds */
+    blvl_Vec3 lo, hi; /* axis-aligned bounds */
     uint32_t flags;
     uint32_t material;  /* geometry.materials index, or BLVL_TRACE_NONE */
     uint32_t breakable; /* or BLVL_TRACE_NONE */
@@ -77,10 +73,10 @@ typedef struct blvl_trace_collider_desc {
     uint32_t gametypes; /* match-type mask; BLVL_TRACE_ALL_GAMETYPES when absent */
     blvl_trace_shape shape;
     /* Planes */
-    const blvl_trace_plane *planes;
+    const blvl_Plane *planes;
     uint32_t plane_count;
     /* Hull: face i is the loop of face_sizes[i] indices taken consecutively from face_indices */
-    const blvl_trace_vec3 *vertices;
+    const blvl_Vec3 *vertices;
     uint32_t vertex_count;
     const uint32_t *face_sizes;
     uint32_t face_count;
@@ -115,11 +111,11 @@ const blvl_trace_report *blvl_trace_world_reports(const blvl_trace_world *world,
 uint32_t blvl_trace_world_collider_count(const blvl_trace_world *world);
 /* The planes a collider is traced against (its closed pose): stored planes, or a hull's face,
  * axial and bevel planes. *count is 0 for a dropped collider. */
-const blvl_trace_plane *blvl_trace_world_planes(const blvl_trace_world *world, uint32_t collider,
-                                                uint32_t *count);
+const blvl_Plane *blvl_trace_world_planes(const blvl_trace_world *world, uint32_t collider,
+                                          uint32_t *count);
 /* The bounds the collider is culled by (from its planes or vertices, not the stored lo/hi). */
-int blvl_trace_world_bounds(const blvl_trace_world *world, uint32_t collider, float lo[3],
-                            float hi[3]);
+bool blvl_trace_world_bounds(const blvl_trace_world *world, uint32_t collider, float lo[3],
+                             float hi[3]);
 
 /* Build from a level's sim section (verified with the FlatBuffers verifier first). */
 blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
@@ -183,14 +179,14 @@ typedef struct blvl_trace_filter {
 } blvl_trace_filter;
 
 typedef struct blvl_trace_result {
-    float fraction;         /* 0..1 of the way from start to end */
-    float endpos[3];        /* start + fraction * (end - start) */
-    blvl_trace_plane plane; /* the collider's plane that stopped the box (unexpanded) */
-    int startsolid;         /* the box started inside a solid */
-    int allsolid;           /* the box never left a solid; fraction is 0 */
-    uint32_t collider;      /* BLVL_TRACE_NONE when nothing was hit */
-    uint32_t flags;         /* the hit collider's flags (ladder: the player may climb) */
-    uint32_t material;      /* the hit collider's material */
+    float fraction;    /* 0..1 of the way from start to end */
+    float endpos[3];   /* start + fraction * (end - start) */
+    blvl_Plane plane;  /* the collider's plane that stopped the box (unexpanded) */
+    bool startsolid;   /* the box started inside a solid */
+    bool allsolid;     /* the box never left a solid; fraction is 0 */
+    uint32_t collider; /* BLVL_TRACE_NONE when nothing was hit */
+    uint32_t flags;    /* the hit collider's flags (ladder: the player may climb) */
+    uint32_t material; /* the hit collider's material */
 } blvl_trace_result;
 
 /* Sweep the box [mins, maxs] (relative to the moving point) from start to end. A non-finite
@@ -206,9 +202,9 @@ void blvl_trace_ray(const blvl_trace_world *world, const blvl_trace_filter *filt
 uint32_t blvl_trace_point_contents(const blvl_trace_world *world, const blvl_trace_filter *filter,
                                    const float point[3], uint32_t *flags, uint32_t *collider);
 /* Is the point inside water (bit 6)? Only the filter's gametypes, doors and skip apply.
- * Returns 1 and the water collider's material and index (lowest index) when it is. */
-int blvl_trace_point_water(const blvl_trace_world *world, const blvl_trace_filter *filter,
-                           const float point[3], uint32_t *material, uint32_t *collider);
+ * Returns true and the water collider's material and index (lowest index) when it is. */
+bool blvl_trace_point_water(const blvl_trace_world *world, const blvl_trace_filter *filter,
+                            const float point[3], uint32_t *material, uint32_t *collider);
 
 /* Test and benchmark aid: the same box trace over every collider without the hierarchy. */
 void blvl_trace_box_brute(const blvl_trace_world *world, const blvl_trace_filter *filter,

@@ -163,7 +163,7 @@ static blvl_status edit_run(const char *path, const edit_req *rq, const blvl_opt
     blvl_file_ops posix = {posix_pread, posix_pwrite, posix_flush, posix_size, NULL};
     int fd = -1;
     const blvl_file_ops *ops = opt ? opt->file_ops : NULL;
-    int core = 0;
+    bool core = false;
     if (!rq->tag || strnlen(rq->tag, BLVL_TAG_MAX + 1) > BLVL_TAG_MAX ||
         !blvl_tag_valid(rq->tag, &core))
         return blvl__fail(err, BLVL_E_WRITE_TAG, "tag is not 1..16 bytes of [a-z0-9._-]");

@@ -62,7 +62,7 @@ static int tag_char_ok(unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 }
 
-int blvl_tag_valid(const char *tag, int *core) {
+bool blvl_tag_valid(const char *tag, bool *core) {
     if (!tag)
         return 0;
     size_t n = 0;
@@ -90,7 +90,7 @@ blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
             return blvl__fail(err, BLVL_E_TAG, "entry %u: tag has bytes after its first NUL",
                               index);
     memcpy(e->tag, b, n);
-    int core = 0;
+    bool core = false;
     if (!blvl_tag_valid(e->tag, &core))
         return blvl__fail(err, BLVL_E_TAG, "entry %u: tag is not 1..16 bytes of [a-z0-9._-]",
                           index);

@@ -15,7 +15,7 @@
 
 blvl_status blvl__layout_check_entry(blvl_entry *entries, uint32_t i, blvl_error *err) {
     blvl_entry *e = &entries[i];
-    int core = 0;
+    bool core = false;
     if (!blvl_tag_valid(e->tag, &core))
         return blvl__fail(err, BLVL_E_WRITE_TAG,
                           "section %u: tag '%.16s' is not 1..16 bytes of [a-z0-9._-]", i, e->tag);

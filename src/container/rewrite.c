@@ -20,7 +20,7 @@
 /* Checks a section handed to `put`: a valid tag, outside identity, given once. */
 static blvl_status check_put(const blvl_section_in *put, size_t i, blvl_error *err) {
     const blvl_section_in *s = &put[i];
-    int core = 0;
+    bool core = false;
     if (!s->tag || strnlen(s->tag, BLVL_TAG_MAX + 1) > BLVL_TAG_MAX ||
         !blvl_tag_valid(s->tag, &core))
         return blvl__fail(err, BLVL_E_WRITE_TAG, "put %zu: tag is not 1..16 bytes of [a-z0-9._-]",
@@ -43,7 +43,7 @@ static blvl_status check_put(const blvl_section_in *put, size_t i, blvl_error *e
 static blvl_status check_drop(const char *const *drop, size_t i, const blvl_section_in *put,
                               size_t nput, blvl_error *err) {
     const char *t = drop[i];
-    int core = 0;
+    bool core = false;
     if (!t || strnlen(t, BLVL_TAG_MAX + 1) > BLVL_TAG_MAX || !blvl_tag_valid(t, &core))
         return blvl__fail(err, BLVL_E_WRITE_TAG, "drop %zu: tag is not 1..16 bytes of [a-z0-9._-]",
                           i);

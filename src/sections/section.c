@@ -28,7 +28,7 @@ static int find_kind(const char *tag) {
     return -1;
 }
 
-const blvl_fb_type *blvl_section_type(const char *tag, int *required) {
+const blvl_fb_type *blvl_section_type(const char *tag, bool *required) {
     int k = find_kind(tag);
     if (required)
         *required = k >= 0 && kinds[k].required;

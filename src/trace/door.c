@@ -73,7 +73,7 @@ blvl_status blvl_trace_doors_new(blvl_trace_doors **out, const blvl_trace_world 
         return fail(err, BLVL_E_NOMEM, "out of memory");
     }
     for (uint32_t i = 0; i < w->door_collider_count; i++)
-        tw_vec_init(&d->poses[i].planes, sizeof(blvl_trace_plane));
+        tw_vec_init(&d->poses[i].planes, sizeof(blvl_Plane));
     *out = d;
     return BLVL_OK;
 }
@@ -126,16 +126,16 @@ blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_
             pose->moved = 0;
             continue;
         }
-        blvl_trace_vec3 *moved = blvl__calloc_n(&w->al, dc->vertex_count + 1u, sizeof *moved);
+        blvl_Vec3 *moved = blvl__calloc_n(&w->al, dc->vertex_count + 1u, sizeof *moved);
         if (!moved)
             return fail(err, BLVL_E_NOMEM, "out of memory");
         for (uint32_t v = 0; v < dc->vertex_count; v++) {
-            const blvl_trace_vec3 *p = &w->door_vertices[dc->first_vertex + v];
+            const blvl_Vec3 *p = &w->door_vertices[dc->first_vertex + v];
             float q[3];
             for (int k = 0; k < 3; k++)
                 q[k] = xf->rot[k][0] * p->x + xf->rot[k][1] * p->y + xf->rot[k][2] * p->z +
                        xf->translate[k];
-            moved[v] = (blvl_trace_vec3){q[0], q[1], q[2]};
+            moved[v] = (blvl_Vec3){q[0], q[1], q[2]};
         }
         tw_hull_in in = {moved,
                          dc->vertex_count,

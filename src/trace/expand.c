@@ -73,12 +73,12 @@ typedef struct expander {
 /* Append a plane unless this hull already has it. */
 static int add_plane(expander *x, const double n[3], double d) {
     for (size_t i = x->first; i < x->planes->len; i++) {
-        const blvl_trace_plane *p = &TW_AT(*x->planes, blvl_trace_plane, i);
+        const blvl_Plane *p = &TW_AT(*x->planes, blvl_Plane, i);
         double c = n[0] * p->normal.x + n[1] * p->normal.y + n[2] * p->normal.z;
         if (c > 1.0 - 1e-9 && fabs(d - p->dist) <= x->tol * 0.1)
             return 1;
     }
-    blvl_trace_plane p = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
+    blvl_Plane p = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
     return tw_vec_push(x->al, x->planes, &p);
 }
 

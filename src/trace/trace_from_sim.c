@@ -45,25 +45,25 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
     blvl_allocator al = {0};
     if (opt)
         al = opt->allocator;
-    size_t sz_d = (size_t)n * sizeof(blvl_trace_collider_desc),
-           sz_p = np * sizeof(blvl_trace_plane), sz_v = nv * sizeof(blvl_trace_vec3),
-           sz_u = nu * sizeof(uint32_t), total = sz_d + sz_p + sz_v + sz_u;
+    size_t sz_d = (size_t)n * sizeof(blvl_trace_collider_desc), sz_p = np * sizeof(blvl_Plane),
+           sz_v = nv * sizeof(blvl_Vec3), sz_u = nu * sizeof(uint32_t),
+           total = sz_d + sz_p + sz_v + sz_u;
     unsigned char *block = blvl__alloc(&al, total);
     if (!block) {
         blvl_bytes_free(&sec);
         return fail(err, BLVL_E_NOMEM, "out of memory");
     }
     blvl_trace_collider_desc *d = (blvl_trace_collider_desc *)block;
-    blvl_trace_plane *pl = (blvl_trace_plane *)(block + sz_d);
-    blvl_trace_vec3 *vv = (blvl_trace_vec3 *)(block + sz_d + sz_p);
+    blvl_Plane *pl = (blvl_Plane *)(block + sz_d);
+    blvl_Vec3 *vv = (blvl_Vec3 *)(block + sz_d + sz_p);
     uint32_t *uu = (uint32_t *)(block + sz_d + sz_p + sz_v);
     for (uint32_t i = 0; i < n; i++) {
         blvl_Collider c = blvl_Sim_colliders_at(sim, i);
         blvl_trace_collider_desc *x = &d[i];
         blvl_trace_collider_desc_init(x);
         blvl_Vec3 lo = blvl_Collider_lo(c), hi = blvl_Collider_hi(c);
-        x->lo = (blvl_trace_vec3){lo.x, lo.y, lo.z};
-        x->hi = (blvl_trace_vec3){hi.x, hi.y, hi.z};
+        x->lo = (blvl_Vec3){lo.x, lo.y, lo.z};
+        x->hi = (blvl_Vec3){hi.x, hi.y, hi.z};
         x->flags = blvl_Collider_flags(c);
         x->material = blvl_Collider_material(c);
         x->breakable = blvl_Collider_breakable(c);
@@ -75,7 +75,7 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
             uint32_t k = blvl_Planes_planes_len(p);
             for (uint32_t j = 0; j < k; j++) {
                 blvl_Plane q = blvl_Planes_planes_at(p, j);
-                pl[j] = (blvl_trace_plane){{q.normal.x, q.normal.y, q.normal.z}, q.dist};
+                pl[j] = (blvl_Plane){{q.normal.x, q.normal.y, q.normal.z}, q.dist};
             }
             x->shape = BLVL_TRACE_SHAPE_PLANES;
             x->planes = pl;
@@ -86,7 +86,7 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
             uint32_t k = blvl_Hull_vertices_len(h);
             for (uint32_t j = 0; j < k; j++) {
                 blvl_Vec3 q = blvl_Hull_vertices_at(h, j);
-                vv[j] = (blvl_trace_vec3){q.x, q.y, q.z};
+                vv[j] = (blvl_Vec3){q.x, q.y, q.z};
             }
             x->shape = BLVL_TRACE_SHAPE_HULL;
             x->vertices = vv;

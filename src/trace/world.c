@@ -43,12 +43,12 @@ void blvl_trace_world_free(blvl_trace_world *w) {
         return;
     blvl_allocator al = w->al;
     blvl__dealloc(&al, w->colliders, (size_t)w->collider_count * sizeof(tw_collider));
-    blvl__dealloc(&al, w->planes, w->plane_count * sizeof(blvl_trace_plane));
+    blvl__dealloc(&al, w->planes, w->plane_count * sizeof(blvl_Plane));
     blvl__dealloc(&al, w->nodes, (size_t)w->node_count * sizeof(tw_node));
     blvl__dealloc(&al, w->items, (size_t)w->item_count * sizeof(uint32_t));
     blvl__dealloc(&al, w->door_colliders,
                   (size_t)w->door_collider_count * sizeof(tw_door_collider));
-    blvl__dealloc(&al, w->door_vertices, w->door_vertex_count * sizeof(blvl_trace_vec3));
+    blvl__dealloc(&al, w->door_vertices, w->door_vertex_count * sizeof(blvl_Vec3));
     blvl__dealloc(&al, w->door_face_sizes, w->door_face_count * sizeof(uint32_t));
     blvl__dealloc(&al, w->door_face_indices, w->door_face_index_count * sizeof(uint32_t));
     blvl__dealloc(&al, w->reports, (size_t)w->report_count * sizeof(blvl_trace_report));
@@ -95,9 +95,9 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     build_ctx b = {w, {0}, 0, opt, 0};
     tw_vec_init(&b.reports, sizeof(blvl_trace_report));
     tw_vec planes, doors, dverts, dsizes, dindices, lsizes, lindices;
-    tw_vec_init(&planes, sizeof(blvl_trace_plane));
+    tw_vec_init(&planes, sizeof(blvl_Plane));
     tw_vec_init(&doors, sizeof(tw_door_collider));
-    tw_vec_init(&dverts, sizeof(blvl_trace_vec3));
+    tw_vec_init(&dverts, sizeof(blvl_Vec3));
     tw_vec_init(&dsizes, sizeof(uint32_t));
     tw_vec_init(&dindices, sizeof(uint32_t));
     tw_vec_init(&lsizes, sizeof(uint32_t));
@@ -157,13 +157,12 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
                     goto fail;
         } else {
             tw_vec hv;
-            tw_vec_init(&hv, sizeof(blvl_trace_vec3));
-            blvl_status s2 =
-                tw_planes_to_hull(&al, &TW_AT(planes, blvl_trace_plane, c->first_plane),
-                                  c->plane_count, lo, hi, &hv, &lsizes, &lindices);
+            tw_vec_init(&hv, sizeof(blvl_Vec3));
+            blvl_status s2 = tw_planes_to_hull(&al, &TW_AT(planes, blvl_Plane, c->first_plane),
+                                               c->plane_count, lo, hi, &hv, &lsizes, &lindices);
             int ok = s2 == BLVL_OK && tw_vec_reserve(&al, &dverts, dverts.len + hv.len);
             for (size_t v = 0; ok && v < hv.len; v++)
-                tw_vec_push(&al, &dverts, &TW_AT(hv, blvl_trace_vec3, v));
+                tw_vec_push(&al, &dverts, &TW_AT(hv, blvl_Vec3, v));
             tw_vec_free(&al, &hv);
             if (!ok)
                 goto fail;
@@ -236,16 +235,16 @@ uint32_t blvl_trace_world_collider_count(const blvl_trace_world *w) {
     return w ? w->collider_count : 0;
 }
 
-const blvl_trace_plane *blvl_trace_world_planes(const blvl_trace_world *w, uint32_t collider,
-                                                uint32_t *count) {
+const blvl_Plane *blvl_trace_world_planes(const blvl_trace_world *w, uint32_t collider,
+                                          uint32_t *count) {
     *count = 0;
     if (!w || collider >= w->collider_count)
         return NULL;
     return tw_collider_planes(w, &w->colliders[collider], count);
 }
 
-int blvl_trace_world_bounds(const blvl_trace_world *w, uint32_t collider, float lo[3],
-                            float hi[3]) {
+bool blvl_trace_world_bounds(const blvl_trace_world *w, uint32_t collider, float lo[3],
+                             float hi[3]) {
     if (!w || collider >= w->collider_count || !w->colliders[collider].plane_count)
         return 0;
     memcpy(lo, w->colliders[collider].lo, 3 * sizeof(float));
