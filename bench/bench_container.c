@@ -129,7 +129,7 @@ static int pread_cb(void *user, uint64_t off, void *buf, size_t len) {
 static double lib_read_sim(const char *path, enum open_kind kind, uint64_t *sum) {
     blvl_error err;
     blvl_level *lv = NULL;
-    blvl_section sec = {0};
+    blvl_bytes sec = {0};
     int fd = -1;
     void *map = NULL;
     size_t map_size = 0;
@@ -171,7 +171,7 @@ static double lib_read_sim(const char *path, enum open_kind kind, uint64_t *sum)
         die("read sim of", path, &err);
     for (size_t i = 0; i < sec.size; i += 4096)
         *sum += sec.data[i];
-    blvl_section_free(lv, &sec);
+    blvl_bytes_free(&sec);
     blvl_close(lv);
     if (map)
         munmap(map, map_size);

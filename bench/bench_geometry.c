@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "blvl/fb.h"
+#include "blvl/sections_builder.h"
 #include "blvl/sections/geometry.h"
 
 #define NV 1000000u

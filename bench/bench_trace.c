@@ -38,12 +38,12 @@ static int cmp_double(const void *a, const void *b) {
 #define WORLD_Z 2048.0
 
 typedef struct gen {
-    blvl_trace_vec3 *verts;
+    blvl_Vec3 *verts;
     uint32_t *sizes, *idx;
-    blvl_trace_plane *planes;
+    blvl_Plane *planes;
 } gen;
 
-static void bounds_of(blvl_trace_collider_desc *d, const blvl_trace_vec3 *v, int n) {
+static void bounds_of(blvl_trace_collider_desc *d, const blvl_Vec3 *v, int n) {
     d->lo = d->hi = v[0];
     for (int i = 1; i < n; i++) {
         d->lo.x = fminf(d->lo.x, v[i].x), d->hi.x = fmaxf(d->hi.x, v[i].x);
@@ -59,25 +59,22 @@ static void make(uint32_t n, blvl_trace_collider_desc *d, gen *g) {
         blvl_trace_collider_desc_init(&d[i]);
         double c[3] = {rnd_in(0, WORLD_XY), rnd_in(0, WORLD_XY), rnd_in(0, WORLD_Z)};
         double h[3] = {rnd_in(4, 64), rnd_in(4, 64), rnd_in(4, 48)};
-        blvl_trace_vec3 *v = g->verts + 8 * (size_t)i;
+        blvl_Vec3 *v = g->verts + 8 * (size_t)i;
         uint32_t *sz = g->sizes + 6 * (size_t)i, *ix = g->idx + 24 * (size_t)i;
         int kind = i % 3;
         if (kind == 0) { /* axial box, stored planes */
-            blvl_trace_plane *p = g->planes + 6 * (size_t)i;
+            blvl_Plane *p = g->planes + 6 * (size_t)i;
             for (int k = 0; k < 3; k++) {
                 float n1[3] = {0, 0, 0};
                 n1[k] = 1;
-                p[2 * k] = (blvl_trace_plane){{n1[0], n1[1], n1[2]}, (float)(c[k] + h[k])};
-                p[2 * k + 1] =
-                    (blvl_trace_plane){{-n1[0], -n1[1], -n1[2]}, (float)(-(c[k] - h[k]))};
+                p[2 * k] = (blvl_Plane){{n1[0], n1[1], n1[2]}, (float)(c[k] + h[k])};
+                p[2 * k + 1] = (blvl_Plane){{-n1[0], -n1[1], -n1[2]}, (float)(-(c[k] - h[k]))};
             }
             d[i].shape = BLVL_TRACE_SHAPE_PLANES;
             d[i].planes = p;
             d[i].plane_count = 6;
-            d[i].lo =
-                (blvl_trace_vec3){(float)(c[0] - h[0]), (float)(c[1] - h[1]), (float)(c[2] - h[2])};
-            d[i].hi =
-                (blvl_trace_vec3){(float)(c[0] + h[0]), (float)(c[1] + h[1]), (float)(c[2] + h[2])};
+            d[i].lo = (blvl_Vec3){(float)(c[0] - h[0]), (float)(c[1] - h[1]), (float)(c[2] - h[2])};
+            d[i].hi = (blvl_Vec3){(float)(c[0] + h[0]), (float)(c[1] + h[1]), (float)(c[2] + h[2])};
             continue;
         }
         double yaw = rnd_in(0, 6.283), pitch = rnd_in(-0.4, 0.4);
@@ -90,10 +87,10 @@ static void make(uint32_t n, blvl_trace_collider_desc *d, gen *g) {
             for (int k = 0; k < 8; k++) {
                 double l[3] = {(k & 1) ? h[0] : -h[0], (k & 2) ? h[1] : -h[1],
                                (k & 4) ? h[2] : -h[2]};
-                v[k] = (blvl_trace_vec3){
-                    (float)(c[0] + r[0][0] * l[0] + r[0][1] * l[1] + r[0][2] * l[2]),
-                    (float)(c[1] + r[1][0] * l[0] + r[1][1] * l[1] + r[1][2] * l[2]),
-                    (float)(c[2] + r[2][0] * l[0] + r[2][1] * l[1] + r[2][2] * l[2])};
+                v[k] =
+                    (blvl_Vec3){(float)(c[0] + r[0][0] * l[0] + r[0][1] * l[1] + r[0][2] * l[2]),
+                                (float)(c[1] + r[1][0] * l[0] + r[1][1] * l[1] + r[1][2] * l[2]),
+                                (float)(c[2] + r[2][0] * l[0] + r[2][1] * l[1] + r[2][2] * l[2])};
             }
             int crossed = (i / 3) % 2;
             for (int f = 0; f < 6; f++) {
@@ -110,10 +107,10 @@ static void make(uint32_t n, blvl_trace_collider_desc *d, gen *g) {
             double tri[3][2] = {{-h[0], -h[1]}, {h[0], -h[1]}, {-h[0], h[1]}};
             for (int k = 0; k < 6; k++) {
                 double l[3] = {tri[k % 3][0], k < 3 ? -h[2] : h[2], tri[k % 3][1]};
-                v[k] = (blvl_trace_vec3){
-                    (float)(c[0] + r[0][0] * l[0] + r[0][1] * l[1] + r[0][2] * l[2]),
-                    (float)(c[1] + r[1][0] * l[0] + r[1][1] * l[1] + r[1][2] * l[2]),
-                    (float)(c[2] + r[2][0] * l[0] + r[2][1] * l[1] + r[2][2] * l[2])};
+                v[k] =
+                    (blvl_Vec3){(float)(c[0] + r[0][0] * l[0] + r[0][1] * l[1] + r[0][2] * l[2]),
+                                (float)(c[1] + r[1][0] * l[0] + r[1][1] * l[1] + r[1][2] * l[2]),
+                                (float)(c[2] + r[2][0] * l[0] + r[2][1] * l[1] + r[2][2] * l[2])};
             }
             static const uint32_t wi[18] = {0, 2, 1, 3, 4, 5, 0, 1, 4, 3, 1, 2, 5, 4, 2, 0, 3, 5};
             static const uint32_t ws[5] = {3, 3, 4, 4, 4};
@@ -158,8 +155,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_trace [colliders] [traces] [runs]\n");
         return 2;
     }
-    gen g = {calloc((size_t)n * 8, sizeof(blvl_trace_vec3)), calloc((size_t)n * 6, 4),
-             calloc((size_t)n * 24, 4), calloc((size_t)n * 6, sizeof(blvl_trace_plane))};
+    gen g = {calloc((size_t)n * 8, sizeof(blvl_Vec3)), calloc((size_t)n * 6, 4),
+             calloc((size_t)n * 24, 4), calloc((size_t)n * 6, sizeof(blvl_Plane))};
     blvl_trace_collider_desc *d = calloc(n, sizeof *d);
     float *pts = calloc((size_t)ntr * 6, sizeof(float));
     if (!g.verts || !g.sizes || !g.idx || !g.planes || !d || !pts) {

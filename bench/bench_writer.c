@@ -126,7 +126,7 @@ static mem_result child_pack(const char *path, uint64_t mib, unsigned every_n, u
         double t0 = now_s();
         blvl_writer *w = NULL;
         blvl_error e;
-        blvl_write_options o = {0};
+        blvl_options o = {0};
         o.threads = threads;
         if (!only_generate && (blvl_writer_open_file(&w, path, 1, &o, &e) != BLVL_OK ||
                                blvl_writer_begin(w, "bench.data", 0, 0, &e) != BLVL_OK))
@@ -208,7 +208,7 @@ static blvl_writer *open_sink(uint64_t *end, unsigned threads, uint32_t n, int l
     sink.write = sink_count;
     sink.user = end;
     *end = 0;
-    blvl_write_options o = {0};
+    blvl_options o = {0};
     o.threads = threads;
     blvl_writer *w;
     blvl_error e;
@@ -267,12 +267,12 @@ static uint64_t repack(blvl_level *lv, unsigned threads, int legacy, double *sec
     blvl_error e;
     for (uint32_t i = 0; i < n; i++) {
         const blvl_entry *en = blvl_entry_at(lv, i);
-        blvl_section s;
+        blvl_bytes s;
         if (blvl_read(lv, en->tag, &s, &e) != BLVL_OK)
             die(en->tag, &e);
         if (blvl_writer_add(w, en->tag, en->version, en->flags, s.data, s.size, &e) != BLVL_OK)
             die(en->tag, &e);
-        blvl_section_free(lv, &s);
+        blvl_bytes_free(&s);
     }
     if (blvl_writer_commit(w, &e) != BLVL_OK)
         die("commit", &e);

@@ -19,14 +19,14 @@ int blvl_cmd_cat(int argc, char **argv) {
     int rc = cli_open(argv[optind], &lv);
     if (rc != CLI_OK)
         return rc;
-    blvl_section sec;
+    blvl_bytes sec;
     blvl_error err;
     if (blvl_read(lv, argv[optind + 1], &sec, &err) != BLVL_OK) {
         rc = cli_fail(argv[optind], &err);
     } else {
         if (cli_write_stdout(sec.data, sec.size) != 0)
             rc = cli_failf("stdout", BLVL_E_IO, "could not write the section");
-        blvl_section_free(lv, &sec);
+        blvl_bytes_free(&sec);
     }
     blvl_close(lv);
     return rc;

@@ -29,7 +29,7 @@ static int print_json(const char *file, const char *tag, const void *bytes, size
     int newline = len == 0 || json[len - 1] != '\n';
     if (cli_write_stdout(json, len) != 0 || (newline && cli_write_stdout("\n", 1) != 0))
         rc = cli_failf("stdout", BLVL_E_IO, "could not write the JSON");
-    blvl_free(NULL, json, len + 1);
+    blvl_free(NULL, json);
     return rc;
 }
 
@@ -74,14 +74,14 @@ int blvl_cmd_dump(int argc, char **argv) {
     int rc = cli_open(file, &lv);
     if (rc != CLI_OK)
         return rc;
-    blvl_section sec;
+    blvl_bytes sec;
     const uint8_t *root;
     blvl_error err;
     if (blvl_level_section(lv, tag, &sec, &root, &err) != BLVL_OK) {
         rc = cli_fail(file, &err);
     } else {
         rc = print_json(file, tag, sec.data, sec.size, indent);
-        blvl_section_free(lv, &sec);
+        blvl_bytes_free(&sec);
     }
     blvl_close(lv);
     return rc;

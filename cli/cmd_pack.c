@@ -52,7 +52,7 @@ static pack_input *find(pack_input *in, int n, const char *tag) {
 /* Game sections (tags with a dot) are streamed from their files in pieces, never held whole;
  * core sections are small, built from JSON, and appended from memory. */
 static int streamed(const pack_input *s) {
-    int core = 0;
+    bool core = false;
     blvl_tag_valid(s->tag, &core);
     return !core;
 }
@@ -107,15 +107,15 @@ static int append_file(blvl_writer *w, const pack_input *s, uint8_t *buf) {
 
 /* Writes the level through the streaming writer: nothing is left at OUT unless it commits. */
 static int write_level(const char *out, pack_input *in, int n, unsigned threads) {
-    blvl_write_options wo = {0};
+    blvl_options wo = {0};
     wo.threads = threads;
     if (cli_progress_enabled())
         wo.progress = progress;
     for (int i = 0; i < n; i++) {
-        int rc = streamed(&in[i]) ? check_streamed(&in[i], &wo.total_raw) : CLI_OK;
+        int rc = streamed(&in[i]) ? check_streamed(&in[i], &wo.progress_total) : CLI_OK;
         if (rc != CLI_OK)
             return rc;
-        wo.total_raw += in[i].size;
+        wo.progress_total += in[i].size;
     }
     uint8_t *buf = malloc(PIECE);
     if (!buf)
@@ -238,7 +238,7 @@ int blvl_cmd_pack(int argc, char **argv) {
     rc = write_level(out, in, n, threads);
 done:
     for (int i = 0; in && i < n; i++)
-        free(in[i].data);
+        pack_input_free(&in[i]);
     free(in);
     free(ids);
     free(vers);

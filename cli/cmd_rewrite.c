@@ -33,9 +33,9 @@ typedef struct keep_ctx {
 } keep_ctx;
 
 /* Drops the core sections this program does not know; --drop goes to the library. */
-static int keep_section(void *user, const blvl_entry *e) {
+static bool keep_section(void *user, const blvl_entry *e) {
     keep_ctx *k = user;
-    int core = 0, required = 0;
+    bool core = false, required = false;
     blvl_tag_valid(e->tag, &core);
     if (!core)
         return 1;
@@ -137,7 +137,7 @@ int blvl_cmd_rewrite(int argc, char **argv) {
         goto done;
     for (uint32_t i = 0; i < blvl_count(lv); i++) {
         const blvl_entry *e = blvl_entry_at(lv, i);
-        int required = 0;
+        bool required = false;
         if (blvl_section_type(e->tag, &required) && required && e->version != BLVL_SECTION_VERSION)
             rc = cli_failf(in, BLVL_E_SECTION_VERSION,
                            "required core section '%s' is at payload "

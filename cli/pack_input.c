@@ -28,7 +28,7 @@ int pack_input_parse(const cli_help *h, const char *arg, pack_input *in) {
     if (!*path)
         return cli_usage(h, "'%s' names no PATH", arg);
     in->path = path;
-    int core = 0;
+    bool core = false;
     blvl_tag_valid(in->tag, &core);
     in->flags = core ? BLVL_ENTRY_FLAG_IDENTITY : 0;
     return CLI_OK;
@@ -36,7 +36,7 @@ int pack_input_parse(const cli_help *h, const char *arg, pack_input *in) {
 
 /* A core tag with a schema this program builds: JSON applies to it. */
 static int has_schema(const pack_input *in) {
-    int core = 0;
+    bool core = false;
     blvl_tag_valid(in->tag, &core);
     return core && blvl_section_type(in->tag, NULL) && in->version == BLVL_SECTION_VERSION;
 }
@@ -60,7 +60,7 @@ static int looks_like_json(const pack_input *in) {
         return 0;
     /* only a start of spaces leaves the root offset aligned: then the verifier decides */
     return in->data[0] != ' ' ||
-           blvl_section_verify_bytes(in->tag, in->data, in->size, NULL) != BLVL_OK;
+           blvl_section_verify_bytes(in->tag, in->data, in->size, NULL, NULL) != BLVL_OK;
 }
 
 int pack_input_load(pack_input *in) {
@@ -77,11 +77,20 @@ int pack_input_load(pack_input *in) {
     if (blvl_section_from_json(in->tag, (const char *)in->data + bom, in->size - bom, NULL, &fb,
                                &size, &err) != BLVL_OK)
         return cli_fail(shown, &err);
-    /* the builder's buffer comes from the default allocator (malloc), like cli_read_input's */
     free(in->data);
     in->data = fb;
     in->size = size;
+    in->data_from_lib = 1;
     return CLI_OK;
+}
+
+void pack_input_free(pack_input *in) {
+    if (in->data_from_lib)
+        blvl_free(NULL, in->data);
+    else
+        free(in->data);
+    in->data = NULL;
+    in->data_from_lib = 0;
 }
 
 int pack_check_level(const char *out, const pack_input *in, int n) {
@@ -91,7 +100,7 @@ int pack_check_level(const char *out, const pack_input *in, int n) {
     for (int i = 0; i < n; i++)
         secs[i] = (blvl_section_in){in[i].tag, in[i].version, in[i].flags, in[i].data, in[i].size};
     blvl_error err;
-    blvl_status st = blvl_sections_check(secs, (size_t)n, &err);
+    blvl_status st = blvl_sections_check(secs, (size_t)n, NULL, &err);
     free(secs);
     return st == BLVL_OK ? CLI_OK : cli_fail(out, &err);
 }

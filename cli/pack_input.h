@@ -15,8 +15,9 @@ typedef struct pack_input {
     char tag[BLVL_TAG_MAX + 1];
     const char *path;
     pack_form form;
-    uint8_t *data; /* malloc'd */
+    uint8_t *data; /* malloc'd, or the library's (built from JSON): see data_from_lib */
     size_t size;
+    int data_from_lib; /* data was handed out by the library: blvl_free, not free */
     uint32_t version;
     uint32_t flags;
 } pack_input;
@@ -32,6 +33,8 @@ int pack_input_check_form(const cli_help *h, const pack_input *in);
 /* Reads the input (bounded: cli_read_input) and, for JSON, builds the section's FlatBuffer.
  * Returns CLI_OK or CLI_FAILED after the one-line report. */
 int pack_input_load(pack_input *in);
+/* Frees the input's bytes, by whoever allocated them. */
+void pack_input_free(pack_input *in);
 
 /* The level rules `blvl verify` applies (meta and sim present at a known payload version,
  * every core section passing the FlatBuffers verifier of its root type), run on the loaded

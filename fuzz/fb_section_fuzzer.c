@@ -32,9 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (blvl_fb_from_json(json, jlen, type, NULL, &again, &alen, &err) == BLVL_OK) {
             if (blvl_fb_verify(again, alen, type, NULL, &err) != BLVL_OK)
                 abort();
-            blvl_fb_free(NULL, again, alen);
+            blvl_free(NULL, again);
         }
-        blvl_fb_free(NULL, json, jlen + 1);
+        blvl_free(NULL, json);
     }
     free(buf);
     return 0;

@@ -41,10 +41,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort();
     if (alen2 != alen || memcmp(again2, again, alen) != 0)
         abort();
-    blvl_fb_free(NULL, again2, alen2);
-    blvl_fb_free(NULL, json2, jlen2 + 1);
-    blvl_fb_free(NULL, again, alen);
-    blvl_fb_free(NULL, json, jlen + 1);
-    blvl_fb_free(NULL, out, n);
+    blvl_free(NULL, again2);
+    blvl_free(NULL, json2);
+    blvl_free(NULL, again);
+    blvl_free(NULL, json);
+    blvl_free(NULL, out);
     return 0;
 }

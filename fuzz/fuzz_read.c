@@ -7,27 +7,27 @@
 #include <string.h>
 
 #include "blvl/blvl.h"
-#include "container/bytes.h"
+#include "blvl/le.h"
 #include "container/format.h"
 
 static void fixup(uint8_t *b, size_t size) {
     if (size < BLVL_HEADER_SIZE)
         return;
-    uint32_t count = blvl__le32(b + 40), toff = blvl__le32(b + 44);
+    uint32_t count = blvl_le32(b + 40), toff = blvl_le32(b + 44);
     if (count > 2048 || (uint64_t)toff + (uint64_t)count * BLVL_ENTRY_SIZE > size)
         return;
     blvl_entry *es = malloc((count + 1) * sizeof *es);
     uint32_t n = 0;
     for (uint32_t i = 0; i < count; i++) {
         uint8_t *eb = b + toff + (size_t)i * BLVL_ENTRY_SIZE;
-        uint64_t off = blvl__le64(eb + 16), packed = blvl__le64(eb + 24);
+        uint64_t off = blvl_le64(eb + 16), packed = blvl_le64(eb + 24);
         if (off <= size && packed <= size - off)
             blvl_digest(b + off, (size_t)packed, eb + 48);
         if (blvl__entry_decode(eb, i, &es[n], NULL) == BLVL_OK)
             n++;
     }
     uint8_t d[BLVL_DIGEST_SIZE];
-    blvl_compute_table_digest(b + toff, count, blvl__le64(b + 16), toff, d);
+    blvl_compute_table_digest(b + toff, count, blvl_le64(b + 16), toff, d);
     memcpy(b + 24, d, sizeof d);
     blvl_compute_identity(es, n, d);
     memcpy(b + 48, d, sizeof d);
@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (blvl_open_memory(&lv, b, size, &opt, &e) == BLVL_OK) {
         for (uint32_t i = 0; i < blvl_count(lv); i++) {
             const blvl_entry *en = blvl_entry_at(lv, i);
-            blvl_section s;
+            blvl_bytes s;
             blvl_status st = blvl_read(lv, en->tag, &s, &e);
             if (st == BLVL_OK) {
                 if (s.size != en->raw_size)
@@ -60,14 +60,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 for (size_t k = 0; k < s.size; k += 4096)
                     sink ^= s.data[k];
                 (void)sink;
-                blvl_section_free(lv, &s);
+                blvl_bytes_free(&s);
             } else if (e.code != st || s.data != NULL) {
                 abort();
             }
             if (blvl_read_packed(lv, en->tag, &s, &e) == BLVL_OK) {
                 if (s.size != en->packed_size)
                     abort();
-                blvl_section_free(lv, &s);
+                blvl_bytes_free(&s);
             }
         }
         blvl_close(lv);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "blvl/blvl.h"
-#include "container/bytes.h"
+#include "blvl/le.h"
 #include "container/format.h"
 #include "payload/digest.h"
 #include "sections/roots.h"
@@ -112,20 +112,20 @@ static blvl_status run(const uint8_t *b, size_t n, int want, size_t max_piece, t
 static void reseal(uint8_t *b, size_t n) {
     if (n < BLVL_HEADER_SIZE)
         return;
-    uint32_t count = blvl__le32(b + 40), toff = blvl__le32(b + 44);
+    uint32_t count = blvl_le32(b + 40), toff = blvl_le32(b + 44);
     if (count > 2047 || (uint64_t)toff + 64ull * count > n)
         return;
     blvl_entry *es = calloc(count ? count : 1, sizeof *es);
     for (uint32_t i = 0; i < count; i++) {
         uint8_t *t = b + toff + 64 * i;
-        uint64_t off = blvl__le64(t + 16), len = blvl__le64(t + 24);
+        uint64_t off = blvl_le64(t + 16), len = blvl_le64(t + 24);
         if (off <= n && len <= n - off)
             blvl_digest(b + off, (size_t)len, t + 48);
         blvl_error err;
         if (blvl__entry_decode(t, i, &es[i], &err) != BLVL_OK)
             memset(&es[i], 0, sizeof es[i]);
     }
-    blvl_compute_table_digest(b + toff, count, blvl__le64(b + 16), toff, b + 24);
+    blvl_compute_table_digest(b + toff, count, blvl_le64(b + 16), toff, b + 24);
     blvl_compute_identity(es, count, b + 48);
     free(es);
 }
@@ -182,7 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             abort();
         int wanted_tag = want && is_wanted(e->tag);
         /* an unwanted section is checked by its digest alone, as read_packed does */
-        blvl_section sec;
+        blvl_bytes sec;
         blvl_status rs = wanted_tag ? blvl_read(lv, e->tag, &sec, &err)
                                     : blvl_read_packed(lv, e->tag, &sec, &err);
         if ((rs == BLVL_OK) != (e->kind == BLVL_EV_SECTION))
@@ -199,7 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             } else if (e->has_data) {
                 abort();
             }
-            blvl_section_free(lv, &sec);
+            blvl_bytes_free(&sec);
         } else if (rs != e->status) {
             abort();
         }

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     uint32_t nv = data[0] % (MAXV + 1), nf = data[1] % (MAXF + 1), mode = data[2];
     size_t at = 3, csize = (mode & 1) ? 4 : 2;
-    blvl_trace_vec3 v[MAXV];
+    blvl_Vec3 v[MAXV];
     for (uint32_t i = 0; i < nv; i++) {
         float c[3] = {0, 0, 0};
         for (int k = 0; k < 3; k++) {
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
             at += csize;
         }
-        v[i] = (blvl_trace_vec3){c[0], c[1], c[2]};
+        v[i] = (blvl_Vec3){c[0], c[1], c[2]};
     }
     uint32_t sizes[MAXF], idx[MAXF * 32], ni = 0;
     for (uint32_t f = 0; f < nf; f++) {
@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (blvl_trace_world_new(&w, &d, 1, NULL, &err) != BLVL_OK)
         abort();
     uint32_t np;
-    const blvl_trace_plane *p = blvl_trace_world_planes(w, 0, &np);
+    const blvl_Plane *p = blvl_trace_world_planes(w, 0, &np);
     for (uint32_t i = 0; i < np; i++) {
         float l = p[i].normal.x * p[i].normal.x + p[i].normal.y * p[i].normal.y +
                   p[i].normal.z * p[i].normal.z;

@@ -115,19 +115,19 @@ static blvl_status read_blob(const uint8_t *payload, size_t packed, uint64_t raw
     fx_file f;
     uint8_t *file = with_blob(&f, payload, packed, raw);
     blvl_allocator al = {c_alloc, c_free, cnt};
-    blvl_options opt = {.allocator = &al, .threads = 2};
+    blvl_options opt = {.allocator = al, .threads = 2};
     blvl_level *lv = NULL;
     blvl_error err;
     blvl_status st = blvl_open_memory(&lv, file, (size_t)f.size, &opt, &err);
     if (st == BLVL_OK) {
-        blvl_section s;
+        blvl_bytes s;
         st = blvl_read(lv, "x.blob", &s, &err);
         if (st == BLVL_OK && out) {
             *out = malloc(s.size ? s.size : 1);
             memcpy(*out, s.data, s.size);
         }
         if (st == BLVL_OK)
-            blvl_section_free(lv, &s);
+            blvl_bytes_free(&s);
         /* blvl_verify must agree with blvl_read on every frame */
         blvl_error verr;
         blvl_status vst = blvl_verify(lv, &verr);
@@ -273,12 +273,12 @@ static void budget_repeated(void) {
     CHECK(strstr(err.message, "'x.blob'") != NULL); /* names the largest section */
     opt.inflate_budget = 205;
     CHECK_EQ_INT(blvl_open_memory(&lv, file, (size_t)f.size, &opt, &err), BLVL_OK);
-    blvl_section s;
+    blvl_bytes s;
     for (int round = 0; round < 3; round++) {
         for (uint32_t i = 0; i < blvl_count(lv); i++) {
             CHECK_EQ_INT(blvl_read(lv, blvl_entry_at(lv, i)->tag, &s, &err), BLVL_OK);
             CHECK_EQ_INT(s.size, blvl_entry_at(lv, i)->raw_size);
-            blvl_section_free(lv, &s);
+            blvl_bytes_free(&s);
         }
         CHECK_EQ_INT(blvl_verify(lv, &err), BLVL_OK);
     }
@@ -325,7 +325,7 @@ static int on_event(void *user, const blvl_stream_event *ev) {
 static blvl_status stream_all(const uint8_t *file, size_t size, uint64_t budget, seen *s,
                               counter *cnt) {
     blvl_allocator al = {c_alloc, c_free, cnt};
-    blvl_options opt = {.allocator = &al, .threads = 2, .inflate_budget = budget};
+    blvl_options opt = {.allocator = al, .threads = 2, .inflate_budget = budget};
     blvl_stream *st;
     blvl_error err;
     memset(s, 0, sizeof *s);
@@ -403,13 +403,13 @@ static void stream_holds_little(void) {
     uint8_t *file;
     size_t size;
     blvl_error err;
-    blvl_write_options wo = {.threads = 2};
+    blvl_options wo = {.threads = 2};
     CHECK_EQ_INT(blvl_write_memory(in, 2, &wo, &file, &size, &err), BLVL_OK);
     counter c = {0};
     seen s;
     CHECK_EQ_INT(stream_all(file, size, 0, &s, &c), BLVL_OK); /* wants x.blob: absent */
     CHECK(c.peak < (256u << 10));
-    blvl_free(NULL, file, size);
+    blvl_free(NULL, file);
     free(raw);
 
     /* a wanted section whose entry claims 2^40 bytes; the stream carries 300 KB of it */
@@ -567,7 +567,7 @@ static void table_arith(void) {
     blvl_level *lv;
     counter c = {0};
     blvl_allocator al = {c_alloc, c_free, &c};
-    blvl_options opt = {.allocator = &al};
+    blvl_options opt = {.allocator = al};
     fx_base(&f);
     f.e[1].packed = UINT64_MAX - f.e[1].offset + 1; /* offset + packed wraps to 0 */
     f.e[1].digest_set = 1;

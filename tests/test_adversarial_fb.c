@@ -9,6 +9,7 @@
 #include "check.h"
 #include "blvl/fb.h"
 #include "blvl/sections/geometry.h"
+#include "blvl/sections_builder.h"
 
 /* T { a:int (0); s:string (1); v:[ulong] (2); u:U (type 3, value 4) }, T2 { x:int (0) },
  * union U { T2 } */

@@ -47,7 +47,7 @@ static blvl_status parse_n(const char *json, size_t len, uint8_t **out, size_t *
             *n = size;
             return st;
         }
-        blvl_fb_free(NULL, buf, size);
+        blvl_free(NULL, buf);
     }
     return st;
 }
@@ -74,7 +74,7 @@ static int string_is(const char *json, const char *bytes, uint32_t len) {
         return 0;
     blvl_fb_str s = blvl_fb_get_str(blvl_fb_root(buf), 2);
     int ok = s.len == len && memcmp(s.ptr, bytes, len) == 0 && s.ptr[len] == 0;
-    blvl_fb_free(NULL, buf, n);
+    blvl_free(NULL, buf);
     return ok;
 }
 
@@ -184,8 +184,8 @@ static void strings(void) {
         CHECK_EQ_INT(parse_n(j, strlen(j), &buf, &n, NULL), BLVL_OK);
         CHECK_EQ_INT(blvl_fb_to_json(buf, n, &j_type, 0, NULL, &txt, &tl, &err), BLVL_OK);
         CHECK(txt && strstr(txt, "a\\u0000b") != NULL);
-        blvl_fb_free(NULL, txt, tl + 1);
-        blvl_fb_free(NULL, buf, n);
+        blvl_free(NULL, txt);
+        blvl_free(NULL, buf);
     }
     /* a NUL byte in the JSON text itself is a control character */
     CHECK_EQ_INT(parse_n("{\"s\": \"a\0b\"}", 12, NULL, NULL, NULL), BLVL_E_FLATBUFFER);

@@ -94,7 +94,7 @@ static void expect_read(const char *what, fx_file *f, const char *tag, blvl_stat
             fprintf(stderr, "%s: open: %s\n", what, e.message);
             continue;
         }
-        blvl_section s;
+        blvl_bytes s;
         st = blvl_read(lv, tag, &s, &e);
         if (st != want)
             fprintf(stderr, "%s: read: got \"%s\", want %s\n", what, e.message,
@@ -102,7 +102,7 @@ static void expect_read(const char *what, fx_file *f, const char *tag, blvl_stat
         CHECK_EQ_INT(st, want);
         CHECK(st == BLVL_OK || message_names(&e, want));
         CHECK(st == BLVL_OK || strstr(e.message, tag) != NULL);
-        blvl_section_free(lv, &s);
+        blvl_bytes_free(&s);
         blvl_close(lv);
         /* verify on a fresh level (the budget is per level) */
         st = way == 0 ? blvl_open_memory(&lv, b, (size_t)f->size, &opt, &e)
@@ -592,7 +592,7 @@ static void default_budget(void) {
     CHECK(f.size < 8192);
     alloc_meter m = {0};
     blvl_allocator al = {meter_alloc, meter_free, &m};
-    blvl_options opt = {.allocator = &al};
+    blvl_options opt = {.allocator = al};
     blvl_level *lv = NULL;
     blvl_error e;
     CHECK_EQ_INT(blvl_open_memory(&lv, file, (size_t)f.size, &opt, &e), BLVL_E_BUDGET);
@@ -608,11 +608,11 @@ static void default_budget(void) {
     CHECK_EQ_INT(blvl_open_memory(&lv, file, (size_t)f.size, NULL, &e), BLVL_OK);
     for (int round = 0; round < 3; round++) {
         for (uint32_t i = 0; i < blvl_count(lv); i++) {
-            blvl_section sec;
+            blvl_bytes sec;
             const blvl_entry *en = blvl_entry_at(lv, i);
             CHECK_EQ_INT(blvl_read(lv, en->tag, &sec, &e), BLVL_OK);
             CHECK_EQ_INT(sec.size, en->raw_size);
-            blvl_section_free(lv, &sec);
+            blvl_bytes_free(&sec);
         }
         CHECK_EQ_INT(blvl_verify(lv, &e), BLVL_OK);
     }

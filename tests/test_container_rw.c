@@ -107,7 +107,7 @@ static void layout_and_tools(void) {
     blvl_error e;
     static const unsigned threads[] = {1, 2, 4};
     for (int t = 0; t < 3; t++) {
-        blvl_write_options wo = {0};
+        blvl_options wo = {0};
         wo.threads = threads[t];
         CHECK_EQ_INT(blvl_write_memory(in.s, in.n, &wo, &file[t], &size[t], &e), BLVL_OK);
     }
@@ -182,22 +182,22 @@ static void layout_and_tools(void) {
         CHECK(en != NULL);
         if (!en)
             continue;
-        blvl_section s;
+        blvl_bytes s;
         CHECK_EQ_INT(blvl_read(lv, in.s[i].tag, &s, &e), BLVL_OK);
         CHECK_EQ_INT(s.size, in.s[i].size);
         CHECK(s.size == 0 || memcmp(s.data, in.buf[i], s.size) == 0);
-        blvl_section_free(lv, &s);
+        blvl_bytes_free(&s);
         check_with_tools(f, en, in.buf[i]);
     }
     /* a single raw chunk comes back without a copy */
-    blvl_section s;
+    blvl_bytes s;
     CHECK_EQ_INT(blvl_read(lv, "meta", &s, &e), BLVL_OK);
     CHECK(s.owned_ == NULL && s.data == f + blvl_find(lv, "meta")->offset);
-    blvl_section_free(lv, &s);
+    blvl_bytes_free(&s);
     blvl_close(lv);
 
     char *path = fx_temp_file("", 0);
-    blvl_write_options wo = {0};
+    blvl_options wo = {0};
     wo.threads = 3;
     CHECK_EQ_INT(blvl_write_file(path, in.s, in.n, &wo, &e), BLVL_OK);
     size_t fsz = 0;
@@ -207,17 +207,17 @@ static void layout_and_tools(void) {
     CHECK_EQ_INT(blvl_open_file(&lv, path, NULL, &e), BLVL_OK);
     CHECK_EQ_INT(blvl_read(lv, "meta", &s, &e), BLVL_OK);
     CHECK(s.owned_ == NULL && s.size == 5 && memcmp(s.data, "level", 5) == 0);
-    blvl_section_free(lv, &s);
+    blvl_bytes_free(&s);
     CHECK_EQ_INT(blvl_read(lv, "x.noise", &s, &e), BLVL_OK); /* two raw chunks: a copy */
     CHECK(s.owned_ != NULL && s.size == in.s[2].size && memcmp(s.data, in.buf[2], s.size) == 0);
-    blvl_section_free(lv, &s);
+    blvl_bytes_free(&s);
     CHECK_EQ_INT(blvl_read(lv, "nope", &s, &e), BLVL_E_NOT_FOUND);
     CHECK_EQ_INT(blvl_verify(lv, &e), BLVL_OK);
     blvl_close(lv);
     unlink(path);
     free(path);
     for (int t = 0; t < 3; t++)
-        blvl_free(NULL, file[t], size[t]);
+        blvl_free(NULL, file[t]);
     free_input(&in);
 }
 
@@ -238,7 +238,7 @@ static void writer_refusals(void) {
     CHECK_EQ_INT(blvl_write_memory(s, 3, NULL, &out, &size, &e), BLVL_E_ARGUMENT);
     s[1].flags = 0;
     CHECK_EQ_INT(blvl_write_memory(s, 3, NULL, &out, &size, &e), BLVL_OK);
-    blvl_free(NULL, out, size);
+    blvl_free(NULL, out);
     /* an empty level */
     CHECK_EQ_INT(blvl_write_memory(NULL, 0, NULL, &out, &size, &e), BLVL_OK);
     CHECK_EQ_INT(size, 4096);
@@ -246,7 +246,7 @@ static void writer_refusals(void) {
     CHECK_EQ_INT(blvl_open_memory(&lv, out, size, NULL, &e), BLVL_OK);
     CHECK_EQ_INT(blvl_count(lv), 0);
     blvl_close(lv);
-    blvl_free(NULL, out, size);
+    blvl_free(NULL, out);
     /* the most sections a region holds: floor capped at 128 KiB */
     enum { MANY = 2047 };
     static blvl_section_in m[MANY + 1];
@@ -259,7 +259,7 @@ static void writer_refusals(void) {
     CHECK_EQ_INT(fx_get64(out + 16), 131072);
     CHECK_EQ_INT(blvl_open_memory(&lv, out, size, NULL, &e), BLVL_OK);
     blvl_close(lv);
-    blvl_free(NULL, out, size);
+    blvl_free(NULL, out);
     CHECK_EQ_INT(blvl_write_memory(m, MANY + 1, NULL, &out, &size, &e), BLVL_E_ARGUMENT);
 }
 
@@ -274,14 +274,14 @@ typedef struct reader_arg {
 
 static void *reader(void *p) {
     reader_arg *r = p;
-    blvl_section s;
+    blvl_bytes s;
     blvl_error e;
     blvl_status st = blvl_read(r->lv, "geometry", &s, &e);
     if (st == BLVL_OK && s.size == r->want_size && memcmp(s.data, r->want, s.size) == 0)
         atomic_fetch_add(&r->ok, 1);
     else if (st == BLVL_E_BUDGET)
         atomic_fetch_add(&r->budget, 1);
-    blvl_section_free(r->lv, &s);
+    blvl_bytes_free(&s);
     return NULL;
 }
 
@@ -309,13 +309,13 @@ static void concurrent_reads(void) {
     opt.threads = 1;
     opt.inflate_budget = 0;
     CHECK_EQ_INT(blvl_open_memory(&lv, file, size, &opt, &e), BLVL_OK);
-    blvl_section s;
+    blvl_bytes s;
     CHECK_EQ_INT(blvl_read(lv, "geometry", &s, &e), BLVL_OK);
     CHECK(s.size == in.s[3].size && memcmp(s.data, in.buf[3], s.size) == 0);
-    blvl_section_free(lv, &s);
+    blvl_bytes_free(&s);
     CHECK_EQ_INT(blvl_verify(lv, &e), BLVL_OK);
     blvl_close(lv);
-    blvl_free(NULL, file, size);
+    blvl_free(NULL, file);
     free_input(&in);
 }
 
@@ -344,23 +344,23 @@ static void allocator_hooks(void) {
     blvl_allocator a = {c_alloc, c_free, &c};
     input in;
     make_input(&in);
-    blvl_write_options wo = {0};
-    wo.allocator = &a;
+    blvl_options wo = {0};
+    wo.allocator = a;
     uint8_t *file;
     size_t size;
     blvl_error e;
     CHECK_EQ_INT(blvl_write_memory(in.s, in.n, &wo, &file, &size, &e), BLVL_OK);
     CHECK_EQ_INT(atomic_load(&c.live), 1); /* the file itself */
     blvl_options opt = {0};
-    opt.allocator = &a;
+    opt.allocator = a;
     blvl_level *lv;
     CHECK_EQ_INT(blvl_open_memory(&lv, file, size, &opt, &e), BLVL_OK);
-    blvl_section s;
+    blvl_bytes s;
     CHECK_EQ_INT(blvl_read(lv, "geometry", &s, &e), BLVL_OK);
     CHECK_EQ_INT(blvl_verify(lv, &e), BLVL_OK);
-    blvl_section_free(lv, &s);
+    blvl_bytes_free(&s);
     blvl_close(lv);
-    blvl_free(&a, file, size);
+    blvl_free(&wo, file);
     CHECK_EQ_INT(atomic_load(&c.live), 0);
     CHECK_EQ_INT(atomic_load(&c.bytes), 0); /* every free had the allocation's size */
     free_input(&in);

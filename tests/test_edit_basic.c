@@ -53,12 +53,12 @@ static int section_is(const char *path, const char *tag, const void *data, size_
     if (blvl_open_file(&lv, path, NULL, &e) != BLVL_OK)
         return 0;
     const blvl_entry *en = blvl_find(lv, tag);
-    blvl_section s;
+    blvl_bytes s;
     int ok = en && en->version == version && en->flags == flags &&
              blvl_read(lv, tag, &s, &e) == BLVL_OK && s.size == n &&
              (n == 0 || memcmp(s.data, data, n) == 0);
     if (en && ok)
-        blvl_section_free(lv, &s);
+        blvl_bytes_free(&s);
     blvl_close(lv);
     return ok;
 }
@@ -218,11 +218,11 @@ static void unreferenced_limit(void) {
     free(path);
 }
 
-static int drop_thumb(void *user, const blvl_entry *e) {
+static bool drop_thumb(void *user, const blvl_entry *e) {
     (void)user;
     return strcmp(e->tag, "x.thumb") != 0;
 }
-static int drop_blocks(void *user, const blvl_entry *e) {
+static bool drop_blocks(void *user, const blvl_entry *e) {
     (void)user;
     return strcmp(e->tag, "eds.blocks") != 0;
 }

@@ -88,11 +88,11 @@ static void make_level(const char *path, int noise) {
         {"x.zeros", 0, 0, zeros, zn},
     };
     blvl_error e;
-    blvl_write_options wo = {.threads = 2};
+    blvl_options wo = {.threads = 2};
     CHECK_EQ_INT(blvl_write_file(path, s, noise ? 6 : 4, &wo, &e), BLVL_OK);
 }
 
-static int drop_noise(void *user, const blvl_entry *e) {
+static bool drop_noise(void *user, const blvl_entry *e) {
     (void)user;
     return strcmp(e->tag, "x.noise") != 0;
 }
@@ -225,7 +225,7 @@ static void busy_and_timeout(void) {
     size_t n;
     uint8_t *before = slurp(L, &n);
     blvl_error e;
-    blvl_edit_options eo = {0};
+    blvl_options eo = {0};
     uint64_t t0 = now_ms();
     CHECK_EQ_INT(blvl_edit_put(L, "x.more", 0, "more", 4, &eo, &e), BLVL_E_BUSY);
     CHECK(now_ms() - t0 < 1000); /* 0: at once (loose: a loaded machine is slow to schedule) */
@@ -266,7 +266,7 @@ static void lock_follows_rename(void) {
     CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0);
     pid_t pid = fork();
     if (pid == 0) {
-        blvl_edit_options eo = {.lock_timeout_ms = 5000};
+        blvl_options eo = {.lock_timeout_ms = 5000};
         blvl_error e;
         _exit(blvl_edit_put(L, "x.late", 0, "late", 4, &eo, &e) == BLVL_OK ? 0 : 1);
     }
@@ -301,7 +301,7 @@ static void put_beside_rewrite(void) {
             close(go[1]);
             if (read(go[0], &c, 1) != 1)
                 _exit(2);
-            blvl_edit_options eo = {.lock_timeout_ms = 5000};
+            blvl_options eo = {.lock_timeout_ms = 5000};
             blvl_error e;
             _exit(blvl_edit_put(L, "x.put", 0, "put!", 4, &eo, &e) == BLVL_OK ? 0 : 1);
         }

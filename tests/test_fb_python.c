@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "blvl/fb_json.h"
 #include "check.h"
 #include "files.h"
 #include "blvl/sections.h"
@@ -23,7 +24,7 @@ static void one(const char *dir, const char *tag, const char *root_name, const b
     CHECK_EQ_INT(blvl_fb_from_json((const char *)src, n, root, NULL, &ours, &olen, &err), BLVL_OK);
     snprintf(path, sizeof path, "%s/%s.ours.bin", dir, tag);
     CHECK(test_spit(path, ours, olen) == 0);
-    blvl_fb_free(NULL, ours, olen);
+    blvl_free(NULL, ours);
     free(src);
     snprintf(cmd, sizeof cmd,
              "flatc --python --gen-object-api --gen-all -o %s/py schema/%s.fbs && "
@@ -43,7 +44,7 @@ static void one(const char *dir, const char *tag, const char *root_name, const b
     if (st == BLVL_OK) {
         snprintf(path, sizeof path, "%s/%s.py.json", dir, tag);
         CHECK(test_spit(path, json, jlen) == 0);
-        blvl_fb_free(NULL, json, jlen + 1);
+        blvl_free(NULL, json);
         /* flatc's JSON of the sample is the reference (it drops what the sample spells as a
          * default, as every builder does). */
         snprintf(cmd, sizeof cmd,

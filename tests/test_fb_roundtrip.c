@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "blvl/fb_json.h"
 #include "check.h"
 #include "files.h"
 #include "sections/roots.h"
@@ -34,7 +35,7 @@ static void one(const char *tag, const blvl_fb_type *root) {
     CHECK_EQ_INT(blvl_fb_to_json(bin, n, root, 2, NULL, &json, &jlen, &err), BLVL_OK);
     snprintf(path, sizeof path, "%s/a/%s.ours.json", dir, tag);
     CHECK(test_spit(path, json, jlen) == 0);
-    blvl_fb_free(NULL, json, jlen + 1);
+    blvl_free(NULL, json);
     snprintf(cmd, sizeof cmd,
              "flatc --json --strict-json --raw-binary -o %s/a schema/%s.fbs -- %s/a/%s.bin && "
              "/usr/bin/python3 tests/fb/jsoncmp.py %s/a/%s.json %s/a/%s.ours.json",
@@ -72,9 +73,9 @@ static void one(const char *tag, const blvl_fb_type *root) {
     size_t alen;
     CHECK_EQ_INT(blvl_fb_from_json(json, jlen, root, NULL, &again, &alen, &err), BLVL_OK);
     CHECK(alen == olen && memcmp(again, ours, olen) == 0);
-    blvl_fb_free(NULL, again, alen);
-    blvl_fb_free(NULL, json, jlen + 1);
-    blvl_fb_free(NULL, ours, olen);
+    blvl_free(NULL, again);
+    blvl_free(NULL, json);
+    blvl_free(NULL, ours);
     free(src);
 }
 

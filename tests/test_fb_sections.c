@@ -51,20 +51,20 @@ int main(void) {
     blvl_error err;
     CHECK_EQ_INT(open_with(in, 3, &lv, &file, &fsize), BLVL_OK);
     CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_OK);
-    blvl_section s;
+    blvl_bytes s;
     blvl_Sim simt;
     CHECK_EQ_INT(blvl_level_sim(lv, &s, &simt, &err), BLVL_OK);
     CHECK(blvl_Sim_colliders_len(simt) > 0);
-    blvl_section_free(lv, &s);
+    blvl_bytes_free(&s);
     blvl_Geometry g;
     CHECK_EQ_INT(blvl_level_geometry(lv, &s, &g, &err), BLVL_OK);
     CHECK(blvl_Geometry_vertices_len(g) > 0);
-    blvl_section_free(lv, &s);
+    blvl_bytes_free(&s);
     blvl_Cameras cams;
     CHECK_EQ_INT(blvl_level_cameras(lv, &s, &cams, &err), BLVL_E_NOT_FOUND);
     CHECK_EQ_INT(blvl_Cameras_cameras_len(cams), 0); /* absent reads as empty */
     blvl_close(lv);
-    blvl_free(NULL, file, fsize);
+    blvl_free(NULL, file);
 
     /* geometry at an unknown version: dropped, the level still verifies */
     in[2].version = 3;
@@ -73,7 +73,7 @@ int main(void) {
     CHECK_EQ_INT(blvl_level_geometry(lv, &s, &g, &err), BLVL_E_NOT_FOUND);
     CHECK(strstr(err.message, "dropped") != NULL);
     blvl_close(lv);
-    blvl_free(NULL, file, fsize);
+    blvl_free(NULL, file);
     in[2].version = 0;
 
     /* meta at an unknown version refuses the level */
@@ -81,7 +81,7 @@ int main(void) {
     CHECK_EQ_INT(open_with(in, 3, &lv, &file, &fsize), BLVL_OK);
     CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_E_SECTION_VERSION);
     blvl_close(lv);
-    blvl_free(NULL, file, fsize);
+    blvl_free(NULL, file);
     in[0].version = 0;
 
     /* no sim */
@@ -89,7 +89,7 @@ int main(void) {
     CHECK_EQ_INT(open_with(nosim, 2, &lv, &file, &fsize), BLVL_OK);
     CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_E_REQUIRED);
     blvl_close(lv);
-    blvl_free(NULL, file, fsize);
+    blvl_free(NULL, file);
 
     /* a geometry payload that is not a valid FlatBuffer */
     uint8_t *bad = malloc(ngeo);
@@ -100,7 +100,7 @@ int main(void) {
     CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_E_FLATBUFFER);
     CHECK(strstr(err.message, "geometry") != NULL);
     blvl_close(lv);
-    blvl_free(NULL, file, fsize);
+    blvl_free(NULL, file);
     free(bad);
 
     /* JSON by tag */
@@ -108,13 +108,13 @@ int main(void) {
     size_t jlen;
     CHECK_EQ_INT(blvl_section_to_json("meta", meta, nmeta, 0, NULL, &json, &jlen, &err), BLVL_OK);
     CHECK(jlen > 2 && json[0] == '{');
-    blvl_fb_free(NULL, json, jlen + 1);
+    blvl_free(NULL, json);
     CHECK_EQ_INT(blvl_section_to_json("eds.blocks", meta, nmeta, 0, NULL, &json, &jlen, &err),
                  BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl_section_verify_bytes("sim", sim, nsim, &err), BLVL_OK);
-    CHECK_EQ_INT(blvl_section_verify_bytes("sim", sim, 4, &err), BLVL_E_FLATBUFFER);
-    blvl_fb_free(NULL, meta, nmeta);
-    blvl_fb_free(NULL, sim, nsim);
-    blvl_fb_free(NULL, geo, ngeo);
+    CHECK_EQ_INT(blvl_section_verify_bytes("sim", sim, nsim, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_section_verify_bytes("sim", sim, 4, NULL, &err), BLVL_E_FLATBUFFER);
+    blvl_free(NULL, meta);
+    blvl_free(NULL, sim);
+    blvl_free(NULL, geo);
     return check_report("test_fb_sections");
 }

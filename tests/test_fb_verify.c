@@ -4,6 +4,8 @@
  * and random corruption that never makes a reader step outside its buffer (ASan run). */
 #include <stdlib.h>
 
+#include "blvl/fb.h"
+#include "blvl/sections_builder.h"
 #include "check.h"
 #include "blvl/sections/geometry.h"
 #include "blvl/sections/lighting.h"
@@ -108,7 +110,7 @@ static void typed_api(const uint8_t *buf, size_t n) {
     CHECK(blvl_Material_sort((blvl_Material){NULL}) == 3.0f);
 }
 
-static int refused(const uint8_t *d, size_t n, const blvl_fb_type *t, const blvl_fb_limits *lim,
+static int refused(const uint8_t *d, size_t n, const blvl_fb_type *t, const blvl_options *lim,
                    const char *want) {
     blvl_error err;
     blvl_status st = blvl_fb_verify(d, n, t, lim, &err);
@@ -226,7 +228,7 @@ static void limits(void) {
     size_t n;
     CHECK_EQ_INT(blvl_fb_finish(b, r, &d, &n, &err), BLVL_OK);
     CHECK(refused(d, n, &node_type, NULL, "nested too deeply"));
-    blvl_fb_limits deep = {200, 0};
+    blvl_options deep = {.fb_max_depth = 200};
     CHECK_EQ_INT(blvl_fb_verify(d, n, &node_type, &deep, &err), BLVL_OK);
     /* 2000 tables in one vector */
     blvl_fb_builder_reset(b);
@@ -241,7 +243,7 @@ static void limits(void) {
     r = blvl_fb_table_end(b);
     CHECK_EQ_INT(blvl_fb_finish(b, r, &d, &n, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_fb_verify(d, n, &node_type, NULL, &err), BLVL_OK);
-    blvl_fb_limits few = {0, 1000};
+    blvl_options few = {.fb_max_tables = 1000};
     CHECK(refused(d, n, &node_type, &few, "too many tables"));
     /* vtables are shared: 2000 empty tables, one vtable */
     CHECK(n < 2000 * 4 + 2000 * 4 + 64);
@@ -265,7 +267,7 @@ static void mutate(const uint8_t *good, size_t n) {
         blvl_error err;
         if (blvl_fb_to_json(d, n, &blvl_Sim_type, 0, NULL, &json, &jl, &err) == BLVL_OK) {
             accepted++;
-            blvl_fb_free(NULL, json, jl + 1);
+            blvl_free(NULL, json);
         }
         free(d);
     }

@@ -191,7 +191,7 @@ static void check_level(const g_level *lv, const uint8_t *data, size_t size) {
         size_t in_size = 0;
         uint8_t *in = slurp(s->input, &in_size);
         CHECK(in != NULL);
-        blvl_section sec = {0};
+        blvl_bytes sec = {0};
         st = blvl_read(l, s->tag, &sec, &err);
         if (st != BLVL_OK)
             fprintf(stderr, "%s: read %s: %s\n", lv->name, s->tag, err.message);
@@ -200,7 +200,7 @@ static void check_level(const g_level *lv, const uint8_t *data, size_t size) {
             CHECK_EQ_INT(sec.size, in_size);
             CHECK(sec.size == in_size && (in_size == 0 || !memcmp(sec.data, in, in_size)));
         }
-        blvl_section_free(l, &sec);
+        blvl_bytes_free(&sec);
         free(in);
     }
     st = blvl_verify(l, &err);
@@ -247,7 +247,7 @@ static void check_write(const g_level *lv, const uint8_t *golden, size_t golden_
                 blvl_close(l);
             }
         }
-        blvl_free(NULL, out, out_size);
+        blvl_free(NULL, out);
     }
     for (unsigned i = 0; i < lv->nsec; i++)
         free(bufs[i]);

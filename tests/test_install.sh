@@ -53,16 +53,16 @@ int main(void) {
     size_t size;
     blvl_error err;
     blvl_level *lv;
-    blvl_section sec;
+    blvl_bytes sec;
     if (blvl_write_memory(&s, 1, NULL, &file, &size, &err) ||
         blvl_open_memory(&lv, file, size, NULL, &err) || blvl_read(lv, "game.x", &sec, &err)) {
         fprintf(stderr, "%s\n", err.message); /* the message starts with the rule's name */
         return 1;
     }
     int same = sec.size == 5 && memcmp(sec.data, "hello", 5) == 0;
-    blvl_section_free(lv, &sec);
+    blvl_bytes_free(&sec);
     blvl_close(lv);
-    blvl_free(NULL, file, size);
+    blvl_free(NULL, file);
     printf("blvl %s %s\n", blvl_version_string(), same ? "ok" : "bad");
     return !same;
 }

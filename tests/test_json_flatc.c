@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "blvl/fb.h"
+#include "blvl/sections_builder.h"
 #include "check.h"
 #include "files.h"
 #include "blvl/sections.h"
@@ -76,7 +78,7 @@ static void verdicts(const char *dir) {
             CHECK(0);
         }
         if (out)
-            blvl_fb_free(NULL, out, n);
+            blvl_free(NULL, out);
     }
 }
 
@@ -130,10 +132,10 @@ static void non_finite(const char *dir) {
         CHECK_EQ_INT(blvl_section_to_json("sim", again, alen, 2, NULL, &json2, &jlen2, &err),
                      BLVL_OK);
         CHECK(json2 && jlen2 == jlen && memcmp(json, json2, jlen) == 0);
-        blvl_fb_free(NULL, json2, jlen2 + 1);
-        blvl_fb_free(NULL, again, alen);
+        blvl_free(NULL, json2);
+        blvl_free(NULL, again);
     }
-    blvl_fb_free(NULL, json, jlen + 1);
+    blvl_free(NULL, json);
 }
 
 /* .bsym: the file identifier is written by every builder (ours, flatc) and required by the
@@ -156,7 +158,7 @@ static void bsym(const char *dir) {
     uint8_t *theirs = test_slurp(path, &n);
     CHECK(theirs && n > 8 && memcmp(theirs + 4, "BSYM", 4) == 0);
     if (theirs)
-        CHECK_EQ_INT(blvl_section_verify_bytes("bsym", theirs, n, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl_section_verify_bytes("bsym", theirs, n, NULL, &err), BLVL_OK);
     free(theirs);
     if (ours) {
         CHECK_EQ_INT(blvl_Symbols_verify(ours, olen, &err), BLVL_OK);
@@ -164,7 +166,7 @@ static void bsym(const char *dir) {
         ours[4] = 'X';
         CHECK_EQ_INT(blvl_Symbols_verify(ours, olen, &err), BLVL_E_FLATBUFFER);
         CHECK(strstr(err.message, "file identifier is not \"BSYM\"") != NULL);
-        blvl_fb_free(NULL, ours, olen);
+        blvl_free(NULL, ours);
     }
     free(sample);
     /* a level hash of 15 or 17 bytes: refused by the parser and, built by hand, the verifier */

@@ -82,6 +82,7 @@ fi
 # A program on the regenerated sections layer (its objects come before libblvl.a, so the
 # archive's own registry is never linked).
 cat >"$tmp/use.c" <<'EOF'
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,13 +107,13 @@ static int bake(const void *dummy, size_t dn, uint8_t **file, size_t *fn, blvl_l
     blvl_error err;
     int bad = !meta || !sim || blvl_write_memory(in, 3, NULL, file, fn, &err) != BLVL_OK ||
               blvl_open_memory(lv, *file, *fn, NULL, &err) != BLVL_OK;
-    blvl_fb_free(NULL, meta, mn);
-    blvl_fb_free(NULL, sim, sn);
+    blvl_free(NULL, meta);
+    blvl_free(NULL, sim);
     return bad;
 }
 
 int main(void) {
-    int required = 1;
+    bool required = true;
     NEED(blvl_section_type("dummy", &required) == &blvl_Dummy_type && required == 0);
     NEED(blvl_section_type("meta", &required) == &blvl_Meta_type && required == 1);
     NEED(blvl_schema_type("dummy") == &blvl_Dummy_type);
@@ -132,14 +133,14 @@ int main(void) {
     blvl_level *lv = NULL;
     NEED(bake(dummy, dn, &file, &fn, &lv) == 0);
     blvl_error err;
-    blvl_section s;
+    blvl_bytes s;
     blvl_Dummy d;
     NEED(blvl_level_dummy(lv, &s, &d, &err) == BLVL_OK && blvl_Dummy_x(d) == 7);
-    blvl_section_free(lv, &s);
+    blvl_bytes_free(&s);
     NEED(blvl_sections_verify(lv, &err) == BLVL_OK);
     blvl_close(lv);
-    blvl_free(NULL, file, fn);
-    blvl_fb_free(NULL, dummy, dn);
+    blvl_free(NULL, file);
+    blvl_free(NULL, dummy);
 
     /* a dummy section the verifier refuses: blvl verify's rules now cover it by name */
     static const uint8_t junk[8] = {0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0};
@@ -147,7 +148,7 @@ int main(void) {
     NEED(blvl_sections_verify(lv, &err) == BLVL_E_FLATBUFFER);
     NEED(strstr(err.message, "section dummy") != NULL);
     blvl_close(lv);
-    blvl_free(NULL, file, fn);
+    blvl_free(NULL, file);
     puts("dummy: ok");
     return 0;
 }

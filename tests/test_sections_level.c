@@ -1166,7 +1166,7 @@ static void generic(const char *tag, const uint8_t *bytes, size_t size) {
     }
     snprintf(path, sizeof path, "%s/%s.ours.json", tmpdir, tag);
     CHECK(test_spit(path, json, jlen) == 0);
-    blvl_fb_free(NULL, json, jlen + 1);
+    blvl_free(NULL, json);
     snprintf(cmd, sizeof cmd,
              "flatc -b -o %s schema/%s.fbs tests/data/sections/%s.json && "
              "flatc --json --strict-json --raw-binary -o %s schema/%s.fbs -- %s/%s.bin && "
@@ -1254,15 +1254,15 @@ int main(void) {
     }
     const blvl_entry *ge = blvl_find(lv, "eds.blocks");
     CHECK(ge && ge->flags == 0 && ge->version == 7);
-    blvl_section gs;
+    blvl_bytes gs;
     CHECK_EQ_INT(blvl_read(lv, "eds.blocks", &gs, &err), BLVL_OK);
     CHECK(gs.size == sizeof blocks && memcmp(gs.data, blocks, sizeof blocks) == 0);
-    blvl_section_free(lv, &gs);
+    blvl_bytes_free(&gs);
     /* the game section is not a core section: the section layer knows nothing of it */
     CHECK(blvl_section_type("eds.blocks", NULL) == NULL);
 
     /* 3. read every core section back by tag: the bytes written, and flatc agrees */
-    blvl_section s;
+    blvl_bytes s;
     for (unsigned i = 0; i < ncore; i++) {
         const uint8_t *root = NULL;
         blvl_status st = blvl_level_section(lv, tags[i], &s, &root, &err);
@@ -1274,7 +1274,7 @@ int main(void) {
         CHECK(s.size == nbytes[i] && memcmp(s.data, bytes[i], s.size) == 0);
         CHECK(root == blvl_fb_root(s.data));
         generic(tags[i], s.data, s.size);
-        blvl_section_free(lv, &s);
+        blvl_bytes_free(&s);
     }
 
     /* 4. and through the typed API, field by field against the sample */
@@ -1296,7 +1296,7 @@ int main(void) {
         printf("%-10s %6zu bytes, %5d typed checks, %d failed\n", #tag, s.size,                    \
                check_passed_ - passed_before_ + check_failed_ - failed_before_,                    \
                check_failed_ - failed_before_);                                                    \
-        blvl_section_free(lv, &s);                                                                 \
+        blvl_bytes_free(&s);                                                                       \
     } while (0)
     READ_BACK(meta, Meta);
     READ_BACK(sim, Sim);
@@ -1313,9 +1313,9 @@ int main(void) {
 #undef READ_BACK
 
     blvl_close(lv);
-    blvl_free(NULL, file, fsize);
+    blvl_free(NULL, file);
     for (unsigned i = 0; i < ncore; i++) {
-        blvl_fb_free(NULL, bytes[i], nbytes[i]);
+        blvl_free(NULL, bytes[i]);
         free(sample[i]);
     }
     char cmd[128];

@@ -317,7 +317,7 @@ static void test_unwanted_not_held(void) {
     hl_level L = hl_build(s, 2, NULL, 0);
     meter m = {0};
     blvl_allocator al = {m_alloc, m_free, &m};
-    blvl_options opt = {.allocator = &al};
+    blvl_options opt = {.allocator = al};
     evlog g;
     blvl_error err;
     CHECK_EQ_INT(run(L.bytes, L.size, 65536, NULL, 0, &opt, &g, &err), BLVL_OK);

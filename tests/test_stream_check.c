@@ -133,7 +133,7 @@ int main(void) {
     /* the same message verify gives for the same bytes in a level */
     blvl_level *lv;
     CHECK_EQ_INT(blvl_open_memory(&lv, lb, nb, NULL, &err), BLVL_OK);
-    blvl_section sec;
+    blvl_bytes sec;
     const uint8_t *root;
     CHECK_EQ_INT(blvl_level_section(lv, "geometry", &sec, &root, &err), BLVL_E_FLATBUFFER);
     CHECK(find(&g, "geometry", &i) && strcmp(err.message, g.message[i]) == 0);
@@ -196,10 +196,10 @@ int main(void) {
     CHECK_EQ_INT(run(lg, ng, justmeta, 1, NULL, &g, &err), BLVL_OK);
 
     free(t);
-    blvl_free(NULL, lg, ng);
-    blvl_free(NULL, lb, nb);
-    blvl_fb_free(NULL, meta, nmeta);
-    blvl_fb_free(NULL, sim, nsim);
-    blvl_fb_free(NULL, geo, ngeo);
+    blvl_free(NULL, lg);
+    blvl_free(NULL, lb);
+    blvl_free(NULL, meta);
+    blvl_free(NULL, sim);
+    blvl_free(NULL, geo);
     return check_report("test_stream_check");
 }

@@ -108,7 +108,7 @@ static void agree(const uint8_t *b, size_t n, const char *const *tags, int ntags
             CHECK_EQ_INT(g.sec[i].offset, e->offset + e->packed_size);
             CHECK(g.sec[i].offset >= last); /* file order */
             last = g.sec[i].offset;
-            blvl_section sec;
+            blvl_bytes sec;
             blvl_status rst = blvl_read(lv, e->tag, &sec, &err);
             if ((rst == BLVL_OK) != g.sec[i].ok)
                 fprintf(stderr, "  %s: read %s, stream %s\n", e->tag, blvl_status_name(rst),
@@ -119,7 +119,7 @@ static void agree(const uint8_t *b, size_t n, const char *const *tags, int ntags
                     CHECK_EQ_INT(g.sec[i].size, sec.size);
                     CHECK(sec.size == 0 || memcmp(g.sec[i].data, sec.data, sec.size) == 0);
                 }
-                blvl_section_free(lv, &sec);
+                blvl_bytes_free(&sec);
             } else {
                 CHECK_EQ_INT(g.sec[i].status, rst);
             }
@@ -179,7 +179,7 @@ static void test_writer_levels(void) {
         agree(copy, size, all, (t % 2) ? 6 : 2);
     }
     free(copy);
-    blvl_free(NULL, lvl, size);
+    blvl_free(NULL, lvl);
     free(a);
     free(b);
     free(c);

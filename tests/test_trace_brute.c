@@ -12,7 +12,7 @@
 
 static shape solids[NSOLIDS];
 static blvl_trace_collider_desc descs[NSOLIDS];
-static blvl_trace_plane box_planes[NSOLIDS][6];
+static blvl_Plane box_planes[NSOLIDS][6];
 
 static void make_world(void) {
     double ident[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
@@ -54,14 +54,14 @@ static void make_world(void) {
         ref_prepare(s);
         shape_desc(s, &descs[i], 0);
         if (kind == 5) { /* the same axial box given as stored planes */
-            blvl_trace_plane *pl = box_planes[i];
-            const blvl_trace_vec3 lo = descs[i].lo, hi = descs[i].hi;
-            pl[0] = (blvl_trace_plane){{1, 0, 0}, hi.x};
-            pl[1] = (blvl_trace_plane){{-1, 0, 0}, -lo.x};
-            pl[2] = (blvl_trace_plane){{0, 1, 0}, hi.y};
-            pl[3] = (blvl_trace_plane){{0, -1, 0}, -lo.y};
-            pl[4] = (blvl_trace_plane){{0, 0, 1}, hi.z};
-            pl[5] = (blvl_trace_plane){{0, 0, -1}, -lo.z};
+            blvl_Plane *pl = box_planes[i];
+            const blvl_Vec3 lo = descs[i].lo, hi = descs[i].hi;
+            pl[0] = (blvl_Plane){{1, 0, 0}, hi.x};
+            pl[1] = (blvl_Plane){{-1, 0, 0}, -lo.x};
+            pl[2] = (blvl_Plane){{0, 1, 0}, hi.y};
+            pl[3] = (blvl_Plane){{0, -1, 0}, -lo.y};
+            pl[4] = (blvl_Plane){{0, 0, 1}, hi.z};
+            pl[5] = (blvl_Plane){{0, 0, -1}, -lo.z};
             descs[i].shape = BLVL_TRACE_SHAPE_PLANES;
             descs[i].planes = pl;
             descs[i].plane_count = 6;
@@ -163,11 +163,11 @@ int main(void) {
 
     /* Control: the same solids with their face and axial planes only (no bevels). The checks
      * above must catch the snags that leaves. */
-    static blvl_trace_plane noblev[NSOLIDS][64];
+    static blvl_Plane noblev[NSOLIDS][64];
     static blvl_trace_collider_desc cd[NSOLIDS];
     for (int i = 0; i < NSOLIDS; i++) {
         uint32_t n;
-        const blvl_trace_plane *pl = blvl_trace_world_planes(w, (uint32_t)i, &n);
+        const blvl_Plane *pl = blvl_trace_world_planes(w, (uint32_t)i, &n);
         uint32_t keep = (uint32_t)solids[i].nf + 6;
         keep = keep < n ? keep : n;
         memcpy(noblev[i], pl, keep * sizeof *pl);

@@ -84,8 +84,8 @@ static void test_crossed_rotated_box(void) {
     uint32_t nrep, ng, nc;
     blvl_trace_world_reports(wc, &nrep);
     CHECK_EQ_INT(nrep, 0);
-    const blvl_trace_plane *pg = blvl_trace_world_planes(wg, 0, &ng);
-    const blvl_trace_plane *pc = blvl_trace_world_planes(wc, 0, &nc);
+    const blvl_Plane *pg = blvl_trace_world_planes(wg, 0, &ng);
+    const blvl_Plane *pc = blvl_trace_world_planes(wc, 0, &nc);
     CHECK_EQ_INT(ng, nc);
     CHECK(ng > 6 + 6); /* faces, axial planes and bevels */
     for (uint32_t i = 0; i < ng && i < nc; i++)
@@ -311,15 +311,15 @@ static void test_doors(void) {
     shape_desc(&s, &d[0], 0);
     d[0].door = 3;
     /* the same door given as stored planes */
-    static blvl_trace_plane pl[6] = {{{1, 0, 0}, 64}, {{-1, 0, 0}, 0},  {{0, 1, 0}, 4},
-                                     {{0, -1, 0}, 4}, {{0, 0, 1}, 128}, {{0, 0, -1}, 0}};
+    static blvl_Plane pl[6] = {{{1, 0, 0}, 64}, {{-1, 0, 0}, 0},  {{0, 1, 0}, 4},
+                               {{0, -1, 0}, 4}, {{0, 0, 1}, 128}, {{0, 0, -1}, 0}};
     blvl_trace_collider_desc_init(&d[1]);
     d[1].shape = BLVL_TRACE_SHAPE_PLANES;
     d[1].planes = pl;
     d[1].plane_count = 6;
     d[1].door = 4;
-    d[1].lo = (blvl_trace_vec3){0, -4, 0};
-    d[1].hi = (blvl_trace_vec3){64, 4, 128};
+    d[1].lo = (blvl_Vec3){0, -4, 0};
+    d[1].hi = (blvl_Vec3){64, 4, 128};
     blvl_trace_world *w = world_of(d, 2);
     if (!w)
         return;
@@ -409,7 +409,7 @@ static void test_reports(void) {
     /* 0: no shape */
     blvl_trace_collider_desc_init(&d[0]);
     /* 1: a hull with a collinear face and an out-of-range index */
-    static blvl_trace_vec3 v[8];
+    static blvl_Vec3 v[8];
     shape s;
     box_shape(&s, 0, 0, 0, 10, 10, 10);
     memcpy(v, s.v, sizeof v);
@@ -425,9 +425,8 @@ static void test_reports(void) {
     d[1].face_indices = idx;
     d[1].face_index_count = 30;
     /* 2: stored planes with a zero normal */
-    static blvl_trace_plane pl[7] = {{{1, 0, 0}, 1},  {{-1, 0, 0}, 1}, {{0, 1, 0}, 1},
-                                     {{0, -1, 0}, 1}, {{0, 0, 1}, 1},  {{0, 0, -1}, 1},
-                                     {{0, 0, 0}, 1}};
+    static blvl_Plane pl[7] = {{{1, 0, 0}, 1}, {{-1, 0, 0}, 1}, {{0, 1, 0}, 1}, {{0, -1, 0}, 1},
+                               {{0, 0, 1}, 1}, {{0, 0, -1}, 1}, {{0, 0, 0}, 1}};
     blvl_trace_collider_desc_init(&d[2]);
     d[2].shape = BLVL_TRACE_SHAPE_PLANES;
     d[2].planes = pl;
@@ -462,19 +461,19 @@ static void test_odd_inputs(void) {
     /* x <= 10 - 0.001 y (nearly axial), -10 <= x, |y| <= 5000, |z| <= 10: at y = -5000 the solid
      * reaches x = 15, past the plane's distance. */
     const double l = sqrt(1 + 1e-6);
-    blvl_trace_plane pl[6] = {{{(float)(1 / l), (float)(1e-3 / l), 0}, (float)(10 / l)},
-                              {{-1, 0, 0}, 10},
-                              {{0, 1, 0}, 5000},
-                              {{0, -1, 0}, 5000},
-                              {{0, 0, 1}, 10},
-                              {{0, 0, -1}, 10}};
+    blvl_Plane pl[6] = {{{(float)(1 / l), (float)(1e-3 / l), 0}, (float)(10 / l)},
+                        {{-1, 0, 0}, 10},
+                        {{0, 1, 0}, 5000},
+                        {{0, -1, 0}, 5000},
+                        {{0, 0, 1}, 10},
+                        {{0, 0, -1}, 10}};
     blvl_trace_collider_desc d;
     blvl_trace_collider_desc_init(&d);
     d.shape = BLVL_TRACE_SHAPE_PLANES;
     d.planes = pl;
     d.plane_count = 6;
-    d.lo = (blvl_trace_vec3){-10, -5000, -10};
-    d.hi = (blvl_trace_vec3){15, 5000, 10};
+    d.lo = (blvl_Vec3){-10, -5000, -10};
+    d.hi = (blvl_Vec3){15, 5000, 10};
     blvl_trace_world *w = world_of(&d, 1);
     if (!w)
         return;
@@ -539,7 +538,7 @@ static void test_allocator(void) {
     for (int fail = -1; fail < 60; fail++) {
         counting cnt = {0, 0, fail};
         blvl_allocator al = {c_alloc, c_free, &cnt};
-        blvl_trace_world_options o = {&al, NULL, NULL};
+        blvl_options o = {.allocator = al};
         blvl_trace_world *w = NULL;
         blvl_error err;
         blvl_status st = blvl_trace_world_new(&w, d, 3, &o, &err);

@@ -19,7 +19,7 @@
 
 typedef struct shape {
     int nv, nf, ni;
-    blvl_trace_vec3 v[SHAPE_MAX_V];
+    blvl_Vec3 v[SHAPE_MAX_V];
     uint32_t sizes[SHAPE_MAX_F];
     uint32_t idx[SHAPE_MAX_I];
     /* the reference's axes and the solid's projection on each */
@@ -40,7 +40,7 @@ static inline void shape_box_corners(shape *s, const double c[8][3], int crossed
     memset(s, 0, sizeof *s);
     s->nv = 8;
     for (int i = 0; i < 8; i++)
-        s->v[i] = (blvl_trace_vec3){(float)c[i][0], (float)c[i][1], (float)c[i][2]};
+        s->v[i] = (blvl_Vec3){(float)c[i][0], (float)c[i][1], (float)c[i][2]};
     static const int faces[6][4] = {{0, 2, 6, 4}, {1, 5, 7, 3}, {0, 4, 5, 1},
                                     {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 6, 7, 5}};
     for (int f = 0; f < 6; f++) {
@@ -77,7 +77,7 @@ static inline void shape_wedge(shape *s, const double tri[3][2], double z0, doub
         double p[3];
         for (int k = 0; k < 3; k++)
             p[k] = at[k] + rot[k][0] * l[0] + rot[k][1] * l[1] + rot[k][2] * l[2];
-        s->v[i] = (blvl_trace_vec3){(float)p[0], (float)p[1], (float)p[2]};
+        s->v[i] = (blvl_Vec3){(float)p[0], (float)p[1], (float)p[2]};
     }
     int f0[3] = {0, 2, 1}, f1[3] = {3, 4, 5}, q0[4] = {0, 1, 4, 3}, q1[4] = {1, 2, 5, 4},
         q2[4] = {2, 0, 3, 5};
@@ -93,7 +93,7 @@ static inline void shape_tetra(shape *s, const double p[4][3]) {
     memset(s, 0, sizeof *s);
     s->nv = 4;
     for (int i = 0; i < 4; i++)
-        s->v[i] = (blvl_trace_vec3){(float)p[i][0], (float)p[i][1], (float)p[i][2]};
+        s->v[i] = (blvl_Vec3){(float)p[i][0], (float)p[i][1], (float)p[i][2]};
     int f[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
     for (int i = 0; i < 4; i++)
         shape_face(s, 3, f[i]); /* winding left to the loader: it orients by the solid */

@@ -5,6 +5,8 @@
 
 #include "blvl/fb.h"
 #include "blvl/sections/sim.h"
+#include "blvl/fb.h"
+#include "blvl/sections_builder.h"
 #include "check.h"
 #include "test_trace_shapes.h"
 
@@ -15,12 +17,10 @@ int main(void) {
     shape_box(&rb, c, h, r, 1); /* crossed loops */
     blvl_trace_collider_desc d[3];
     shape_desc(&rb, &d[0], 0);
-    static const blvl_trace_plane clip[6] = {{{1, 0, 0}, 300}, {{-1, 0, 0}, -200},
-                                             {{0, 1, 0}, 50},  {{0, -1, 0}, 50},
-                                             {{0, 0, 1}, 50},  {{0, 0, -1}, 50}};
-    static const blvl_trace_plane water[6] = {{{1, 0, 0}, -200}, {{-1, 0, 0}, 300},
-                                              {{0, 1, 0}, 50},   {{0, -1, 0}, 50},
-                                              {{0, 0, 1}, 50},   {{0, 0, -1}, 50}};
+    static const blvl_Plane clip[6] = {{{1, 0, 0}, 300}, {{-1, 0, 0}, -200}, {{0, 1, 0}, 50},
+                                       {{0, -1, 0}, 50}, {{0, 0, 1}, 50},    {{0, 0, -1}, 50}};
+    static const blvl_Plane water[6] = {{{1, 0, 0}, -200}, {{-1, 0, 0}, 300}, {{0, 1, 0}, 50},
+                                        {{0, -1, 0}, 50},  {{0, 0, 1}, 50},   {{0, 0, -1}, 50}};
     for (int i = 1; i < 3; i++) {
         blvl_trace_collider_desc_init(&d[i]);
         d[i].shape = BLVL_TRACE_SHAPE_PLANES;
@@ -101,8 +101,8 @@ int main(void) {
         CHECK_EQ_INT(blvl_trace_world_collider_count(w), 3);
         for (uint32_t i = 0; i < 3; i++) {
             uint32_t n1, n2;
-            const blvl_trace_plane *p1 = blvl_trace_world_planes(w, i, &n1);
-            const blvl_trace_plane *p2 = blvl_trace_world_planes(wd, i, &n2);
+            const blvl_Plane *p1 = blvl_trace_world_planes(w, i, &n1);
+            const blvl_Plane *p2 = blvl_trace_world_planes(wd, i, &n2);
             CHECK_EQ_INT(n1, n2);
             CHECK(n1 == n2 && n1 && memcmp(p1, p2, n1 * sizeof *p1) == 0);
         }
@@ -163,11 +163,11 @@ int main(void) {
             CHECK(strncmp(err.message, bad[i].rule, strlen(bad[i].rule)) == 0);
             blvl_close(l2);
         }
-        blvl_free(NULL, f2, f2_size);
+        blvl_free(NULL, f2);
     }
     blvl_fb_builder_free(b); /* the sim bytes lived in it */
     blvl_trace_world_free(w);
     blvl_trace_world_free(wd);
-    blvl_free(NULL, file, file_size);
+    blvl_free(NULL, file);
     return check_report("test_trace_sim");
 }

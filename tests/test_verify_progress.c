@@ -50,7 +50,7 @@ int main(void) {
     uint8_t *file;
     size_t size;
     blvl_error err;
-    blvl_write_options wo = {0};
+    blvl_options wo = {0};
     wo.threads = 2;
     CHECK_EQ_INT(blvl_write_memory(in, 2, &wo, &file, &size, &err), BLVL_OK);
 
@@ -88,7 +88,7 @@ int main(void) {
         }
     }
     unlink(path);
-    blvl_free(NULL, file, size);
+    blvl_free(NULL, file);
     free(text);
     return check_report("test_verify_progress");
 }

@@ -146,7 +146,7 @@ static void same_bytes(void) {
     uint8_t *ref = reference(&ref_size);
     unsigned threads[] = {1, 2, 4};
     for (size_t t = 0; t < 3; t++) {
-        blvl_write_options o = {0};
+        blvl_options o = {0};
         o.threads = threads[t];
         blvl_error e;
         /* memory */
@@ -157,7 +157,7 @@ static void same_bytes(void) {
         size_t size;
         CHECK_EQ_INT(blvl_writer_commit_memory(w, &out, &size, &e), BLVL_OK);
         CHECK(size == ref_size && memcmp(out, ref, size) == 0);
-        blvl_free(NULL, out, size);
+        blvl_free(NULL, out);
         if (threads[t] == 1)
             goto wrappers;
         /* sink: every byte once, the header last */
@@ -184,7 +184,7 @@ static void same_bytes(void) {
                                       secs[i].size};
         CHECK_EQ_INT(blvl_write_memory(in, NSECS, &o, &out, &size, &e), BLVL_OK);
         CHECK(size == ref_size && memcmp(out, ref, size) == 0);
-        blvl_free(NULL, out, size);
+        blvl_free(NULL, out);
     }
     /* the file target */
     char dir[] = "/tmp/blvl-writer-XXXXXX";
@@ -212,10 +212,10 @@ static void same_bytes(void) {
     CHECK_EQ_INT(info.count, NSECS);
     CHECK_EQ_INT(blvl_verify(lv, &e), BLVL_OK);
     for (size_t i = 0; i < NSECS; i++) {
-        blvl_section s;
+        blvl_bytes s;
         CHECK_EQ_INT(blvl_read(lv, secs[i].tag, &s, &e), BLVL_OK);
         CHECK(s.size == secs[i].size && (!s.size || !memcmp(s.data, secs[i].data, s.size)));
-        blvl_section_free(lv, &s);
+        blvl_bytes_free(&s);
     }
     blvl_close(lv);
     char cmd[400];
@@ -326,10 +326,10 @@ static void misuse(void) {
     blvl_level *lv;
     CHECK_EQ_INT(blvl_open_memory(&lv, out, size, NULL, &e), BLVL_OK);
     blvl_close(lv);
-    blvl_free(NULL, out, size);
+    blvl_free(NULL, out);
     /* a failing sink: the error comes back from append or commit, and stays */
     blvl_sink sink = {sink_fail, NULL};
-    blvl_write_options o = {0};
+    blvl_options o = {0};
     o.threads = 2;
     CHECK_EQ_INT(blvl_writer_open_sink(&w, &sink, 2, &o, &e), BLVL_OK);
     uint8_t *d = make_data(30 * MIB, 1);
@@ -367,8 +367,8 @@ static void c_free(void *user, void *ptr, size_t size) {
 static void allocator(void) {
     counting c = {0, 0, 0};
     blvl_allocator a = {c_alloc, c_free, &c};
-    blvl_write_options o = {0};
-    o.allocator = &a;
+    blvl_options o = {0};
+    o.allocator = a;
     o.threads = 2;
     uint8_t *d = make_data(10 * MIB, 0);
     blvl_section_in in = {"x.text", 0, 0, d, 10 * MIB};
@@ -376,10 +376,11 @@ static void allocator(void) {
     size_t size;
     blvl_error e;
     CHECK_EQ_INT(blvl_write_memory(&in, 1, &o, &out, &size, &e), BLVL_OK);
-    CHECK_EQ_INT(c.live, size); /* only the level itself is left */
+    /* only the level itself is left (with the size blvl_free needs, kept in front of it) */
+    CHECK(c.live >= size && c.live <= size + 64);
     /* two level-19 encoders on 4 MiB inputs hold tens of MiB: they went through `a` */
     CHECK(c.peak > 40u * MIB);
-    blvl_free(&a, out, size);
+    blvl_free(&o, out);
     CHECK_EQ_INT(c.live, 0);
     free(d);
 }

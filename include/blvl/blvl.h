@@ -1,9 +1,67 @@
 /* libblvl: the .blvl container. Read, validate, write, edit in place and stream baked levels.
  *
  * Every fallible call returns a blvl_status (BLVL_OK is 0) and, when `err` is not NULL, fills
- * it with the code and a one-line message naming the rule that refused the input. The library
- * keeps no global state; memory comes from the caller's allocator when one is given.
- * docs/FORMAT.md is the normative byte layout. */
+ * it with the code and a one-line message that starts with the name of the rule that refused
+ * ("table-digest: ..."). The library keeps no global state. docs/FORMAT.md is the normative
+ * byte layout.
+ *
+ * Options, memory, ownership (blvl/common.h): every entry point that needs an allocator,
+ * threads, progress or a limit takes one zero-initialised `const blvl_options *` (NULL = the
+ * defaults); every byte comes from opt->allocator. Objects have one destructor each; buffers
+ * handed out are freed with blvl_free(opt, ptr); bytes read from a level with blvl_bytes_free.
+ *
+ * Naming: every name starts with blvl_ (BLVL_ for macros and enum values). An object's
+ * functions are blvl_<object>_<verb> (blvl_writer_begin, blvl_stream_feed, blvl_fb_builder_new,
+ * blvl_trace_world_new). The level is the library's main object, and its container operations
+ * drop the noun, as stdio's do for a FILE: blvl_open_*, blvl_close, blvl_read, blvl_find,
+ * blvl_verify. What the layers above the container read from a level is blvl_level_<what>
+ * (blvl_level_section, blvl_level_sim). Booleans are bool; callbacks that report success
+ * return int, 0 for success, as POSIX calls do. Vectors are the schema's blvl_Vec3.
+ *
+ * Reference (the header each entry point lives in):
+ *
+ *   common.h   blvl_status_name       short name of a status ("table-digest")
+ *              blvl_free              free a buffer the library handed out
+ *   le.h       blvl_le16/32/64, blvl_le_put16/32/64   unaligned little-endian loads, stores
+ *   version.h  blvl_version_number, blvl_version_string   the library linked at run time
+ *   blvl.h     blvl_open_file, blvl_open_memory, blvl_open_source   open and validate a level
+ *              blvl_close             close a level
+ *              blvl_level_options     the options a level was opened with
+ *              blvl_get_info, blvl_count, blvl_entry_at, blvl_find   header facts, the table
+ *              blvl_read              a section's inflated bytes (digest, chunks checked)
+ *              blvl_read_packed       a section's stored bytes (digest checked)
+ *              blvl_bytes_free        release what blvl_read / blvl_read_packed gave
+ *              blvl_verify            check every section of a level
+ *              blvl_compute_identity, blvl_compute_table_digest, blvl_digest, blvl_hex
+ *                                     the format's digests
+ *              blvl_tag_valid         is a tag valid, is it core
+ *              blvl_writer_open_file, _open_memory, _open_sink   start a streaming writer
+ *              blvl_writer_begin, _append, _end, _add   write sections
+ *              blvl_writer_commit, _commit_memory, _abort   finish or drop the level
+ *              blvl_write_memory, blvl_write_file   bake a level from whole sections
+ *              blvl_rewrite_file, blvl_rewrite_edit_file   compacting copy, with edits
+ *              blvl_edit_put, blvl_edit_drop   in-place edits outside identity
+ *              blvl_stream_new, _want, _set_check, _feed, _finish, _free, _options
+ *                                     verify and read a level as its bytes arrive
+ *   fb_reader.h   blvl_fb_root, blvl_fb_get_*, blvl_fb_vec_*, blvl_fb_has   read a verified
+ *                 FlatBuffer (what the generated readers are made of)
+ *   fb_types.h    blvl_fb_scalar_size, blvl_fb_enum_name   the type tables
+ *   fb_verifier.h blvl_fb_verify      verify a FlatBuffer against its type table
+ *   fb_builder.h  blvl_fb_builder_new, _free, _reset, _status; blvl_fb_create_*,
+ *                 blvl_fb_table_start/_end, blvl_fb_add_*, blvl_fb_finish, _finish_id
+ *                                     build a FlatBuffer
+ *   fb_json.h     blvl_fb_to_json, blvl_fb_from_json   JSON out and in
+ *   sections.h    blvl_section_type, blvl_schema_type, blvl_core_tag_at   the core tags
+ *                 blvl_level_section, blvl_level_<tag>   read and verify a core section
+ *                 blvl_sections_verify, blvl_sections_check, blvl_sections_stream_check
+ *                                     the level rules on a level, a writer's input, a stream
+ *                 blvl_section_verify_bytes, blvl_section_to_json, blvl_section_from_json
+ *   sections/<name>.h, sections/<name>_builder.h   generated readers and builders
+ *   trace.h    blvl_trace_world_new, _from_level, _free, _reports, _collider_count, _planes,
+ *              _bounds                a level's collision world
+ *              blvl_trace_doors_new, _set, _free; blvl_trace_transform_*   door poses
+ *              blvl_trace_box, _ray, _point_contents, _point_water, _box_brute   queries
+ */
 #ifndef BLVL_BLVL_H
 #define BLVL_BLVL_H
 
@@ -11,6 +69,7 @@
 #include <stdint.h>
 
 #include "blvl/api.h"
+#include "blvl/common.h"
 #include "blvl/version.h"
 
 #ifdef __cplusplus
@@ -29,93 +88,6 @@ extern "C" {
 #define BLVL_FLOOR_MAX (128u << 10)
 #define BLVL_ZSTD_LEVEL 19 /* part of the format: changing it renames maps */
 #define BLVL_ENTRY_FLAG_IDENTITY 1u
-
-/* Status codes. Each refusal of a file names one rule of docs/FORMAT.md. */
-typedef enum blvl_status {
-    BLVL_OK = 0,
-    /* caller and environment */
-    BLVL_E_ARGUMENT,  /* a bad argument from the caller */
-    BLVL_E_NOMEM,     /* the allocator said no */
-    BLVL_E_IO,        /* the operating system said no (open, read, write, fsync) */
-    BLVL_E_NOT_FOUND, /* no section with that tag */
-    /* header */
-    BLVL_E_TRUNCATED,    /* the file ends inside the header or the table region */
-    BLVL_E_MAGIC,        /* header: unknown magic */
-    BLVL_E_VERSION,      /* header: unknown container version */
-    BLVL_E_HEADER_FLAGS, /* header: non-zero header flags */
-    BLVL_E_FLOOR,        /* header: payload floor not a multiple of 64 in 128..131072 */
-    BLVL_E_TABLE_OFFSET, /* header: table offset not a multiple of 64 or table outside 64..floor */
-    BLVL_E_COUNT,        /* header: count past the reserved capacity */
-    /* table */
-    BLVL_E_TAG,               /* entry: tag bytes not 1..16 of [a-z0-9._-], NUL-padded */
-    BLVL_E_TAG_REPEATED,      /* entry: the same tag twice */
-    BLVL_E_ENTRY_FLAGS,       /* entry: flag bits other than bit 0 set */
-    BLVL_E_ENTRY_ALIGN,       /* entry: payload offset not a multiple of 64 */
-    BLVL_E_ENTRY_BELOW_FLOOR, /* entry: payload starts below the payload floor */
-    BLVL_E_ENTRY_PAST_EOF,    /* entry: payload runs past the end of the file */
-    BLVL_E_ENTRY_OVERLAP,     /* entry: two payloads overlap */
-    BLVL_E_RAW_SIZE,          /* entry: raw size over 2 GiB */
-    BLVL_E_ENTRY_EMPTY,       /* entry: packed size under 4 (a payload ends in its chunk count) */
-    BLVL_E_UNREFERENCED,      /* file: more than max(1 MiB, covered/16) unreferenced bytes */
-    BLVL_E_CORE_NOT_IDENTITY, /* entry: a core tag (no dot) without the identity flag */
-    BLVL_E_TABLE_DIGEST,      /* header: stored table digest does not match the table */
-    BLVL_E_IDENTITY,          /* header: stored identity does not match the identity records */
-    /* payload */
-    BLVL_E_SECTION_DIGEST, /* section: packed bytes do not match the entry's digest */
-    BLVL_E_CHUNK_INDEX,    /* section: chunk index inconsistent with the entry */
-    BLVL_E_CHUNK_SIZE,     /* section: a chunk over 4 MiB raw */
-    BLVL_E_CODEC,          /* section: unknown codec or non-zero reserved bytes */
-    BLVL_E_ZSTD,           /* section: a zstd chunk that is not one valid frame of its size */
-    BLVL_E_BUDGET,         /* file: the raw sizes sum past the inflation budget */
-    /* editing */
-    BLVL_E_IDENTITY_SECTION, /* edit: the section is in identity; bake the level again */
-    BLVL_E_NO_ROOM,   /* edit: no room in the reserved region or the unreferenced limit; rewrite */
-    BLVL_E_WRITE_TAG, /* write: a bad or repeated tag handed to the writer */
-    BLVL_E_BUSY,      /* edit: another process holds the file's edit lock */
-    /* sections (used by the section layer above the container) */
-    BLVL_E_REQUIRED,        /* level: a required core section (meta, sim) missing */
-    BLVL_E_SECTION_VERSION, /* level: a required core section of a version this reader does not know
-                             */
-    BLVL_E_FLATBUFFER,      /* section: the payload fails the FlatBuffers verifier */
-    BLVL_E_STREAM_STATE,    /* stream: bytes after the end, or finish before the end */
-    BLVL_STATUS_COUNT
-} blvl_status;
-
-/* What went wrong, for the caller to print. `message` always ends in a NUL. */
-typedef struct blvl_error {
-    blvl_status code;
-    char message[256];
-} blvl_error;
-
-/* The stable short name of a status ("table-digest", "chunk-index", ...). A blvl_error's
- * message already starts with it ("table-digest: ..."): print the message alone, not both. */
-BLVL_API const char *blvl_status_name(blvl_status code);
-
-/* Allocator hooks. NULL fields (or a NULL pointer) mean malloc/free. */
-typedef struct blvl_allocator {
-    void *(*alloc)(void *user, size_t size);
-    void (*free)(void *user, void *ptr, size_t size);
-    void *user;
-} blvl_allocator;
-
-/* Options for reading. A zeroed struct (or NULL) gives the defaults. */
-typedef struct blvl_options {
-    const blvl_allocator *allocator;
-    unsigned threads; /* workers for chunk inflation/compression: 0 = online CPUs */
-    /* The inflation-budget rule, checked once at open (and by the streaming reader when the
-     * table arrives): the sum of the table's raw sizes must be at most this, else
-     * BLVL_E_BUDGET before a byte is inflated. 0 = the format's max(64 MiB, 64 * covered).
-     * Reads keep no count: a section can be read any number of times. The streaming reader
-     * also charges what it inflates against it (docs/STREAMING.md). */
-    uint64_t inflate_budget;
-    /* Progress of blvl_verify, in bytes of work (packed bytes hashed plus raw bytes inflated)
-     * out of `total`; called on the calling thread only. NULL for none. */
-    void (*progress)(void *user, uint64_t done, uint64_t total);
-    void *progress_user;
-    /* blvl_rewrite_* whose output replaces the input (the same file): how long to wait for
-     * the file's edit lock, in milliseconds; 0 = refuse at once with BLVL_E_BUSY. */
-    uint32_t lock_timeout_ms;
-} blvl_options;
 
 /* A pread-style source: read exactly `len` bytes at `offset`, return 0 on success. */
 typedef struct blvl_source {
@@ -169,23 +141,32 @@ BLVL_API const blvl_entry *blvl_entry_at(const blvl_level *level, uint32_t index
 /* NULL when no section has that tag. */
 BLVL_API const blvl_entry *blvl_find(const blvl_level *level, const char *tag);
 
-/* A section's inflated bytes. `data` points into the mapped file (no copy) when the section
- * is one raw chunk of a mapped or in-memory level; otherwise into memory owned by the section. */
-typedef struct blvl_section {
+/* Bytes a level hands out: a section's inflated or packed bytes. `data` points into the mapped
+ * file (no copy) when the section is one raw chunk of a mapped or in-memory level; otherwise
+ * into memory the bytes own, from the level's allocator. Release with blvl_bytes_free. */
+typedef struct blvl_bytes {
     const uint8_t *data;
     size_t size;
-    void *owned_;       /* internal */
-    size_t owned_size_; /* internal */
-} blvl_section;
+    void *owned_;          /* internal */
+    size_t owned_size_;    /* internal */
+    blvl_allocator alloc_; /* internal: the allocator owned_ came from */
+} blvl_bytes;
 
 /* Read a section: check its digest, parse the chunk index, inflate the chunks in parallel,
  * each to exactly its declared size. Safe to call from several threads on one level. */
-BLVL_API blvl_status blvl_read(blvl_level *level, const char *tag, blvl_section *out,
+BLVL_API blvl_status blvl_read(blvl_level *level, const char *tag, blvl_bytes *out,
                                blvl_error *err);
 /* Read the packed (stored) bytes of a section after checking its digest. */
-BLVL_API blvl_status blvl_read_packed(blvl_level *level, const char *tag, blvl_section *out,
+BLVL_API blvl_status blvl_read_packed(blvl_level *level, const char *tag, blvl_bytes *out,
                                       blvl_error *err);
-BLVL_API void blvl_section_free(blvl_level *level, blvl_section *section);
+/* Frees what the bytes own (nothing when they borrow the file) and zeroes them. It needs no
+ * level: bytes may outlive the level that read them only when they own their memory, so
+ * close the level last. NULL is fine. */
+BLVL_API void blvl_bytes_free(blvl_bytes *bytes);
+
+/* A copy of the options the level was opened with (the allocator, threads, limits): what the
+ * layers above the container use for the level's work. */
+BLVL_API const blvl_options *blvl_level_options(const blvl_level *level);
 
 /* Check every section: digest, chunk index and inflation of every chunk (output discarded).
  * The container does not know FlatBuffers; the section layer adds that check. */
@@ -204,7 +185,7 @@ BLVL_API void blvl_digest(const void *data, size_t size, uint8_t out[BLVL_DIGEST
 BLVL_API void blvl_hex(const uint8_t digest[BLVL_DIGEST_SIZE], char out[33]);
 
 /* True when `tag` is a valid tag; *core is set when it has no dot (the format's core tags). */
-BLVL_API int blvl_tag_valid(const char *tag, int *core);
+BLVL_API bool blvl_tag_valid(const char *tag, bool *core);
 
 /* ---- writing --------------------------------------------------------------------------- */
 
@@ -216,17 +197,6 @@ typedef struct blvl_section_in {
     const void *data;
     size_t size;
 } blvl_section_in;
-
-typedef struct blvl_write_options {
-    const blvl_allocator *allocator; /* must outlive the writer */
-    unsigned threads;                /* compression workers; 0 = online CPUs */
-    /* Progress, in raw bytes written out of `total_raw` (or out of the bytes appended so far
-     * when total_raw is 0). Called on the calling thread, from append, end and commit. NULL
-     * for none. */
-    void (*progress)(void *user, uint64_t done_raw, uint64_t total_raw);
-    void *progress_user;
-    uint64_t total_raw; /* streaming writer: the raw bytes to come, for progress only */
-} blvl_write_options;
 
 /* ---- the streaming writer (docs/WRITER.md) ------------------------------------------------
  *
@@ -265,14 +235,14 @@ typedef struct blvl_sink {
  * The file writer refuses (io) at once to replace a file this process could not write in
  * place; it writes a temporary file beside `path` that commit flushes and renames over it. */
 BLVL_API blvl_status blvl_writer_open_file(blvl_writer **out, const char *path,
-                                           uint32_t max_sections, const blvl_write_options *opt,
+                                           uint32_t max_sections, const blvl_options *opt,
                                            blvl_error *err);
 /* The level is built in memory and handed over by blvl_writer_commit_memory. */
 BLVL_API blvl_status blvl_writer_open_memory(blvl_writer **out, uint32_t max_sections,
-                                             const blvl_write_options *opt, blvl_error *err);
+                                             const blvl_options *opt, blvl_error *err);
 /* The level goes to `sink` (copied; its user pointer must outlive the writer). */
 BLVL_API blvl_status blvl_writer_open_sink(blvl_writer **out, const blvl_sink *sink,
-                                           uint32_t max_sections, const blvl_write_options *opt,
+                                           uint32_t max_sections, const blvl_options *opt,
                                            blvl_error *err);
 
 /* Start the next section. `flags`: BLVL_ENTRY_FLAG_IDENTITY (forced on for core tags). A bad or
@@ -294,7 +264,7 @@ BLVL_API blvl_status blvl_writer_add(blvl_writer *w, const char *tag, uint32_t v
  * write the header and table, and for a file flush and rename. Frees the writer, on success
  * or not; on failure nothing is left behind. For a memory writer use commit_memory. */
 BLVL_API blvl_status blvl_writer_commit(blvl_writer *w, blvl_error *err);
-/* The same for a memory writer: *out (free with blvl_free and the same allocator) holds
+/* The same for a memory writer: *out (free with blvl_free and the writer's options) holds
  * *out_size bytes. */
 BLVL_API blvl_status blvl_writer_commit_memory(blvl_writer *w, uint8_t **out, size_t *out_size,
                                                blvl_error *err);
@@ -306,20 +276,19 @@ BLVL_API void blvl_writer_abort(blvl_writer *w);
 /* Bake a level. The output is a function of the sections alone (order included): same
  * input, same bytes. Sections are laid out in the order given. */
 BLVL_API blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
-                                       const blvl_write_options *opt, uint8_t **out,
-                                       size_t *out_size, blvl_error *err);
+                                       const blvl_options *opt, uint8_t **out, size_t *out_size,
+                                       blvl_error *err);
 /* Writes to a temporary file beside `path`, flushes, then renames it over `path`. */
 BLVL_API blvl_status blvl_write_file(const char *path, const blvl_section_in *sections,
-                                     size_t count, const blvl_write_options *opt, blvl_error *err);
-/* Free memory returned by blvl_write_memory (with the same allocator). */
-BLVL_API void blvl_free(const blvl_allocator *allocator, void *ptr, size_t size);
+                                     size_t count, const blvl_options *opt, blvl_error *err);
+/* *out of blvl_write_memory is freed with blvl_free(opt, *out). */
 
 /* ---- rewrite and in-place edits ----------------------------------------------------------- */
 
-/* Keep a section in a rewrite? Return non-zero to keep. NULL keeps all. The callback is a
+/* Keep a section in a rewrite? Return true to keep. NULL keeps all. The callback is a
  * raw filter, not checked: dropping a section in identity through it renames the level (what
  * a program that predates a core section must do). Use `drop` for checked drops. */
-typedef int (*blvl_keep_fn)(void *user, const blvl_entry *entry);
+typedef bool (*blvl_keep_fn)(void *user, const blvl_entry *entry);
 
 /* Compacting copy: every kept section's packed bytes are copied verbatim (so identity holds
  * when every identity section is kept), laid out in table order, with a fresh reserved region.
@@ -344,7 +313,8 @@ BLVL_API blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out
                                             const char *const *drop, size_t ndrop,
                                             const blvl_options *opt, blvl_error *err);
 
-/* The file operations an edit performs, so tests can interrupt them. NULL = POSIX. */
+/* The file operations an edit performs, so tests can interrupt them (blvl_options.file_ops;
+ * NULL = POSIX on the path, under the edit lock). */
 typedef struct blvl_file_ops {
     int (*pread)(void *user, void *buf, size_t len, uint64_t off);
     int (*pwrite)(void *user, const void *buf, size_t len, uint64_t off);
@@ -353,24 +323,15 @@ typedef struct blvl_file_ops {
     void *user;
 } blvl_file_ops;
 
-typedef struct blvl_edit_options {
-    const blvl_allocator *allocator;
-    unsigned threads;
-    const blvl_file_ops *ops; /* when set, `path` is ignored and ops are used (no lock) */
-    /* How long to wait for the file's edit lock, held by another edit or in-place rewrite,
-     * in milliseconds; 0 = refuse at once. Still held after that: BLVL_E_BUSY. */
-    uint32_t lock_timeout_ms;
-} blvl_edit_options;
-
 /* Add or replace a section outside identity (flags 0), in place. The edit holds the file's
  * exclusive edit lock throughout (BLVL_E_BUSY when another edit or in-place rewrite holds it
- * past opt->lock_timeout_ms). The edited level must meet the inflation-budget rule
- * (BLVL_E_BUDGET, nothing written). */
+ * past opt->lock_timeout_ms; opt->file_ops replaces the file). The edited level must meet the
+ * inflation-budget rule (BLVL_E_BUDGET, nothing written). */
 BLVL_API blvl_status blvl_edit_put(const char *path, const char *tag, uint32_t version,
-                                   const void *data, size_t size, const blvl_edit_options *opt,
+                                   const void *data, size_t size, const blvl_options *opt,
                                    blvl_error *err);
 /* Drop a section outside identity, in place. */
-BLVL_API blvl_status blvl_edit_drop(const char *path, const char *tag, const blvl_edit_options *opt,
+BLVL_API blvl_status blvl_edit_drop(const char *path, const char *tag, const blvl_options *opt,
                                     blvl_error *err);
 
 /* ---- streaming ------------------------------------------------------------------------- */
@@ -427,6 +388,8 @@ BLVL_API blvl_status blvl_stream_feed(blvl_stream *s, const void *data, size_t l
 /* The end of the input: refuses a file that ended early. */
 BLVL_API blvl_status blvl_stream_finish(blvl_stream *s, blvl_error *err);
 BLVL_API void blvl_stream_free(blvl_stream *s);
+/* A copy of the options the stream was made with (for checks plugged into it). */
+BLVL_API const blvl_options *blvl_stream_options(const blvl_stream *s);
 
 #ifdef __cplusplus
 }

@@ -8,13 +8,17 @@
  * Every core section is at payload version 0 (BLVL_SECTION_VERSION). A section of another
  * version is dropped (read as absent) unless it is required (meta and sim: the root table says
  * blvl_required_section), which refuses the level with BLVL_E_SECTION_VERSION; a level without
- * a required section is refused with BLVL_E_REQUIRED. */
+ * a required section is refused with BLVL_E_REQUIRED.
+ *
+ * This header reads: it pulls in no FlatBuffers builder and no JSON. Building sections is
+ * blvl/sections_builder.h (or one blvl/sections/<name>_builder.h). */
 #ifndef BLVL_SECTIONS_H
 #define BLVL_SECTIONS_H
 
 #include "blvl/api.h"
 #include "blvl/blvl.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_verifier.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,7 +29,7 @@ extern "C" {
 /* The root table type of a core tag ("sim" -> Sim); NULL for anything else (bsym included: the
  * symbols are a .bsym file of their own, never a section of a level). *required (may be NULL)
  * is set for a required section (meta, sim). */
-BLVL_API const blvl_fb_type *blvl_section_type(const char *tag, int *required);
+BLVL_API const blvl_fb_type *blvl_section_type(const char *tag, bool *required);
 
 /* The root table type of schema/NAME.fbs: a core tag's, or that of a file of its own (a schema
  * with a file_identifier: Symbols for "bsym", the .bsym file whose buffers carry "BSYM"); NULL
@@ -37,11 +41,11 @@ BLVL_API const blvl_fb_type *blvl_schema_type(const char *name);
 BLVL_API const char *blvl_core_tag_at(unsigned index);
 
 /* Read a core section, check its version and verify it. On BLVL_OK, *root is its root table
- * (valid until blvl_section_free(level, out)). A section that is absent, or dropped for an
+ * (valid until blvl_bytes_free(out)). A section that is absent, or dropped for an
  * unknown version, gives BLVL_E_NOT_FOUND (read it as the empty table) unless the tag is
  * required: then BLVL_E_REQUIRED or BLVL_E_SECTION_VERSION. A payload the verifier refuses
  * gives BLVL_E_FLATBUFFER. */
-BLVL_API blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section *out,
+BLVL_API blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_bytes *out,
                                         const uint8_t **root, blvl_error *err);
 
 /* Typed forms, one per core tag, are generated into blvl/sections/registry.h: e.g.
@@ -57,7 +61,7 @@ BLVL_API blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err);
  * `blvl verify` would). Sections with game tags (a dot) are not looked at, so their `data` may
  * be NULL (a writer that streams them from disk). */
 BLVL_API blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count,
-                                         blvl_error *err);
+                                         const blvl_options *opt, blvl_error *err);
 
 /* Makes the streaming reader check each wanted core section as blvl_level_section does: meta
  * and sim at a payload version this reader knows, and every core section of a known version
@@ -67,21 +71,20 @@ BLVL_API blvl_status blvl_sections_check(const blvl_section_in *sections, size_t
 BLVL_API blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err);
 
 /* Verify bytes as the section `tag`, or as a .bsym file for "bsym" (so for the JSON functions
- * below too). */
+ * below too), with opt's FlatBuffers limits (`opt` may be NULL). */
 BLVL_API blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
-                                               blvl_error *err);
+                                               const blvl_options *opt, blvl_error *err);
 
 /* JSON of a section's bytes (verified first), flatc --json --strict-json style. `*out` is
- * NUL-terminated and allocated with `a`: free with blvl_fb_free(a, *out, *out_len + 1).
- * `indent` 0 prints one line. */
+ * NUL-terminated and the caller's: blvl_free(opt, *out). `indent` 0 prints one line. */
 BLVL_API blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size,
-                                          unsigned indent, const blvl_allocator *a, char **out,
+                                          unsigned indent, const blvl_options *opt, char **out,
                                           size_t *out_len, blvl_error *err);
 
-/* Build a section's FlatBuffer from JSON with blvl's builder (canonical bytes). Free *out with
- * blvl_fb_free(a, *out, *out_size). */
+/* Build a section's FlatBuffer from JSON with blvl's builder (canonical bytes). *out is the
+ * caller's: blvl_free(opt, *out). */
 BLVL_API blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
-                                            const blvl_allocator *a, uint8_t **out,
+                                            const blvl_options *opt, uint8_t **out,
                                             size_t *out_size, blvl_error *err);
 
 #ifdef __cplusplus

@@ -57,16 +57,11 @@ BLVL_STATIC_ASSERT(BLVL_COLLIDER_SURFACE_MASK >> BLVL_COLLIDER_SURFACE_SHIFT == 
 #define BLVL_TRACE_MAX_FACES 1024u        /* faces of one Hull */
 #define BLVL_TRACE_MAX_FACE_INDICES 8192u /* face_indices of one Hull */
 
-/* Same layout as the schema's Vec3 and Plane structs. A point p is inside a plane's half-space
- * when dot(normal, p) - dist <= 0; normals are unit and point out of the solid. */
-typedef struct blvl_trace_vec3 {
-    float x, y, z;
-} blvl_trace_vec3;
-
-typedef struct blvl_trace_plane {
-    blvl_trace_vec3 normal;
-    float dist;
-} blvl_trace_plane;
+/* Vectors and planes are the schema's own structs (schema/common.fbs, blvl/sections/common.h):
+ * blvl_Vec3 {x, y, z} and blvl_Plane {normal, dist}, the one vector type of the public API, so
+ * a sim section's bytes and a trace description share them. A point p is inside a plane's
+ * half-space when dot(normal, p) - dist <= 0; normals are unit and point out of the solid.
+ * Points passed to the queries are float[3] arrays with the same three floats. */
 
 typedef enum blvl_trace_shape {
     BLVL_TRACE_SHAPE_NONE = 0, /* the union is absent: an empty collider (reported) */
@@ -78,7 +73,7 @@ typedef enum blvl_trace_shape {
  * schema's table; absent fields take the schema defaults (0xFFFFFFFF for the indices and for
  * gametypes). */
 typedef struct blvl_trace_collider_desc {
-    blvl_trace_vec3 lo, hi; /* axis-aligned bounds */
+    blvl_Vec3 lo, hi; /* axis-aligned bounds */
     uint32_t flags;
     uint32_t material;  /* geometry.materials index, or BLVL_TRACE_NONE */
     uint32_t breakable; /* or BLVL_TRACE_NONE */
@@ -87,10 +82,10 @@ typedef struct blvl_trace_collider_desc {
     uint32_t gametypes; /* match-type mask; BLVL_TRACE_ALL_GAMETYPES when absent */
     blvl_trace_shape shape;
     /* Planes */
-    const blvl_trace_plane *planes;
+    const blvl_Plane *planes;
     uint32_t plane_count;
     /* Hull: face i is the loop of face_sizes[i] indices taken consecutively from face_indices */
-    const blvl_trace_vec3 *vertices;
+    const blvl_Vec3 *vertices;
     uint32_t vertex_count;
     const uint32_t *face_sizes;
     uint32_t face_count;
@@ -109,21 +104,15 @@ typedef struct blvl_trace_report {
     char reason[96];
 } blvl_trace_report;
 
-typedef struct blvl_trace_world_options {
-    const blvl_allocator *allocator; /* NULL = malloc/free */
-    /* Called once per report during the build (may be NULL); the reports are also kept in the
-     * world, see blvl_trace_world_reports. */
-    void (*report)(void *user, const blvl_trace_report *report);
-    void *report_user;
-} blvl_trace_world_options;
-
 typedef struct blvl_trace_world blvl_trace_world;
 
 /* Build a world: expand every collider, build the bounding-volume hierarchy. Fails only for a
- * bad argument or the allocator; problems with the colliders themselves are reports. */
+ * bad argument or the allocator; problems with the colliders themselves are reports, kept in the
+ * world (blvl_trace_world_reports) and passed to opt->trace_report as they are found. The world
+ * and its doors take their memory from opt->allocator. */
 BLVL_API blvl_status blvl_trace_world_new(blvl_trace_world **out,
                                           const blvl_trace_collider_desc *colliders, uint32_t count,
-                                          const blvl_trace_world_options *opt, blvl_error *err);
+                                          const blvl_options *opt, blvl_error *err);
 BLVL_API void blvl_trace_world_free(blvl_trace_world *world);
 
 /* Everything the build reported, in collider order. */
@@ -133,16 +122,15 @@ BLVL_API const blvl_trace_report *blvl_trace_world_reports(const blvl_trace_worl
 BLVL_API uint32_t blvl_trace_world_collider_count(const blvl_trace_world *world);
 /* The planes a collider is traced against (its closed pose): stored planes, or a hull's face,
  * axial and bevel planes. *count is 0 for a dropped collider. */
-BLVL_API const blvl_trace_plane *blvl_trace_world_planes(const blvl_trace_world *world,
-                                                         uint32_t collider, uint32_t *count);
+BLVL_API const blvl_Plane *blvl_trace_world_planes(const blvl_trace_world *world, uint32_t collider,
+                                                   uint32_t *count);
 /* The bounds the collider is culled by (from its planes or vertices, not the stored lo/hi). */
-BLVL_API int blvl_trace_world_bounds(const blvl_trace_world *world, uint32_t collider, float lo[3],
-                                     float hi[3]);
+BLVL_API bool blvl_trace_world_bounds(const blvl_trace_world *world, uint32_t collider, float lo[3],
+                                      float hi[3]);
 
 /* Build from a level's sim section (verified with the FlatBuffers verifier first). */
 BLVL_API blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
-                                                 const blvl_trace_world_options *opt,
-                                                 blvl_error *err);
+                                                 const blvl_options *opt, blvl_error *err);
 
 /* ---- doors ------------------------------------------------------------------------------ */
 
@@ -203,14 +191,14 @@ typedef struct blvl_trace_filter {
 } blvl_trace_filter;
 
 typedef struct blvl_trace_result {
-    float fraction;         /* 0..1 of the way from start to end */
-    float endpos[3];        /* start + fraction * (end - start) */
-    blvl_trace_plane plane; /* the collider's plane that stopped the box (unexpanded) */
-    int startsolid;         /* the box started inside a solid */
-    int allsolid;           /* the box never left a solid; fraction is 0 */
-    uint32_t collider;      /* BLVL_TRACE_NONE when nothing was hit */
-    uint32_t flags;         /* the hit collider's flags (ladder: the player may climb) */
-    uint32_t material;      /* the hit collider's material */
+    float fraction;    /* 0..1 of the way from start to end */
+    float endpos[3];   /* start + fraction * (end - start) */
+    blvl_Plane plane;  /* the collider's plane that stopped the box (unexpanded) */
+    bool startsolid;   /* the box started inside a solid */
+    bool allsolid;     /* the box never left a solid; fraction is 0 */
+    uint32_t collider; /* BLVL_TRACE_NONE when nothing was hit */
+    uint32_t flags;    /* the hit collider's flags (ladder: the player may climb) */
+    uint32_t material; /* the hit collider's material */
 } blvl_trace_result;
 
 /* Sweep the box [mins, maxs] (relative to the moving point) from start to end. A non-finite
@@ -227,9 +215,9 @@ BLVL_API uint32_t blvl_trace_point_contents(const blvl_trace_world *world,
                                             const blvl_trace_filter *filter, const float point[3],
                                             uint32_t *flags, uint32_t *collider);
 /* Is the point inside water (bit 6)? Only the filter's gametypes, doors and skip apply.
- * Returns 1 and the water collider's material and index (lowest index) when it is. */
-BLVL_API int blvl_trace_point_water(const blvl_trace_world *world, const blvl_trace_filter *filter,
-                                    const float point[3], uint32_t *material, uint32_t *collider);
+ * Returns true and the water collider's material and index (lowest index) when it is. */
+BLVL_API bool blvl_trace_point_water(const blvl_trace_world *world, const blvl_trace_filter *filter,
+                                     const float point[3], uint32_t *material, uint32_t *collider);
 
 /* Test and benchmark aid: the same box trace over every collider without the hierarchy. */
 BLVL_API void blvl_trace_box_brute(const blvl_trace_world *world, const blvl_trace_filter *filter,

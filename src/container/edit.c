@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "container/format.h"
 #include "container/lock.h"
 #include "payload/digest.h"
@@ -158,12 +158,12 @@ static blvl_status no_room(blvl_error *err, const char *why, unsigned long long 
                       why, a, b);
 }
 
-static blvl_status edit_run(const char *path, const edit_req *rq, const blvl_edit_options *opt,
+static blvl_status edit_run(const char *path, const edit_req *rq, const blvl_options *opt,
                             blvl_error *err) {
     blvl_file_ops posix = {posix_pread, posix_pwrite, posix_flush, posix_size, NULL};
     int fd = -1;
-    const blvl_file_ops *ops = opt ? opt->ops : NULL;
-    int core = 0;
+    const blvl_file_ops *ops = opt ? opt->file_ops : NULL;
+    bool core = false;
     if (!rq->tag || strnlen(rq->tag, BLVL_TAG_MAX + 1) > BLVL_TAG_MAX ||
         !blvl_tag_valid(rq->tag, &core))
         return blvl__fail(err, BLVL_E_WRITE_TAG, "tag is not 1..16 bytes of [a-z0-9._-]");
@@ -189,7 +189,7 @@ static blvl_status edit_run(const char *path, const edit_req *rq, const blvl_edi
     }
     edit_state s;
     memset(&s, 0, sizeof s);
-    s.a = opt ? opt->allocator : NULL;
+    s.a = opt ? &opt->allocator : NULL;
     s.ops = ops;
     blvl_status st = load(&s, err);
     if (st != BLVL_OK)
@@ -356,12 +356,12 @@ out:
 }
 
 blvl_status blvl_edit_put(const char *path, const char *tag, uint32_t version, const void *data,
-                          size_t size, const blvl_edit_options *opt, blvl_error *err) {
+                          size_t size, const blvl_options *opt, blvl_error *err) {
     edit_req rq = {tag, 1, version, data, size};
     return edit_run(path, &rq, opt, err);
 }
 
-blvl_status blvl_edit_drop(const char *path, const char *tag, const blvl_edit_options *opt,
+blvl_status blvl_edit_drop(const char *path, const char *tag, const blvl_options *opt,
                            blvl_error *err) {
     edit_req rq = {tag, 0, 0, NULL, 0};
     return edit_run(path, &rq, opt, err);

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "container/bytes.h"
-#include "container/error.h"
+#include "blvl/le.h"
+#include "common/error.h"
 #include "payload/digest.h"
 
 static const uint8_t magic[8] = {0x42, 0x4C, 0x56, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A};
@@ -14,20 +14,20 @@ blvl_status blvl__header_decode(const uint8_t b[BLVL_HEADER_SIZE], blvl_header *
                                 blvl_error *err) {
     if (memcmp(b, magic, 8) != 0)
         return blvl__fail(err, BLVL_E_MAGIC, "not a blvl file (magic bytes do not match)");
-    h->version = blvl__le32(b + 8);
+    h->version = blvl_le32(b + 8);
     if (h->version != BLVL_CONTAINER_VERSION)
         return blvl__fail(err, BLVL_E_VERSION, "container version %u is not 1", h->version);
-    h->flags = blvl__le32(b + 12);
+    h->flags = blvl_le32(b + 12);
     if (h->flags != 0)
         return blvl__fail(err, BLVL_E_HEADER_FLAGS, "header flags 0x%08x are not 0", h->flags);
-    h->floor = blvl__le64(b + 16);
+    h->floor = blvl_le64(b + 16);
     if (h->floor % BLVL_ALIGN != 0 || h->floor < BLVL_FLOOR_MIN || h->floor > BLVL_FLOOR_MAX)
         return blvl__fail(err, BLVL_E_FLOOR,
                           "payload floor %llu is not a multiple of 64 in 128..131072",
                           (unsigned long long)h->floor);
     memcpy(h->table_digest, b + 24, 16);
-    h->count = blvl__le32(b + 40);
-    h->table_offset = blvl__le32(b + 44);
+    h->count = blvl_le32(b + 40);
+    h->table_offset = blvl_le32(b + 44);
     memcpy(h->identity, b + 48, 16);
     uint64_t capacity = (h->floor - BLVL_HEADER_SIZE) / BLVL_ENTRY_SIZE;
     if (h->count > capacity)
@@ -45,15 +45,15 @@ blvl_status blvl__header_decode(const uint8_t b[BLVL_HEADER_SIZE], blvl_header *
 void blvl__commit_encode(const uint8_t table_digest[BLVL_DIGEST_SIZE], uint32_t count,
                          uint32_t table_offset, uint8_t b[BLVL_COMMIT_SIZE]) {
     memcpy(b, table_digest, 16);
-    blvl__put32(b + 16, count);
-    blvl__put32(b + 20, table_offset);
+    blvl_le_put32(b + 16, count);
+    blvl_le_put32(b + 20, table_offset);
 }
 
 void blvl__header_encode(const blvl_header *h, uint8_t b[BLVL_HEADER_SIZE]) {
     memcpy(b, magic, 8);
-    blvl__put32(b + 8, h->version);
-    blvl__put32(b + 12, h->flags);
-    blvl__put64(b + 16, h->floor);
+    blvl_le_put32(b + 8, h->version);
+    blvl_le_put32(b + 12, h->flags);
+    blvl_le_put64(b + 16, h->floor);
     blvl__commit_encode(h->table_digest, h->count, h->table_offset, b + 24);
     memcpy(b + 48, h->identity, 16);
 }
@@ -62,7 +62,7 @@ static int tag_char_ok(unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 }
 
-int blvl_tag_valid(const char *tag, int *core) {
+bool blvl_tag_valid(const char *tag, bool *core) {
     if (!tag)
         return 0;
     size_t n = 0;
@@ -90,15 +90,15 @@ blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
             return blvl__fail(err, BLVL_E_TAG, "entry %u: tag has bytes after its first NUL",
                               index);
     memcpy(e->tag, b, n);
-    int core = 0;
+    bool core = false;
     if (!blvl_tag_valid(e->tag, &core))
         return blvl__fail(err, BLVL_E_TAG, "entry %u: tag is not 1..16 bytes of [a-z0-9._-]",
                           index);
-    e->offset = blvl__le64(b + 16);
-    e->packed_size = blvl__le64(b + 24);
-    e->raw_size = blvl__le64(b + 32);
-    e->version = blvl__le32(b + 40);
-    e->flags = blvl__le32(b + 44);
+    e->offset = blvl_le64(b + 16);
+    e->packed_size = blvl_le64(b + 24);
+    e->raw_size = blvl_le64(b + 32);
+    e->version = blvl_le32(b + 40);
+    e->flags = blvl_le32(b + 44);
     memcpy(e->digest, b + 48, 16);
     if (e->flags & ~BLVL_ENTRY_FLAG_IDENTITY)
         return blvl__fail(err, BLVL_E_ENTRY_FLAGS, "entry %u (%s): unknown flag bits 0x%08x", index,
@@ -125,11 +125,11 @@ blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
 void blvl__entry_encode(const blvl_entry *e, uint8_t b[BLVL_ENTRY_SIZE]) {
     memset(b, 0, BLVL_ENTRY_SIZE);
     memcpy(b, e->tag, strnlen(e->tag, BLVL_TAG_MAX));
-    blvl__put64(b + 16, e->offset);
-    blvl__put64(b + 24, e->packed_size);
-    blvl__put64(b + 32, e->raw_size);
-    blvl__put32(b + 40, e->version);
-    blvl__put32(b + 44, e->flags);
+    blvl_le_put64(b + 16, e->offset);
+    blvl_le_put64(b + 24, e->packed_size);
+    blvl_le_put64(b + 32, e->raw_size);
+    blvl_le_put32(b + 40, e->version);
+    blvl_le_put32(b + 44, e->flags);
     memcpy(b + 48, e->digest, 16);
 }
 
@@ -270,8 +270,8 @@ sizes:
 static void identity_start(blvl_hasher *h, uint32_t records) {
     uint8_t head[16];
     memcpy(head, magic, 8);
-    blvl__put32(head + 8, BLVL_CONTAINER_VERSION);
-    blvl__put32(head + 12, records);
+    blvl_le_put32(head + 8, BLVL_CONTAINER_VERSION);
+    blvl_le_put32(head + 12, records);
     blvl__hasher_init(h);
     blvl__hasher_update(h, head, sizeof head);
 }
@@ -279,9 +279,9 @@ static void identity_start(blvl_hasher *h, uint32_t records) {
 static void identity_record(blvl_hasher *h, const blvl_entry *e) {
     uint8_t r[BLVL_IDENTITY_RECORD_SIZE];
     padded_tag(e, r);
-    blvl__put32(r + 16, e->version);
-    blvl__put32(r + 20, 0);
-    blvl__put64(r + 24, e->raw_size);
+    blvl_le_put32(r + 16, e->version);
+    blvl_le_put32(r + 20, 0);
+    blvl_le_put64(r + 24, e->raw_size);
     memcpy(r + 32, e->digest, 16);
     blvl__hasher_update(h, r, sizeof r);
 }
@@ -339,11 +339,11 @@ void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count, uint6
      * offset here, the identity by its own digest, the flags by the rule that they are 0. */
     uint8_t head[32];
     memcpy(head, magic, 8);
-    blvl__put32(head + 8, BLVL_CONTAINER_VERSION);
-    blvl__put32(head + 12, count);
-    blvl__put64(head + 16, floor);
-    blvl__put32(head + 24, table_offset);
-    blvl__put32(head + 28, 0);
+    blvl_le_put32(head + 8, BLVL_CONTAINER_VERSION);
+    blvl_le_put32(head + 12, count);
+    blvl_le_put64(head + 16, floor);
+    blvl_le_put32(head + 24, table_offset);
+    blvl_le_put32(head + 28, 0);
     blvl_hasher h;
     blvl__hasher_init(&h);
     blvl__hasher_update(&h, head, sizeof head);

@@ -9,13 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "container/format.h"
 
 blvl_status blvl__layout_check_entry(blvl_entry *entries, uint32_t i, blvl_error *err) {
     blvl_entry *e = &entries[i];
-    int core = 0;
+    bool core = false;
     if (!blvl_tag_valid(e->tag, &core))
         return blvl__fail(err, BLVL_E_WRITE_TAG,
                           "section %u: tag '%.16s' is not 1..16 bytes of [a-z0-9._-]", i, e->tag);
@@ -113,8 +113,10 @@ blvl_status blvl__out_replaceable(const char *path, blvl_error *err) {
                       strerror(errno));
 }
 
-blvl_status blvl__out_open(blvl_out_file *f, const char *path, blvl_error *err) {
+blvl_status blvl__out_open(blvl_out_file *f, const char *path, const blvl_allocator *a,
+                           blvl_error *err) {
     f->fd = -1;
+    f->a = a;
     f->path = path;
     f->tmp = NULL;
     blvl_status rst = blvl__out_replaceable(path, err);
@@ -128,7 +130,8 @@ blvl_status blvl__out_open(blvl_out_file *f, const char *path, blvl_error *err) 
     if (stat(path, &sb) == 0)
         f->mode = (int)(sb.st_mode & 0777);
     size_t len = strlen(path);
-    f->tmp = malloc(len + 16);
+    f->tmp_size = len + 16;
+    f->tmp = blvl__alloc(a, f->tmp_size);
     if (!f->tmp)
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for a file name");
     snprintf(f->tmp, len + 16, "%s.tmp.XXXXXX", path);
@@ -136,7 +139,7 @@ blvl_status blvl__out_open(blvl_out_file *f, const char *path, blvl_error *err) 
     if (f->fd < 0) {
         blvl_status st =
             blvl__fail(err, BLVL_E_IO, "cannot create %s: %s", f->tmp, strerror(errno));
-        free(f->tmp);
+        blvl__dealloc(f->a, f->tmp, f->tmp_size);
         f->tmp = NULL;
         return st;
     }
@@ -212,16 +215,16 @@ blvl_status blvl__out_commit(blvl_out_file *f, blvl_error *err) {
         return st;
     }
     /* The rename itself is durable once the directory is flushed. */
-    char *dir = strdup(f->path);
+    char *dir = blvl__strdup(f->a, f->path);
     if (dir) {
         int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd >= 0) {
             (void)fsync(dfd);
             close(dfd);
         }
-        free(dir);
+        blvl__free_sized(f->a, dir);
     }
-    free(f->tmp);
+    blvl__dealloc(f->a, f->tmp, f->tmp_size);
     f->tmp = NULL;
     return BLVL_OK;
 }
@@ -232,7 +235,7 @@ void blvl__out_abort(blvl_out_file *f) {
     f->fd = -1;
     if (f->tmp) {
         unlink(f->tmp);
-        free(f->tmp);
+        blvl__dealloc(f->a, f->tmp, f->tmp_size);
         f->tmp = NULL;
     }
 }

@@ -26,7 +26,9 @@ uint64_t blvl__layout_next(uint64_t end);
 /* A file written beside `path` under a temporary name, flushed, then renamed over `path`. */
 typedef struct blvl_out_file {
     int fd;
-    char *tmp; /* the temporary name (malloc) */
+    char *tmp; /* the temporary name (from `a`, tmp_size bytes) */
+    size_t tmp_size;
+    const blvl_allocator *a;
     const char *path;
     int mode;
 } blvl_out_file;
@@ -35,7 +37,8 @@ typedef struct blvl_out_file {
  * rename would replace a file the process may not write (another owner's read-only file).
  * blvl__out_open checks it; a writer that does work first calls it before the work. */
 blvl_status blvl__out_replaceable(const char *path, blvl_error *err);
-blvl_status blvl__out_open(blvl_out_file *f, const char *path, blvl_error *err);
+blvl_status blvl__out_open(blvl_out_file *f, const char *path, const blvl_allocator *a,
+                           blvl_error *err);
 /* Write at an offset (the streaming writer fills the header last). */
 blvl_status blvl__out_pwrite(blvl_out_file *f, const void *data, size_t len, uint64_t off,
                              blvl_error *err);

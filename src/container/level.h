@@ -7,8 +7,8 @@
 #include "container/format.h"
 
 struct blvl_level {
-    blvl_allocator alloc; /* a copy of the caller's hooks (so the level outlives their struct) */
-    const blvl_allocator *a;
+    blvl_options opt; /* a copy of the caller's options (so the level outlives their struct) */
+    const blvl_allocator *a; /* &opt.allocator */
     unsigned threads;
     /* Bytes of a mapped or in-memory level (NULL for a callback source). */
     const uint8_t *base;
@@ -18,8 +18,6 @@ struct blvl_level {
     blvl_header hdr;
     blvl_entry *entries; /* hdr.count entries, table order */
     blvl_info info;
-    void (*progress)(void *user, uint64_t done, uint64_t total); /* blvl_verify's */
-    void *progress_user;
 };
 
 /* blvl_open_file on a descriptor the caller already opened (and keeps; the level maps it).

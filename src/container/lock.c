@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "container/error.h"
+#include "common/error.h"
 
 static uint64_t now_ms(void) {
     struct timespec t;

@@ -7,8 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
+#include "common/pool.h"
 #include "container/level.h"
 #include "payload/payload.h"
 
@@ -79,19 +80,13 @@ out:
 }
 
 static blvl_level *level_new(const blvl_options *opt) {
-    const blvl_allocator *a = opt ? opt->allocator : NULL;
-    blvl_level *lv = blvl__calloc(a, sizeof *lv);
+    blvl_level *lv = blvl__calloc(opt ? &opt->allocator : NULL, sizeof *lv);
     if (!lv)
         return NULL;
-    if (a) {
-        lv->alloc = *a;
-        lv->a = &lv->alloc;
-    }
-    lv->threads = blvl__threads(opt ? opt->threads : 0);
-    if (opt) {
-        lv->progress = opt->progress;
-        lv->progress_user = opt->progress_user;
-    }
+    if (opt)
+        lv->opt = *opt;
+    lv->a = &lv->opt.allocator;
+    lv->threads = blvl__threads(lv->opt.threads);
     return lv;
 }
 
@@ -218,4 +213,8 @@ const blvl_entry *blvl_find(const blvl_level *lv, const char *tag) {
         if (strncmp(lv->entries[i].tag, tag, BLVL_TAG_MAX + 1) == 0)
             return &lv->entries[i];
     return NULL;
+}
+
+const blvl_options *blvl_level_options(const blvl_level *level) {
+    return level ? &level->opt : NULL;
 }

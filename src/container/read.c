@@ -7,12 +7,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "container/level.h"
 #include "payload/digest.h"
 #include "payload/inflate.h"
-#include "payload/pool.h"
+#include "common/pool.h"
 
 void blvl__level_prefetch(const blvl_level *lv, uint64_t offset, uint64_t size) {
     if (!lv->map || !size)
@@ -69,14 +69,15 @@ static blvl_status name_section(blvl_error *err, blvl_status st, const char *tag
     return blvl__fail(err, st, "section '%s': %s", tag, msg);
 }
 
-static void section_clear(blvl_section *s) {
+static void section_clear(blvl_bytes *s) {
     s->data = NULL;
     s->size = 0;
     s->owned_ = NULL;
     s->owned_size_ = 0;
+    memset(&s->alloc_, 0, sizeof s->alloc_);
 }
 
-blvl_status blvl_read_packed(blvl_level *lv, const char *tag, blvl_section *out, blvl_error *err) {
+blvl_status blvl_read_packed(blvl_level *lv, const char *tag, blvl_bytes *out, blvl_error *err) {
     if (!lv || !out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no level or no output");
     section_clear(out);
@@ -96,11 +97,12 @@ blvl_status blvl_read_packed(blvl_level *lv, const char *tag, blvl_section *out,
     out->size = (size_t)e->packed_size;
     out->owned_ = owned;
     out->owned_size_ = owned ? (size_t)e->packed_size : 0;
+    out->alloc_ = *lv->a;
     blvl__ok(err);
     return BLVL_OK;
 }
 
-blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_section *out, blvl_error *err) {
+blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_bytes *out, blvl_error *err) {
     if (!lv || !out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no level or no output");
     section_clear(out);
@@ -132,6 +134,7 @@ blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_section *out, blvl_e
         out->size = (size_t)e->raw_size;
         out->owned_ = owned;
         out->owned_size_ = owned ? (size_t)e->packed_size : 0;
+        out->alloc_ = *lv->a;
         owned = NULL;
         goto done;
     }
@@ -141,7 +144,8 @@ blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_section *out, blvl_e
                         (unsigned long long)e->raw_size, e->tag);
         goto done;
     }
-    st = name_section(err, blvl__payload_inflate(bytes, chunks, n, raw, lv->threads, err), e->tag);
+    st = name_section(err, blvl__payload_inflate(bytes, chunks, n, raw, lv->threads, lv->a, err),
+                      e->tag);
     if (st != BLVL_OK) {
         blvl__dealloc(lv->a, raw, (size_t)e->raw_size);
         goto done;
@@ -150,6 +154,7 @@ blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_section *out, blvl_e
     out->size = (size_t)e->raw_size;
     out->owned_ = raw;
     out->owned_size_ = (size_t)e->raw_size;
+    out->alloc_ = *lv->a;
 done:
     blvl__dealloc(lv->a, chunks, (size_t)n * sizeof *chunks);
     blvl__dealloc(lv->a, owned, (size_t)e->packed_size);
@@ -160,10 +165,10 @@ done:
     return st;
 }
 
-void blvl_section_free(blvl_level *lv, blvl_section *s) {
+void blvl_bytes_free(blvl_bytes *s) {
     if (!s)
         return;
-    blvl__dealloc(lv ? lv->a : NULL, s->owned_, s->owned_size_);
+    blvl__dealloc(&s->alloc_, s->owned_, s->owned_size_);
     section_clear(s);
 }
 
@@ -211,8 +216,8 @@ static blvl_status verify_job(void *vctx, unsigned worker, size_t j, blvl_error 
         did = s->chunks[job->chunk].raw_size;
     }
     uint64_t done = atomic_fetch_add(&v->done, did) + did;
-    if (worker == 0 && v->lv->progress) /* worker 0 is the calling thread */
-        v->lv->progress(v->lv->progress_user, done, v->work);
+    if (worker == 0 && v->lv->opt.progress) /* worker 0 is the calling thread */
+        v->lv->opt.progress(v->lv->opt.progress_user, done, v->work);
     return st;
 }
 
@@ -314,8 +319,8 @@ static blvl_status verify_source(blvl_level *lv, blvl_error *err) {
         if (st != BLVL_OK)
             return st;
         done += e->packed_size + e->raw_size;
-        if (lv->progress)
-            lv->progress(lv->progress_user, done, work);
+        if (lv->opt.progress)
+            lv->opt.progress(lv->opt.progress_user, done, work);
     }
     return BLVL_OK;
 }

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "container/format.h"
 #include "container/layout.h"
 #include "container/level.h"
@@ -20,7 +20,7 @@
 /* Checks a section handed to `put`: a valid tag, outside identity, given once. */
 static blvl_status check_put(const blvl_section_in *put, size_t i, blvl_error *err) {
     const blvl_section_in *s = &put[i];
-    int core = 0;
+    bool core = false;
     if (!s->tag || strnlen(s->tag, BLVL_TAG_MAX + 1) > BLVL_TAG_MAX ||
         !blvl_tag_valid(s->tag, &core))
         return blvl__fail(err, BLVL_E_WRITE_TAG, "put %zu: tag is not 1..16 bytes of [a-z0-9._-]",
@@ -43,7 +43,7 @@ static blvl_status check_put(const blvl_section_in *put, size_t i, blvl_error *e
 static blvl_status check_drop(const char *const *drop, size_t i, const blvl_section_in *put,
                               size_t nput, blvl_error *err) {
     const char *t = drop[i];
-    int core = 0;
+    bool core = false;
     if (!t || strnlen(t, BLVL_TAG_MAX + 1) > BLVL_TAG_MAX || !blvl_tag_valid(t, &core))
         return blvl__fail(err, BLVL_E_WRITE_TAG, "drop %zu: tag is not 1..16 bytes of [a-z0-9._-]",
                           i);
@@ -144,7 +144,7 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
             close(fd);
         return st;
     }
-    const blvl_allocator *a = opt ? opt->allocator : NULL;
+    const blvl_allocator *a = opt ? &opt->allocator : NULL;
     uint32_t count = blvl_count(lv), n = 0;
     size_t cap = (size_t)count + nput + 1;
     blvl_entry *entries = blvl__calloc(a, cap * sizeof *entries);
@@ -180,7 +180,7 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
             replaced[p] = 1;
             continue;
         }
-        blvl_section packed;
+        blvl_bytes packed;
         if ((st = blvl_read_packed(lv, e->tag, &packed, err)) != BLVL_OK)
             goto out;
         /* A mapped level hands out its own bytes: nothing to free, valid until close. */
@@ -220,7 +220,7 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
     if ((st = blvl__budget_check(entries, (uint32_t)n, covered, err)) != BLVL_OK)
         goto out;
     blvl_out_file f;
-    if ((st = blvl__out_open(&f, out_path, err)) != BLVL_OK)
+    if ((st = blvl__out_open(&f, out_path, a, err)) != BLVL_OK)
         goto out;
     uint64_t at = floor;
     st = blvl__out_write(&f, region, (size_t)floor, err);

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "container/format.h"
 #include "payload/digest.h"
 #include "payload/payload.h"
@@ -37,8 +37,8 @@ typedef struct wanted_tag {
 } wanted_tag;
 
 struct blvl_stream {
-    blvl_allocator alloc; /* a copy, so the caller's struct need not outlive the call */
-    const blvl_allocator *a;
+    blvl_options opt;        /* a copy, so the caller's struct need not outlive the call */
+    const blvl_allocator *a; /* &opt.allocator */
     unsigned threads;
     uint64_t budget_opt; /* 0: the default, known once covered is */
     blvl_stream_fn fn;
@@ -90,14 +90,12 @@ blvl_status blvl_stream_new(blvl_stream **out, const blvl_options *opt, blvl_str
     if (!out || !fn)
         return blvl__fail(err, BLVL_E_ARGUMENT, "stream needs an output pointer and a callback");
     *out = NULL;
-    blvl_allocator al = {0};
-    if (opt && opt->allocator)
-        al = *opt->allocator;
-    blvl_stream *s = blvl__calloc(&al, sizeof *s);
+    blvl_stream *s = blvl__calloc(opt ? &opt->allocator : NULL, sizeof *s);
     if (!s)
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for the stream state");
-    s->alloc = al;
-    s->a = &s->alloc;
+    if (opt)
+        s->opt = *opt;
+    s->a = &s->opt.allocator;
     s->threads = opt ? opt->threads : 0;
     s->budget_opt = opt ? opt->inflate_budget : 0;
     s->fn = fn;
@@ -317,7 +315,7 @@ static blvl_status inflate_held(blvl_stream *s, const blvl_entry *e, const uint8
                             (unsigned long long)e->raw_size);
             goto out;
         }
-        st = blvl__payload_inflate(s->packed, chunks, nc, *raw, s->threads, err);
+        st = blvl__payload_inflate(s->packed, chunks, nc, *raw, s->threads, s->a, err);
         if (st != BLVL_OK) {
             drop(s, *raw, (size_t)e->raw_size);
             *raw = NULL;
@@ -566,6 +564,10 @@ void blvl_stream_free(blvl_stream *s) {
     drop(s, s->order, n * sizeof *s->order);
     release_packed(s);
     drop(s, s->want, s->capwant * sizeof *s->want);
-    blvl_allocator al = s->alloc;
+    blvl_allocator al = s->opt.allocator;
     blvl__dealloc(&al, s, sizeof *s);
+}
+
+const blvl_options *blvl_stream_options(const blvl_stream *s) {
+    return s ? &s->opt : NULL;
 }

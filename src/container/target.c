@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 
 /* Memory grows in blocks, never by copying: joining them at commit costs the level once. */
 #define BLOCK_MIN (64u << 10)
@@ -21,7 +21,7 @@ blvl_status blvl__target_file(blvl_target *t, const char *path, const blvl_alloc
     t->kind = BLVL_TARGET_FILE;
     t->a = a;
     t->file.fd = -1;
-    return blvl__out_open(&t->file, path, err);
+    return blvl__out_open(&t->file, path, a, err);
 }
 
 void blvl__target_memory(blvl_target *t, const blvl_allocator *a) {
@@ -105,7 +105,8 @@ blvl_status blvl__target_commit(blvl_target *t, const uint8_t *region, uint64_t 
                             (unsigned long long)file_size);
             break;
         }
-        uint8_t *buf = blvl__alloc(t->a, (size_t)file_size);
+        /* handed to the caller, freed by blvl_free: the size rides with it */
+        uint8_t *buf = blvl__alloc_sized(t->a, (size_t)file_size);
         if (!buf) {
             st = blvl__fail(err, BLVL_E_NOMEM, "no memory for a level of %llu bytes",
                             (unsigned long long)file_size);

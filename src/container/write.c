@@ -1,7 +1,7 @@
 /* Whole-section writing: thin wrappers over the streaming writer (writer.c), with room for
  * exactly `count` sections, so the bytes are the streaming writer's for the same sections. */
 #include "blvl/blvl.h"
-#include "container/error.h"
+#include "common/error.h"
 
 static blvl_status add_all(blvl_writer *w, const blvl_section_in *sections, size_t count,
                            blvl_error *err) {
@@ -18,14 +18,14 @@ static blvl_status add_all(blvl_writer *w, const blvl_section_in *sections, size
 }
 
 /* The options with the total raw size filled in, for progress. */
-static blvl_write_options with_total(const blvl_write_options *opt, const blvl_section_in *sections,
-                                     size_t count) {
-    blvl_write_options o = {0};
+static blvl_options with_total(const blvl_options *opt, const blvl_section_in *sections,
+                               size_t count) {
+    blvl_options o = {0};
     if (opt)
         o = *opt;
-    if (!o.total_raw)
+    if (!o.progress_total)
         for (size_t i = 0; i < count; i++)
-            o.total_raw += sections[i].size;
+            o.progress_total += sections[i].size;
     return o;
 }
 
@@ -38,7 +38,7 @@ static blvl_status check_count(const blvl_section_in *sections, size_t count, bl
 }
 
 blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
-                              const blvl_write_options *opt, uint8_t **out, size_t *out_size,
+                              const blvl_options *opt, uint8_t **out, size_t *out_size,
                               blvl_error *err) {
     if (!out || !out_size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no output");
@@ -47,7 +47,7 @@ blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
     blvl_status st = check_count(sections, count, err);
     if (st != BLVL_OK)
         return st;
-    blvl_write_options o = with_total(opt, sections, count);
+    blvl_options o = with_total(opt, sections, count);
     blvl_writer *w;
     if ((st = blvl_writer_open_memory(&w, (uint32_t)count, &o, err)) != BLVL_OK)
         return st;
@@ -59,13 +59,13 @@ blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
 }
 
 blvl_status blvl_write_file(const char *path, const blvl_section_in *sections, size_t count,
-                            const blvl_write_options *opt, blvl_error *err) {
+                            const blvl_options *opt, blvl_error *err) {
     if (!path)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no path");
     blvl_status st = check_count(sections, count, err);
     if (st != BLVL_OK)
         return st;
-    blvl_write_options o = with_total(opt, sections, count);
+    blvl_options o = with_total(opt, sections, count);
     blvl_writer *w;
     if ((st = blvl_writer_open_file(&w, path, (uint32_t)count, &o, err)) != BLVL_OK)
         return st;

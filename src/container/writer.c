@@ -10,9 +10,9 @@
  * the file grows front to back and the bytes never depend on the workers' timing. */
 #include <string.h>
 
-#include "container/alloc.h"
-#include "container/bytes.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "blvl/le.h"
+#include "common/error.h"
 #include "container/format.h"
 #include "container/layout.h"
 #include "container/target.h"
@@ -25,7 +25,8 @@
 #define MAX_CHUNKS ((uint32_t)(BLVL_SECTION_RAW_MAX / BLVL_CHUNK_MAX))
 
 struct blvl_writer {
-    const blvl_allocator *a;
+    blvl_allocator alloc;    /* a copy of the caller's */
+    const blvl_allocator *a; /* &alloc */
     blvl_target target;
     blvl_pipe *pipe;
     void (*progress)(void *user, uint64_t done, uint64_t total);
@@ -64,8 +65,8 @@ static blvl_status failed(blvl_writer *w, blvl_error *err) {
     return w->failed;
 }
 
-static blvl_status open_common(blvl_writer **out, uint32_t max_sections,
-                               const blvl_write_options *opt, blvl_error *err) {
+static blvl_status open_common(blvl_writer **out, uint32_t max_sections, const blvl_options *opt,
+                               blvl_error *err) {
     if (!out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no writer to return");
     *out = NULL;
@@ -73,18 +74,20 @@ static blvl_status open_common(blvl_writer **out, uint32_t max_sections,
     if (floor == 0)
         return blvl__fail(err, BLVL_E_ARGUMENT, "%u sections do not fit a reserved region",
                           max_sections);
-    const blvl_allocator *a = opt ? opt->allocator : NULL;
-    blvl_writer *w = blvl__calloc(a, sizeof *w);
+    blvl_writer *w = blvl__calloc(opt ? &opt->allocator : NULL, sizeof *w);
     if (!w)
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for a writer");
-    w->a = a;
+    if (opt)
+        w->alloc = opt->allocator;
+    w->a = &w->alloc;
+    const blvl_allocator *a = w->a;
     w->max = max_sections;
     w->floor = floor;
     w->pos = w->start = floor;
     if (opt) {
         w->progress = opt->progress;
         w->progress_user = opt->progress_user;
-        w->total_raw = opt->total_raw;
+        w->total_raw = opt->progress_total;
     }
     blvl__hasher_init(&w->hasher);
     w->entries = blvl__calloc(a, (max_sections ? max_sections : 1) * sizeof *w->entries);
@@ -109,7 +112,7 @@ static void writer_free(blvl_writer *w) {
 }
 
 blvl_status blvl_writer_open_file(blvl_writer **out, const char *path, uint32_t max_sections,
-                                  const blvl_write_options *opt, blvl_error *err) {
+                                  const blvl_options *opt, blvl_error *err) {
     if (out)
         *out = NULL;
     if (!path)
@@ -130,7 +133,7 @@ blvl_status blvl_writer_open_file(blvl_writer **out, const char *path, uint32_t 
 }
 
 blvl_status blvl_writer_open_memory(blvl_writer **out, uint32_t max_sections,
-                                    const blvl_write_options *opt, blvl_error *err) {
+                                    const blvl_options *opt, blvl_error *err) {
     blvl_status st = open_common(out, max_sections, opt, err);
     if (st == BLVL_OK)
         blvl__target_memory(&(*out)->target, (*out)->a);
@@ -138,7 +141,7 @@ blvl_status blvl_writer_open_memory(blvl_writer **out, uint32_t max_sections,
 }
 
 blvl_status blvl_writer_open_sink(blvl_writer **out, const blvl_sink *sink, uint32_t max_sections,
-                                  const blvl_write_options *opt, blvl_error *err) {
+                                  const blvl_options *opt, blvl_error *err) {
     if (out)
         *out = NULL;
     if (!sink || !sink->write)
@@ -177,8 +180,8 @@ static blvl_status drain_one(blvl_writer *w, blvl_error *err) {
     }
     if (s->raw_size) {
         uint8_t *ix = w->index + (size_t)w->nchunks * BLVL_CHUNK_INDEX_ENTRY;
-        blvl__put32(ix, s->packed_size);
-        blvl__put32(ix + 4, s->raw_size);
+        blvl_le_put32(ix, s->packed_size);
+        blvl_le_put32(ix + 4, s->raw_size);
         ix[8] = s->codec;
         ix[9] = ix[10] = ix[11] = 0;
         w->nchunks++;
@@ -191,7 +194,7 @@ static blvl_status drain_one(blvl_writer *w, blvl_error *err) {
     if (st == BLVL_OK && last) {
         blvl_entry *en = &w->entries[w->wsec++];
         uint8_t *count = w->index + (size_t)w->nchunks * BLVL_CHUNK_INDEX_ENTRY;
-        blvl__put32(count, w->nchunks);
+        blvl_le_put32(count, w->nchunks);
         st = put(w, w->index, (size_t)w->nchunks * BLVL_CHUNK_INDEX_ENTRY + 4, &e);
         en->offset = w->start;
         en->packed_size = w->pos - w->start;

@@ -4,8 +4,8 @@
  * bytes independent of the order the caller added the fields in. */
 #include "blvl/fb.h"
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "fb/struct_copy.h"
 
 typedef struct pending {
@@ -18,7 +18,8 @@ typedef struct pending {
 } pending;
 
 struct blvl_fb_builder {
-    const blvl_allocator *a;
+    blvl_allocator alloc;    /* a copy of the caller's */
+    const blvl_allocator *a; /* &alloc */
     uint8_t *buf;
     size_t cap, used; /* bytes live at buf[cap - used, cap) */
     size_t minalign;
@@ -123,13 +124,15 @@ static int not_in_table(blvl_fb_builder *b, const char *what) {
     return b->status == BLVL_OK;
 }
 
-blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_allocator *a, blvl_error *err) {
+blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_options *opt, blvl_error *err) {
     if (!out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer builder: no output");
-    blvl_fb_builder *b = blvl__calloc(a, sizeof *b);
+    blvl_fb_builder *b = blvl__calloc(opt ? &opt->allocator : NULL, sizeof *b);
     if (!b)
         return blvl__fail(err, BLVL_E_NOMEM, "flatbuffer builder: out of memory");
-    b->a = a;
+    if (opt)
+        b->alloc = opt->allocator;
+    b->a = &b->alloc;
     b->minalign = 4;
     *out = b;
     blvl__ok(err);
@@ -139,7 +142,8 @@ blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_allocator *a, 
 void blvl_fb_builder_free(blvl_fb_builder *b) {
     if (!b)
         return;
-    const blvl_allocator *a = b->a;
+    blvl_allocator al = b->alloc; /* b itself is freed with it */
+    const blvl_allocator *a = &al;
     if (b->buf)
         blvl__dealloc(a, b->buf, b->cap);
     if (b->fields)
@@ -454,9 +458,4 @@ blvl_status blvl_fb_finish_id(blvl_fb_builder *b, blvl_fb_ref root, const char *
 blvl_status blvl_fb_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t **data, size_t *size,
                            blvl_error *err) {
     return blvl_fb_finish_id(b, root, NULL, data, size, err);
-}
-
-void blvl_fb_free(const blvl_allocator *a, void *ptr, size_t size) {
-    if (ptr)
-        blvl__dealloc(a, ptr, size);
 }

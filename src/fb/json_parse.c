@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 
 #define JSON_MAX_DEPTH 200u
 
@@ -824,8 +824,9 @@ static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const node *obj, un
 }
 
 blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *root,
-                              const blvl_allocator *a, uint8_t **out, size_t *out_size,
+                              const blvl_options *opt, uint8_t **out, size_t *out_size,
                               blvl_error *err) {
+    const blvl_allocator *a = opt ? &opt->allocator : NULL;
     if (!json || !root || root->is_struct || !out || !out_size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer json: bad arguments");
     /* Positions in the text are held as 32-bit offsets. */
@@ -845,7 +846,7 @@ blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *
         if (p.pos != p.len)
             jfail(&p, "trailing characters after the JSON value");
     }
-    if (!p.st && blvl_fb_builder_new(&p.b, a, err) == BLVL_OK) {
+    if (!p.st && blvl_fb_builder_new(&p.b, opt, err) == BLVL_OK) {
         blvl_fb_ref r = build_table(&p, root, &p.nodes[rootn], 0);
         const uint8_t *data;
         size_t size;
@@ -853,7 +854,7 @@ blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *
             blvl_status st = blvl_fb_finish_id(p.b, r, root->file_identifier, &data, &size, err);
             if (st)
                 p.st = st;
-            else if (!(*out = blvl__alloc(a, size)))
+            else if (!(*out = blvl__alloc_sized(a, size))) /* the caller's, for blvl_free */
                 p.st = blvl__fail(err, BLVL_E_NOMEM, "json: out of memory");
             else {
                 memcpy(*out, data, size);

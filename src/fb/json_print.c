@@ -8,8 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 
 typedef struct out {
     const blvl_allocator *a;
@@ -345,11 +345,12 @@ static void put_table(out *o, const blvl_fb_type *t, const uint8_t *tp) {
 }
 
 blvl_status blvl_fb_to_json(const void *buf, size_t size, const blvl_fb_type *root, unsigned indent,
-                            const blvl_allocator *a, char **out_json, size_t *out_len,
+                            const blvl_options *opt, char **out_json, size_t *out_len,
                             blvl_error *err) {
+    const blvl_allocator *a = opt ? &opt->allocator : NULL;
     if (!out_json || !out_len)
         return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer json: no output");
-    blvl_status st = blvl_fb_verify(buf, size, root, NULL, err);
+    blvl_status st = blvl_fb_verify(buf, size, root, opt, err);
     if (st)
         return st;
     out o;
@@ -364,8 +365,8 @@ blvl_status blvl_fb_to_json(const void *buf, size_t size, const blvl_fb_type *ro
             blvl__dealloc(a, o.buf, o.cap);
         return blvl__fail(err, BLVL_E_NOMEM, "flatbuffer json: out of memory");
     }
-    /* Hand back exactly len + 1 bytes so the caller frees what it was given. */
-    char *res = blvl__alloc(a, o.len + 1);
+    /* Hand back exactly len + 1 bytes, freed by blvl_free. */
+    char *res = blvl__alloc_sized(a, o.len + 1);
     if (!res) {
         blvl__dealloc(a, o.buf, o.cap);
         return blvl__fail(err, BLVL_E_NOMEM, "flatbuffer json: out of memory");

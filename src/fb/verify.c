@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "container/error.h"
+#include "common/error.h"
 
 #define PATH_MAX_DEPTH 80
 
@@ -303,14 +303,14 @@ static blvl_status table_at(verifier *v, uint64_t pos, const blvl_fb_type *t) {
 }
 
 blvl_status blvl_fb_verify(const void *buf, size_t size, const blvl_fb_type *root,
-                           const blvl_fb_limits *limits, blvl_error *err) {
+                           const blvl_options *opt, blvl_error *err) {
     verifier v;
     memset(&v, 0, sizeof v);
     v.buf = (const uint8_t *)buf;
     v.size = size;
     v.err = err;
-    v.max_depth = limits && limits->max_depth ? limits->max_depth : BLVL_FB_MAX_DEPTH_DEFAULT;
-    v.max_tables = limits && limits->max_tables ? limits->max_tables : BLVL_FB_MAX_TABLES_DEFAULT;
+    v.max_depth = opt && opt->fb_max_depth ? opt->fb_max_depth : BLVL_FB_MAX_DEPTH_DEFAULT;
+    v.max_tables = opt && opt->fb_max_tables ? opt->fb_max_tables : BLVL_FB_MAX_TABLES_DEFAULT;
     v.max_visits = size / 4;
     if (!root || root->is_struct || (!buf && size))
         return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer: no root table type");

@@ -2,9 +2,9 @@
  * them the index, and the chunks tile everything before the index, in order. */
 #include <string.h>
 
-#include "container/alloc.h"
-#include "container/bytes.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "blvl/le.h"
+#include "common/error.h"
 #include "payload/payload.h"
 
 blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint64_t raw_size,
@@ -16,7 +16,7 @@ blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint
         return blvl__fail(err, BLVL_E_CHUNK_INDEX,
                           "payload of %llu bytes is too short for a chunk count",
                           (unsigned long long)packed_size);
-    uint32_t n = blvl__le32(packed + packed_size - 4);
+    uint32_t n = blvl_le32(packed + packed_size - 4);
     uint64_t index_size = (uint64_t)n * BLVL_CHUNK_INDEX_ENTRY;
     if (index_size > packed_size - 4)
         return blvl__fail(err, BLVL_E_CHUNK_INDEX,
@@ -43,7 +43,7 @@ blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint
     uint64_t poff = 0, roff = 0;
     blvl_status st = BLVL_OK;
     for (uint32_t i = 0; i < n; i++, ix += BLVL_CHUNK_INDEX_ENTRY) {
-        uint32_t psz = blvl__le32(ix), rsz = blvl__le32(ix + 4);
+        uint32_t psz = blvl_le32(ix), rsz = blvl_le32(ix + 4);
         uint8_t codec = ix[8];
         if (rsz > BLVL_CHUNK_MAX) {
             st = blvl__fail(err, BLVL_E_CHUNK_SIZE, "chunk %u holds %u raw bytes, over 4 MiB", i,

@@ -1,46 +1,15 @@
-/* ZSTD_customMem and ZSTD_createCCtx_advanced (stable since zstd 1.0, exported by the shared
- * library) let the caller's allocator reach the encoders' memory too. */
-#define ZSTD_STATIC_LINKING_ONLY
+#include "payload/zmem.h"
 #include "payload/codec.h"
 
 #include <string.h>
 #include <zstd_errors.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "payload/payload.h"
 
-/* zstd frees without a size; the caller's allocator wants one, so it rides in front. */
-#define PREFIX 16u
-
-static void *zalloc(void *opaque, size_t size) {
-    const blvl_allocator *a = opaque;
-    if (size > SIZE_MAX - PREFIX)
-        return NULL;
-    uint8_t *p = blvl__alloc(a, size + PREFIX);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    return p + PREFIX;
-}
-
-static void zfree(void *opaque, void *ptr) {
-    if (!ptr)
-        return;
-    uint8_t *p = (uint8_t *)ptr - PREFIX;
-    size_t size;
-    memcpy(&size, p, sizeof size);
-    blvl__dealloc(opaque, p, size + PREFIX);
-}
-
 static ZSTD_CCtx *make_cctx(const blvl_allocator *a, int level) {
-    ZSTD_CCtx *c;
-    if (a && (a->alloc || a->free)) {
-        ZSTD_customMem mem = {zalloc, zfree, (void *)a};
-        c = ZSTD_createCCtx_advanced(mem);
-    } else {
-        c = ZSTD_createCCtx();
-    }
+    ZSTD_CCtx *c = ZSTD_createCCtx_advanced(blvl__zstd_mem(a));
     if (!c)
         return NULL;
     if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)) ||

@@ -1,12 +1,13 @@
+#include "payload/zmem.h"
 #include "payload/inflate.h"
 
 #include <string.h>
 #include <zstd.h>
 
-#include "container/alloc.h"
-#include "container/bytes.h"
-#include "container/error.h"
-#include "payload/pool.h"
+#include "common/alloc.h"
+#include "blvl/le.h"
+#include "common/error.h"
+#include "common/pool.h"
 
 #define ZSTD_FRAME_MAGIC 0xFD2FB528u
 
@@ -26,7 +27,7 @@ blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const b
     /* One frame, the content size set and equal to the index's raw size, no checksum, no
      * dictionary, the reserved bit clear: the frame header descriptor (byte 4) has its low
      * four bits clear (RFC 8878: dictionary ID flag 0..1, checksum 2, reserved 3). */
-    if (c->packed_size < 6 || blvl__le32(src) != ZSTD_FRAME_MAGIC || (src[4] & 0x0F) != 0)
+    if (c->packed_size < 6 || blvl_le32(src) != ZSTD_FRAME_MAGIC || (src[4] & 0x0F) != 0)
         return blvl__fail(err, BLVL_E_ZSTD,
                           "chunk %u is not a zstd frame without checksum, dictionary and "
                           "reserved bit",
@@ -53,7 +54,7 @@ blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const b
                           "chunk %u: %u packed bytes are not exactly one zstd frame", index,
                           c->packed_size);
     if (!w->dctx) {
-        if (!(w->dctx = ZSTD_createDCtx()))
+        if (!(w->dctx = ZSTD_createDCtx_advanced(blvl__zstd_mem(w->a))))
             return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd decoder");
         /* belt and braces: the same 4 MiB cap, should decoding ever become streaming */
         (void)ZSTD_DCtx_setParameter(w->dctx, ZSTD_d_windowLogMax, 22);
@@ -109,10 +110,11 @@ static blvl_status inflate_all(const uint8_t *packed, const blvl_chunk *chunks, 
 }
 
 blvl_status blvl__payload_inflate(const uint8_t *packed, const blvl_chunk *chunks, uint32_t n,
-                                  uint8_t *raw, unsigned threads, blvl_error *err) {
+                                  uint8_t *raw, unsigned threads, const blvl_allocator *a,
+                                  blvl_error *err) {
     if (n > 0 && !raw)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no output buffer for inflation");
-    return inflate_all(packed, chunks, n, raw, threads, NULL, err);
+    return inflate_all(packed, chunks, n, raw, threads, a, err);
 }
 
 blvl_status blvl__payload_check(const uint8_t *packed, const blvl_chunk *chunks, uint32_t n,

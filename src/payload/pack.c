@@ -3,11 +3,11 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "container/alloc.h"
-#include "container/bytes.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "blvl/le.h"
+#include "common/error.h"
 #include "payload/codec.h"
-#include "payload/pool.h"
+#include "common/pool.h"
 
 typedef struct chunk_job {
     size_t item;
@@ -78,13 +78,13 @@ static blvl_status assemble(pack_ctx *p, size_t item, size_t first, size_t n, bl
     }
     for (size_t j = first; j < first + n; j++) {
         const chunk_job *c = &p->jobs[j];
-        blvl__put32(w, c->packed_size);
-        blvl__put32(w + 4, c->raw_size);
+        blvl_le_put32(w, c->packed_size);
+        blvl_le_put32(w + 4, c->raw_size);
         w[8] = c->codec;
         w[9] = w[10] = w[11] = 0;
         w += BLVL_CHUNK_INDEX_ENTRY;
     }
-    blvl__put32(w, (uint32_t)n);
+    blvl_le_put32(w, (uint32_t)n);
     it->out = out;
     it->out_size = (size_t)size;
     return BLVL_OK;

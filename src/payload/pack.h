@@ -11,8 +11,6 @@ typedef struct blvl_pack_item {
     size_t out_size;    /* out */
 } blvl_pack_item;
 
-typedef void (*blvl_progress_fn)(void *user, uint64_t done, uint64_t total);
-
 /* On failure every `out` is NULL. */
 blvl_status blvl__pack_many(blvl_pack_item *items, size_t n, unsigned threads,
                             const blvl_allocator *a, blvl_progress_fn progress, void *progress_user,

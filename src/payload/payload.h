@@ -37,7 +37,8 @@ uint64_t blvl__inflated_size(const blvl_chunk *chunks, uint32_t n);
 /* Inflate every chunk into `raw` (raw_size bytes), `threads` workers at most (0 = online CPUs).
  * A zstd chunk must be one frame whose declared content size equals the index's raw size. */
 blvl_status blvl__payload_inflate(const uint8_t *packed, const blvl_chunk *chunks, uint32_t n,
-                                  uint8_t *raw, unsigned threads, blvl_error *err);
+                                  uint8_t *raw, unsigned threads, const blvl_allocator *a,
+                                  blvl_error *err);
 
 /* Inflate every chunk and discard the output (verification), using per-worker 4 MiB buffers. */
 blvl_status blvl__payload_check(const uint8_t *packed, const blvl_chunk *chunks, uint32_t n,
@@ -50,7 +51,4 @@ blvl_status blvl__payload_pack(const uint8_t *raw, size_t size, unsigned threads
                                void (*progress)(void *user, uint64_t done, uint64_t total),
                                void *progress_user, uint8_t **out, size_t *out_size,
                                blvl_error *err);
-
-/* Online CPUs when `threads` is 0, else `threads`; never 0. */
-unsigned blvl__threads(unsigned threads);
 #endif

@@ -3,8 +3,9 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "container/alloc.h"
-#include "container/error.h"
+#include "common/alloc.h"
+#include "common/error.h"
+#include "common/pool.h"
 #include "payload/codec.h"
 #include "payload/payload.h"
 

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "container/error.h"
+#include "common/error.h"
 #include "sections/roots.h"
 #include "sections/sections_internal.h"
 
@@ -19,7 +19,7 @@ static int find_root(const char *name, int core_only) {
     return -1;
 }
 
-const blvl_fb_type *blvl_section_type(const char *tag, int *required) {
+const blvl_fb_type *blvl_section_type(const char *tag, bool *required) {
     int k = find_root(tag, 1);
     if (required)
         *required = k >= 0 && blvl__roots[k].required;
@@ -56,9 +56,10 @@ static blvl_status presence_rule(int k, const char *tag, int present, uint32_t v
 }
 
 /* The FlatBuffers verifier for section k, its message naming the section. */
-static blvl_status verify_kind(int k, const void *bytes, size_t size, blvl_error *err) {
+static blvl_status verify_kind(int k, const void *bytes, size_t size, const blvl_options *opt,
+                               blvl_error *err) {
     blvl_error verr;
-    blvl_status st = blvl_fb_verify(bytes, size, blvl__roots[k].type, NULL, &verr);
+    blvl_status st = blvl_fb_verify(bytes, size, blvl__roots[k].type, opt, &verr);
     if (st == BLVL_OK)
         return BLVL_OK;
     /* verr reads "flatbuffer: <path>: ..."; name the section in front. */
@@ -67,7 +68,7 @@ static blvl_status verify_kind(int k, const void *bytes, size_t size, blvl_error
                       strlen(verr.message) >= skip ? verr.message + skip : "");
 }
 
-blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section *out,
+blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_bytes *out,
                                const uint8_t **root, blvl_error *err) {
     if (!level || !out || !root)
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no level or no output");
@@ -89,9 +90,9 @@ blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_section 
     st = blvl_read(level, tag, out, err);
     if (st)
         return st;
-    st = verify_kind(k, out->data, out->size, err);
+    st = verify_kind(k, out->data, out->size, blvl_level_options(level), err);
     if (st) {
-        blvl_section_free(level, out);
+        blvl_bytes_free(out);
         return st;
     }
     *root = blvl_fb_root(out->data);
@@ -103,20 +104,21 @@ blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err) {
     if (!level)
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no level");
     for (unsigned i = 0; i < blvl__core_count; i++) {
-        blvl_section s;
+        blvl_bytes s;
         const uint8_t *root;
         blvl_status st = blvl_level_section(level, blvl__roots[i].name, &s, &root, err);
         if (st == BLVL_E_NOT_FOUND)
             continue; /* absent or dropped: an optional section */
         if (st)
             return st;
-        blvl_section_free(level, &s);
+        blvl_bytes_free(&s);
     }
     blvl__ok(err);
     return BLVL_OK;
 }
 
-blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, blvl_error *err) {
+blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count,
+                                const blvl_options *opt, blvl_error *err) {
     if (!sections && count)
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no sections");
     /* the order and wording of blvl_sections_verify, so a writer refuses with its message */
@@ -132,7 +134,7 @@ blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, b
         if (st == BLVL_OK && !s->data && s->size)
             st = blvl__fail(err, BLVL_E_ARGUMENT, "sections: %s has no bytes", blvl__roots[i].name);
         if (st == BLVL_OK)
-            st = verify_kind((int)i, s->data, s->size, err);
+            st = verify_kind((int)i, s->data, s->size, opt, err);
         if (st)
             return st;
     }
@@ -146,18 +148,18 @@ blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count, b
  * Game sections and core tags without a schema are not looked at. */
 static blvl_status stream_check(void *user, const blvl_entry *e, const uint8_t *data, size_t size,
                                 blvl_error *err) {
-    (void)user;
     int k = find_root(e->tag, 1);
     if (k < 0)
         return BLVL_OK;
     blvl_status st = presence_rule(k, e->tag, 1, e->version, err);
     if (st == BLVL_E_NOT_FOUND)
         return BLVL_OK;
-    return st ? st : verify_kind(k, data, size, err);
+    return st ? st : verify_kind(k, data, size, user, err);
 }
 
 blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err) {
-    return blvl_stream_set_check(s, stream_check, NULL, err);
+    /* the stream's own copy of its options outlives the hook */
+    return blvl_stream_set_check(s, stream_check, (void *)blvl_stream_options(s), err);
 }
 
 const blvl_fb_type *blvl__section_type_or_fail(const char *tag, blvl_error *err) {
@@ -170,7 +172,7 @@ const blvl_fb_type *blvl__section_type_or_fail(const char *tag, blvl_error *err)
 }
 
 blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
-                                      blvl_error *err) {
+                                      const blvl_options *opt, blvl_error *err) {
     const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
-    return t ? blvl_fb_verify(bytes, size, t, NULL, err) : BLVL_E_ARGUMENT;
+    return t ? blvl_fb_verify(bytes, size, t, opt, err) : BLVL_E_ARGUMENT;
 }

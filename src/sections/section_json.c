@@ -3,24 +3,25 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blvl/fb_json.h"
 #include "blvl/sections.h"
-#include "container/error.h"
+#include "common/error.h"
 #include "sections/sections_internal.h"
 
 blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size, unsigned indent,
-                                 const blvl_allocator *a, char **out, size_t *out_len,
+                                 const blvl_options *opt, char **out, size_t *out_len,
                                  blvl_error *err) {
     const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
-    return t ? blvl_fb_to_json(bytes, size, t, indent, a, out, out_len, err) : BLVL_E_ARGUMENT;
+    return t ? blvl_fb_to_json(bytes, size, t, indent, opt, out, out_len, err) : BLVL_E_ARGUMENT;
 }
 
 blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
-                                   const blvl_allocator *a, uint8_t **out, size_t *out_size,
+                                   const blvl_options *opt, uint8_t **out, size_t *out_size,
                                    blvl_error *err) {
     const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
     if (!t)
         return BLVL_E_ARGUMENT;
-    blvl_status st = blvl_fb_from_json(json, len, t, a, out, out_size, err);
+    blvl_status st = blvl_fb_from_json(json, len, t, opt, out, out_size, err);
     /* "flatbuffer: json: Sim.colliders[7].flags: ..." names the value from the root type; name
      * it from the tag instead, as a user wrote it: "sim.colliders[7].flags". */
     const char *head = "flatbuffer: json: ";

@@ -10,8 +10,8 @@
 typedef struct bvh_build {
     blvl_trace_world *w;
     uint32_t *items;
-    float *centroid;     /* 3 per collider */
-    uint32_t node_count; /* nodes handed out so far: the next pair of children starts here */
+    float *centroid; /* 3 per collider */
+    uint32_t node_count;
 } bvh_build;
 
 static float cen(const bvh_build *b, uint32_t item, int axis) {
@@ -96,17 +96,13 @@ blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err) {
     if (n == 0)
         return BLVL_OK;
     bvh_build b = {w, NULL, NULL, 1};
-    w->items = blvl__tw_calloc(&w->al, n, sizeof(uint32_t));
-    w->nodes = blvl__tw_calloc(&w->al, 2 * (size_t)n, sizeof(tw_node));
+    w->items = blvl__calloc_n(&w->al, n, sizeof(uint32_t));
+    w->nodes = blvl__calloc_n(&w->al, 2 * (size_t)n, sizeof(tw_node));
     w->node_count = (uint32_t)(2 * (size_t)n); /* the allocation's size, for the free */
-    b.centroid = blvl__tw_calloc(&w->al, 3 * (size_t)w->collider_count, sizeof(float));
+    b.centroid = blvl__calloc_n(&w->al, 3 * (size_t)w->collider_count, sizeof(float));
     if (!w->items || !w->nodes || !b.centroid) {
-        blvl__tw_free(&w->al, b.centroid, 3 * (size_t)w->collider_count * sizeof(float));
-        if (err) {
-            err->code = BLVL_E_NOMEM;
-            snprintf(err->message, sizeof err->message, "trace: hierarchy: out of memory");
-        }
-        return BLVL_E_NOMEM;
+        blvl__dealloc(&w->al, b.centroid, 3 * (size_t)w->collider_count * sizeof(float));
+        return blvl__fail(err, BLVL_E_NOMEM, "trace: hierarchy: out of memory");
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < w->collider_count; i++) {
@@ -119,6 +115,6 @@ blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err) {
     }
     b.items = w->items;
     build_node(&b, 0, 0, n, 0);
-    blvl__tw_free(&w->al, b.centroid, 3 * (size_t)w->collider_count * sizeof(float));
+    blvl__dealloc(&w->al, b.centroid, 3 * (size_t)w->collider_count * sizeof(float));
     return BLVL_OK;
 }

@@ -3,14 +3,13 @@
  * planes, and the entry is pulled back BLVL_TRACE_DIST_EPSILON along the entering plane. */
 #include "trace/trace_internal.h"
 
-void blvl__tw_clip_box(tw_trace *t, const blvl_trace_plane *planes, uint32_t count,
-                       uint32_t collider) {
+void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, uint32_t collider) {
     const float eps = BLVL_TRACE_DIST_EPSILON;
     float enter = -1.0f, leave = 1.0f;
-    const blvl_trace_plane *clip = NULL;
+    const blvl_Plane *clip = NULL;
     int startout = 0, getout = 0;
     for (uint32_t i = 0; i < count; i++) {
-        const blvl_trace_plane *p = &planes[i];
+        const blvl_Plane *p = &planes[i];
         const float nx = p->normal.x, ny = p->normal.y, nz = p->normal.z;
         /* The box corner deepest against the normal touches the plane first. */
         float off = nx * (nx < 0 ? t->maxs[0] : t->mins[0]) +
@@ -61,9 +60,9 @@ void blvl__tw_clip_box(tw_trace *t, const blvl_trace_plane *planes, uint32_t cou
     }
 }
 
-int blvl__tw_point_inside(const blvl_trace_plane *planes, uint32_t count, const float p[3]) {
+int blvl__tw_point_inside(const blvl_Plane *planes, uint32_t count, const float p[3]) {
     for (uint32_t i = 0; i < count; i++) {
-        const blvl_trace_plane *q = &planes[i];
+        const blvl_Plane *q = &planes[i];
         if (q->normal.x * p[0] + q->normal.y * p[1] + q->normal.z * p[2] - q->dist > 0)
             return 0;
     }

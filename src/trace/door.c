@@ -7,13 +7,8 @@
 
 #include "trace/trace_internal.h"
 
-static blvl_status fail(blvl_error *err, blvl_status code, const char *msg) {
-    if (err) {
-        err->code = code;
-        snprintf(err->message, sizeof err->message, "trace: door: %s", msg);
-    }
-    return code;
-}
+/* Refusals name their rule first, like every other: "argument: trace: door: ...". */
+#define fail(err, code, msg) blvl__fail(err, code, "trace: door: %s", msg)
 
 void blvl_trace_transform_identity(blvl_trace_transform *out) {
     memset(out, 0, sizeof *out);
@@ -68,17 +63,17 @@ blvl_status blvl_trace_doors_new(blvl_trace_doors **out, const blvl_trace_world 
                                  blvl_error *err) {
     if (!out || !w)
         return fail(err, BLVL_E_ARGUMENT, "no world");
-    blvl_trace_doors *d = blvl__tw_calloc(&w->al, 1, sizeof *d);
+    blvl_trace_doors *d = blvl__calloc_n(&w->al, 1, sizeof *d);
     if (!d)
         return fail(err, BLVL_E_NOMEM, "out of memory");
     d->world = w;
-    d->poses = blvl__tw_calloc(&w->al, w->door_collider_count + 1u, sizeof(tw_door_pose));
+    d->poses = blvl__calloc_n(&w->al, w->door_collider_count + 1u, sizeof(tw_door_pose));
     if (!d->poses) {
-        blvl__tw_free(&w->al, d, sizeof *d);
+        blvl__dealloc(&w->al, d, sizeof *d);
         return fail(err, BLVL_E_NOMEM, "out of memory");
     }
     for (uint32_t i = 0; i < w->door_collider_count; i++)
-        blvl__tw_vec_init(&d->poses[i].planes, sizeof(blvl_trace_plane));
+        blvl__tw_vec_init(&d->poses[i].planes, sizeof(blvl_Plane));
     *out = d;
     return BLVL_OK;
 }
@@ -89,8 +84,8 @@ void blvl_trace_doors_free(blvl_trace_doors *d) {
     const blvl_trace_world *w = d->world;
     for (uint32_t i = 0; i < w->door_collider_count; i++)
         blvl__tw_vec_free(&w->al, &d->poses[i].planes);
-    blvl__tw_free(&w->al, d->poses, (w->door_collider_count + 1u) * sizeof(tw_door_pose));
-    blvl__tw_free(&w->al, d, sizeof *d);
+    blvl__dealloc(&w->al, d->poses, (w->door_collider_count + 1u) * sizeof(tw_door_pose));
+    blvl__dealloc(&w->al, d, sizeof *d);
 }
 
 static void ignore_report(void *user, uint32_t face, const char *reason) {
@@ -131,16 +126,16 @@ blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_
             pose->moved = 0;
             continue;
         }
-        blvl_trace_vec3 *moved = blvl__tw_calloc(&w->al, dc->vertex_count + 1u, sizeof *moved);
+        blvl_Vec3 *moved = blvl__calloc_n(&w->al, dc->vertex_count + 1u, sizeof *moved);
         if (!moved)
             return fail(err, BLVL_E_NOMEM, "out of memory");
         for (uint32_t v = 0; v < dc->vertex_count; v++) {
-            const blvl_trace_vec3 *p = &w->door_vertices[dc->first_vertex + v];
+            const blvl_Vec3 *p = &w->door_vertices[dc->first_vertex + v];
             float q[3];
             for (int k = 0; k < 3; k++)
                 q[k] = xf->rot[k][0] * p->x + xf->rot[k][1] * p->y + xf->rot[k][2] * p->z +
                        xf->translate[k];
-            moved[v] = (blvl_trace_vec3){q[0], q[1], q[2]};
+            moved[v] = (blvl_Vec3){q[0], q[1], q[2]};
         }
         tw_hull_in in = {moved,
                          dc->vertex_count,
@@ -152,7 +147,7 @@ blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_
         pose->planes.len = 0;
         blvl_status st = blvl__tw_expand_hull(&w->al, &in, &pose->planes, NULL, NULL, pose->lo,
                                               pose->hi, &usable, ignore_report, NULL);
-        blvl__tw_free(&w->al, moved, (dc->vertex_count + 1u) * sizeof *moved);
+        blvl__dealloc(&w->al, moved, (dc->vertex_count + 1u) * sizeof *moved);
         if (st != BLVL_OK)
             return fail(err, st, "out of memory");
         if (!usable)

@@ -64,7 +64,7 @@ static void newell(const double *pts, const uint32_t *loop, uint32_t n, double o
 }
 
 typedef struct expander {
-    const tw_alloc *al;
+    const blvl_allocator *al;
     tw_vec *planes;
     size_t first; /* this hull's planes start here */
     double tol;   /* distance tolerance (units) */
@@ -73,16 +73,16 @@ typedef struct expander {
 /* Append a plane unless this hull already has it. */
 static int add_plane(expander *x, const double n[3], double d) {
     for (size_t i = x->first; i < x->planes->len; i++) {
-        const blvl_trace_plane *p = &TW_AT(*x->planes, blvl_trace_plane, i);
+        const blvl_Plane *p = &TW_AT(*x->planes, blvl_Plane, i);
         double c = n[0] * p->normal.x + n[1] * p->normal.y + n[2] * p->normal.z;
         if (c > 1.0 - 1e-9 && fabs(d - p->dist) <= x->tol * 0.1)
             return 1;
     }
-    blvl_trace_plane p = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
+    blvl_Plane p = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
     return blvl__tw_vec_push(x->al, x->planes, &p);
 }
 
-blvl_status blvl__tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *planes,
+blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, tw_vec *planes,
                                  tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
                                  int *usable, tw_report_fn report, void *ru) {
     const uint32_t nv = in->vertex_count;
@@ -102,9 +102,9 @@ blvl_status blvl__tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_ve
     }
 
     blvl_status st = BLVL_E_NOMEM;
-    double *pts = blvl__tw_calloc(al, (size_t)nv * 3, sizeof(double));
-    uint32_t *loop = blvl__tw_calloc(al, (size_t)in->face_index_count + 1, sizeof(uint32_t));
-    angle_item *items = blvl__tw_calloc(al, (size_t)in->face_index_count + 1, sizeof(angle_item));
+    double *pts = blvl__calloc_n(al, (size_t)nv * 3, sizeof(double));
+    uint32_t *loop = blvl__calloc_n(al, (size_t)in->face_index_count + 1, sizeof(uint32_t));
+    angle_item *items = blvl__calloc_n(al, (size_t)in->face_index_count + 1, sizeof(angle_item));
     tw_vec edges;
     blvl__tw_vec_init(&edges, sizeof(edge));
     if (!pts || !loop || !items)
@@ -310,8 +310,8 @@ blvl_status blvl__tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_ve
     st = BLVL_OK;
 done:
     blvl__tw_vec_free(al, &edges);
-    blvl__tw_free(al, items, ((size_t)in->face_index_count + 1) * sizeof(angle_item));
-    blvl__tw_free(al, loop, ((size_t)in->face_index_count + 1) * sizeof(uint32_t));
-    blvl__tw_free(al, pts, (size_t)nv * 3 * sizeof(double));
+    blvl__dealloc(al, items, ((size_t)in->face_index_count + 1) * sizeof(angle_item));
+    blvl__dealloc(al, loop, ((size_t)in->face_index_count + 1) * sizeof(uint32_t));
+    blvl__dealloc(al, pts, (size_t)nv * 3 * sizeof(double));
     return st;
 }

@@ -6,7 +6,7 @@
 
 #include "trace/trace_planes.h"
 
-blvl_status blvl__tw_use_planes(const tw_alloc *al, const blvl_trace_collider_desc *c,
+blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_collider_desc *c,
                                 tw_vec *planes, float lo[3], float hi[3], int *usable,
                                 tw_report_fn report, void *ru) {
     *usable = 0;
@@ -21,7 +21,7 @@ blvl_status blvl__tw_use_planes(const tw_alloc *al, const blvl_trace_collider_de
     size_t first = planes->len;
     double blo[3] = {-INFINITY, -INFINITY, -INFINITY}, bhi[3] = {INFINITY, INFINITY, INFINITY};
     for (uint32_t i = 0; i < c->plane_count; i++) {
-        const blvl_trace_plane *p = &c->planes[i];
+        const blvl_Plane *p = &c->planes[i];
         double n[3] = {p->normal.x, p->normal.y, p->normal.z}, d = p->dist;
         if (!isfinite(n[0]) || !isfinite(n[1]) || !isfinite(n[2]) || !isfinite(d) ||
             fabs(d) > TW_COORD_MAX) {
@@ -49,7 +49,7 @@ blvl_status blvl__tw_use_planes(const tw_alloc *al, const blvl_trace_collider_de
                     blo[k] = -d;
             }
         }
-        blvl_trace_plane q = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
+        blvl_Plane q = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
         if (!blvl__tw_vec_push(al, planes, &q))
             return BLVL_E_NOMEM;
     }
@@ -68,7 +68,7 @@ blvl_status blvl__tw_use_planes(const tw_alloc *al, const blvl_trace_collider_de
             *b = v;
             float nn[3] = {0, 0, 0};
             nn[k] = s ? 1.0f : -1.0f;
-            blvl_trace_plane q = {{nn[0], nn[1], nn[2]}, s ? v : -v};
+            blvl_Plane q = {{nn[0], nn[1], nn[2]}, s ? v : -v};
             if (!blvl__tw_vec_push(al, planes, &q))
                 return BLVL_E_NOMEM;
         }

@@ -46,9 +46,8 @@ static inline int slab(const ray *r, const float lo[3], const float hi[3], float
 }
 
 /* The planes and bounds of a door collider in the pose the filter's doors give it. */
-static const blvl_trace_plane *door_planes(const blvl_trace_world *w, const tw_filter *f,
-                                           uint32_t di, uint32_t *count, const float **lo,
-                                           const float **hi) {
+static const blvl_Plane *door_planes(const blvl_trace_world *w, const tw_filter *f, uint32_t di,
+                                     uint32_t *count, const float **lo, const float **hi) {
     const tw_collider *c = &w->colliders[w->door_colliders[di].collider];
     if (f->doors && f->doors->poses[di].moved) {
         const tw_door_pose *p = &f->doors->poses[di];
@@ -69,7 +68,7 @@ static void trace_doors(const blvl_trace_world *w, const tw_filter *f, tw_trace 
             continue;
         uint32_t n;
         const float *lo, *hi;
-        const blvl_trace_plane *pl = door_planes(w, f, i, &n, &lo, &hi);
+        const blvl_Plane *pl = door_planes(w, f, i, &n, &lo, &hi);
         if (n && slab(r, lo, hi, t->fraction))
             blvl__tw_clip_box(t, pl, n, ci);
     }
@@ -250,7 +249,7 @@ static uint32_t point_query(const blvl_trace_world *w, const tw_filter *f, const
         const float *lo, *hi;
         if (!blvl__tw_filter_pass(f, c, ci))
             continue;
-        const blvl_trace_plane *pl = door_planes(w, f, i, &cnt, &lo, &hi);
+        const blvl_Plane *pl = door_planes(w, f, i, &cnt, &lo, &hi);
         if (in_box(lo, hi, p) && blvl__tw_point_inside(pl, cnt, p)) {
             n++;
             fl |= c->flags;
@@ -271,8 +270,8 @@ uint32_t blvl_trace_point_contents(const blvl_trace_world *w, const blvl_trace_f
     return point_query(w, &f, point, flags, collider);
 }
 
-int blvl_trace_point_water(const blvl_trace_world *w, const blvl_trace_filter *filter,
-                           const float point[3], uint32_t *material, uint32_t *collider) {
+bool blvl_trace_point_water(const blvl_trace_world *w, const blvl_trace_filter *filter,
+                            const float point[3], uint32_t *material, uint32_t *collider) {
     tw_filter f;
     uint32_t ci;
     blvl__tw_filter_compile_water(filter, &f);

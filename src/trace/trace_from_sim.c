@@ -7,21 +7,15 @@
 #include "blvl/sections.h"
 #include "trace/trace_internal.h"
 
-static blvl_status fail(blvl_error *err, blvl_status code, const char *msg) {
-    if (err) {
-        err->code = code;
-        snprintf(err->message, sizeof err->message, "trace: sim: %s", msg);
-    }
-    return code;
-}
+#define fail(err, code, msg) blvl__fail(err, code, "trace: sim: %s", msg)
 
 blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
-                                        const blvl_trace_world_options *opt, blvl_error *err) {
+                                        const blvl_options *opt, blvl_error *err) {
     if (!out || !level)
         return fail(err, BLVL_E_ARGUMENT, "no level");
     *out = NULL;
     /* The sections layer's one reading of sim: present, at a known version, verified. */
-    blvl_section sec;
+    blvl_bytes sec;
     blvl_Sim sim;
     blvl_status st = blvl_level_sim(level, &sec, &sim, err);
     if (st != BLVL_OK)
@@ -39,27 +33,28 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
             nu += (size_t)blvl_Hull_face_sizes_len(h) + blvl_Hull_face_indices_len(h);
         }
     }
-    tw_alloc al;
-    blvl__tw_alloc_init(&al, opt ? opt->allocator : NULL);
-    size_t sz_d = (size_t)n * sizeof(blvl_trace_collider_desc),
-           sz_p = np * sizeof(blvl_trace_plane), sz_v = nv * sizeof(blvl_trace_vec3),
-           sz_u = nu * sizeof(uint32_t), total = sz_d + sz_p + sz_v + sz_u;
-    unsigned char *block = blvl__tw_malloc(&al, total);
+    blvl_allocator al = {0};
+    if (opt)
+        al = opt->allocator;
+    size_t sz_d = (size_t)n * sizeof(blvl_trace_collider_desc), sz_p = np * sizeof(blvl_Plane),
+           sz_v = nv * sizeof(blvl_Vec3), sz_u = nu * sizeof(uint32_t),
+           total = sz_d + sz_p + sz_v + sz_u;
+    unsigned char *block = blvl__alloc(&al, total);
     if (!block) {
-        blvl_section_free(level, &sec);
+        blvl_bytes_free(&sec);
         return fail(err, BLVL_E_NOMEM, "out of memory");
     }
     blvl_trace_collider_desc *d = (blvl_trace_collider_desc *)block;
-    blvl_trace_plane *pl = (blvl_trace_plane *)(block + sz_d);
-    blvl_trace_vec3 *vv = (blvl_trace_vec3 *)(block + sz_d + sz_p);
+    blvl_Plane *pl = (blvl_Plane *)(block + sz_d);
+    blvl_Vec3 *vv = (blvl_Vec3 *)(block + sz_d + sz_p);
     uint32_t *uu = (uint32_t *)(block + sz_d + sz_p + sz_v);
     for (uint32_t i = 0; i < n; i++) {
         blvl_Collider c = blvl_Sim_colliders_at(sim, i);
         blvl_trace_collider_desc *x = &d[i];
         blvl_trace_collider_desc_init(x);
         blvl_Vec3 lo = blvl_Collider_lo(c), hi = blvl_Collider_hi(c);
-        x->lo = (blvl_trace_vec3){lo.x, lo.y, lo.z};
-        x->hi = (blvl_trace_vec3){hi.x, hi.y, hi.z};
+        x->lo = (blvl_Vec3){lo.x, lo.y, lo.z};
+        x->hi = (blvl_Vec3){hi.x, hi.y, hi.z};
         x->flags = blvl_Collider_flags(c);
         x->material = blvl_Collider_material(c);
         x->breakable = blvl_Collider_breakable(c);
@@ -71,7 +66,7 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
             uint32_t k = blvl_Planes_planes_len(p);
             for (uint32_t j = 0; j < k; j++) {
                 blvl_Plane q = blvl_Planes_planes_at(p, j);
-                pl[j] = (blvl_trace_plane){{q.normal.x, q.normal.y, q.normal.z}, q.dist};
+                pl[j] = (blvl_Plane){{q.normal.x, q.normal.y, q.normal.z}, q.dist};
             }
             x->shape = BLVL_TRACE_SHAPE_PLANES;
             x->planes = pl;
@@ -82,7 +77,7 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
             uint32_t k = blvl_Hull_vertices_len(h);
             for (uint32_t j = 0; j < k; j++) {
                 blvl_Vec3 q = blvl_Hull_vertices_at(h, j);
-                vv[j] = (blvl_trace_vec3){q.x, q.y, q.z};
+                vv[j] = (blvl_Vec3){q.x, q.y, q.z};
             }
             x->shape = BLVL_TRACE_SHAPE_HULL;
             x->vertices = vv;
@@ -98,8 +93,8 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
             uu += x->face_index_count;
         }
     }
-    blvl_section_free(level, &sec);
+    blvl_bytes_free(&sec);
     st = blvl_trace_world_new(out, d, n, opt, err);
-    blvl__tw_free(&al, block, total);
+    blvl__dealloc(&al, block, total);
     return st;
 }

@@ -6,20 +6,11 @@
 #include <stdint.h>
 
 #include "blvl/trace.h"
+#include "common/alloc.h"
+#include "common/error.h"
 
 /* Coordinates past this are refused as hostile (they would overflow the float math). */
 #define TW_COORD_MAX 1.0e7
-
-/* Allocation through the caller's hooks (malloc/free without them). Nothing is remembered:
- * every tw_free passes back the size the block was allocated with, as the free hook wants. */
-typedef struct tw_alloc {
-    blvl_allocator a;
-} tw_alloc;
-
-void blvl__tw_alloc_init(tw_alloc *al, const blvl_allocator *a);
-void *blvl__tw_malloc(const tw_alloc *al, size_t size);
-void *blvl__tw_calloc(const tw_alloc *al, size_t n, size_t elem); /* overflow-checked, zeroed */
-void blvl__tw_free(const tw_alloc *al, void *p, size_t size);
 
 /* A growable array of fixed-size elements. */
 typedef struct tw_vec {
@@ -28,16 +19,16 @@ typedef struct tw_vec {
 } tw_vec;
 
 void blvl__tw_vec_init(tw_vec *v, size_t elem);
-int blvl__tw_vec_reserve(const tw_alloc *al, tw_vec *v, size_t want); /* 0 = out of memory */
-int blvl__tw_vec_push(const tw_alloc *al, tw_vec *v, const void *item);
-void blvl__tw_vec_free(const tw_alloc *al, tw_vec *v);
+int blvl__tw_vec_reserve(const blvl_allocator *al, tw_vec *v, size_t want); /* 0 = out of memory */
+int blvl__tw_vec_push(const blvl_allocator *al, tw_vec *v, const void *item);
+void blvl__tw_vec_free(const blvl_allocator *al, tw_vec *v);
 #define TW_AT(v, T, i) (((T *)(v).data)[i])
 
 /* Outcome of expanding one hull. */
 typedef void (*tw_report_fn)(void *user, uint32_t face, const char *reason);
 
 typedef struct tw_hull_in {
-    const blvl_trace_vec3 *vertices;
+    const blvl_Vec3 *vertices;
     uint32_t vertex_count;
     const uint32_t *face_sizes;
     uint32_t face_count;
@@ -46,18 +37,18 @@ typedef struct tw_hull_in {
 } tw_hull_in;
 
 /* Expand a hull into planes (face planes from Newell's method, crossed loops re-wound, the
- * axial planes, the edge bevels), appended to `planes` (blvl_trace_plane). When `loop_sizes`
+ * axial planes, the edge bevels), appended to `planes` (blvl_Plane). When `loop_sizes`
  * and `loop_indices` are given, the loops actually used (re-wound where crossed) of the faces
  * that yielded a plane are appended there. Returns BLVL_OK with *usable = 0 when the hull as a
  * whole cannot be used (reported), BLVL_E_NOMEM when the allocator fails. */
-blvl_status blvl__tw_expand_hull(const tw_alloc *al, const tw_hull_in *in, tw_vec *planes,
+blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, tw_vec *planes,
                                  tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
                                  int *usable, tw_report_fn report, void *report_user);
 
 /* The convex polygons bounding the solid cut out by `planes` (each plane's face, clipped by the
- * others), as a hull: vertices appended to `vertices` (blvl_trace_vec3), loops to `sizes` and
+ * others), as a hull: vertices appended to `vertices` (blvl_Vec3), loops to `sizes` and
  * `indices` (uint32_t). `lo`/`hi` bound the solid (they size the starting polygons). */
-blvl_status blvl__tw_planes_to_hull(const tw_alloc *al, const blvl_trace_plane *planes,
+blvl_status blvl__tw_planes_to_hull(const blvl_allocator *al, const blvl_Plane *planes,
                                     uint32_t count, const float lo[3], const float hi[3],
                                     tw_vec *vertices, tw_vec *sizes, tw_vec *indices);
 
@@ -90,20 +81,20 @@ typedef struct tw_node {
 #define TW_BVH_MAX_DEPTH 64u
 
 struct blvl_trace_world {
-    tw_alloc al;
+    blvl_allocator al;
     uint32_t collider_count;
     tw_collider *colliders;
-    blvl_trace_plane *planes;
+    blvl_Plane *planes;
     size_t plane_count;
     /* hierarchy over the static colliders (not doors, not dropped) */
     tw_node *nodes;
-    uint32_t node_count; /* nodes allocated (2 x item_count), for the free; the tree uses fewer */
+    uint32_t node_count;
     uint32_t *items;
     uint32_t item_count;
     /* doors, sorted by door index */
     tw_door_collider *door_colliders;
     uint32_t door_collider_count;
-    blvl_trace_vec3 *door_vertices;
+    blvl_Vec3 *door_vertices;
     size_t door_vertex_count;
     uint32_t *door_face_sizes;
     size_t door_face_count;
@@ -120,7 +111,7 @@ blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err);
 typedef struct tw_door_pose {
     int moved;
     float lo[3], hi[3];
-    tw_vec planes; /* blvl_trace_plane */
+    tw_vec planes; /* blvl_Plane */
 } tw_door_pose;
 
 struct blvl_trace_doors {
@@ -155,19 +146,18 @@ typedef struct tw_trace {
     float start[3], end[3], mins[3], maxs[3];
     float fraction;
     int startsolid, allsolid;
-    const blvl_trace_plane *plane;
+    const blvl_Plane *plane;
     uint32_t collider;
 } tw_trace;
 
 /* Clip the box trace against one convex solid; updates t when it stops the box sooner. */
-void blvl__tw_clip_box(tw_trace *t, const blvl_trace_plane *planes, uint32_t count,
-                       uint32_t collider);
+void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, uint32_t collider);
 /* 1 when the point is inside (or on) every plane. */
-int blvl__tw_point_inside(const blvl_trace_plane *planes, uint32_t count, const float p[3]);
+int blvl__tw_point_inside(const blvl_Plane *planes, uint32_t count, const float p[3]);
 
 /* The planes and bounds of a collider as the filter's doors have it. */
-static inline const blvl_trace_plane *
-blvl__tw_collider_planes(const blvl_trace_world *w, const tw_collider *c, uint32_t *count) {
+static inline const blvl_Plane *blvl__tw_collider_planes(const blvl_trace_world *w,
+                                                         const tw_collider *c, uint32_t *count) {
     *count = c->plane_count;
     return c->plane_count ? w->planes + c->first_plane : NULL;
 }

@@ -46,7 +46,7 @@ static int clip_poly(double (*pts)[3], int n, double (*tmp)[3], const double pn[
     return m;
 }
 
-blvl_status blvl__tw_planes_to_hull(const tw_alloc *al, const blvl_trace_plane *planes,
+blvl_status blvl__tw_planes_to_hull(const blvl_allocator *al, const blvl_Plane *planes,
                                     uint32_t count, const float lo[3], const float hi[3],
                                     tw_vec *vertices, tw_vec *sizes, tw_vec *indices) {
     double pts[MAX_POINTS][3], tmp[MAX_POINTS][3];
@@ -76,7 +76,7 @@ blvl_status blvl__tw_planes_to_hull(const tw_alloc *al, const blvl_trace_plane *
         if (!blvl__tw_vec_push(al, sizes, &um))
             return BLVL_E_NOMEM;
         for (int c = 0; c < m; c++) {
-            blvl_trace_vec3 v = {(float)pts[c][0], (float)pts[c][1], (float)pts[c][2]};
+            blvl_Vec3 v = {(float)pts[c][0], (float)pts[c][1], (float)pts[c][2]};
             uint32_t id = first + (uint32_t)c;
             if (!blvl__tw_vec_push(al, vertices, &v) || !blvl__tw_vec_push(al, indices, &id))
                 return BLVL_E_NOMEM;

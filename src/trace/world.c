@@ -17,7 +17,7 @@ typedef struct build_ctx {
     blvl_trace_world *w;
     tw_vec reports;
     uint32_t collider;
-    const blvl_trace_world_options *opt;
+    const blvl_options *opt;
     int nomem;
 } build_ctx;
 
@@ -28,42 +28,39 @@ static void on_report(void *user, uint32_t face, const char *reason) {
     r.collider = b->collider;
     r.face = face;
     snprintf(r.reason, sizeof r.reason, "%s", reason);
-    if (b->opt && b->opt->report)
-        b->opt->report(b->opt->report_user, &r);
+    if (b->opt && b->opt->trace_report)
+        b->opt->trace_report(b->opt->trace_report_user, &r);
     if (!blvl__tw_vec_push(&b->w->al, &b->reports, &r))
         b->nomem = 1;
 }
 
 static void set_err(blvl_error *err, blvl_status code, const char *msg) {
-    if (err) {
-        err->code = code;
-        snprintf(err->message, sizeof err->message, "trace: %s", msg);
-    }
+    blvl__fail(err, code, "trace: %s", msg);
 }
 
 void blvl_trace_world_free(blvl_trace_world *w) {
     if (!w)
         return;
-    tw_alloc al = w->al;
-    blvl__tw_free(&al, w->colliders, (size_t)w->collider_count * sizeof(tw_collider));
-    blvl__tw_free(&al, w->planes, w->plane_count * sizeof(blvl_trace_plane));
-    blvl__tw_free(&al, w->nodes, (size_t)w->node_count * sizeof(tw_node));
-    blvl__tw_free(&al, w->items, (size_t)w->item_count * sizeof(uint32_t));
-    blvl__tw_free(&al, w->door_colliders,
+    blvl_allocator al = w->al;
+    blvl__dealloc(&al, w->colliders, (size_t)w->collider_count * sizeof(tw_collider));
+    blvl__dealloc(&al, w->planes, w->plane_count * sizeof(blvl_Plane));
+    blvl__dealloc(&al, w->nodes, (size_t)w->node_count * sizeof(tw_node));
+    blvl__dealloc(&al, w->items, (size_t)w->item_count * sizeof(uint32_t));
+    blvl__dealloc(&al, w->door_colliders,
                   (size_t)w->door_collider_count * sizeof(tw_door_collider));
-    blvl__tw_free(&al, w->door_vertices, w->door_vertex_count * sizeof(blvl_trace_vec3));
-    blvl__tw_free(&al, w->door_face_sizes, w->door_face_count * sizeof(uint32_t));
-    blvl__tw_free(&al, w->door_face_indices, w->door_face_index_count * sizeof(uint32_t));
-    blvl__tw_free(&al, w->reports, (size_t)w->report_count * sizeof(blvl_trace_report));
-    blvl__tw_free(&al, w, sizeof *w);
+    blvl__dealloc(&al, w->door_vertices, w->door_vertex_count * sizeof(blvl_Vec3));
+    blvl__dealloc(&al, w->door_face_sizes, w->door_face_count * sizeof(uint32_t));
+    blvl__dealloc(&al, w->door_face_indices, w->door_face_index_count * sizeof(uint32_t));
+    blvl__dealloc(&al, w->reports, (size_t)w->report_count * sizeof(blvl_trace_report));
+    blvl__dealloc(&al, w, sizeof *w);
 }
 
 /* Move a vector's contents into an exactly sized block owned by the world. */
-static int take(const tw_alloc *al, tw_vec *v, void **out, size_t *count) {
+static int take(const blvl_allocator *al, tw_vec *v, void **out, size_t *count) {
     *out = NULL;
     *count = v->len;
     if (v->len) {
-        *out = blvl__tw_malloc(al, v->len * v->elem);
+        *out = blvl__alloc(al, v->len * v->elem);
         if (!*out)
             return 0;
         memcpy(*out, v->data, v->len * v->elem);
@@ -80,16 +77,16 @@ static int door_cmp(const void *a, const void *b) {
 }
 
 blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collider_desc *colliders,
-                                 uint32_t count, const blvl_trace_world_options *opt,
-                                 blvl_error *err) {
+                                 uint32_t count, const blvl_options *opt, blvl_error *err) {
     if (!out || (count && !colliders) || count > (1u << 28)) {
         set_err(err, BLVL_E_ARGUMENT, "world: bad arguments");
         return BLVL_E_ARGUMENT;
     }
     *out = NULL;
-    tw_alloc al;
-    blvl__tw_alloc_init(&al, opt ? opt->allocator : NULL);
-    blvl_trace_world *w = blvl__tw_calloc(&al, 1, sizeof *w);
+    blvl_allocator al = {0};
+    if (opt)
+        al = opt->allocator;
+    blvl_trace_world *w = blvl__calloc_n(&al, 1, sizeof *w);
     if (!w) {
         set_err(err, BLVL_E_NOMEM, "world: out of memory");
         return BLVL_E_NOMEM;
@@ -98,16 +95,16 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     build_ctx b = {w, {0}, 0, opt, 0};
     blvl__tw_vec_init(&b.reports, sizeof(blvl_trace_report));
     tw_vec planes, doors, dverts, dsizes, dindices, lsizes, lindices;
-    blvl__tw_vec_init(&planes, sizeof(blvl_trace_plane));
+    blvl__tw_vec_init(&planes, sizeof(blvl_Plane));
     blvl__tw_vec_init(&doors, sizeof(tw_door_collider));
-    blvl__tw_vec_init(&dverts, sizeof(blvl_trace_vec3));
+    blvl__tw_vec_init(&dverts, sizeof(blvl_Vec3));
     blvl__tw_vec_init(&dsizes, sizeof(uint32_t));
     blvl__tw_vec_init(&dindices, sizeof(uint32_t));
     blvl__tw_vec_init(&lsizes, sizeof(uint32_t));
     blvl__tw_vec_init(&lindices, sizeof(uint32_t));
     blvl_status st = BLVL_E_NOMEM;
 
-    w->colliders = blvl__tw_calloc(&al, count ? count : 1, sizeof(tw_collider));
+    w->colliders = blvl__calloc_n(&al, count ? count : 1, sizeof(tw_collider));
     if (!w->colliders)
         goto fail;
     w->collider_count = count;
@@ -160,13 +157,13 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
                     goto fail;
         } else {
             tw_vec hv;
-            blvl__tw_vec_init(&hv, sizeof(blvl_trace_vec3));
+            blvl__tw_vec_init(&hv, sizeof(blvl_Vec3));
             blvl_status s2 =
-                blvl__tw_planes_to_hull(&al, &TW_AT(planes, blvl_trace_plane, c->first_plane),
+                blvl__tw_planes_to_hull(&al, &TW_AT(planes, blvl_Plane, c->first_plane),
                                         c->plane_count, lo, hi, &hv, &lsizes, &lindices);
             int ok = s2 == BLVL_OK && blvl__tw_vec_reserve(&al, &dverts, dverts.len + hv.len);
             for (size_t v = 0; ok && v < hv.len; v++)
-                blvl__tw_vec_push(&al, &dverts, &TW_AT(hv, blvl_trace_vec3, v));
+                blvl__tw_vec_push(&al, &dverts, &TW_AT(hv, blvl_Vec3, v));
             blvl__tw_vec_free(&al, &hv);
             if (!ok)
                 goto fail;
@@ -239,16 +236,16 @@ uint32_t blvl_trace_world_collider_count(const blvl_trace_world *w) {
     return w ? w->collider_count : 0;
 }
 
-const blvl_trace_plane *blvl_trace_world_planes(const blvl_trace_world *w, uint32_t collider,
-                                                uint32_t *count) {
+const blvl_Plane *blvl_trace_world_planes(const blvl_trace_world *w, uint32_t collider,
+                                          uint32_t *count) {
     *count = 0;
     if (!w || collider >= w->collider_count)
         return NULL;
     return blvl__tw_collider_planes(w, &w->colliders[collider], count);
 }
 
-int blvl_trace_world_bounds(const blvl_trace_world *w, uint32_t collider, float lo[3],
-                            float hi[3]) {
+bool blvl_trace_world_bounds(const blvl_trace_world *w, uint32_t collider, float lo[3],
+                             float hi[3]) {
     if (!w || collider >= w->collider_count || !w->colliders[collider].plane_count)
         return 0;
     memcpy(lo, w->colliders[collider].lo, 3 * sizeof(float));

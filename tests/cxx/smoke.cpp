@@ -2,7 +2,9 @@
 // section built from the sample JSON, verified, and read through the generated accessors; a
 // .bsym built with the generated builders (file identifier and all) and verified.
 // Built and run by tests/test_headers_cxx.sh. Exit 0 when every check holds.
+#include <blvl/fb.h>
 #include <blvl/sections.h>
+#include <blvl/sections_builder.h>
 
 #include <cstdio>
 #include <cstring>
@@ -45,7 +47,7 @@ static void sim(const char *path) {
     blvl_Breakable last = blvl_Sim_breakables_at(s, 6);
     EXPECT(!blvl_Breakable_kind_present(last));
     EXPECT(blvl_Breakable_kind(last) == blvl_BreakableKind_Other);
-    blvl_fb_free(nullptr, buf, size);
+    blvl_free(nullptr, buf);
 }
 
 static void bsym(size_t level_len) {

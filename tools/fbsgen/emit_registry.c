@@ -93,7 +93,7 @@ int fbs_emit_registry_header(const fbs_root *r, size_t n, FILE *o) {
         const char *tag = r[i].file->base, *T = r[i].table->name;
         fprintf(o,
                 "/* blvl_level_section(level, \"%s\", ...) as a blvl_%s%s. */\n"
-                "static inline blvl_status blvl_level_%s(blvl_level *level, blvl_section *out, "
+                "static inline blvl_status blvl_level_%s(blvl_level *level, blvl_bytes *out, "
                 "blvl_%s *root, blvl_error *err) {\n"
                 "    return blvl_level_section(level, \"%s\", out, &root->p_, err);\n}\n",
                 tag, T, r[i].required ? " (a required section)" : "", tag, T, tag);

@@ -118,6 +118,7 @@ int fbs_parse_file(schema *s, const char *path);
 int fbs_resolve(schema *s);
 
 int fbs_emit_header(const schema *s, const schema_file *f, FILE *out);
+int fbs_emit_builder_header(const schema *s, const schema_file *f, FILE *out);
 int fbs_emit_source(const schema *s, const schema_file *f, FILE *out);
 
 /* The registry of root schemas: a schema with a root_type and no file_identifier is a core

@@ -1,8 +1,9 @@
 /* fbsgen SCHEMA.fbs... --header-dir DIR --source-dir DIR [--list-dir DIR]
- * Parses every schema (and what they include), then writes DIR/<name>.h and DIR/<name>.c for
- * each file named on the command line and each file they include, the registry of root schemas
- * (registry.h, registry.c) and, with --list-dir, the lists core_tags.txt and file_schemas.txt.
- * Output is deterministic. */
+ * Parses every schema (and what they include), then writes DIR/<name>.h (reading, verifying),
+ * DIR/<name>_builder.h (building) and DIR/<name>.c (type tables) for each file named on the
+ * command line and each file they include, the registry of root schemas (registry.h,
+ * registry.c) and, with --list-dir, the lists core_tags.txt and file_schemas.txt. Output is
+ * deterministic. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,15 @@
 #define USAGE "usage: fbsgen SCHEMA.fbs... --header-dir DIR --source-dir DIR [--list-dir DIR]\n"
 
 /* What goes into one output file. */
-enum { OUT_HEADER, OUT_SOURCE, OUT_REG_HEADER, OUT_REG_SOURCE, OUT_CORE_LIST, OUT_FILE_LIST };
+enum {
+    OUT_HEADER,
+    OUT_BUILDER,
+    OUT_SOURCE,
+    OUT_REG_HEADER,
+    OUT_REG_SOURCE,
+    OUT_CORE_LIST,
+    OUT_FILE_LIST
+};
 
 static int write_file(const char *dir, const char *base, const char *ext, const schema *s,
                       const schema_file *f, const fbs_root *roots, size_t nroots, int what) {
@@ -23,6 +32,7 @@ static int write_file(const char *dir, const char *base, const char *ext, const 
         return -1;
     }
     int rc = what == OUT_HEADER       ? fbs_emit_header(s, f, out)
+             : what == OUT_BUILDER    ? fbs_emit_builder_header(s, f, out)
              : what == OUT_SOURCE     ? fbs_emit_source(s, f, out)
              : what == OUT_REG_HEADER ? fbs_emit_registry_header(roots, nroots, out)
              : what == OUT_REG_SOURCE ? fbs_emit_registry_source(roots, nroots, out)
@@ -68,7 +78,11 @@ int main(int argc, char **argv) {
     size_t nr = (size_t)nroots;
     for (size_t i = 0; i < s.nfiles; i++) {
         const schema_file *f = &s.files[i];
+        int tables = 0; /* a schema of enums and structs alone has nothing to build */
+        for (size_t j = 0; j < s.ndefs; j++)
+            tables += strcmp(s.defs[j]->file, f->base) == 0 && s.defs[j]->what == D_TABLE;
         if (write_file(hdir, f->base, ".h", &s, f, roots, nr, OUT_HEADER) ||
+            (tables && write_file(hdir, f->base, "_builder.h", &s, f, roots, nr, OUT_BUILDER)) ||
             write_file(cdir, f->base, ".c", &s, f, roots, nr, OUT_SOURCE))
             return 1;
     }

@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "blvl/api.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_types.h"
+#include "blvl/fb_verifier.h"
 #include "blvl/sections/common.h"
 
 #ifdef __cplusplus
@@ -152,54 +154,6 @@ static inline blvl_status blvl_Acoustics_verify(const void *buf, size_t size, bl
 static inline blvl_Acoustics blvl_Acoustics_root(const void *buf) {
     blvl_Acoustics t = {blvl_fb_root(buf)};
     return t;
-}
-/* Finish a Acoustics buffer built with the builder functions below. */
-static inline blvl_status blvl_Acoustics_finish(blvl_fb_builder *b, blvl_fb_ref root,
-                                                const uint8_t **data, size_t *size,
-                                                blvl_error *err) {
-    return blvl_fb_finish_id(b, root, blvl_Acoustics_type.file_identifier, data, size, err);
-}
-
-/* AcousticRoom: building */
-static inline void blvl_AcousticRoom_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_AcousticRoom_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_AcousticRoom_add_rt60_s(blvl_fb_builder *b, float v) {
-    blvl_fb_add_f32(b, 0, v, 0.0f);
-}
-static inline void blvl_AcousticRoom_add_damping(blvl_fb_builder *b, float v) {
-    blvl_fb_add_f32(b, 1, v, 0.0f);
-}
-static inline void blvl_AcousticRoom_add_outdoor(blvl_fb_builder *b, bool v) {
-    blvl_fb_add_bool(b, 2, v, false);
-}
-
-/* Acoustics: building */
-static inline void blvl_Acoustics_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Acoustics_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Acoustics_add_probes(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline blvl_fb_ref blvl_Acoustics_probes_create(blvl_fb_builder *b,
-                                                       const blvl_AcousticProbe *v, size_t n) {
-    return blvl_fb_create_struct_vector(b, &blvl_AcousticProbe_type, v, n);
-}
-static inline void blvl_Acoustics_add_edges(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 1, v);
-}
-static inline blvl_fb_ref blvl_Acoustics_edges_create(blvl_fb_builder *b,
-                                                      const blvl_AcousticEdge *v, size_t n) {
-    return blvl_fb_create_struct_vector(b, &blvl_AcousticEdge_type, v, n);
-}
-static inline void blvl_Acoustics_add_rooms(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 2, v);
 }
 
 #ifdef __cplusplus

@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "blvl/api.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_types.h"
+#include "blvl/fb_verifier.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -207,73 +209,6 @@ static inline blvl_Symbols blvl_Symbols_root(const void *buf) {
 }
 /* The schema's file_identifier: bytes 4..8 of every Symbols buffer (the verifier checks it). */
 #define blvl_Symbols_file_identifier "BSYM"
-/* Finish a Symbols buffer built with the builder functions below (writes the file identifier). */
-static inline blvl_status blvl_Symbols_finish(blvl_fb_builder *b, blvl_fb_ref root,
-                                              const uint8_t **data, size_t *size, blvl_error *err) {
-    return blvl_fb_finish_id(b, root, blvl_Symbols_type.file_identifier, data, size, err);
-}
-
-/* SymbolMaterial: building */
-static inline void blvl_SymbolMaterial_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_SymbolMaterial_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_SymbolMaterial_add_name(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline void blvl_SymbolMaterial_add_shader(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 1, v);
-}
-static inline void blvl_SymbolMaterial_add_texture(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 2, v);
-}
-static inline void blvl_SymbolMaterial_add_baked(blvl_fb_builder *b, uint32_t v) {
-    blvl_fb_add_u32(b, 3, v, 4294967295u);
-}
-
-/* Symbols: building */
-static inline void blvl_Symbols_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Symbols_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Symbols_add_level(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline blvl_fb_ref blvl_Symbols_level_create(blvl_fb_builder *b, const uint8_t *v,
-                                                    size_t n) {
-    return blvl_fb_create_vector(b, v, n, 1, 1);
-}
-static inline void blvl_Symbols_add_version(blvl_fb_builder *b, uint32_t v) {
-    blvl_fb_add_u32(b, 1, v, 0u);
-}
-static inline void blvl_Symbols_add_colliders(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 2, v);
-}
-static inline blvl_fb_ref blvl_Symbols_colliders_create(blvl_fb_builder *b, const uint32_t *v,
-                                                        size_t n) {
-    return blvl_fb_create_vector(b, v, n, 4, 4);
-}
-static inline void blvl_Symbols_add_tri_runs(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 3, v);
-}
-static inline blvl_fb_ref blvl_Symbols_tri_runs_create(blvl_fb_builder *b, const blvl_TriRun *v,
-                                                       size_t n) {
-    return blvl_fb_create_struct_vector(b, &blvl_TriRun_type, v, n);
-}
-static inline void blvl_Symbols_add_sources(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 4, v);
-}
-static inline blvl_fb_ref blvl_Symbols_sources_create(blvl_fb_builder *b,
-                                                      const blvl_SymbolSource *v, size_t n) {
-    return blvl_fb_create_struct_vector(b, &blvl_SymbolSource_type, v, n);
-}
-static inline void blvl_Symbols_add_materials(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 5, v);
-}
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "blvl/api.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_types.h"
+#include "blvl/fb_verifier.h"
 #include "blvl/sections/common.h"
 
 #ifdef __cplusplus
@@ -109,51 +111,6 @@ static inline blvl_status blvl_Cameras_verify(const void *buf, size_t size, blvl
 static inline blvl_Cameras blvl_Cameras_root(const void *buf) {
     blvl_Cameras t = {blvl_fb_root(buf)};
     return t;
-}
-/* Finish a Cameras buffer built with the builder functions below. */
-static inline blvl_status blvl_Cameras_finish(blvl_fb_builder *b, blvl_fb_ref root,
-                                              const uint8_t **data, size_t *size, blvl_error *err) {
-    return blvl_fb_finish_id(b, root, blvl_Cameras_type.file_identifier, data, size, err);
-}
-
-/* Camera: building */
-static inline void blvl_Camera_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Camera_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Camera_add_name(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline void blvl_Camera_add_purpose(blvl_fb_builder *b, blvl_CameraPurpose v) {
-    blvl_fb_add_u8(b, 1, v, 0);
-}
-static inline void blvl_Camera_add_pos(blvl_fb_builder *b, const blvl_Vec3 *v) {
-    blvl_fb_add_struct(b, 2, &blvl_Vec3_type, v);
-}
-static inline void blvl_Camera_add_yaw(blvl_fb_builder *b, float v) {
-    blvl_fb_add_f32(b, 3, v, 0.0f);
-}
-static inline void blvl_Camera_add_pitch(blvl_fb_builder *b, float v) {
-    blvl_fb_add_f32(b, 4, v, 0.0f);
-}
-static inline void blvl_Camera_add_roll(blvl_fb_builder *b, float v) {
-    blvl_fb_add_f32(b, 5, v, 0.0f);
-}
-static inline void blvl_Camera_add_fov_x(blvl_fb_builder *b, float v) {
-    blvl_fb_add_f32(b, 6, v, 9e+01f);
-}
-
-/* Cameras: building */
-static inline void blvl_Cameras_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Cameras_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Cameras_add_cameras(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
 }
 
 #ifdef __cplusplus

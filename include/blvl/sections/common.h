@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "blvl/api.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_types.h"
+#include "blvl/fb_verifier.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -294,41 +296,6 @@ static inline uint8_t blvl_Image_data_at(blvl_Image t, uint32_t i) {
 /* Copies elements [first, first + count) into dst; returns how many. */
 static inline size_t blvl_Image_data_copy(blvl_Image t, size_t first, uint8_t *dst, size_t count) {
     return blvl_fb_vec_copy(blvl_fb_get_vec(t.p_, 7), sizeof *dst, first, dst, count);
-}
-
-/* Image: building */
-static inline void blvl_Image_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Image_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Image_add_name(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline void blvl_Image_add_width(blvl_fb_builder *b, uint32_t v) {
-    blvl_fb_add_u32(b, 1, v, 0u);
-}
-static inline void blvl_Image_add_height(blvl_fb_builder *b, uint32_t v) {
-    blvl_fb_add_u32(b, 2, v, 0u);
-}
-static inline void blvl_Image_add_encoding(blvl_fb_builder *b, blvl_ImageEncoding v) {
-    blvl_fb_add_u8(b, 3, v, 0);
-}
-static inline void blvl_Image_add_color_space(blvl_fb_builder *b, blvl_ColorSpace v) {
-    blvl_fb_add_u8(b, 4, v, 0);
-}
-static inline void blvl_Image_add_mips(blvl_fb_builder *b, uint8_t v) {
-    blvl_fb_add_u8(b, 5, v, 1);
-}
-static inline void blvl_Image_add_layers(blvl_fb_builder *b, uint16_t v) {
-    blvl_fb_add_u16(b, 6, v, 1);
-}
-static inline void blvl_Image_add_data(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 7, v);
-}
-static inline blvl_fb_ref blvl_Image_data_create(blvl_fb_builder *b, const uint8_t *v, size_t n) {
-    return blvl_fb_create_vector(b, v, n, 1, 1);
 }
 
 #ifdef __cplusplus

@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "blvl/api.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_types.h"
+#include "blvl/fb_verifier.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,51 +87,6 @@ static inline blvl_status blvl_Entities_verify(const void *buf, size_t size, blv
 static inline blvl_Entities blvl_Entities_root(const void *buf) {
     blvl_Entities t = {blvl_fb_root(buf)};
     return t;
-}
-/* Finish a Entities buffer built with the builder functions below. */
-static inline blvl_status blvl_Entities_finish(blvl_fb_builder *b, blvl_fb_ref root,
-                                               const uint8_t **data, size_t *size,
-                                               blvl_error *err) {
-    return blvl_fb_finish_id(b, root, blvl_Entities_type.file_identifier, data, size, err);
-}
-
-/* KeyValue: building */
-static inline void blvl_KeyValue_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_KeyValue_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_KeyValue_add_key(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline void blvl_KeyValue_add_value(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 1, v);
-}
-
-/* Entity: building */
-static inline void blvl_Entity_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Entity_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Entity_add_classname(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline void blvl_Entity_add_pairs(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 1, v);
-}
-
-/* Entities: building */
-static inline void blvl_Entities_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Entities_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Entities_add_entities(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
 }
 
 #ifdef __cplusplus

@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "blvl/api.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_types.h"
+#include "blvl/fb_verifier.h"
 #include "blvl/sections/common.h"
 
 #ifdef __cplusplus
@@ -133,66 +135,6 @@ static inline blvl_status blvl_Lightmaps_verify(const void *buf, size_t size, bl
 static inline blvl_Lightmaps blvl_Lightmaps_root(const void *buf) {
     blvl_Lightmaps t = {blvl_fb_root(buf)};
     return t;
-}
-/* Finish a Lightmaps buffer built with the builder functions below. */
-static inline blvl_status blvl_Lightmaps_finish(blvl_fb_builder *b, blvl_fb_ref root,
-                                                const uint8_t **data, size_t *size,
-                                                blvl_error *err) {
-    return blvl_fb_finish_id(b, root, blvl_Lightmaps_type.file_identifier, data, size, err);
-}
-
-/* LightmapStyle: building */
-static inline void blvl_LightmapStyle_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_LightmapStyle_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_LightmapStyle_add_style(blvl_fb_builder *b, uint32_t v) {
-    blvl_fb_add_u32(b, 0, v, 0u);
-}
-static inline void blvl_LightmapStyle_add_color(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 1, v);
-}
-
-/* Lightmap: building */
-static inline void blvl_Lightmap_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Lightmap_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Lightmap_add_color(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline void blvl_Lightmap_add_l1(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 1, v);
-}
-static inline void blvl_Lightmap_add_sun_visibility(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 2, v);
-}
-static inline void blvl_Lightmap_add_gain(blvl_fb_builder *b, float v) {
-    blvl_fb_add_f32(b, 3, v, 1.0f);
-}
-static inline void blvl_Lightmap_add_encoding(blvl_fb_builder *b, blvl_LightmapEncoding v) {
-    blvl_fb_add_u8(b, 4, v, 0);
-}
-static inline void blvl_Lightmap_add_bump(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 5, v);
-}
-static inline void blvl_Lightmap_add_styles(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 6, v);
-}
-
-/* Lightmaps: building */
-static inline void blvl_Lightmaps_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Lightmaps_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Lightmaps_add_lightmaps(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
 }
 
 #ifdef __cplusplus

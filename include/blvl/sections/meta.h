@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "blvl/api.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_types.h"
+#include "blvl/fb_verifier.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -113,37 +115,6 @@ static inline blvl_status blvl_Meta_verify(const void *buf, size_t size, blvl_er
 static inline blvl_Meta blvl_Meta_root(const void *buf) {
     blvl_Meta t = {blvl_fb_root(buf)};
     return t;
-}
-/* Finish a Meta buffer built with the builder functions below. */
-static inline blvl_status blvl_Meta_finish(blvl_fb_builder *b, blvl_fb_ref root,
-                                           const uint8_t **data, size_t *size, blvl_error *err) {
-    return blvl_fb_finish_id(b, root, blvl_Meta_type.file_identifier, data, size, err);
-}
-
-/* Meta: building */
-static inline void blvl_Meta_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Meta_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Meta_add_name(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline void blvl_Meta_add_author(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 1, v);
-}
-static inline void blvl_Meta_add_description(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 2, v);
-}
-static inline void blvl_Meta_add_created(blvl_fb_builder *b, uint64_t v) {
-    blvl_fb_add_u64(b, 3, v, UINT64_C(0));
-}
-static inline void blvl_Meta_add_tool(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 4, v);
-}
-static inline void blvl_Meta_add_engine(blvl_fb_builder *b, blvl_Engine v) {
-    blvl_fb_add_u16(b, 5, v, 0);
 }
 
 #ifdef __cplusplus

@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "blvl/api.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_types.h"
+#include "blvl/fb_verifier.h"
 #include "blvl/sections/common.h"
 
 #ifdef __cplusplus
@@ -290,118 +292,6 @@ static inline blvl_status blvl_Props_verify(const void *buf, size_t size, blvl_e
 static inline blvl_Props blvl_Props_root(const void *buf) {
     blvl_Props t = {blvl_fb_root(buf)};
     return t;
-}
-/* Finish a Props buffer built with the builder functions below. */
-static inline blvl_status blvl_Props_finish(blvl_fb_builder *b, blvl_fb_ref root,
-                                            const uint8_t **data, size_t *size, blvl_error *err) {
-    return blvl_fb_finish_id(b, root, blvl_Props_type.file_identifier, data, size, err);
-}
-
-/* PropHull: building */
-static inline void blvl_PropHull_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_PropHull_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_PropHull_add_flags(blvl_fb_builder *b, uint32_t v) {
-    blvl_fb_add_u32(b, 0, v, 0u);
-}
-static inline void blvl_PropHull_add_vertices(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 1, v);
-}
-static inline blvl_fb_ref blvl_PropHull_vertices_create(blvl_fb_builder *b, const blvl_Vec3 *v,
-                                                        size_t n) {
-    return blvl_fb_create_struct_vector(b, &blvl_Vec3_type, v, n);
-}
-static inline void blvl_PropHull_add_face_sizes(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 2, v);
-}
-static inline blvl_fb_ref blvl_PropHull_face_sizes_create(blvl_fb_builder *b, const uint32_t *v,
-                                                          size_t n) {
-    return blvl_fb_create_vector(b, v, n, 4, 4);
-}
-static inline void blvl_PropHull_add_face_indices(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 3, v);
-}
-static inline blvl_fb_ref blvl_PropHull_face_indices_create(blvl_fb_builder *b, const uint32_t *v,
-                                                            size_t n) {
-    return blvl_fb_create_vector(b, v, n, 4, 4);
-}
-
-/* PropModel: building */
-static inline void blvl_PropModel_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_PropModel_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_PropModel_add_name(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline void blvl_PropModel_add_vertices(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 1, v);
-}
-static inline blvl_fb_ref blvl_PropModel_vertices_create(blvl_fb_builder *b, const blvl_Vertex *v,
-                                                         size_t n) {
-    return blvl_fb_create_struct_vector(b, &blvl_Vertex_type, v, n);
-}
-static inline void blvl_PropModel_add_indices(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 2, v);
-}
-static inline blvl_fb_ref blvl_PropModel_indices_create(blvl_fb_builder *b, const uint32_t *v,
-                                                        size_t n) {
-    return blvl_fb_create_vector(b, v, n, 4, 4);
-}
-static inline void blvl_PropModel_add_surfaces(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 3, v);
-}
-static inline blvl_fb_ref blvl_PropModel_surfaces_create(blvl_fb_builder *b,
-                                                         const blvl_PropSurface *v, size_t n) {
-    return blvl_fb_create_struct_vector(b, &blvl_PropSurface_type, v, n);
-}
-static inline void blvl_PropModel_add_hulls(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 4, v);
-}
-static inline void blvl_PropModel_add_lo(blvl_fb_builder *b, const blvl_Vec3 *v) {
-    blvl_fb_add_struct(b, 5, &blvl_Vec3_type, v);
-}
-static inline void blvl_PropModel_add_hi(blvl_fb_builder *b, const blvl_Vec3 *v) {
-    blvl_fb_add_struct(b, 6, &blvl_Vec3_type, v);
-}
-
-/* PropPlacement: building */
-static inline void blvl_PropPlacement_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_PropPlacement_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_PropPlacement_add_model(blvl_fb_builder *b, uint32_t v) {
-    blvl_fb_add_u32(b, 0, v, 4294967295u);
-}
-static inline void blvl_PropPlacement_add_transform(blvl_fb_builder *b, const blvl_Transform *v) {
-    blvl_fb_add_struct(b, 1, &blvl_Transform_type, v);
-}
-static inline void blvl_PropPlacement_add_movable(blvl_fb_builder *b, bool v) {
-    blvl_fb_add_bool(b, 2, v, false);
-}
-static inline void blvl_PropPlacement_add_solidity(blvl_fb_builder *b, blvl_Solidity v) {
-    blvl_fb_add_u8(b, 3, v, 0);
-}
-
-/* Props: building */
-static inline void blvl_Props_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Props_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Props_add_models(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline void blvl_Props_add_placements(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 1, v);
 }
 
 #ifdef __cplusplus

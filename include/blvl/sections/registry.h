@@ -28,62 +28,62 @@ extern "C" {
 #define BLVL_CORE_SECTION_COUNT 12u
 
 /* blvl_level_section(level, "meta", ...) as a blvl_Meta (a required section). */
-static inline blvl_status blvl_level_meta(blvl_level *level, blvl_section *out, blvl_Meta *root,
+static inline blvl_status blvl_level_meta(blvl_level *level, blvl_bytes *out, blvl_Meta *root,
                                           blvl_error *err) {
     return blvl_level_section(level, "meta", out, &root->p_, err);
 }
 /* blvl_level_section(level, "sim", ...) as a blvl_Sim (a required section). */
-static inline blvl_status blvl_level_sim(blvl_level *level, blvl_section *out, blvl_Sim *root,
+static inline blvl_status blvl_level_sim(blvl_level *level, blvl_bytes *out, blvl_Sim *root,
                                          blvl_error *err) {
     return blvl_level_section(level, "sim", out, &root->p_, err);
 }
 /* blvl_level_section(level, "acoustics", ...) as a blvl_Acoustics. */
-static inline blvl_status blvl_level_acoustics(blvl_level *level, blvl_section *out,
+static inline blvl_status blvl_level_acoustics(blvl_level *level, blvl_bytes *out,
                                                blvl_Acoustics *root, blvl_error *err) {
     return blvl_level_section(level, "acoustics", out, &root->p_, err);
 }
 /* blvl_level_section(level, "cameras", ...) as a blvl_Cameras. */
-static inline blvl_status blvl_level_cameras(blvl_level *level, blvl_section *out,
-                                             blvl_Cameras *root, blvl_error *err) {
+static inline blvl_status blvl_level_cameras(blvl_level *level, blvl_bytes *out, blvl_Cameras *root,
+                                             blvl_error *err) {
     return blvl_level_section(level, "cameras", out, &root->p_, err);
 }
 /* blvl_level_section(level, "cubemaps", ...) as a blvl_Cubemaps. */
-static inline blvl_status blvl_level_cubemaps(blvl_level *level, blvl_section *out,
+static inline blvl_status blvl_level_cubemaps(blvl_level *level, blvl_bytes *out,
                                               blvl_Cubemaps *root, blvl_error *err) {
     return blvl_level_section(level, "cubemaps", out, &root->p_, err);
 }
 /* blvl_level_section(level, "entities", ...) as a blvl_Entities. */
-static inline blvl_status blvl_level_entities(blvl_level *level, blvl_section *out,
+static inline blvl_status blvl_level_entities(blvl_level *level, blvl_bytes *out,
                                               blvl_Entities *root, blvl_error *err) {
     return blvl_level_section(level, "entities", out, &root->p_, err);
 }
 /* blvl_level_section(level, "geometry", ...) as a blvl_Geometry. */
-static inline blvl_status blvl_level_geometry(blvl_level *level, blvl_section *out,
+static inline blvl_status blvl_level_geometry(blvl_level *level, blvl_bytes *out,
                                               blvl_Geometry *root, blvl_error *err) {
     return blvl_level_section(level, "geometry", out, &root->p_, err);
 }
 /* blvl_level_section(level, "lighting", ...) as a blvl_Lighting. */
-static inline blvl_status blvl_level_lighting(blvl_level *level, blvl_section *out,
+static inline blvl_status blvl_level_lighting(blvl_level *level, blvl_bytes *out,
                                               blvl_Lighting *root, blvl_error *err) {
     return blvl_level_section(level, "lighting", out, &root->p_, err);
 }
 /* blvl_level_section(level, "lightmaps", ...) as a blvl_Lightmaps. */
-static inline blvl_status blvl_level_lightmaps(blvl_level *level, blvl_section *out,
+static inline blvl_status blvl_level_lightmaps(blvl_level *level, blvl_bytes *out,
                                                blvl_Lightmaps *root, blvl_error *err) {
     return blvl_level_section(level, "lightmaps", out, &root->p_, err);
 }
 /* blvl_level_section(level, "props", ...) as a blvl_Props. */
-static inline blvl_status blvl_level_props(blvl_level *level, blvl_section *out, blvl_Props *root,
+static inline blvl_status blvl_level_props(blvl_level *level, blvl_bytes *out, blvl_Props *root,
                                            blvl_error *err) {
     return blvl_level_section(level, "props", out, &root->p_, err);
 }
 /* blvl_level_section(level, "sites", ...) as a blvl_Sites. */
-static inline blvl_status blvl_level_sites(blvl_level *level, blvl_section *out, blvl_Sites *root,
+static inline blvl_status blvl_level_sites(blvl_level *level, blvl_bytes *out, blvl_Sites *root,
                                            blvl_error *err) {
     return blvl_level_section(level, "sites", out, &root->p_, err);
 }
 /* blvl_level_section(level, "textures", ...) as a blvl_Textures. */
-static inline blvl_status blvl_level_textures(blvl_level *level, blvl_section *out,
+static inline blvl_status blvl_level_textures(blvl_level *level, blvl_bytes *out,
                                               blvl_Textures *root, blvl_error *err) {
     return blvl_level_section(level, "textures", out, &root->p_, err);
 }

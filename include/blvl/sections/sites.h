@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "blvl/api.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_types.h"
+#include "blvl/fb_verifier.h"
 #include "blvl/sections/common.h"
 
 #ifdef __cplusplus
@@ -93,42 +95,6 @@ static inline blvl_status blvl_Sites_verify(const void *buf, size_t size, blvl_e
 static inline blvl_Sites blvl_Sites_root(const void *buf) {
     blvl_Sites t = {blvl_fb_root(buf)};
     return t;
-}
-/* Finish a Sites buffer built with the builder functions below. */
-static inline blvl_status blvl_Sites_finish(blvl_fb_builder *b, blvl_fb_ref root,
-                                            const uint8_t **data, size_t *size, blvl_error *err) {
-    return blvl_fb_finish_id(b, root, blvl_Sites_type.file_identifier, data, size, err);
-}
-
-/* Site: building */
-static inline void blvl_Site_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Site_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Site_add_name(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
-}
-static inline void blvl_Site_add_kind(blvl_fb_builder *b, blvl_SiteKind v) {
-    blvl_fb_add_u8(b, 1, v, 0);
-}
-static inline void blvl_Site_add_lo(blvl_fb_builder *b, const blvl_Vec3 *v) {
-    blvl_fb_add_struct(b, 2, &blvl_Vec3_type, v);
-}
-static inline void blvl_Site_add_hi(blvl_fb_builder *b, const blvl_Vec3 *v) {
-    blvl_fb_add_struct(b, 3, &blvl_Vec3_type, v);
-}
-
-/* Sites: building */
-static inline void blvl_Sites_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Sites_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Sites_add_sites(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
 }
 
 #ifdef __cplusplus

@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "blvl/api.h"
-#include "blvl/fb.h"
+#include "blvl/fb_reader.h"
+#include "blvl/fb_types.h"
+#include "blvl/fb_verifier.h"
 #include "blvl/sections/common.h"
 
 #ifdef __cplusplus
@@ -39,23 +41,6 @@ static inline blvl_status blvl_Textures_verify(const void *buf, size_t size, blv
 static inline blvl_Textures blvl_Textures_root(const void *buf) {
     blvl_Textures t = {blvl_fb_root(buf)};
     return t;
-}
-/* Finish a Textures buffer built with the builder functions below. */
-static inline blvl_status blvl_Textures_finish(blvl_fb_builder *b, blvl_fb_ref root,
-                                               const uint8_t **data, size_t *size,
-                                               blvl_error *err) {
-    return blvl_fb_finish_id(b, root, blvl_Textures_type.file_identifier, data, size, err);
-}
-
-/* Textures: building */
-static inline void blvl_Textures_start(blvl_fb_builder *b) {
-    blvl_fb_table_start(b);
-}
-static inline blvl_fb_ref blvl_Textures_end(blvl_fb_builder *b) {
-    return blvl_fb_table_end(b);
-}
-static inline void blvl_Textures_add_images(blvl_fb_builder *b, blvl_fb_ref v) {
-    blvl_fb_add_ref(b, 0, v);
 }
 
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 /* Filling a blvl_error: every refusal goes through blvl__fail so the message names the rule. */
-#ifndef BLVL_CONTAINER_ERROR_H
-#define BLVL_CONTAINER_ERROR_H
-#include "blvl/blvl.h"
+#ifndef BLVL_COMMON_ERROR_H
+#define BLVL_COMMON_ERROR_H
+#include "blvl/common.h"
 
 #if defined(__GNUC__)
 #define BLVL_PRINTF(a, b) __attribute__((format(printf, a, b)))

@@ -1,6 +1,6 @@
 #include <unistd.h>
 
-#include "payload/payload.h"
+#include "common/pool.h"
 
 /* The ceiling keeps a hostile or mistaken request from starting thousands of threads. */
 #define BLVL_THREADS_MAX 64u

@@ -1,4 +1,4 @@
-#include "container/error.h"
+#include "common/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

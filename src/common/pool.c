@@ -1,11 +1,11 @@
-#include "payload/pool.h"
+#include "common/pool.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "container/error.h"
+#include "common/error.h"
 
 #define POOL_MAX_WORKERS 256u
 
