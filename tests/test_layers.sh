@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layers of src/ and which way their includes may point (docs/LAYERS.md):
+# The layers of src/ and which way their includes may point (docs/ARCHITECTURE.md):
 #
 #   common     -> (nothing)            allocator, errors, worker pool; public blvl/common.h, le.h
 #   payload    -> common               chunks, codec, digests; may read the format's constants
