@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "container/format.h"
 #include "container/layout.h"
+#include "container/out_file.h"
 #include "container/level.h"
 #include "container/lock.h"
 #include "payload/digest.h"

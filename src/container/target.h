@@ -5,7 +5,7 @@
 #ifndef BLVL_CONTAINER_TARGET_H
 #define BLVL_CONTAINER_TARGET_H
 #include "blvl/blvl.h"
-#include "container/layout.h"
+#include "container/out_file.h"
 
 typedef struct blvl_mem_block blvl_mem_block;
 

@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "container/format.h"
 #include "container/layout.h"
+#include "container/out_file.h"
 #include "container/target.h"
 #include "container/writer_internal.h"
 #include "payload/digest.h"

@@ -1,7 +1,7 @@
-/* JSON to FlatBuffer: the text is parsed into a small DOM first, then built bottom-up with the
- * builder, children in schema field order, so the bytes do not depend on the JSON's key order.
- * Accepts what blvl_fb_to_json and flatc --strict-json print, plus nan/inf spellings (bare or
- * as strings). Every refusal names where: the line and column of a syntax error, the path of a
+/* JSON to FlatBuffer: the text is parsed into a small DOM first (json_dom.c), then built with the
+ * builder bottom-up, children in schema field order, so the bytes do not depend on the JSON's key
+ * order. Accepts what blvl_fb_to_json and flatc --strict-json print, plus nan/inf spellings (bare
+ * or as strings). Every refusal names where: the line and column of a syntax error, the path of a
  * value the schema refuses ("Sim.colliders[7].flags: integer out of range ..."). */
 #include "blvl/fb.h"
 
@@ -14,52 +14,20 @@
 
 #include "common/alloc.h"
 #include "common/error.h"
+#include "fb/json_dom.h"
 
-#define JSON_MAX_DEPTH 200u
-
-enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-typedef struct node {
-    uint8_t type;
-    uint8_t truth;
-    uint32_t key, key_len; /* offset in the string arena (object members) */
-    uint32_t str, len;     /* J_STR: decoded text in the arena; J_NUM: raw text in the input */
-    uint32_t child, count; /* first child (J_ARR / J_OBJ), number of children */
-    uint32_t next;         /* next sibling, 0 = none (node 0 is the root and never a sibling) */
-} node;
-
+/* The build's view of the parsed text (json_dom.h) and where in it the build is. */
 typedef struct jp {
     const blvl_allocator *a;
-    const char *s;
-    size_t len, pos;
-    node *nodes;
-    size_t nnodes, capnodes;
-    char *arena;
-    size_t arena_len, arena_cap;
+    const char *s; /* the text: J_NUM nodes point into it */
+    const json_node *nodes;
+    const char *arena;
     blvl_error *err;
     blvl_status st;
     blvl_fb_builder *b;
     char path[256]; /* of the value being built; cut short (with "...") when deeper */
     size_t plen;
 } jp;
-
-static blvl_status jfail(jp *p, const char *what) {
-    if (!p->st) {
-        size_t line = 1, col = 1;
-        for (size_t i = 0; i < p->pos && i < p->len; i++) {
-            col = p->s[i] == '\n' ? 1 : col + 1;
-            line += p->s[i] == '\n';
-        }
-        if (p->pos >= p->len)
-            p->st = blvl__fail(p->err, BLVL_E_FLATBUFFER,
-                               "json line %zu: unexpected end of input (%s): the text is cut short",
-                               line, what);
-        else
-            p->st = blvl__fail(p->err, BLVL_E_FLATBUFFER, "json line %zu column %zu: %s", line, col,
-                               what);
-    }
-    return p->st;
-}
 
 /* Refuse a value the schema does not allow: "json: <path>: <what>". */
 static blvl_status bfail(jp *p, const char *fmt, ...) BLVL_PRINTF(2, 3);
@@ -101,301 +69,13 @@ static void path_back(jp *p, size_t old) {
     p->path[old] = '\0';
 }
 
-static int grow(jp *p, void **arr, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap)
-        return 1;
-    size_t n = *cap ? *cap : 256;
-    while (n < need)
-        n *= 2;
-    void *q = blvl__alloc(p->a, n * elem);
-    if (!q) {
-        if (!p->st)
-            p->st = blvl__fail(p->err, BLVL_E_NOMEM, "json: out of memory");
-        return 0;
-    }
-    if (*arr) {
-        memcpy(q, *arr, *cap * elem);
-        blvl__dealloc(p->a, *arr, *cap * elem);
-    }
-    *arr = q;
-    *cap = n;
-    return 1;
-}
-
-static uint32_t new_node(jp *p, uint8_t type) {
-    if (p->nnodes >= 0xFFFFFFF0u ||
-        !grow(p, (void **)&p->nodes, &p->capnodes, p->nnodes + 1, sizeof(node)))
-        return 0;
-    memset(&p->nodes[p->nnodes], 0, sizeof(node));
-    p->nodes[p->nnodes].type = type;
-    return (uint32_t)p->nnodes++;
-}
-
-static void skip_ws(jp *p) {
-    while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
-                               p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
-        p->pos++;
-}
-
-static int arena_put(jp *p, const char *s, size_t n) {
-    if (p->arena_len + n > 0xFFFFFFF0u ||
-        !grow(p, (void **)&p->arena, &p->arena_cap, p->arena_len + n + 1, 1))
-        return 0;
-    memcpy(p->arena + p->arena_len, s, n);
-    p->arena_len += n;
-    p->arena[p->arena_len] = '\0';
-    return 1;
-}
-
-static int hex4(jp *p, uint32_t *out) {
-    if (p->len - p->pos < 4) {
-        p->pos = p->len; /* the text ends inside the escape */
-        return 0;
-    }
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = p->s[p->pos++];
-        v <<= 4;
-        if (c >= '0' && c <= '9')
-            v |= (uint32_t)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            v |= (uint32_t)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F')
-            v |= (uint32_t)(c - 'A' + 10);
-        else
-            return 0;
-    }
-    *out = v;
-    return 1;
-}
-
-/* Length of the well-formed UTF-8 sequence at s (n bytes available), or 0: no overlong forms,
- * no surrogates (U+D800..DFFF), nothing past U+10FFFF (RFC 3629). */
-static size_t utf8_seq(const uint8_t *s, size_t n) {
-    if (s[0] < 0x80)
-        return 1;
-    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 0;
-    if (!len || s[0] >= 0xF5 || s[0] == 0xC0 || s[0] == 0xC1 || len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
-        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
-        return 0;
-    return len;
-}
-
-/* A string at p->pos (after the quote), decoded into the arena. FlatBuffers strings are UTF-8,
- * so raw bytes must be well-formed UTF-8 and a \u escape of a surrogate must be a pair. */
-static int parse_string(jp *p, uint32_t *off, uint32_t *len) {
-    *off = (uint32_t)p->arena_len;
-    while (1) {
-        if (p->pos >= p->len)
-            return jfail(p, "unterminated string"), 0;
-        size_t run = p->pos;
-        while (run < p->len && p->s[run] != '"' && p->s[run] != '\\' &&
-               (uint8_t)p->s[run] >= 0x20) {
-            size_t k = utf8_seq((const uint8_t *)p->s + run, p->len - run);
-            if (!k) {
-                p->pos = run;
-                return jfail(p, "a string that is not UTF-8"), 0;
-            }
-            run += k;
-        }
-        if (!arena_put(p, p->s + p->pos, run - p->pos))
-            return 0;
-        p->pos = run;
-        if (p->pos >= p->len)
-            return jfail(p, "unterminated string"), 0;
-        char c = p->s[p->pos++];
-        if (c == '"')
-            break;
-        if (c != '\\')
-            return jfail(p, "control character in a string"), 0;
-        if (p->pos >= p->len)
-            return jfail(p, "unterminated string"), 0;
-        char e = p->s[p->pos++];
-        char one;
-        switch (e) {
-        case '"':
-            one = '"';
-            break;
-        case '\\':
-            one = '\\';
-            break;
-        case '/':
-            one = '/';
-            break;
-        case 'b':
-            one = '\b';
-            break;
-        case 'f':
-            one = '\f';
-            break;
-        case 'n':
-            one = '\n';
-            break;
-        case 'r':
-            one = '\r';
-            break;
-        case 't':
-            one = '\t';
-            break;
-        case 'u': {
-            uint32_t cp;
-            if (!hex4(p, &cp))
-                return jfail(p, "bad \\u escape"), 0;
-            if (cp >= 0xDC00 && cp < 0xE000)
-                return jfail(p, "a lone low surrogate in a \\u escape"), 0;
-            if (cp >= 0xD800 && cp < 0xDC00) {
-                uint32_t lo;
-                if (p->len - p->pos < 6 && (p->pos == p->len || p->s[p->pos] == '\\'))
-                    p->pos = p->len; /* the text ends where the low surrogate should be */
-                if (p->len - p->pos < 6 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u')
-                    return jfail(p, "a high surrogate without its low surrogate"), 0;
-                p->pos += 2;
-                if (!hex4(p, &lo) || lo < 0xDC00 || lo >= 0xE000)
-                    return jfail(p, "a high surrogate without its low surrogate"), 0;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            }
-            char u[4];
-            size_t n;
-            if (cp < 0x80) {
-                u[0] = (char)cp;
-                n = 1;
-            } else if (cp < 0x800) {
-                u[0] = (char)(0xC0 | cp >> 6);
-                u[1] = (char)(0x80 | (cp & 0x3F));
-                n = 2;
-            } else if (cp < 0x10000) {
-                u[0] = (char)(0xE0 | cp >> 12);
-                u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-                u[2] = (char)(0x80 | (cp & 0x3F));
-                n = 3;
-            } else {
-                u[0] = (char)(0xF0 | cp >> 18);
-                u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-                u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-                u[3] = (char)(0x80 | (cp & 0x3F));
-                n = 4;
-            }
-            if (!arena_put(p, u, n))
-                return 0;
-            continue;
-        }
-        default:
-            return jfail(p, "bad escape"), 0;
-        }
-        if (!arena_put(p, &one, 1))
-            return 0;
-    }
-    *len = (uint32_t)(p->arena_len - *off);
-    return arena_put(p, "\0", 1); /* keep every string NUL-terminated in the arena */
-}
-
-static int word(jp *p, const char *w) {
-    size_t n = strlen(w);
-    if (p->len - p->pos >= n && memcmp(p->s + p->pos, w, n) == 0) {
-        p->pos += n;
-        return 1;
-    }
-    return 0;
-}
-
-static uint32_t parse_value(jp *p, unsigned depth) {
-    if (depth > JSON_MAX_DEPTH)
-        return jfail(p, "nested too deeply"), 0;
-    skip_ws(p);
-    if (p->pos >= p->len)
-        return jfail(p, "unexpected end of input"), 0;
-    char c = p->s[p->pos];
-    uint32_t n;
-    if (c == '{' || c == '[') {
-        int obj = c == '{';
-        p->pos++;
-        if (!(n = new_node(p, obj ? J_OBJ : J_ARR)))
-            return 0;
-        uint32_t last = 0;
-        skip_ws(p);
-        if (p->pos < p->len && p->s[p->pos] == (obj ? '}' : ']')) {
-            p->pos++;
-            return n;
-        }
-        while (1) {
-            uint32_t koff = 0, klen = 0;
-            if (obj) {
-                skip_ws(p);
-                if (p->pos >= p->len || p->s[p->pos] != '"')
-                    return jfail(p, "expected a key"), 0;
-                p->pos++;
-                if (!parse_string(p, &koff, &klen))
-                    return 0;
-                skip_ws(p);
-                if (p->pos >= p->len || p->s[p->pos] != ':')
-                    return jfail(p, "expected ':'"), 0;
-                p->pos++;
-            }
-            uint32_t v = parse_value(p, depth + 1);
-            if (!v)
-                return 0;
-            p->nodes[v].key = koff;
-            p->nodes[v].key_len = klen;
-            if (last)
-                p->nodes[last].next = v;
-            else
-                p->nodes[n].child = v;
-            last = v;
-            p->nodes[n].count++;
-            skip_ws(p);
-            if (p->pos < p->len && p->s[p->pos] == ',') {
-                p->pos++;
-                continue;
-            }
-            if (p->pos < p->len && p->s[p->pos] == (obj ? '}' : ']')) {
-                p->pos++;
-                return n;
-            }
-            return jfail(p, obj ? "expected ',' or '}'" : "expected ',' or ']'"), 0;
-        }
-    }
-    if (c == '"') {
-        p->pos++;
-        if (!(n = new_node(p, J_STR)))
-            return 0;
-        uint32_t off, len;
-        if (!parse_string(p, &off, &len))
-            return 0;
-        p->nodes[n].str = off;
-        p->nodes[n].len = len;
-        return n;
-    }
-    if (word(p, "true") || word(p, "false")) {
-        if (!(n = new_node(p, J_BOOL)))
-            return 0;
-        p->nodes[n].truth = p->s[p->pos - 1] == 'e' && p->s[p->pos - 2] == 'u';
-        return n;
-    }
-    if (word(p, "null"))
-        return new_node(p, J_NULL);
-    size_t start = p->pos;
-    while (p->pos < p->len && (strchr("+-.eE0123456789xXabcdefABCDEFinftyINFTYN", p->s[p->pos])))
-        p->pos++;
-    if (p->pos == start || p->pos - start > 40)
-        return jfail(p, "unexpected character"), 0;
-    if (!(n = new_node(p, J_NUM)))
-        return 0;
-    p->nodes[n].str = (uint32_t)start;
-    p->nodes[n].len = (uint32_t)(p->pos - start);
-    return n;
-}
-
 /* ---- building ------------------------------------------------------------------------------- */
 
-static const node *member(const jp *p, const node *obj, const char *name, const char *suffix) {
+static const json_node *member(const jp *p, const json_node *obj, const char *name,
+                               const char *suffix) {
     size_t nl = strlen(name), sl = strlen(suffix);
     for (uint32_t c = obj->child; c; c = p->nodes[c].next) {
-        const node *m = &p->nodes[c];
+        const json_node *m = &p->nodes[c];
         if (m->key_len == nl + sl && memcmp(p->arena + m->key, name, nl) == 0 &&
             memcmp(p->arena + m->key + nl, suffix, sl) == 0)
             return m->type == J_NULL ? NULL : m;
@@ -431,7 +111,7 @@ static int non_finite(const char *t, double *d) {
 }
 
 /* A scalar value into `out` (little-endian, blvl_fb_scalar_size bytes). Refusals name p->path. */
-static int scalar(jp *p, uint8_t kind, const blvl_fb_enum *e, const node *v, uint8_t *out) {
+static int scalar(jp *p, uint8_t kind, const blvl_fb_enum *e, const json_node *v, uint8_t *out) {
     size_t size = blvl_fb_scalar_size((blvl_fb_kind)kind);
     uint64_t bits = 0;
     if (kind == BLVL_FB_F32 || kind == BLVL_FB_F64) {
@@ -535,19 +215,19 @@ static int scalar(jp *p, uint8_t kind, const blvl_fb_enum *e, const node *v, uin
     return 1;
 }
 
-static int key_is(const jp *p, const node *m, const char *name, const char *suffix) {
+static int key_is(const jp *p, const json_node *m, const char *name, const char *suffix) {
     size_t nl = strlen(name), sl = strlen(suffix);
     return m->key_len == nl + sl && memcmp(p->arena + m->key, name, nl) == 0 &&
            memcmp(p->arena + m->key + nl, suffix, sl) == 0;
 }
 
-static int key_len_shown(const node *m) {
+static int key_len_shown(const json_node *m) {
     return (int)(m->key_len < 60 ? m->key_len : 60);
 }
 
 /* A struct: like flatc, every member must be given (flatc: "wrong number of initializers"), so
  * a struct with a forgotten member is an error, not a silent zero. */
-static int fill_struct(jp *p, const blvl_fb_type *t, const node *obj, uint8_t *dst,
+static int fill_struct(jp *p, const blvl_fb_type *t, const json_node *obj, uint8_t *dst,
                        unsigned depth) {
     if (obj->type != J_OBJ)
         return bfail(p, "expected an object (struct %s)", t->name), 0;
@@ -557,7 +237,7 @@ static int fill_struct(jp *p, const blvl_fb_type *t, const node *obj, uint8_t *d
     if (t->field_count > sizeof seen)
         return bfail(p, "struct %s has more than 256 members", t->name), 0;
     for (uint32_t c = obj->child; c; c = p->nodes[c].next) {
-        const node *m = &p->nodes[c];
+        const json_node *m = &p->nodes[c];
         uint32_t i = 0;
         while (i < t->field_count && !key_is(p, m, t->fields[i].name, ""))
             i++;
@@ -570,7 +250,7 @@ static int fill_struct(jp *p, const blvl_fb_type *t, const node *obj, uint8_t *d
     }
     for (uint32_t i = 0; i < t->field_count; i++) {
         const blvl_fb_field *f = &t->fields[i];
-        const node *v = member(p, obj, f->name, "");
+        const json_node *v = member(p, obj, f->name, "");
         if (!v)
             return bfail(p, "struct %s without its member '%s' (a struct needs every member)",
                          t->name, f->name),
@@ -605,9 +285,9 @@ static int fill_struct(jp *p, const blvl_fb_type *t, const node *obj, uint8_t *d
     return 1;
 }
 
-static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const node *obj, unsigned depth);
+static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const json_node *obj, unsigned depth);
 
-static blvl_fb_ref build_vector(jp *p, const blvl_fb_field *f, const node *v, unsigned depth) {
+static blvl_fb_ref build_vector(jp *p, const blvl_fb_field *f, const json_node *v, unsigned depth) {
     if (v->type != J_ARR)
         return bfail(p, "expected an array"), 0;
     size_t n = v->count;
@@ -619,7 +299,7 @@ static blvl_fb_ref build_vector(jp *p, const blvl_fb_field *f, const node *v, un
             return bfail(p, "out of memory"), 0;
         size_t i = 0;
         for (uint32_t c = v->child; c; c = p->nodes[c].next, i++) {
-            const node *e = &p->nodes[c];
+            const json_node *e = &p->nodes[c];
             size_t back = path_index(p, i);
             if (f->elem == BLVL_FB_STRING) {
                 if (e->type != J_STR) {
@@ -667,11 +347,11 @@ static blvl_fb_ref build_vector(jp *p, const blvl_fb_field *f, const node *v, un
 
 /* Field i's children (strings, vectors, tables, union values) built first; 0 with p->st set on
  * failure, 0 with p->st clear when there is nothing to refer to. */
-static blvl_fb_ref build_child(jp *p, const blvl_fb_field *f, const node *obj, uint8_t *utype,
+static blvl_fb_ref build_child(jp *p, const blvl_fb_field *f, const json_node *obj, uint8_t *utype,
                                unsigned depth) {
-    const node *v = member(p, obj, f->name, "");
+    const json_node *v = member(p, obj, f->name, "");
     if (f->kind == BLVL_FB_UNION) {
-        const node *ty = member(p, obj, f->name, "_type");
+        const json_node *ty = member(p, obj, f->name, "_type");
         uint8_t u = 0;
         if (ty) {
             size_t back = path_add(p, "", "_type"); /* the x_type key itself */
@@ -709,7 +389,7 @@ static blvl_fb_ref build_child(jp *p, const blvl_fb_field *f, const node *obj, u
 }
 
 /* A scalar or struct field into the table being built. */
-static int add_inline(jp *p, const blvl_fb_field *f, const node *v, unsigned depth) {
+static int add_inline(jp *p, const blvl_fb_field *f, const json_node *v, unsigned depth) {
     if (f->kind == BLVL_FB_STRUCT) {
         uint8_t tmp[1024];
         if (f->type->size > sizeof tmp)
@@ -744,7 +424,7 @@ static int add_inline(jp *p, const blvl_fb_field *f, const node *v, unsigned dep
     return 1;
 }
 
-static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const node *obj, unsigned depth) {
+static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const json_node *obj, unsigned depth) {
     if (obj->type != J_OBJ)
         return bfail(p, "expected an object (table %s)", t->name), 0;
     if (depth > BLVL_FB_MAX_DEPTH_DEFAULT)
@@ -753,7 +433,7 @@ static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const node *obj, un
         return bfail(p, "table %s has more than 256 fields", t->name), 0;
     uint8_t seen[512] = {0}; /* [2 * field + is_type] */
     for (uint32_t c = obj->child; c; c = p->nodes[c].next) {
-        const node *m = &p->nodes[c];
+        const json_node *m = &p->nodes[c];
         int known = 0;
         uint32_t i;
         for (i = 0; i < t->field_count && !known; i++) {
@@ -809,7 +489,7 @@ static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const node *obj, un
             blvl_fb_add_ref(p->b, f->id, refs[i]);
             continue;
         }
-        const node *v = member(p, obj, f->name, "");
+        const json_node *v = member(p, obj, f->name, "");
         if (!v)
             continue;
         size_t back = path_name(p, f->name);
@@ -832,20 +512,17 @@ blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *
     /* Positions in the text are held as 32-bit offsets. */
     if (len > 0xFFFFFFF0u)
         return blvl__fail(err, BLVL_E_FLATBUFFER, "json: a text of %zu bytes; 4 GiB at most", len);
+    json_dom dom;
+    uint32_t rootn = blvl__json_dom_parse(&dom, json, len, a, err);
     jp p;
     memset(&p, 0, sizeof p);
     p.a = a;
     p.s = json;
-    p.len = len;
+    p.nodes = dom.nodes;
+    p.arena = dom.arena;
     p.err = err;
-    new_node(&p, J_NULL); /* node 0: "no node" */
+    p.st = dom.st;
     path_name(&p, root->name);
-    uint32_t rootn = p.st ? 0 : parse_value(&p, 0);
-    if (rootn) {
-        skip_ws(&p);
-        if (p.pos != p.len)
-            jfail(&p, "trailing characters after the JSON value");
-    }
     if (!p.st && blvl_fb_builder_new(&p.b, opt, err) == BLVL_OK) {
         blvl_fb_ref r = build_table(&p, root, &p.nodes[rootn], 0);
         const uint8_t *data;
@@ -868,10 +545,7 @@ blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *
     }
     if (p.b)
         blvl_fb_builder_free(p.b);
-    if (p.nodes)
-        blvl__dealloc(a, p.nodes, p.capnodes * sizeof(node));
-    if (p.arena)
-        blvl__dealloc(a, p.arena, p.arena_cap);
+    blvl__json_dom_free(&dom);
     if (!p.st)
         blvl__ok(err);
     return p.st;

@@ -68,6 +68,17 @@ typedef struct expander {
     tw_vec *planes;
     size_t first; /* this hull's planes start here */
     double tol;   /* distance tolerance (units) */
+    /* The hull, in double, and what the face pass hands the bevels. */
+    const double *pts;
+    uint32_t nv;
+    double centre[3];
+    double extent; /* the widest side of the bounds */
+    double tiny_area;
+    uint32_t *loop;    /* scratch: one face's re-wound loop */
+    angle_item *items; /* scratch: its corners by angle */
+    tw_vec edges;      /* every face edge, low index first */
+    tw_report_fn report;
+    void *ru;
 } expander;
 
 /* Append a plane unless this hull already has it. */
@@ -80,6 +91,200 @@ static int add_plane(expander *x, const double n[3], double d) {
     }
     blvl_Plane p = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
     return blvl__tw_vec_push(x->al, x->planes, &p);
+}
+
+/* One face's plane, its loop (when asked for) and its edges. A face that gives no plane is
+ * reported and skipped. Returns 0 only when out of memory. */
+static int add_face(expander *x, uint32_t f, const uint32_t *idx, uint32_t sz, tw_vec *loop_sizes,
+                    tw_vec *loop_indices) {
+    const double *pts = x->pts;
+    uint32_t *loop = x->loop;
+    angle_item *items = x->items;
+    if (sz < 3) {
+        x->report(x->ru, f, "face has fewer than three corners");
+        return 1;
+    }
+    int bad = 0;
+    for (uint32_t i = 0; i < sz; i++)
+        bad |= idx[i] >= x->nv;
+    if (bad) {
+        x->report(x->ru, f, "face names a vertex index out of range");
+        return 1;
+    }
+    /* An order-independent plane: the widest triangle found greedily. */
+    const double *a = pts + 3 * (size_t)idx[0];
+    uint32_t bi = idx[0], ci = idx[0];
+    double best = 0, ab[3], n0[3];
+    for (uint32_t i = 1; i < sz; i++) {
+        const double *p = pts + 3 * (size_t)idx[i];
+        double dv[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+        double l = dot3(dv, dv);
+        if (l > best)
+            best = l, bi = idx[i];
+    }
+    const double *b = pts + 3 * (size_t)bi;
+    for (int k = 0; k < 3; k++)
+        ab[k] = b[k] - a[k];
+    best = 0;
+    for (uint32_t i = 0; i < sz; i++) {
+        const double *p = pts + 3 * (size_t)idx[i];
+        double ac[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]}, c[3];
+        cross3(ab, ac, c);
+        double l = len3(c);
+        if (l > best)
+            best = l, ci = idx[i];
+    }
+    if (best <= x->tiny_area || bi == idx[0] || ci == idx[0]) {
+        x->report(x->ru, f, "face corners coincident or collinear: the loop encloses no area");
+        return 1;
+    }
+    {
+        const double *c = pts + 3 * (size_t)ci;
+        double ac[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        cross3(ab, ac, n0);
+    }
+    /* Wind the corners around the face centre by angle. */
+    double fc[3] = {0, 0, 0}, u[3], v[3];
+    for (uint32_t i = 0; i < sz; i++)
+        for (int k = 0; k < 3; k++)
+            fc[k] += pts[3 * (size_t)idx[i] + k] / sz;
+    double lab = len3(ab), ln0 = len3(n0);
+    for (int k = 0; k < 3; k++) {
+        u[k] = ab[k] / lab;
+        n0[k] /= ln0;
+    }
+    cross3(n0, u, v);
+    for (uint32_t i = 0; i < sz; i++) {
+        const double *p = pts + 3 * (size_t)idx[i];
+        double r[3] = {p[0] - fc[0], p[1] - fc[1], p[2] - fc[2]};
+        items[i].angle = atan2(dot3(r, v), dot3(r, u));
+        items[i].index = idx[i];
+    }
+    qsort(items, sz, sizeof *items, angle_cmp);
+    for (uint32_t i = 0; i < sz; i++)
+        loop[i] = items[i].index;
+    double ns[3], no[3];
+    newell(pts, loop, sz, ns);
+    newell(pts, idx, sz, no);
+    const uint32_t *use = loop; /* re-wound unless the given loop encloses as much */
+    double *nn = ns;
+    if (len3(no) >= 0.999 * len3(ns)) {
+        use = idx;
+        nn = no;
+    }
+    double area = len3(nn);
+    if (area <= x->tiny_area) {
+        x->report(x->ru, f, "face loop encloses no area");
+        return 1;
+    }
+    double n[3] = {nn[0] / area, nn[1] / area, nn[2] / area};
+    double side = dot3(n, x->centre) - dot3(n, fc);
+    if (fabs(side) <= x->tol * 0.01) {
+        x->report(x->ru, f, "face plane passes through the hull's centre: the hull is flat");
+        return 1;
+    }
+    if (side > 0)
+        n[0] = -n[0], n[1] = -n[1], n[2] = -n[2];
+    double d = -INFINITY;
+    for (uint32_t i = 0; i < sz; i++) {
+        double t = dot3(n, pts + 3 * (size_t)use[i]);
+        d = t > d ? t : d;
+    }
+    if (!add_plane(x, n, d))
+        return 0;
+    if (loop_sizes && (!blvl__tw_vec_push(x->al, loop_sizes, &sz) ||
+                       !blvl__tw_vec_reserve(x->al, loop_indices, loop_indices->len + sz)))
+        return 0;
+    for (uint32_t i = 0; i < sz; i++) {
+        if (loop_indices)
+            blvl__tw_vec_push(x->al, loop_indices, &use[i]); /* reserved above */
+        edge e = {use[i], use[(i + 1) % sz]};
+        if (e.a > e.b) {
+            uint32_t t = e.a;
+            e.a = e.b;
+            e.b = t;
+        }
+        if (e.a != e.b && !blvl__tw_vec_push(x->al, &x->edges, &e))
+            return 0;
+    }
+    return 1;
+}
+
+/* Every face's plane, in the order given. Returns 0 only when out of memory. */
+static int add_face_planes(expander *x, const tw_hull_in *in, tw_vec *loop_sizes,
+                           tw_vec *loop_indices) {
+    size_t off = 0;
+    for (uint32_t f = 0; f < in->face_count; f++) {
+        uint32_t sz = in->face_sizes[f];
+        if (sz > in->face_index_count - off) {
+            x->report(x->ru, f, "face runs past the end of face_indices");
+            continue;
+        }
+        const uint32_t *idx = in->face_indices + off;
+        off += sz;
+        if (!add_face(x, f, idx, sz, loop_sizes, loop_indices))
+            return 0;
+    }
+    return 1;
+}
+
+/* The six axial planes, on the hull's bounds. Returns 0 only when out of memory. */
+static int add_axial_planes(expander *x, const double blo[3], const double bhi[3]) {
+    for (int k = 0; k < 3; k++) {
+        double n[3] = {0, 0, 0};
+        n[k] = 1;
+        if (!add_plane(x, n, bhi[k]))
+            return 0;
+        n[k] = -1;
+        if (!add_plane(x, n, -blo[k]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Bevels: each edge crossed with each axis, both ways, where every vertex is behind. Returns 0
+ * only when out of memory. */
+static int add_bevels(expander *x) {
+    const double *pts = x->pts;
+    tw_vec *edges = &x->edges;
+    if (edges->len)
+        qsort(edges->data, edges->len, sizeof(edge), edge_cmp);
+    for (size_t i = 0; i < edges->len; i++) {
+        const edge *e = &TW_AT(*edges, edge, i);
+        if (i && edge_cmp(e, e - 1) == 0)
+            continue;
+        const double *p = pts + 3 * (size_t)e->a, *q = pts + 3 * (size_t)e->b;
+        double dir[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+        double l = len3(dir);
+        if (l <= 1e-9 * (x->extent + 1))
+            continue;
+        for (int k = 0; k < 3; k++)
+            dir[k] /= l;
+        for (int k = 0; k < 3; k++) {
+            double axis[3] = {0, 0, 0}, n[3];
+            axis[k] = 1;
+            cross3(dir, axis, n);
+            double ln = len3(n);
+            if (ln < 1e-6)
+                continue; /* edge along the axis: the axial and face planes cover it */
+            for (int j = 0; j < 3; j++)
+                n[j] /= ln;
+            for (int s = 0; s < 2; s++) {
+                if (s)
+                    n[0] = -n[0], n[1] = -n[1], n[2] = -n[2];
+                double d = dot3(n, p), m = -INFINITY;
+                for (uint32_t vi = 0; vi < x->nv; vi++) {
+                    double t = dot3(n, pts + 3 * (size_t)vi);
+                    m = t > m ? t : m;
+                }
+                if (m > d + x->tol)
+                    continue; /* some vertex in front: this plane would cut the solid */
+                if (!add_plane(x, n, m > d ? m : d))
+                    return 0;
+            }
+        }
+    }
+    return 1;
 }
 
 blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, tw_vec *planes,
@@ -105,8 +310,9 @@ blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in,
     double *pts = blvl__calloc_n(al, (size_t)nv * 3, sizeof(double));
     uint32_t *loop = blvl__calloc_n(al, (size_t)in->face_index_count + 1, sizeof(uint32_t));
     angle_item *items = blvl__calloc_n(al, (size_t)in->face_index_count + 1, sizeof(angle_item));
-    tw_vec edges;
-    blvl__tw_vec_init(&edges, sizeof(edge));
+    expander x;
+    memset(&x, 0, sizeof x);
+    blvl__tw_vec_init(&x.edges, sizeof(edge));
     if (!pts || !loop || !items)
         goto done;
 
@@ -131,176 +337,23 @@ blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in,
     for (int k = 0; k < 3; k++)
         extent = bhi[k] - blo[k] > extent ? bhi[k] - blo[k] : extent;
 
-    expander x = {al, planes, planes->len, 1e-3 + scale * 2e-6};
-    const double tiny_area = 1e-10 * (extent * extent) + 1e-12;
+    x.al = al;
+    x.planes = planes;
+    x.first = planes->len;
+    x.tol = 1e-3 + scale * 2e-6;
+    x.pts = pts;
+    x.nv = nv;
+    memcpy(x.centre, centre, sizeof centre);
+    x.extent = extent;
+    x.tiny_area = 1e-10 * (extent * extent) + 1e-12;
+    x.loop = loop;
+    x.items = items;
+    x.report = report;
+    x.ru = ru;
 
-    size_t off = 0;
-    for (uint32_t f = 0; f < in->face_count; f++) {
-        uint32_t sz = in->face_sizes[f];
-        if (sz > in->face_index_count - off) {
-            report(ru, f, "face runs past the end of face_indices");
-            continue;
-        }
-        const uint32_t *idx = in->face_indices + off;
-        off += sz;
-        if (sz < 3) {
-            report(ru, f, "face has fewer than three corners");
-            continue;
-        }
-        int bad = 0;
-        for (uint32_t i = 0; i < sz; i++)
-            bad |= idx[i] >= nv;
-        if (bad) {
-            report(ru, f, "face names a vertex index out of range");
-            continue;
-        }
-        /* An order-independent plane: the widest triangle found greedily. */
-        const double *a = pts + 3 * (size_t)idx[0];
-        uint32_t bi = idx[0], ci = idx[0];
-        double best = 0, ab[3], n0[3];
-        for (uint32_t i = 1; i < sz; i++) {
-            const double *p = pts + 3 * (size_t)idx[i];
-            double dv[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
-            double l = dot3(dv, dv);
-            if (l > best)
-                best = l, bi = idx[i];
-        }
-        const double *b = pts + 3 * (size_t)bi;
-        for (int k = 0; k < 3; k++)
-            ab[k] = b[k] - a[k];
-        best = 0;
-        for (uint32_t i = 0; i < sz; i++) {
-            const double *p = pts + 3 * (size_t)idx[i];
-            double ac[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]}, c[3];
-            cross3(ab, ac, c);
-            double l = len3(c);
-            if (l > best)
-                best = l, ci = idx[i];
-        }
-        if (best <= tiny_area || bi == idx[0] || ci == idx[0]) {
-            report(ru, f, "face corners coincident or collinear: the loop encloses no area");
-            continue;
-        }
-        {
-            const double *c = pts + 3 * (size_t)ci;
-            double ac[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-            cross3(ab, ac, n0);
-        }
-        /* Wind the corners around the face centre by angle. */
-        double fc[3] = {0, 0, 0}, u[3], v[3];
-        for (uint32_t i = 0; i < sz; i++)
-            for (int k = 0; k < 3; k++)
-                fc[k] += pts[3 * (size_t)idx[i] + k] / sz;
-        double lab = len3(ab), ln0 = len3(n0);
-        for (int k = 0; k < 3; k++) {
-            u[k] = ab[k] / lab;
-            n0[k] /= ln0;
-        }
-        cross3(n0, u, v);
-        for (uint32_t i = 0; i < sz; i++) {
-            const double *p = pts + 3 * (size_t)idx[i];
-            double r[3] = {p[0] - fc[0], p[1] - fc[1], p[2] - fc[2]};
-            items[i].angle = atan2(dot3(r, v), dot3(r, u));
-            items[i].index = idx[i];
-        }
-        qsort(items, sz, sizeof *items, angle_cmp);
-        for (uint32_t i = 0; i < sz; i++)
-            loop[i] = items[i].index;
-        double ns[3], no[3];
-        newell(pts, loop, sz, ns);
-        newell(pts, idx, sz, no);
-        const uint32_t *use = loop; /* re-wound unless the given loop encloses as much */
-        double *nn = ns;
-        if (len3(no) >= 0.999 * len3(ns)) {
-            use = idx;
-            nn = no;
-        }
-        double area = len3(nn);
-        if (area <= tiny_area) {
-            report(ru, f, "face loop encloses no area");
-            continue;
-        }
-        double n[3] = {nn[0] / area, nn[1] / area, nn[2] / area};
-        double side = dot3(n, centre) - dot3(n, fc);
-        if (fabs(side) <= x.tol * 0.01) {
-            report(ru, f, "face plane passes through the hull's centre: the hull is flat");
-            continue;
-        }
-        if (side > 0)
-            n[0] = -n[0], n[1] = -n[1], n[2] = -n[2];
-        double d = -INFINITY;
-        for (uint32_t i = 0; i < sz; i++) {
-            double t = dot3(n, pts + 3 * (size_t)use[i]);
-            d = t > d ? t : d;
-        }
-        if (!add_plane(&x, n, d))
-            goto done;
-        if (loop_sizes && (!blvl__tw_vec_push(al, loop_sizes, &sz) ||
-                           !blvl__tw_vec_reserve(al, loop_indices, loop_indices->len + sz)))
-            goto done;
-        for (uint32_t i = 0; i < sz; i++) {
-            if (loop_indices)
-                blvl__tw_vec_push(al, loop_indices, &use[i]); /* reserved above */
-            edge e = {use[i], use[(i + 1) % sz]};
-            if (e.a > e.b) {
-                uint32_t t = e.a;
-                e.a = e.b;
-                e.b = t;
-            }
-            if (e.a != e.b && !blvl__tw_vec_push(al, &edges, &e))
-                goto done;
-        }
-    }
-
-    /* The six axial planes. */
-    for (int k = 0; k < 3; k++) {
-        double n[3] = {0, 0, 0};
-        n[k] = 1;
-        if (!add_plane(&x, n, bhi[k]))
-            goto done;
-        n[k] = -1;
-        if (!add_plane(&x, n, -blo[k]))
-            goto done;
-    }
-
-    /* Bevels: each edge crossed with each axis, both ways, where every vertex is behind. */
-    if (edges.len)
-        qsort(edges.data, edges.len, sizeof(edge), edge_cmp);
-    for (size_t i = 0; i < edges.len; i++) {
-        const edge *e = &TW_AT(edges, edge, i);
-        if (i && edge_cmp(e, e - 1) == 0)
-            continue;
-        const double *p = pts + 3 * (size_t)e->a, *q = pts + 3 * (size_t)e->b;
-        double dir[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
-        double l = len3(dir);
-        if (l <= 1e-9 * (extent + 1))
-            continue;
-        for (int k = 0; k < 3; k++)
-            dir[k] /= l;
-        for (int k = 0; k < 3; k++) {
-            double axis[3] = {0, 0, 0}, n[3];
-            axis[k] = 1;
-            cross3(dir, axis, n);
-            double ln = len3(n);
-            if (ln < 1e-6)
-                continue; /* edge along the axis: the axial and face planes cover it */
-            for (int j = 0; j < 3; j++)
-                n[j] /= ln;
-            for (int s = 0; s < 2; s++) {
-                if (s)
-                    n[0] = -n[0], n[1] = -n[1], n[2] = -n[2];
-                double d = dot3(n, p), m = -INFINITY;
-                for (uint32_t vi = 0; vi < nv; vi++) {
-                    double t = dot3(n, pts + 3 * (size_t)vi);
-                    m = t > m ? t : m;
-                }
-                if (m > d + x.tol)
-                    continue; /* some vertex in front: this plane would cut the solid */
-                if (!add_plane(&x, n, m > d ? m : d))
-                    goto done;
-            }
-        }
-    }
+    if (!add_face_planes(&x, in, loop_sizes, loop_indices) || !add_axial_planes(&x, blo, bhi) ||
+        !add_bevels(&x))
+        goto done;
 
     for (int k = 0; k < 3; k++) {
         lo[k] = (float)blo[k];
@@ -309,7 +362,7 @@ blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in,
     *usable = 1;
     st = BLVL_OK;
 done:
-    blvl__tw_vec_free(al, &edges);
+    blvl__tw_vec_free(al, &x.edges);
     blvl__dealloc(al, items, ((size_t)in->face_index_count + 1) * sizeof(angle_item));
     blvl__dealloc(al, loop, ((size_t)in->face_index_count + 1) * sizeof(uint32_t));
     blvl__dealloc(al, pts, (size_t)nv * 3 * sizeof(double));
