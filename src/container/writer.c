@@ -258,14 +258,24 @@ blvl_status blvl_writer_begin(blvl_writer *w, const char *tag, uint32_t version,
     return BLVL_OK;
 }
 
-blvl_status blvl_writer_append(blvl_writer *w, const void *data, size_t size, blvl_error *err) {
+/* What append and end check first: a writer that has not failed, inside a section. */
+static blvl_status in_section(blvl_writer *w, const char *what, blvl_error *err) {
     if (!w)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no writer");
     if (w->failed)
         return failed(w, err);
     blvl_error e;
     if (!w->open)
-        return fail_sticky(w, blvl__fail(&e, BLVL_E_ARGUMENT, "append outside a section"), &e, err);
+        return fail_sticky(w, blvl__fail(&e, BLVL_E_ARGUMENT, "%s outside a section", what), &e,
+                           err);
+    return BLVL_OK;
+}
+
+blvl_status blvl_writer_append(blvl_writer *w, const void *data, size_t size, blvl_error *err) {
+    blvl_status st0 = in_section(w, "append", err);
+    if (st0 != BLVL_OK)
+        return st0;
+    blvl_error e;
     if (size && !data)
         return fail_sticky(w, blvl__fail(&e, BLVL_E_ARGUMENT, "no data"), &e, err);
     blvl_entry *en = &w->entries[w->n - 1];
@@ -297,14 +307,9 @@ blvl_status blvl_writer_append(blvl_writer *w, const void *data, size_t size, bl
 }
 
 blvl_status blvl_writer_end(blvl_writer *w, blvl_error *err) {
-    if (!w)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "no writer");
-    if (w->failed)
-        return failed(w, err);
-    blvl_error e;
-    if (!w->open)
-        return fail_sticky(w, blvl__fail(&e, BLVL_E_ARGUMENT, "end outside a section"), &e, err);
-    blvl_status st;
+    blvl_status st = in_section(w, "end", err);
+    if (st != BLVL_OK)
+        return st;
     if (!w->cur && (st = next_slot(w, err)) != BLVL_OK) /* an empty section: a bare LAST */
         return st;
     w->cur->tag |= LAST;
