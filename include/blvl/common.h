@@ -66,6 +66,10 @@ typedef enum blvl_status {
                              */
     BLVL_E_FLATBUFFER,      /* section: the payload fails the FlatBuffers verifier */
     BLVL_E_STREAM_STATE,    /* stream: bytes after the end, or finish before the end */
+    /* importers (blvl bake) */
+    BLVL_E_SOURCE,         /* bake: the source map breaks a rule of its format; the message is
+                            * "<part>: <field> at offset N: <rule>: <problem>" */
+    BLVL_E_UNKNOWN_FORMAT, /* bake: the input is no source format this program reads */
     BLVL_STATUS_COUNT
 } blvl_status;
 

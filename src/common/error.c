@@ -43,6 +43,8 @@ static const char *const names[BLVL_STATUS_COUNT] = {
     [BLVL_E_SECTION_VERSION] = "section-version",
     [BLVL_E_FLATBUFFER] = "flatbuffer",
     [BLVL_E_STREAM_STATE] = "stream-state",
+    [BLVL_E_SOURCE] = "source",
+    [BLVL_E_UNKNOWN_FORMAT] = "unknown-format",
 };
 
 const char *blvl_status_name(blvl_status code) {

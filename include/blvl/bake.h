@@ -1,0 +1,333 @@
+/* blvl bake: the source-neutral level model every importer fills, and its writer.
+ *
+ * An importer (src/import/<format>/) reads its source into plain C structs, converts them into
+ * this model in Quake units (1 qu = 1 inch = 0.0254 m), +Y up, -Z forward, and calls
+ * blvl_bake_write. Only the bake calls the generated FlatBuffers builders and the container
+ * writer: colliders become sim (brush planes with the axial planes and edge bevels a swept box
+ * needs, hulls of convex point sets), surfaces become geometry (tangents computed, batches split
+ * by material, door, fog and match types and sorted by the material's sort key, translucent
+ * last), and the rest becomes meta, lighting, entities, textures, sites and cameras. The
+ * optional .bsym symbols sidecar names where every collider and triangle run came from.
+ *
+ * Determinism: the same calls in the same order give byte-identical output (same identity),
+ * whatever blvl_options.threads is. Everything added is copied; the caller's buffers need not
+ * outlive the call. Indices returned by the add functions are final: the bake reorders
+ * triangles into batches but never renumbers materials, images, colliders, entities, doors,
+ * triggers, teleport destinations, fog volumes or symbol sources.
+ *
+ *   blvl_bake *b;
+ *   blvl_bake_new(&b, &opt, &err);
+ *   blvl_bake_meta m = {.name = "Crossing", .engine = blvl_Engine_Hmap};
+ *   blvl_bake_set_meta(b, &m, &err);
+ *   ... blvl_bake_add_material, _add_surface, _add_brush, _add_spawn, ...
+ *   blvl_bake_write_file(b, "crossing.blvl", "crossing.bsym", &err);   // atomic, both files
+ *   blvl_bake_free(b);
+ */
+#ifndef BLVL_BAKE_H
+#define BLVL_BAKE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blvl/api.h"
+#include "blvl/common.h"
+#include "blvl/sections/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BLVL_BAKE_NONE 0xFFFFFFFFu /* "no index", as in the schema */
+#define BLVL_BAKE_ALL_GAMETYPES 0xFFFFFFFFu
+
+typedef struct blvl_bake blvl_bake;
+
+BLVL_API blvl_status blvl_bake_new(blvl_bake **out, const blvl_options *opt, blvl_error *err);
+BLVL_API void blvl_bake_free(blvl_bake *b);
+
+/* ---- meta -------------------------------------------------------------------------------- */
+
+typedef struct blvl_bake_meta {
+    const char *name;        /* display name; NULL = absent */
+    const char *author;      /* NULL = absent */
+    const char *description; /* NULL = absent */
+    uint64_t created;        /* seconds since 1970; 0 = unknown (a bake stays deterministic) */
+    uint16_t engine;         /* blvl_Engine_* (blvl/sections/meta.h) */
+} blvl_bake_meta;
+
+/* meta.tool is always "blvl <version>". Without this call meta holds the tool alone. */
+BLVL_API blvl_status blvl_bake_set_meta(blvl_bake *b, const blvl_bake_meta *m, blvl_error *err);
+
+/* ---- symbols (.bsym) -------------------------------------------------------------------- */
+
+/* One element of the source map (schema/bsym.fbs, struct SymbolSource). Colliders and
+ * surfaces name one by the index this returns; the sidecar holds them in this order. */
+typedef struct blvl_bake_source {
+    uint32_t kind;           /* blvl_SourceKind_* (Brush, Face, Patch, Prop, PhysicsShape) */
+    uint32_t index;          /* its number in the source map */
+    uint32_t surface_flags;  /* the engine's own surface flags */
+    uint32_t contents_flags; /* the engine's own contents flags */
+    uint32_t entity;         /* entity index (blvl_bake_add_entity order), BLVL_BAKE_NONE */
+    uint32_t material;       /* material index, BLVL_BAKE_NONE */
+} blvl_bake_source;
+
+BLVL_API blvl_status blvl_bake_add_source(blvl_bake *b, const blvl_bake_source *s, uint32_t *index,
+                                          blvl_error *err);
+
+/* ---- images and materials --------------------------------------------------------------- */
+
+/* An RGBA8 image (width * height * 4 bytes, rows top to bottom), stored as PNG (stb). */
+BLVL_API blvl_status blvl_bake_add_image_rgba8(blvl_bake *b, const char *name, uint32_t width,
+                                               uint32_t height, const uint8_t *rgba, bool srgb,
+                                               uint32_t *index, blvl_error *err);
+/* An image already encoded (PNG or JPEG file bytes, or raw/BC blobs per schema/common.fbs),
+ * carried verbatim. `encoding` is blvl_ImageEncoding_*, `color_space` blvl_ColorSpace_*. */
+BLVL_API blvl_status blvl_bake_add_image_encoded(blvl_bake *b, const char *name, uint32_t width,
+                                                 uint32_t height, uint8_t encoding,
+                                                 uint8_t color_space, const void *bytes,
+                                                 size_t size, uint32_t *index, blvl_error *err);
+
+/* The render state of geometry.Material (schema/geometry.fbs) that importers set.
+ * blvl_bake_material_init gives the schema defaults. */
+typedef struct blvl_bake_material {
+    const char *name;        /* material name after merging */
+    uint32_t texture;        /* image index of the albedo texture; BLVL_BAKE_NONE */
+    float sort;              /* sort key, lower first: 3 opaque, 4 decal, 9 additive */
+    uint8_t blend;           /* blvl_BlendMode_*; anything but Opaque counts as translucent */
+    bool depth_write;        /* default true */
+    uint8_t alpha_test;      /* blvl_AlphaTest_* */
+    float alpha_ref;         /* default 0.5 */
+    bool two_sided;          /* no back-face culling */
+    bool polygon_offset;     /* decal */
+    bool env_map;            /* environment mapped */
+    bool sky;                /* a sky surface */
+    bool water;              /* a water surface: the material gets an (empty) Water table */
+    const char *source_name; /* .bsym materials: the name as the source spelled it; NULL = name */
+    const char *source_texture; /* .bsym materials: texture path as the source spelled it */
+} blvl_bake_material;
+
+BLVL_API void blvl_bake_material_init(blvl_bake_material *m);
+BLVL_API blvl_status blvl_bake_add_material(blvl_bake *b, const blvl_bake_material *m,
+                                            uint32_t *index, blvl_error *err);
+
+/* ---- geometry --------------------------------------------------------------------------- */
+
+typedef struct blvl_bake_vertex {
+    float position[3];    /* qu */
+    float normal[3];      /* unit */
+    float uv[2];          /* 1.0 = one texture repeat */
+    float lightmap_uv[2]; /* 0..1, zero without a lightmap */
+    uint8_t color[4];     /* RGBA8, sRGB bytes; white when the source has none */
+} blvl_bake_vertex;
+
+/* Triangles that share a material, door, fog volume, match types and symbol source. The bake
+ * computes each vertex's tangent from positions, normals and UVs (per-triangle tangents summed
+ * at shared vertices, Gram-Schmidt against the normal, sign from the bitangent; a vertex whose
+ * UVs are degenerate gets a tangent perpendicular to its normal), splits and sorts batches and
+ * writes one geometry.TriRun per surface into the .bsym. */
+typedef struct blvl_bake_surface {
+    const blvl_bake_vertex *vertices;
+    uint32_t vertex_count;
+    const uint32_t *indices; /* index_count / 3 triangles, counter-clockwise seen from the front */
+    uint32_t index_count;
+    uint32_t material;       /* material index; BLVL_BAKE_NONE */
+    uint32_t door;           /* door index; BLVL_BAKE_NONE */
+    uint32_t breakable;      /* reserved for breakables; BLVL_BAKE_NONE */
+    uint32_t fog;            /* fog volume index; BLVL_BAKE_NONE */
+    uint32_t gametypes;      /* match-type mask; BLVL_BAKE_ALL_GAMETYPES */
+    uint16_t lightmap_layer; /* 0 */
+    uint32_t source;         /* symbol source index; BLVL_BAKE_NONE */
+} blvl_bake_surface;
+
+BLVL_API void blvl_bake_surface_init(blvl_bake_surface *s); /* the NONE / ALL defaults */
+/* Refused (BLVL_E_ARGUMENT) when index_count is not a multiple of 3, an index is past
+ * vertex_count, or an index field names nothing added yet. */
+BLVL_API blvl_status blvl_bake_add_surface(blvl_bake *b, const blvl_bake_surface *s,
+                                           blvl_error *err);
+
+/* ---- colliders -------------------------------------------------------------------------- */
+
+/* What every collider carries besides its shape (sim.Collider and sim.ColliderSource). */
+typedef struct blvl_bake_collider {
+    uint32_t flags;          /* blvl_ColliderFlag_* bits */
+    uint32_t material;       /* material index (a water collider's surface); BLVL_BAKE_NONE */
+    uint32_t door;           /* door index; BLVL_BAKE_NONE */
+    uint32_t gametypes;      /* BLVL_BAKE_ALL_GAMETYPES */
+    uint8_t source_kind;     /* blvl_ColliderSourceKind_* of sim.collider_sources */
+    const char *source_name; /* targetname, model name, ...; NULL = absent */
+    uint32_t source_entity;  /* entity index of the placing entity; BLVL_BAKE_NONE */
+    uint32_t symbol;         /* symbol source index (.bsym colliders); BLVL_BAKE_NONE */
+} blvl_bake_collider;
+
+BLVL_API void blvl_bake_collider_init(blvl_bake_collider *c); /* World, NONE, ALL */
+
+/* A convex brush from its outward planes (a point p is inside when dot(n, p) - d <= 0 for
+ * every plane). Planes that bound no face are dropped; the collider is stored as Planes with the
+ * six axial planes and the edge bevels a swept box needs (Quake's rule), and its bounds. A brush
+ * that encloses no volume or is unbounded adds nothing: *index = BLVL_BAKE_NONE, status OK
+ * (the importer reports it). */
+BLVL_API blvl_status blvl_bake_add_brush(blvl_bake *b, const blvl_bake_collider *c,
+                                         const blvl_Plane *planes, uint32_t plane_count,
+                                         uint32_t *index, blvl_error *err);
+/* The convex hull of a point set, stored as a Hull (vertices and face loops). Fewer than 4
+ * points, or all points within 1/64 qu of one plane, add nothing (*index = BLVL_BAKE_NONE). */
+BLVL_API blvl_status blvl_bake_add_hull(blvl_bake *b, const blvl_bake_collider *c,
+                                        const blvl_Vec3 *points, uint32_t point_count,
+                                        uint32_t *index, blvl_error *err);
+/* One triangle of a triangle soup as a Hull: the triangle (counter-clockwise seen from the
+ * front) and its copy moved `thickness` qu behind its face. A degenerate triangle adds
+ * nothing (*index = BLVL_BAKE_NONE). */
+BLVL_API blvl_status blvl_bake_add_triangle(blvl_bake *b, const blvl_bake_collider *c,
+                                            const blvl_Vec3 tri[3], float thickness,
+                                            uint32_t *index, blvl_error *err);
+/* An axis-aligned box collider (Planes: the six axial planes). */
+BLVL_API blvl_status blvl_bake_add_box(blvl_bake *b, const blvl_bake_collider *c, blvl_Vec3 lo,
+                                       blvl_Vec3 hi, uint32_t *index, blvl_error *err);
+
+/* Merge axis-aligned boxes in place: two boxes with the same key that share a whole face become
+ * one, repeated until no pair does. Deterministic (the result depends only on the input order).
+ * Returns the new count; `boxes` holds the merged boxes first. For tile maps (Subspace) whose
+ * cells are boxes: merge first, then blvl_bake_add_box each. */
+typedef struct blvl_bake_box {
+    blvl_Vec3 lo, hi;
+    uint32_t key; /* boxes merge only with boxes of the same key (the caller's collider kind) */
+} blvl_bake_box;
+BLVL_API size_t blvl_bake_merge_boxes(blvl_bake_box *boxes, size_t count);
+
+/* The faces of a convex brush: for each input plane, the polygon of the brush on it (the
+ * plane's base square clipped by every other plane), wound counter-clockwise seen from outside.
+ * out->sizes[i] is 0 for a plane with no face. Free with blvl_bake_polygons_free. */
+typedef struct blvl_bake_polygons {
+    uint32_t count;    /* = plane_count */
+    uint32_t *sizes;   /* corners of each plane's face, 0 = none */
+    blvl_Vec3 *points; /* the faces' corners, face after face */
+    uint32_t point_count;
+} blvl_bake_polygons;
+BLVL_API blvl_status blvl_bake_brush_polygons(const blvl_Plane *planes, uint32_t plane_count,
+                                              blvl_bake_polygons *out, const blvl_options *opt,
+                                              blvl_error *err);
+BLVL_API void blvl_bake_polygons_free(blvl_bake_polygons *p, const blvl_options *opt);
+
+/* ---- sim: doors, triggers, spawns, hurt volumes ----------------------------------------- */
+
+/* sim.Door. Bounds: when lo.x > hi.x (blvl_bake_door_init's value) the bake takes the union
+ * of the colliders that name the door. */
+typedef struct blvl_bake_door {
+    const char *name;
+    uint8_t kind;    /* blvl_DoorKind_* */
+    uint8_t trigger; /* blvl_DoorTrigger_* */
+    blvl_Vec3 lo, hi;
+    blvl_Vec3 direction; /* Slide: unit */
+    float distance;      /* Slide: qu, lip applied */
+    blvl_Vec3 hinge_origin, hinge_axis;
+    float angle; /* Swing: degrees */
+    float speed; /* 100 */
+    float wait;  /* 2; -1 = stays open */
+    const char *team;
+    uint32_t gametypes;
+} blvl_bake_door;
+BLVL_API void blvl_bake_door_init(blvl_bake_door *d);
+BLVL_API blvl_status blvl_bake_add_door(blvl_bake *b, const blvl_bake_door *d, uint32_t *index,
+                                        blvl_error *err);
+
+/* sim.Trigger: the box lo..hi, or the convex volume of `planes` when plane_count > 0. */
+typedef struct blvl_bake_trigger {
+    uint8_t kind; /* blvl_TriggerKind_* */
+    blvl_Vec3 lo, hi;
+    const blvl_Plane *planes;
+    uint32_t plane_count;
+    blvl_Vec3 velocity;     /* Push: qu per second */
+    uint32_t teleport_dest; /* Teleport: teleport destination index; BLVL_BAKE_NONE */
+    uint32_t gametypes;
+} blvl_bake_trigger;
+BLVL_API blvl_status blvl_bake_add_trigger(blvl_bake *b, const blvl_bake_trigger *t,
+                                           blvl_error *err);
+BLVL_API blvl_status blvl_bake_add_teleport_dest(blvl_bake *b, const char *name, blvl_Vec3 position,
+                                                 float yaw, uint32_t *index, blvl_error *err);
+
+/* sim.Spawn. yaw: degrees, 0 looks down -Z, positive turns toward -X. */
+BLVL_API blvl_status blvl_bake_add_spawn(blvl_bake *b, blvl_Vec3 position, float yaw,
+                                         const char *kind, const char *team, uint32_t gametypes,
+                                         blvl_error *err);
+
+/* sim.HurtVolume. */
+typedef struct blvl_bake_hurt {
+    const char *name;
+    uint8_t kind; /* blvl_HurtKind_* */
+    blvl_Vec3 lo, hi;
+    const blvl_Plane *planes;
+    uint32_t plane_count;
+    float amount;
+    float interval; /* 1 */
+} blvl_bake_hurt;
+BLVL_API blvl_status blvl_bake_add_hurt(blvl_bake *b, const blvl_bake_hurt *h, blvl_error *err);
+/* sim.kill_y (default -131072 qu). */
+BLVL_API void blvl_bake_set_kill_y(blvl_bake *b, float y);
+
+/* ---- entities, sites, cameras ----------------------------------------------------------- */
+
+typedef struct blvl_bake_pair {
+    const char *key, *value;
+} blvl_bake_pair;
+/* One entity verbatim, in source order; its index is what colliders and sources name. */
+BLVL_API blvl_status blvl_bake_add_entity(blvl_bake *b, const char *classname,
+                                          const blvl_bake_pair *pairs, uint32_t pair_count,
+                                          uint32_t *index, blvl_error *err);
+BLVL_API blvl_status blvl_bake_add_site(blvl_bake *b, const char *name, uint8_t kind, blvl_Vec3 lo,
+                                        blvl_Vec3 hi, blvl_error *err);
+/* cameras.Camera; fov_x 0 = the schema default (90). */
+BLVL_API blvl_status blvl_bake_add_camera(blvl_bake *b, const char *name, uint8_t purpose,
+                                          blvl_Vec3 pos, float yaw, float pitch, float roll,
+                                          float fov_x, blvl_error *err);
+
+/* ---- lighting --------------------------------------------------------------------------- */
+
+/* Profile 0 ("authored"): ambient (linear RGB) and an optional sun. `direction` points from
+ * the level toward the sun (unit). */
+BLVL_API void blvl_bake_set_ambient(blvl_bake *b, blvl_Vec3 rgb);
+BLVL_API void blvl_bake_set_sun(blvl_bake *b, blvl_Vec3 direction, blvl_Vec3 color,
+                                float intensity);
+
+/* lighting.PunctualLight. */
+typedef struct blvl_bake_light {
+    uint8_t kind; /* blvl_PunctualKind_* */
+    blvl_Vec3 position;
+    blvl_Vec3 direction;          /* Spot: unit cone axis */
+    blvl_Vec3 color;              /* linear RGB 0..1 */
+    float intensity;              /* source engine's unit */
+    float range;                  /* qu */
+    float inner_cone, outer_cone; /* Spot: half-angles, degrees */
+    bool baked_diffuse;
+} blvl_bake_light;
+BLVL_API blvl_status blvl_bake_add_light(blvl_bake *b, const blvl_bake_light *l, blvl_error *err);
+BLVL_API blvl_status blvl_bake_add_fog_volume(blvl_bake *b, blvl_Vec3 lo, blvl_Vec3 hi,
+                                              blvl_Vec3 color, float depth, uint32_t *index,
+                                              blvl_error *err);
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+/* Counts of what a write produced, for the command line and the benchmark. */
+typedef struct blvl_bake_stats {
+    uint32_t colliders, planes, triangles, batches, materials, images, entities;
+    double seconds_model;    /* building sections from the model (tangents, batching, builders) */
+    double seconds_compress; /* the container writer: zstd and digests */
+} blvl_bake_stats;
+
+/* Write the level (meta and sim always; geometry, textures, lighting, entities, sites and
+ * cameras when they hold anything) and, when symbols_path is not NULL, the .bsym sidecar that
+ * names the level's identity. Atomic: each file is written to a temporary beside it, synced and
+ * renamed; on failure neither target is touched and no temporary is left. `stats` may be NULL.
+ * The model is unchanged and may be written again. */
+BLVL_API blvl_status blvl_bake_write_file(blvl_bake *b, const char *level_path,
+                                          const char *symbols_path, blvl_bake_stats *stats,
+                                          blvl_error *err);
+/* The same bytes in memory; free each with blvl_free(opt, ptr). symbols may be NULL. */
+BLVL_API blvl_status blvl_bake_write_memory(blvl_bake *b, void **level, size_t *level_size,
+                                            void **symbols, size_t *symbols_size,
+                                            blvl_bake_stats *stats, blvl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

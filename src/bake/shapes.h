@@ -1,0 +1,44 @@
+/* Collider shapes from source solids (shapes.c, hull.c, boxes.c): pure geometry, no model.
+ * The model (model.c) stores what these return; sim_write.c turns them into sim.Collider. */
+#ifndef BLVL_BAKE_SHAPES_H
+#define BLVL_BAKE_SHAPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "blvl/bake.h"
+#include "blvl/sections/sim.h"
+
+/* One collider's shape: Planes (kind blvl_Shape_Planes) or Hull (blvl_Shape_Hull). */
+typedef struct bake_shape {
+    uint8_t kind;
+    blvl_Vec3 lo, hi; /* bounds, qu */
+    /* Planes: outward planes, the brush's own faces first, then the axial planes it lacks,
+     * then the edge bevels; each unit length. */
+    blvl_Plane *planes;
+    uint32_t plane_count;
+    /* Hull */
+    blvl_Vec3 *vertices;
+    uint32_t vertex_count;
+    uint32_t *face_sizes;
+    uint32_t face_count;
+    uint32_t *face_indices;
+    uint32_t face_index_count;
+} bake_shape;
+
+/* Each sets *empty (and leaves *out zeroed) when the solid encloses no volume or is
+ * unbounded; BLVL_E_NOMEM and BLVL_E_ARGUMENT (non-finite input) are the only failures. */
+blvl_status blvl__bake_shape_brush(const blvl_allocator *al, const blvl_Plane *planes,
+                                   uint32_t plane_count, bake_shape *out, bool *empty,
+                                   blvl_error *err);
+blvl_status blvl__bake_shape_hull(const blvl_allocator *al, const blvl_Vec3 *points,
+                                  uint32_t point_count, bake_shape *out, bool *empty,
+                                  blvl_error *err);
+blvl_status blvl__bake_shape_triangle(const blvl_allocator *al, const blvl_Vec3 tri[3],
+                                      float thickness, bake_shape *out, bool *empty,
+                                      blvl_error *err);
+blvl_status blvl__bake_shape_box(const blvl_allocator *al, blvl_Vec3 lo, blvl_Vec3 hi,
+                                 bake_shape *out, bool *empty, blvl_error *err);
+void blvl__bake_shape_free(const blvl_allocator *al, bake_shape *s);
+
+#endif
