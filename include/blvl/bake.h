@@ -209,6 +209,14 @@ BLVL_API blvl_status blvl_bake_brush_polygons(const blvl_Plane *planes, uint32_t
                                               blvl_error *err);
 BLVL_API void blvl_bake_polygons_free(blvl_bake_polygons *p, const blvl_options *opt);
 
+/* Whether a polygon mesh bounds a convex solid, so one blvl_bake_add_hull of its vertices
+ * stands for it: closed (every edge used exactly twice, once each way), every polygon planar, and
+ * every vertex on or behind every polygon's plane, within 1/64 qu. Polygons are `sizes[i]`
+ * indices each, taken in turn from `indices`, counter-clockwise seen from outside. */
+BLVL_API bool blvl_bake_mesh_is_convex(const blvl_Vec3 *vertices, uint32_t vertex_count,
+                                       const uint32_t *sizes, uint32_t poly_count,
+                                       const uint32_t *indices, uint32_t index_count);
+
 /* ---- sim: doors, triggers, spawns, hurt volumes ----------------------------------------- */
 
 /* sim.Door. Bounds: when lo.x > hi.x (blvl_bake_door_init's value) the bake takes the union

@@ -237,7 +237,10 @@ BLVL_API blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_op
                                     blvl_hmap **out, blvl_error *err);
 BLVL_API void blvl_hmap_free(blvl_hmap *map, const blvl_options *opt);
 /* The file bytes of `map` (free with blvl_free(opt, ptr)). A map that came from
- * blvl_hmap_read gives back the bytes it was read from. */
+ * blvl_hmap_read gives back the bytes it was read from. A map built by hand may leave
+ * chunk_count 0: the writer then emits META (when meta is set), MATS, BRSH, MESH, ENTS (when
+ * has_* is set) and CMPL (when compiled is set), in that order. The writer checks nothing a
+ * reader would refuse: tests build malformed files with it. */
 BLVL_API blvl_status blvl_hmap_write(const blvl_hmap *map, const blvl_options *opt, void **out,
                                      size_t *size, blvl_error *err);
 
