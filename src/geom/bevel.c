@@ -25,6 +25,9 @@ int blvl__geom_add_plane(geom_planes *x, const double n[3], double d) {
     for (size_t i = x->first; i < x->planes->len; i++) {
         const blvl_Plane *p = &GEOM_AT(*x->planes, blvl_Plane, i);
         double c = n[0] * p->normal.x + n[1] * p->normal.y + n[2] * p->normal.z;
+        if (x->unit)
+            c /= sqrt((double)p->normal.x * p->normal.x + (double)p->normal.y * p->normal.y +
+                      (double)p->normal.z * p->normal.z);
         if (c > 1.0 - 1e-9 && fabs(d - p->dist) <= x->tol * 0.1)
             return 1;
     }

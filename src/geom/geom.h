@@ -44,12 +44,16 @@ typedef struct geom_edge {
 
 /* A list of planes being built for one solid: `planes` (blvl_Plane) from index `first` on.
  * Two planes are the same when their normals agree within 1e-9 (cosine) and their distances
- * within tol / 10. */
+ * within tol / 10. With `unit` set, a stored (float) normal is renormalised before the cosine;
+ * without it the float normal is taken as it is, so a plane whose float normal rounds short of
+ * unit length (like (1, 1, 0) / sqrt 2) is not found again. The bake sets `unit`; the trace
+ * keeps the comparison it has always made, so a level traces exactly as before. */
 typedef struct geom_planes {
     const blvl_allocator *al;
     geom_vec *planes;
     size_t first;
     double tol; /* distance tolerance, qu: blvl__geom_tolerance */
+    int unit;
 } geom_planes;
 
 /* The tolerance for a solid whose coordinates reach `scale` qu: 1e-3 + scale * 2e-6. */

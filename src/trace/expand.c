@@ -260,6 +260,7 @@ blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in,
     x.pl.planes = planes;
     x.pl.first = planes->len;
     x.pl.tol = x.tol;
+    x.pl.unit = 0; /* the trace's historical comparison: see geom.h */
     x.pts = pts;
     x.nv = nv;
     memcpy(x.centre, centre, sizeof centre);
