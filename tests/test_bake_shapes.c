@@ -255,6 +255,17 @@ static void test_degenerate_brushes(void) {
     CHECK_EQ_INT(blvl__bake_shape_brush(NULL, p, 6, &s, &empty, &err), BLVL_E_ARGUMENT);
     blvl_bake_polygons poly;
     CHECK_EQ_INT(blvl_bake_brush_polygons(p, 6, &poly, NULL, &err), BLVL_E_ARGUMENT);
+    /* over the size limit (1024 planes): refused; at it: fine */
+    static blvl_Plane many[1025];
+    for (int i = 0; i < 1025; i++) {
+        double a = rnd_in(0, 6.283185307179586), z = rnd_in(-1, 1), r = sqrt(1 - z * z);
+        many[i] = P(r * cos(a), r * sin(a), z, 500);
+    }
+    CHECK_EQ_INT(blvl__bake_shape_brush(NULL, many, 1025, &s, &empty, &err), BLVL_E_ARGUMENT);
+    CHECK(empty);
+    CHECK_EQ_INT(blvl__bake_shape_brush(NULL, many, 1024, &s, &empty, &err), BLVL_OK);
+    CHECK(!empty && s.plane_count >= 1024);
+    blvl__bake_shape_free(NULL, &s);
     /* an open brush has no polygons to draw */
     cube64(p);
     CHECK_EQ_INT(blvl_bake_brush_polygons(p, 5, &poly, NULL, &err), BLVL_OK);
@@ -385,6 +396,14 @@ static void test_hulls(void) {
     const blvl_Vec3 line[5] = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}, {9, 9, 9}};
     CHECK_EQ_INT(blvl__bake_shape_hull(NULL, line, 5, &s, &empty, &err), BLVL_OK);
     CHECK(empty);
+    static blvl_Vec3 big[4097];
+    for (int i = 0; i < 4097; i++)
+        big[i] =
+            (blvl_Vec3){(float)rnd_in(-50, 50), (float)rnd_in(-50, 50), (float)rnd_in(-50, 50)};
+    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, big, 4097, &s, &empty, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, big, 4096, &s, &empty, &err), BLVL_OK);
+    CHECK(!empty && hull_ok(&s));
+    blvl__bake_shape_free(NULL, &s);
     blvl_Vec3 bad[4] = {{0, 0, 0}, {64, 0, 0}, {0, 64, 0}, {0, 0, NAN}};
     CHECK_EQ_INT(blvl__bake_shape_hull(NULL, bad, 4, &s, &empty, &err), BLVL_E_ARGUMENT);
     CHECK(empty);
@@ -413,6 +432,46 @@ static void test_hulls(void) {
             hull_face_plane(&s, at, s.face_sizes[f], nn, &d);
             for (uint32_t i = 0; i < rn; i++)
                 inside &= nn[0] * r[i].x + nn[1] * r[i].y + nn[2] * r[i].z - d <= 1e-3;
+            at += s.face_sizes[f];
+        }
+        CHECK(inside);
+        blvl__bake_shape_free(NULL, &s);
+    }
+    /* lattice points (many coplanar and collinear triples) far from the origin, and cylinders
+     * (two coplanar rings): valid hulls, every point inside */
+    for (int round = 0; round < 60; round++) {
+        blvl_Vec3 r[200];
+        uint32_t rn = 0;
+        double off[3] = {rnd_in(-30000, 30000), rnd_in(-3000, 3000), rnd_in(-30000, 30000)};
+        if (round % 2) {
+            uint32_t seg = 3 + (uint32_t)(rnd() * 60);
+            double rad = rnd_in(8, 300), hgt = rnd_in(1, 300);
+            for (uint32_t i = 0; i < seg; i++)
+                for (int z = 0; z < 2; z++) {
+                    double a = 6.283185307179586 * i / seg;
+                    r[rn++] = (blvl_Vec3){(float)(off[0] + rad * cos(a)), (float)(off[1] + z * hgt),
+                                          (float)(off[2] + rad * sin(a))};
+                }
+        } else {
+            rn = 8 + (uint32_t)(rnd() * 150);
+            for (uint32_t i = 0; i < rn; i++)
+                r[i] = (blvl_Vec3){(float)(off[0] + 8 * (int)(rnd() * 6)),
+                                   (float)(off[1] + 8 * (int)(rnd() * 6)),
+                                   (float)(off[2] + 8 * (int)(rnd() * 6))};
+        }
+        CHECK_EQ_INT(blvl__bake_shape_hull(NULL, r, rn, &s, &empty, &err), BLVL_OK);
+        if (empty) /* a lattice sample can be flat */
+            continue;
+        CHECK(hull_ok(&s));
+        if (round % 2) /* a prism: two polygons and a quad per segment */
+            CHECK_EQ_INT(s.face_count, rn / 2 + 2);
+        at = 0;
+        int inside = 1;
+        for (uint32_t f = 0; f < s.face_count; f++) {
+            double nn[3], d;
+            hull_face_plane(&s, at, s.face_sizes[f], nn, &d);
+            for (uint32_t i = 0; i < rn; i++)
+                inside &= nn[0] * r[i].x + nn[1] * r[i].y + nn[2] * r[i].z - d <= 1e-2;
             at += s.face_sizes[f];
         }
         CHECK(inside);

@@ -11,7 +11,7 @@
 #define BAKE_WELD (1.0 / 1024.0) /* corners closer than this are one corner, qu */
 #define BAKE_FLAT (1.0 / 64.0)   /* a solid thinner than this encloses no volume, qu */
 #define BAKE_CLIP_EPS 1e-6       /* a corner this close to a plane is on it, qu */
-#define BAKE_MAX_PLANES 65536u   /* planes of one brush (a real one has tens) */
+#define BAKE_MAX_PLANES 1024u /* planes of one brush: a real one has tens; the trace takes 4096 */
 
 enum { BAKE_FACES_OK = 0, BAKE_FACES_EMPTY = 1, BAKE_FACES_UNBOUNDED = 2 };
 

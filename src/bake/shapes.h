@@ -27,7 +27,9 @@ typedef struct bake_shape {
 } bake_shape;
 
 /* Each sets *empty (and leaves *out zeroed) when the solid encloses no volume or is
- * unbounded; BLVL_E_NOMEM and BLVL_E_ARGUMENT (non-finite input) are the only failures. */
+ * unbounded; BLVL_E_NOMEM and BLVL_E_ARGUMENT (non-finite input) are the only failures.
+ * (BLVL_E_ARGUMENT also for a brush over 1024 planes or a hull over 4096 points; the rules
+ * are docs/BAKE.md, "Colliders".) */
 blvl_status blvl__bake_shape_brush(const blvl_allocator *al, const blvl_Plane *planes,
                                    uint32_t plane_count, bake_shape *out, bool *empty,
                                    blvl_error *err);
