@@ -914,6 +914,115 @@ static void test_against_trace(void) {
     printf("test_bake_shapes: %d rotated boxes match the trace's expansion\n", compared);
 }
 
+/* ---- every allocation through the caller's allocator, freed with its size; each one failing
+ * in turn gives BLVL_E_NOMEM and leaks nothing ---- */
+
+typedef struct track {
+    int allocs, fail_at; /* fail the allocation numbered fail_at (from 0); -1 = never */
+    int live, bad_size;
+    void *ptr[4096];
+    size_t size[4096];
+} track;
+
+static void *t_alloc(void *u, size_t n) {
+    track *t = u;
+    if (t->allocs++ == t->fail_at || t->live >= 4096)
+        return NULL;
+    void *p = malloc(n);
+    if (p) {
+        t->ptr[t->live] = p;
+        t->size[t->live++] = n;
+    }
+    return p;
+}
+
+static void t_free(void *u, void *p, size_t n) {
+    track *t = u;
+    for (int i = 0; i < t->live; i++)
+        if (t->ptr[i] == p) {
+            t->bad_size += t->size[i] != n;
+            t->ptr[i] = t->ptr[--t->live];
+            t->size[i] = t->size[t->live];
+            free(p);
+            return;
+        }
+    t->bad_size++; /* not ours */
+}
+
+/* Runs f with allocation k failing for every k until one run needs no failure. */
+static void each_failure(const char *what, blvl_status (*f)(const blvl_allocator *, bake_shape *)) {
+    static track t;
+    int runs = 0, ok_nomem = 1;
+    for (int k = 0;; k++) {
+        memset(&t, 0, sizeof t);
+        t.fail_at = k;
+        blvl_allocator al = {t_alloc, t_free, &t};
+        bake_shape s;
+        blvl_status st = f(&al, &s);
+        if (st == BLVL_OK)
+            blvl__bake_shape_free(&al, &s);
+        else
+            ok_nomem &= st == BLVL_E_NOMEM && s.plane_count == 0 && s.vertex_count == 0;
+        CHECK(t.live == 0 && t.bad_size == 0);
+        runs++;
+        if (t.allocs <= k) /* nothing failed: every allocation was tried */
+            break;
+    }
+    CHECK(ok_nomem);
+    CHECK(runs >= 2); /* at least one allocation, and it failed once */
+    printf("test_bake_shapes: %s: %d allocation failures, all clean\n", what, runs - 1);
+}
+
+static blvl_status f_brush(const blvl_allocator *al, bake_shape *s) {
+    blvl_Plane p[7];
+    cube64(p);
+    p[6] = P(1, 1, 1, 64);
+    bool e;
+    return blvl__bake_shape_brush(al, p, 7, s, &e, NULL);
+}
+
+static blvl_status f_hull(const blvl_allocator *al, bake_shape *s) {
+    blvl_Vec3 v[20];
+    for (int i = 0; i < 20; i++)
+        v[i] = (blvl_Vec3){(float)((i * 37) % 64), (float)((i * 11) % 64), (float)((i * 23) % 64)};
+    bool e;
+    return blvl__bake_shape_hull(al, v, 20, s, &e, NULL);
+}
+
+static blvl_status f_triangle(const blvl_allocator *al, bake_shape *s) {
+    const blvl_Vec3 tri[3] = {{0, 0, 0}, {64, 0, 0}, {0, 64, 0}};
+    bool e;
+    return blvl__bake_shape_triangle(al, tri, 4, s, &e, NULL);
+}
+
+static blvl_status f_box(const blvl_allocator *al, bake_shape *s) {
+    bool e;
+    return blvl__bake_shape_box(al, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){8, 8, 8}, s, &e, NULL);
+}
+
+static blvl_status f_polygons(const blvl_allocator *al, bake_shape *s) {
+    blvl_Plane p[7];
+    cube64(p);
+    p[6] = P(1, 1, 1, 64);
+    blvl_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.allocator = *al;
+    blvl_bake_polygons poly;
+    memset(s, 0, sizeof *s);
+    blvl_status st = blvl_bake_brush_polygons(p, 7, &poly, &opt, NULL);
+    if (st == BLVL_OK)
+        blvl_bake_polygons_free(&poly, &opt);
+    return st;
+}
+
+static void test_allocation(void) {
+    each_failure("brush", f_brush);
+    each_failure("hull", f_hull);
+    each_failure("triangle", f_triangle);
+    each_failure("box", f_box);
+    each_failure("polygons", f_polygons);
+}
+
 int main(void) {
     test_axial_box();
     test_ramp();
@@ -926,5 +1035,6 @@ int main(void) {
     test_mesh_is_convex();
     test_random_brushes();
     test_against_trace();
+    test_allocation();
     return check_report("test_bake_shapes");
 }
