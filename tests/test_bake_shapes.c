@@ -761,6 +761,32 @@ static void test_random_brushes(void) {
                   near(s.planes[k].dist, p[i].dist / l, 1e-4 + 1e-7 * fabs(p[i].dist / l)));
             k++;
         }
+        /* each polygon on its plane, behind the others, counter-clockwise from outside */
+        int polys_ok = 1;
+        for (uint32_t i = 0, at = 0; i < n; at += poly.sizes[i], i++) {
+            double l =
+                sqrt((double)p[i].normal.x * p[i].normal.x + (double)p[i].normal.y * p[i].normal.y +
+                     (double)p[i].normal.z * p[i].normal.z);
+            double nw[3] = {0, 0, 0};
+            for (uint32_t c = 0; c < poly.sizes[i]; c++) {
+                blvl_Vec3 a = poly.points[at + c], b = poly.points[at + (c + 1) % poly.sizes[i]];
+                const double x[3] = {a.x, a.y, a.z};
+                polys_ok &= fabs(pdist(&p[i], x) / l) <= 1e-2;
+                for (uint32_t j = 0; j < n; j++) {
+                    double lj = sqrt((double)p[j].normal.x * p[j].normal.x +
+                                     (double)p[j].normal.y * p[j].normal.y +
+                                     (double)p[j].normal.z * p[j].normal.z);
+                    polys_ok &= pdist(&p[j], x) / lj <= 1e-2;
+                }
+                nw[0] += ((double)a.y - b.y) * ((double)a.z + b.z);
+                nw[1] += ((double)a.z - b.z) * ((double)a.x + b.x);
+                nw[2] += ((double)a.x - b.x) * ((double)a.y + b.y);
+            }
+            if (poly.sizes[i])
+                polys_ok &=
+                    nw[0] * p[i].normal.x + nw[1] * p[i].normal.y + nw[2] * p[i].normal.z > 0;
+        }
+        CHECK(polys_ok);
         /* every brush corner behind every output plane (no bevel cuts the solid) */
         int behind = 1;
         for (uint32_t i = 0; i < poly.point_count; i++) {
