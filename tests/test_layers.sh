@@ -7,6 +7,7 @@
 #   container  -> payload, common      the file format
 #   sections   -> fb, container, common
 #   trace      -> sections, fb, common (the container only through its public API)
+#   bake       -> geom, sections, fb, container, common (fb holds the builder too)
 #
 # A layer's #include "X/..." of another src/ folder must be in its list; public headers are
 # checked where a layer must stand alone (common and fb see no container header). It also
@@ -26,6 +27,7 @@ allowed() { # layer -> the src/ folders it may include
     container) echo "container payload common" ;;
     sections) echo "sections fb container common" ;;
     trace) echo "trace sections fb common" ;;
+    bake) echo "bake geom sections fb container common" ;;
     *) echo "" ;;
     esac
 }
