@@ -88,13 +88,13 @@ int main(void) {
         {mA, NONE, NONE, ALL, 1}, /* 7: split by lightmap layer */
         {mB, NONE, NONE, ALL, 0}, /* 8: joins surface 1's batch */
     };
-    const uint32_t sources[NSURF] = {NONE, src[0], src[0], src[1], NONE, NONE, src[1], src[0],
-                                     src[0]};
+    const uint32_t sources[NSURF] = {NONE, src[0], src[0], src[1], NONE,
+                                     NONE, src[1], src[0], src[0]};
     for (int s = 0; s < NSURF; s++)
         add_quad(b, s, &w[s], sources[s]);
 
     /* Expected batches: surfaces in order. */
-    const int expect[][3] = {{2, 6, -1}, {3, -1, -1}, {4, -1, -1}, {5, -1, -1},
+    const int expect[][3] = {{2, 6, -1},  {3, -1, -1}, {4, -1, -1}, {5, -1, -1},
                              {7, -1, -1}, {1, 8, -1},  {0, -1, -1}};
     const int nb = (int)(sizeof expect / sizeof expect[0]);
 
@@ -133,8 +133,8 @@ int main(void) {
         for (uint32_t t = 0; t < blvl_Batch_index_count(bt) / 3; t++) {
             blvl_Vec3 p[3];
             for (int c = 0; c < 3; c++) {
-                uint32_t vi = blvl_Geometry_indices_at(g, blvl_Batch_first_index(bt) + 3 * t +
-                                                              (uint32_t)c);
+                uint32_t vi =
+                    blvl_Geometry_indices_at(g, blvl_Batch_first_index(bt) + 3 * t + (uint32_t)c);
                 p[c] = blvl_Geometry_vertices_at(g, vi).position;
                 lo.x = fminf(lo.x, p[c].x), lo.y = fminf(lo.y, p[c].y), lo.z = fminf(lo.z, p[c].z);
                 hi.x = fmaxf(hi.x, p[c].x), hi.y = fmaxf(hi.y, p[c].y), hi.z = fmaxf(hi.z, p[c].z);

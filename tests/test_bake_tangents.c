@@ -7,10 +7,13 @@
 #include "bake/tangents.h"
 #include "check.h"
 
-static blvl_bake_vertex vtx(double x, double y, double z, double nx, double ny, double nz,
-                            double u, double v) {
-    blvl_bake_vertex r = {{(float)x, (float)y, (float)z}, {(float)nx, (float)ny, (float)nz},
-                          {(float)u, (float)v}, {0, 0}, {255, 255, 255, 255}};
+static blvl_bake_vertex vtx(double x, double y, double z, double nx, double ny, double nz, double u,
+                            double v) {
+    blvl_bake_vertex r = {{(float)x, (float)y, (float)z},
+                          {(float)nx, (float)ny, (float)nz},
+                          {(float)u, (float)v},
+                          {0, 0},
+                          {255, 255, 255, 255}};
     return r;
 }
 
@@ -31,8 +34,8 @@ static void quad(blvl_bake_vertex q[4], int axis, double deg, int mirror) {
         double p[3] = {pos[i][0], pos[i][1], pos[i][2]}, n[3] = {0, 1, 0};
         rot(p, axis, deg);
         rot(n, axis, deg);
-        q[i] = vtx(p[0], p[1], p[2], n[0], n[1], n[2], mirror ? 1.0 - uv[i][0] : uv[i][0],
-                   uv[i][1]);
+        q[i] =
+            vtx(p[0], p[1], p[2], n[0], n[1], n[2], mirror ? 1.0 - uv[i][0] : uv[i][0], uv[i][1]);
     }
 }
 

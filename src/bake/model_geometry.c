@@ -56,8 +56,9 @@ blvl_status blvl_bake_add_image_encoded(blvl_bake *b, const char *name, uint32_t
     if (!b || (size && !bytes))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_image_encoded needs a bake and bytes");
     if (encoding > blvl_ImageEncoding_Bc7 || color_space > blvl_ColorSpace_Srgb)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: image encoding %u or colour space %u unknown",
-                          encoding, color_space);
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "bake: image encoding %u or colour space %u unknown", encoding,
+                          color_space);
     if (size > 0x7FFFFFFFu)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: an image of %zu bytes is past 2 GiB", size);
     uint8_t *copy = NULL;
@@ -125,12 +126,11 @@ void blvl_bake_surface_init(blvl_bake_surface *s) {
     s->source = BLVL_BAKE_NONE;
 }
 
-static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s,
-                                 blvl_error *err) {
+static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s, blvl_error *err) {
     blvl_status st;
     if (s->index_count % 3u)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface index_count %u is not a multiple of 3",
-                          s->index_count);
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "bake: surface index_count %u is not a multiple of 3", s->index_count);
     if ((s->vertex_count && !s->vertices) || (s->index_count && !s->indices))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertices or indices NULL");
     if ((st = bake__check_index(s->material, b->materials.n, "surface material", err)) ||
@@ -145,8 +145,8 @@ static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s,
     for (uint32_t i = 0; i < s->index_count; i++)
         if (s->indices[i] >= s->vertex_count)
             return blvl__fail(err, BLVL_E_ARGUMENT,
-                              "bake: surface index %u at %u is past its %u vertices",
-                              s->indices[i], i, s->vertex_count);
+                              "bake: surface index %u at %u is past its %u vertices", s->indices[i],
+                              i, s->vertex_count);
     for (uint32_t i = 0; i < s->vertex_count; i++) {
         const blvl_bake_vertex *v = &s->vertices[i];
         for (int k = 0; k < 3; k++)

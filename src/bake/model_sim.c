@@ -61,16 +61,16 @@ static blvl_status store(blvl_bake *b, const blvl_bake_collider *c, bake_shape *
 #define COLLIDER_PRELUDE(b, c, err)                                                                \
     do {                                                                                           \
         if (!(b) || !(c))                                                                          \
-            return blvl__fail((err), BLVL_E_ARGUMENT, "bake: a collider needs a bake and a "     \
-                                                      "blvl_bake_collider");                       \
+            return blvl__fail((err), BLVL_E_ARGUMENT,                                              \
+                              "bake: a collider needs a bake and a "                               \
+                              "blvl_bake_collider");                                               \
         blvl_status st_ = check_collider((b), (c), (err));                                         \
         if (st_ != BLVL_OK)                                                                        \
             return st_;                                                                            \
     } while (0)
 
-blvl_status blvl_bake_add_brush(blvl_bake *b, const blvl_bake_collider *c,
-                                const blvl_Plane *planes, uint32_t plane_count, uint32_t *index,
-                                blvl_error *err) {
+blvl_status blvl_bake_add_brush(blvl_bake *b, const blvl_bake_collider *c, const blvl_Plane *planes,
+                                uint32_t plane_count, uint32_t *index, blvl_error *err) {
     COLLIDER_PRELUDE(b, c, err);
     if (plane_count && !planes)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_brush: planes is NULL");
@@ -103,8 +103,8 @@ blvl_status blvl_bake_add_triangle(blvl_bake *b, const blvl_bake_collider *c,
     return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
 }
 
-blvl_status blvl_bake_add_box(blvl_bake *b, const blvl_bake_collider *c, blvl_Vec3 lo,
-                              blvl_Vec3 hi, uint32_t *index, blvl_error *err) {
+blvl_status blvl_bake_add_box(blvl_bake *b, const blvl_bake_collider *c, blvl_Vec3 lo, blvl_Vec3 hi,
+                              uint32_t *index, blvl_error *err) {
     COLLIDER_PRELUDE(b, c, err);
     bake_shape s = {0};
     bool empty = false;
@@ -129,8 +129,7 @@ blvl_status blvl_bake_add_door(blvl_bake *b, const blvl_bake_door *d, uint32_t *
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_door needs a bake and a door");
     if (!bake__finite3(d->lo) || !bake__finite3(d->hi) || !bake__finite3(d->direction) ||
         !bake__finite3(d->hinge_origin) || !bake__finite3(d->hinge_axis) ||
-        !isfinite(d->distance) || !isfinite(d->angle) || !isfinite(d->speed) ||
-        !isfinite(d->wait))
+        !isfinite(d->distance) || !isfinite(d->angle) || !isfinite(d->speed) || !isfinite(d->wait))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: door values are not finite");
     blvl_status st = BAKE_RESERVE(b, b->doors, 1, err);
     if (st != BLVL_OK)
@@ -165,8 +164,7 @@ blvl_status blvl_bake_add_trigger(blvl_bake *b, const blvl_bake_trigger *t, blvl
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_trigger needs a bake and a trigger");
     blvl_status st;
     if ((st = check_planes(t->planes, t->plane_count, err)) ||
-        (st = bake__check_index(t->teleport_dest, b->teleports.n, "trigger teleport_dest",
-                                err)))
+        (st = bake__check_index(t->teleport_dest, b->teleports.n, "trigger teleport_dest", err)))
         return st;
     if (!bake__finite3(t->lo) || !bake__finite3(t->hi) || !bake__finite3(t->velocity))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: trigger values are not finite");

@@ -78,8 +78,8 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     if (st == BLVL_OK)
         st = blvl_fb_builder_new(&r.fb, &b->opt, err);
     bool geo = blvl__bake_has_geometry(b), light = blvl__bake_has_lighting(b);
-    uint32_t count = 2u + geo + (b->images.n > 0) + light + (b->entities.n > 0) +
-                     (b->sites.n > 0) + (b->cameras.n > 0);
+    uint32_t count = 2u + geo + (b->images.n > 0) + light + (b->entities.n > 0) + (b->sites.n > 0) +
+                     (b->cameras.n > 0);
     r.model += bake__now() - t0;
     if (st == BLVL_OK)
         st = blvl_writer_open_memory(&r.w, count, &b->opt, err);
@@ -137,8 +137,7 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
 }
 
 blvl_status blvl_bake_write_memory(blvl_bake *b, void **level, size_t *level_size, void **symbols,
-                                   size_t *symbols_size, blvl_bake_stats *stats,
-                                   blvl_error *err) {
+                                   size_t *symbols_size, blvl_bake_stats *stats, blvl_error *err) {
     if (!b || !level || !level_size || (symbols && !symbols_size))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: write_memory needs a bake and outputs");
     uint8_t *lv = NULL, *sy = NULL;

@@ -42,7 +42,7 @@ static blvl_fb_ref build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl
 
 /* Vertices and indices in plan order; tangents per surface. */
 static blvl_status lay_out(const blvl_bake *b, const bake_plan *plan, blvl_Vertex *verts,
-                          uint32_t *idx, blvl_error *err) {
+                           uint32_t *idx, blvl_error *err) {
     uint32_t most = 0;
     for (uint32_t i = 0; i < b->surfaces.n; i++)
         most = b->surfaces.p[i].vertex_count > most ? b->surfaces.p[i].vertex_count : most;
@@ -65,8 +65,7 @@ static blvl_status lay_out(const blvl_bake *b, const bake_plan *plan, blvl_Verte
             d->normal = (blvl_Vec3){sv[k].normal[0], sv[k].normal[1], sv[k].normal[2]};
             d->uv = (blvl_Vec2){sv[k].uv[0], sv[k].uv[1]};
             d->lightmap_uv = (blvl_Vec2){sv[k].lightmap_uv[0], sv[k].lightmap_uv[1]};
-            d->color = (blvl_Rgba8){sv[k].color[0], sv[k].color[1], sv[k].color[2],
-                                    sv[k].color[3]};
+            d->color = (blvl_Rgba8){sv[k].color[0], sv[k].color[1], sv[k].color[2], sv[k].color[3]};
             d->tangent = tan[k];
         }
         for (uint32_t k = 0; k < s->index_count; k++)
@@ -123,8 +122,8 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
         blvl_Batch_add_lightmap_layer(fb, bt->lightmap_layer);
         refs[i] = blvl_Batch_end(fb);
     }
-    blvl_fb_ref bref = plan->batch_count ? blvl_fb_create_ref_vector(fb, refs, plan->batch_count)
-                                         : 0;
+    blvl_fb_ref bref =
+        plan->batch_count ? blvl_fb_create_ref_vector(fb, refs, plan->batch_count) : 0;
     blvl_fb_ref mref = build_materials(b, fb, refs);
     blvl_Geometry_start(fb);
     blvl_Geometry_add_vertices(fb, vref);

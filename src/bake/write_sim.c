@@ -93,7 +93,8 @@ static bool door_bounds(const blvl_bake *b, uint32_t d, blvl_Vec3 *lo, blvl_Vec3
         if (s->door != d)
             continue;
         for (uint32_t k = 0; k < s->index_count; k++) {
-            const float *p = b->vertices.p[s->first_vertex + b->indices.p[s->first_index + k]].position;
+            const float *p =
+                b->vertices.p[s->first_vertex + b->indices.p[s->first_index + k]].position;
             blvl_Vec3 v = {p[0], p[1], p[2]};
             grow_box(lo, hi, v, v, &any);
         }
@@ -132,9 +133,8 @@ static blvl_fb_ref build_doors(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_
 static blvl_fb_ref build_triggers(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
     for (uint32_t i = 0; i < b->triggers.n; i++) {
         const blvl_bake_trigger *t = &b->triggers.p[i];
-        blvl_fb_ref planes = t->plane_count ? blvl_Trigger_planes_create(fb, t->planes,
-                                                                         t->plane_count)
-                                            : 0;
+        blvl_fb_ref planes =
+            t->plane_count ? blvl_Trigger_planes_create(fb, t->planes, t->plane_count) : 0;
         blvl_Trigger_start(fb);
         blvl_Trigger_add_kind(fb, t->kind);
         blvl_Trigger_add_lo(fb, &t->lo);
@@ -180,9 +180,8 @@ static blvl_fb_ref build_hurts(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_
     for (uint32_t i = 0; i < b->hurts.n; i++) {
         const blvl_bake_hurt *h = &b->hurts.p[i];
         blvl_fb_ref name = bake__fb_str(fb, h->name);
-        blvl_fb_ref planes = h->plane_count ? blvl_HurtVolume_planes_create(fb, h->planes,
-                                                                            h->plane_count)
-                                            : 0;
+        blvl_fb_ref planes =
+            h->plane_count ? blvl_HurtVolume_planes_create(fb, h->planes, h->plane_count) : 0;
         blvl_HurtVolume_start(fb);
         blvl_HurtVolume_add_name(fb, name);
         blvl_HurtVolume_add_kind(fb, h->kind);

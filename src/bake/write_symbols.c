@@ -34,8 +34,8 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
     }
     for (uint32_t i = 0; i < ns; i++) {
         const blvl_bake_source *s = &b->sources.p[i];
-        srcs[i] = (blvl_SymbolSource){(blvl_SourceKind)s->kind, s->index,    s->surface_flags,
-                                      s->contents_flags,        s->entity,   s->material};
+        srcs[i] = (blvl_SymbolSource){(blvl_SourceKind)s->kind, s->index,  s->surface_flags,
+                                      s->contents_flags,        s->entity, s->material};
     }
     blvl_fb_builder_reset(fb);
     for (uint32_t i = 0; i < nm; i++) {
