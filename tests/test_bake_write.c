@@ -150,16 +150,16 @@ static blvl_bake *make(unsigned threads) {
     CHECK(blvl_bake_add_teleport_dest(b, "dest1", (blvl_Vec3){100, 24, -100}, 90, &dest, &err) ==
           BLVL_OK);
     blvl_Plane tp[1] = {{{0, 1, 0}, 64}};
-    blvl_bake_trigger t = {blvl_TriggerKind_Push, {0, 0, 0}, {32, 64, 32}, tp, 1, {0, 800, 0},
-                           NONE, BLVL_BAKE_ALL_GAMETYPES};
+    blvl_bake_trigger t = {blvl_TriggerKind_Push, {0, 0, 0}, {32, 64, 32},           tp, 1,
+                           {0, 800, 0},           NONE,      BLVL_BAKE_ALL_GAMETYPES};
     CHECK(blvl_bake_add_trigger(b, &t, &err) == BLVL_OK);
-    t = (blvl_bake_trigger){blvl_TriggerKind_Teleport, {64, 0, 0}, {96, 64, 32}, NULL, 0,
-                            {0, 0, 0}, dest, 3};
+    t = (blvl_bake_trigger){
+        blvl_TriggerKind_Teleport, {64, 0, 0}, {96, 64, 32}, NULL, 0, {0, 0, 0}, dest, 3};
     CHECK(blvl_bake_add_trigger(b, &t, &err) == BLVL_OK);
     CHECK(blvl_bake_add_spawn(b, (blvl_Vec3){0, 24, 0}, 180, "info_player_deathmatch", "red", 1,
                               &err) == BLVL_OK);
-    blvl_bake_hurt h = {"trigger_hurt", blvl_HurtKind_Damage, {0, -64, 0}, {64, -32, 64}, NULL,
-                        0, 10, 0.5f};
+    blvl_bake_hurt h = {
+        "trigger_hurt", blvl_HurtKind_Damage, {0, -64, 0}, {64, -32, 64}, NULL, 0, 10, 0.5f};
     CHECK(blvl_bake_add_hurt(b, &h, &err) == BLVL_OK);
     blvl_bake_set_kill_y(b, -2048);
     CHECK(blvl_bake_add_site(b, "A", blvl_SiteKind_Bombsite, (blvl_Vec3){0, 0, 0},
@@ -168,8 +168,8 @@ static blvl_bake *make(unsigned threads) {
                                -10, 0, 0, &err) == BLVL_OK);
     blvl_bake_set_ambient(b, (blvl_Vec3){0.1f, 0.2f, 0.3f});
     blvl_bake_set_sun(b, (blvl_Vec3){0, 1, 0}, (blvl_Vec3){1, 0.9f, 0.8f}, 150);
-    blvl_bake_light l = {blvl_PunctualKind_Spot, {0, 96, 0}, {0, -1, 0}, {1, 1, 1}, 300, 512,
-                         20, 40, true};
+    blvl_bake_light l = {
+        blvl_PunctualKind_Spot, {0, 96, 0}, {0, -1, 0}, {1, 1, 1}, 300, 512, 20, 40, true};
     CHECK(blvl_bake_add_light(b, &l, &err) == BLVL_OK);
     uint32_t fog;
     CHECK(blvl_bake_add_fog_volume(b, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){64, 64, 64},
@@ -390,8 +390,9 @@ static void check_symbols(const uint8_t *lv, const uint8_t *sy, size_t ss) {
     snprintf(path, sizeof path, "%s/level.bsym", dir);
     CHECK(test_spit(path, sy, ss) == 0);
     const char *src = getenv("BLVL_SRC") ? getenv("BLVL_SRC") : ".";
-    snprintf(cmd, sizeof cmd, "flatc --json --strict-json --raw-binary -o %s %s/schema/bsym.fbs -- %s",
-             dir, src, path);
+    snprintf(cmd, sizeof cmd,
+             "flatc --json --strict-json --raw-binary -o %s %s/schema/bsym.fbs -- %s", dir, src,
+             path);
     CHECK(test_run(cmd) == 0);
     snprintf(path, sizeof path, "%s/level.json", dir);
     size_t n = 0;
@@ -435,8 +436,8 @@ int main(void) {
     CHECK(blvl_verify(level, &err) == BLVL_OK);
     CHECK(blvl_sections_verify(level, &err) == BLVL_OK);
     CHECK_EQ_INT(blvl_count(level), 8);
-    const char *tags[] = {"meta", "sim", "geometry", "textures", "lighting", "entities", "sites",
-                          "cameras"};
+    const char *tags[] = {"meta",     "sim",      "geometry", "textures",
+                          "lighting", "entities", "sites",    "cameras"};
     for (int i = 0; i < 8; i++)
         CHECK(blvl_find(level, tags[i]) != NULL);
     check_sim(level);
