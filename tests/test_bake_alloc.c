@@ -3,9 +3,9 @@
  * written to memory and to files, then under failure injection (the allocator says no at the
  * n-th call, for every n up to a run that needs no refusal). Each refused run must fail with
  * nomem (or zstd-frame, when the refused allocation was one zstd itself asked for: the writer
- * reports zstd's failures as zstd's) and leave nothing allocated and no file behind. Linked with --wrap=malloc,... (as
- * test_alloc_all is) so a C allocator call from the library's objects while a custom
- * allocator is in use is counted as a bypass. */
+ * reports zstd's failures as zstd's) and leave nothing allocated and no file behind. Linked with
+ * --wrap=malloc,... (as test_alloc_all is) so a C allocator call from the library's objects while a
+ * custom allocator is in use is counted as a bypass. */
 #include <dirent.h>
 #include <stdatomic.h>
 #include <stdio.h>
