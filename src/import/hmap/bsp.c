@@ -58,10 +58,10 @@ static blvl_status check_ranges(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at 
         const blvl_hmap_leaf *l = &t->leaves[k];
         if ((uint64_t)l->first_brush + l->brush_count > t->leaf_brush_count) {
             hm_enter(c, "leaf", k);
-            blvl_status st = hm_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k,
-                                     "bsp-leaf-range",
-                                     "leaf brushes %u + %u run past the %u leaf brushes",
-                                     l->first_brush, l->brush_count, t->leaf_brush_count);
+            blvl_status st =
+                hm_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k, "bsp-leaf-range",
+                        "leaf brushes %u + %u run past the %u leaf brushes", l->first_brush,
+                        l->brush_count, t->leaf_brush_count);
             hm_leave(c);
             return st;
         }
@@ -69,9 +69,9 @@ static blvl_status check_ranges(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at 
     for (uint32_t k = 0; k < t->leaf_brush_count; k++)
         if (t->leaf_brushes[k] >= t->brush_count) {
             hm_enter(c, "leafBrush", k);
-            blvl_status st = hm_fail(c, NULL, o->leaf_brushes + 4ull * k, "bsp-leaf-brush",
-                                     "%u is past the %u brushes", t->leaf_brushes[k],
-                                     t->brush_count);
+            blvl_status st =
+                hm_fail(c, NULL, o->leaf_brushes + 4ull * k, "bsp-leaf-brush",
+                        "%u is past the %u brushes", t->leaf_brushes[k], t->brush_count);
             hm_leave(c);
             return st;
         }
@@ -132,8 +132,8 @@ static blvl_status walk(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at *o, uint
     for (uint32_t k = 0; k < t->leaf_count; k++)
         if (!leaf_seen[k]) {
             hm_enter(c, "leaf", k);
-            blvl_status st = hm_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k,
-                                     "bsp-tree", "leaf %u is not reached from the root", k);
+            blvl_status st = hm_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k, "bsp-tree",
+                                     "leaf %u is not reached from the root", k);
             hm_leave(c);
             return st;
         }
@@ -161,7 +161,7 @@ blvl_status hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *t, uint64_t at) {
     if (st)
         return st;
     if (depth != t->depth)
-        return hm_fail(c, "depth", o.depth, "bsp-depth", "%u, but the tree's depth is %u",
-                       t->depth, depth);
+        return hm_fail(c, "depth", o.depth, "bsp-depth", "%u, but the tree's depth is %u", t->depth,
+                       depth);
     return BLVL_OK;
 }

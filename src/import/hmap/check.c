@@ -28,8 +28,8 @@ static blvl_status material(hm_cur *c, const blvl_hmap *map, int32_t m, uint64_t
         return BLVL_OK;
     if (!map->has_mats)
         return hm_fail(c, "material", at, "material-range", "%d, but the file has no MATS", m);
-    return hm_fail(c, "material", at, "material-range", "%d is past the %u materials of MATS",
-                   m, map->material_count);
+    return hm_fail(c, "material", at, "material-range", "%d is past the %u materials of MATS", m,
+                   map->material_count);
 }
 
 static blvl_status brushes(hm_cur *c, const blvl_hmap *map) {
@@ -86,8 +86,8 @@ static blvl_status batches(hm_cur *c, const blvl_hmap *map) {
 }
 
 blvl_status hm_check_map(const blvl_hmap *map, blvl_error *err) {
-    blvl_status st = flag(map, err, BLVL_HMAP_FLAG_SOURCE, map->has_brsh || map->has_mesh,
-                          "BRSH or MESH");
+    blvl_status st =
+        flag(map, err, BLVL_HMAP_FLAG_SOURCE, map->has_brsh || map->has_mesh, "BRSH or MESH");
     if (!st)
         st = flag(map, err, BLVL_HMAP_FLAG_COMPILED, map->compiled != NULL, "CMPL");
     /* the material checks in file order of their chunks */

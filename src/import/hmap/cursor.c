@@ -25,10 +25,10 @@ void hm_path_text(const hm_path *p, const char *leaf, char *buf, size_t size) {
     size_t n = 0;
     buf[0] = '\0';
     for (int i = 0; i < p->depth && n < size; i++) {
-        int k = p->index[i] == HM_NO_INDEX
-                    ? snprintf(buf + n, size - n, "%s%s", i ? "." : "", p->name[i])
-                    : snprintf(buf + n, size - n, "%s%s[%u]", i ? "." : "", p->name[i],
-                               p->index[i]);
+        int k =
+            p->index[i] == HM_NO_INDEX
+                ? snprintf(buf + n, size - n, "%s%s", i ? "." : "", p->name[i])
+                : snprintf(buf + n, size - n, "%s%s[%u]", i ? "." : "", p->name[i], p->index[i]);
         if (k < 0)
             return;
         n += (size_t)k;
@@ -208,8 +208,8 @@ blvl_status hm_array(hm_cur *c, const char *leaf, uint32_t min, size_t elem, uin
     uint64_t need = (uint64_t)n * min;
     if (need > c->end - c->pos)
         return hm_fail(c, leaf, at, "count-size",
-                       "%u records of at least %u bytes need %llu, %llu are left in the chunk",
-                       n, min, (unsigned long long)need, (unsigned long long)(c->end - c->pos));
+                       "%u records of at least %u bytes need %llu, %llu are left in the chunk", n,
+                       min, (unsigned long long)need, (unsigned long long)(c->end - c->pos));
     *arr = NULL;
     if (n) {
         *arr = blvl__calloc_n(c->a, n, elem);

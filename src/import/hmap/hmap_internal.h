@@ -30,7 +30,7 @@
 #define HM_BSP_MIN 52u      /* root, depth, aabb and five counts */
 #define HM_NODE_SIZE 12u
 #define HM_LEAF_SIZE 8u
-#define HM_COLL_MIN 32u  /* objectId, aabb, vertexCount */
+#define HM_COLL_MIN 32u   /* objectId, aabb, vertexCount */
 #define HM_LIGHT_SIZE 57u /* type, pos, dir, colour, 4 x f32, entityId */
 
 /* The known chunks, in the writer's canonical order. */

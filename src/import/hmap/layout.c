@@ -69,12 +69,13 @@ uint64_t hm_size_payload(const blvl_hmap *map, hm_kind kind) {
         return map->meta ? hm_size_str(&map->meta->name) + 24 : 0;
     case HM_MATS:
         for (uint32_t i = 0; map->materials && i < map->material_count; i++)
-            s += 24 + hm_size_str(&map->materials[i].name) +
-                 hm_size_str(&map->materials[i].texture);
+            s +=
+                24 + hm_size_str(&map->materials[i].name) + hm_size_str(&map->materials[i].texture);
         return s;
     case HM_BRSH:
         for (uint32_t i = 0; map->brushes && i < map->brush_count; i++)
-            s += HM_BRUSH_MIN + ARR(map->brushes[i].faces, map->brushes[i].face_count, HM_FACE_SIZE);
+            s +=
+                HM_BRUSH_MIN + ARR(map->brushes[i].faces, map->brushes[i].face_count, HM_FACE_SIZE);
         return s;
     case HM_MESH:
         for (uint32_t i = 0; map->meshes && i < map->mesh_count; i++) {

@@ -17,9 +17,15 @@ static blvl_status header(const uint8_t *b, size_t size, blvl_error *err) {
         return blvl__fail_source(err, "header", "file", BLVL_HMAP_MAX_FILE, "file-size",
                                  "%zu bytes, over the limit of %u", size, BLVL_HMAP_MAX_FILE);
     if (size < HM_HEADER_SIZE)
-        return blvl__fail_source(err, "header", size < 4 ? "magic" : size < 8 ? "version" : "flags",
-                                 size < 4 ? 0 : size < 8 ? 4 : 8, "header-size",
-                                 "the file has %zu bytes, the header needs 12", size);
+        return blvl__fail_source(err, "header",
+                                 size < 4   ? "magic"
+                                 : size < 8 ? "version"
+                                            : "flags",
+                                 size < 4   ? 0
+                                 : size < 8 ? 4
+                                            : 8,
+                                 "header-size", "the file has %zu bytes, the header needs 12",
+                                 size);
     if (memcmp(b, "HMAP", 4) != 0) {
         char t[17];
         hm_tag_text(b, t);
@@ -100,8 +106,8 @@ static blvl_status chunks(const uint8_t *b, size_t size, const blvl_allocator *a
     return BLVL_OK;
 }
 
-blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *opt,
-                           blvl_hmap **out, blvl_error *err) {
+blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *opt, blvl_hmap **out,
+                           blvl_error *err) {
     blvl__ok(err);
     if (!out || (!data && size))
         return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_hmap_read: NULL data or out");

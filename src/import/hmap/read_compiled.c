@@ -17,8 +17,7 @@ static blvl_status read_batch(hm_cur *c, blvl_hmap_batch *b) {
     uint64_t at = c->pos;
     TRY(hm_u8(c, "source", &b->source));
     if (b->source > 1)
-        return hm_fail(c, "source", at, "enum", "%u is neither 0 (brush) nor 1 (mesh)",
-                       b->source);
+        return hm_fail(c, "source", at, "enum", "%u is neither 0 (brush) nor 1 (mesh)", b->source);
     TRY(hm_i32(c, "model", &b->model));
     TRY(hm_array(c, "vertexCount", HM_CVERTEX_SIZE, sizeof(blvl_hmap_cvertex), &b->vertex_count,
                  (void **)&b->vertices));
@@ -39,9 +38,9 @@ static blvl_status read_batch(hm_cur *c, blvl_hmap_batch *b) {
     for (uint32_t k = 0; k < b->index_count; k++)
         if (b->indices[k] >= b->vertex_count) {
             hm_enter(c, "index", k);
-            blvl_status st = hm_fail(c, NULL, first + 4ull * k, "batch-index",
-                                     "%u is past the batch's %u vertices", b->indices[k],
-                                     b->vertex_count);
+            blvl_status st =
+                hm_fail(c, NULL, first + 4ull * k, "batch-index",
+                        "%u is past the batch's %u vertices", b->indices[k], b->vertex_count);
             hm_leave(c);
             return st;
         }
@@ -58,8 +57,7 @@ static blvl_status read_cbrush(hm_cur *c, blvl_hmap_cbrush *b) {
 }
 
 static blvl_status read_cbrushes(hm_cur *c, uint32_t *count, blvl_hmap_cbrush **arr) {
-    TRY(hm_array(c, "brushCount", HM_CBRUSH_MIN, sizeof(blvl_hmap_cbrush), count,
-                 (void **)arr));
+    TRY(hm_array(c, "brushCount", HM_CBRUSH_MIN, sizeof(blvl_hmap_cbrush), count, (void **)arr));
     hm_enter(c, "brush", 0);
     for (uint32_t k = 0; k < *count; k++) {
         hm_at(c, k);
@@ -141,8 +139,8 @@ blvl_status hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
         const blvl_hmap_batch *b = &m->batches[i];
         if (b->model >= 0 && (uint32_t)b->model >= m->model_count) {
             hm_at(c, i);
-            return hm_fail(c, "model", pos + 5, "model-range",
-                           "%d is past the %u models of CMPL", b->model, m->model_count);
+            return hm_fail(c, "model", pos + 5, "model-range", "%d is past the %u models of CMPL",
+                           b->model, m->model_count);
         }
         pos += hm_size_batch(b);
     }
@@ -163,8 +161,7 @@ blvl_status hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
                      (void **)&o->vertices));
         if (o->vertex_count % 3)
             return hm_fail(c, "vertexCount", at, "coll-triangles",
-                           "%u is not a multiple of 3 (3 vertices per triangle)",
-                           o->vertex_count);
+                           "%u is not a multiple of 3 (3 vertices per triangle)", o->vertex_count);
         hm_take_vec3s(c, o->vertices, o->vertex_count);
     }
     hm_leave(c);

@@ -79,16 +79,16 @@ static blvl_status read_poly(hm_cur *c, const blvl_hmap_mesh *m, blvl_hmap_poly 
     uint64_t at = c->pos;
     TRY(hm_array(c, "idxCount", 4, sizeof(uint32_t), &p->index_count, (void **)&p->indices));
     if (p->index_count < 3)
-        return hm_fail(c, "idxCount", at, "poly-size",
-                       "%u indices, a polygon needs at least 3", p->index_count);
+        return hm_fail(c, "idxCount", at, "poly-size", "%u indices, a polygon needs at least 3",
+                       p->index_count);
     uint64_t first = c->pos;
     hm_take_u32s(c, p->indices, p->index_count);
     for (uint32_t k = 0; k < p->index_count; k++)
         if (p->indices[k] >= m->vertex_count) {
             hm_enter(c, "index", k);
-            blvl_status st = hm_fail(c, NULL, first + 4ull * k, "mesh-index",
-                                     "%u is past the mesh's %u vertices", p->indices[k],
-                                     m->vertex_count);
+            blvl_status st =
+                hm_fail(c, NULL, first + 4ull * k, "mesh-index",
+                        "%u is past the mesh's %u vertices", p->indices[k], m->vertex_count);
             hm_leave(c);
             return st;
         }

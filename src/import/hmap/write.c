@@ -253,7 +253,7 @@ blvl_status blvl_hmap_write(const blvl_hmap *map, const blvl_options *opt, void 
     plan canon = {0};
     if (!map->chunk_count) {
         bool present[HM_KINDS] = {map->meta != NULL, map->has_mats, map->has_brsh,
-                                  map->has_mesh, map->has_ents, map->compiled != NULL};
+                                  map->has_mesh,     map->has_ents, map->compiled != NULL};
         for (int k = 0; k < HM_KINDS; k++)
             if (present[k])
                 canon.kind[canon.n++] = (hm_kind)k;
