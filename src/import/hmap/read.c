@@ -75,7 +75,7 @@ typedef blvl_status (*chunk_reader)(hm_cur *c, blvl_hmap *map);
 static const chunk_reader readers[HM_KINDS] = {hm_read_meta, hm_read_mats, hm_read_brsh,
                                                hm_read_mesh, hm_read_ents, hm_read_cmpl};
 
-static blvl_status chunks(const uint8_t *b, size_t size, const blvl_allocator *a, blvl_hmap *map,
+static blvl_status chunks(const uint8_t *b, const blvl_allocator *a, blvl_hmap *map,
                           blvl_error *err) {
     uint64_t pos = HM_HEADER_SIZE;
     for (uint32_t i = 0; i < map->chunk_count; i++) {
@@ -102,7 +102,6 @@ static blvl_status chunks(const uint8_t *b, size_t size, const blvl_allocator *a
         if (st)
             return st;
     }
-    (void)size;
     return BLVL_OK;
 }
 
@@ -133,7 +132,7 @@ blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *op
             map->chunk_count = count;
     }
     if (!st)
-        st = chunks(b, size, a, map, err);
+        st = chunks(b, a, map, err);
     if (!st)
         st = hm_check_map(map, err);
     if (st) {
