@@ -9,6 +9,7 @@
 #   geom       -> common               convex-solid geometry shared by trace and bake
 #   trace      -> geom, sections, fb, common (the container only through its public API)
 #   bake       -> geom, sections, fb, container, common (fb holds the builder too)
+#   import     -> bake, sections, fb, common  importers (src/import/<format>/), one folder each
 #
 # A layer's #include "X/..." of another src/ folder must be in its list; public headers are
 # checked where a layer must stand alone (common and fb see no container header). It also
@@ -30,6 +31,7 @@ allowed() { # layer -> the src/ folders it may include
     geom) echo "geom common" ;;
     trace) echo "trace geom sections fb common" ;;
     bake) echo "bake geom sections fb container common" ;;
+    import) echo "import bake sections fb common" ;;
     *) echo "" ;;
     esac
 }
