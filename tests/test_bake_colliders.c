@@ -92,9 +92,8 @@ int main(void) {
     blvl_bake_collider_init(&c);
 
     /* 0: the floor, a box brush, plus a plane that bounds no face. */
-    blvl_Plane floor[7] = {pl(1, 0, 0, 512),  pl(-1, 0, 0, 512), pl(0, 1, 0, 0),
-                           pl(0, -1, 0, 16),  pl(0, 0, 1, 512),  pl(0, 0, -1, 512),
-                           pl(1, 0, 0, 4096)};
+    blvl_Plane floor[7] = {pl(1, 0, 0, 512), pl(-1, 0, 0, 512), pl(0, 1, 0, 0),   pl(0, -1, 0, 16),
+                           pl(0, 0, 1, 512), pl(0, 0, -1, 512), pl(1, 0, 0, 4096)};
     CHECK(blvl_bake_add_brush(b, &c, floor, 7, &idx, &err) == BLVL_OK);
     CHECK_EQ_INT(idx, 0);
     /* 1: the wedge x + y <= 64, x, y, z >= 0, z <= 64, with fields to pass through. */
@@ -115,7 +114,7 @@ int main(void) {
     CHECK_EQ_INT(idx, NONE);
     /* Empty (two opposite half-spaces that do not meet). */
     blvl_Plane none[6] = {pl(1, 0, 0, -10), pl(-1, 0, 0, -10), pl(0, 1, 0, 1),
-                          pl(0, -1, 0, 1),   pl(0, 0, 1, 1),    pl(0, 0, -1, 1)};
+                          pl(0, -1, 0, 1),  pl(0, 0, 1, 1),    pl(0, 0, -1, 1)};
     CHECK(blvl_bake_add_brush(b, &c, none, 6, &idx, &err) == BLVL_OK);
     CHECK_EQ_INT(idx, NONE);
     /* Non-finite input is refused. */
@@ -140,8 +139,8 @@ int main(void) {
     CHECK(blvl_bake_add_triangle(b, &c, line, 4, &idx, &err) == BLVL_OK);
     CHECK_EQ_INT(idx, NONE);
     /* 4: a box. */
-    CHECK(blvl_bake_add_box(b, &c, (blvl_Vec3){300, 0, 0}, (blvl_Vec3){332, 32, 32}, &idx,
-                            &err) == BLVL_OK);
+    CHECK(blvl_bake_add_box(b, &c, (blvl_Vec3){300, 0, 0}, (blvl_Vec3){332, 32, 32}, &idx, &err) ==
+          BLVL_OK);
     CHECK_EQ_INT(idx, 4);
 
     void *lv = NULL, *sy = NULL;
@@ -178,8 +177,8 @@ int main(void) {
         blvl_Vec3 n = blvl_Planes_planes_at(p1, i).normal;
         CHECK(fabsf(n.x * n.x + n.y * n.y + n.z * n.z - 1) < 1e-5f);
     }
-    const float corners[6][3] = {{0, 0, 0}, {64, 0, 0}, {0, 64, 0}, {0, 0, 64}, {64, 0, 64},
-                                 {0, 64, 64}};
+    const float corners[6][3] = {{0, 0, 0},  {64, 0, 0},  {0, 64, 0},
+                                 {0, 0, 64}, {64, 0, 64}, {0, 64, 64}};
     for (int i = 0; i < 6; i++)
         CHECK(inside(p1, corners[i][0], corners[i][1], corners[i][2], 1e-3f));
     CHECK(!inside(p1, 40, 40, 32, 0)); /* inside the box, past the slanted face */
