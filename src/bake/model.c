@@ -1,5 +1,6 @@
 /* The bake handle: creation, freeing, the growable arrays and strings every add uses, and the
- * simple adds (meta, symbol sources, entities, sites, cameras, lighting). */
+ * simple adds: the level's description, symbol sources, entities, sites, cameras, the ambient,
+ * the sun, lights and fog volumes. */
 #include "bake/model.h"
 
 #include <math.h>
