@@ -1,9 +1,10 @@
 /* Every byte a bake allocates goes through the caller's allocator and comes back, with the
  * size it was allocated with: a whole model (every add, an image through stb's PNG encoder)
- * written to memory and to files, then under failure injection (the allocator says no at the
- * n-th call, for every n up to a run that needs no refusal). Each refused run must fail with
- * nomem (or zstd-frame, when the refused allocation was one zstd itself asked for: the writer
- * reports zstd's failures as zstd's) and leave nothing allocated and no file behind. Linked with
+ * written to memory and to files (real collider shapes included), then under failure injection (the
+ * allocator says no at the n-th call, for every n up to a run that needs no refusal). Each refused
+ * run must fail with nomem (or zstd-frame, when the refused allocation was one zstd itself asked
+ * for: the writer reports zstd's failures as zstd's) and leave nothing allocated and no file
+ * behind. Linked with
  * --wrap=malloc,... (as test_alloc_all is) so a C allocator call from the library's objects while a
  * custom allocator is in use is counted as a bypass. */
 #include <dirent.h>
@@ -145,6 +146,20 @@ static blvl_status build(blvl_bake *b) {
     c.door = door;
     c.symbol = src;
     if ((st = blvl_bake_add_box(b, &c, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){1, 1, 1}, &i, &err)))
+        return st;
+    /* The real shapes (src/bake/shapes.h): a wedge brush with bevels, a hull, a triangle. */
+    const float r = 0.70710678f;
+    blvl_Plane wedge[5] = {
+        {{r, r, 0}, 64 * r}, {{-1, 0, 0}, 0}, {{0, -1, 0}, 0}, {{0, 0, -1}, 0}, {{0, 0, 1}, 64}};
+    if ((st = blvl_bake_add_brush(b, &c, wedge, 5, &i, &err)))
+        return st;
+    blvl_Vec3 cube[8];
+    for (int k = 0; k < 8; k++)
+        cube[k] = (blvl_Vec3){k & 1 ? 8.0f : 0.0f, k & 2 ? 8.0f : 0.0f, k & 4 ? 8.0f : 0.0f};
+    if ((st = blvl_bake_add_hull(b, &c, cube, 8, &i, &err)))
+        return st;
+    blvl_Vec3 tri[3] = {{0, 0, 0}, {16, 0, -16}, {0, 0, -16}};
+    if ((st = blvl_bake_add_triangle(b, &c, tri, 4, &i, &err)))
         return st;
     blvl_Plane pl[1] = {{{0, 1, 0}, 1}};
     blvl_bake_trigger t = {0, {0, 0, 0}, {1, 1, 1}, pl, 1, {0, 1, 0}, BLVL_BAKE_NONE, ~0u};

@@ -322,8 +322,8 @@ typedef struct blvl_bake_stats {
     double seconds_compress; /* the container writer: zstd and digests */
 } blvl_bake_stats;
 
-/* Write the level (meta and sim always; geometry, textures, lighting, entities, sites and
- * cameras when they hold anything) and, when symbols_path is not NULL, the .bsym sidecar that
+/* Write the level (meta and sim always, every other section when the model holds something
+ * for it: docs/BAKE.md) and, when symbols_path is not NULL, the .bsym sidecar that
  * names the level's identity. Atomic: each file is written to a temporary beside it, synced and
  * renamed; on failure neither target is touched and no temporary is left. `stats` may be NULL.
  * The model is unchanged and may be written again. */

@@ -123,11 +123,11 @@ blvl_status blvl__bake_plan(const blvl_bake *b, bake_plan *plan, blvl_error *err
     }
     plan->order_count = ns;
 done:
-    bake__dealloc(b, slots, (size_t)cap * sizeof *slots);
-    bake__dealloc(b, group_of, ((size_t)ns + 1) * sizeof *group_of);
-    bake__dealloc(b, groups, ((size_t)ns + 1) * sizeof *groups);
-    bake__dealloc(b, ranks, ((size_t)ns + 1) * sizeof *ranks);
-    bake__dealloc(b, pos, ((size_t)ns + 1) * sizeof *pos);
+    blvl__bake_dealloc(b, slots, (size_t)cap * sizeof *slots);
+    blvl__bake_dealloc(b, group_of, ((size_t)ns + 1) * sizeof *group_of);
+    blvl__bake_dealloc(b, groups, ((size_t)ns + 1) * sizeof *groups);
+    blvl__bake_dealloc(b, ranks, ((size_t)ns + 1) * sizeof *ranks);
+    blvl__bake_dealloc(b, pos, ((size_t)ns + 1) * sizeof *pos);
     if (st != BLVL_OK)
         blvl__bake_plan_free(b, plan);
     return st;

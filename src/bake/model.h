@@ -104,24 +104,25 @@ struct blvl_bake {
 
 /* Room for `extra` more elements in the array whose pointer is at `arrp` (n used, *cap held).
  * Counts stay below BLVL_BAKE_NONE, so every index fits the schema's "none" convention. */
-blvl_status bake__reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *cap, uint32_t extra,
-                          size_t elem, blvl_error *err);
+blvl_status blvl__bake_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *cap, uint32_t extra,
+                               size_t elem, blvl_error *err);
 #define BAKE_RESERVE(b, arr, extra, err)                                                           \
-    bake__reserve((b), &(arr).p, (arr).n, &(arr).cap, (extra), sizeof *(arr).p, (err))
-#define BAKE_FREE(b, arr) bake__dealloc((b), (arr).p, (size_t)(arr).cap * sizeof *(arr).p)
-void bake__dealloc(const blvl_bake *b, void *p, size_t size);
+    blvl__bake_reserve((b), &(arr).p, (arr).n, &(arr).cap, (extra), sizeof *(arr).p, (err))
+#define BAKE_FREE(b, arr) blvl__bake_dealloc((b), (arr).p, (size_t)(arr).cap * sizeof *(arr).p)
+void blvl__bake_dealloc(const blvl_bake *b, void *p, size_t size);
 
 /* A copy of `s` (NULL stays NULL); *ok false when the allocator said no. */
-char *bake__str(blvl_bake *b, const char *s, bool *ok);
-void bake__str_free(blvl_bake *b, char *s);
+char *blvl__bake_str(blvl_bake *b, const char *s, bool *ok);
+void blvl__bake_str_free(blvl_bake *b, char *s);
 /* A copy of n bytes (NULL when n is 0 or on failure; *ok tells which). */
-void *bake__dup(blvl_bake *b, const void *p, size_t n, bool *ok);
+void *blvl__bake_dup(blvl_bake *b, const void *p, size_t n, bool *ok);
 
 /* The checks every add makes: an index names something added already, or is NONE. */
-blvl_status bake__check_index(uint32_t index, uint32_t count, const char *what, blvl_error *err);
-bool bake__finite3(blvl_Vec3 v);
+blvl_status blvl__bake_check_index(uint32_t index, uint32_t count, const char *what,
+                                   blvl_error *err);
+bool blvl__bake_finite3(blvl_Vec3 v);
 
 /* Seconds on a monotonic clock (stats). */
-double bake__now(void);
+double blvl__bake_now(void);
 
 #endif

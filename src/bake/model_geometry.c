@@ -19,11 +19,11 @@ static blvl_status push_image(blvl_bake *b, const char *name, uint32_t width, ui
                      .color_space = color_space,
                      .data = data,
                      .size = size};
-    im.name = bake__str(b, name, &ok);
+    im.name = blvl__bake_str(b, name, &ok);
     blvl_status st = ok ? BAKE_RESERVE(b, b->images, 1, err)
                         : blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying an image");
     if (st != BLVL_OK) {
-        bake__str_free(b, im.name);
+        blvl__bake_str_free(b, im.name);
         if (data)
             blvl__free_sized(b->al, data);
         return st;
@@ -85,7 +85,7 @@ blvl_status blvl_bake_add_material(blvl_bake *b, const blvl_bake_material *m, ui
                                    blvl_error *err) {
     if (!b || !m)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_material needs a bake and a material");
-    blvl_status st = bake__check_index(m->texture, b->images.n, "material texture", err);
+    blvl_status st = blvl__bake_check_index(m->texture, b->images.n, "material texture", err);
     if (st != BLVL_OK)
         return st;
     /* The sort key orders batches: a NaN would make the order depend on the sort's path. */
@@ -98,13 +98,13 @@ blvl_status blvl_bake_add_material(blvl_bake *b, const blvl_bake_material *m, ui
         return st;
     bool ok = true;
     blvl_bake_material c = *m;
-    c.name = bake__str(b, m->name, &ok);
-    c.source_name = bake__str(b, m->source_name, &ok);
-    c.source_texture = bake__str(b, m->source_texture, &ok);
+    c.name = blvl__bake_str(b, m->name, &ok);
+    c.source_name = blvl__bake_str(b, m->source_name, &ok);
+    c.source_texture = blvl__bake_str(b, m->source_texture, &ok);
     if (!ok) {
-        bake__str_free(b, (char *)c.name);
-        bake__str_free(b, (char *)c.source_name);
-        bake__str_free(b, (char *)c.source_texture);
+        blvl__bake_str_free(b, (char *)c.name);
+        blvl__bake_str_free(b, (char *)c.source_name);
+        blvl__bake_str_free(b, (char *)c.source_texture);
         return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a material");
     }
     if (index)
@@ -133,10 +133,10 @@ static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s,
                           "bake: surface index_count %u is not a multiple of 3", s->index_count);
     if ((s->vertex_count && !s->vertices) || (s->index_count && !s->indices))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertices or indices NULL");
-    if ((st = bake__check_index(s->material, b->materials.n, "surface material", err)) ||
-        (st = bake__check_index(s->door, b->doors.n, "surface door", err)) ||
-        (st = bake__check_index(s->fog, b->fogs.n, "surface fog", err)) ||
-        (st = bake__check_index(s->source, b->sources.n, "surface source", err)))
+    if ((st = blvl__bake_check_index(s->material, b->materials.n, "surface material", err)) ||
+        (st = blvl__bake_check_index(s->door, b->doors.n, "surface door", err)) ||
+        (st = blvl__bake_check_index(s->fog, b->fogs.n, "surface fog", err)) ||
+        (st = blvl__bake_check_index(s->source, b->sources.n, "surface source", err)))
         return st;
     /* No breakables table in the model yet: only "none" names something. */
     if (s->breakable != BLVL_BAKE_NONE)

@@ -21,10 +21,10 @@ void blvl_bake_collider_init(blvl_bake_collider *c) {
 
 static blvl_status check_collider(blvl_bake *b, const blvl_bake_collider *c, blvl_error *err) {
     blvl_status st;
-    if ((st = bake__check_index(c->material, b->materials.n, "collider material", err)) ||
-        (st = bake__check_index(c->door, b->doors.n, "collider door", err)) ||
-        (st = bake__check_index(c->source_entity, b->entities.n, "collider entity", err)) ||
-        (st = bake__check_index(c->symbol, b->sources.n, "collider symbol", err)))
+    if ((st = blvl__bake_check_index(c->material, b->materials.n, "collider material", err)) ||
+        (st = blvl__bake_check_index(c->door, b->doors.n, "collider door", err)) ||
+        (st = blvl__bake_check_index(c->source_entity, b->entities.n, "collider entity", err)) ||
+        (st = blvl__bake_check_index(c->symbol, b->sources.n, "collider symbol", err)))
         return st;
     if (c->source_kind > blvl_ColliderSourceKind_Physics)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: collider source kind %u is unknown",
@@ -43,11 +43,11 @@ static blvl_status store(blvl_bake *b, const blvl_bake_collider *c, bake_shape *
     }
     bool ok = true;
     bake_collider k = {.c = *c, .shape = *shape};
-    k.c.source_name = bake__str(b, c->source_name, &ok);
+    k.c.source_name = blvl__bake_str(b, c->source_name, &ok);
     blvl_status st = ok ? BAKE_RESERVE(b, b->colliders, 1, err)
                         : blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a collider");
     if (st != BLVL_OK) {
-        bake__str_free(b, (char *)k.c.source_name);
+        blvl__bake_str_free(b, (char *)k.c.source_name);
         blvl__bake_shape_free(b->al, shape);
         return st;
     }
@@ -127,20 +127,21 @@ blvl_status blvl_bake_add_door(blvl_bake *b, const blvl_bake_door *d, uint32_t *
                                blvl_error *err) {
     if (!b || !d)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_door needs a bake and a door");
-    if (!bake__finite3(d->lo) || !bake__finite3(d->hi) || !bake__finite3(d->direction) ||
-        !bake__finite3(d->hinge_origin) || !bake__finite3(d->hinge_axis) ||
-        !isfinite(d->distance) || !isfinite(d->angle) || !isfinite(d->speed) || !isfinite(d->wait))
+    if (!blvl__bake_finite3(d->lo) || !blvl__bake_finite3(d->hi) ||
+        !blvl__bake_finite3(d->direction) || !blvl__bake_finite3(d->hinge_origin) ||
+        !blvl__bake_finite3(d->hinge_axis) || !isfinite(d->distance) || !isfinite(d->angle) ||
+        !isfinite(d->speed) || !isfinite(d->wait))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: door values are not finite");
     blvl_status st = BAKE_RESERVE(b, b->doors, 1, err);
     if (st != BLVL_OK)
         return st;
     bool ok = true;
     blvl_bake_door c = *d;
-    c.name = bake__str(b, d->name, &ok);
-    c.team = bake__str(b, d->team, &ok);
+    c.name = blvl__bake_str(b, d->name, &ok);
+    c.team = blvl__bake_str(b, d->team, &ok);
     if (!ok) {
-        bake__str_free(b, (char *)c.name);
-        bake__str_free(b, (char *)c.team);
+        blvl__bake_str_free(b, (char *)c.name);
+        blvl__bake_str_free(b, (char *)c.team);
         return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a door");
     }
     if (index)
@@ -154,7 +155,7 @@ static blvl_status check_planes(const blvl_Plane *planes, uint32_t n, blvl_error
     if (n && !planes)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: planes is NULL");
     for (uint32_t i = 0; i < n; i++)
-        if (!bake__finite3(planes[i].normal) || !isfinite(planes[i].dist))
+        if (!blvl__bake_finite3(planes[i].normal) || !isfinite(planes[i].dist))
             return blvl__fail(err, BLVL_E_ARGUMENT, "bake: plane %u is not finite", i);
     return BLVL_OK;
 }
@@ -164,15 +165,17 @@ blvl_status blvl_bake_add_trigger(blvl_bake *b, const blvl_bake_trigger *t, blvl
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_trigger needs a bake and a trigger");
     blvl_status st;
     if ((st = check_planes(t->planes, t->plane_count, err)) ||
-        (st = bake__check_index(t->teleport_dest, b->teleports.n, "trigger teleport_dest", err)))
+        (st = blvl__bake_check_index(t->teleport_dest, b->teleports.n, "trigger teleport_dest",
+                                     err)))
         return st;
-    if (!bake__finite3(t->lo) || !bake__finite3(t->hi) || !bake__finite3(t->velocity))
+    if (!blvl__bake_finite3(t->lo) || !blvl__bake_finite3(t->hi) ||
+        !blvl__bake_finite3(t->velocity))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: trigger values are not finite");
     if ((st = BAKE_RESERVE(b, b->triggers, 1, err)) != BLVL_OK)
         return st;
     bool ok = true;
     blvl_bake_trigger c = *t;
-    c.planes = bake__dup(b, t->planes, (size_t)t->plane_count * sizeof *t->planes, &ok);
+    c.planes = blvl__bake_dup(b, t->planes, (size_t)t->plane_count * sizeof *t->planes, &ok);
     if (!ok)
         return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a trigger");
     b->triggers.p[b->triggers.n++] = c;
@@ -184,14 +187,14 @@ blvl_status blvl_bake_add_teleport_dest(blvl_bake *b, const char *name, blvl_Vec
                                         float yaw, uint32_t *index, blvl_error *err) {
     if (!b)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_teleport_dest needs a bake");
-    if (!bake__finite3(position) || !isfinite(yaw))
+    if (!blvl__bake_finite3(position) || !isfinite(yaw))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: teleport destination is not finite");
     blvl_status st = BAKE_RESERVE(b, b->teleports, 1, err);
     if (st != BLVL_OK)
         return st;
     bool ok = true;
     bake_teleport t = {.position = position, .yaw = yaw};
-    t.name = bake__str(b, name, &ok);
+    t.name = blvl__bake_str(b, name, &ok);
     if (!ok)
         return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a teleport dest");
     if (index)
@@ -205,18 +208,18 @@ blvl_status blvl_bake_add_spawn(blvl_bake *b, blvl_Vec3 position, float yaw, con
                                 const char *team, uint32_t gametypes, blvl_error *err) {
     if (!b)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_spawn needs a bake");
-    if (!bake__finite3(position) || !isfinite(yaw))
+    if (!blvl__bake_finite3(position) || !isfinite(yaw))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: spawn is not finite");
     blvl_status st = BAKE_RESERVE(b, b->spawns, 1, err);
     if (st != BLVL_OK)
         return st;
     bool ok = true;
     bake_spawn s = {.position = position, .yaw = yaw, .gametypes = gametypes};
-    s.kind = bake__str(b, kind, &ok);
-    s.team = bake__str(b, team, &ok);
+    s.kind = blvl__bake_str(b, kind, &ok);
+    s.team = blvl__bake_str(b, team, &ok);
     if (!ok) {
-        bake__str_free(b, s.kind);
-        bake__str_free(b, s.team);
+        blvl__bake_str_free(b, s.kind);
+        blvl__bake_str_free(b, s.team);
         return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a spawn");
     }
     b->spawns.p[b->spawns.n++] = s;
@@ -230,18 +233,18 @@ blvl_status blvl_bake_add_hurt(blvl_bake *b, const blvl_bake_hurt *h, blvl_error
     blvl_status st = check_planes(h->planes, h->plane_count, err);
     if (st != BLVL_OK)
         return st;
-    if (!bake__finite3(h->lo) || !bake__finite3(h->hi) || !isfinite(h->amount) ||
+    if (!blvl__bake_finite3(h->lo) || !blvl__bake_finite3(h->hi) || !isfinite(h->amount) ||
         !isfinite(h->interval))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: hurt volume values are not finite");
     if ((st = BAKE_RESERVE(b, b->hurts, 1, err)) != BLVL_OK)
         return st;
     bool ok = true;
     blvl_bake_hurt c = *h;
-    c.name = bake__str(b, h->name, &ok);
-    c.planes = bake__dup(b, h->planes, (size_t)h->plane_count * sizeof *h->planes, &ok);
+    c.name = blvl__bake_str(b, h->name, &ok);
+    c.planes = blvl__bake_dup(b, h->planes, (size_t)h->plane_count * sizeof *h->planes, &ok);
     if (!ok) {
-        bake__str_free(b, (char *)c.name);
-        bake__dealloc(b, (void *)c.planes, (size_t)h->plane_count * sizeof *h->planes);
+        blvl__bake_str_free(b, (char *)c.name);
+        blvl__bake_dealloc(b, (void *)c.planes, (size_t)h->plane_count * sizeof *h->planes);
         return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a hurt volume");
     }
     b->hurts.p[b->hurts.n++] = c;

@@ -23,28 +23,28 @@ typedef struct run {
 } run;
 
 static blvl_status add_section(run *r, const char *tag, section_fn fn, blvl_error *err) {
-    double t0 = bake__now();
+    double t0 = blvl__bake_now();
     bake_buf buf = {0};
     blvl_status st = fn(r->b, r->fb, &buf, err);
-    double t1 = bake__now();
+    double t1 = blvl__bake_now();
     r->model += t1 - t0;
     if (st != BLVL_OK)
         return st;
     st = blvl_writer_add(r->w, tag, 0, BLVL_ENTRY_FLAG_IDENTITY, buf.data, buf.size, err);
-    r->compress += bake__now() - t1;
+    r->compress += blvl__bake_now() - t1;
     return st;
 }
 
 static blvl_status geometry_fn(run *r, blvl_error *err) {
-    double t0 = bake__now();
+    double t0 = blvl__bake_now();
     bake_buf buf = {0};
     blvl_status st = blvl__bake_write_geometry(r->b, &r->plan, r->fb, &buf, err);
-    double t1 = bake__now();
+    double t1 = blvl__bake_now();
     r->model += t1 - t0;
     if (st != BLVL_OK)
         return st;
     st = blvl_writer_add(r->w, "geometry", 0, BLVL_ENTRY_FLAG_IDENTITY, buf.data, buf.size, err);
-    r->compress += bake__now() - t1;
+    r->compress += blvl__bake_now() - t1;
     return st;
 }
 
@@ -73,14 +73,14 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     *level_size = 0;
     if (symbols)
         *symbols = NULL, *symbols_size = 0;
-    double t0 = bake__now();
+    double t0 = blvl__bake_now();
     blvl_status st = blvl__bake_plan(b, &r.plan, err);
     if (st == BLVL_OK)
         st = blvl_fb_builder_new(&r.fb, &b->opt, err);
     bool geo = blvl__bake_has_geometry(b), light = blvl__bake_has_lighting(b);
     uint32_t count = 2u + geo + (b->images.n > 0) + light + (b->entities.n > 0) + (b->sites.n > 0) +
                      (b->cameras.n > 0);
-    r.model += bake__now() - t0;
+    r.model += blvl__bake_now() - t0;
     if (st == BLVL_OK)
         st = blvl_writer_open_memory(&r.w, count, &b->opt, err);
     if (st == BLVL_OK)
@@ -100,15 +100,15 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     if (st == BLVL_OK && b->cameras.n)
         st = add_section(&r, "cameras", blvl__bake_write_cameras, err);
     if (r.w) {
-        double t1 = bake__now();
+        double t1 = blvl__bake_now();
         if (st == BLVL_OK)
             st = blvl_writer_commit_memory(r.w, level, level_size, err); /* frees w */
         else
             blvl_writer_abort(r.w);
-        r.compress += bake__now() - t1;
+        r.compress += blvl__bake_now() - t1;
     }
     if (st == BLVL_OK && symbols) {
-        double t1 = bake__now();
+        double t1 = blvl__bake_now();
         bake_buf buf = {0};
         /* The identity: 16 bytes at header offset 48 (docs/FORMAT.md). */
         st = blvl__bake_write_symbols(b, &r.plan, *level + 48, r.fb, &buf, err);
@@ -121,7 +121,7 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
                 st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory for the symbols");
             }
         }
-        r.model += bake__now() - t1;
+        r.model += blvl__bake_now() - t1;
     }
     if (st != BLVL_OK && *level) {
         blvl_free(&b->opt, *level);
@@ -178,7 +178,7 @@ blvl_status blvl_bake_write_file(blvl_bake *b, const char *level_path, const cha
     size_t lsize = 0, ssize = 0;
     if ((st = bake_all(b, &lv, &lsize, symbols_path ? &sy : NULL, &ssize, stats, err)) != BLVL_OK)
         return st;
-    double t0 = bake__now();
+    double t0 = blvl__bake_now();
     blvl_out_file lf = {.fd = -1}, sf = {.fd = -1};
     st = stage(&lf, level_path, b->al, lv, lsize, err);
     if (st == BLVL_OK && symbols_path) {
@@ -197,7 +197,7 @@ blvl_status blvl_bake_write_file(blvl_bake *b, const char *level_path, const cha
     if (st == BLVL_OK && symbols_path)
         st = blvl__out_commit(&sf, err);
     if (stats)
-        stats->seconds_compress += bake__now() - t0;
+        stats->seconds_compress += blvl__bake_now() - t0;
     blvl_free(&b->opt, lv);
     blvl_free(&b->opt, sy);
     if (st == BLVL_OK)

@@ -41,9 +41,9 @@ bool blvl__bake_has_geometry(const blvl_bake *b);
 bool blvl__bake_has_lighting(const blvl_bake *b);
 
 /* A string field: NULL adds nothing. */
-blvl_fb_ref bake__fb_str(blvl_fb_builder *fb, const char *s);
+blvl_fb_ref blvl__bake_fb_str(blvl_fb_builder *fb, const char *s);
 /* A vector of n refs from a scratch array of the caller's allocator (NULL and 0 for n == 0). */
-blvl_fb_ref *bake__refs(const blvl_bake *b, uint32_t n, blvl_error *err);
-void bake__refs_free(const blvl_bake *b, blvl_fb_ref *r, uint32_t n);
+blvl_fb_ref *blvl__bake_refs(const blvl_bake *b, uint32_t n, blvl_error *err);
+void blvl__bake_refs_free(const blvl_bake *b, blvl_fb_ref *r, uint32_t n);
 
 #endif

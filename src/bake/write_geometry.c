@@ -16,7 +16,7 @@ bool blvl__bake_has_geometry(const blvl_bake *b) {
 static blvl_fb_ref build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
     for (uint32_t i = 0; i < b->materials.n; i++) {
         const blvl_bake_material *m = &b->materials.p[i];
-        blvl_fb_ref name = bake__fb_str(fb, m->name);
+        blvl_fb_ref name = blvl__bake_fb_str(fb, m->name);
         blvl_fb_ref water = 0;
         if (m->water) { /* an empty Water table: "a water surface, the engine said nothing" */
             blvl_Water_start(fb);
@@ -49,8 +49,8 @@ static blvl_status lay_out(const blvl_bake *b, const bake_plan *plan, blvl_Verte
     double *scratch = most ? blvl__alloc(b->al, (size_t)most * 6 * sizeof *scratch) : NULL;
     blvl_Snorm16x4 *tan = most ? blvl__alloc(b->al, (size_t)most * sizeof *tan) : NULL;
     if (most && (!scratch || !tan)) {
-        bake__dealloc(b, scratch, (size_t)most * 6 * sizeof *scratch);
-        bake__dealloc(b, tan, (size_t)most * sizeof *tan);
+        blvl__bake_dealloc(b, scratch, (size_t)most * 6 * sizeof *scratch);
+        blvl__bake_dealloc(b, tan, (size_t)most * sizeof *tan);
         return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
     }
     uint32_t vc = 0, ic = 0;
@@ -72,8 +72,8 @@ static blvl_status lay_out(const blvl_bake *b, const bake_plan *plan, blvl_Verte
             idx[ic++] = vc + si[k];
         vc += s->vertex_count;
     }
-    bake__dealloc(b, scratch, (size_t)most * 6 * sizeof *scratch);
-    bake__dealloc(b, tan, (size_t)most * sizeof *tan);
+    blvl__bake_dealloc(b, scratch, (size_t)most * 6 * sizeof *scratch);
+    blvl__bake_dealloc(b, tan, (size_t)most * sizeof *tan);
     return BLVL_OK;
 }
 
@@ -94,7 +94,7 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     uint32_t nr = plan->batch_count > b->materials.n ? plan->batch_count : b->materials.n;
     blvl_Vertex *verts = nv ? blvl__alloc(b->al, (size_t)nv * sizeof *verts) : NULL;
     uint32_t *idx = ni ? blvl__alloc(b->al, (size_t)ni * sizeof *idx) : NULL;
-    blvl_fb_ref *refs = bake__refs(b, nr, err);
+    blvl_fb_ref *refs = blvl__bake_refs(b, nr, err);
     blvl_status st = BLVL_OK;
     if ((nv && !verts) || (ni && !idx) || (nr && !refs)) {
         st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing geometry");
@@ -132,8 +132,8 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     blvl_Geometry_add_materials(fb, mref);
     st = blvl_Geometry_finish(fb, blvl_Geometry_end(fb), &out->data, &out->size, err);
 done:
-    bake__dealloc(b, verts, (size_t)nv * sizeof *verts);
-    bake__dealloc(b, idx, (size_t)ni * sizeof *idx);
-    bake__refs_free(b, refs, nr);
+    blvl__bake_dealloc(b, verts, (size_t)nv * sizeof *verts);
+    blvl__bake_dealloc(b, idx, (size_t)ni * sizeof *idx);
+    blvl__bake_refs_free(b, refs, nr);
     return st;
 }

@@ -105,7 +105,7 @@ static bool door_bounds(const blvl_bake *b, uint32_t d, blvl_Vec3 *lo, blvl_Vec3
 static blvl_fb_ref build_doors(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
     for (uint32_t i = 0; i < b->doors.n; i++) {
         const blvl_bake_door *d = &b->doors.p[i];
-        blvl_fb_ref name = bake__fb_str(fb, d->name), team = bake__fb_str(fb, d->team);
+        blvl_fb_ref name = blvl__bake_fb_str(fb, d->name), team = blvl__bake_fb_str(fb, d->team);
         blvl_Vec3 lo, hi;
         bool has = door_bounds(b, i, &lo, &hi);
         blvl_Door_start(fb);
@@ -151,7 +151,7 @@ static blvl_fb_ref build_triggers(const blvl_bake *b, blvl_fb_builder *fb, blvl_
 static blvl_fb_ref build_teleports(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
     for (uint32_t i = 0; i < b->teleports.n; i++) {
         const bake_teleport *t = &b->teleports.p[i];
-        blvl_fb_ref name = bake__fb_str(fb, t->name);
+        blvl_fb_ref name = blvl__bake_fb_str(fb, t->name);
         blvl_TeleportDest_start(fb);
         blvl_TeleportDest_add_name(fb, name);
         blvl_TeleportDest_add_position(fb, &t->position);
@@ -164,7 +164,7 @@ static blvl_fb_ref build_teleports(const blvl_bake *b, blvl_fb_builder *fb, blvl
 static blvl_fb_ref build_spawns(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
     for (uint32_t i = 0; i < b->spawns.n; i++) {
         const bake_spawn *s = &b->spawns.p[i];
-        blvl_fb_ref kind = bake__fb_str(fb, s->kind), team = bake__fb_str(fb, s->team);
+        blvl_fb_ref kind = blvl__bake_fb_str(fb, s->kind), team = blvl__bake_fb_str(fb, s->team);
         blvl_Spawn_start(fb);
         blvl_Spawn_add_position(fb, &s->position);
         blvl_Spawn_add_yaw(fb, s->yaw);
@@ -179,7 +179,7 @@ static blvl_fb_ref build_spawns(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb
 static blvl_fb_ref build_hurts(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
     for (uint32_t i = 0; i < b->hurts.n; i++) {
         const blvl_bake_hurt *h = &b->hurts.p[i];
-        blvl_fb_ref name = bake__fb_str(fb, h->name);
+        blvl_fb_ref name = blvl__bake_fb_str(fb, h->name);
         blvl_fb_ref planes =
             h->plane_count ? blvl_HurtVolume_planes_create(fb, h->planes, h->plane_count) : 0;
         blvl_HurtVolume_start(fb);
@@ -206,7 +206,7 @@ static uint32_t max_count(const blvl_bake *b) {
 blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                  blvl_error *err) {
     uint32_t n = b->colliders.n, m = max_count(b);
-    blvl_fb_ref *refs = bake__refs(b, m, err);
+    blvl_fb_ref *refs = blvl__bake_refs(b, m, err);
     uint32_t *src = n ? blvl__alloc(b->al, (size_t)n * sizeof *src) : NULL;
     uint32_t *first_of = n ? blvl__alloc(b->al, (size_t)n * sizeof *first_of) : NULL;
     blvl_status st = BLVL_OK;
@@ -235,7 +235,7 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_b
     blvl_fb_ref colliders = n ? blvl_fb_create_ref_vector(fb, refs, n) : 0;
     for (uint32_t k = 0; k < nsrc; k++) {
         const blvl_bake_collider *c = &b->colliders.p[first_of[k]].c;
-        blvl_fb_ref name = bake__fb_str(fb, c->source_name);
+        blvl_fb_ref name = blvl__bake_fb_str(fb, c->source_name);
         blvl_ColliderSource_start(fb);
         blvl_ColliderSource_add_kind(fb, c->source_kind);
         blvl_ColliderSource_add_name(fb, name);
@@ -260,8 +260,8 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_b
     blvl_fb_ref root = blvl_Sim_end(fb);
     st = blvl_Sim_finish(fb, root, &out->data, &out->size, err);
 done:
-    bake__refs_free(b, refs, m);
-    bake__dealloc(b, src, (size_t)n * sizeof *src);
-    bake__dealloc(b, first_of, (size_t)n * sizeof *first_of);
+    blvl__bake_refs_free(b, refs, m);
+    blvl__bake_dealloc(b, src, (size_t)n * sizeof *src);
+    blvl__bake_dealloc(b, first_of, (size_t)n * sizeof *first_of);
     return st;
 }

@@ -15,7 +15,7 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
     uint32_t *cols = nc ? blvl__alloc(b->al, (size_t)nc * sizeof *cols) : NULL;
     blvl_TriRun *runs = nsurf ? blvl__alloc(b->al, (size_t)nsurf * sizeof *runs) : NULL;
     blvl_SymbolSource *srcs = ns ? blvl__alloc(b->al, (size_t)ns * sizeof *srcs) : NULL;
-    blvl_fb_ref *refs = bake__refs(b, nm, err);
+    blvl_fb_ref *refs = blvl__bake_refs(b, nm, err);
     blvl_status st = BLVL_OK;
     if ((nc && !cols) || (nsurf && !runs) || (ns && !srcs) || (nm && !refs)) {
         st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing symbols");
@@ -40,8 +40,8 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
     blvl_fb_builder_reset(fb);
     for (uint32_t i = 0; i < nm; i++) {
         const blvl_bake_material *m = &b->materials.p[i];
-        blvl_fb_ref name = bake__fb_str(fb, m->source_name ? m->source_name : m->name);
-        blvl_fb_ref tex = bake__fb_str(fb, m->source_texture);
+        blvl_fb_ref name = blvl__bake_fb_str(fb, m->source_name ? m->source_name : m->name);
+        blvl_fb_ref tex = blvl__bake_fb_str(fb, m->source_texture);
         blvl_SymbolMaterial_start(fb);
         blvl_SymbolMaterial_add_name(fb, name);
         blvl_SymbolMaterial_add_texture(fb, tex);
@@ -62,9 +62,9 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
     blvl_Symbols_add_materials(fb, mats);
     st = blvl_Symbols_finish(fb, blvl_Symbols_end(fb), &out->data, &out->size, err);
 done:
-    bake__dealloc(b, cols, (size_t)nc * sizeof *cols);
-    bake__dealloc(b, runs, (size_t)nsurf * sizeof *runs);
-    bake__dealloc(b, srcs, (size_t)ns * sizeof *srcs);
-    bake__refs_free(b, refs, nm);
+    blvl__bake_dealloc(b, cols, (size_t)nc * sizeof *cols);
+    blvl__bake_dealloc(b, runs, (size_t)nsurf * sizeof *runs);
+    blvl__bake_dealloc(b, srcs, (size_t)ns * sizeof *srcs);
+    blvl__bake_refs_free(b, refs, nm);
     return st;
 }
