@@ -5,13 +5,6 @@
  * chunk's start, so the message names the first offending field in file order. */
 #include "import/hmap/hmap_internal.h"
 
-static uint64_t payload_at(const blvl_hmap *map, hm_kind kind) {
-    for (uint32_t i = 0; i < map->chunk_count; i++)
-        if (map->chunks[i].known && blvl__hm_kind_of(map->chunks[i].tag) == kind)
-            return map->chunks[i].offset + HM_CHUNK_HEADER;
-    return 0;
-}
-
 static blvl_status flag(const blvl_hmap *map, blvl_error *err, uint32_t bit, bool present,
                         const char *what) {
     bool set = (map->flags & bit) != 0;
@@ -34,7 +27,7 @@ static blvl_status material(hm_cur *c, const blvl_hmap *map, int32_t m, uint64_t
 }
 
 static blvl_status brushes(hm_cur *c, const blvl_hmap *map) {
-    uint64_t pos = payload_at(map, HM_BRSH) + 4;
+    uint64_t pos = blvl__hm_payload_at(map, HM_BRSH) + 4;
     hm_enter(c, "brush", 0);
     for (uint32_t i = 0; i < map->brush_count; i++) {
         const blvl_hmap_brush *b = &map->brushes[i];
@@ -53,7 +46,7 @@ static blvl_status brushes(hm_cur *c, const blvl_hmap *map) {
 }
 
 static blvl_status meshes(hm_cur *c, const blvl_hmap *map) {
-    uint64_t pos = payload_at(map, HM_MESH) + 4;
+    uint64_t pos = blvl__hm_payload_at(map, HM_MESH) + 4;
     hm_enter(c, "mesh", 0);
     for (uint32_t i = 0; i < map->mesh_count; i++) {
         const blvl_hmap_mesh *m = &map->meshes[i];
@@ -74,7 +67,7 @@ static blvl_status meshes(hm_cur *c, const blvl_hmap *map) {
 
 static blvl_status batches(hm_cur *c, const blvl_hmap *map) {
     const blvl_hmap_compiled *m = map->compiled;
-    uint64_t pos = payload_at(map, HM_CMPL) + HM_CMPL_HEAD + 4;
+    uint64_t pos = blvl__hm_payload_at(map, HM_CMPL) + HM_CMPL_HEAD + 4;
     hm_enter(c, "batch", 0);
     for (uint32_t i = 0; i < m->batch_count; i++) {
         hm_at(c, i);

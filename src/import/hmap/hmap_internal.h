@@ -47,6 +47,15 @@ uint64_t blvl__hm_size_poly(const blvl_hmap_poly *p);
 uint64_t blvl__hm_size_batch(const blvl_hmap_batch *b);
 uint64_t blvl__hm_size_payload(const blvl_hmap *map, hm_kind kind);
 
+/* File offsets of parsed records of a read map, for refusals after reading (check.c; the bake
+ * may use them too): the first byte of brush[i] / its face[k], mesh[i] / its poly[k], entity[i],
+ * batch[i] of CMPL. Each walks the records before it; 0 when the chunk is not in chunks[]. */
+uint64_t blvl__hm_payload_at(const blvl_hmap *map, hm_kind kind);
+uint64_t blvl__hm_at_face(const blvl_hmap *map, uint32_t brush, uint32_t face);
+uint64_t blvl__hm_at_poly(const blvl_hmap *map, uint32_t mesh, uint32_t poly);
+uint64_t blvl__hm_at_entity(const blvl_hmap *map, uint32_t entity);
+uint64_t blvl__hm_at_batch(const blvl_hmap *map, uint32_t batch);
+
 /* Where a field is, for refusals: up to four levels of name[index], then a leaf name. The
  * levels are plain assignments while reading; the text is built only when a refusal needs it. */
 typedef struct hm_path {
@@ -102,6 +111,18 @@ blvl_status blvl__hm_str(hm_cur *c, const char *leaf, blvl_hmap_str *s);
  * n zeroed elements of `elem` bytes (NULL when n is 0). `*count` is set with `*arr`. */
 blvl_status blvl__hm_array(hm_cur *c, const char *leaf, uint32_t min, size_t elem, uint32_t *count,
                            void **arr);
+/* blvl__hm_array into the array lvalue `arr` (its element size from its type), returning from
+ * the calling function on a refusal. The pointer passes through a void * of its own, not a cast
+ * of &arr, so no object is written through a pointer of another type. */
+#define HM_ARRAY(c, leaf, min, count, arr)                                                         \
+    do {                                                                                           \
+        void *p_ = NULL;                                                                           \
+        blvl_status s_ = blvl__hm_array((c), (leaf), (min), sizeof *(arr), (count), &p_);          \
+        (arr) = p_;                                                                                \
+        if (s_)                                                                                    \
+            return s_;                                                                             \
+    } while (0)
+
 /* n little-endian u32s / vec3s / planes already known to fit. */
 void blvl__hm_take_u32s(hm_cur *c, uint32_t *out, uint32_t n);
 void blvl__hm_take_vec3s(hm_cur *c, blvl_Vec3 *out, uint32_t n);

@@ -99,3 +99,61 @@ uint64_t blvl__hm_size_payload(const blvl_hmap *map, hm_kind kind) {
         return 0;
     }
 }
+
+uint64_t blvl__hm_payload_at(const blvl_hmap *map, hm_kind kind) {
+    for (uint32_t i = 0; map->chunks && i < map->chunk_count; i++)
+        if (map->chunks[i].known && blvl__hm_kind_of(map->chunks[i].tag) == kind)
+            return map->chunks[i].offset + HM_CHUNK_HEADER;
+    return 0;
+}
+
+uint64_t blvl__hm_at_face(const blvl_hmap *map, uint32_t brush, uint32_t face) {
+    uint64_t at = blvl__hm_payload_at(map, HM_BRSH);
+    if (!at)
+        return 0;
+    at += 4;
+    for (uint32_t i = 0; i < brush; i++)
+        at += HM_BRUSH_MIN + ARR(map->brushes[i].faces, map->brushes[i].face_count, HM_FACE_SIZE);
+    return face == UINT32_MAX ? at : at + HM_BRUSH_MIN + (uint64_t)HM_FACE_SIZE * face;
+}
+
+uint64_t blvl__hm_at_poly(const blvl_hmap *map, uint32_t mesh, uint32_t poly) {
+    uint64_t at = blvl__hm_payload_at(map, HM_MESH);
+    if (!at)
+        return 0;
+    at += 4;
+    for (uint32_t i = 0; i <= mesh && i < map->mesh_count; i++) {
+        const blvl_hmap_mesh *m = &map->meshes[i];
+        if (i == mesh && poly == UINT32_MAX)
+            return at;
+        at += blvl__hm_size_mesh_head(m);
+        uint32_t n = i == mesh ? poly : m->poly_count;
+        for (uint32_t k = 0; m->polys && k < n; k++)
+            at += blvl__hm_size_poly(&m->polys[k]);
+    }
+    return at;
+}
+
+uint64_t blvl__hm_at_entity(const blvl_hmap *map, uint32_t entity) {
+    uint64_t at = blvl__hm_payload_at(map, HM_ENTS);
+    if (!at)
+        return 0;
+    at += 4;
+    for (uint32_t i = 0; i < entity && i < map->entity_count; i++) {
+        const blvl_hmap_entity *e = &map->entities[i];
+        at += 48 + blvl__hm_size_str(&e->classname);
+        for (uint32_t k = 0; e->pairs && k < e->pair_count; k++)
+            at += blvl__hm_size_str(&e->pairs[k].key) + blvl__hm_size_str(&e->pairs[k].value);
+    }
+    return at;
+}
+
+uint64_t blvl__hm_at_batch(const blvl_hmap *map, uint32_t batch) {
+    uint64_t at = blvl__hm_payload_at(map, HM_CMPL);
+    if (!at || !map->compiled)
+        return 0;
+    at += HM_CMPL_HEAD + 4;
+    for (uint32_t i = 0; i < batch && i < map->compiled->batch_count; i++)
+        at += blvl__hm_size_batch(&map->compiled->batches[i]);
+    return at;
+}

@@ -20,8 +20,7 @@ static blvl_status read_batch(hm_cur *c, blvl_hmap_batch *b) {
         return blvl__hm_fail(c, "source", at, "enum", "%u is neither 0 (brush) nor 1 (mesh)",
                              b->source);
     TRY(blvl__hm_i32(c, "model", &b->model));
-    TRY(blvl__hm_array(c, "vertexCount", HM_CVERTEX_SIZE, sizeof(blvl_hmap_cvertex),
-                       &b->vertex_count, (void **)&b->vertices));
+    HM_ARRAY(c, "vertexCount", HM_CVERTEX_SIZE, &b->vertex_count, b->vertices);
     for (uint32_t k = 0; k < b->vertex_count; k++) {
         blvl_hmap_cvertex *v = &b->vertices[k];
         TRY(blvl__hm_vec3(c, "pos", &v->pos));
@@ -30,8 +29,7 @@ static blvl_status read_batch(hm_cur *c, blvl_hmap_batch *b) {
         TRY(blvl__hm_u32(c, "color", &v->color));
     }
     at = c->pos;
-    TRY(blvl__hm_array(c, "indexCount", 4, sizeof(uint32_t), &b->index_count,
-                       (void **)&b->indices));
+    HM_ARRAY(c, "indexCount", 4, &b->index_count, b->indices);
     if (b->index_count % 3)
         return blvl__hm_fail(c, "indexCount", at, "batch-triangles",
                              "%u is not a multiple of 3 (a triangle list)", b->index_count);
@@ -53,15 +51,13 @@ static blvl_status read_cbrush(hm_cur *c, blvl_hmap_cbrush *b) {
     TRY(blvl__hm_u32(c, "contents", &b->contents));
     TRY(blvl__hm_u32(c, "sourceId", &b->source_id));
     TRY(blvl__hm_box(c, "bounds", &b->bounds));
-    TRY(blvl__hm_array(c, "planeCount", 16, sizeof(blvl_Plane), &b->plane_count,
-                       (void **)&b->planes));
+    HM_ARRAY(c, "planeCount", 16, &b->plane_count, b->planes);
     blvl__hm_take_planes(c, b->planes, b->plane_count);
     return BLVL_OK;
 }
 
 static blvl_status read_cbrushes(hm_cur *c, uint32_t *count, blvl_hmap_cbrush **arr) {
-    TRY(blvl__hm_array(c, "brushCount", HM_CBRUSH_MIN, sizeof(blvl_hmap_cbrush), count,
-                       (void **)arr));
+    HM_ARRAY(c, "brushCount", HM_CBRUSH_MIN, count, *arr);
     hm_enter(c, "brush", 0);
     for (uint32_t k = 0; k < *count; k++) {
         hm_at(c, k);
@@ -77,24 +73,20 @@ static blvl_status read_bsp(hm_cur *c, blvl_hmap_bsp *t) {
     TRY(blvl__hm_i32(c, "root", &t->root));
     TRY(blvl__hm_u32(c, "depth", &t->depth));
     TRY(blvl__hm_box(c, "bounds", &t->bounds));
-    TRY(blvl__hm_array(c, "planeCount", 16, sizeof(blvl_Plane), &t->plane_count,
-                       (void **)&t->planes));
+    HM_ARRAY(c, "planeCount", 16, &t->plane_count, t->planes);
     blvl__hm_take_planes(c, t->planes, t->plane_count);
-    TRY(blvl__hm_array(c, "nodeCount", HM_NODE_SIZE, sizeof(blvl_hmap_node), &t->node_count,
-                       (void **)&t->nodes));
+    HM_ARRAY(c, "nodeCount", HM_NODE_SIZE, &t->node_count, t->nodes);
     for (uint32_t k = 0; k < t->node_count; k++) {
         TRY(blvl__hm_i32(c, "node", &t->nodes[k].plane));
         TRY(blvl__hm_i32(c, "node", &t->nodes[k].front));
         TRY(blvl__hm_i32(c, "node", &t->nodes[k].back));
     }
-    TRY(blvl__hm_array(c, "leafCount", HM_LEAF_SIZE, sizeof(blvl_hmap_leaf), &t->leaf_count,
-                       (void **)&t->leaves));
+    HM_ARRAY(c, "leafCount", HM_LEAF_SIZE, &t->leaf_count, t->leaves);
     for (uint32_t k = 0; k < t->leaf_count; k++) {
         TRY(blvl__hm_u32(c, "leaf", &t->leaves[k].first_brush));
         TRY(blvl__hm_u32(c, "leaf", &t->leaves[k].brush_count));
     }
-    TRY(blvl__hm_array(c, "leafBrushCount", 4, sizeof(uint32_t), &t->leaf_brush_count,
-                       (void **)&t->leaf_brushes));
+    HM_ARRAY(c, "leafBrushCount", 4, &t->leaf_brush_count, t->leaf_brushes);
     blvl__hm_take_u32s(c, t->leaf_brushes, t->leaf_brush_count);
     TRY(read_cbrushes(c, &t->brush_count, &t->brushes));
     TRY(blvl__hm_check_bsp(c, t, at));
@@ -116,8 +108,7 @@ blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
     TRY(blvl__hm_box(c, "bounds", &m->bounds));
 
     uint64_t batches_at = c->pos + 4;
-    TRY(blvl__hm_array(c, "batchCount", HM_BATCH_MIN, sizeof(blvl_hmap_batch), &m->batch_count,
-                       (void **)&m->batches));
+    HM_ARRAY(c, "batchCount", HM_BATCH_MIN, &m->batch_count, m->batches);
     hm_enter(c, "batch", 0);
     for (uint32_t i = 0; i < m->batch_count; i++) {
         hm_at(c, i);
@@ -125,8 +116,7 @@ blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
     }
     hm_leave(c);
 
-    TRY(blvl__hm_array(c, "modelCount", HM_MODEL_MIN, sizeof(blvl_hmap_model), &m->model_count,
-                       (void **)&m->models));
+    HM_ARRAY(c, "modelCount", HM_MODEL_MIN, &m->model_count, m->models);
     hm_enter(c, "model", 0);
     for (uint32_t i = 0; i < m->model_count; i++) {
         blvl_hmap_model *o = &m->models[i];
@@ -153,8 +143,7 @@ blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
 
     TRY(read_bsp(c, &m->bsp));
 
-    TRY(blvl__hm_array(c, "meshCollCount", HM_COLL_MIN, sizeof(blvl_hmap_mesh_coll),
-                       &m->mesh_coll_count, (void **)&m->mesh_colls));
+    HM_ARRAY(c, "meshCollCount", HM_COLL_MIN, &m->mesh_coll_count, m->mesh_colls);
     hm_enter(c, "meshColl", 0);
     for (uint32_t i = 0; i < m->mesh_coll_count; i++) {
         blvl_hmap_mesh_coll *o = &m->mesh_colls[i];
@@ -162,8 +151,7 @@ blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
         TRY(blvl__hm_u32(c, "objectId", &o->object_id));
         TRY(blvl__hm_box(c, "bounds", &o->bounds));
         at = c->pos;
-        TRY(blvl__hm_array(c, "vertexCount", 12, sizeof(blvl_Vec3), &o->vertex_count,
-                           (void **)&o->vertices));
+        HM_ARRAY(c, "vertexCount", 12, &o->vertex_count, o->vertices);
         if (o->vertex_count % 3)
             return blvl__hm_fail(c, "vertexCount", at, "coll-triangles",
                                  "%u is not a multiple of 3 (3 vertices per triangle)",
@@ -172,8 +160,7 @@ blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
     }
     hm_leave(c);
 
-    TRY(blvl__hm_array(c, "lightCount", HM_LIGHT_SIZE, sizeof(blvl_hmap_light), &m->light_count,
-                       (void **)&m->lights));
+    HM_ARRAY(c, "lightCount", HM_LIGHT_SIZE, &m->light_count, m->lights);
     hm_enter(c, "light", 0);
     for (uint32_t i = 0; i < m->light_count; i++) {
         blvl_hmap_light *l = &m->lights[i];

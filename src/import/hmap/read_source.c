@@ -26,8 +26,7 @@ blvl_status blvl__hm_read_meta(hm_cur *c, blvl_hmap *map) {
 
 blvl_status blvl__hm_read_mats(hm_cur *c, blvl_hmap *map) {
     map->has_mats = true;
-    TRY(blvl__hm_array(c, "n", HM_MATERIAL_MIN, sizeof(blvl_hmap_material), &map->material_count,
-                       (void **)&map->materials));
+    HM_ARRAY(c, "n", HM_MATERIAL_MIN, &map->material_count, map->materials);
     hm_enter(c, "material", 0);
     for (uint32_t i = 0; i < map->material_count; i++) {
         blvl_hmap_material *m = &map->materials[i];
@@ -44,8 +43,7 @@ blvl_status blvl__hm_read_mats(hm_cur *c, blvl_hmap *map) {
 
 blvl_status blvl__hm_read_brsh(hm_cur *c, blvl_hmap *map) {
     map->has_brsh = true;
-    TRY(blvl__hm_array(c, "n", HM_BRUSH_MIN, sizeof(blvl_hmap_brush), &map->brush_count,
-                       (void **)&map->brushes));
+    HM_ARRAY(c, "n", HM_BRUSH_MIN, &map->brush_count, map->brushes);
     hm_enter(c, "brush", 0);
     for (uint32_t i = 0; i < map->brush_count; i++) {
         blvl_hmap_brush *b = &map->brushes[i];
@@ -54,8 +52,7 @@ blvl_status blvl__hm_read_brsh(hm_cur *c, blvl_hmap *map) {
         TRY(blvl__hm_u32(c, "owner", &b->owner));
         TRY(blvl__hm_u32(c, "contents", &b->contents));
         TRY(blvl__hm_u32(c, "flags", &b->flags));
-        TRY(blvl__hm_array(c, "faceCount", HM_FACE_SIZE, sizeof(blvl_hmap_face), &b->face_count,
-                           (void **)&b->faces));
+        HM_ARRAY(c, "faceCount", HM_FACE_SIZE, &b->face_count, b->faces);
         hm_enter(c, "face", 0);
         for (uint32_t k = 0; k < b->face_count; k++) {
             blvl_hmap_face *f = &b->faces[k];
@@ -77,7 +74,7 @@ static blvl_status read_poly(hm_cur *c, const blvl_hmap_mesh *m, blvl_hmap_poly 
     TRY(blvl__hm_u32(c, "smooth", &p->smooth));
     TRY(blvl__hm_uv(c, "proj", &p->proj));
     uint64_t at = c->pos;
-    TRY(blvl__hm_array(c, "idxCount", 4, sizeof(uint32_t), &p->index_count, (void **)&p->indices));
+    HM_ARRAY(c, "idxCount", 4, &p->index_count, p->indices);
     if (p->index_count < 3)
         return blvl__hm_fail(c, "idxCount", at, "poly-size",
                              "%u indices, a polygon needs at least 3", p->index_count);
@@ -93,7 +90,7 @@ static blvl_status read_poly(hm_cur *c, const blvl_hmap_mesh *m, blvl_hmap_poly 
             return st;
         }
     at = c->pos;
-    TRY(blvl__hm_array(c, "uvCount", 8, sizeof(blvl_Vec2), &p->uv_count, (void **)&p->uvs));
+    HM_ARRAY(c, "uvCount", 8, &p->uv_count, p->uvs);
     if (p->uv_count != 0 && p->uv_count != p->index_count)
         return blvl__hm_fail(c, "uvCount", at, "uv-count", "%u is neither 0 nor idxCount (%u)",
                              p->uv_count, p->index_count);
@@ -104,8 +101,7 @@ static blvl_status read_poly(hm_cur *c, const blvl_hmap_mesh *m, blvl_hmap_poly 
 
 blvl_status blvl__hm_read_mesh(hm_cur *c, blvl_hmap *map) {
     map->has_mesh = true;
-    TRY(blvl__hm_array(c, "n", HM_MESH_MIN, sizeof(blvl_hmap_mesh), &map->mesh_count,
-                       (void **)&map->meshes));
+    HM_ARRAY(c, "n", HM_MESH_MIN, &map->mesh_count, map->meshes);
     hm_enter(c, "mesh", 0);
     for (uint32_t i = 0; i < map->mesh_count; i++) {
         blvl_hmap_mesh *m = &map->meshes[i];
@@ -114,11 +110,9 @@ blvl_status blvl__hm_read_mesh(hm_cur *c, blvl_hmap *map) {
         TRY(blvl__hm_u32(c, "owner", &m->owner));
         TRY(blvl__hm_u32(c, "flags", &m->flags));
         TRY(blvl__hm_str(c, "name", &m->name));
-        TRY(blvl__hm_array(c, "vertCount", 12, sizeof(blvl_Vec3), &m->vertex_count,
-                           (void **)&m->vertices));
+        HM_ARRAY(c, "vertCount", 12, &m->vertex_count, m->vertices);
         blvl__hm_take_vec3s(c, m->vertices, m->vertex_count);
-        TRY(blvl__hm_array(c, "polyCount", HM_POLY_MIN, sizeof(blvl_hmap_poly), &m->poly_count,
-                           (void **)&m->polys));
+        HM_ARRAY(c, "polyCount", HM_POLY_MIN, &m->poly_count, m->polys);
         hm_enter(c, "poly", 0);
         for (uint32_t k = 0; k < m->poly_count; k++) {
             hm_at(c, k);
@@ -132,8 +126,7 @@ blvl_status blvl__hm_read_mesh(hm_cur *c, blvl_hmap *map) {
 
 blvl_status blvl__hm_read_ents(hm_cur *c, blvl_hmap *map) {
     map->has_ents = true;
-    TRY(blvl__hm_array(c, "n", HM_ENTITY_MIN, sizeof(blvl_hmap_entity), &map->entity_count,
-                       (void **)&map->entities));
+    HM_ARRAY(c, "n", HM_ENTITY_MIN, &map->entity_count, map->entities);
     hm_enter(c, "entity", 0);
     for (uint32_t i = 0; i < map->entity_count; i++) {
         blvl_hmap_entity *e = &map->entities[i];
@@ -144,8 +137,7 @@ blvl_status blvl__hm_read_ents(hm_cur *c, blvl_hmap *map) {
         TRY(blvl__hm_vec3(c, "origin", &e->origin));
         TRY(blvl__hm_vec3(c, "angles", &e->angles));
         TRY(blvl__hm_vec3(c, "scale", &e->scale));
-        TRY(blvl__hm_array(c, "kvCount", HM_PAIR_MIN, sizeof(blvl_hmap_pair), &e->pair_count,
-                           (void **)&e->pairs));
+        HM_ARRAY(c, "kvCount", HM_PAIR_MIN, &e->pair_count, e->pairs);
         hm_enter(c, "pair", 0);
         for (uint32_t k = 0; k < e->pair_count; k++) {
             hm_at(c, k);
