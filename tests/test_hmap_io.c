@@ -17,6 +17,7 @@
 #include "blvl/hmap.h"
 #include "check.h"
 #include "files.h"
+#include "import/hmap/hmap_internal.h"
 
 /* ---- a counting allocator that checks every free's size ----------------------------------- */
 
@@ -574,6 +575,49 @@ static void test_writer_builds_bad(void) {
     free(b);
 }
 
+/* The record offsets the bake may use for its refusals point at the records' first bytes. */
+static int32_t i32_at(const uint8_t *b, uint64_t at) {
+    uint32_t u = (uint32_t)b[at] | (uint32_t)b[at + 1] << 8 | (uint32_t)b[at + 2] << 16 |
+                 (uint32_t)b[at + 3] << 24;
+    int32_t v;
+    memcpy(&v, &u, 4);
+    return v;
+}
+
+static void test_offsets(void) {
+    const char *names[] = {"combined", "shuffled", "unknown_chunks"};
+    for (size_t f = 0; f < 3; f++) {
+        size_t n;
+        uint8_t *b = load("good", names[f], ".hmap", &n);
+        blvl_hmap *m = NULL;
+        blvl_error e;
+        CHECK(b && blvl_hmap_read(b, n, NULL, &m, &e) == BLVL_OK);
+        if (!m) {
+            free(b);
+            continue;
+        }
+        int bad = 0;
+        for (uint32_t i = 0; i < m->brush_count; i++) {
+            bad += i32_at(b, blvl__hm_at_face(m, i, UINT32_MAX)) != (int32_t)m->brushes[i].id;
+            for (uint32_t k = 0; k < m->brushes[i].face_count; k++)
+                bad += i32_at(b, blvl__hm_at_face(m, i, k) + 16) != m->brushes[i].faces[k].material;
+        }
+        for (uint32_t i = 0; i < m->mesh_count; i++) {
+            bad += i32_at(b, blvl__hm_at_poly(m, i, UINT32_MAX)) != (int32_t)m->meshes[i].id;
+            for (uint32_t k = 0; k < m->meshes[i].poly_count; k++)
+                bad += i32_at(b, blvl__hm_at_poly(m, i, k)) != m->meshes[i].polys[k].material;
+        }
+        for (uint32_t i = 0; i < m->entity_count; i++)
+            bad += i32_at(b, blvl__hm_at_entity(m, i)) != (int32_t)m->entities[i].id;
+        for (uint32_t i = 0; i < m->compiled->batch_count; i++)
+            bad += i32_at(b, blvl__hm_at_batch(m, i)) != m->compiled->batches[i].material;
+        CHECK_EQ_INT(bad, 0);
+        CHECK(m->brush_count == 3 && m->mesh_count == 2 && m->entity_count == 3);
+        blvl_hmap_free(m, NULL);
+        free(b);
+    }
+}
+
 /* Over BLVL_HMAP_MAX_FILE: refused before a byte is read (the mapping is never touched). */
 static void test_size_limit(void) {
     size_t big = (size_t)BLVL_HMAP_MAX_FILE + 1;
@@ -603,6 +647,7 @@ int main(void) {
     test_prefixes();
     test_writer_builds_bad();
     test_size_limit();
+    test_offsets();
     printf("hmap io: %zu good files, %d bad files\n", N_GOOD, bad_count);
     return check_report("test_hmap_io");
 }

@@ -30,9 +30,10 @@ static bool link_ok(const blvl_hmap_bsp *t, int32_t link) {
 static blvl_status link_fail(hm_cur *c, const char *leaf, uint64_t at, const char *rule,
                              const blvl_hmap_bsp *t, int32_t link) {
     if (link >= 0)
-        return hm_fail(c, leaf, at, rule, "node %d is past the %u nodes", link, t->node_count);
-    return hm_fail(c, leaf, at, rule, "leaf %lld (link %d) is past the %u leaves",
-                   (long long)(-(int64_t)link - 1), link, t->leaf_count);
+        return blvl__hm_fail(c, leaf, at, rule, "node %d is past the %u nodes", link,
+                             t->node_count);
+    return blvl__hm_fail(c, leaf, at, rule, "leaf %lld (link %d) is past the %u leaves",
+                         (long long)(-(int64_t)link - 1), link, t->leaf_count);
 }
 
 static blvl_status check_ranges(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at *o) {
@@ -44,8 +45,8 @@ static blvl_status check_ranges(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at 
         blvl_status st = BLVL_OK;
         hm_enter(c, "node", k);
         if (n->plane < 0 || (uint32_t)n->plane >= t->plane_count)
-            st = hm_fail(c, "plane", at, "bsp-plane", "%d is outside the %u planes", n->plane,
-                         t->plane_count);
+            st = blvl__hm_fail(c, "plane", at, "bsp-plane", "%d is outside the %u planes", n->plane,
+                               t->plane_count);
         else if (!link_ok(t, n->front))
             st = link_fail(c, "front", at + 4, "bsp-child", t, n->front);
         else if (!link_ok(t, n->back))
@@ -59,9 +60,9 @@ static blvl_status check_ranges(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at 
         if ((uint64_t)l->first_brush + l->brush_count > t->leaf_brush_count) {
             hm_enter(c, "leaf", k);
             blvl_status st =
-                hm_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k, "bsp-leaf-range",
-                        "leaf brushes %u + %u run past the %u leaf brushes", l->first_brush,
-                        l->brush_count, t->leaf_brush_count);
+                blvl__hm_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k, "bsp-leaf-range",
+                              "leaf brushes %u + %u run past the %u leaf brushes", l->first_brush,
+                              l->brush_count, t->leaf_brush_count);
             hm_leave(c);
             return st;
         }
@@ -70,8 +71,8 @@ static blvl_status check_ranges(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at 
         if (t->leaf_brushes[k] >= t->brush_count) {
             hm_enter(c, "leafBrush", k);
             blvl_status st =
-                hm_fail(c, NULL, o->leaf_brushes + 4ull * k, "bsp-leaf-brush",
-                        "%u is past the %u brushes", t->leaf_brushes[k], t->brush_count);
+                blvl__hm_fail(c, NULL, o->leaf_brushes + 4ull * k, "bsp-leaf-brush",
+                              "%u is past the %u brushes", t->leaf_brushes[k], t->brush_count);
             hm_leave(c);
             return st;
         }
@@ -101,7 +102,7 @@ static blvl_status walk(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at *o, uint
         if (*mark) {
             /* only a child link can reach something a second time: the root is first */
             hm_enter(c, "node", v.from);
-            blvl_status st = hm_fail(
+            blvl_status st = blvl__hm_fail(
                 c, v.side == 1 ? "front" : "back",
                 o->nodes + (uint64_t)HM_NODE_SIZE * v.from + (v.side == 1 ? 4 : 8), "bsp-tree",
                 v.link >= 0 ? "node %lld is reached a second time (a cycle or a shared child)"
@@ -124,23 +125,23 @@ static blvl_status walk(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at *o, uint
     for (uint32_t k = 0; k < t->node_count; k++)
         if (!seen[k]) {
             hm_enter(c, "node", k);
-            blvl_status st = hm_fail(c, NULL, o->nodes + (uint64_t)HM_NODE_SIZE * k, "bsp-tree",
-                                     "node %u is not reached from the root", k);
+            blvl_status st = blvl__hm_fail(c, NULL, o->nodes + (uint64_t)HM_NODE_SIZE * k,
+                                           "bsp-tree", "node %u is not reached from the root", k);
             hm_leave(c);
             return st;
         }
     for (uint32_t k = 0; k < t->leaf_count; k++)
         if (!leaf_seen[k]) {
             hm_enter(c, "leaf", k);
-            blvl_status st = hm_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k, "bsp-tree",
-                                     "leaf %u is not reached from the root", k);
+            blvl_status st = blvl__hm_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k,
+                                           "bsp-tree", "leaf %u is not reached from the root", k);
             hm_leave(c);
             return st;
         }
     return BLVL_OK;
 }
 
-blvl_status hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *t, uint64_t at) {
+blvl_status blvl__hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *t, uint64_t at) {
     bsp_at o = layout(t, at);
     blvl_status st = check_ranges(c, t, &o);
     if (st)
@@ -161,7 +162,7 @@ blvl_status hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *t, uint64_t at) {
     if (st)
         return st;
     if (depth != t->depth)
-        return hm_fail(c, "depth", o.depth, "bsp-depth", "%u, but the tree's depth is %u", t->depth,
-                       depth);
+        return blvl__hm_fail(c, "depth", o.depth, "bsp-depth", "%u, but the tree's depth is %u",
+                             t->depth, depth);
     return BLVL_OK;
 }

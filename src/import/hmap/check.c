@@ -5,13 +5,6 @@
  * chunk's start, so the message names the first offending field in file order. */
 #include "import/hmap/hmap_internal.h"
 
-static uint64_t payload_at(const blvl_hmap *map, hm_kind kind) {
-    for (uint32_t i = 0; i < map->chunk_count; i++)
-        if (map->chunks[i].known && hm_kind_of(map->chunks[i].tag) == kind)
-            return map->chunks[i].offset + HM_CHUNK_HEADER;
-    return 0;
-}
-
 static blvl_status flag(const blvl_hmap *map, blvl_error *err, uint32_t bit, bool present,
                         const char *what) {
     bool set = (map->flags & bit) != 0;
@@ -27,13 +20,14 @@ static blvl_status material(hm_cur *c, const blvl_hmap *map, int32_t m, uint64_t
     if (m < 0 || (uint32_t)m < map->material_count)
         return BLVL_OK;
     if (!map->has_mats)
-        return hm_fail(c, "material", at, "material-range", "%d, but the file has no MATS", m);
-    return hm_fail(c, "material", at, "material-range", "%d is past the %u materials of MATS", m,
-                   map->material_count);
+        return blvl__hm_fail(c, "material", at, "material-range", "%d, but the file has no MATS",
+                             m);
+    return blvl__hm_fail(c, "material", at, "material-range", "%d is past the %u materials of MATS",
+                         m, map->material_count);
 }
 
 static blvl_status brushes(hm_cur *c, const blvl_hmap *map) {
-    uint64_t pos = payload_at(map, HM_BRSH) + 4;
+    uint64_t pos = blvl__hm_payload_at(map, HM_BRSH) + 4;
     hm_enter(c, "brush", 0);
     for (uint32_t i = 0; i < map->brush_count; i++) {
         const blvl_hmap_brush *b = &map->brushes[i];
@@ -52,19 +46,19 @@ static blvl_status brushes(hm_cur *c, const blvl_hmap *map) {
 }
 
 static blvl_status meshes(hm_cur *c, const blvl_hmap *map) {
-    uint64_t pos = payload_at(map, HM_MESH) + 4;
+    uint64_t pos = blvl__hm_payload_at(map, HM_MESH) + 4;
     hm_enter(c, "mesh", 0);
     for (uint32_t i = 0; i < map->mesh_count; i++) {
         const blvl_hmap_mesh *m = &map->meshes[i];
         hm_at(c, i);
-        pos += hm_size_mesh_head(m);
+        pos += blvl__hm_size_mesh_head(m);
         hm_enter(c, "poly", 0);
         for (uint32_t k = 0; k < m->poly_count; k++) {
             hm_at(c, k);
             blvl_status st = material(c, map, m->polys[k].material, pos);
             if (st)
                 return st;
-            pos += hm_size_poly(&m->polys[k]);
+            pos += blvl__hm_size_poly(&m->polys[k]);
         }
         hm_leave(c);
     }
@@ -73,19 +67,19 @@ static blvl_status meshes(hm_cur *c, const blvl_hmap *map) {
 
 static blvl_status batches(hm_cur *c, const blvl_hmap *map) {
     const blvl_hmap_compiled *m = map->compiled;
-    uint64_t pos = payload_at(map, HM_CMPL) + HM_CMPL_HEAD + 4;
+    uint64_t pos = blvl__hm_payload_at(map, HM_CMPL) + HM_CMPL_HEAD + 4;
     hm_enter(c, "batch", 0);
     for (uint32_t i = 0; i < m->batch_count; i++) {
         hm_at(c, i);
         blvl_status st = material(c, map, m->batches[i].material, pos);
         if (st)
             return st;
-        pos += hm_size_batch(&m->batches[i]);
+        pos += blvl__hm_size_batch(&m->batches[i]);
     }
     return BLVL_OK;
 }
 
-blvl_status hm_check_map(const blvl_hmap *map, blvl_error *err) {
+blvl_status blvl__hm_check_map(const blvl_hmap *map, blvl_error *err) {
     blvl_status st =
         flag(map, err, BLVL_HMAP_FLAG_SOURCE, map->has_brsh || map->has_mesh, "BRSH or MESH");
     if (!st)
@@ -96,7 +90,7 @@ blvl_status hm_check_map(const blvl_hmap *map, blvl_error *err) {
         if (!ch->known)
             continue;
         hm_cur c = {.err = err};
-        hm_kind kind = hm_kind_of(ch->tag);
+        hm_kind kind = blvl__hm_kind_of(ch->tag);
         char part[5] = {ch->tag[0], ch->tag[1], ch->tag[2], ch->tag[3], 0};
         c.part = part;
         if (kind == HM_BRSH)

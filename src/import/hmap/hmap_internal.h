@@ -35,17 +35,26 @@
 
 /* The known chunks, in the writer's canonical order. */
 typedef enum hm_kind { HM_META, HM_MATS, HM_BRSH, HM_MESH, HM_ENTS, HM_CMPL, HM_KINDS } hm_kind;
-extern const char hm_tags[HM_KINDS][4];
+extern const char blvl__hm_tags[HM_KINDS][4];
 /* The kind of a known tag, or HM_KINDS. */
-hm_kind hm_kind_of(const char tag[4]);
+hm_kind blvl__hm_kind_of(const char tag[4]);
 
 /* Wire sizes of parsed records and known chunk payloads (uint64: a hand-built map may be
  * larger than any file). */
-uint64_t hm_size_str(const blvl_hmap_str *s);
-uint64_t hm_size_mesh_head(const blvl_hmap_mesh *m); /* up to and including vertices */
-uint64_t hm_size_poly(const blvl_hmap_poly *p);
-uint64_t hm_size_batch(const blvl_hmap_batch *b);
-uint64_t hm_size_payload(const blvl_hmap *map, hm_kind kind);
+uint64_t blvl__hm_size_str(const blvl_hmap_str *s);
+uint64_t blvl__hm_size_mesh_head(const blvl_hmap_mesh *m); /* up to and including vertices */
+uint64_t blvl__hm_size_poly(const blvl_hmap_poly *p);
+uint64_t blvl__hm_size_batch(const blvl_hmap_batch *b);
+uint64_t blvl__hm_size_payload(const blvl_hmap *map, hm_kind kind);
+
+/* File offsets of parsed records of a read map, for refusals after reading (check.c; the bake
+ * may use them too): the first byte of brush[i] / its face[k], mesh[i] / its poly[k], entity[i],
+ * batch[i] of CMPL. Each walks the records before it; 0 when the chunk is not in chunks[]. */
+uint64_t blvl__hm_payload_at(const blvl_hmap *map, hm_kind kind);
+uint64_t blvl__hm_at_face(const blvl_hmap *map, uint32_t brush, uint32_t face);
+uint64_t blvl__hm_at_poly(const blvl_hmap *map, uint32_t mesh, uint32_t poly);
+uint64_t blvl__hm_at_entity(const blvl_hmap *map, uint32_t entity);
+uint64_t blvl__hm_at_batch(const blvl_hmap *map, uint32_t batch);
 
 /* Where a field is, for refusals: up to four levels of name[index], then a leaf name. The
  * levels are plain assignments while reading; the text is built only when a refusal needs it. */
@@ -80,53 +89,65 @@ static inline void hm_at(hm_cur *c, uint32_t index) {
 }
 
 /* "brush[2].face[0].material" into buf. */
-void hm_path_text(const hm_path *p, const char *leaf, char *buf, size_t size);
+void blvl__hm_path_text(const hm_path *p, const char *leaf, char *buf, size_t size);
 /* A refusal at `offset` of field `leaf` under the cursor's path. */
-blvl_status hm_fail(const hm_cur *c, const char *leaf, uint64_t offset, const char *rule,
-                    const char *fmt, ...) BLVL_PRINTF(5, 6);
+blvl_status blvl__hm_fail(const hm_cur *c, const char *leaf, uint64_t offset, const char *rule,
+                          const char *fmt, ...) BLVL_PRINTF(5, 6);
 
 /* Readers: each checks the bytes left in the chunk (rule field-size) and advances. */
-blvl_status hm_need(hm_cur *c, const char *leaf, uint64_t n);
-blvl_status hm_u8(hm_cur *c, const char *leaf, uint8_t *v);
-blvl_status hm_u32(hm_cur *c, const char *leaf, uint32_t *v);
-blvl_status hm_i32(hm_cur *c, const char *leaf, int32_t *v);
-blvl_status hm_f32(hm_cur *c, const char *leaf, float *v);
-blvl_status hm_vec2(hm_cur *c, const char *leaf, blvl_Vec2 *v);
-blvl_status hm_vec3(hm_cur *c, const char *leaf, blvl_Vec3 *v);
-blvl_status hm_plane(hm_cur *c, const char *leaf, blvl_Plane *v);
-blvl_status hm_box(hm_cur *c, const char *leaf, blvl_hmap_box *v);
-blvl_status hm_uv(hm_cur *c, const char *leaf, blvl_hmap_uv *v);
+blvl_status blvl__hm_need(hm_cur *c, const char *leaf, uint64_t n);
+blvl_status blvl__hm_u8(hm_cur *c, const char *leaf, uint8_t *v);
+blvl_status blvl__hm_u32(hm_cur *c, const char *leaf, uint32_t *v);
+blvl_status blvl__hm_i32(hm_cur *c, const char *leaf, int32_t *v);
+blvl_status blvl__hm_f32(hm_cur *c, const char *leaf, float *v);
+blvl_status blvl__hm_vec2(hm_cur *c, const char *leaf, blvl_Vec2 *v);
+blvl_status blvl__hm_vec3(hm_cur *c, const char *leaf, blvl_Vec3 *v);
+blvl_status blvl__hm_plane(hm_cur *c, const char *leaf, blvl_Plane *v);
+blvl_status blvl__hm_box(hm_cur *c, const char *leaf, blvl_hmap_box *v);
+blvl_status blvl__hm_uv(hm_cur *c, const char *leaf, blvl_hmap_uv *v);
 /* A string: size, UTF-8 (rule utf8), no NUL (rule string-nul), copied with a NUL after it. */
-blvl_status hm_str(hm_cur *c, const char *leaf, blvl_hmap_str *s);
+blvl_status blvl__hm_str(hm_cur *c, const char *leaf, blvl_hmap_str *s);
 /* A count whose records take at least `min` bytes each (rule count-size), then `*arr` gets
  * n zeroed elements of `elem` bytes (NULL when n is 0). `*count` is set with `*arr`. */
-blvl_status hm_array(hm_cur *c, const char *leaf, uint32_t min, size_t elem, uint32_t *count,
-                     void **arr);
+blvl_status blvl__hm_array(hm_cur *c, const char *leaf, uint32_t min, size_t elem, uint32_t *count,
+                           void **arr);
+/* blvl__hm_array into the array lvalue `arr` (its element size from its type), returning from
+ * the calling function on a refusal. The pointer passes through a void * of its own, not a cast
+ * of &arr, so no object is written through a pointer of another type. */
+#define HM_ARRAY(c, leaf, min, count, arr)                                                         \
+    do {                                                                                           \
+        void *p_ = NULL;                                                                           \
+        blvl_status s_ = blvl__hm_array((c), (leaf), (min), sizeof *(arr), (count), &p_);          \
+        (arr) = p_;                                                                                \
+        if (s_)                                                                                    \
+            return s_;                                                                             \
+    } while (0)
+
 /* n little-endian u32s / vec3s / planes already known to fit. */
-void hm_take_u32s(hm_cur *c, uint32_t *out, uint32_t n);
-void hm_take_vec3s(hm_cur *c, blvl_Vec3 *out, uint32_t n);
-void hm_take_planes(hm_cur *c, blvl_Plane *out, uint32_t n);
+void blvl__hm_take_u32s(hm_cur *c, uint32_t *out, uint32_t n);
+void blvl__hm_take_vec3s(hm_cur *c, blvl_Vec3 *out, uint32_t n);
+void blvl__hm_take_planes(hm_cur *c, blvl_Plane *out, uint32_t n);
 /* The chunk ends here (rule leftover). */
-blvl_status hm_end(hm_cur *c);
+blvl_status blvl__hm_end(hm_cur *c);
 
 /* Chunk payload readers (read_source.c, read_compiled.c). */
-blvl_status hm_read_meta(hm_cur *c, blvl_hmap *map);
-blvl_status hm_read_mats(hm_cur *c, blvl_hmap *map);
-blvl_status hm_read_brsh(hm_cur *c, blvl_hmap *map);
-blvl_status hm_read_mesh(hm_cur *c, blvl_hmap *map);
-blvl_status hm_read_ents(hm_cur *c, blvl_hmap *map);
-blvl_status hm_read_cmpl(hm_cur *c, blvl_hmap *map);
+blvl_status blvl__hm_read_meta(hm_cur *c, blvl_hmap *map);
+blvl_status blvl__hm_read_mats(hm_cur *c, blvl_hmap *map);
+blvl_status blvl__hm_read_brsh(hm_cur *c, blvl_hmap *map);
+blvl_status blvl__hm_read_mesh(hm_cur *c, blvl_hmap *map);
+blvl_status blvl__hm_read_ents(hm_cur *c, blvl_hmap *map);
+blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map);
 
 /* The BSP's links form a tree, its indices are in range, its depth is the tree's (bsp.c).
  * `at` = the file offset of the BSP's root field. */
-blvl_status hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *bsp, uint64_t at);
+blvl_status blvl__hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *bsp, uint64_t at);
 /* Checks across chunks, once all are read: header flags, material indices (check.c). */
-blvl_status hm_check_map(const blvl_hmap *map, blvl_error *err);
+blvl_status blvl__hm_check_map(const blvl_hmap *map, blvl_error *err);
 
 /* Strict UTF-8: 0 when valid; else the index of the first bad byte in *at and why. */
-const char *hm_utf8_error(const uint8_t *s, uint32_t n, uint32_t *at);
+const char *blvl__hm_utf8_error(const uint8_t *s, uint32_t n, uint32_t *at);
 
 /* A 4-byte tag as printable text ("BRSH", or "\x00AB\xff"); buf holds at least 17 bytes. */
-void hm_tag_text(const uint8_t tag[4], char *buf);
+void blvl__hm_tag_text(const uint8_t tag[4], char *buf);
 
 #endif
