@@ -7,6 +7,8 @@
 #   container  -> payload, common      the file format
 #   sections   -> fb, container, common
 #   trace      -> sections, fb, common (the container only through its public API)
+#   bake       -> sections, fb, container, common (the builders and the writer)
+#   import     -> bake, sections, fb, common (src/import/<format>/: readers and converters)
 #
 # A layer's #include "X/..." of another src/ folder must be in its list; public headers are
 # checked where a layer must stand alone (common and fb see no container header). It also
@@ -26,6 +28,8 @@ allowed() { # layer -> the src/ folders it may include
     container) echo "container payload common" ;;
     sections) echo "sections fb container common" ;;
     trace) echo "trace sections fb common" ;;
+    bake) echo "bake sections fb container common" ;;
+    import) echo "import bake sections fb common" ;;
     *) echo "" ;;
     esac
 }
