@@ -161,8 +161,9 @@ done:
 blvl_status hb_cmpl_mesh_colls(hb *c) {
     const blvl_hmap_compiled *cm = c->map->compiled;
     for (uint32_t o = 0; o < cm->mesh_coll_count; o++) {
-        blvl_bake_source src = {blvl_SourceKind_Prop, cm->mesh_colls[o].object_id, 0, 0,
-                                BLVL_BAKE_NONE, BLVL_BAKE_NONE};
+        blvl_bake_source src = {
+            blvl_SourceKind_Prop, cm->mesh_colls[o].object_id, 0, 0, BLVL_BAKE_NONE,
+            BLVL_BAKE_NONE};
         uint32_t sym;
         blvl_status st = blvl_bake_add_source(c->b, &src, &sym, c->err);
         if (st != BLVL_OK)

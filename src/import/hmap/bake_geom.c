@@ -46,8 +46,7 @@ static float finite_or(float v, float def) {
     return isfinite(v) && v != 0.0f ? v : def;
 }
 
-void hb_project_uv(blvl_Vec3 p, blvl_Vec3 n, const blvl_hmap_uv *uv, blvl_Vec2 tile,
-                   float out[2]) {
+void hb_project_uv(blvl_Vec3 p, blvl_Vec3 n, const blvl_hmap_uv *uv, blvl_Vec2 tile, float out[2]) {
     double ax = fabs(n.x), ay = fabs(n.y), az = fabs(n.z), u, v;
     /* Seen from the front, u runs right and v down, so no face shows its texture mirrored. */
     if (ay >= ax && ay >= az) {

@@ -45,12 +45,12 @@ typedef struct hb {
     blvl_error *err;
     double s; /* qu per map unit */
     /* entities */
-    hb_class *cls;       /* per entity */
-    hb_idmap *ids;       /* entity id -> index, sorted by id (first of equal ids wins) */
+    hb_class *cls; /* per entity */
+    hb_idmap *ids; /* entity id -> index, sorted by id (first of equal ids wins) */
     uint32_t id_count;
-    uint32_t *door;      /* per entity: door index, BLVL_BAKE_NONE */
-    uint32_t *dest;      /* per entity: teleport destination index, BLVL_BAKE_NONE */
-    blvl_Vec3 *ent_lo;   /* per entity: bounds of its brushes in qu (lo.x > hi.x: none) */
+    uint32_t *door;    /* per entity: door index, BLVL_BAKE_NONE */
+    uint32_t *dest;    /* per entity: teleport destination index, BLVL_BAKE_NONE */
+    blvl_Vec3 *ent_lo; /* per entity: bounds of its brushes in qu (lo.x > hi.x: none) */
     blvl_Vec3 *ent_hi;
     uint32_t *mat;       /* per MATS material: bake material index */
     uint32_t face_total; /* faces in BRSH: mesh polygons number on after them */
@@ -133,8 +133,7 @@ blvl_status hb_sim_polys(hb *c, const blvl_bake_collider *col, const blvl_Vec3 *
 blvl_status hb_geom_brushes(hb *c, const uint32_t *face_source);
 blvl_status hb_geom_meshes(hb *c, const uint32_t *poly_source);
 /* UV of a point (map units) on a face of normal n: the dominant-axis projection. */
-void hb_project_uv(blvl_Vec3 p, blvl_Vec3 n, const blvl_hmap_uv *uv, blvl_Vec2 tile,
-                   float out[2]);
+void hb_project_uv(blvl_Vec3 p, blvl_Vec3 n, const blvl_hmap_uv *uv, blvl_Vec2 tile, float out[2]);
 
 /* bake_cmpl.c */
 blvl_status hb_cmpl_prepare(hb *c); /* entity bounds from CMPL models */

@@ -37,8 +37,7 @@ static hb_class owner_class(const hb *c, uint32_t entity) {
 }
 
 static const char *targetname(const hb *c, uint32_t entity) {
-    return entity == BLVL_BAKE_NONE ? NULL
-                                    : hb_key(&c->map->entities[entity], "targetname", NULL);
+    return entity == BLVL_BAKE_NONE ? NULL : hb_key(&c->map->entities[entity], "targetname", NULL);
 }
 
 /* The entity whose targetname is `name` (the first in ENTS order); BLVL_BAKE_NONE. */
@@ -122,7 +121,7 @@ blvl_status hb_add_door(hb *c, uint32_t e) {
     blvl_Vec3 lo = c->ent_lo[e], hi = c->ent_hi[e];
     /* Quake: travel = |movedir . size| - lip */
     double size = fabs(dir.x * (double)(hi.x - lo.x) + dir.y * (double)(hi.y - lo.y) +
-                dir.z * (double)(hi.z - lo.z));
+                       dir.z * (double)(hi.z - lo.z));
     double lip_qu = has_lip ? lip * c->s : HB_DOOR_LIP;
     d.name = targetname(c, e);
     d.kind = blvl_DoorKind_Slide;
@@ -135,8 +134,8 @@ blvl_status hb_add_door(hb *c, uint32_t e) {
     d.wait = wait;
     d.team = hb_key(ent, "team", NULL);
     if (!isfinite(d.distance) || !isfinite(d.speed))
-        return hb_fail(c, "ENTS", "func_door lip or speed", hb_off_entity(c->map, e),
-                       "entity-key", "too large once converted to qu");
+        return hb_fail(c, "ENTS", "func_door lip or speed", hb_off_entity(c->map, e), "entity-key",
+                       "too large once converted to qu");
     st = blvl_bake_add_door(c->b, &d, &c->door[e], c->err);
     return st == BLVL_OK ? st : hb_pass(c, st);
 }
@@ -278,8 +277,7 @@ static blvl_status add_volume(hb *c, uint32_t e, const blvl_Plane *planes, uint3
 }
 
 blvl_status hb_sim_brush(hb *c, uint32_t contents, uint32_t e, uint32_t material,
-                         const blvl_Plane *planes, uint32_t n, uint32_t symbol,
-                         const char *what) {
+                         const blvl_Plane *planes, uint32_t n, uint32_t symbol, const char *what) {
     (void)what;
     hb_class cls = owner_class(c, e);
     if (hb_is_volume(cls))
@@ -298,8 +296,8 @@ blvl_status hb_sim_brush(hb *c, uint32_t contents, uint32_t e, uint32_t material
     } else
         return BLVL_OK; /* no contents that hold anything: drawn only */
     col.door = (cls == HB_DOOR && e != BLVL_BAKE_NONE) ? c->door[e] : BLVL_BAKE_NONE;
-    col.source_kind = (cls == HB_WORLD) ? blvl_ColliderSourceKind_World
-                                        : blvl_ColliderSourceKind_Entity;
+    col.source_kind =
+        (cls == HB_WORLD) ? blvl_ColliderSourceKind_World : blvl_ColliderSourceKind_Entity;
     col.source_name = targetname(c, e);
     col.source_entity = e;
     col.symbol = symbol;
@@ -324,8 +322,8 @@ blvl_status hb_sim_brushes(hb *c, const uint32_t *brush_source) {
         if ((st = hb_brush_planes(c, i, planes)) != BLVL_OK)
             break;
         uint32_t mat = br->face_count ? hb_material(c, br->faces[0].material) : BLVL_BAKE_NONE;
-        st = hb_sim_brush(c, br->contents, e, mat, planes, br->face_count, brush_source[i],
-                          "brush");
+        st =
+            hb_sim_brush(c, br->contents, e, mat, planes, br->face_count, brush_source[i], "brush");
     }
     blvl__dealloc(c->al, planes, most * sizeof *planes);
     return st;
@@ -370,8 +368,8 @@ blvl_status hb_sim_meshes(hb *c, const uint32_t *mesh_source) {
         if (idx > UINT32_MAX)
             return hb_fail(c, "MESH", "polys", hb_off_mesh_vertex(m, i, 0), "mesh-size",
                            "more than 2^32 polygon corners in one mesh");
-        size_t np = me->vertex_count ? me->vertex_count : 1, ns = me->poly_count ? me->poly_count : 1,
-               ni = idx ? (size_t)idx : 1;
+        size_t np = me->vertex_count ? me->vertex_count : 1,
+               ns = me->poly_count ? me->poly_count : 1, ni = idx ? (size_t)idx : 1;
         blvl_Vec3 *pts = blvl__calloc_n(c->al, np, sizeof *pts);
         uint32_t *sizes = blvl__calloc_n(c->al, ns, sizeof *sizes);
         uint32_t *ind = blvl__calloc_n(c->al, ni, sizeof *ind);
@@ -387,8 +385,8 @@ blvl_status hb_sim_meshes(hb *c, const uint32_t *mesh_source) {
             blvl_bake_collider col;
             blvl_bake_collider_init(&col);
             col.door = (cls == HB_DOOR && e != BLVL_BAKE_NONE) ? c->door[e] : BLVL_BAKE_NONE;
-            col.source_kind = cls == HB_WORLD ? blvl_ColliderSourceKind_Mesh
-                                              : blvl_ColliderSourceKind_Entity;
+            col.source_kind =
+                cls == HB_WORLD ? blvl_ColliderSourceKind_Mesh : blvl_ColliderSourceKind_Entity;
             col.source_name = cls == HB_WORLD ? me->name.bytes : targetname(c, e);
             col.source_entity = e;
             col.symbol = mesh_source[i];
@@ -401,4 +399,3 @@ blvl_status hb_sim_meshes(hb *c, const uint32_t *mesh_source) {
     }
     return st;
 }
-
