@@ -12,8 +12,7 @@
 #include "cli.h"
 
 static const cli_help help = {
-    "bake",
-    "INPUT -o OUT.blvl [--from hmap|subspace|riot|q3] [--symbols OUT.bsym] [--threads N]",
+    "bake", "INPUT -o OUT.blvl [--from hmap|subspace|riot|q3] [--symbols OUT.bsym] [--threads N]",
     "Bakes a source map into a level. The format comes from the first bytes:\n"
     "  HMAP        Rockgrave .hmap (docs/IMPORT-HMAP.md)\n"
     "  SRSC        Riot engine .lvl          (recognised; importer not built yet)\n"
@@ -55,8 +54,8 @@ static format detect(const char *path, const uint8_t *d, size_t n, const char **
     if (n >= 4 && memcmp(d, "PK\x03\x04", 4) == 0)
         return *what = "a zip (.pk3) for the Quake 3 importer (starts with PK)", F_Q3;
     if (n >= 4 && ends_with(path, ".lvl")) {
-        uint32_t v = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
-                     (uint32_t)d[3] << 24;
+        uint32_t v =
+            (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
         if ((v & 0xFFFu) <= 1023 && ((v >> 12) & 0xFFFu) <= 1023)
             return *what = "a Subspace .lvl of bare tile records", F_SUBSPACE;
     }
