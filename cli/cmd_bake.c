@@ -20,7 +20,8 @@ static const cli_help help = {
     "  IBSP, PK    Quake 3 .bsp or .pk3 zip  (recognised; importer not built yet)\n"
     "A file with none of these starts is a Subspace map of bare tile records only with\n"
     "--from subspace, or when its name ends in .lvl and its first record's x and y are at most\n"
-    "1023; anything else is refused as an unknown format.\n"
+    "1023; one whose name ends in .hmap goes to the .hmap reader (which says what is wrong\n"
+    "with it); anything else is refused as an unknown format.\n"
     "  -o OUT.blvl            the level (written to a temporary beside it, synced, renamed)\n"
     "  --symbols OUT.bsym     also write the symbols sidecar (where each collider and\n"
     "                         triangle run came from)\n"
@@ -59,6 +60,10 @@ static format detect(const char *path, const uint8_t *d, size_t n, const char **
         if ((v & 0xFFFu) <= 1023 && ((v >> 12) & 0xFFFu) <= 1023)
             return *what = "a Subspace .lvl of bare tile records", F_SUBSPACE;
     }
+    /* A damaged .hmap (bad magic, cut short) gets the reader's own refusal, which says what is
+     * wrong with it, rather than "unknown format". */
+    if (ends_with(path, ".hmap"))
+        return *what = "a .hmap by its name", F_HMAP;
     *what = NULL;
     return F_NONE;
 }
@@ -166,8 +171,9 @@ int blvl_cmd_bake(int argc, char **argv) {
         break;
     case F_NONE: {
         char hex[3 * 4 + 1] = "";
+        int at = 0;
         for (size_t i = 0; i < size && i < 4; i++)
-            snprintf(hex + 3 * i, sizeof hex - 3 * i, "%s%02x", i ? " " : "", data[i]);
+            at += snprintf(hex + at, sizeof hex - (size_t)at, "%s%02x", i ? " " : "", data[i]);
         rc = cli_failf(in, BLVL_E_UNKNOWN_FORMAT,
                        "%s%s%s, which is no format blvl bakes (HMAP Rockgrave, SRSC Riot, "
                        "BM/elvl Subspace, IBSP or PK zip Quake 3; --from names one)",

@@ -55,7 +55,8 @@ printf 'IBSP\x2e\0\0\0' >q3.bsp
 printf 'PK\x03\x04\0\0\0\0' >maps.pk3
 printf '\x05\x00\x00\x01' >tiles.lvl # x 5, y 0, tile 1: a bare tile record
 printf '\xff\xff\xff\xff' >junk.lvl # x 4095: no tile record
-printf 'hello world' >text.txt
+printf 'hello world, not a map' >text.txt
+printf 'HMAQ\1\0\0\0\1\0\0\0' >damaged.hmap
 : >empty.bin
 rc 1 bake riot.lvl -o o.blvl
 has err "blvl: riot.lvl: unknown-format: is a Riot engine .lvl (starts with SRSC): the riot importer is not built yet"
@@ -80,9 +81,12 @@ has err "unknown-format: is empty"
 # --from hmap reads anything as .hmap: its reader refuses the magic
 rc 1 bake text.txt -o o.blvl --from hmap
 has err "blvl: text.txt: header: magic at offset 0: magic:"
+# a .hmap by name whose bytes are not one: the reader's refusal, not "unknown format"
+rc 1 bake damaged.hmap -o o.blvl
+has err 'blvl: damaged.hmap: header: magic at offset 0: magic: "HMAQ" is not "HMAP"'
 rc 1 bake missing.hmap -o o.blvl
 none o.blvl
-rm -f riot.lvl ss.lvl ssbm.lvl q3.bsp maps.pk3 tiles.lvl junk.lvl text.txt empty.bin
+rm -f riot.lvl ss.lvl ssbm.lvl q3.bsp maps.pk3 tiles.lvl junk.lvl text.txt empty.bin damaged.hmap
 leftovers
 
 # ---- the malformed corpus: each refused with its message, exit 1, nothing written ------------------
