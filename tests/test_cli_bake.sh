@@ -71,7 +71,7 @@ has err "a zip (.pk3)"
 rc 1 bake tiles.lvl -o o.blvl
 has err "a Subspace .lvl of bare tile records"
 rc 1 bake junk.lvl -o o.blvl
-has err "blvl: junk.lvl: unknown-format: starts with bytes ff ff ff ff, which no"
+has err "blvl: junk.lvl: unknown-format: starts with bytes ff ff ff ff, which is no format"
 rc 1 bake text.txt -o o.blvl
 has err "starts with bytes 68 65 6c 6c ..."
 rc 1 bake text.txt -o o.blvl --from subspace
