@@ -170,7 +170,8 @@ static void check_shared_sim(blvl_Sim sim) {
         if (blvl_Trigger_kind(t) == blvl_TriggerKind_Teleport) {
             teleports++;
             CHECK_EQ_INT(blvl_Trigger_teleport_dest(t), 0);
-            CHECK(near(blvl_Trigger_lo(t).x, 6 * QU, 1e-3) && near(blvl_Trigger_hi(t).y, 2 * QU, 1e-3));
+            CHECK(near(blvl_Trigger_lo(t).x, 6 * QU, 1e-3) &&
+                  near(blvl_Trigger_hi(t).y, 2 * QU, 1e-3));
         } else {
             pushes++;
             /* Quake 3's apex rule from the pad's centre (9.75, 0.125, 1.25) m to the target
@@ -246,8 +247,7 @@ static void test_source_sample(void) {
     CHECK_EQ_INT(bake_map(map, &k, &err), BLVL_OK);
     CHECK_EQ_INT(bake_map(map, &k2, &err), BLVL_OK);
     CHECK(k.level_size == k2.level_size && memcmp(k.level, k2.level, k.level_size) == 0);
-    CHECK(k.symbols_size == k2.symbols_size &&
-          memcmp(k.symbols, k2.symbols, k.symbols_size) == 0);
+    CHECK(k.symbols_size == k2.symbols_size && memcmp(k.symbols, k2.symbols, k.symbols_size) == 0);
     baked_free(&k);
     baked_free(&k2);
     blvl_hmap_free(map, NULL);
@@ -306,8 +306,7 @@ static void test_units(void) {
         blvl_error err;
         CHECK_EQ_INT(blvl_bake_new(&b, NULL, &err), BLVL_OK);
         CHECK_EQ_INT(blvl_hmap_bake(map, b, &err), BLVL_E_SOURCE);
-        CHECK(strncmp(err.message, "META: unitsPerMeter at offset 69: units-per-meter: ", 51) ==
-              0);
+        CHECK(strncmp(err.message, "META: unitsPerMeter at offset 69: units-per-meter: ", 51) == 0);
         blvl_bake_free(b);
     }
     /* 39.37 units per metre: one unit is an inch, so qu = map units (to float precision) */
