@@ -16,8 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (st != BLVL_E_SOURCE || e.code != st || m != NULL)
             abort();
         const char *at = strstr(e.message, " at offset ");
-        if (!at || at == e.message || !strchr(e.message, ':') || strchr(e.message, ':') > at ||
-            !strstr(at, ": "))
+        if (!at || at == e.message || !strchr(e.message, ':') ||
+            strchr(e.message, ':') > at || !strstr(at, ": "))
             abort();
         return 0;
     }
