@@ -351,7 +351,87 @@ static void test_owner(void) {
     blvl_hmap_free(map, NULL);
 }
 
+/* Every byte of a bake comes from the caller's allocator and comes back: the sample baked (and
+ * written) with an allocator that counts, then with one that refuses its k-th call for k
+ * across the whole run; each run either bakes or fails for want of memory, and frees all. */
+typedef struct counting {
+    long calls, refuse_at;
+    long long live;
+} counting;
+
+static void *c_alloc(void *user, size_t size) {
+    counting *c = user;
+    if (++c->calls == c->refuse_at)
+        return NULL;
+    void *p = malloc(size);
+    if (p)
+        c->live += (long long)size;
+    return p;
+}
+
+static void c_free(void *user, void *ptr, size_t size) {
+    counting *c = user;
+    if (ptr)
+        c->live -= (long long)size;
+    free(ptr);
+}
+
+static blvl_status alloc_run(const blvl_hmap *map, counting *c) {
+    blvl_options opt = {0};
+    opt.allocator = (blvl_allocator){c_alloc, c_free, c};
+    opt.threads = 1;
+    blvl_bake *b = NULL;
+    blvl_error err;
+    blvl_status st = blvl_bake_new(&b, &opt, &err);
+    if (st == BLVL_OK)
+        st = blvl_hmap_bake(map, b, &err);
+    if (st == BLVL_OK) {
+        void *level = NULL, *sym = NULL;
+        size_t ln, sn;
+        st = blvl_bake_write_memory(b, &level, &ln, &sym, &sn, NULL, &err);
+        blvl_free(&opt, level);
+        blvl_free(&opt, sym);
+    }
+    blvl_bake_free(b);
+    if (st != BLVL_OK && st != BLVL_E_NOMEM)
+        fprintf(stderr, "alloc_run: %s\n", err.message);
+    return st;
+}
+
+static void test_alloc(void) {
+    const char *names[] = {"sample.hmap", "sample_compiled.hmap"};
+    for (int n = 0; n < 2; n++) {
+        blvl_hmap *map = read_map(names[n]);
+        counting c = {0, 0, 0};
+        CHECK_EQ_INT(alloc_run(map, &c), BLVL_OK);
+        CHECK_EQ_INT(c.live, 0);
+        long calls = c.calls;
+        CHECK(calls > 100);
+        int refused = 0;
+        for (long k = 1; k <= calls; k += 1 + calls / 150) {
+            counting f = {0, k, 0};
+            blvl_status st = alloc_run(map, &f);
+            /* zstd reports its own allocation failures, which the container writer passes on
+             * as zstd-frame */
+            if (st == BLVL_E_ZSTD)
+                st = BLVL_E_NOMEM;
+            if (st != BLVL_OK && st != BLVL_E_NOMEM)
+                fprintf(stderr, "%s: allocation %ld refused: status %d\n", names[n], k, (int)st);
+            CHECK(st == BLVL_OK || st == BLVL_E_NOMEM);
+            refused += st == BLVL_E_NOMEM;
+            if (f.live != 0) {
+                fprintf(stderr, "%s: allocation %ld refused: %lld bytes not returned\n", names[n],
+                        k, f.live);
+                CHECK(f.live == 0);
+            }
+        }
+        CHECK(refused > 0);
+        blvl_hmap_free(map, NULL);
+    }
+}
+
 int main(void) {
+    test_alloc();
     test_source_sample();
     test_compiled_sample();
     test_units();

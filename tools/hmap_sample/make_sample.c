@@ -22,6 +22,38 @@
 #define MAXB 64
 #define T 0.25f
 
+/* Every block the program allocates, freed before it exits (so sanitizers see no leak). */
+static void *blocks[4096];
+static int nblocks;
+
+static void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size);
+    if (!p || nblocks == (int)(sizeof blocks / sizeof *blocks)) {
+        fprintf(stderr, "hmap_make_sample: out of memory\n");
+        exit(1);
+    }
+    return blocks[nblocks++] = p;
+}
+
+static void *xrealloc(void *old, size_t size) {
+    void *p = realloc(old, size);
+    if (!p) {
+        fprintf(stderr, "hmap_make_sample: out of memory\n");
+        exit(1);
+    }
+    for (int i = 0; i < nblocks; i++)
+        if (blocks[i] == old)
+            return blocks[i] = p;
+    if (nblocks == (int)(sizeof blocks / sizeof *blocks))
+        exit(1);
+    return blocks[nblocks++] = p;
+}
+
+static void free_all(void) {
+    while (nblocks > 0)
+        free(blocks[--nblocks]);
+}
+
 static blvl_hmap_str S(const char *s) {
     blvl_hmap_str r = {(uint32_t)strlen(s), (char *)s};
     return r;
@@ -282,7 +314,7 @@ static void build_meshes(void) {
 }
 
 static blvl_hmap_mesh *make_meshes(uint32_t first_id) {
-    blvl_hmap_mesh *out = calloc(2, sizeof *out);
+    blvl_hmap_mesh *out = xcalloc(2, sizeof *out);
     for (int i = 0; i < 2; i++) {
         mesh_src *s = &meshes_src[i];
         blvl_hmap_mesh *m = &out[i];
@@ -291,7 +323,7 @@ static blvl_hmap_mesh *make_meshes(uint32_t first_id) {
         m->vertex_count = s->nv;
         m->vertices = s->v;
         m->poly_count = s->np;
-        m->polys = calloc(s->np, sizeof *m->polys);
+        m->polys = xcalloc(s->np, sizeof *m->polys);
         for (uint32_t p = 0; p < s->np; p++) {
             blvl_hmap_poly *po = &m->polys[p];
             po->material = s->mat;
@@ -302,7 +334,7 @@ static blvl_hmap_mesh *make_meshes(uint32_t first_id) {
             if (s->uvs) {
                 static const blvl_Vec2 quad[4] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
                 po->uv_count = s->nidx[p];
-                po->uvs = calloc(po->uv_count, sizeof *po->uvs);
+                po->uvs = xcalloc(po->uv_count, sizeof *po->uvs);
                 for (uint32_t k = 0; k < po->uv_count; k++)
                     po->uvs[k] = quad[k % 4];
             }
@@ -336,7 +368,7 @@ static blvl_hmap_cbrush cbrush(const box *b, uint32_t id) {
     c.bounds.min = b->lo;
     c.bounds.max = b->hi;
     c.plane_count = 6;
-    c.planes = calloc(6, sizeof *c.planes);
+    c.planes = xcalloc(6, sizeof *c.planes);
     box_planes(b, c.planes);
     return c;
 }
@@ -351,9 +383,9 @@ static uint32_t color_of(int mat, float shade) {
 static void batch_add(blvl_hmap_batch *ba, const blvl_Vec3 *q, int n, blvl_Vec3 normal,
                       uint32_t color) {
     uint32_t base = ba->vertex_count;
-    ba->vertices = realloc(ba->vertices, (base + (uint32_t)n) * sizeof *ba->vertices);
+    ba->vertices = xrealloc(ba->vertices, (base + (uint32_t)n) * sizeof *ba->vertices);
     ba->indices =
-        realloc(ba->indices, (ba->index_count + 3 * (uint32_t)(n - 2)) * sizeof(uint32_t));
+        xrealloc(ba->indices, (ba->index_count + 3 * (uint32_t)(n - 2)) * sizeof(uint32_t));
     for (int k = 0; k < n; k++) {
         blvl_hmap_cvertex *v = &ba->vertices[base + (uint32_t)k];
         v->pos = q[k];
@@ -375,7 +407,7 @@ static blvl_hmap_batch *find_batch(blvl_hmap_compiled *c, int mat, int model, ui
         if (c->batches[i].material == mat && c->batches[i].model == model &&
             c->batches[i].source == source)
             return &c->batches[i];
-    c->batches = realloc(c->batches, (c->batch_count + 1) * sizeof *c->batches);
+    c->batches = xrealloc(c->batches, (c->batch_count + 1) * sizeof *c->batches);
     blvl_hmap_batch *b = &c->batches[c->batch_count++];
     memset(b, 0, sizeof *b);
     b->material = mat;
@@ -409,7 +441,7 @@ static blvl_hmap_light light_of(uint32_t id, uint8_t type) {
 }
 
 static blvl_hmap_compiled *make_compiled(const blvl_hmap_mesh *meshes) {
-    blvl_hmap_compiled *c = calloc(1, sizeof *c);
+    blvl_hmap_compiled *c = xcalloc(1, sizeof *c);
     c->ambient = V(0.2f, 0.2f, 0.25f);
     c->units_per_meter = 1;
     c->baked = 1;
@@ -443,13 +475,13 @@ static blvl_hmap_compiled *make_compiled(const blvl_hmap_mesh *meshes) {
     }
     /* collision models and the BSP: one leaf listing every world brush */
     c->model_count = NMODEL;
-    c->models = calloc(NMODEL, sizeof *c->models);
+    c->models = xcalloc(NMODEL, sizeof *c->models);
     for (int m = 0; m < NMODEL; m++) {
         blvl_hmap_model *mo = &c->models[m];
         mo->entity_id = m == 0 ? E_WORLD : model_owner[m];
         mo->bounds.min = V(1e9f, 1e9f, 1e9f);
         mo->bounds.max = V(-1e9f, -1e9f, -1e9f);
-        mo->brushes = calloc((size_t)nbox, sizeof *mo->brushes);
+        mo->brushes = xcalloc((size_t)nbox, sizeof *mo->brushes);
         for (int i = 0; i < nbox; i++)
             if (model_of(boxes[i].owner) == m) {
                 mo->brushes[mo->brush_count++] = cbrush(&boxes[i], 100 + (uint32_t)i);
@@ -466,22 +498,22 @@ static blvl_hmap_compiled *make_compiled(const blvl_hmap_mesh *meshes) {
     t->depth = 0;
     t->bounds = c->bounds;
     t->leaf_count = 1;
-    t->leaves = calloc(1, sizeof *t->leaves);
+    t->leaves = xcalloc(1, sizeof *t->leaves);
     t->leaves[0].brush_count = c->models[0].brush_count;
     t->leaf_brush_count = c->models[0].brush_count;
-    t->leaf_brushes = calloc(t->leaf_brush_count, sizeof(uint32_t));
+    t->leaf_brushes = xcalloc(t->leaf_brush_count, sizeof(uint32_t));
     for (uint32_t k = 0; k < t->leaf_brush_count; k++)
         t->leaf_brushes[k] = k;
     t->brush_count = c->models[0].brush_count;
     t->brushes = c->models[0].brushes;
     /* mesh collision: each mesh's polygons fan-triangulated */
     c->mesh_coll_count = 2;
-    c->mesh_colls = calloc(2, sizeof *c->mesh_colls);
+    c->mesh_colls = xcalloc(2, sizeof *c->mesh_colls);
     for (int i = 0; i < 2; i++) {
         const blvl_hmap_mesh *m = &meshes[i];
         blvl_hmap_mesh_coll *mc = &c->mesh_colls[i];
         mc->object_id = m->id;
-        mc->vertices = calloc(3 * 64, sizeof *mc->vertices);
+        mc->vertices = xcalloc(3 * 64, sizeof *mc->vertices);
         mc->bounds.min = V(1e9f, 1e9f, 1e9f);
         mc->bounds.max = V(-1e9f, -1e9f, -1e9f);
         for (uint32_t p = 0; p < m->poly_count; p++)
@@ -503,7 +535,7 @@ static blvl_hmap_compiled *make_compiled(const blvl_hmap_mesh *meshes) {
     }
     /* lights: a sun's dir is where its light travels (the entity's forward) */
     c->light_count = 3;
-    c->lights = calloc(3, sizeof *c->lights);
+    c->lights = xcalloc(3, sizeof *c->lights);
     c->lights[0] = light_of(E_LIGHT, 0);
     c->lights[0].dir = V(0, 0, 0);
     c->lights[0].color = V(1, 0.9f, 0.8f), c->lights[0].intensity = 1.5f, c->lights[0].radius = 10;
@@ -544,14 +576,14 @@ int main(int argc, char **argv) {
         map.flags = BLVL_HMAP_FLAG_SOURCE;
         map.meta = &meta;
         map.brush_count = (uint32_t)nbox;
-        map.brushes = calloc((size_t)nbox, sizeof *map.brushes);
+        map.brushes = xcalloc((size_t)nbox, sizeof *map.brushes);
         for (int i = 0; i < nbox; i++) {
             blvl_hmap_brush *b = &map.brushes[i];
             b->id = 100 + (uint32_t)i;
             b->owner = boxes[i].owner;
             b->contents = boxes[i].contents;
             b->face_count = 6;
-            b->faces = calloc(6, sizeof *b->faces);
+            b->faces = xcalloc(6, sizeof *b->faces);
             blvl_Plane pl[6];
             box_planes(&boxes[i], pl);
             for (int f = 0; f < 6; f++) {
@@ -578,5 +610,6 @@ int main(int argc, char **argv) {
         return 1;
     }
     blvl_free(NULL, bytes);
-    return 0; /* the rest is freed by the exit */
+    free_all();
+    return 0;
 }
