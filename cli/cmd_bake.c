@@ -4,6 +4,7 @@
  * input leaves nothing at OUT. */
 #include <getopt.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,13 @@ static format detect(const char *path, const uint8_t *d, size_t n, const char **
         return *what = "a .hmap by its name", F_HMAP;
     *what = NULL;
     return F_NONE;
+}
+
+/* Whether two paths name one existing file (so a bake would replace its own input). */
+static int same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
 }
 
 static void progress(void *user, uint64_t done, uint64_t total) {
@@ -154,6 +162,8 @@ int blvl_cmd_bake(int argc, char **argv) {
     if (symbols && strcmp(symbols, out) == 0)
         return cli_usage(&help, "--symbols and -o name the same file");
     const char *in = argv[optind];
+    if (same_file(in, out) || (symbols && same_file(in, symbols)))
+        return cli_usage(&help, "the output would replace the input %s", in);
     uint8_t *data;
     size_t size;
     int rc = cli_read_input(in, &data, &size);

@@ -45,6 +45,12 @@ has err "--from wants hmap, subspace, riot or q3, not 'doom'"
 rc 2 bake "$sample" -o a.blvl --threads x
 rc 2 bake "$sample" -o a.blvl --bogus
 rc 2 bake "$sample" -o a.blvl --symbols a.blvl
+cp "$sample" own.hmap
+rc 2 bake own.hmap -o own.hmap
+has err "the output would replace the input own.hmap"
+rc 2 bake own.hmap -o a.blvl --symbols ./own.hmap
+ok "the input is untouched" cmp own.hmap "$sample"
+rm -f own.hmap
 leftovers
 
 # ---- formats -------------------------------------------------------------------------------------

@@ -82,8 +82,7 @@ blvl_status hb_cmpl_models(hb *c) {
                 st = hb_pass(c, st);
                 break;
             }
-            st = hb_sim_brush(c, br->contents, e, BLVL_BAKE_NONE, planes, br->plane_count, sym,
-                              "collision brush");
+            st = hb_sim_brush(c, br->contents, e, BLVL_BAKE_NONE, planes, br->plane_count, sym);
         }
     }
     blvl__dealloc(c->al, planes, most * sizeof *planes);

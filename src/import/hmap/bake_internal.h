@@ -116,8 +116,7 @@ blvl_status hb_sim_brushes(hb *c, const uint32_t *brush_source);
 blvl_status hb_sim_meshes(hb *c, const uint32_t *mesh_source);
 /* One brush of planes in qu (a source or a compiled one) into sim, by contents and owner. */
 blvl_status hb_sim_brush(hb *c, uint32_t contents, uint32_t entity, uint32_t material,
-                         const blvl_Plane *planes, uint32_t plane_count, uint32_t symbol,
-                         const char *what);
+                         const blvl_Plane *planes, uint32_t plane_count, uint32_t symbol);
 /* Whether brushes of this contents and owner class become a trigger or hurt volume, and
  * whether they are drawn. */
 bool hb_is_volume(hb_class owner);

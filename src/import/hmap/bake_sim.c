@@ -277,8 +277,7 @@ static blvl_status add_volume(hb *c, uint32_t e, const blvl_Plane *planes, uint3
 }
 
 blvl_status hb_sim_brush(hb *c, uint32_t contents, uint32_t e, uint32_t material,
-                         const blvl_Plane *planes, uint32_t n, uint32_t symbol, const char *what) {
-    (void)what;
+                         const blvl_Plane *planes, uint32_t n, uint32_t symbol) {
     hb_class cls = owner_class(c, e);
     if (hb_is_volume(cls))
         return add_volume(c, e, planes, n);
@@ -322,8 +321,7 @@ blvl_status hb_sim_brushes(hb *c, const uint32_t *brush_source) {
         if ((st = hb_brush_planes(c, i, planes)) != BLVL_OK)
             break;
         uint32_t mat = br->face_count ? hb_material(c, br->faces[0].material) : BLVL_BAKE_NONE;
-        st =
-            hb_sim_brush(c, br->contents, e, mat, planes, br->face_count, brush_source[i], "brush");
+        st = hb_sim_brush(c, br->contents, e, mat, planes, br->face_count, brush_source[i]);
     }
     blvl__dealloc(c->al, planes, most * sizeof *planes);
     return st;
