@@ -447,7 +447,39 @@ static void test_alloc(void) {
     }
 }
 
+/* What the reader takes and the bake cannot use is refused with BLVL_E_SOURCE, naming it. */
+static void test_refusals(void) {
+    blvl_hmap *map = read_map("sample.hmap");
+    blvl_bake *b;
+    blvl_error err;
+    /* a func_door "speed" that is no number: entity 1's pair 3 ("speed" "2") */
+    blvl_hmap_pair *speed = &map->entities[1].pairs[3];
+    CHECK(strcmp(speed->key.bytes, "speed") == 0);
+    speed->value.bytes[0] = 'x';
+    CHECK_EQ_INT(blvl_bake_new(&b, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_hmap_bake(map, b, &err), BLVL_E_SOURCE);
+    CHECK(strstr(err.message, "ENTS: entity[1].speed at offset ") == err.message);
+    CHECK(strstr(err.message, ": entity-key: \"x\" is not one finite number") != NULL);
+    blvl_bake_free(b);
+    speed->value.bytes[0] = '2';
+    /* a spawn's origin that is not finite */
+    map->entities[10].origin.y = NAN;
+    CHECK_EQ_INT(blvl_bake_new(&b, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_hmap_bake(map, b, &err), BLVL_E_SOURCE);
+    CHECK(strstr(err.message, "ENTS: entity[10].origin at offset ") == err.message);
+    blvl_bake_free(b);
+    map->entities[10].origin.y = 0.75f;
+    /* a brush plane with a zero normal */
+    map->brushes[5].faces[2].plane.normal = (blvl_Vec3){0, 0, 0};
+    CHECK_EQ_INT(blvl_bake_new(&b, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_hmap_bake(map, b, &err), BLVL_E_SOURCE);
+    CHECK(strstr(err.message, "BRSH: brush[5].face[2].plane at offset ") == err.message);
+    blvl_bake_free(b);
+    blvl_hmap_free(map, NULL);
+}
+
 int main(void) {
+    test_refusals();
     test_alloc();
     test_source_sample();
     test_compiled_sample();

@@ -19,8 +19,8 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-blvl_status hb_fail(hb *c, const char *part, const char *field, uint64_t offset, const char *rule,
-                    const char *problem) {
+blvl_status blvl__hb_fail(hb *c, const char *part, const char *field, uint64_t offset,
+                          const char *rule, const char *problem) {
     if (c->err) {
         c->err->code = BLVL_E_SOURCE;
         snprintf(c->err->message, sizeof c->err->message, "%s: %s at offset %llu: %s: %s", part,
@@ -29,11 +29,11 @@ blvl_status hb_fail(hb *c, const char *part, const char *field, uint64_t offset,
     return BLVL_E_SOURCE;
 }
 
-blvl_status hb_nomem(hb *c) {
+blvl_status blvl__hb_nomem(hb *c) {
     return blvl__fail(c->err, BLVL_E_NOMEM, "the allocator refused the bake's scratch memory");
 }
 
-blvl_status hb_pass(hb *c, blvl_status st) {
+blvl_status blvl__hb_pass(hb *c, blvl_status st) {
     (void)c;
     return st;
 }
@@ -45,7 +45,7 @@ static int id_cmp(const void *a, const void *b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-bool hb_owner(const hb *c, uint32_t owner, uint32_t *index) {
+bool blvl__hb_owner(const hb *c, uint32_t owner, uint32_t *index) {
     *index = BLVL_BAKE_NONE;
     if (owner == 0)
         return true;
@@ -64,7 +64,7 @@ bool hb_owner(const hb *c, uint32_t owner, uint32_t *index) {
     return false;
 }
 
-uint32_t hb_material(const hb *c, int32_t material) {
+uint32_t blvl__hb_material(const hb *c, int32_t material) {
     return material >= 0 && (uint32_t)material < c->map->material_count ? c->mat[material]
                                                                         : BLVL_BAKE_NONE;
 }
@@ -95,23 +95,36 @@ static blvl_status entities(hb *c) {
     uint32_t most = 0;
     for (uint32_t e = 0; e < m->entity_count; e++)
         most = m->entities[e].pair_count > most ? m->entities[e].pair_count : most;
+    if (most > UINT32_MAX - 3)
+        return blvl__hb_fail(c, "ENTS", "kvCount", blvl__hb_off_chunk(m, "ENTS"), "entity",
+                             "too many pairs in one entity");
     size_t cap = (size_t)most + 3;
     blvl_bake_pair *pairs = blvl__calloc_n(c->al, cap, sizeof *pairs);
     if (!pairs)
-        return hb_nomem(c);
+        return blvl__hb_nomem(c);
     blvl_status st = BLVL_OK;
     for (uint32_t e = 0; e < m->entity_count && st == BLVL_OK; e++) {
         const blvl_hmap_entity *ent = &m->entities[e];
+        /* everything placed at an entity (spawns, doors, lights) needs its numbers */
+        if (!blvl__hb_finite3(ent->origin) || !blvl__hb_finite3(ent->angles) ||
+            !blvl__hb_finite3(ent->scale) || !blvl__hb_finite3(blvl__hb_point(c, ent->origin))) {
+            char field[48];
+            snprintf(field, sizeof field, "entity[%u].origin", e);
+            st = blvl__hb_fail(c, "ENTS", field,
+                               blvl__hb_off_entity(m, e) + 8 + 4 + ent->classname.size, "entity",
+                               "origin, angles or scale holds a number that is not finite");
+            break;
+        }
         char origin[100], angles[100], scale[100];
         uint32_t n = 0;
-        fmt_vec3(origin, sizeof origin, hb_point(c, ent->origin));
+        fmt_vec3(origin, sizeof origin, blvl__hb_point(c, ent->origin));
         fmt_vec3(angles, sizeof angles, ent->angles);
         fmt_vec3(scale, sizeof scale, ent->scale);
-        if (!hb_key(ent, "origin", NULL))
+        if (!blvl__hb_key(ent, "origin", NULL))
             pairs[n++] = (blvl_bake_pair){"origin", origin};
-        if (!hb_key(ent, "angles", NULL))
+        if (!blvl__hb_key(ent, "angles", NULL))
             pairs[n++] = (blvl_bake_pair){"angles", angles};
-        if (!hb_key(ent, "scale", NULL))
+        if (!blvl__hb_key(ent, "scale", NULL))
             pairs[n++] = (blvl_bake_pair){"scale", scale};
         for (uint32_t p = 0; p < ent->pair_count; p++)
             pairs[n++] = (blvl_bake_pair){ent->pairs[p].key.bytes, ent->pairs[p].value.bytes};
@@ -119,15 +132,15 @@ static blvl_status entities(hb *c) {
         st = blvl_bake_add_entity(c->b, ent->classname.bytes, pairs, n, &index, c->err);
         if (st != BLVL_OK)
             break;
-        c->cls[e] = hb_classify(ent->classname.bytes);
+        c->cls[e] = blvl__hb_classify(ent->classname.bytes);
         if (c->cls[e] == HB_SPAWN)
-            st = blvl_bake_add_spawn(c->b, hb_point(c, ent->origin), ent->angles.y,
-                                     ent->classname.bytes, hb_key(ent, "team", NULL),
+            st = blvl_bake_add_spawn(c->b, blvl__hb_point(c, ent->origin), ent->angles.y,
+                                     ent->classname.bytes, blvl__hb_key(ent, "team", NULL),
                                      BLVL_BAKE_ALL_GAMETYPES, c->err);
         else if (c->cls[e] == HB_INTERMISSION) {
-            const char *name = hb_key(ent, "targetname", NULL);
+            const char *name = blvl__hb_key(ent, "targetname", NULL);
             st = blvl_bake_add_camera(c->b, name ? name : ent->classname.bytes,
-                                      blvl_CameraPurpose_Overview, hb_point(c, ent->origin),
+                                      blvl_CameraPurpose_Overview, blvl__hb_point(c, ent->origin),
                                       ent->angles.y, ent->angles.x, ent->angles.z, 0, c->err);
         }
     }
@@ -142,7 +155,7 @@ static blvl_status materials(hb *c) {
     size_t n = m->material_count ? m->material_count : 1;
     uint8_t *use = blvl__calloc_n(c->al, n, 1);
     if (!use)
-        return hb_nomem(c);
+        return blvl__hb_nomem(c);
     for (uint32_t i = 0; i < m->brush_count; i++) {
         const blvl_hmap_brush *br = &m->brushes[i];
         uint8_t bit = (br->contents & BLVL_HMAP_WATER) ? 1 : 0;
@@ -189,33 +202,34 @@ static blvl_status make_sources(hb *c, sources *s, bool faces) {
     for (uint32_t i = 0; i < m->brush_count && st == BLVL_OK; i++) {
         const blvl_hmap_brush *br = &m->brushes[i];
         uint32_t e;
-        hb_owner(c, br->owner, &e);
-        uint32_t mat = br->face_count ? hb_material(c, br->faces[0].material) : BLVL_BAKE_NONE;
+        blvl__hb_owner(c, br->owner, &e);
+        uint32_t mat =
+            br->face_count ? blvl__hb_material(c, br->faces[0].material) : BLVL_BAKE_NONE;
         st = add_source(c, blvl_SourceKind_Brush, br->id, br->flags, br->contents, e, mat,
                         &s->brush[i]);
     }
     for (uint32_t i = 0; i < m->mesh_count && st == BLVL_OK; i++) {
         const blvl_hmap_mesh *me = &m->meshes[i];
         uint32_t e;
-        hb_owner(c, me->owner, &e);
+        blvl__hb_owner(c, me->owner, &e);
         st = add_source(c, blvl_SourceKind_Prop, me->id, me->flags, 0, e, BLVL_BAKE_NONE,
                         &s->mesh[i]);
     }
     for (uint32_t i = 0; i < m->brush_count && st == BLVL_OK && faces; i++) {
         const blvl_hmap_brush *br = &m->brushes[i];
         uint32_t e;
-        hb_owner(c, br->owner, &e);
+        blvl__hb_owner(c, br->owner, &e);
         for (uint32_t j = 0; j < br->face_count && st == BLVL_OK; j++, face++)
             st = add_source(c, blvl_SourceKind_Face, face, br->faces[j].flags, br->contents, e,
-                            hb_material(c, br->faces[j].material), &s->face[face]);
+                            blvl__hb_material(c, br->faces[j].material), &s->face[face]);
     }
     for (uint32_t i = 0; i < m->mesh_count && st == BLVL_OK && faces; i++) {
         const blvl_hmap_mesh *me = &m->meshes[i];
         uint32_t e;
-        hb_owner(c, me->owner, &e);
+        blvl__hb_owner(c, me->owner, &e);
         for (uint32_t p = 0; p < me->poly_count && st == BLVL_OK; p++, poly++)
             st = add_source(c, blvl_SourceKind_Face, c->face_total + poly, me->flags, 0, e,
-                            hb_material(c, me->polys[p].material), &s->poly[poly]);
+                            blvl__hb_material(c, me->polys[p].material), &s->poly[poly]);
     }
     return st;
 }
@@ -224,7 +238,7 @@ static blvl_status bake(hb *c) {
     const blvl_hmap *m = c->map;
     blvl_status st;
     /* 1. */
-    if ((st = hb_units(c)) != BLVL_OK)
+    if ((st = blvl__hb_units(c)) != BLVL_OK)
         return st;
     blvl_bake_meta meta = {0};
     meta.name = m->meta ? m->meta->name.bytes : NULL;
@@ -235,11 +249,11 @@ static blvl_status bake(hb *c) {
     if ((st = materials(c)) != BLVL_OK || (st = entities(c)) != BLVL_OK)
         return st;
     /* 3. */
-    if ((m->has_brsh || m->has_mesh) && (st = hb_sim_prepare(c)) != BLVL_OK)
+    if ((m->has_brsh || m->has_mesh) && (st = blvl__hb_sim_prepare(c)) != BLVL_OK)
         return st;
-    if (m->compiled && !m->has_brsh && (st = hb_cmpl_prepare(c)) != BLVL_OK)
+    if (m->compiled && !m->has_brsh && (st = blvl__hb_cmpl_prepare(c)) != BLVL_OK)
         return st;
-    if ((st = hb_sim_entities(c)) != BLVL_OK)
+    if ((st = blvl__hb_sim_entities(c)) != BLVL_OK)
         return st;
     /* 4. */
     bool from_sources = m->compiled == NULL;
@@ -249,8 +263,8 @@ static blvl_status bake(hb *c) {
     for (uint32_t i = 0; i < m->mesh_count; i++)
         polys += m->meshes[i].poly_count;
     if (faces + polys > UINT32_MAX)
-        return hb_fail(c, "BRSH", "faces", hb_off_chunk(m, "BRSH"), "face-count",
-                       "more than 2^32 faces and polygons in one map");
+        return blvl__hb_fail(c, "BRSH", "faces", blvl__hb_off_chunk(m, "BRSH"), "face-count",
+                             "more than 2^32 faces and polygons in one map");
     c->face_total = (uint32_t)faces;
     sources s = {0};
     s.nb = m->brush_count ? m->brush_count : 1;
@@ -262,24 +276,28 @@ static blvl_status bake(hb *c) {
     s.face = blvl__calloc_n(c->al, s.nf, sizeof(uint32_t));
     s.poly = blvl__calloc_n(c->al, s.np, sizeof(uint32_t));
     if (!s.brush || !s.mesh || !s.face || !s.poly)
-        st = hb_nomem(c);
+        st = blvl__hb_nomem(c);
     if (st == BLVL_OK)
         st = make_sources(c, &s, from_sources);
     if (st == BLVL_OK)
-        st = m->has_brsh ? hb_sim_brushes(c, s.brush) : m->compiled ? hb_cmpl_models(c) : st;
+        st = m->has_brsh   ? blvl__hb_sim_brushes(c, s.brush)
+             : m->compiled ? blvl__hb_cmpl_models(c)
+                           : st;
     if (st == BLVL_OK)
-        st = m->has_mesh ? hb_sim_meshes(c, s.mesh) : m->compiled ? hb_cmpl_mesh_colls(c) : st;
+        st = m->has_mesh   ? blvl__hb_sim_meshes(c, s.mesh)
+             : m->compiled ? blvl__hb_cmpl_mesh_colls(c)
+                           : st;
     /* 5. */
     if (st == BLVL_OK && m->compiled)
-        st = hb_cmpl_batches(c);
-    if (st == BLVL_OK && from_sources && (st = hb_geom_brushes(c, s.face)) == BLVL_OK)
-        st = hb_geom_meshes(c, s.poly);
+        st = blvl__hb_cmpl_batches(c);
+    if (st == BLVL_OK && from_sources && (st = blvl__hb_geom_brushes(c, s.face)) == BLVL_OK)
+        st = blvl__hb_geom_meshes(c, s.poly);
     blvl__dealloc(c->al, s.brush, s.nb * sizeof(uint32_t));
     blvl__dealloc(c->al, s.mesh, s.nm * sizeof(uint32_t));
     blvl__dealloc(c->al, s.face, s.nf * sizeof(uint32_t));
     blvl__dealloc(c->al, s.poly, s.np * sizeof(uint32_t));
     /* 6. */
-    return st == BLVL_OK ? hb_lighting(c) : st;
+    return st == BLVL_OK ? blvl__hb_lighting(c) : st;
 }
 
 blvl_status blvl_hmap_bake(const blvl_hmap *map, blvl_bake *b, blvl_error *err) {
@@ -302,7 +320,7 @@ blvl_status blvl_hmap_bake(const blvl_hmap *map, blvl_bake *b, blvl_error *err) 
     c.mat = blvl__calloc_n(c.al, nm, sizeof *c.mat);
     blvl_status st;
     if (!c.cls || !c.ids || !c.door || !c.dest || !c.ent_lo || !c.ent_hi || !c.mat)
-        st = hb_nomem(&c);
+        st = blvl__hb_nomem(&c);
     else {
         for (uint32_t e = 0; e < map->entity_count; e++) {
             c.ids[e] = (hb_idmap){map->entities[e].id, e};

@@ -20,15 +20,15 @@ static blvl_status model_entity(hb *c, uint32_t i, uint32_t *e) {
         *e = BLVL_BAKE_NONE;
         return BLVL_OK;
     }
-    if (hb_owner(c, mo->entity_id, e))
+    if (blvl__hb_owner(c, mo->entity_id, e))
         return BLVL_OK;
     char field[48], problem[96];
     snprintf(field, sizeof field, "model[%u].entityId", i);
     snprintf(problem, sizeof problem, "no entity of ENTS has id %u", mo->entity_id);
-    return hb_fail(c, "CMPL", field, hb_off_cmpl_model(c->map, i), "owner", problem);
+    return blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_model(c->map, i), "owner", problem);
 }
 
-blvl_status hb_cmpl_prepare(hb *c) {
+blvl_status blvl__hb_cmpl_prepare(hb *c) {
     const blvl_hmap_compiled *cm = c->map->compiled;
     for (uint32_t i = 1; i < cm->model_count; i++) {
         uint32_t e;
@@ -36,10 +36,11 @@ blvl_status hb_cmpl_prepare(hb *c) {
         if (st != BLVL_OK)
             return st;
         const blvl_hmap_box *bx = &cm->models[i].bounds;
-        if (!hb_finite3(bx->min) || !hb_finite3(bx->max))
+        if (!blvl__hb_finite3(bx->min) || !blvl__hb_finite3(bx->max))
             continue;
-        blvl_Vec3 lo = hb_point(c, bx->min), hi = hb_point(c, bx->max);
-        if (!(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z) || !hb_finite3(lo) || !hb_finite3(hi))
+        blvl_Vec3 lo = blvl__hb_point(c, bx->min), hi = blvl__hb_point(c, bx->max);
+        if (!(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z) || !blvl__hb_finite3(lo) ||
+            !blvl__hb_finite3(hi))
             continue;
         blvl_Vec3 *L = &c->ent_lo[e], *H = &c->ent_hi[e];
         L->x = fminf(L->x, lo.x), L->y = fminf(L->y, lo.y), L->z = fminf(L->z, lo.z);
@@ -48,7 +49,7 @@ blvl_status hb_cmpl_prepare(hb *c) {
     return BLVL_OK;
 }
 
-blvl_status hb_cmpl_models(hb *c) {
+blvl_status blvl__hb_cmpl_models(hb *c) {
     const blvl_hmap_compiled *cm = c->map->compiled;
     blvl_status st = BLVL_OK;
     uint32_t most = 1;
@@ -58,7 +59,7 @@ blvl_status hb_cmpl_models(hb *c) {
                 most = cm->models[i].brushes[j].plane_count;
     blvl_Plane *planes = blvl__calloc_n(c->al, most, sizeof *planes);
     if (!planes)
-        return hb_nomem(c);
+        return blvl__hb_nomem(c);
     for (uint32_t i = 0; i < cm->model_count && st == BLVL_OK; i++) {
         uint32_t e;
         if ((st = model_entity(c, i, &e)) != BLVL_OK)
@@ -66,11 +67,11 @@ blvl_status hb_cmpl_models(hb *c) {
         for (uint32_t j = 0; j < cm->models[i].brush_count && st == BLVL_OK; j++) {
             const blvl_hmap_cbrush *br = &cm->models[i].brushes[j];
             for (uint32_t k = 0; k < br->plane_count; k++)
-                if (!hb_plane(c, br->planes[k], &planes[k])) {
+                if (!blvl__hb_plane(c, br->planes[k], &planes[k])) {
                     char field[64];
                     snprintf(field, sizeof field, "model[%u].brush[%u].plane[%u]", i, j, k);
-                    st = hb_fail(c, "CMPL", field, hb_off_cmpl_model(c->map, i), "plane",
-                                 "the normal is zero or a number is not finite");
+                    st = blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_model(c->map, i),
+                                       "plane", "the normal is zero or a number is not finite");
                     break;
                 }
             if (st != BLVL_OK)
@@ -79,10 +80,11 @@ blvl_status hb_cmpl_models(hb *c) {
                                     BLVL_BAKE_NONE};
             uint32_t sym;
             if ((st = blvl_bake_add_source(c->b, &src, &sym, c->err)) != BLVL_OK) {
-                st = hb_pass(c, st);
+                st = blvl__hb_pass(c, st);
                 break;
             }
-            st = hb_sim_brush(c, br->contents, e, BLVL_BAKE_NONE, planes, br->plane_count, sym);
+            st = blvl__hb_sim_brush(c, br->contents, e, BLVL_BAKE_NONE, planes, br->plane_count,
+                                    sym);
         }
     }
     blvl__dealloc(c->al, planes, most * sizeof *planes);
@@ -119,16 +121,16 @@ static blvl_status mesh_coll(hb *c, uint32_t o, uint32_t sym) {
     uint32_t *sizes = blvl__calloc_n(c->al, nn / 3, sizeof *sizes);
     blvl_status st = BLVL_OK;
     if (!items || !pts || !remap || !sizes) {
-        st = hb_nomem(c);
+        st = blvl__hb_nomem(c);
         goto done;
     }
     for (uint32_t k = 0; k < n; k++) {
-        blvl_Vec3 q = hb_point(c, mc->vertices[k]);
-        if (!hb_finite3(mc->vertices[k]) || !hb_finite3(q)) {
+        blvl_Vec3 q = blvl__hb_point(c, mc->vertices[k]);
+        if (!blvl__hb_finite3(mc->vertices[k]) || !blvl__hb_finite3(q)) {
             char field[64];
             snprintf(field, sizeof field, "meshColl[%u].vertex[%u]", o, k);
-            st = hb_fail(c, "CMPL", field, hb_off_chunk(c->map, "CMPL"), "vertex",
-                         "a coordinate is not finite");
+            st = blvl__hb_fail(c, "CMPL", field, blvl__hb_off_chunk(c->map, "CMPL"), "vertex",
+                               "a coordinate is not finite");
             goto done;
         }
         items[k].p = q;
@@ -148,7 +150,7 @@ static blvl_status mesh_coll(hb *c, uint32_t o, uint32_t sym) {
     blvl_bake_collider_init(&col);
     col.source_kind = blvl_ColliderSourceKind_Mesh;
     col.symbol = sym;
-    st = hb_sim_polys(c, &col, pts, unique, sizes, n / 3, remap, n / 3 * 3);
+    st = blvl__hb_sim_polys(c, &col, pts, unique, sizes, n / 3, remap, n / 3 * 3);
 done:
     blvl__dealloc(c->al, items, nn * sizeof *items);
     blvl__dealloc(c->al, pts, nn * sizeof *pts);
@@ -157,7 +159,7 @@ done:
     return st;
 }
 
-blvl_status hb_cmpl_mesh_colls(hb *c) {
+blvl_status blvl__hb_cmpl_mesh_colls(hb *c) {
     const blvl_hmap_compiled *cm = c->map->compiled;
     for (uint32_t o = 0; o < cm->mesh_coll_count; o++) {
         blvl_bake_source src = {
@@ -166,7 +168,7 @@ blvl_status hb_cmpl_mesh_colls(hb *c) {
         uint32_t sym;
         blvl_status st = blvl_bake_add_source(c->b, &src, &sym, c->err);
         if (st != BLVL_OK)
-            return hb_pass(c, st);
+            return blvl__hb_pass(c, st);
         if ((st = mesh_coll(c, o, sym)) != BLVL_OK)
             return st;
     }
@@ -185,20 +187,22 @@ static blvl_status batch(hb *c, uint32_t i, blvl_bake_vertex *v) {
         char field[48], problem[96];
         snprintf(field, sizeof field, "batch[%u].model", i);
         snprintf(problem, sizeof problem, "%d is past the %u models", ba->model, cm->model_count);
-        return hb_fail(c, "CMPL", field, hb_off_cmpl_batch(c->map, i) + 5, "model-range", problem);
+        return blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_batch(c->map, i) + 5,
+                             "model-range", problem);
     }
     for (uint32_t k = 0; k < ba->vertex_count; k++) {
         const blvl_hmap_cvertex *cv = &ba->vertices[k];
-        blvl_Vec3 p = hb_point(c, cv->pos);
-        if (!hb_finite3(cv->pos) || !hb_finite3(p) || !hb_finite3(cv->normal) ||
+        blvl_Vec3 p = blvl__hb_point(c, cv->pos);
+        if (!blvl__hb_finite3(cv->pos) || !blvl__hb_finite3(p) || !blvl__hb_finite3(cv->normal) ||
             !isfinite(cv->uv.x) || !isfinite(cv->uv.y)) {
             char field[64];
             snprintf(field, sizeof field, "batch[%u].vertex[%u]", i, k);
-            return hb_fail(c, "CMPL", field, hb_off_cmpl_batch(c->map, i) + 13 + 36 * (uint64_t)k,
-                           "vertex", "a number is not finite");
+            return blvl__hb_fail(c, "CMPL", field,
+                                 blvl__hb_off_cmpl_batch(c->map, i) + 13 + 36 * (uint64_t)k,
+                                 "vertex", "a number is not finite");
         }
         bool ok;
-        blvl_Vec3 n = hb_normalize(cv->normal, &ok);
+        blvl_Vec3 n = blvl__hb_normalize(cv->normal, &ok);
         memset(&v[k], 0, sizeof v[k]);
         v[k].position[0] = p.x, v[k].position[1] = p.y, v[k].position[2] = p.z;
         v[k].normal[0] = ok ? n.x : 0, v[k].normal[1] = ok ? n.y : 1, v[k].normal[2] = ok ? n.z : 0;
@@ -212,34 +216,35 @@ static blvl_status batch(hb *c, uint32_t i, blvl_bake_vertex *v) {
                             0,
                             0,
                             e,
-                            hb_material(c, ba->material)};
+                            blvl__hb_material(c, ba->material)};
     uint32_t sym;
     if ((st = blvl_bake_add_source(c->b, &src, &sym, c->err)) != BLVL_OK)
-        return hb_pass(c, st);
+        return blvl__hb_pass(c, st);
     blvl_bake_surface sf;
     blvl_bake_surface_init(&sf);
     sf.vertices = v;
     sf.vertex_count = ba->vertex_count;
     sf.indices = ba->indices;
     sf.index_count = ba->index_count;
-    sf.material = hb_material(c, ba->material);
+    sf.material = blvl__hb_material(c, ba->material);
     sf.door = e != BLVL_BAKE_NONE && c->cls[e] == HB_DOOR ? c->door[e] : BLVL_BAKE_NONE;
     sf.source = sym;
     st = blvl_bake_add_surface(c->b, &sf, c->err);
-    return st == BLVL_OK ? st : hb_pass(c, st);
+    return st == BLVL_OK ? st : blvl__hb_pass(c, st);
 }
 
-blvl_status hb_cmpl_batches(hb *c) {
+blvl_status blvl__hb_cmpl_batches(hb *c) {
     const blvl_hmap_compiled *cm = c->map->compiled;
     size_t most = 1;
     for (uint32_t i = 0; i < cm->batch_count; i++)
         most = cm->batches[i].vertex_count > most ? cm->batches[i].vertex_count : most;
     blvl_bake_vertex *v = blvl__calloc_n(c->al, most, sizeof *v);
     if (!v)
-        return hb_nomem(c);
+        return blvl__hb_nomem(c);
     blvl_status st = BLVL_OK;
     for (uint32_t i = 0; i < cm->batch_count && st == BLVL_OK; i++)
-        st = batch(c, i, v);
+        if (cm->batches[i].index_count > 0) /* an empty batch draws nothing */
+            st = batch(c, i, v);
     blvl__dealloc(c->al, v, most * sizeof *v);
     return st;
 }

@@ -46,7 +46,8 @@ static float finite_or(float v, float def) {
     return isfinite(v) && v != 0.0f ? v : def;
 }
 
-void hb_project_uv(blvl_Vec3 p, blvl_Vec3 n, const blvl_hmap_uv *uv, blvl_Vec2 tile, float out[2]) {
+void blvl__hb_project_uv(blvl_Vec3 p, blvl_Vec3 n, const blvl_hmap_uv *uv, blvl_Vec2 tile,
+                         float out[2]) {
     double ax = fabs(n.x), ay = fabs(n.y), az = fabs(n.z), u, v;
     /* Seen from the front, u runs right and v down, so no face shows its texture mirrored. */
     if (ay >= ax && ay >= az) {
@@ -102,11 +103,11 @@ static blvl_status add_fan(hb *c, scratch *s, uint32_t n, int32_t material, uint
     sf.vertex_count = n;
     sf.indices = s->idx;
     sf.index_count = k;
-    sf.material = hb_material(c, material);
+    sf.material = blvl__hb_material(c, material);
     sf.door = door;
     sf.source = source;
     blvl_status st = blvl_bake_add_surface(c->b, &sf, c->err);
-    return st == BLVL_OK ? st : hb_pass(c, st);
+    return st == BLVL_OK ? st : blvl__hb_pass(c, st);
 }
 
 static uint32_t door_of(const hb *c, uint32_t e) {
@@ -117,18 +118,18 @@ static blvl_status brush_faces(hb *c, scratch *s, uint32_t i, const blvl_Plane *
                                const uint32_t *face_source) {
     const blvl_hmap_brush *br = &c->map->brushes[i];
     uint32_t e;
-    hb_owner(c, br->owner, &e);
+    blvl__hb_owner(c, br->owner, &e);
     blvl_bake_polygons poly;
     blvl_status st = blvl_bake_brush_polygons(planes, br->face_count, &poly, c->opt, c->err);
     if (st != BLVL_OK)
-        return hb_pass(c, st);
+        return blvl__hb_pass(c, st);
     uint32_t at = 0;
     for (uint32_t j = 0; j < poly.count && st == BLVL_OK; j++) {
         uint32_t n = poly.sizes[j];
         const blvl_hmap_face *f = &br->faces[j];
         if (n >= 3) {
             if (!reserve(c, s, n)) {
-                st = hb_nomem(c);
+                st = blvl__hb_nomem(c);
                 break;
             }
             uint8_t rgba[4];
@@ -142,7 +143,7 @@ static blvl_status brush_faces(hb *c, scratch *s, uint32_t i, const blvl_Plane *
                 v->normal[0] = planes[j].normal.x, v->normal[1] = planes[j].normal.y,
                 v->normal[2] = planes[j].normal.z;
                 blvl_Vec3 pm = {(float)(p.x / c->s), (float)(p.y / c->s), (float)(p.z / c->s)};
-                hb_project_uv(pm, planes[j].normal, &f->uv, tile, v->uv);
+                blvl__hb_project_uv(pm, planes[j].normal, &f->uv, tile, v->uv);
                 memcpy(v->color, rgba, 4);
             }
             st = add_fan(c, s, n, f->material, door_of(c, e), face_source[j]);
@@ -153,23 +154,24 @@ static blvl_status brush_faces(hb *c, scratch *s, uint32_t i, const blvl_Plane *
     return st;
 }
 
-blvl_status hb_geom_brushes(hb *c, const uint32_t *face_source) {
+blvl_status blvl__hb_geom_brushes(hb *c, const uint32_t *face_source) {
     const blvl_hmap *m = c->map;
     uint32_t most = 1;
     for (uint32_t i = 0; i < m->brush_count; i++)
         most = m->brushes[i].face_count > most ? m->brushes[i].face_count : most;
     blvl_Plane *planes = blvl__calloc_n(c->al, most, sizeof *planes);
     if (!planes)
-        return hb_nomem(c);
+        return blvl__hb_nomem(c);
     scratch s = {0};
     blvl_status st = BLVL_OK;
     uint32_t face = 0;
     for (uint32_t i = 0; i < m->brush_count && st == BLVL_OK; i++) {
         const blvl_hmap_brush *br = &m->brushes[i];
         uint32_t e;
-        hb_owner(c, br->owner, &e);
+        blvl__hb_owner(c, br->owner, &e);
         hb_class cls = e == BLVL_BAKE_NONE ? HB_WORLD : c->cls[e];
-        if (hb_is_drawn(br->contents, cls) && (st = hb_brush_planes(c, i, planes)) == BLVL_OK)
+        if (blvl__hb_is_drawn(br->contents, cls) &&
+            (st = blvl__hb_brush_planes(c, i, planes)) == BLVL_OK)
             st = brush_faces(c, &s, i, planes, face_source + face);
         face += br->face_count;
     }
@@ -248,32 +250,32 @@ static blvl_Vec3 corner_normal(const blvl_hmap_mesh *me, const mesh_normals *mn,
                 x += mn->pn[q].x, y += mn->pn[q].y, z += mn->pn[q].z;
             }
         }
-        blvl_Vec3 n = hb_normalize((blvl_Vec3){(float)x, (float)y, (float)z}, &ok);
+        blvl_Vec3 n = blvl__hb_normalize((blvl_Vec3){(float)x, (float)y, (float)z}, &ok);
         if (ok)
             return n;
     }
-    return hb_normalize(mn->pn[p], &ok);
+    return blvl__hb_normalize(mn->pn[p], &ok);
 }
 
 static blvl_status mesh_polys(hb *c, scratch *s, uint32_t i, const blvl_Vec3 *pts,
                               const uint32_t *poly_source) {
     const blvl_hmap_mesh *me = &c->map->meshes[i];
     uint32_t e;
-    hb_owner(c, me->owner, &e);
+    blvl__hb_owner(c, me->owner, &e);
     mesh_normals mn = {0};
     blvl_status st = BLVL_OK;
     if (!normals_build(c, me, &mn)) {
         normals_free(c, &mn);
-        return hb_nomem(c);
+        return blvl__hb_nomem(c);
     }
     for (uint32_t p = 0; p < me->poly_count && st == BLVL_OK; p++) {
         const blvl_hmap_poly *po = &me->polys[p];
         bool ok;
-        blvl_Vec3 flat = hb_normalize(mn.pn[p], &ok);
+        blvl_Vec3 flat = blvl__hb_normalize(mn.pn[p], &ok);
         if (!ok || po->index_count < 3)
             continue; /* no area: nothing to draw */
         if (!reserve(c, s, po->index_count)) {
-            st = hb_nomem(c);
+            st = blvl__hb_nomem(c);
             break;
         }
         uint8_t rgba[4];
@@ -291,7 +293,7 @@ static blvl_status mesh_polys(hb *c, scratch *s, uint32_t i, const blvl_Vec3 *pt
                 v->uv[0] = po->uvs[k].x;
                 v->uv[1] = po->uvs[k].y;
             } else if (po->uv_count != po->index_count)
-                hb_project_uv(me->vertices[vi], flat, &po->proj, tile, v->uv);
+                blvl__hb_project_uv(me->vertices[vi], flat, &po->proj, tile, v->uv);
             memcpy(v->color, rgba, 4);
         }
         st = add_fan(c, s, po->index_count, po->material, door_of(c, e), poly_source[p]);
@@ -300,7 +302,7 @@ static blvl_status mesh_polys(hb *c, scratch *s, uint32_t i, const blvl_Vec3 *pt
     return st;
 }
 
-blvl_status hb_geom_meshes(hb *c, const uint32_t *poly_source) {
+blvl_status blvl__hb_geom_meshes(hb *c, const uint32_t *poly_source) {
     const blvl_hmap *m = c->map;
     scratch s = {0};
     blvl_status st = BLVL_OK;
@@ -308,14 +310,14 @@ blvl_status hb_geom_meshes(hb *c, const uint32_t *poly_source) {
     for (uint32_t i = 0; i < m->mesh_count && st == BLVL_OK; i++) {
         const blvl_hmap_mesh *me = &m->meshes[i];
         uint32_t e;
-        hb_owner(c, me->owner, &e);
+        blvl__hb_owner(c, me->owner, &e);
         hb_class cls = e == BLVL_BAKE_NONE ? HB_WORLD : c->cls[e];
-        if (!hb_is_volume(cls) && cls != HB_TRIGGER_OTHER) {
+        if (!blvl__hb_is_volume(cls) && cls != HB_TRIGGER_OTHER) {
             size_t np = me->vertex_count ? me->vertex_count : 1;
             blvl_Vec3 *pts = blvl__calloc_n(c->al, np, sizeof *pts);
             if (!pts)
-                st = hb_nomem(c);
-            else if ((st = hb_mesh_points(c, i, pts)) == BLVL_OK)
+                st = blvl__hb_nomem(c);
+            else if ((st = blvl__hb_mesh_points(c, i, pts)) == BLVL_OK)
                 st = mesh_polys(c, &s, i, pts, poly_source + poly);
             blvl__dealloc(c->al, pts, np * sizeof *pts);
         }

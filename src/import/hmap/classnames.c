@@ -7,7 +7,7 @@
 
 #include "bake_internal.h"
 
-hb_class hb_classify(const char *n) {
+hb_class blvl__hb_classify(const char *n) {
     static const struct {
         const char *name;
         hb_class cls;
@@ -34,7 +34,7 @@ hb_class hb_classify(const char *n) {
     return HB_OTHER;
 }
 
-const char *hb_key(const blvl_hmap_entity *e, const char *key, uint32_t *pair) {
+const char *blvl__hb_key(const blvl_hmap_entity *e, const char *key, uint32_t *pair) {
     for (uint32_t i = 0; i < e->pair_count; i++)
         if (e->pairs[i].key.bytes && strcmp(e->pairs[i].key.bytes, key) == 0) {
             if (pair)
@@ -72,14 +72,14 @@ static blvl_status bad_key(hb *c, uint32_t entity, uint32_t pair, const char *ke
     snprintf(field, sizeof field, "entity[%u].%s", entity, key);
     snprintf(problem, sizeof problem, "\"%.80s\" is not %s",
              c->map->entities[entity].pairs[pair].value.bytes, want);
-    return hb_fail(c, "ENTS", field, hb_off_pair_value(c->map, entity, pair), "entity-key",
-                   problem);
+    return blvl__hb_fail(c, "ENTS", field, blvl__hb_off_pair_value(c->map, entity, pair),
+                         "entity-key", problem);
 }
 
-blvl_status hb_key_float(hb *c, uint32_t entity, const char *key, float def, float *out,
-                         bool *present) {
+blvl_status blvl__hb_key_float(hb *c, uint32_t entity, const char *key, float def, float *out,
+                               bool *present) {
     uint32_t pair;
-    const char *v = hb_key(&c->map->entities[entity], key, &pair);
+    const char *v = blvl__hb_key(&c->map->entities[entity], key, &pair);
     if (present)
         *present = v != NULL;
     *out = def;
@@ -92,10 +92,10 @@ blvl_status hb_key_float(hb *c, uint32_t entity, const char *key, float def, flo
     return BLVL_OK;
 }
 
-blvl_status hb_key_vec3(hb *c, uint32_t entity, const char *key, blvl_Vec3 def, blvl_Vec3 *out,
-                        bool *present) {
+blvl_status blvl__hb_key_vec3(hb *c, uint32_t entity, const char *key, blvl_Vec3 def,
+                              blvl_Vec3 *out, bool *present) {
     uint32_t pair;
-    const char *v = hb_key(&c->map->entities[entity], key, &pair);
+    const char *v = blvl__hb_key(&c->map->entities[entity], key, &pair);
     if (present)
         *present = v != NULL;
     *out = def;

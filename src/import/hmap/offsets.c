@@ -38,7 +38,7 @@ static uint64_t size_entity(const blvl_hmap_entity *e) {
     return n;
 }
 
-uint64_t hb_off_chunk(const blvl_hmap *m, const char tag[4]) {
+uint64_t blvl__hb_off_chunk(const blvl_hmap *m, const char tag[4]) {
     if (m->chunk_count) {
         for (uint32_t i = 0; i < m->chunk_count; i++)
             if (memcmp(m->chunks[i].tag, tag, 4) == 0)
@@ -88,46 +88,46 @@ uint64_t hb_off_chunk(const blvl_hmap *m, const char tag[4]) {
     return off;
 }
 
-uint64_t hb_off_meta_upm(const blvl_hmap *m) {
-    return hb_off_chunk(m, "META") + 8 + STR(m->meta->name) + 12 + 4;
+uint64_t blvl__hb_off_meta_upm(const blvl_hmap *m) {
+    return blvl__hb_off_chunk(m, "META") + 8 + STR(m->meta->name) + 12 + 4;
 }
 
-uint64_t hb_off_cmpl_upm(const blvl_hmap *m) {
-    return hb_off_chunk(m, "CMPL") + 8 + 12;
+uint64_t blvl__hb_off_cmpl_upm(const blvl_hmap *m) {
+    return blvl__hb_off_chunk(m, "CMPL") + 8 + 12;
 }
 
-uint64_t hb_off_brush(const blvl_hmap *m, uint32_t i) {
-    uint64_t off = hb_off_chunk(m, "BRSH") + 8 + 4;
+uint64_t blvl__hb_off_brush(const blvl_hmap *m, uint32_t i) {
+    uint64_t off = blvl__hb_off_chunk(m, "BRSH") + 8 + 4;
     for (uint32_t k = 0; k < i && k < m->brush_count; k++)
         off += size_brush(&m->brushes[k]);
     return off;
 }
 
-uint64_t hb_off_face(const blvl_hmap *m, uint32_t i, uint32_t j) {
-    return hb_off_brush(m, i) + 20 + 44 * (uint64_t)j;
+uint64_t blvl__hb_off_face(const blvl_hmap *m, uint32_t i, uint32_t j) {
+    return blvl__hb_off_brush(m, i) + 20 + 44 * (uint64_t)j;
 }
 
-uint64_t hb_off_mesh(const blvl_hmap *m, uint32_t i) {
-    uint64_t off = hb_off_chunk(m, "MESH") + 8 + 4;
+uint64_t blvl__hb_off_mesh(const blvl_hmap *m, uint32_t i) {
+    uint64_t off = blvl__hb_off_chunk(m, "MESH") + 8 + 4;
     for (uint32_t k = 0; k < i && k < m->mesh_count; k++)
         off += size_mesh(&m->meshes[k]);
     return off;
 }
 
-uint64_t hb_off_mesh_vertex(const blvl_hmap *m, uint32_t i, uint32_t v) {
-    return hb_off_mesh(m, i) + 12 + STR(m->meshes[i].name) + 4 + 12 * (uint64_t)v;
+uint64_t blvl__hb_off_mesh_vertex(const blvl_hmap *m, uint32_t i, uint32_t v) {
+    return blvl__hb_off_mesh(m, i) + 12 + STR(m->meshes[i].name) + 4 + 12 * (uint64_t)v;
 }
 
-uint64_t hb_off_entity(const blvl_hmap *m, uint32_t i) {
-    uint64_t off = hb_off_chunk(m, "ENTS") + 8 + 4;
+uint64_t blvl__hb_off_entity(const blvl_hmap *m, uint32_t i) {
+    uint64_t off = blvl__hb_off_chunk(m, "ENTS") + 8 + 4;
     for (uint32_t k = 0; k < i && k < m->entity_count; k++)
         off += size_entity(&m->entities[k]);
     return off;
 }
 
-uint64_t hb_off_pair_value(const blvl_hmap *m, uint32_t i, uint32_t p) {
+uint64_t blvl__hb_off_pair_value(const blvl_hmap *m, uint32_t i, uint32_t p) {
     const blvl_hmap_entity *e = &m->entities[i];
-    uint64_t off = hb_off_entity(m, i) + 8 + STR(e->classname) + 36 + 4;
+    uint64_t off = blvl__hb_off_entity(m, i) + 8 + STR(e->classname) + 36 + 4;
     for (uint32_t k = 0; k < p; k++)
         off += STR(e->pairs[k].key) + STR(e->pairs[k].value);
     return off + STR(e->pairs[p].key);
@@ -149,26 +149,26 @@ static uint64_t size_model(const blvl_hmap_model *mo) {
     return n;
 }
 
-uint64_t hb_off_cmpl_batch(const blvl_hmap *m, uint32_t i) {
+uint64_t blvl__hb_off_cmpl_batch(const blvl_hmap *m, uint32_t i) {
     const blvl_hmap_compiled *c = m->compiled;
-    uint64_t off = hb_off_chunk(m, "CMPL") + 8 + 12 + 4 + 1 + 24 + 4;
+    uint64_t off = blvl__hb_off_chunk(m, "CMPL") + 8 + 12 + 4 + 1 + 24 + 4;
     for (uint32_t k = 0; k < i && k < c->batch_count; k++)
         off += size_batch(&c->batches[k]);
     return off;
 }
 
-uint64_t hb_off_cmpl_model(const blvl_hmap *m, uint32_t i) {
+uint64_t blvl__hb_off_cmpl_model(const blvl_hmap *m, uint32_t i) {
     const blvl_hmap_compiled *c = m->compiled;
-    uint64_t off = hb_off_cmpl_batch(m, c->batch_count) + 4;
+    uint64_t off = blvl__hb_off_cmpl_batch(m, c->batch_count) + 4;
     for (uint32_t k = 0; k < i && k < c->model_count; k++)
         off += size_model(&c->models[k]);
     return off;
 }
 
-uint64_t hb_off_cmpl_light(const blvl_hmap *m, uint32_t i) {
+uint64_t blvl__hb_off_cmpl_light(const blvl_hmap *m, uint32_t i) {
     const blvl_hmap_compiled *c = m->compiled;
     const blvl_hmap_bsp *t = &c->bsp;
-    uint64_t off = hb_off_cmpl_model(m, c->model_count);
+    uint64_t off = blvl__hb_off_cmpl_model(m, c->model_count);
     off += 4 + 4 + 24 + 4 + 16 * (uint64_t)t->plane_count + 4 + 12 * (uint64_t)t->node_count + 4 +
            8 * (uint64_t)t->leaf_count + 4 + 4 * (uint64_t)t->leaf_brush_count + 4;
     for (uint32_t k = 0; k < t->brush_count; k++)

@@ -10,7 +10,7 @@
 
 #include "bake_internal.h"
 
-blvl_status hb_units(hb *c) {
+blvl_status blvl__hb_units(hb *c) {
     const blvl_hmap *m = c->map;
     float upm;
     char field[64];
@@ -18,45 +18,45 @@ blvl_status hb_units(hb *c) {
     const char *part;
     if (m->meta) {
         upm = m->meta->units_per_meter;
-        off = hb_off_meta_upm(m);
+        off = blvl__hb_off_meta_upm(m);
         part = "META";
     } else if (m->compiled) {
         upm = m->compiled->units_per_meter;
-        off = hb_off_cmpl_upm(m);
+        off = blvl__hb_off_cmpl_upm(m);
         part = "CMPL";
     } else {
         /* Neither chunk: nothing says how large a unit is; a map without both has no scale. */
-        return hb_fail(c, "META", "unitsPerMeter", 12, "units-per-meter",
-                       "the file has neither META nor CMPL, so no unitsPerMeter");
+        return blvl__hb_fail(c, "META", "unitsPerMeter", 12, "units-per-meter",
+                             "the file has neither META nor CMPL, so no unitsPerMeter");
     }
     if (!isfinite(upm) || !(upm > 0.0f)) {
         snprintf(field, sizeof field, "unitsPerMeter");
         char problem[96];
         snprintf(problem, sizeof problem, "%g is not a positive finite number", (double)upm);
-        return hb_fail(c, part, field, off, "units-per-meter", problem);
+        return blvl__hb_fail(c, part, field, off, "units-per-meter", problem);
     }
     c->s = 1.0 / ((double)upm * 0.0254);
     if (!isfinite(c->s) || c->s > 1e30) {
         char problem[96];
         snprintf(problem, sizeof problem, "%g makes one map unit too large a length in qu",
                  (double)upm);
-        return hb_fail(c, part, "unitsPerMeter", off, "units-per-meter", problem);
+        return blvl__hb_fail(c, part, "unitsPerMeter", off, "units-per-meter", problem);
     }
     return BLVL_OK;
 }
 
-blvl_Vec3 hb_forward(blvl_Vec3 angles) {
+blvl_Vec3 blvl__hb_forward(blvl_Vec3 angles) {
     const double d2r = 3.14159265358979323846 / 180.0;
     double p = angles.x * d2r, y = angles.y * d2r;
     blvl_Vec3 f = {(float)(-sin(y) * cos(p)), (float)sin(p), (float)(-cos(y) * cos(p))};
     return f;
 }
 
-bool hb_finite3(blvl_Vec3 v) {
+bool blvl__hb_finite3(blvl_Vec3 v) {
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
 }
 
-blvl_Vec3 hb_normalize(blvl_Vec3 v, bool *ok) {
+blvl_Vec3 blvl__hb_normalize(blvl_Vec3 v, bool *ok) {
     double l = sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
     blvl_Vec3 r = {0, 0, 0};
     *ok = isfinite(l) && l > 0.0;
@@ -68,7 +68,7 @@ blvl_Vec3 hb_normalize(blvl_Vec3 v, bool *ok) {
     return r;
 }
 
-bool hb_plane(const hb *c, blvl_Plane in, blvl_Plane *out) {
+bool blvl__hb_plane(const hb *c, blvl_Plane in, blvl_Plane *out) {
     double l = sqrt((double)in.normal.x * in.normal.x + (double)in.normal.y * in.normal.y +
                     (double)in.normal.z * in.normal.z);
     if (!isfinite(l) || !isfinite(in.dist) || !(l > 0.0))
@@ -83,7 +83,7 @@ bool hb_plane(const hb *c, blvl_Plane in, blvl_Plane *out) {
     return true;
 }
 
-blvl_Vec3 hb_point(const hb *c, blvl_Vec3 p) {
+blvl_Vec3 blvl__hb_point(const hb *c, blvl_Vec3 p) {
     blvl_Vec3 r = {(float)(p.x * c->s), (float)(p.y * c->s), (float)(p.z * c->s)};
     return r;
 }
