@@ -136,6 +136,28 @@ rc 0 verify s.blvl
 rc 0 dump s.blvl meta
 has out '"engine": "Hmap"'
 has out '"name": "Rockgrave sample: three rooms"'
+# the symbols read back: they name this level, every collider, every triangle run; 26 brushes,
+# 2 meshes, 26 x 6 faces and 6 + 11 mesh polygons are sources
+rc 0 identity s.blvl
+cp out ident
+rc 0 dump s.bsym bsym
+ok "the .bsym names the level and its sources" python3 - out ident <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ident = open(sys.argv[2]).read().strip()
+assert bytes(d["level"]).hex() == ident, "identity"
+assert d["version"] == 1
+assert len(d["colliders"]) == 48
+src = d["sources"]
+assert len(src) == 26 + 2 + 26 * 6 + 17, len(src)
+assert all(c < len(src) for c in d["colliders"])
+assert all(r["source"] < len(src) for r in d["tri_runs"])
+assert [m["name"] for m in d["materials"]][4] == "liquid/water"
+assert d["materials"][4]["texture"] == "textures/liquid/water.png"
+kinds = [s.get("kind", "Brush") for s in src]
+assert kinds.count("Brush") == 26 and kinds.count("Prop") == 2 and kinds.count("Face") == 173
+EOF2
+rm -f ident
 # a player box dropped onto room A's floor (y 0) stops 1/32 above it: origin y = 24 + 1/32
 rc 0 trace s.blvl --box -16 -24 -16 16 32 16 --from 40 100 40 --to 40 -100 40
 has out "end 40 24.03125 40"
