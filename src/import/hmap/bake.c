@@ -21,12 +21,7 @@
 
 blvl_status blvl__hb_fail(hb *c, const char *part, const char *field, uint64_t offset,
                           const char *rule, const char *problem) {
-    if (c->err) {
-        c->err->code = BLVL_E_SOURCE;
-        snprintf(c->err->message, sizeof c->err->message, "%s: %s at offset %llu: %s: %s", part,
-                 field, (unsigned long long)offset, rule, problem);
-    }
-    return BLVL_E_SOURCE;
+    return blvl__fail_source(c->err, part, field, offset, rule, "%s", problem);
 }
 
 blvl_status blvl__hb_nomem(hb *c) {
