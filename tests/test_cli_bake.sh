@@ -158,6 +158,24 @@ kinds = [s.get("kind", "Brush") for s in src]
 assert kinds.count("Brush") == 26 and kinds.count("Prop") == 2 and kinds.count("Face") == 173
 EOF2
 rm -f ident
+# entities verbatim, "origin" (qu), "angles" and "scale" first; the origin reads back as the
+# float the bake placed the spawn at
+rc 0 dump s.blvl entities
+ok "entities: every one, origin in qu first, pairs verbatim" python3 - out <<'EOF2'
+import json, struct, sys
+e = json.load(open(sys.argv[1]))["entities"]
+assert len(e) == 13
+f = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]
+spawn = e[10]
+assert spawn["classname"] == "info_player_start"
+assert [p["key"] for p in spawn["pairs"]] == ["origin", "angles", "scale"]
+got = [f(float(x)) for x in spawn["pairs"][0]["value"].split()]
+assert got == [f(1 / 0.0254), f(0.75 / 0.0254), f(7 / 0.0254)], got
+door = e[1]
+assert door["classname"] == "func_door"
+assert [(p["key"], p["value"]) for p in door["pairs"][3:]] == [
+    ("targetname", "gate"), ("angle", "-1"), ("lip", "0.125"), ("speed", "2"), ("wait", "4")]
+EOF2
 # a player box dropped onto room A's floor (y 0) stops 1/32 above it: origin y = 24 + 1/32
 rc 0 trace s.blvl --box -16 -24 -16 16 32 16 --from 40 100 40 --to 40 -100 40
 has out "end 40 24.03125 40"

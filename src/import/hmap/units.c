@@ -48,7 +48,12 @@ blvl_status blvl__hb_units(hb *c) {
 blvl_Vec3 blvl__hb_forward(blvl_Vec3 angles) {
     const double d2r = 3.14159265358979323846 / 180.0;
     double p = angles.x * d2r, y = angles.y * d2r;
-    blvl_Vec3 f = {(float)(-sin(y) * cos(p)), (float)sin(p), (float)(-cos(y) * cos(p))};
+    double v[3] = {-sin(y) * cos(p), sin(p), -cos(y) * cos(p)};
+    /* sin(180) is 1.2e-16, not 0: round such dust (and -0) to 0 so axis-aligned angles give
+     * exact axes */
+    for (int k = 0; k < 3; k++)
+        v[k] = fabs(v[k]) < 1e-12 ? 0.0 : v[k];
+    blvl_Vec3 f = {(float)v[0], (float)v[1], (float)v[2]};
     return f;
 }
 
