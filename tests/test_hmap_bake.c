@@ -311,6 +311,49 @@ static void test_compiled_sample(void) {
     blvl_hmap_free(map, NULL);
 }
 
+/* A combined file (the sample's source chunks and its CMPL): sim from BRSH and MESH (the water
+ * collider names its material, which only BRSH knows), geometry and lights from CMPL. */
+static void test_combined(void) {
+    blvl_hmap *src = read_map("sample.hmap"), *cmp = read_map("sample_compiled.hmap");
+    blvl_hmap both = *src; /* borrows both maps' records; the writer lays the chunks out */
+    both.chunk_count = 0;
+    both.chunks = NULL;
+    both.flags = BLVL_HMAP_FLAG_SOURCE | BLVL_HMAP_FLAG_COMPILED;
+    both.compiled = cmp->compiled;
+    void *bytes = NULL;
+    size_t size = 0;
+    blvl_error err;
+    CHECK_EQ_INT(blvl_hmap_write(&both, NULL, &bytes, &size, &err), BLVL_OK);
+    blvl_hmap *map = NULL;
+    CHECK_EQ_INT(blvl_hmap_read(bytes, size, NULL, &map, &err), BLVL_OK);
+    if (map) {
+        baked k;
+        CHECK_EQ_INT(bake_map(map, &k, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl_Sim_colliders_len(k.sim), 48);
+        int water_material = -2;
+        for (uint32_t i = 0; i < blvl_Sim_colliders_len(k.sim); i++) {
+            blvl_Collider c = blvl_Sim_colliders_at(k.sim, i);
+            if (blvl_Collider_flags(c) == blvl_ColliderFlag_Water)
+                water_material = (int)blvl_Collider_material(c);
+        }
+        CHECK_EQ_INT(water_material, 4);
+        check_shared_sim(k.sim);
+        uint64_t tris = 0;
+        for (uint32_t i = 0; i < map->compiled->batch_count; i++)
+            tris += map->compiled->batches[i].index_count / 3;
+        CHECK_EQ_INT(blvl_Geometry_indices_len(k.geo) / 3, tris);
+        /* batch sources (one per batch), not face sources: 26 brushes, 2 meshes, 8 batches */
+        CHECK_EQ_INT(blvl_Symbols_sources_len(k.sym), 26 + 2 + map->compiled->batch_count);
+        CHECK_EQ_INT(blvl_Lighting_punctual_lights_len(k.light), 2);
+        check_sun(k.light);
+        baked_free(&k);
+        blvl_hmap_free(map, NULL);
+    }
+    blvl_free(NULL, bytes);
+    blvl_hmap_free(src, NULL);
+    blvl_hmap_free(cmp, NULL);
+}
+
 /* unitsPerMeter: META's is refused when not positive and finite, naming the field and its
  * offset: the header (12) + META's tag and size (8) + its name (4 + 29) + ambient (12) +
  * gridSize (4) = 69. */
@@ -483,6 +526,7 @@ int main(void) {
     test_alloc();
     test_source_sample();
     test_compiled_sample();
+    test_combined();
     test_units();
     test_owner();
     return check_report("test_hmap_bake");
