@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# `make run`: the main job on the bundled default. Until importers exist, that is: bake a level
-# from the sample core sections (tests/data/sections/*.json, built into FlatBuffers by blvl's
-# own builder) and the game sections in tests/data/default/, then verify it, print its info,
-# dump its meta section, trace a box through its colliders and stream it through the
-# streaming reader.
+# `make run`: the main job on the bundled defaults. First a level packed from the sample core
+# sections (tests/data/sections/*.json, built into FlatBuffers by blvl's own builder) and the
+# game sections in tests/data/default/: verify it, print its info, dump its meta section, trace
+# a box through its colliders and stream it through the streaming reader. Then the bundled
+# Rockgrave map (tests/data/hmap/sample.hmap, docs/IMPORT-HMAP.md): bake it with its symbols,
+# verify it, print its info and drop a player box onto its floor.
 #   scripts/run-default.sh BUILD_DIR
 set -eu
 build=${1:-build}
@@ -39,3 +40,16 @@ echo "== blvl trace (a player box dropped onto the floor)"
 "$blvl" trace "$level" --box -16 -24 -16 16 32 16 --from 0 256 0 --to 0 -256 0 --as player
 echo "== blvl stream --want meta (events as the bytes arrive, 4 KiB at a time)"
 "$blvl" stream --want meta --piece 4096 <"$level"
+
+sample=$src/tests/data/hmap/sample.hmap
+baked=$out/sample.blvl
+echo "== blvl bake $sample -o $baked --symbols ${baked%.blvl}.bsym"
+"$blvl" bake "$sample" -o "$baked" --symbols "${baked%.blvl}.bsym"
+echo "== blvl verify"
+"$blvl" verify "$baked"
+echo "== blvl info"
+"$blvl" info "$baked"
+# Room A's floor is at y 0 (x 0..8 m, z 0..8 m = 0..315 qu): a player box (origin 24 above its
+# feet) dropped from 100 qu lands at y 24 + 1/32.
+echo "== blvl trace (a player box dropped onto room A's floor)"
+"$blvl" trace "$baked" --box -16 -24 -16 16 32 16 --from 40 100 40 --to 40 -100 40 --as player

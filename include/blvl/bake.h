@@ -45,6 +45,9 @@ typedef struct blvl_bake blvl_bake;
 
 BLVL_API blvl_status blvl_bake_new(blvl_bake **out, const blvl_options *opt, blvl_error *err);
 BLVL_API void blvl_bake_free(blvl_bake *b);
+/* The options the model was made with (a copy kept by blvl_bake_new): an importer allocates its
+ * scratch memory with their allocator. */
+BLVL_API const blvl_options *blvl_bake_options(const blvl_bake *b);
 
 /* ---- meta -------------------------------------------------------------------------------- */
 

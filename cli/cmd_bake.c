@@ -1,0 +1,201 @@
+/* blvl bake: a source map into a level (DESIGN "Baking"; docs/IMPORT-HMAP.md). The format is
+ * picked from the bytes; only Rockgrave .hmap has an importer so far, the other formats blvl
+ * knows are recognised and refused by name. Output is atomic (blvl_bake_write_file): a refused
+ * input leaves nothing at OUT. */
+#include <getopt.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blvl/bake.h"
+#include "blvl/hmap.h"
+#include "cli.h"
+
+static const cli_help help = {
+    "bake", "INPUT -o OUT.blvl [--from hmap|subspace|riot|q3] [--symbols OUT.bsym] [--threads N]",
+    "Bakes a source map into a level. The format comes from the first bytes:\n"
+    "  HMAP        Rockgrave .hmap (docs/IMPORT-HMAP.md)\n"
+    "  SRSC        Riot engine .lvl          (recognised; importer not built yet)\n"
+    "  BM, elvl    Subspace .lvl             (recognised; importer not built yet)\n"
+    "  IBSP, PK    Quake 3 .bsp or .pk3 zip  (recognised; importer not built yet)\n"
+    "A file with none of these starts is a Subspace map of bare tile records only with\n"
+    "--from subspace, or when its name ends in .lvl and its first record's x and y are at most\n"
+    "1023; one whose name ends in .hmap goes to the .hmap reader (which says what is wrong\n"
+    "with it); anything else is refused as an unknown format.\n"
+    "  -o OUT.blvl            the level (written to a temporary beside it, synced, renamed)\n"
+    "  --symbols OUT.bsym     also write the symbols sidecar (where each collider and\n"
+    "                         triangle run came from)\n"
+    "  --from FORMAT          read INPUT as this format whatever its bytes say\n"
+    "  --threads N            compression workers (0 = online CPUs); the bytes do not depend\n"
+    "                         on it\n"
+    "Prints one line of counts. Exit status: 0 baked, 1 the input is refused (\"blvl: FILE:\n"
+    "<chunk>: <field> at offset N: <rule>: <problem>\") and nothing is written, 2 usage error.\n"};
+
+typedef enum format { F_NONE, F_HMAP, F_SUBSPACE, F_RIOT, F_Q3 } format;
+
+static const char *format_names[] = {"", "hmap", "subspace", "riot", "q3"};
+
+static int ends_with(const char *s, const char *tail) {
+    size_t a = strlen(s), b = strlen(tail);
+    return a >= b && strcmp(s + a - b, tail) == 0;
+}
+
+/* DESIGN "Baking": the format from the bytes; *what names what was seen. */
+static format detect(const char *path, const uint8_t *d, size_t n, const char **what) {
+    if (n >= 4 && memcmp(d, "HMAP", 4) == 0)
+        return *what = "a Rockgrave .hmap (starts with HMAP)", F_HMAP;
+    if (n >= 4 && memcmp(d, "SRSC", 4) == 0)
+        return *what = "a Riot engine .lvl (starts with SRSC)", F_RIOT;
+    if (n >= 4 && memcmp(d, "elvl", 4) == 0)
+        return *what = "a Subspace .lvl (starts with elvl)", F_SUBSPACE;
+    if (n >= 2 && memcmp(d, "BM", 2) == 0)
+        return *what = "a Subspace .lvl (starts with a BM tileset)", F_SUBSPACE;
+    if (n >= 4 && memcmp(d, "IBSP", 4) == 0)
+        return *what = "a Quake 3 .bsp (starts with IBSP)", F_Q3;
+    if (n >= 4 && memcmp(d, "PK\x03\x04", 4) == 0)
+        return *what = "a zip (.pk3) for the Quake 3 importer (starts with PK)", F_Q3;
+    if (n >= 4 && ends_with(path, ".lvl")) {
+        uint32_t v =
+            (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
+        if ((v & 0xFFFu) <= 1023 && ((v >> 12) & 0xFFFu) <= 1023)
+            return *what = "a Subspace .lvl of bare tile records", F_SUBSPACE;
+    }
+    /* A damaged .hmap (bad magic, cut short) gets the reader's own refusal, which says what is
+     * wrong with it, rather than "unknown format". */
+    if (ends_with(path, ".hmap"))
+        return *what = "a .hmap by its name", F_HMAP;
+    *what = NULL;
+    return F_NONE;
+}
+
+/* Whether two paths name one existing file (so a bake would replace its own input). */
+static int same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+static void progress(void *user, uint64_t done, uint64_t total) {
+    (void)user;
+    cli_progress("bake", done, total);
+}
+
+static int bake_hmap(const char *in, const uint8_t *data, size_t size, const char *out,
+                     const char *symbols, unsigned threads) {
+    blvl_options opt = {0};
+    opt.threads = threads;
+    if (cli_progress_enabled())
+        opt.progress = progress;
+    blvl_error err;
+    blvl_hmap *map = NULL;
+    blvl_bake *b = NULL;
+    int rc = CLI_OK;
+    if (blvl_hmap_read(data, size, &opt, &map, &err) != BLVL_OK)
+        return cli_fail(in, &err);
+    if (blvl_bake_new(&b, &opt, &err) != BLVL_OK || blvl_hmap_bake(map, b, &err) != BLVL_OK) {
+        rc = cli_fail(in, &err);
+        goto done;
+    }
+    blvl_bake_stats stats;
+    blvl_status st = blvl_bake_write_file(b, out, symbols, &stats, &err);
+    cli_progress_clear();
+    if (st != BLVL_OK) {
+        rc = cli_fail(out, &err);
+        goto done;
+    }
+    printf("baked %s: %u colliders, %u planes, %u triangles, %u batches, %u materials, "
+           "%u entities%s%s\n",
+           out, stats.colliders, stats.planes, stats.triangles, stats.batches, stats.materials,
+           stats.entities, symbols ? "; symbols " : "", symbols ? symbols : "");
+done:
+    blvl_bake_free(b);
+    blvl_hmap_free(map, &opt);
+    return rc;
+}
+
+int blvl_cmd_bake(int argc, char **argv) {
+    if (cli_wants_help(argc, argv))
+        return cli_print_help(&help);
+    static const struct option longs[] = {{"output", required_argument, NULL, 'o'},
+                                          {"from", required_argument, NULL, 'f'},
+                                          {"symbols", required_argument, NULL, 's'},
+                                          {"threads", required_argument, NULL, 't'},
+                                          {0, 0, 0, 0}};
+    const char *out = NULL, *symbols = NULL;
+    format from = F_NONE;
+    uint32_t threads = 0;
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:", longs, NULL)) != -1) {
+        if (c == 'o' && (out || !*optarg))
+            return cli_usage(&help, out ? "-o given twice" : "-o wants a file name, not ''");
+        else if (c == 'o')
+            out = optarg;
+        else if (c == 's' && (symbols || !*optarg))
+            return cli_usage(&help, symbols ? "--symbols given twice"
+                                            : "--symbols wants a file name, not ''");
+        else if (c == 's')
+            symbols = optarg;
+        else if (c == 'f') {
+            from = F_NONE;
+            for (int k = F_HMAP; k <= F_Q3; k++)
+                if (strcmp(optarg, format_names[k]) == 0)
+                    from = (format)k;
+            if (from == F_NONE)
+                return cli_usage(&help, "--from wants hmap, subspace, riot or q3, not '%s'",
+                                 optarg);
+        } else if (c == 't' && cli_parse_u32(optarg, &threads) == 0 && threads <= 1024)
+            continue;
+        else if (c == 't')
+            return cli_usage(&help, "--threads wants a number 0..1024, not '%s'", optarg);
+        else
+            return cli_getopt_error(&help, argc, argv);
+    }
+    if (optind >= argc)
+        return cli_usage(&help, "needs an INPUT");
+    if (argc - optind > 1)
+        return cli_usage(&help, "takes one INPUT, not %d", argc - optind);
+    if (!out)
+        return cli_usage(&help, "needs -o OUT.blvl");
+    if (symbols && strcmp(symbols, out) == 0)
+        return cli_usage(&help, "--symbols and -o name the same file");
+    const char *in = argv[optind];
+    if (same_file(in, out) || (symbols && same_file(in, symbols)))
+        return cli_usage(&help, "the output would replace the input %s", in);
+    uint8_t *data;
+    size_t size;
+    int rc = cli_read_input(in, &data, &size);
+    if (rc != CLI_OK)
+        return rc;
+    const char *what;
+    format f = detect(in, data, size, &what);
+    if (from != F_NONE) {
+        f = from;
+        what = NULL;
+    }
+    switch (f) {
+    case F_HMAP:
+        rc = bake_hmap(in, data, size, out, symbols, threads);
+        break;
+    case F_NONE: {
+        char hex[3 * 4 + 1] = "";
+        int at = 0;
+        for (size_t i = 0; i < size && i < 4; i++)
+            at += snprintf(hex + at, sizeof hex - (size_t)at, "%s%02x", i ? " " : "", data[i]);
+        rc = cli_failf(in, BLVL_E_UNKNOWN_FORMAT,
+                       "%s%s%s, which is no format blvl bakes (HMAP Rockgrave, SRSC Riot, "
+                       "BM/elvl Subspace, IBSP or PK zip Quake 3; --from names one)",
+                       size ? "starts with bytes " : "is empty", hex, size > 4 ? " ..." : "");
+        break;
+    }
+    default:
+        rc = cli_failf(in, BLVL_E_UNKNOWN_FORMAT,
+                       "%s%s: the %s importer is not built yet (only Rockgrave .hmap bakes)",
+                       what ? "is " : "--from ", what ? what : format_names[f], format_names[f]);
+        break;
+    }
+    free(data);
+    return rc;
+}
