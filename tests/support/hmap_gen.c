@@ -8,6 +8,12 @@
 
 #define MAXP 16 /* planes of one generated brush */
 #define PI 3.14159265358979323846
+/* The clear disc kept above a floor spot (metres): the player box's half diagonal (0.58 m)
+ * and the tests' margin around meshes (40 qu, 1.02 m), rounded up. */
+#define SPOT_R 1.7
+/* Horizontal radius that bounds every prop (metres): the largest rotated box's half diagonal. */
+#define PROP_R 1.6
+#define MESH_R 2.0
 
 typedef struct rng {
     uint64_t s;
@@ -50,8 +56,18 @@ typedef struct dplane {
     double n[3], d;
 } dplane;
 
+/* A room's interior (metres) and the discs on its floor (x, z, radius): spots kept clear above
+ * a floor, where the tests drop a player, and the props placed so far. */
+#define ROOM_DISCS 24
+typedef struct room {
+    double lo[3], hi[3];
+    double spot[ROOM_DISCS][3], prop[ROOM_DISCS][3];
+    uint32_t spots, props;
+} room;
+
 typedef struct gen {
     hmap_gen *g;
+    room *rooms;
     rng r;
     double s; /* map units per metre */
     uint32_t next_id;
@@ -255,13 +271,51 @@ static uint32_t add_box_m(gen *G, double x0, double y0, double z0, double x1, do
     return add_box(G, lo, hi, contents, owner, mat);
 }
 
-static void add_floor(gen *G, uint32_t brush) {
+/* A floor and the spot (metres) above it that props keep clear. */
+static void add_floor(gen *G, room *rm, uint32_t brush, double x, double z) {
     hmap_gen *g = G->g;
-    if (G->oom || grow((void **)&g->floors, &G->floor_cap, g->floor_count + 1, sizeof *g->floors)) {
+    uint32_t cap = G->floor_cap;
+    if (G->oom || grow((void **)&g->floors, &G->floor_cap, g->floor_count + 1, sizeof *g->floors) ||
+        grow((void **)&g->floor_spots, &cap, g->floor_count + 1, sizeof *g->floor_spots)) {
         G->oom = 1;
         return;
     }
+    g->floor_spots[g->floor_count][0] = x * G->s;
+    g->floor_spots[g->floor_count][1] = z * G->s;
     g->floors[g->floor_count++] = brush;
+    if (rm->spots < ROOM_DISCS) {
+        rm->spot[rm->spots][0] = x, rm->spot[rm->spots][1] = z;
+        rm->spot[rm->spots++][2] = SPOT_R;
+    }
+}
+
+static bool disc_hits(const double (*d)[3], uint32_t n, double x, double z, double r) {
+    for (uint32_t i = 0; i < n; i++)
+        if ((d[i][0] - x) * (d[i][0] - x) + (d[i][1] - z) * (d[i][1] - z) <
+            (d[i][2] + r) * (d[i][2] + r))
+            return true;
+    return false;
+}
+
+/* A centre for something of horizontal radius r (metres) in the room, `margin` from its walls,
+ * clear of the spots, and `alone`: of the props too (a new floor, a mesh, whose surroundings
+ * the tests keep free of other brushes); false when none was found. */
+static bool place_in(gen *G, room *rm, double margin, double r, bool alone, double *x, double *z) {
+    for (int tries = 0; tries < 24; tries++) {
+        *x = rnd(&G->r, rm->lo[0] + margin, rm->hi[0] - margin);
+        *z = rnd(&G->r, rm->lo[2] + margin, rm->hi[2] - margin);
+        if (disc_hits((const double(*)[3])rm->spot, rm->spots, *x, *z, r))
+            continue;
+        if (alone && (rm->props >= ROOM_DISCS || rm->spots >= ROOM_DISCS ||
+                      disc_hits((const double(*)[3])rm->prop, rm->props, *x, *z, r)))
+            continue;
+        if (rm->props < ROOM_DISCS) {
+            rm->prop[rm->props][0] = *x, rm->prop[rm->props][1] = *z;
+            rm->prop[rm->props++][2] = r;
+        }
+        return true;
+    }
+    return false;
 }
 
 /* A random rotation matrix (axis-angle) or a turn about +Y only. */
@@ -307,15 +361,18 @@ static uint32_t box_planes(dplane *p, const double h[3]) {
     return 6;
 }
 
-/* A prop inside the room interior lo..hi (metres). */
-static void add_prop(gen *G, const double lo[3], const double hi[3], uint32_t *trigger_ent_count) {
+/* A prop of `kind` (0..7; above: random) in the room, clear of its floor spots. */
+static void add_prop(gen *G, room *rm, uint32_t kind) {
     rng *r = &G->r;
     double s = G->s;
-    double cx = rnd(r, lo[0] + 1.2, hi[0] - 1.2), cz = rnd(r, lo[2] + 1.2, hi[2] - 1.2);
-    double y0 = lo[1];
+    const double *hi = rm->hi;
+    double y0 = rm->lo[1], cx, cz;
     dplane p[MAXP];
     double R[3][3], c[3];
-    uint32_t kind = rndi(r, 8);
+    if (kind > 7)
+        kind = rndi(r, 8);
+    if (!place_in(G, rm, 1.2, PROP_R, kind >= 6, &cx, &cz))
+        return;
     switch (kind) {
     case 0: { /* wedge: a ramp rising along local +x */
         double L = rnd(r, 0.6, 1.8), W = rnd(r, 0.5, 1.5), H = rnd(r, 0.3, 1.2);
@@ -398,14 +455,13 @@ static void add_prop(gen *G, const double lo[3], const double hi[3], uint32_t *t
         double w = rnd(r, 0.4, 1.0);
         add_box_m(G, cx - w, y0, cz - w, cx + w, y0 + rnd(r, 0.5, 2.0), cz + w, BLVL_HMAP_TRIGGER,
                   e->id, M_TRIGGER);
-        (*trigger_ent_count)++;
         break;
     }
     default: { /* a raised platform: another floor */
         double w = rnd(r, 0.5, 1.1), d = rnd(r, 0.5, 1.1), h = quarter(rnd(r, 0.25, 1.0));
         uint32_t b =
             add_box_m(G, cx - w, y0, cz - d, cx + w, y0 + h, cz + d, BLVL_HMAP_SOLID, 0, M_FLOOR);
-        add_floor(G, b);
+        add_floor(G, rm, b, cx, cz);
         break;
     }
     }
@@ -450,7 +506,8 @@ static void prism(mbuild *m, const double (*base)[2], uint32_t n, double h) {
     }
 }
 
-static void add_mesh(gen *G, const double lo[3], const double hi[3], uint32_t kind) {
+static void add_mesh(gen *G, room *rm, uint32_t kind) {
+    const double *lo = rm->lo;
     hmap_gen *g = G->g;
     rng *r = &G->r;
     double s = G->s;
@@ -506,6 +563,9 @@ static void add_mesh(gen *G, const double lo[3], const double hi[3], uint32_t ki
         convex = false;
         name = "roof_mesh";
     }
+    double cx, cz;
+    if (!place_in(G, rm, 1.5, MESH_R, true, &cx, &cz))
+        return;
     if (G->oom ||
         grow((void **)&g->map.meshes, &G->mesh_cap, g->map.mesh_count + 1, sizeof *g->map.meshes)) {
         G->oom = 1;
@@ -523,7 +583,6 @@ static void add_mesh(gen *G, const double lo[3], const double hi[3], uint32_t ki
     me->id = G->next_id++;
     me->name = mkstr(G, name);
     double yaw = rnd(r, 0, 2 * PI), cy = cos(yaw), sy = sin(yaw);
-    double cx = rnd(r, lo[0] + 1.5, hi[0] - 1.5), cz = rnd(r, lo[2] + 1.5, hi[2] - 1.5);
     me->vertices = calloc(m.nv, sizeof *me->vertices);
     me->polys = calloc(m.np, sizeof *me->polys);
     if (!me->vertices || !me->polys) {
@@ -609,9 +668,12 @@ static void add_room(gen *G, uint32_t index, uint32_t cols, uint32_t meshes_here
     double ox = (index % cols) * 16.0, oz = (index / cols) * 16.0;
     double y0 = quarter(rnd(r, -2, 6)), w = quarter(rnd(r, 5, 11)), d = quarter(rnd(r, 5, 11));
     double h = quarter(rnd(r, 3.25, 5.5)), t = quarter(rnd(r, 0.25, 0.5));
+    room *rm = &G->rooms[index];
+    rm->lo[0] = ox, rm->lo[1] = y0, rm->lo[2] = oz;
+    rm->hi[0] = ox + w, rm->hi[1] = y0 + h, rm->hi[2] = oz + d;
     uint32_t f = add_box_m(G, ox - t, y0 - t, oz - t, ox + w + t, y0, oz + d + t, BLVL_HMAP_SOLID,
                            0, M_FLOOR);
-    add_floor(G, f);
+    add_floor(G, rm, f, ox + 0.75, oz + 0.75); /* the spot in the -x -z corner */
     bool sky = rndi(r, 3) == 0;
     add_box_m(G, ox - t, y0 + h, oz - t, ox + w + t, y0 + h + t, oz + d + t,
               sky ? BLVL_HMAP_SOLID | BLVL_HMAP_SKY : BLVL_HMAP_SOLID, 0, sky ? M_SKY : M_WALL);
@@ -635,12 +697,11 @@ static void add_room(gen *G, uint32_t index, uint32_t cols, uint32_t meshes_here
     } else {
         add_box_m(G, ox + w, y0, oz, ox + w + t, y0 + h, oz + d, BLVL_HMAP_SOLID, 0, M_WALL);
     }
-    double lo[3] = {ox, y0, oz}, hi[3] = {ox + w, y0 + h, oz + d};
-    uint32_t props = 3 + rndi(r, 3), triggers = 0;
-    for (uint32_t i = 0; i < props; i++)
-        add_prop(G, lo, hi, &triggers);
+    uint32_t props = 3 + rndi(r, 3);
+    for (uint32_t i = 0; i < props; i++) /* every kind within a few rooms, then any */
+        add_prop(G, rm, i < 3 ? (index * 3 + i) % 8 : 8);
     for (uint32_t i = 0; i < meshes_here; i++)
-        add_mesh(G, lo, hi, rndi(r, 4));
+        add_mesh(G, rm, rndi(r, 4));
     double sp[3] = {ox + w / 2, y0 + 0.05, oz + d / 2};
     if (index % 3 == 0) {
         blvl_hmap_entity *e =
@@ -1034,30 +1095,19 @@ int hmap_gen_build(const hmap_gen_opts *o, hmap_gen *g) {
     while (cols * cols < rooms)
         cols++;
     uint32_t meshes = o->meshes ? o->meshes : 2 * rooms;
+    G.rooms = calloc(rooms, sizeof *G.rooms);
+    if (!G.rooms) {
+        hmap_gen_free(g);
+        return -1;
+    }
     for (uint32_t i = 0; i < rooms && !G.oom; i++) {
         uint32_t here = meshes / rooms + (i < meshes % rooms);
         add_room(&G, i, cols, here);
     }
     /* extra props room after room until the brush count is reached */
-    for (uint32_t i = 0; g->map.brush_count < o->min_brushes && !G.oom; i++) {
-        uint32_t room = i % rooms, triggers = 0;
-        /* replay the room's frame: props only need its interior, taken from its floor brush */
-        double ox = (room % cols) * 16.0, oz = (room / cols) * 16.0;
-        /* the floor of room `room` is the first floor added for it; find it by position */
-        double lo[3] = {ox, 0, oz}, hi[3] = {ox + 5, 3.25, oz + 5};
-        for (uint32_t k = 0; k < g->floor_count; k++) {
-            const blvl_hmap_brush *fb = &g->map.brushes[g->floors[k]];
-            /* faces of add_box: +x, -x, +y, -y, +z, -z */
-            double fx0 = -fb->faces[1].plane.dist / G.s, fz0 = -fb->faces[5].plane.dist / G.s;
-            double fy = fb->faces[2].plane.dist / G.s;
-            if (fx0 < ox && fx0 > ox - 1 && fz0 < oz && fz0 > oz - 1) {
-                lo[1] = fy;
-                hi[1] = fy + 3.25;
-                break;
-            }
-        }
-        add_prop(&G, lo, hi, &triggers);
-    }
+    for (uint32_t i = 0; g->map.brush_count < o->min_brushes && !G.oom; i++)
+        add_prop(&G, &G.rooms[i % rooms], 8);
+    free(G.rooms);
     if (!G.oom)
         make_polys(&G);
     if (!G.oom && (o->parts & HMAP_GEN_COMPILED))
@@ -1168,6 +1218,7 @@ void hmap_gen_free(hmap_gen *g) {
         free(g->polys[i].pts);
     free(g->polys);
     free(g->floors);
+    free(g->floor_spots);
     free(g->mesh_convex);
     memset(g, 0, sizeof *g);
 }

@@ -48,9 +48,10 @@ typedef struct hmap_gen_poly {
 } hmap_gen_poly;
 
 typedef struct hmap_gen {
-    blvl_hmap map;         /* write this; source data always filled (see above) */
-    float units_per_meter; /* what the map says */
-    uint32_t *floors;      /* brush indices of floors: axial solid boxes, top face +Y */
+    blvl_hmap map;            /* write this; source data always filled (see above) */
+    float units_per_meter;    /* what the map says */
+    uint32_t *floors;         /* brush indices of floors: axial solid boxes, top face +Y */
+    double (*floor_spots)[2]; /* per floor: x, z (map units) of a spot nothing stands above */
     uint32_t floor_count;
     bool *mesh_convex;    /* per mesh: a closed convex solid */
     hmap_gen_poly *polys; /* every brush face polygon, then every mesh polygon */
