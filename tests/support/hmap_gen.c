@@ -13,7 +13,7 @@
 #define SPOT_R 1.7
 /* Horizontal radius that bounds every prop (metres): the largest rotated box's half diagonal. */
 #define PROP_R 1.6
-#define MESH_R 2.0
+#define MESH_R 1.6
 
 typedef struct rng {
     uint64_t s;
@@ -118,8 +118,15 @@ uint32_t hmap_gen_face_polygon(const blvl_Plane *planes, uint32_t count, uint32_
                                double (*out)[3], uint32_t max) {
     double a[64][3], b[64][3];
     double n[3] = {planes[face].normal.x, planes[face].normal.y, planes[face].normal.z};
-    double d = planes[face].dist;
-    /* the base square: Quake's BaseWindingForPlane, in double and far larger than any map */
+    double d = planes[face].dist, len = sqrt(ddot(n, n));
+    if (!(len > 0))
+        return 0;
+    /* a float normal is unit only to 1e-7: the plane scaled to a unit normal in double is the
+     * same plane, and keeps the base square's corners on it */
+    for (int i = 0; i < 3; i++)
+        n[i] /= len;
+    d /= len;
+    /* the base square: Quake's BaseWindingForPlane, in double */
     int ax = 0;
     double best = -1;
     for (int i = 0; i < 3; i++)
@@ -135,10 +142,15 @@ uint32_t hmap_gen_face_polygon(const blvl_Plane *planes, uint32_t count, uint32_
     dnorm(up);
     double right[3], org[3];
     dcross(up, n, right);
+    /* large enough to hold the brush (which lies within a few times its largest plane distance
+     * of the origin), small enough that clipping keeps double precision */
+    double size = 64;
+    for (uint32_t k = 0; k < count; k++)
+        size = fmax(size, 8.0 * fabs((double)planes[k].dist));
     for (int i = 0; i < 3; i++) {
         org[i] = n[i] * d;
-        up[i] *= 1e7;
-        right[i] *= 1e7;
+        up[i] *= size;
+        right[i] *= size;
     }
     uint32_t m = 4;
     for (int i = 0; i < 3; i++) {
@@ -371,7 +383,8 @@ static void add_prop(gen *G, room *rm, uint32_t kind) {
     double R[3][3], c[3];
     if (kind > 7)
         kind = rndi(r, 8);
-    if (!place_in(G, rm, 1.2, PROP_R, kind >= 6, &cx, &cz))
+    /* floors and water pools stand apart, so the tests can drop onto them and sample in them */
+    if (!place_in(G, rm, 1.2, PROP_R, kind >= 6 || kind == 3, &cx, &cz))
         return;
     switch (kind) {
     case 0: { /* wedge: a ramp rising along local +x */
@@ -531,8 +544,9 @@ static void add_mesh(gen *G, room *rm, uint32_t kind) {
         double P[8][2] = {{0, 0}, {t, 0}, {a, 0}, {a, t}, {t, t}, {t, a}, {0, a}, {0, t}};
         m.nv = 16;
         for (int i = 0; i < 8; i++) {
-            m.v[i][0] = P[i][0], m.v[i][1] = 0, m.v[i][2] = P[i][1];
-            m.v[8 + i][0] = P[i][0], m.v[8 + i][1] = h, m.v[8 + i][2] = P[i][1];
+            double x = P[i][0] - a / 2, z = P[i][1] - a / 2; /* centred on its bounds */
+            m.v[i][0] = x, m.v[i][1] = 0, m.v[i][2] = z;
+            m.v[8 + i][0] = x, m.v[8 + i][1] = h, m.v[8 + i][2] = z;
         }
         /* bottom (normal -Y): counter-clockwise seen from below = increasing in (x, z) */
         uint32_t b1[4] = {1, 2, 3, 4}, b2b[4] = {0, 1, 4, 7}, b3[4] = {7, 4, 5, 6};
@@ -666,7 +680,7 @@ static void set_pair(gen *G, blvl_hmap_entity *e, uint32_t i, const char *k, con
 static void add_room(gen *G, uint32_t index, uint32_t cols, uint32_t meshes_here) {
     rng *r = &G->r;
     double ox = (index % cols) * 16.0, oz = (index / cols) * 16.0;
-    double y0 = quarter(rnd(r, -2, 6)), w = quarter(rnd(r, 5, 11)), d = quarter(rnd(r, 5, 11));
+    double y0 = quarter(rnd(r, -2, 6)), w = quarter(rnd(r, 6, 12)), d = quarter(rnd(r, 6, 12));
     double h = quarter(rnd(r, 3.25, 5.5)), t = quarter(rnd(r, 0.25, 0.5));
     room *rm = &G->rooms[index];
     rm->lo[0] = ox, rm->lo[1] = y0, rm->lo[2] = oz;
@@ -697,11 +711,11 @@ static void add_room(gen *G, uint32_t index, uint32_t cols, uint32_t meshes_here
     } else {
         add_box_m(G, ox + w, y0, oz, ox + w + t, y0 + h, oz + d, BLVL_HMAP_SOLID, 0, M_WALL);
     }
+    for (uint32_t i = 0; i < meshes_here; i++) /* first: they want room around them */
+        add_mesh(G, rm, rndi(r, 4));
     uint32_t props = 3 + rndi(r, 3);
     for (uint32_t i = 0; i < props; i++) /* every kind within a few rooms, then any */
         add_prop(G, rm, i < 3 ? (index * 3 + i) % 8 : 8);
-    for (uint32_t i = 0; i < meshes_here; i++)
-        add_mesh(G, rm, rndi(r, 4));
     double sp[3] = {ox + w / 2, y0 + 0.05, oz + d / 2};
     if (index % 3 == 0) {
         blvl_hmap_entity *e =
