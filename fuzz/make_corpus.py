@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Writes the container seed corpora of the fuzz targets: fuzz/corpus/open, read and stream.
+(fuzz/corpus/hmap_read, the .hmap reader's seeds, is written by tests/data/hmap/make_hmap.py.)
 
     python3 fuzz/make_corpus.py [FUZZ_CORPUS_DIR]     (default: fuzz/corpus beside this script)
 

@@ -24,6 +24,7 @@
 
 #include "blvl/blvl.h"
 #include "blvl/fb.h"
+#include "blvl/hmap.h"
 #include "blvl/sections.h"
 #include "blvl/sections_builder.h"
 #include "blvl/trace.h"
@@ -139,6 +140,8 @@ static void all_returned(const char *what) {
 
 static char *meta_json, *sim_json;
 static size_t meta_len, sim_len;
+static uint8_t *hmap_good, *hmap_bad; /* a combined .hmap and one the reader refuses */
+static size_t hmap_good_len, hmap_bad_len;
 static uint8_t *big; /* incompressible (stored raw, so the run stays short), two chunks */
 #define BIG ((4u << 20) + 100u)
 static char dir[64];
@@ -151,6 +154,11 @@ static void inputs(void) {
     snprintf(path, sizeof path, "%s/tests/data/sections/sim.json", src);
     sim_json = (char *)test_slurp(path, &sim_len);
     CHECK(meta_json && sim_json);
+    snprintf(path, sizeof path, "%s/tests/data/hmap/good/unknown_chunks.hmap", src);
+    hmap_good = test_slurp(path, &hmap_good_len);
+    snprintf(path, sizeof path, "%s/tests/data/hmap/bad/bsp_tree_cycle.hmap", src);
+    hmap_bad = test_slurp(path, &hmap_bad_len);
+    CHECK(hmap_good && hmap_bad);
     big = malloc(BIG);
     uint64_t x = 0x9E3779B97F4A7C15ull;
     for (size_t i = 0; i < BIG; i++) {
@@ -389,6 +397,19 @@ static int scenario(int strict) {
     TRY(blvl_trace_world_new(&w, &c, 1, &opt, &err));
     blvl_trace_world_free(w);
 
+    /* the .hmap reader and writer; a refused map frees what it had read */
+    blvl_hmap *hm = NULL;
+    TRY(blvl_hmap_read(hmap_good, hmap_good_len, &opt, &hm, &err));
+    if (hm) {
+        void *hout = NULL;
+        size_t hn = 0;
+        TRY(blvl_hmap_write(hm, &opt, &hout, &hn, &err));
+        blvl_free(&opt, hout);
+        blvl_hmap_free(hm, &opt);
+    }
+    if (blvl_hmap_read(hmap_bad, hmap_bad_len, &opt, &hm, &err) == BLVL_OK)
+        failures++;
+
 out:
     blvl_free(&opt, file);
     blvl_free(&opt, meta);
@@ -449,5 +470,7 @@ int main(void) {
     free(big);
     free(meta_json);
     free(sim_json);
+    free(hmap_good);
+    free(hmap_bad);
     return check_report("test_alloc_all");
 }

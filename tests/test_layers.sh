@@ -6,7 +6,10 @@
 #   fb         -> common               the FlatBuffers runtime stands alone
 #   container  -> payload, common      the file format
 #   sections   -> fb, container, common
-#   trace      -> sections, fb, common (the container only through its public API)
+#   geom       -> common               convex-solid geometry shared by trace and bake
+#   trace      -> geom, sections, fb, common (the container only through its public API)
+#   bake       -> geom, sections, fb, container, common (fb holds the builder too)
+#   import     -> bake, sections, fb, common  importers (src/import/<format>/), one folder each
 #
 # A layer's #include "X/..." of another src/ folder must be in its list; public headers are
 # checked where a layer must stand alone (common and fb see no container header). It also
@@ -25,7 +28,10 @@ allowed() { # layer -> the src/ folders it may include
     fb) echo "fb common" ;;
     container) echo "container payload common" ;;
     sections) echo "sections fb container common" ;;
-    trace) echo "trace sections fb common" ;;
+    geom) echo "geom common" ;;
+    trace) echo "trace geom sections fb common" ;;
+    bake) echo "bake geom sections fb container common" ;;
+    import) echo "import bake sections fb common" ;;
     *) echo "" ;;
     esac
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The layers as the linker sees them (CMakeLists.txt, blvl_layer): every layer was linked alone
 # with the layers it may use (blvl_layer_<name>; a reach past them fails the build). Here the
-# trace one, a game server's program made of trace + sections + fb + container + payload +
+# trace one, a game server's program made of trace + geom + sections + fb + container + payload +
 # common only, must hold no JSON or FlatBuffers-builder code, and must trace a level exactly as
 # `blvl trace` does.
 set -u
@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
 ok() { local what=$1; shift; if "$@" >"$work/log" 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $what"; tail -n 20 "$work/log"; fi; }
 
-for l in common payload container fb fb_builder sections json trace; do
+for l in common payload container fb fb_builder sections json geom trace; do
     if [ -d "$src/src/common" ] || [ "$l" != common ]; then
         ok "layer $l linked alone" test -x "$build/blvl_layer_$l"
     fi

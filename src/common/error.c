@@ -67,6 +67,24 @@ blvl_status blvl__fail(blvl_error *err, blvl_status code, const char *fmt, ...) 
     return code;
 }
 
+blvl_status blvl__fail_source(blvl_error *err, const char *part, const char *field, uint64_t offset,
+                              const char *rule, const char *fmt, ...) {
+    if (err) {
+        err->code = BLVL_E_SOURCE;
+        int n = snprintf(err->message, sizeof err->message, "%s: %s at offset %llu: %s: ", part,
+                         field, (unsigned long long)offset, rule);
+        if (n < 0)
+            n = 0;
+        if ((size_t)n < sizeof err->message) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return BLVL_E_SOURCE;
+}
+
 void blvl__ok(blvl_error *err) {
     if (err) {
         err->code = BLVL_OK;

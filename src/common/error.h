@@ -1,6 +1,8 @@
 /* Filling a blvl_error: every refusal goes through blvl__fail so the message names the rule. */
 #ifndef BLVL_COMMON_ERROR_H
 #define BLVL_COMMON_ERROR_H
+#include <stdint.h>
+
 #include "blvl/common.h"
 
 #if defined(__GNUC__)
@@ -11,6 +13,12 @@
 
 /* Sets err (when not NULL) to `code` and "<rule-name>: <message>"; returns `code`. */
 blvl_status blvl__fail(blvl_error *err, blvl_status code, const char *fmt, ...) BLVL_PRINTF(3, 4);
+/* A source-format refusal (BLVL_E_SOURCE): err's message is exactly
+ * "<part>: <field> at offset N: <rule>: <problem>", no status prefix (the CLI prints the file
+ * before it). `part` is the chunk or record, `field` the path of the field, `offset` counts
+ * from the source file's start, `rule` names the rule its importer's doc lists. */
+blvl_status blvl__fail_source(blvl_error *err, const char *part, const char *field, uint64_t offset,
+                              const char *rule, const char *fmt, ...) BLVL_PRINTF(6, 7);
 /* Clears err to BLVL_OK. */
 void blvl__ok(blvl_error *err);
 

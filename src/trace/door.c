@@ -73,7 +73,7 @@ blvl_status blvl_trace_doors_new(blvl_trace_doors **out, const blvl_trace_world 
         return fail(err, BLVL_E_NOMEM, "out of memory");
     }
     for (uint32_t i = 0; i < w->door_collider_count; i++)
-        blvl__tw_vec_init(&d->poses[i].planes, sizeof(blvl_Plane));
+        blvl__geom_vec_init(&d->poses[i].planes, sizeof(blvl_Plane));
     *out = d;
     return BLVL_OK;
 }
@@ -83,7 +83,7 @@ void blvl_trace_doors_free(blvl_trace_doors *d) {
         return;
     const blvl_trace_world *w = d->world;
     for (uint32_t i = 0; i < w->door_collider_count; i++)
-        blvl__tw_vec_free(&w->al, &d->poses[i].planes);
+        blvl__geom_vec_free(&w->al, &d->poses[i].planes);
     blvl__dealloc(&w->al, d->poses, (w->door_collider_count + 1u) * sizeof(tw_door_pose));
     blvl__dealloc(&w->al, d, sizeof *d);
 }

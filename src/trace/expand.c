@@ -26,17 +26,6 @@ static int angle_cmp(const void *a, const void *b) {
     return (x->index > y->index) - (x->index < y->index);
 }
 
-typedef struct edge {
-    uint32_t a, b;
-} edge;
-
-static int edge_cmp(const void *p, const void *q) {
-    const edge *x = p, *y = q;
-    if (x->a != y->a)
-        return (x->a > y->a) - (x->a < y->a);
-    return (x->b > y->b) - (x->b < y->b);
-}
-
 static double dot3(const double a[3], const double b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
@@ -65,9 +54,8 @@ static void newell(const double *pts, const uint32_t *loop, uint32_t n, double o
 
 typedef struct expander {
     const blvl_allocator *al;
-    tw_vec *planes;
-    size_t first; /* this hull's planes start here */
-    double tol;   /* distance tolerance (units) */
+    geom_planes pl; /* this hull's planes, and the distance tolerance (units) */
+    double tol;
     /* The hull, in double, and what the face pass hands the bevels. */
     const double *pts;
     uint32_t nv;
@@ -76,27 +64,15 @@ typedef struct expander {
     double tiny_area;
     uint32_t *loop;    /* scratch: one face's re-wound loop */
     angle_item *items; /* scratch: its corners by angle */
-    tw_vec edges;      /* every face edge, low index first */
+    geom_vec edges;    /* every face edge, low index first */
     tw_report_fn report;
     void *ru;
 } expander;
 
-/* Append a plane unless this hull already has it. */
-static int add_plane(expander *x, const double n[3], double d) {
-    for (size_t i = x->first; i < x->planes->len; i++) {
-        const blvl_Plane *p = &TW_AT(*x->planes, blvl_Plane, i);
-        double c = n[0] * p->normal.x + n[1] * p->normal.y + n[2] * p->normal.z;
-        if (c > 1.0 - 1e-9 && fabs(d - p->dist) <= x->tol * 0.1)
-            return 1;
-    }
-    blvl_Plane p = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
-    return blvl__tw_vec_push(x->al, x->planes, &p);
-}
-
 /* One face's plane, its loop (when asked for) and its edges. A face that gives no plane is
  * reported and skipped. Returns 0 only when out of memory. */
-static int add_face(expander *x, uint32_t f, const uint32_t *idx, uint32_t sz, tw_vec *loop_sizes,
-                    tw_vec *loop_indices) {
+static int add_face(expander *x, uint32_t f, const uint32_t *idx, uint32_t sz, geom_vec *loop_sizes,
+                    geom_vec *loop_indices) {
     const double *pts = x->pts;
     uint32_t *loop = x->loop;
     angle_item *items = x->items;
@@ -190,29 +166,29 @@ static int add_face(expander *x, uint32_t f, const uint32_t *idx, uint32_t sz, t
         double t = dot3(n, pts + 3 * (size_t)use[i]);
         d = t > d ? t : d;
     }
-    if (!add_plane(x, n, d))
+    if (!blvl__geom_add_plane(&x->pl, n, d))
         return 0;
-    if (loop_sizes && (!blvl__tw_vec_push(x->al, loop_sizes, &sz) ||
-                       !blvl__tw_vec_reserve(x->al, loop_indices, loop_indices->len + sz)))
+    if (loop_sizes && (!blvl__geom_vec_push(x->al, loop_sizes, &sz) ||
+                       !blvl__geom_vec_reserve(x->al, loop_indices, loop_indices->len + sz)))
         return 0;
     for (uint32_t i = 0; i < sz; i++) {
         if (loop_indices)
-            blvl__tw_vec_push(x->al, loop_indices, &use[i]); /* reserved above */
-        edge e = {use[i], use[(i + 1) % sz]};
+            blvl__geom_vec_push(x->al, loop_indices, &use[i]); /* reserved above */
+        geom_edge e = {use[i], use[(i + 1) % sz]};
         if (e.a > e.b) {
             uint32_t t = e.a;
             e.a = e.b;
             e.b = t;
         }
-        if (e.a != e.b && !blvl__tw_vec_push(x->al, &x->edges, &e))
+        if (e.a != e.b && !blvl__geom_vec_push(x->al, &x->edges, &e))
             return 0;
     }
     return 1;
 }
 
 /* Every face's plane, in the order given. Returns 0 only when out of memory. */
-static int add_face_planes(expander *x, const tw_hull_in *in, tw_vec *loop_sizes,
-                           tw_vec *loop_indices) {
+static int add_face_planes(expander *x, const tw_hull_in *in, geom_vec *loop_sizes,
+                           geom_vec *loop_indices) {
     size_t off = 0;
     for (uint32_t f = 0; f < in->face_count; f++) {
         uint32_t sz = in->face_sizes[f];
@@ -228,68 +204,9 @@ static int add_face_planes(expander *x, const tw_hull_in *in, tw_vec *loop_sizes
     return 1;
 }
 
-/* The six axial planes, on the hull's bounds. Returns 0 only when out of memory. */
-static int add_axial_planes(expander *x, const double blo[3], const double bhi[3]) {
-    for (int k = 0; k < 3; k++) {
-        double n[3] = {0, 0, 0};
-        n[k] = 1;
-        if (!add_plane(x, n, bhi[k]))
-            return 0;
-        n[k] = -1;
-        if (!add_plane(x, n, -blo[k]))
-            return 0;
-    }
-    return 1;
-}
-
-/* Bevels: each edge crossed with each axis, both ways, where every vertex is behind. Returns 0
- * only when out of memory. */
-static int add_bevels(expander *x) {
-    const double *pts = x->pts;
-    tw_vec *edges = &x->edges;
-    if (edges->len)
-        qsort(edges->data, edges->len, sizeof(edge), edge_cmp);
-    for (size_t i = 0; i < edges->len; i++) {
-        const edge *e = &TW_AT(*edges, edge, i);
-        if (i && edge_cmp(e, e - 1) == 0)
-            continue;
-        const double *p = pts + 3 * (size_t)e->a, *q = pts + 3 * (size_t)e->b;
-        double dir[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
-        double l = len3(dir);
-        if (l <= 1e-9 * (x->extent + 1))
-            continue;
-        for (int k = 0; k < 3; k++)
-            dir[k] /= l;
-        for (int k = 0; k < 3; k++) {
-            double axis[3] = {0, 0, 0}, n[3];
-            axis[k] = 1;
-            cross3(dir, axis, n);
-            double ln = len3(n);
-            if (ln < 1e-6)
-                continue; /* edge along the axis: the axial and face planes cover it */
-            for (int j = 0; j < 3; j++)
-                n[j] /= ln;
-            for (int s = 0; s < 2; s++) {
-                if (s)
-                    n[0] = -n[0], n[1] = -n[1], n[2] = -n[2];
-                double d = dot3(n, p), m = -INFINITY;
-                for (uint32_t vi = 0; vi < x->nv; vi++) {
-                    double t = dot3(n, pts + 3 * (size_t)vi);
-                    m = t > m ? t : m;
-                }
-                if (m > d + x->tol)
-                    continue; /* some vertex in front: this plane would cut the solid */
-                if (!add_plane(x, n, m > d ? m : d))
-                    return 0;
-            }
-        }
-    }
-    return 1;
-}
-
-blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, tw_vec *planes,
-                                 tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
-                                 int *usable, tw_report_fn report, void *ru) {
+blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, geom_vec *planes,
+                                 geom_vec *loop_sizes, geom_vec *loop_indices, float lo[3],
+                                 float hi[3], int *usable, tw_report_fn report, void *ru) {
     const uint32_t nv = in->vertex_count;
     *usable = 0;
     if (nv == 0 || !in->vertices) {
@@ -312,7 +229,7 @@ blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in,
     angle_item *items = blvl__calloc_n(al, (size_t)in->face_index_count + 1, sizeof(angle_item));
     expander x;
     memset(&x, 0, sizeof x);
-    blvl__tw_vec_init(&x.edges, sizeof(edge));
+    blvl__geom_vec_init(&x.edges, sizeof(geom_edge));
     if (!pts || !loop || !items)
         goto done;
 
@@ -338,9 +255,12 @@ blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in,
         extent = bhi[k] - blo[k] > extent ? bhi[k] - blo[k] : extent;
 
     x.al = al;
-    x.planes = planes;
-    x.first = planes->len;
-    x.tol = 1e-3 + scale * 2e-6;
+    x.tol = blvl__geom_tolerance(scale);
+    x.pl.al = al;
+    x.pl.planes = planes;
+    x.pl.first = planes->len;
+    x.pl.tol = x.tol;
+    x.pl.unit = 0; /* the trace's historical comparison: see geom.h */
     x.pts = pts;
     x.nv = nv;
     memcpy(x.centre, centre, sizeof centre);
@@ -351,8 +271,9 @@ blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in,
     x.report = report;
     x.ru = ru;
 
-    if (!add_face_planes(&x, in, loop_sizes, loop_indices) || !add_axial_planes(&x, blo, bhi) ||
-        !add_bevels(&x))
+    if (!add_face_planes(&x, in, loop_sizes, loop_indices) ||
+        !blvl__geom_add_axial(&x.pl, blo, bhi) ||
+        !blvl__geom_add_bevels(&x.pl, pts, nv, &x.edges, extent))
         goto done;
 
     for (int k = 0; k < 3; k++) {
@@ -362,7 +283,7 @@ blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in,
     *usable = 1;
     st = BLVL_OK;
 done:
-    blvl__tw_vec_free(al, &x.edges);
+    blvl__geom_vec_free(al, &x.edges);
     blvl__dealloc(al, items, ((size_t)in->face_index_count + 1) * sizeof(angle_item));
     blvl__dealloc(al, loop, ((size_t)in->face_index_count + 1) * sizeof(uint32_t));
     blvl__dealloc(al, pts, (size_t)nv * 3 * sizeof(double));

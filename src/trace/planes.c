@@ -7,7 +7,7 @@
 #include "trace/trace_planes.h"
 
 blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_collider_desc *c,
-                                tw_vec *planes, float lo[3], float hi[3], int *usable,
+                                geom_vec *planes, float lo[3], float hi[3], int *usable,
                                 tw_report_fn report, void *ru) {
     *usable = 0;
     if (c->plane_count == 0 || !c->planes) {
@@ -50,7 +50,7 @@ blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_colli
             }
         }
         blvl_Plane q = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
-        if (!blvl__tw_vec_push(al, planes, &q))
+        if (!blvl__geom_vec_push(al, planes, &q))
             return BLVL_E_NOMEM;
     }
     const float slo[3] = {c->lo.x, c->lo.y, c->lo.z}, shi[3] = {c->hi.x, c->hi.y, c->hi.z};
@@ -69,7 +69,7 @@ blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_colli
             float nn[3] = {0, 0, 0};
             nn[k] = s ? 1.0f : -1.0f;
             blvl_Plane q = {{nn[0], nn[1], nn[2]}, s ? v : -v};
-            if (!blvl__tw_vec_push(al, planes, &q))
+            if (!blvl__geom_vec_push(al, planes, &q))
                 return BLVL_E_NOMEM;
         }
     }

@@ -8,21 +8,10 @@
 #include "blvl/trace.h"
 #include "common/alloc.h"
 #include "common/error.h"
+#include "geom/geom.h"
 
 /* Coordinates past this are refused as hostile (they would overflow the float math). */
 #define TW_COORD_MAX 1.0e7
-
-/* A growable array of fixed-size elements. */
-typedef struct tw_vec {
-    void *data;
-    size_t len, cap, elem;
-} tw_vec;
-
-void blvl__tw_vec_init(tw_vec *v, size_t elem);
-int blvl__tw_vec_reserve(const blvl_allocator *al, tw_vec *v, size_t want); /* 0 = out of memory */
-int blvl__tw_vec_push(const blvl_allocator *al, tw_vec *v, const void *item);
-void blvl__tw_vec_free(const blvl_allocator *al, tw_vec *v);
-#define TW_AT(v, T, i) (((T *)(v).data)[i])
 
 /* Outcome of expanding one hull. */
 typedef void (*tw_report_fn)(void *user, uint32_t face, const char *reason);
@@ -41,16 +30,16 @@ typedef struct tw_hull_in {
  * and `loop_indices` are given, the loops actually used (re-wound where crossed) of the faces
  * that yielded a plane are appended there. Returns BLVL_OK with *usable = 0 when the hull as a
  * whole cannot be used (reported), BLVL_E_NOMEM when the allocator fails. */
-blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, tw_vec *planes,
-                                 tw_vec *loop_sizes, tw_vec *loop_indices, float lo[3], float hi[3],
-                                 int *usable, tw_report_fn report, void *report_user);
+blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, geom_vec *planes,
+                                 geom_vec *loop_sizes, geom_vec *loop_indices, float lo[3],
+                                 float hi[3], int *usable, tw_report_fn report, void *report_user);
 
 /* The convex polygons bounding the solid cut out by `planes` (each plane's face, clipped by the
  * others), as a hull: vertices appended to `vertices` (blvl_Vec3), loops to `sizes` and
  * `indices` (uint32_t). `lo`/`hi` bound the solid (they size the starting polygons). */
 blvl_status blvl__tw_planes_to_hull(const blvl_allocator *al, const blvl_Plane *planes,
                                     uint32_t count, const float lo[3], const float hi[3],
-                                    tw_vec *vertices, tw_vec *sizes, tw_vec *indices);
+                                    geom_vec *vertices, geom_vec *sizes, geom_vec *indices);
 
 /* One collider as traced. */
 typedef struct tw_collider {
@@ -111,7 +100,7 @@ blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err);
 typedef struct tw_door_pose {
     int moved;
     float lo[3], hi[3];
-    tw_vec planes; /* blvl_Plane */
+    geom_vec planes; /* blvl_Plane */
 } tw_door_pose;
 
 struct blvl_trace_doors {

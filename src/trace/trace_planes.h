@@ -5,6 +5,6 @@
 
 /* Check and append a Planes collider's planes; add axial planes it lacks from its bounds. */
 blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_collider_desc *c,
-                                tw_vec *planes, float lo[3], float hi[3], int *usable,
+                                geom_vec *planes, float lo[3], float hi[3], int *usable,
                                 tw_report_fn report, void *ru);
 #endif

@@ -15,7 +15,7 @@ void blvl_trace_collider_desc_init(blvl_trace_collider_desc *d) {
 
 typedef struct build_ctx {
     blvl_trace_world *w;
-    tw_vec reports;
+    geom_vec reports;
     uint32_t collider;
     const blvl_options *opt;
     int nomem;
@@ -30,7 +30,7 @@ static void on_report(void *user, uint32_t face, const char *reason) {
     snprintf(r.reason, sizeof r.reason, "%s", reason);
     if (b->opt && b->opt->trace_report)
         b->opt->trace_report(b->opt->trace_report_user, &r);
-    if (!blvl__tw_vec_push(&b->w->al, &b->reports, &r))
+    if (!blvl__geom_vec_push(&b->w->al, &b->reports, &r))
         b->nomem = 1;
 }
 
@@ -56,7 +56,7 @@ void blvl_trace_world_free(blvl_trace_world *w) {
 }
 
 /* Move a vector's contents into an exactly sized block owned by the world. */
-static int take(const blvl_allocator *al, tw_vec *v, void **out, size_t *count) {
+static int take(const blvl_allocator *al, geom_vec *v, void **out, size_t *count) {
     *out = NULL;
     *count = v->len;
     if (v->len) {
@@ -65,7 +65,7 @@ static int take(const blvl_allocator *al, tw_vec *v, void **out, size_t *count) 
             return 0;
         memcpy(*out, v->data, v->len * v->elem);
     }
-    blvl__tw_vec_free(al, v);
+    blvl__geom_vec_free(al, v);
     return 1;
 }
 
@@ -93,15 +93,15 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     }
     w->al = al;
     build_ctx b = {w, {0}, 0, opt, 0};
-    blvl__tw_vec_init(&b.reports, sizeof(blvl_trace_report));
-    tw_vec planes, doors, dverts, dsizes, dindices, lsizes, lindices;
-    blvl__tw_vec_init(&planes, sizeof(blvl_Plane));
-    blvl__tw_vec_init(&doors, sizeof(tw_door_collider));
-    blvl__tw_vec_init(&dverts, sizeof(blvl_Vec3));
-    blvl__tw_vec_init(&dsizes, sizeof(uint32_t));
-    blvl__tw_vec_init(&dindices, sizeof(uint32_t));
-    blvl__tw_vec_init(&lsizes, sizeof(uint32_t));
-    blvl__tw_vec_init(&lindices, sizeof(uint32_t));
+    blvl__geom_vec_init(&b.reports, sizeof(blvl_trace_report));
+    geom_vec planes, doors, dverts, dsizes, dindices, lsizes, lindices;
+    blvl__geom_vec_init(&planes, sizeof(blvl_Plane));
+    blvl__geom_vec_init(&doors, sizeof(tw_door_collider));
+    blvl__geom_vec_init(&dverts, sizeof(blvl_Vec3));
+    blvl__geom_vec_init(&dsizes, sizeof(uint32_t));
+    blvl__geom_vec_init(&dindices, sizeof(uint32_t));
+    blvl__geom_vec_init(&lsizes, sizeof(uint32_t));
+    blvl__geom_vec_init(&lindices, sizeof(uint32_t));
     blvl_status st = BLVL_E_NOMEM;
 
     w->colliders = blvl__calloc_n(&al, count ? count : 1, sizeof(tw_collider));
@@ -153,18 +153,18 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
             0};
         if (d->shape == BLVL_TRACE_SHAPE_HULL) {
             for (uint32_t v = 0; v < d->vertex_count; v++)
-                if (!blvl__tw_vec_push(&al, &dverts, &d->vertices[v]))
+                if (!blvl__geom_vec_push(&al, &dverts, &d->vertices[v]))
                     goto fail;
         } else {
-            tw_vec hv;
-            blvl__tw_vec_init(&hv, sizeof(blvl_Vec3));
+            geom_vec hv;
+            blvl__geom_vec_init(&hv, sizeof(blvl_Vec3));
             blvl_status s2 =
-                blvl__tw_planes_to_hull(&al, &TW_AT(planes, blvl_Plane, c->first_plane),
+                blvl__tw_planes_to_hull(&al, &GEOM_AT(planes, blvl_Plane, c->first_plane),
                                         c->plane_count, lo, hi, &hv, &lsizes, &lindices);
-            int ok = s2 == BLVL_OK && blvl__tw_vec_reserve(&al, &dverts, dverts.len + hv.len);
+            int ok = s2 == BLVL_OK && blvl__geom_vec_reserve(&al, &dverts, dverts.len + hv.len);
             for (size_t v = 0; ok && v < hv.len; v++)
-                blvl__tw_vec_push(&al, &dverts, &TW_AT(hv, blvl_Vec3, v));
-            blvl__tw_vec_free(&al, &hv);
+                blvl__geom_vec_push(&al, &dverts, &GEOM_AT(hv, blvl_Vec3, v));
+            blvl__geom_vec_free(&al, &hv);
             if (!ok)
                 goto fail;
         }
@@ -172,12 +172,12 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
         dc.face_count = (uint32_t)lsizes.len;
         dc.index_count = (uint32_t)lindices.len;
         for (size_t k = 0; k < lsizes.len; k++)
-            if (!blvl__tw_vec_push(&al, &dsizes, &TW_AT(lsizes, uint32_t, k)))
+            if (!blvl__geom_vec_push(&al, &dsizes, &GEOM_AT(lsizes, uint32_t, k)))
                 goto fail;
         for (size_t k = 0; k < lindices.len; k++)
-            if (!blvl__tw_vec_push(&al, &dindices, &TW_AT(lindices, uint32_t, k)))
+            if (!blvl__geom_vec_push(&al, &dindices, &GEOM_AT(lindices, uint32_t, k)))
                 goto fail;
-        if (!blvl__tw_vec_push(&al, &doors, &dc))
+        if (!blvl__geom_vec_push(&al, &doors, &dc))
             goto fail;
     }
     if (doors.len)
@@ -204,8 +204,8 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
         goto fail;
     w->reports = p;
     w->report_count = (uint32_t)n;
-    blvl__tw_vec_free(&al, &lsizes);
-    blvl__tw_vec_free(&al, &lindices);
+    blvl__geom_vec_free(&al, &lsizes);
+    blvl__geom_vec_free(&al, &lindices);
     st = blvl__tw_bvh_build(w, err);
     if (st != BLVL_OK) {
         blvl_trace_world_free(w);
@@ -214,14 +214,14 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     *out = w;
     return BLVL_OK;
 fail:
-    blvl__tw_vec_free(&al, &planes);
-    blvl__tw_vec_free(&al, &doors);
-    blvl__tw_vec_free(&al, &dverts);
-    blvl__tw_vec_free(&al, &dsizes);
-    blvl__tw_vec_free(&al, &dindices);
-    blvl__tw_vec_free(&al, &lsizes);
-    blvl__tw_vec_free(&al, &lindices);
-    blvl__tw_vec_free(&al, &b.reports);
+    blvl__geom_vec_free(&al, &planes);
+    blvl__geom_vec_free(&al, &doors);
+    blvl__geom_vec_free(&al, &dverts);
+    blvl__geom_vec_free(&al, &dsizes);
+    blvl__geom_vec_free(&al, &dindices);
+    blvl__geom_vec_free(&al, &lsizes);
+    blvl__geom_vec_free(&al, &lindices);
+    blvl__geom_vec_free(&al, &b.reports);
     blvl_trace_world_free(w);
     set_err(err, st == BLVL_OK ? BLVL_E_NOMEM : st, "world: out of memory");
     return st == BLVL_OK ? BLVL_E_NOMEM : st;

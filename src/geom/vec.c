@@ -1,16 +1,16 @@
-/* blvl-trace's growable arrays, through the caller's allocator. */
+/* Growable arrays, through the caller's allocator. */
 #include <stdint.h>
 #include <string.h>
 
-#include "trace/trace_internal.h"
+#include "geom/geom.h"
 
-void blvl__tw_vec_init(tw_vec *v, size_t elem) {
+void blvl__geom_vec_init(geom_vec *v, size_t elem) {
     v->data = NULL;
     v->len = v->cap = 0;
     v->elem = elem;
 }
 
-int blvl__tw_vec_reserve(const blvl_allocator *al, tw_vec *v, size_t want) {
+int blvl__geom_vec_reserve(const blvl_allocator *al, geom_vec *v, size_t want) {
     if (want <= v->cap)
         return 1;
     size_t cap = v->cap ? v->cap : 16;
@@ -32,15 +32,15 @@ int blvl__tw_vec_reserve(const blvl_allocator *al, tw_vec *v, size_t want) {
     return 1;
 }
 
-int blvl__tw_vec_push(const blvl_allocator *al, tw_vec *v, const void *item) {
-    if (v->len == v->cap && !blvl__tw_vec_reserve(al, v, v->len + 1))
+int blvl__geom_vec_push(const blvl_allocator *al, geom_vec *v, const void *item) {
+    if (v->len == v->cap && !blvl__geom_vec_reserve(al, v, v->len + 1))
         return 0;
     memcpy((char *)v->data + v->len * v->elem, item, v->elem);
     v->len++;
     return 1;
 }
 
-void blvl__tw_vec_free(const blvl_allocator *al, tw_vec *v) {
+void blvl__geom_vec_free(const blvl_allocator *al, geom_vec *v) {
     blvl__dealloc(al, v->data, v->cap * v->elem);
     v->data = NULL;
     v->len = v->cap = 0;

@@ -1,0 +1,127 @@
+/* The bake model's storage (model.c and the add_* files fill it, the write_*.c files read it).
+ * Everything is owned: strings and arrays are copies from the caller's allocator. */
+#ifndef BLVL_BAKE_MODEL_H
+#define BLVL_BAKE_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bake/shapes.h"
+#include "blvl/bake.h"
+#include "blvl/common.h"
+
+/* A growable array: p holds cap elements, the first n used. */
+#define BAKE_ARRAY(T)                                                                              \
+    struct {                                                                                       \
+        T *p;                                                                                      \
+        uint32_t n, cap;                                                                           \
+    }
+
+typedef struct bake_image {
+    char *name;
+    uint32_t width, height;
+    uint8_t encoding, color_space;
+    uint8_t *data; /* blvl__alloc_sized */
+    size_t size;
+} bake_image;
+
+typedef struct bake_surface {
+    uint32_t first_vertex, vertex_count; /* in blvl_bake.vertices */
+    uint32_t first_index, index_count;   /* in blvl_bake.indices, local to the surface */
+    uint32_t material, door, breakable, fog, gametypes, source;
+    uint16_t lightmap_layer;
+} bake_surface;
+
+typedef struct bake_collider {
+    blvl_bake_collider c; /* source_name owned */
+    bake_shape shape;
+} bake_collider;
+
+typedef struct bake_teleport {
+    char *name;
+    blvl_Vec3 position;
+    float yaw;
+} bake_teleport;
+
+typedef struct bake_spawn {
+    blvl_Vec3 position;
+    float yaw;
+    char *kind, *team;
+    uint32_t gametypes;
+} bake_spawn;
+
+typedef struct bake_entity {
+    char *classname;
+    blvl_bake_pair *pairs; /* key and value owned */
+    uint32_t pair_count;
+} bake_entity;
+
+typedef struct bake_site {
+    char *name;
+    uint8_t kind;
+    blvl_Vec3 lo, hi;
+} bake_site;
+
+typedef struct bake_camera {
+    char *name;
+    uint8_t purpose;
+    blvl_Vec3 pos;
+    float yaw, pitch, roll, fov_x;
+} bake_camera;
+
+typedef struct bake_fog {
+    blvl_Vec3 lo, hi, color;
+    float depth;
+} bake_fog;
+
+struct blvl_bake {
+    blvl_options opt;
+    const blvl_allocator *al; /* &opt.allocator */
+    blvl_bake_meta meta;      /* strings owned */
+    BAKE_ARRAY(blvl_bake_source) sources;
+    BAKE_ARRAY(bake_image) images;
+    BAKE_ARRAY(blvl_bake_material) materials; /* name, source_name, source_texture owned */
+    BAKE_ARRAY(blvl_bake_vertex) vertices;
+    BAKE_ARRAY(uint32_t) indices;
+    BAKE_ARRAY(bake_surface) surfaces;
+    BAKE_ARRAY(bake_collider) colliders;
+    BAKE_ARRAY(blvl_bake_door) doors;       /* name, team owned */
+    BAKE_ARRAY(blvl_bake_trigger) triggers; /* planes owned */
+    BAKE_ARRAY(bake_teleport) teleports;
+    BAKE_ARRAY(bake_spawn) spawns;
+    BAKE_ARRAY(blvl_bake_hurt) hurts; /* name, planes owned */
+    BAKE_ARRAY(bake_entity) entities;
+    BAKE_ARRAY(bake_site) sites;
+    BAKE_ARRAY(bake_camera) cameras;
+    BAKE_ARRAY(blvl_bake_light) lights;
+    BAKE_ARRAY(bake_fog) fogs;
+    float kill_y;
+    bool has_ambient, has_sun;
+    blvl_Vec3 ambient, sun_direction, sun_color;
+    float sun_intensity;
+};
+
+/* Room for `extra` more elements in the array whose pointer is at `arrp` (n used, *cap held).
+ * Counts stay below BLVL_BAKE_NONE, so every index fits the schema's "none" convention. */
+blvl_status bake__reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *cap, uint32_t extra,
+                          size_t elem, blvl_error *err);
+#define BAKE_RESERVE(b, arr, extra, err)                                                           \
+    bake__reserve((b), &(arr).p, (arr).n, &(arr).cap, (extra), sizeof *(arr).p, (err))
+#define BAKE_FREE(b, arr) bake__dealloc((b), (arr).p, (size_t)(arr).cap * sizeof *(arr).p)
+void bake__dealloc(const blvl_bake *b, void *p, size_t size);
+
+/* A copy of `s` (NULL stays NULL); *ok false when the allocator said no. */
+char *bake__str(blvl_bake *b, const char *s, bool *ok);
+void bake__str_free(blvl_bake *b, char *s);
+/* A copy of n bytes (NULL when n is 0 or on failure; *ok tells which). */
+void *bake__dup(blvl_bake *b, const void *p, size_t n, bool *ok);
+
+/* The checks every add makes: an index names something added already, or is NONE. */
+blvl_status bake__check_index(uint32_t index, uint32_t count, const char *what, blvl_error *err);
+bool bake__finite3(blvl_Vec3 v);
+
+/* Seconds on a monotonic clock (stats). */
+double bake__now(void);
+
+#endif

@@ -1,0 +1,192 @@
+/* The model's drawable adds: images, materials and surfaces. */
+#include <math.h>
+#include <string.h>
+
+#include "bake/images.h"
+#include "bake/model.h"
+#include "blvl/sections/geometry.h"
+#include "common/alloc.h"
+#include "common/error.h"
+
+/* Takes `data` (blvl__alloc_sized) whatever happens. */
+static blvl_status push_image(blvl_bake *b, const char *name, uint32_t width, uint32_t height,
+                              uint8_t encoding, uint8_t color_space, uint8_t *data, size_t size,
+                              uint32_t *index, blvl_error *err) {
+    bool ok = true;
+    bake_image im = {.width = width,
+                     .height = height,
+                     .encoding = encoding,
+                     .color_space = color_space,
+                     .data = data,
+                     .size = size};
+    im.name = bake__str(b, name, &ok);
+    blvl_status st = ok ? BAKE_RESERVE(b, b->images, 1, err)
+                        : blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying an image");
+    if (st != BLVL_OK) {
+        bake__str_free(b, im.name);
+        if (data)
+            blvl__free_sized(b->al, data);
+        return st;
+    }
+    if (index)
+        *index = b->images.n;
+    b->images.p[b->images.n++] = im;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl_bake_add_image_rgba8(blvl_bake *b, const char *name, uint32_t width,
+                                      uint32_t height, const uint8_t *rgba, bool srgb,
+                                      uint32_t *index, blvl_error *err) {
+    if (!b || !rgba)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_image_rgba8 needs a bake and pixels");
+    uint8_t *png = NULL;
+    size_t size = 0;
+    blvl_status st = blvl__bake_png(b->al, width, height, rgba, &png, &size, err);
+    if (st != BLVL_OK)
+        return st;
+    return push_image(b, name, width, height, blvl_ImageEncoding_Png,
+                      srgb ? blvl_ColorSpace_Srgb : blvl_ColorSpace_Linear, png, size, index, err);
+}
+
+blvl_status blvl_bake_add_image_encoded(blvl_bake *b, const char *name, uint32_t width,
+                                        uint32_t height, uint8_t encoding, uint8_t color_space,
+                                        const void *bytes, size_t size, uint32_t *index,
+                                        blvl_error *err) {
+    if (!b || (size && !bytes))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_image_encoded needs a bake and bytes");
+    if (encoding > blvl_ImageEncoding_Bc7 || color_space > blvl_ColorSpace_Srgb)
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "bake: image encoding %u or colour space %u unknown", encoding,
+                          color_space);
+    if (size > 0x7FFFFFFFu)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: an image of %zu bytes is past 2 GiB", size);
+    uint8_t *copy = NULL;
+    if (size) {
+        copy = blvl__alloc_sized(b->al, size);
+        if (!copy)
+            return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying an image");
+        memcpy(copy, bytes, size);
+    }
+    return push_image(b, name, width, height, encoding, color_space, copy, size, index, err);
+}
+
+void blvl_bake_material_init(blvl_bake_material *m) {
+    if (!m)
+        return;
+    memset(m, 0, sizeof *m);
+    m->texture = BLVL_BAKE_NONE;
+    m->sort = 3.0f;
+    m->depth_write = true;
+    m->alpha_ref = 0.5f;
+}
+
+blvl_status blvl_bake_add_material(blvl_bake *b, const blvl_bake_material *m, uint32_t *index,
+                                   blvl_error *err) {
+    if (!b || !m)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_material needs a bake and a material");
+    blvl_status st = bake__check_index(m->texture, b->images.n, "material texture", err);
+    if (st != BLVL_OK)
+        return st;
+    /* The sort key orders batches: a NaN would make the order depend on the sort's path. */
+    if (!isfinite(m->sort) || !isfinite(m->alpha_ref))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: material sort or alpha_ref not finite");
+    if (m->blend > blvl_BlendMode_Premultiplied || m->alpha_test > blvl_AlphaTest_GreaterEqual)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: material blend %u or alpha test %u unknown",
+                          m->blend, m->alpha_test);
+    if ((st = BAKE_RESERVE(b, b->materials, 1, err)) != BLVL_OK)
+        return st;
+    bool ok = true;
+    blvl_bake_material c = *m;
+    c.name = bake__str(b, m->name, &ok);
+    c.source_name = bake__str(b, m->source_name, &ok);
+    c.source_texture = bake__str(b, m->source_texture, &ok);
+    if (!ok) {
+        bake__str_free(b, (char *)c.name);
+        bake__str_free(b, (char *)c.source_name);
+        bake__str_free(b, (char *)c.source_texture);
+        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a material");
+    }
+    if (index)
+        *index = b->materials.n;
+    b->materials.p[b->materials.n++] = c;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+void blvl_bake_surface_init(blvl_bake_surface *s) {
+    if (!s)
+        return;
+    memset(s, 0, sizeof *s);
+    s->material = BLVL_BAKE_NONE;
+    s->door = BLVL_BAKE_NONE;
+    s->breakable = BLVL_BAKE_NONE;
+    s->fog = BLVL_BAKE_NONE;
+    s->gametypes = BLVL_BAKE_ALL_GAMETYPES;
+    s->source = BLVL_BAKE_NONE;
+}
+
+static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s, blvl_error *err) {
+    blvl_status st;
+    if (s->index_count % 3u)
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "bake: surface index_count %u is not a multiple of 3", s->index_count);
+    if ((s->vertex_count && !s->vertices) || (s->index_count && !s->indices))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertices or indices NULL");
+    if ((st = bake__check_index(s->material, b->materials.n, "surface material", err)) ||
+        (st = bake__check_index(s->door, b->doors.n, "surface door", err)) ||
+        (st = bake__check_index(s->fog, b->fogs.n, "surface fog", err)) ||
+        (st = bake__check_index(s->source, b->sources.n, "surface source", err)))
+        return st;
+    /* No breakables table in the model yet: only "none" names something. */
+    if (s->breakable != BLVL_BAKE_NONE)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface breakable %u names nothing",
+                          s->breakable);
+    for (uint32_t i = 0; i < s->index_count; i++)
+        if (s->indices[i] >= s->vertex_count)
+            return blvl__fail(err, BLVL_E_ARGUMENT,
+                              "bake: surface index %u at %u is past its %u vertices", s->indices[i],
+                              i, s->vertex_count);
+    for (uint32_t i = 0; i < s->vertex_count; i++) {
+        const blvl_bake_vertex *v = &s->vertices[i];
+        for (int k = 0; k < 3; k++)
+            if (!isfinite(v->position[k]) || !isfinite(v->normal[k]))
+                return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertex %u not finite", i);
+        for (int k = 0; k < 2; k++)
+            if (!isfinite(v->uv[k]) || !isfinite(v->lightmap_uv[k]))
+                return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertex %u not finite", i);
+    }
+    return BLVL_OK;
+}
+
+blvl_status blvl_bake_add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl_error *err) {
+    if (!b || !s)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_surface needs a bake and a surface");
+    blvl_status st = check_surface(b, s, err);
+    if (st != BLVL_OK)
+        return st;
+    if ((st = BAKE_RESERVE(b, b->vertices, s->vertex_count, err)) ||
+        (st = BAKE_RESERVE(b, b->indices, s->index_count, err)) ||
+        (st = BAKE_RESERVE(b, b->surfaces, 1, err)))
+        return st;
+    bake_surface r = {.first_vertex = b->vertices.n,
+                      .vertex_count = s->vertex_count,
+                      .first_index = b->indices.n,
+                      .index_count = s->index_count,
+                      .material = s->material,
+                      .door = s->door,
+                      .breakable = s->breakable,
+                      .fog = s->fog,
+                      .gametypes = s->gametypes,
+                      .source = s->source,
+                      .lightmap_layer = s->lightmap_layer};
+    if (s->vertex_count)
+        memcpy(b->vertices.p + b->vertices.n, s->vertices, s->vertex_count * sizeof *s->vertices);
+    if (s->index_count)
+        memcpy(b->indices.p + b->indices.n, s->indices, s->index_count * sizeof *s->indices);
+    b->vertices.n += s->vertex_count;
+    b->indices.n += s->index_count;
+    b->surfaces.p[b->surfaces.n++] = r;
+    blvl__ok(err);
+    return BLVL_OK;
+}

@@ -1,0 +1,250 @@
+/* The model's sim adds: colliders (glue over shapes.h), doors, triggers, teleport destinations,
+ * spawns and hurt volumes. */
+#include <math.h>
+#include <string.h>
+
+#include "bake/model.h"
+#include "common/alloc.h"
+#include "common/error.h"
+
+void blvl_bake_collider_init(blvl_bake_collider *c) {
+    if (!c)
+        return;
+    memset(c, 0, sizeof *c);
+    c->material = BLVL_BAKE_NONE;
+    c->door = BLVL_BAKE_NONE;
+    c->gametypes = BLVL_BAKE_ALL_GAMETYPES;
+    c->source_kind = blvl_ColliderSourceKind_World;
+    c->source_entity = BLVL_BAKE_NONE;
+    c->symbol = BLVL_BAKE_NONE;
+}
+
+static blvl_status check_collider(blvl_bake *b, const blvl_bake_collider *c, blvl_error *err) {
+    blvl_status st;
+    if ((st = bake__check_index(c->material, b->materials.n, "collider material", err)) ||
+        (st = bake__check_index(c->door, b->doors.n, "collider door", err)) ||
+        (st = bake__check_index(c->source_entity, b->entities.n, "collider entity", err)) ||
+        (st = bake__check_index(c->symbol, b->sources.n, "collider symbol", err)))
+        return st;
+    if (c->source_kind > blvl_ColliderSourceKind_Physics)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: collider source kind %u is unknown",
+                          c->source_kind);
+    return BLVL_OK;
+}
+
+/* Stores a shape made by shapes.h (taking ownership), or reports NONE for an empty solid. */
+static blvl_status store(blvl_bake *b, const blvl_bake_collider *c, bake_shape *shape, bool empty,
+                         uint32_t *index, blvl_error *err) {
+    if (index)
+        *index = BLVL_BAKE_NONE;
+    if (empty) {
+        blvl__ok(err);
+        return BLVL_OK;
+    }
+    bool ok = true;
+    bake_collider k = {.c = *c, .shape = *shape};
+    k.c.source_name = bake__str(b, c->source_name, &ok);
+    blvl_status st = ok ? BAKE_RESERVE(b, b->colliders, 1, err)
+                        : blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a collider");
+    if (st != BLVL_OK) {
+        bake__str_free(b, (char *)k.c.source_name);
+        blvl__bake_shape_free(b->al, shape);
+        return st;
+    }
+    if (index)
+        *index = b->colliders.n;
+    b->colliders.p[b->colliders.n++] = k;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+#define COLLIDER_PRELUDE(b, c, err)                                                                \
+    do {                                                                                           \
+        if (!(b) || !(c))                                                                          \
+            return blvl__fail((err), BLVL_E_ARGUMENT,                                              \
+                              "bake: a collider needs a bake and a "                               \
+                              "blvl_bake_collider");                                               \
+        blvl_status st_ = check_collider((b), (c), (err));                                         \
+        if (st_ != BLVL_OK)                                                                        \
+            return st_;                                                                            \
+    } while (0)
+
+blvl_status blvl_bake_add_brush(blvl_bake *b, const blvl_bake_collider *c, const blvl_Plane *planes,
+                                uint32_t plane_count, uint32_t *index, blvl_error *err) {
+    COLLIDER_PRELUDE(b, c, err);
+    if (plane_count && !planes)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_brush: planes is NULL");
+    bake_shape s = {0};
+    bool empty = false;
+    blvl_status st = blvl__bake_shape_brush(b->al, planes, plane_count, &s, &empty, err);
+    return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
+}
+
+blvl_status blvl_bake_add_hull(blvl_bake *b, const blvl_bake_collider *c, const blvl_Vec3 *points,
+                               uint32_t point_count, uint32_t *index, blvl_error *err) {
+    COLLIDER_PRELUDE(b, c, err);
+    if (point_count && !points)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_hull: points is NULL");
+    bake_shape s = {0};
+    bool empty = false;
+    blvl_status st = blvl__bake_shape_hull(b->al, points, point_count, &s, &empty, err);
+    return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
+}
+
+blvl_status blvl_bake_add_triangle(blvl_bake *b, const blvl_bake_collider *c,
+                                   const blvl_Vec3 tri[3], float thickness, uint32_t *index,
+                                   blvl_error *err) {
+    COLLIDER_PRELUDE(b, c, err);
+    if (!tri)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_triangle: tri is NULL");
+    bake_shape s = {0};
+    bool empty = false;
+    blvl_status st = blvl__bake_shape_triangle(b->al, tri, thickness, &s, &empty, err);
+    return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
+}
+
+blvl_status blvl_bake_add_box(blvl_bake *b, const blvl_bake_collider *c, blvl_Vec3 lo, blvl_Vec3 hi,
+                              uint32_t *index, blvl_error *err) {
+    COLLIDER_PRELUDE(b, c, err);
+    bake_shape s = {0};
+    bool empty = false;
+    blvl_status st = blvl__bake_shape_box(b->al, lo, hi, &s, &empty, err);
+    return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
+}
+
+void blvl_bake_door_init(blvl_bake_door *d) {
+    if (!d)
+        return;
+    memset(d, 0, sizeof *d);
+    d->lo = (blvl_Vec3){1, 1, 1};
+    d->hi = (blvl_Vec3){-1, -1, -1};
+    d->speed = 100.0f;
+    d->wait = 2.0f;
+    d->gametypes = BLVL_BAKE_ALL_GAMETYPES;
+}
+
+blvl_status blvl_bake_add_door(blvl_bake *b, const blvl_bake_door *d, uint32_t *index,
+                               blvl_error *err) {
+    if (!b || !d)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_door needs a bake and a door");
+    if (!bake__finite3(d->lo) || !bake__finite3(d->hi) || !bake__finite3(d->direction) ||
+        !bake__finite3(d->hinge_origin) || !bake__finite3(d->hinge_axis) ||
+        !isfinite(d->distance) || !isfinite(d->angle) || !isfinite(d->speed) || !isfinite(d->wait))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: door values are not finite");
+    blvl_status st = BAKE_RESERVE(b, b->doors, 1, err);
+    if (st != BLVL_OK)
+        return st;
+    bool ok = true;
+    blvl_bake_door c = *d;
+    c.name = bake__str(b, d->name, &ok);
+    c.team = bake__str(b, d->team, &ok);
+    if (!ok) {
+        bake__str_free(b, (char *)c.name);
+        bake__str_free(b, (char *)c.team);
+        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a door");
+    }
+    if (index)
+        *index = b->doors.n;
+    b->doors.p[b->doors.n++] = c;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+static blvl_status check_planes(const blvl_Plane *planes, uint32_t n, blvl_error *err) {
+    if (n && !planes)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: planes is NULL");
+    for (uint32_t i = 0; i < n; i++)
+        if (!bake__finite3(planes[i].normal) || !isfinite(planes[i].dist))
+            return blvl__fail(err, BLVL_E_ARGUMENT, "bake: plane %u is not finite", i);
+    return BLVL_OK;
+}
+
+blvl_status blvl_bake_add_trigger(blvl_bake *b, const blvl_bake_trigger *t, blvl_error *err) {
+    if (!b || !t)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_trigger needs a bake and a trigger");
+    blvl_status st;
+    if ((st = check_planes(t->planes, t->plane_count, err)) ||
+        (st = bake__check_index(t->teleport_dest, b->teleports.n, "trigger teleport_dest", err)))
+        return st;
+    if (!bake__finite3(t->lo) || !bake__finite3(t->hi) || !bake__finite3(t->velocity))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: trigger values are not finite");
+    if ((st = BAKE_RESERVE(b, b->triggers, 1, err)) != BLVL_OK)
+        return st;
+    bool ok = true;
+    blvl_bake_trigger c = *t;
+    c.planes = bake__dup(b, t->planes, (size_t)t->plane_count * sizeof *t->planes, &ok);
+    if (!ok)
+        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a trigger");
+    b->triggers.p[b->triggers.n++] = c;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl_bake_add_teleport_dest(blvl_bake *b, const char *name, blvl_Vec3 position,
+                                        float yaw, uint32_t *index, blvl_error *err) {
+    if (!b)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_teleport_dest needs a bake");
+    if (!bake__finite3(position) || !isfinite(yaw))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: teleport destination is not finite");
+    blvl_status st = BAKE_RESERVE(b, b->teleports, 1, err);
+    if (st != BLVL_OK)
+        return st;
+    bool ok = true;
+    bake_teleport t = {.position = position, .yaw = yaw};
+    t.name = bake__str(b, name, &ok);
+    if (!ok)
+        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a teleport dest");
+    if (index)
+        *index = b->teleports.n;
+    b->teleports.p[b->teleports.n++] = t;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl_bake_add_spawn(blvl_bake *b, blvl_Vec3 position, float yaw, const char *kind,
+                                const char *team, uint32_t gametypes, blvl_error *err) {
+    if (!b)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_spawn needs a bake");
+    if (!bake__finite3(position) || !isfinite(yaw))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: spawn is not finite");
+    blvl_status st = BAKE_RESERVE(b, b->spawns, 1, err);
+    if (st != BLVL_OK)
+        return st;
+    bool ok = true;
+    bake_spawn s = {.position = position, .yaw = yaw, .gametypes = gametypes};
+    s.kind = bake__str(b, kind, &ok);
+    s.team = bake__str(b, team, &ok);
+    if (!ok) {
+        bake__str_free(b, s.kind);
+        bake__str_free(b, s.team);
+        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a spawn");
+    }
+    b->spawns.p[b->spawns.n++] = s;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl_bake_add_hurt(blvl_bake *b, const blvl_bake_hurt *h, blvl_error *err) {
+    if (!b || !h)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_hurt needs a bake and a volume");
+    blvl_status st = check_planes(h->planes, h->plane_count, err);
+    if (st != BLVL_OK)
+        return st;
+    if (!bake__finite3(h->lo) || !bake__finite3(h->hi) || !isfinite(h->amount) ||
+        !isfinite(h->interval))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: hurt volume values are not finite");
+    if ((st = BAKE_RESERVE(b, b->hurts, 1, err)) != BLVL_OK)
+        return st;
+    bool ok = true;
+    blvl_bake_hurt c = *h;
+    c.name = bake__str(b, h->name, &ok);
+    c.planes = bake__dup(b, h->planes, (size_t)h->plane_count * sizeof *h->planes, &ok);
+    if (!ok) {
+        bake__str_free(b, (char *)c.name);
+        bake__dealloc(b, (void *)c.planes, (size_t)h->plane_count * sizeof *h->planes);
+        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a hurt volume");
+    }
+    b->hurts.p[b->hurts.n++] = c;
+    blvl__ok(err);
+    return BLVL_OK;
+}

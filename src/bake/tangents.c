@@ -1,0 +1,97 @@
+/* Tangents as Lengyel's method computes them: each triangle's u and v directions (from its
+ * edges and UV deltas) summed at its three vertices, then the u direction made perpendicular to
+ * the vertex normal (Gram-Schmidt) and the sign of the bitangent taken from the v direction. A
+ * vertex no triangle gives a usable u direction (degenerate UVs or geometry) gets a tangent
+ * perpendicular to its normal from the axis the normal points least along. Sums are doubles, so
+ * the result depends only on the input, never on a thread count. */
+#include "bake/tangents.h"
+
+#include <math.h>
+#include <string.h>
+
+static int16_t snorm16(double x) {
+    if (x > 1.0)
+        x = 1.0;
+    if (x < -1.0)
+        x = -1.0;
+    return (int16_t)lround(x * 32767.0);
+}
+
+static void fallback(const double n[3], double t[3]) {
+    double a[3] = {fabs(n[0]), fabs(n[1]), fabs(n[2])};
+    int k = 0;
+    if (a[1] < a[k])
+        k = 1;
+    if (a[2] < a[k])
+        k = 2;
+    double axis[3] = {0, 0, 0};
+    axis[k] = 1.0;
+    double d = n[k];
+    double len = 0;
+    for (int i = 0; i < 3; i++) {
+        t[i] = axis[i] - n[i] * d;
+        len += t[i] * t[i];
+    }
+    len = sqrt(len);
+    for (int i = 0; i < 3; i++)
+        t[i] /= len;
+}
+
+void blvl__bake_tangents(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx, uint32_t ni,
+                         double *scratch, blvl_Snorm16x4 *out) {
+    double *sdir = scratch, *tdir = scratch + 3 * (size_t)nv;
+    memset(scratch, 0, 6 * (size_t)nv * sizeof *scratch);
+    for (uint32_t t = 0; t + 2 < ni; t += 3) {
+        const blvl_bake_vertex *a = &v[idx[t]], *b = &v[idx[t + 1]], *c = &v[idx[t + 2]];
+        double e1[3], e2[3];
+        for (int k = 0; k < 3; k++) {
+            e1[k] = (double)b->position[k] - a->position[k];
+            e2[k] = (double)c->position[k] - a->position[k];
+        }
+        double du1 = (double)b->uv[0] - a->uv[0], dv1 = (double)b->uv[1] - a->uv[1];
+        double du2 = (double)c->uv[0] - a->uv[0], dv2 = (double)c->uv[1] - a->uv[1];
+        double r = du1 * dv2 - du2 * dv1;
+        if (fabs(r) < 1e-20)
+            continue; /* the UVs span no area: no direction to learn */
+        double s[3], w[3];
+        for (int k = 0; k < 3; k++) {
+            s[k] = (e1[k] * dv2 - e2[k] * dv1) / r;
+            w[k] = (e2[k] * du1 - e1[k] * du2) / r;
+        }
+        for (int j = 0; j < 3; j++) {
+            uint32_t i = idx[t + j];
+            for (int k = 0; k < 3; k++) {
+                sdir[3 * (size_t)i + k] += s[k];
+                tdir[3 * (size_t)i + k] += w[k];
+            }
+        }
+    }
+    for (uint32_t i = 0; i < nv; i++) {
+        double n[3] = {v[i].normal[0], v[i].normal[1], v[i].normal[2]};
+        double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (nl > 0) {
+            for (int k = 0; k < 3; k++)
+                n[k] /= nl;
+        } else {
+            n[0] = 0, n[1] = 1, n[2] = 0; /* no normal: treat it as +Y, the up axis */
+        }
+        const double *s = &sdir[3 * (size_t)i], *w = &tdir[3 * (size_t)i];
+        double d = n[0] * s[0] + n[1] * s[1] + n[2] * s[2];
+        double t[3] = {s[0] - n[0] * d, s[1] - n[1] * d, s[2] - n[2] * d};
+        double sl = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+        double tl = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+        double sign = 1.0;
+        if (!(tl > 1e-6 * sl) || !(tl > 0) || !isfinite(tl)) {
+            fallback(n, t);
+        } else {
+            for (int k = 0; k < 3; k++)
+                t[k] /= tl;
+            double bx = n[1] * t[2] - n[2] * t[1];
+            double by = n[2] * t[0] - n[0] * t[2];
+            double bz = n[0] * t[1] - n[1] * t[0];
+            if (bx * w[0] + by * w[1] + bz * w[2] < 0)
+                sign = -1.0;
+        }
+        out[i] = (blvl_Snorm16x4){snorm16(t[0]), snorm16(t[1]), snorm16(t[2]), snorm16(sign)};
+    }
+}

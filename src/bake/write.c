@@ -1,0 +1,206 @@
+/* blvl_bake_write_memory / blvl_bake_write_file: every section built from the model through
+ * the generated builders and handed to the streaming writer (into memory), then the .bsym for
+ * the level's identity. The file variant writes both to temporaries beside their targets,
+ * syncs both, and only then renames them, so a failure before the renames touches neither. */
+#include <string.h>
+#include <unistd.h>
+
+#include "bake/write.h"
+#include "blvl/blvl.h"
+#include "common/alloc.h"
+#include "common/error.h"
+#include "container/out_file.h"
+
+typedef blvl_status (*section_fn)(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
+                                  blvl_error *err);
+
+typedef struct run {
+    blvl_bake *b;
+    blvl_fb_builder *fb;
+    blvl_writer *w;
+    bake_plan plan;
+    double model, compress;
+} run;
+
+static blvl_status add_section(run *r, const char *tag, section_fn fn, blvl_error *err) {
+    double t0 = bake__now();
+    bake_buf buf = {0};
+    blvl_status st = fn(r->b, r->fb, &buf, err);
+    double t1 = bake__now();
+    r->model += t1 - t0;
+    if (st != BLVL_OK)
+        return st;
+    st = blvl_writer_add(r->w, tag, 0, BLVL_ENTRY_FLAG_IDENTITY, buf.data, buf.size, err);
+    r->compress += bake__now() - t1;
+    return st;
+}
+
+static blvl_status geometry_fn(run *r, blvl_error *err) {
+    double t0 = bake__now();
+    bake_buf buf = {0};
+    blvl_status st = blvl__bake_write_geometry(r->b, &r->plan, r->fb, &buf, err);
+    double t1 = bake__now();
+    r->model += t1 - t0;
+    if (st != BLVL_OK)
+        return st;
+    st = blvl_writer_add(r->w, "geometry", 0, BLVL_ENTRY_FLAG_IDENTITY, buf.data, buf.size, err);
+    r->compress += bake__now() - t1;
+    return st;
+}
+
+static void fill_stats(const blvl_bake *b, const run *r, blvl_bake_stats *stats) {
+    if (!stats)
+        return;
+    memset(stats, 0, sizeof *stats);
+    stats->colliders = b->colliders.n;
+    for (uint32_t i = 0; i < b->colliders.n; i++)
+        stats->planes += b->colliders.p[i].shape.plane_count;
+    stats->triangles = b->indices.n / 3u;
+    stats->batches = r->plan.batch_count;
+    stats->materials = b->materials.n;
+    stats->images = b->images.n;
+    stats->entities = b->entities.n;
+    stats->seconds_model = r->model;
+    stats->seconds_compress = r->compress;
+}
+
+/* The level into memory (*level from the writer, blvl_free) and, when symbols is not NULL, the
+ * .bsym bytes (blvl__alloc_sized, blvl_free). */
+static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, uint8_t **symbols,
+                            size_t *symbols_size, blvl_bake_stats *stats, blvl_error *err) {
+    run r = {.b = b};
+    *level = NULL;
+    *level_size = 0;
+    if (symbols)
+        *symbols = NULL, *symbols_size = 0;
+    double t0 = bake__now();
+    blvl_status st = blvl__bake_plan(b, &r.plan, err);
+    if (st == BLVL_OK)
+        st = blvl_fb_builder_new(&r.fb, &b->opt, err);
+    bool geo = blvl__bake_has_geometry(b), light = blvl__bake_has_lighting(b);
+    uint32_t count = 2u + geo + (b->images.n > 0) + light + (b->entities.n > 0) + (b->sites.n > 0) +
+                     (b->cameras.n > 0);
+    r.model += bake__now() - t0;
+    if (st == BLVL_OK)
+        st = blvl_writer_open_memory(&r.w, count, &b->opt, err);
+    if (st == BLVL_OK)
+        st = add_section(&r, "meta", blvl__bake_write_meta, err);
+    if (st == BLVL_OK)
+        st = add_section(&r, "sim", blvl__bake_write_sim, err);
+    if (st == BLVL_OK && geo)
+        st = geometry_fn(&r, err);
+    if (st == BLVL_OK && b->images.n)
+        st = add_section(&r, "textures", blvl__bake_write_textures, err);
+    if (st == BLVL_OK && light)
+        st = add_section(&r, "lighting", blvl__bake_write_lighting, err);
+    if (st == BLVL_OK && b->entities.n)
+        st = add_section(&r, "entities", blvl__bake_write_entities, err);
+    if (st == BLVL_OK && b->sites.n)
+        st = add_section(&r, "sites", blvl__bake_write_sites, err);
+    if (st == BLVL_OK && b->cameras.n)
+        st = add_section(&r, "cameras", blvl__bake_write_cameras, err);
+    if (r.w) {
+        double t1 = bake__now();
+        if (st == BLVL_OK)
+            st = blvl_writer_commit_memory(r.w, level, level_size, err); /* frees w */
+        else
+            blvl_writer_abort(r.w);
+        r.compress += bake__now() - t1;
+    }
+    if (st == BLVL_OK && symbols) {
+        double t1 = bake__now();
+        bake_buf buf = {0};
+        /* The identity: 16 bytes at header offset 48 (docs/FORMAT.md). */
+        st = blvl__bake_write_symbols(b, &r.plan, *level + 48, r.fb, &buf, err);
+        if (st == BLVL_OK) {
+            *symbols = blvl__alloc_sized(b->al, buf.size);
+            if (*symbols) {
+                memcpy(*symbols, buf.data, buf.size);
+                *symbols_size = buf.size;
+            } else {
+                st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory for the symbols");
+            }
+        }
+        r.model += bake__now() - t1;
+    }
+    if (st != BLVL_OK && *level) {
+        blvl_free(&b->opt, *level);
+        *level = NULL;
+        *level_size = 0;
+    }
+    fill_stats(b, &r, stats);
+    blvl_fb_builder_free(r.fb);
+    blvl__bake_plan_free(b, &r.plan);
+    if (st == BLVL_OK)
+        blvl__ok(err);
+    return st;
+}
+
+blvl_status blvl_bake_write_memory(blvl_bake *b, void **level, size_t *level_size, void **symbols,
+                                   size_t *symbols_size, blvl_bake_stats *stats, blvl_error *err) {
+    if (!b || !level || !level_size || (symbols && !symbols_size))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: write_memory needs a bake and outputs");
+    uint8_t *lv = NULL, *sy = NULL;
+    blvl_status st = bake_all(b, &lv, level_size, symbols ? &sy : NULL, symbols_size, stats, err);
+    *level = lv;
+    if (symbols)
+        *symbols = sy;
+    return st;
+}
+
+/* Writes `data` to a temporary beside `path` and syncs it; the rename comes later. */
+static blvl_status stage(blvl_out_file *f, const char *path, const blvl_allocator *al,
+                         const void *data, size_t size, blvl_error *err) {
+    blvl_status st = blvl__out_open(f, path, al, err);
+    if (st != BLVL_OK)
+        return st;
+    st = blvl__out_write(f, data, size, err);
+    if (st == BLVL_OK && fsync(f->fd) != 0)
+        st = blvl__fail(err, BLVL_E_IO, "cannot flush %s", f->tmp);
+    if (st != BLVL_OK)
+        blvl__out_abort(f);
+    return st;
+}
+
+blvl_status blvl_bake_write_file(blvl_bake *b, const char *level_path, const char *symbols_path,
+                                 blvl_bake_stats *stats, blvl_error *err) {
+    if (!b || !level_path)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: write_file needs a bake and a path");
+    if (symbols_path && strcmp(symbols_path, level_path) == 0)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: the level and its symbols share a path");
+    /* Refuse a target this process may not replace before doing any work. */
+    blvl_status st = blvl__out_replaceable(level_path, err);
+    if (st == BLVL_OK && symbols_path)
+        st = blvl__out_replaceable(symbols_path, err);
+    if (st != BLVL_OK)
+        return st;
+    uint8_t *lv = NULL, *sy = NULL;
+    size_t lsize = 0, ssize = 0;
+    if ((st = bake_all(b, &lv, &lsize, symbols_path ? &sy : NULL, &ssize, stats, err)) != BLVL_OK)
+        return st;
+    double t0 = bake__now();
+    blvl_out_file lf = {.fd = -1}, sf = {.fd = -1};
+    st = stage(&lf, level_path, b->al, lv, lsize, err);
+    if (st == BLVL_OK && symbols_path) {
+        st = stage(&sf, symbols_path, b->al, sy, ssize, err);
+        if (st != BLVL_OK)
+            blvl__out_abort(&lf);
+    }
+    /* Both temporaries are complete and synced: only the renames are left. The level goes
+     * first; should the second rename fail, the old .bsym names the old identity and readers
+     * see it as stale. */
+    if (st == BLVL_OK) {
+        st = blvl__out_commit(&lf, err);
+        if (st != BLVL_OK && symbols_path)
+            blvl__out_abort(&sf);
+    }
+    if (st == BLVL_OK && symbols_path)
+        st = blvl__out_commit(&sf, err);
+    if (stats)
+        stats->seconds_compress += bake__now() - t0;
+    blvl_free(&b->opt, lv);
+    blvl_free(&b->opt, sy);
+    if (st == BLVL_OK)
+        blvl__ok(err);
+    return st;
+}

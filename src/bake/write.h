@@ -1,0 +1,49 @@
+/* The section writers (write_*.c): each builds one section from the model into `fb` (reset
+ * first) and returns the finished buffer, valid until the builder is reset or freed. */
+#ifndef BLVL_BAKE_WRITE_H
+#define BLVL_BAKE_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bake/batches.h"
+#include "bake/model.h"
+#include "blvl/fb_builder.h"
+
+typedef struct bake_buf {
+    const uint8_t *data;
+    size_t size;
+} bake_buf;
+
+blvl_status blvl__bake_write_meta(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
+                                  blvl_error *err);
+blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
+                                 blvl_error *err);
+blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
+                                      blvl_fb_builder *fb, bake_buf *out, blvl_error *err);
+blvl_status blvl__bake_write_textures(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
+                                      blvl_error *err);
+blvl_status blvl__bake_write_lighting(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
+                                      blvl_error *err);
+blvl_status blvl__bake_write_entities(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
+                                      blvl_error *err);
+blvl_status blvl__bake_write_sites(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
+                                   blvl_error *err);
+blvl_status blvl__bake_write_cameras(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
+                                     blvl_error *err);
+/* The .bsym for the level whose 16-byte identity is `level`. */
+blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
+                                     const uint8_t level[16], blvl_fb_builder *fb, bake_buf *out,
+                                     blvl_error *err);
+
+/* Which optional sections the model fills. */
+bool blvl__bake_has_geometry(const blvl_bake *b);
+bool blvl__bake_has_lighting(const blvl_bake *b);
+
+/* A string field: NULL adds nothing. */
+blvl_fb_ref bake__fb_str(blvl_fb_builder *fb, const char *s);
+/* A vector of n refs from a scratch array of the caller's allocator (NULL and 0 for n == 0). */
+blvl_fb_ref *bake__refs(const blvl_bake *b, uint32_t n, blvl_error *err);
+void bake__refs_free(const blvl_bake *b, blvl_fb_ref *r, uint32_t n);
+
+#endif

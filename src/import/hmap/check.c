@@ -1,0 +1,110 @@
+/* Checks across chunks, run once every chunk is read (chunks may come in any order: MATS after
+ * BRSH is legal). The header's flags must say which kinds of chunk the file holds; every
+ * material index of BRSH faces, MESH polygons and CMPL batches must name a MATS entry or be
+ * negative (none). A field's offset is found by walking the parsed records' wire sizes from the
+ * chunk's start, so the message names the first offending field in file order. */
+#include "import/hmap/hmap_internal.h"
+
+static uint64_t payload_at(const blvl_hmap *map, hm_kind kind) {
+    for (uint32_t i = 0; i < map->chunk_count; i++)
+        if (map->chunks[i].known && hm_kind_of(map->chunks[i].tag) == kind)
+            return map->chunks[i].offset + HM_CHUNK_HEADER;
+    return 0;
+}
+
+static blvl_status flag(const blvl_hmap *map, blvl_error *err, uint32_t bit, bool present,
+                        const char *what) {
+    bool set = (map->flags & bit) != 0;
+    if (set == present)
+        return BLVL_OK;
+    return blvl__fail_source(err, "header", "flags", 8, "header-flags",
+                             set ? "bit %u is set but the file has no %s"
+                                 : "bit %u is clear but the file has %s",
+                             bit == BLVL_HMAP_FLAG_SOURCE ? 0u : 1u, what);
+}
+
+static blvl_status material(hm_cur *c, const blvl_hmap *map, int32_t m, uint64_t at) {
+    if (m < 0 || (uint32_t)m < map->material_count)
+        return BLVL_OK;
+    if (!map->has_mats)
+        return hm_fail(c, "material", at, "material-range", "%d, but the file has no MATS", m);
+    return hm_fail(c, "material", at, "material-range", "%d is past the %u materials of MATS", m,
+                   map->material_count);
+}
+
+static blvl_status brushes(hm_cur *c, const blvl_hmap *map) {
+    uint64_t pos = payload_at(map, HM_BRSH) + 4;
+    hm_enter(c, "brush", 0);
+    for (uint32_t i = 0; i < map->brush_count; i++) {
+        const blvl_hmap_brush *b = &map->brushes[i];
+        hm_at(c, i);
+        pos += HM_BRUSH_MIN;
+        hm_enter(c, "face", 0);
+        for (uint32_t k = 0; k < b->face_count; k++, pos += HM_FACE_SIZE) {
+            hm_at(c, k);
+            blvl_status st = material(c, map, b->faces[k].material, pos + 16);
+            if (st)
+                return st;
+        }
+        hm_leave(c);
+    }
+    return BLVL_OK;
+}
+
+static blvl_status meshes(hm_cur *c, const blvl_hmap *map) {
+    uint64_t pos = payload_at(map, HM_MESH) + 4;
+    hm_enter(c, "mesh", 0);
+    for (uint32_t i = 0; i < map->mesh_count; i++) {
+        const blvl_hmap_mesh *m = &map->meshes[i];
+        hm_at(c, i);
+        pos += hm_size_mesh_head(m);
+        hm_enter(c, "poly", 0);
+        for (uint32_t k = 0; k < m->poly_count; k++) {
+            hm_at(c, k);
+            blvl_status st = material(c, map, m->polys[k].material, pos);
+            if (st)
+                return st;
+            pos += hm_size_poly(&m->polys[k]);
+        }
+        hm_leave(c);
+    }
+    return BLVL_OK;
+}
+
+static blvl_status batches(hm_cur *c, const blvl_hmap *map) {
+    const blvl_hmap_compiled *m = map->compiled;
+    uint64_t pos = payload_at(map, HM_CMPL) + HM_CMPL_HEAD + 4;
+    hm_enter(c, "batch", 0);
+    for (uint32_t i = 0; i < m->batch_count; i++) {
+        hm_at(c, i);
+        blvl_status st = material(c, map, m->batches[i].material, pos);
+        if (st)
+            return st;
+        pos += hm_size_batch(&m->batches[i]);
+    }
+    return BLVL_OK;
+}
+
+blvl_status hm_check_map(const blvl_hmap *map, blvl_error *err) {
+    blvl_status st =
+        flag(map, err, BLVL_HMAP_FLAG_SOURCE, map->has_brsh || map->has_mesh, "BRSH or MESH");
+    if (!st)
+        st = flag(map, err, BLVL_HMAP_FLAG_COMPILED, map->compiled != NULL, "CMPL");
+    /* the material checks in file order of their chunks */
+    for (uint32_t i = 0; !st && i < map->chunk_count; i++) {
+        const blvl_hmap_chunk *ch = &map->chunks[i];
+        if (!ch->known)
+            continue;
+        hm_cur c = {.err = err};
+        hm_kind kind = hm_kind_of(ch->tag);
+        char part[5] = {ch->tag[0], ch->tag[1], ch->tag[2], ch->tag[3], 0};
+        c.part = part;
+        if (kind == HM_BRSH)
+            st = brushes(&c, map);
+        else if (kind == HM_MESH)
+            st = meshes(&c, map);
+        else if (kind == HM_CMPL)
+            st = batches(&c, map);
+    }
+    return st;
+}

@@ -1,0 +1,132 @@
+/* The .hmap reader's and writer's shared parts: the cursor every field is read through (bounds
+ * and refusal messages in one place), the wire sizes of each record (the writer sizes its
+ * output with them, the cross-chunk checks find a field's offset with them), UTF-8. */
+#ifndef BLVL_IMPORT_HMAP_INTERNAL_H
+#define BLVL_IMPORT_HMAP_INTERNAL_H
+
+#include <stdint.h>
+
+#include "blvl/hmap.h"
+#include "common/error.h"
+
+#define HM_HEADER_SIZE 12u
+#define HM_CHUNK_HEADER 8u
+
+/* Smallest wire size of each record (its fixed part, every string empty, every array empty):
+ * a count is refused when count * this exceeds the bytes left, so nothing is allocated for
+ * records the file cannot hold. */
+#define HM_MATERIAL_MIN 32u /* str, str, vec2, vec3, u32 */
+#define HM_BRUSH_MIN 20u    /* id, owner, contents, flags, faceCount */
+#define HM_FACE_SIZE 44u    /* plane, i32 material, uv, u32 flags */
+#define HM_MESH_MIN 24u     /* id, owner, flags, str name, vertCount, polyCount */
+#define HM_POLY_MIN 36u     /* material, smooth, uv, idxCount, uvCount */
+#define HM_ENTITY_MIN 52u   /* id, flags, str classname, 3 x vec3, kvCount */
+#define HM_PAIR_MIN 8u      /* str, str */
+#define HM_CMPL_HEAD 41u    /* ambient, unitsPerMeter, baked, bounds */
+#define HM_BATCH_MIN 17u    /* material, source, model, vertexCount, indexCount */
+#define HM_CVERTEX_SIZE 36u /* pos, normal, uv, colour */
+#define HM_MODEL_MIN 32u    /* entityId, aabb, brushCount */
+#define HM_CBRUSH_MIN 36u   /* contents, sourceId, aabb, planeCount */
+#define HM_BSP_MIN 52u      /* root, depth, aabb and five counts */
+#define HM_NODE_SIZE 12u
+#define HM_LEAF_SIZE 8u
+#define HM_COLL_MIN 32u   /* objectId, aabb, vertexCount */
+#define HM_LIGHT_SIZE 57u /* type, pos, dir, colour, 4 x f32, entityId */
+
+/* The known chunks, in the writer's canonical order. */
+typedef enum hm_kind { HM_META, HM_MATS, HM_BRSH, HM_MESH, HM_ENTS, HM_CMPL, HM_KINDS } hm_kind;
+extern const char hm_tags[HM_KINDS][4];
+/* The kind of a known tag, or HM_KINDS. */
+hm_kind hm_kind_of(const char tag[4]);
+
+/* Wire sizes of parsed records and known chunk payloads (uint64: a hand-built map may be
+ * larger than any file). */
+uint64_t hm_size_str(const blvl_hmap_str *s);
+uint64_t hm_size_mesh_head(const blvl_hmap_mesh *m); /* up to and including vertices */
+uint64_t hm_size_poly(const blvl_hmap_poly *p);
+uint64_t hm_size_batch(const blvl_hmap_batch *b);
+uint64_t hm_size_payload(const blvl_hmap *map, hm_kind kind);
+
+/* Where a field is, for refusals: up to four levels of name[index], then a leaf name. The
+ * levels are plain assignments while reading; the text is built only when a refusal needs it. */
+typedef struct hm_path {
+    const char *name[4];
+    uint32_t index[4];
+    int depth;
+} hm_path;
+
+typedef struct hm_cur {
+    const uint8_t *base; /* the file */
+    uint64_t pos, end;   /* absolute offsets; end = the chunk payload's end */
+    const char *part;    /* the chunk's tag as text */
+    const blvl_allocator *a;
+    blvl_error *err;
+    hm_path path;
+} hm_cur;
+
+#define HM_NO_INDEX UINT32_MAX /* a level named without an index: "bsp.root" */
+
+/* Push a level ("brush", i) / replace its index / pop it. */
+static inline void hm_enter(hm_cur *c, const char *name, uint32_t index) {
+    c->path.name[c->path.depth] = name;
+    c->path.index[c->path.depth] = index;
+    c->path.depth++;
+}
+static inline void hm_leave(hm_cur *c) {
+    c->path.depth--;
+}
+static inline void hm_at(hm_cur *c, uint32_t index) {
+    c->path.index[c->path.depth - 1] = index;
+}
+
+/* "brush[2].face[0].material" into buf. */
+void hm_path_text(const hm_path *p, const char *leaf, char *buf, size_t size);
+/* A refusal at `offset` of field `leaf` under the cursor's path. */
+blvl_status hm_fail(const hm_cur *c, const char *leaf, uint64_t offset, const char *rule,
+                    const char *fmt, ...) BLVL_PRINTF(5, 6);
+
+/* Readers: each checks the bytes left in the chunk (rule field-size) and advances. */
+blvl_status hm_need(hm_cur *c, const char *leaf, uint64_t n);
+blvl_status hm_u8(hm_cur *c, const char *leaf, uint8_t *v);
+blvl_status hm_u32(hm_cur *c, const char *leaf, uint32_t *v);
+blvl_status hm_i32(hm_cur *c, const char *leaf, int32_t *v);
+blvl_status hm_f32(hm_cur *c, const char *leaf, float *v);
+blvl_status hm_vec2(hm_cur *c, const char *leaf, blvl_Vec2 *v);
+blvl_status hm_vec3(hm_cur *c, const char *leaf, blvl_Vec3 *v);
+blvl_status hm_plane(hm_cur *c, const char *leaf, blvl_Plane *v);
+blvl_status hm_box(hm_cur *c, const char *leaf, blvl_hmap_box *v);
+blvl_status hm_uv(hm_cur *c, const char *leaf, blvl_hmap_uv *v);
+/* A string: size, UTF-8 (rule utf8), no NUL (rule string-nul), copied with a NUL after it. */
+blvl_status hm_str(hm_cur *c, const char *leaf, blvl_hmap_str *s);
+/* A count whose records take at least `min` bytes each (rule count-size), then `*arr` gets
+ * n zeroed elements of `elem` bytes (NULL when n is 0). `*count` is set with `*arr`. */
+blvl_status hm_array(hm_cur *c, const char *leaf, uint32_t min, size_t elem, uint32_t *count,
+                     void **arr);
+/* n little-endian u32s / vec3s / planes already known to fit. */
+void hm_take_u32s(hm_cur *c, uint32_t *out, uint32_t n);
+void hm_take_vec3s(hm_cur *c, blvl_Vec3 *out, uint32_t n);
+void hm_take_planes(hm_cur *c, blvl_Plane *out, uint32_t n);
+/* The chunk ends here (rule leftover). */
+blvl_status hm_end(hm_cur *c);
+
+/* Chunk payload readers (read_source.c, read_compiled.c). */
+blvl_status hm_read_meta(hm_cur *c, blvl_hmap *map);
+blvl_status hm_read_mats(hm_cur *c, blvl_hmap *map);
+blvl_status hm_read_brsh(hm_cur *c, blvl_hmap *map);
+blvl_status hm_read_mesh(hm_cur *c, blvl_hmap *map);
+blvl_status hm_read_ents(hm_cur *c, blvl_hmap *map);
+blvl_status hm_read_cmpl(hm_cur *c, blvl_hmap *map);
+
+/* The BSP's links form a tree, its indices are in range, its depth is the tree's (bsp.c).
+ * `at` = the file offset of the BSP's root field. */
+blvl_status hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *bsp, uint64_t at);
+/* Checks across chunks, once all are read: header flags, material indices (check.c). */
+blvl_status hm_check_map(const blvl_hmap *map, blvl_error *err);
+
+/* Strict UTF-8: 0 when valid; else the index of the first bad byte in *at and why. */
+const char *hm_utf8_error(const uint8_t *s, uint32_t n, uint32_t *at);
+
+/* A 4-byte tag as printable text ("BRSH", or "\x00AB\xff"); buf holds at least 17 bytes. */
+void hm_tag_text(const uint8_t tag[4], char *buf);
+
+#endif

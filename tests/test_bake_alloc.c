@@ -1,0 +1,264 @@
+/* Every byte a bake allocates goes through the caller's allocator and comes back, with the
+ * size it was allocated with: a whole model (every add, an image through stb's PNG encoder)
+ * written to memory and to files, then under failure injection (the allocator says no at the
+ * n-th call, for every n up to a run that needs no refusal). Each refused run must fail with
+ * nomem (or zstd-frame, when the refused allocation was one zstd itself asked for: the writer
+ * reports zstd's failures as zstd's) and leave nothing allocated and no file behind. Linked with
+ * --wrap=malloc,... (as test_alloc_all is) so a C allocator call from the library's objects while a
+ * custom allocator is in use is counted as a bypass. */
+#include <dirent.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blvl/bake.h"
+#include "blvl/blvl.h"
+#include "blvl/sections.h"
+#include "check.h"
+#include "files.h"
+
+void *__real_malloc(size_t n);
+void __real_free(void *p);
+void *__real_calloc(size_t n, size_t m);
+void *__real_realloc(void *p, size_t n);
+char *__real_strdup(const char *s);
+char *__real_strndup(const char *s, size_t n);
+
+static atomic_int armed;
+static atomic_long bypass;
+
+static void seen(void) {
+    if (atomic_load(&armed))
+        atomic_fetch_add(&bypass, 1);
+}
+void *__wrap_malloc(size_t n) {
+    seen();
+    return __real_malloc(n);
+}
+void __wrap_free(void *p) {
+    if (p)
+        seen();
+    __real_free(p);
+}
+void *__wrap_calloc(size_t n, size_t m) {
+    seen();
+    return __real_calloc(n, m);
+}
+void *__wrap_realloc(void *p, size_t n) {
+    seen();
+    return __real_realloc(p, n);
+}
+char *__wrap_strdup(const char *s) {
+    seen();
+    return __real_strdup(s);
+}
+char *__wrap_strndup(const char *s, size_t n) {
+    seen();
+    return __real_strndup(s, n);
+}
+
+typedef struct counter {
+    atomic_long live, bytes, calls, wrong_size;
+    long fail_at;
+} counter;
+
+static void *c_alloc(void *user, size_t size) {
+    counter *c = user;
+    long k = atomic_fetch_add(&c->calls, 1) + 1;
+    if (c->fail_at && k == c->fail_at)
+        return NULL;
+    uint8_t *p = __real_malloc(size + 16);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    atomic_fetch_add(&c->live, 1);
+    atomic_fetch_add(&c->bytes, (long)size);
+    return p + 16;
+}
+
+static void c_free(void *user, void *ptr, size_t size) {
+    counter *c = user;
+    uint8_t *p = (uint8_t *)ptr - 16;
+    size_t had;
+    memcpy(&had, p, sizeof had);
+    if (had != size)
+        atomic_fetch_add(&c->wrong_size, 1);
+    atomic_fetch_sub(&c->live, 1);
+    atomic_fetch_sub(&c->bytes, (long)had);
+    __real_free(p);
+}
+
+static counter cnt;
+static char dir[64];
+
+static blvl_status build(blvl_bake *b) {
+    blvl_error err;
+    blvl_status st;
+    uint32_t i, e, img, mat, door, src;
+    blvl_bake_meta m = {"alloc", "a", "d", 0, blvl_Engine_Hmap};
+    if ((st = blvl_bake_set_meta(b, &m, &err)))
+        return st;
+    blvl_bake_pair pairs[2] = {{"k", "v"}, {"k2", "v2"}};
+    if ((st = blvl_bake_add_entity(b, "worldspawn", pairs, 2, &e, &err)))
+        return st;
+    uint8_t px[16 * 16 * 4];
+    for (size_t k = 0; k < sizeof px; k++)
+        px[k] = (uint8_t)(k * 7 + (k >> 6));
+    if ((st = blvl_bake_add_image_rgba8(b, "img", 16, 16, px, true, &img, &err)))
+        return st;
+    if ((st = blvl_bake_add_image_encoded(b, "raw", 1, 1, blvl_ImageEncoding_Rgba8, 0, px, 4, &i,
+                                          &err)))
+        return st;
+    blvl_bake_material mt;
+    blvl_bake_material_init(&mt);
+    mt.name = "m";
+    mt.texture = img;
+    mt.source_name = "M";
+    mt.source_texture = "t.png";
+    if ((st = blvl_bake_add_material(b, &mt, &mat, &err)))
+        return st;
+    blvl_bake_source so = {blvl_SourceKind_Brush, 1, 0, 0, e, mat};
+    if ((st = blvl_bake_add_source(b, &so, &src, &err)))
+        return st;
+    blvl_bake_vertex v[3] = {{{0, 0, 0}, {0, 1, 0}, {0, 0}, {0, 0}, {255, 255, 255, 255}},
+                             {{1, 0, 0}, {0, 1, 0}, {1, 0}, {0, 0}, {255, 255, 255, 255}},
+                             {{1, 0, -1}, {0, 1, 0}, {1, 1}, {0, 0}, {255, 255, 255, 255}}};
+    uint32_t idx[3] = {0, 1, 2};
+    blvl_bake_surface s;
+    blvl_bake_surface_init(&s);
+    s.vertices = v, s.vertex_count = 3, s.indices = idx, s.index_count = 3, s.material = mat;
+    s.source = src;
+    for (int k = 0; k < 20; k++) /* enough to grow the arrays a few times */
+        if ((st = blvl_bake_add_surface(b, &s, &err)))
+            return st;
+    blvl_bake_door d;
+    blvl_bake_door_init(&d);
+    d.name = "door";
+    d.team = "red";
+    if ((st = blvl_bake_add_door(b, &d, &door, &err)))
+        return st;
+    blvl_bake_collider c;
+    blvl_bake_collider_init(&c);
+    c.source_name = "door";
+    c.door = door;
+    c.symbol = src;
+    if ((st = blvl_bake_add_box(b, &c, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){1, 1, 1}, &i, &err)))
+        return st;
+    blvl_Plane pl[1] = {{{0, 1, 0}, 1}};
+    blvl_bake_trigger t = {0, {0, 0, 0}, {1, 1, 1}, pl, 1, {0, 1, 0}, BLVL_BAKE_NONE, ~0u};
+    if ((st = blvl_bake_add_trigger(b, &t, &err)))
+        return st;
+    if ((st = blvl_bake_add_teleport_dest(b, "dest", (blvl_Vec3){0, 0, 0}, 0, &i, &err)))
+        return st;
+    if ((st = blvl_bake_add_spawn(b, (blvl_Vec3){0, 0, 0}, 0, "info_player_start", "blue", ~0u,
+                                  &err)))
+        return st;
+    blvl_bake_hurt h = {"hurt", 0, {0, 0, 0}, {1, 1, 1}, pl, 1, 5, 1};
+    if ((st = blvl_bake_add_hurt(b, &h, &err)))
+        return st;
+    if ((st = blvl_bake_add_site(b, "A", 0, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){1, 1, 1}, &err)))
+        return st;
+    if ((st = blvl_bake_add_camera(b, "cam", 0, (blvl_Vec3){0, 0, 0}, 0, 0, 0, 0, &err)))
+        return st;
+    blvl_bake_set_sun(b, (blvl_Vec3){0, 1, 0}, (blvl_Vec3){1, 1, 1}, 100);
+    blvl_bake_light l = {0};
+    if ((st = blvl_bake_add_light(b, &l, &err)))
+        return st;
+    return blvl_bake_add_fog_volume(b, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){1, 1, 1},
+                                    (blvl_Vec3){1, 1, 1}, 10, &i, &err);
+}
+
+/* One whole run; BLVL_OK or the first refusal. Frees everything either way. */
+static blvl_status run(const blvl_options *opt) {
+    blvl_error err;
+    blvl_bake *b = NULL;
+    blvl_status st = blvl_bake_new(&b, opt, &err);
+    if (st != BLVL_OK)
+        return st;
+    st = build(b);
+    void *lv = NULL, *sy = NULL;
+    size_t ls = 0, ss = 0;
+    if (st == BLVL_OK)
+        st = blvl_bake_write_memory(b, &lv, &ls, &sy, &ss, NULL, &err);
+    blvl_free(opt, lv);
+    blvl_free(opt, sy);
+    char lp[128], sp[128];
+    snprintf(lp, sizeof lp, "%s/a.blvl", dir);
+    snprintf(sp, sizeof sp, "%s/a.bsym", dir);
+    if (st == BLVL_OK)
+        st = blvl_bake_write_file(b, lp, sp, NULL, &err);
+    blvl_bake_free(b);
+    if (st == BLVL_OK) {
+        unlink(lp);
+        unlink(sp);
+    }
+    return st;
+}
+
+static int files_left(void) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.')
+            n++;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+int main(void) {
+    snprintf(dir, sizeof dir, "%s/blvl_bake_alloc.XXXXXX",
+             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+    CHECK(mkdtemp(dir) != NULL);
+    blvl_options opt = {0};
+    opt.allocator = (blvl_allocator){c_alloc, c_free, &cnt};
+    opt.threads = 1;
+
+    atomic_store(&armed, 1);
+    CHECK(run(&opt) == BLVL_OK);
+    atomic_store(&armed, 0);
+    long total = atomic_load(&cnt.calls);
+    CHECK(total > 50);
+    CHECK_EQ_INT(atomic_load(&cnt.live), 0);
+    CHECK_EQ_INT(atomic_load(&cnt.bytes), 0);
+    CHECK_EQ_INT(atomic_load(&cnt.wrong_size), 0);
+    CHECK_EQ_INT(atomic_load(&bypass), 0);
+
+    /* The same with no allocator set: the wrap must see the library's calls (so a bypass
+     * would have been counted above). */
+    atomic_store(&armed, 1);
+    CHECK(run(NULL) == BLVL_OK);
+    atomic_store(&armed, 0);
+    CHECK(atomic_load(&bypass) > 0);
+    atomic_store(&bypass, 0);
+
+    /* Refuse the n-th allocation, for every n. */
+    int refused = 0, bad = 0;
+    for (long n = 1; n <= total; n++) {
+        atomic_store(&cnt.calls, 0);
+        cnt.fail_at = n;
+        atomic_store(&armed, 1);
+        blvl_status st = run(&opt);
+        atomic_store(&armed, 0);
+        if (st == BLVL_E_NOMEM || st == BLVL_E_ZSTD)
+            refused++;
+        else if (st != BLVL_OK) {
+            bad++;
+            fprintf(stderr, "fail_at %ld: status %s\n", n, blvl_status_name(st));
+        }
+        if (atomic_load(&cnt.live) || atomic_load(&cnt.wrong_size) || files_left()) {
+            bad++;
+            fprintf(stderr, "fail_at %ld: live %ld, wrong sizes %ld, files %d\n", n,
+                    atomic_load(&cnt.live), atomic_load(&cnt.wrong_size), files_left());
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(refused > total / 2);
+    CHECK_EQ_INT(atomic_load(&bypass), 0);
+    printf("test_bake_alloc: %ld allocations per run, %d runs refused\n", total, refused);
+    rmdir(dir);
+    return check_report("test_bake_alloc");
+}
