@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blvl/hmap.h"
 #include "check.h"
 #include "support/hmap_gen.h"
 
@@ -165,6 +166,27 @@ static void check_one(hmap_gen_opts o) {
     } else {
         CHECK(c == NULL);
     }
+    /* the map is one the reader accepts, and it writes back the same bytes */
+    void *bytes = NULL, *again = NULL;
+    size_t size = 0, size2 = 0;
+    blvl_error e;
+    blvl_hmap *m = NULL;
+    CHECK(blvl_hmap_write(&g.map, NULL, &bytes, &size, &e) == BLVL_OK);
+    blvl_status st = bytes ? blvl_hmap_read(bytes, size, NULL, &m, &e) : BLVL_E_ARGUMENT;
+    CHECK(st == BLVL_OK);
+    if (st != BLVL_OK)
+        fprintf(stderr, "seed %llu: %s\n", (unsigned long long)o.seed, e.message);
+    if (m) {
+        CHECK_EQ_INT(m->brush_count, (o.parts & HMAP_GEN_SOURCE) ? g.map.brush_count : 0);
+        CHECK(blvl_hmap_write(m, NULL, &again, &size2, &e) == BLVL_OK);
+        CHECK(again && size2 == size && memcmp(again, bytes, size) == 0);
+        if (o.mats_after_brsh) /* the chunk order asked for */
+            CHECK(m->chunk_count >= 3 && memcmp(m->chunks[1].tag, "BRSH", 4) == 0 &&
+                  memcmp(m->chunks[2].tag, "MATS", 4) == 0);
+    }
+    blvl_hmap_free(m, NULL);
+    blvl_free(NULL, bytes);
+    blvl_free(NULL, again);
     hmap_gen_free(&g);
 }
 
@@ -172,6 +194,8 @@ int main(void) {
     check_one((hmap_gen_opts){.seed = 1, .rooms = 5, .parts = 1});
     check_one((hmap_gen_opts){.seed = 2, .rooms = 4, .meshes = 12, .parts = 2});
     check_one((hmap_gen_opts){.seed = 3, .rooms = 3, .parts = 3, .bsp_split = true});
+    check_one((hmap_gen_opts){.seed = 5, .rooms = 2, .parts = 2, .no_meta = true});
+    check_one((hmap_gen_opts){.seed = 6, .rooms = 2, .parts = 3, .mats_after_brsh = true});
     check_one((hmap_gen_opts){.seed = 4, .rooms = 2, .min_brushes = 200, .parts = 1});
     return check_report("test_hmap_gen");
 }
