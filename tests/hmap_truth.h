@@ -24,6 +24,8 @@ typedef struct truth_brush {
     uint32_t contents, owner, id;
     uint32_t index;       /* BRSH index (source maps), else the running number over CMPL models */
     bool door;            /* owned by a func_door */
+    bool trigger_owner;   /* owned by a trigger_* entity */
+    bool mesh;            /* a convex mesh: its polygon planes, not a brush */
     const char *material; /* MATS name of its first face's material (source brushes), or NULL */
     double lo[3], hi[3];  /* bounds of its face polygons; lo > hi when it has none */
 } truth_brush;
@@ -76,6 +78,75 @@ static inline void truth_add_box(truth *t, const blvl_Vec3 *v, uint32_t n) {
     }
 }
 
+/* A mesh that bounds a convex solid, computed here: closed (every edge once each way) and every
+ * vertex within 1e-3 map units behind every polygon's plane (Newell normal through the
+ * polygon's centroid). Fills b's planes (one per polygon) when it is. */
+static inline bool truth_convex_mesh(const blvl_hmap_mesh *me, truth_brush *b) {
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < me->poly_count; p++)
+        n += me->polys[p].index_count;
+    if (me->poly_count < 4 || n > 4096)
+        return false;
+    uint32_t(*e)[2] = malloc(sizeof *e * n);
+    if (!e)
+        return false;
+    n = 0;
+    for (uint32_t p = 0; p < me->poly_count; p++)
+        for (uint32_t i = 0; i < me->polys[p].index_count; i++) {
+            e[n][0] = me->polys[p].indices[i];
+            e[n][1] = me->polys[p].indices[(i + 1) % me->polys[p].index_count];
+            n++;
+        }
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        uint32_t same = 0, rev = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            same += e[k][0] == e[i][0] && e[k][1] == e[i][1];
+            rev += e[k][0] == e[i][1] && e[k][1] == e[i][0];
+        }
+        ok = same == 1 && rev == 1;
+    }
+    free(e);
+    if (!ok)
+        return false;
+    blvl_Plane *pl = calloc(me->poly_count, sizeof *pl);
+    if (!pl)
+        return false;
+    for (uint32_t p = 0; p < me->poly_count && ok; p++) {
+        const blvl_hmap_poly *po = &me->polys[p];
+        double nn[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+        for (uint32_t i = 0; i < po->index_count; i++) {
+            blvl_Vec3 a = me->vertices[po->indices[i]];
+            blvl_Vec3 q = me->vertices[po->indices[(i + 1) % po->index_count]];
+            nn[0] += ((double)a.y - q.y) * ((double)a.z + q.z);
+            nn[1] += ((double)a.z - q.z) * ((double)a.x + q.x);
+            nn[2] += ((double)a.x - q.x) * ((double)a.y + q.y);
+            c[0] += a.x, c[1] += a.y, c[2] += a.z;
+        }
+        double l = sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+        if (!(l > 0)) {
+            ok = false;
+            break;
+        }
+        for (int k = 0; k < 3; k++)
+            nn[k] /= l, c[k] /= po->index_count;
+        double d = nn[0] * c[0] + nn[1] * c[1] + nn[2] * c[2];
+        for (uint32_t v = 0; v < me->vertex_count && ok; v++) {
+            blvl_Vec3 q = me->vertices[v];
+            ok = nn[0] * q.x + nn[1] * q.y + nn[2] * q.z - d <= 1e-3;
+        }
+        pl[p].normal.x = (float)nn[0], pl[p].normal.y = (float)nn[1];
+        pl[p].normal.z = (float)nn[2], pl[p].dist = (float)d;
+    }
+    if (!ok) {
+        free(pl);
+        return false;
+    }
+    b->planes = pl;
+    b->plane_count = me->poly_count;
+    return true;
+}
+
 /* From the source brushes when the map has them (has_brsh or a generator's map), else from the
  * CMPL models' collision brushes. 0 on success. */
 static inline int truth_build(const blvl_hmap *m, bool use_source, truth *t) {
@@ -90,7 +161,8 @@ static inline int truth_build(const blvl_hmap *m, bool use_source, truth *t) {
     else if (m->compiled)
         for (uint32_t i = 0; i < m->compiled->model_count; i++)
             n += m->compiled->models[i].brush_count;
-    t->brushes = calloc(n ? n : 1, sizeof *t->brushes);
+    uint32_t nmesh = use_source ? m->mesh_count : 0;
+    t->brushes = calloc(n + nmesh + 1, sizeof *t->brushes);
     if (!t->brushes)
         return -1;
     if (use_source) {
@@ -126,7 +198,9 @@ static inline int truth_build(const blvl_hmap *m, bool use_source, truth *t) {
     }
     for (uint32_t i = 0; i < t->brush_count; i++) {
         truth_brush *b = &t->brushes[i];
-        b->door = b->owner != 0 && strcmp(truth_classname(m, b->owner), "func_door") == 0;
+        const char *cn = b->owner ? truth_classname(m, b->owner) : "";
+        b->door = strcmp(cn, "func_door") == 0;
+        b->trigger_owner = strncmp(cn, "trigger_", 8) == 0;
         truth_bounds(b);
     }
     uint32_t nm = use_source ? m->mesh_count : (m->compiled ? m->compiled->mesh_coll_count : 0);
@@ -134,11 +208,25 @@ static inline int truth_build(const blvl_hmap *m, bool use_source, truth *t) {
     if (!t->meshes)
         return -1;
     for (uint32_t i = 0; i < nm; i++) {
-        if (use_source)
-            truth_add_box(t, m->meshes[i].vertices, m->meshes[i].vertex_count);
-        else
+        if (use_source) {
+            const blvl_hmap_mesh *me = &m->meshes[i];
+            const char *cn = me->owner ? truth_classname(m, me->owner) : "";
+            if (strncmp(cn, "trigger_", 8) == 0)
+                continue; /* not solid */
+            if (truth_convex_mesh(me, &t->brushes[t->brush_count])) {
+                truth_brush *b = &t->brushes[t->brush_count++];
+                b->mesh = true;
+                b->contents = BLVL_HMAP_SOLID;
+                b->owner = me->owner;
+                b->index = UINT32_MAX;
+                truth_bounds(b);
+                continue;
+            }
+            truth_add_box(t, me->vertices, me->vertex_count);
+        } else {
             truth_add_box(t, m->compiled->mesh_colls[i].vertices,
                           m->compiled->mesh_colls[i].vertex_count);
+        }
     }
     return 0;
 }
@@ -151,27 +239,38 @@ static inline void truth_free(truth *t) {
     memset(t, 0, sizeof *t);
 }
 
-/* The contents table of the issue, for the player: 1 solid, 4 clip, 2 water, 17 solid+sky;
- * a trigger (8) is no collider. Anything else the test does not claim to know. */
-enum { T_EMPTY, T_SOLID, T_WATER, T_UNKNOWN };
+/* The contents table (docs/IMPORT-HMAP.md, "Contents"; first match wins): a trigger entity's
+ * brush or the trigger bit -> nothing; solid or sky -> solid, with the sky bit when sky is set;
+ * clip -> solid with clip | shot-through; water -> water; anything else -> nothing (a detail
+ * brush). A convex mesh is solid. */
+enum { T_EMPTY, T_SOLID, T_WATER };
 static inline int truth_kind(const truth_brush *b, uint32_t *flags) {
     uint32_t c = b->contents;
     *flags = 0;
-    if (c & BLVL_HMAP_TRIGGER)
-        return c == BLVL_HMAP_TRIGGER ? T_EMPTY : T_UNKNOWN;
-    if (c == BLVL_HMAP_SOLID)
+    if (b->mesh)
         return T_SOLID;
-    if (c == (BLVL_HMAP_SOLID | BLVL_HMAP_SKY)) {
-        *flags = 0x08; /* sky */
+    if (b->trigger_owner || (c & BLVL_HMAP_TRIGGER))
+        return T_EMPTY;
+    if (c & (BLVL_HMAP_SOLID | BLVL_HMAP_SKY)) {
+        *flags = (c & BLVL_HMAP_SKY) ? 0x08u : 0u;
         return T_SOLID;
     }
-    if (c == BLVL_HMAP_CLIP) {
+    if (c & BLVL_HMAP_CLIP) {
         *flags = 0x30; /* clip | shot-through */
         return T_SOLID;
     }
-    if (c == BLVL_HMAP_WATER)
+    if (c & BLVL_HMAP_WATER)
         return T_WATER;
-    return T_UNKNOWN;
+    return T_EMPTY;
+}
+
+/* Drawn in a source bake (docs/IMPORT-HMAP.md, "Geometry"): every brush but trigger volumes
+ * and clip brushes (clip without solid or sky). */
+static inline bool truth_drawn(const truth_brush *b) {
+    uint32_t c = b->contents;
+    if (b->trigger_owner || (c & BLVL_HMAP_TRIGGER))
+        return false;
+    return !((c & BLVL_HMAP_CLIP) && !(c & (BLVL_HMAP_SOLID | BLVL_HMAP_SKY)));
 }
 
 /* Runs argv[0] with argv (no shell, so the list may be long), stdout to out_path (NULL =
