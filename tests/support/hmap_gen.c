@@ -313,7 +313,7 @@ static bool disc_hits(const double (*d)[3], uint32_t n, double x, double z, doub
  * clear of the spots, and `alone`: of the props too (a new floor, a mesh, whose surroundings
  * the tests keep free of other brushes); false when none was found. */
 static bool place_in(gen *G, room *rm, double margin, double r, bool alone, double *x, double *z) {
-    for (int tries = 0; tries < 24; tries++) {
+    for (int tries = 0; tries < 64; tries++) {
         *x = rnd(&G->r, rm->lo[0] + margin, rm->hi[0] - margin);
         *z = rnd(&G->r, rm->lo[2] + margin, rm->hi[2] - margin);
         if (disc_hits((const double(*)[3])rm->spot, rm->spots, *x, *z, r))
@@ -711,11 +711,19 @@ static void add_room(gen *G, uint32_t index, uint32_t cols, uint32_t meshes_here
     } else {
         add_box_m(G, ox + w, y0, oz, ox + w + t, y0 + h, oz + d, BLVL_HMAP_SOLID, 0, M_WALL);
     }
-    for (uint32_t i = 0; i < meshes_here; i++) /* first: they want room around them */
+    if (index % 2 == 1) /* a pool in every other room, while the floor is still free */
+        add_prop(G, rm, 3);
+    for (uint32_t i = 0; i < meshes_here; i++) /* next: they want room around them */
         add_mesh(G, rm, rndi(r, 4));
-    uint32_t props = 3 + rndi(r, 3);
-    for (uint32_t i = 0; i < props; i++) /* every kind within a few rooms, then any */
-        add_prop(G, rm, i < 3 ? (index * 3 + i) % 8 : 8);
+    /* every kind within a few rooms, then any; water and platforms first, while there is room
+     * to keep them apart */
+    uint32_t props = 3 + rndi(r, 3), kinds[5];
+    for (uint32_t i = 0; i < props; i++)
+        kinds[i] = i < 3 ? (index * 3 + i) % 8 : rndi(r, 8);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < props; i++)
+            if ((kinds[i] == 3 || kinds[i] >= 6) == (pass == 0))
+                add_prop(G, rm, kinds[i]);
     double sp[3] = {ox + w / 2, y0 + 0.05, oz + d / 2};
     if (index % 3 == 0) {
         blvl_hmap_entity *e =
