@@ -1126,6 +1126,9 @@ int hmap_gen_build(const hmap_gen_opts *o, hmap_gen *g) {
         uint32_t here = meshes / rooms + (i < meshes % rooms);
         add_room(&G, i, cols, here);
     }
+    /* meshes that found no place in their room: room after room until all are placed */
+    for (uint32_t i = 0; g->map.mesh_count < meshes && i < 8 * rooms && !G.oom; i++)
+        add_mesh(&G, &G.rooms[i % rooms], rndi(&G.r, 4));
     /* extra props room after room until the brush count is reached */
     for (uint32_t i = 0; g->map.brush_count < o->min_brushes && !G.oom; i++)
         add_prop(&G, &G.rooms[i % rooms], 8);
