@@ -6,6 +6,8 @@
 # Then bench_writer: the streaming writer's peak memory (1 GiB vs 16 MiB section), incompressible
 # packing speed with the level-1 probe against level 19 on every chunk, and the bench level's
 # size under both codec rules.
+# Then bench_bake: the .hmap bake of a generated 20,000-brush, 200-mesh map on one core (each
+# stage's share, peak RSS, zstd -19 of the same sections as the reference), and of a small map.
 # usage: scripts/bench.sh BUILD_DIR [bench_container options: --runs N --iters N]
 set -eu
 build=${1:-build}
@@ -19,3 +21,9 @@ out=$build/bench
 "$build/bench_container" "$out/big.blvl" "$out/sim.blvl" "$out/chunks.zst" \
     --blvl "$build/blvl" "$@" | tee "$out/results.txt"
 "$build/bench_writer" --dir "$out" --level "$out/big.blvl" | tee -a "$out/results.txt"
+if [ -x "$build/bench_bake" ]; then # built once the .hmap conversion is in the tree
+    "$build/bench_bake" --write "$out/bake_big.hmap" >/dev/null
+    "$build/bench_bake" "$out/bake_big.hmap" | tee -a "$out/results.txt"
+    "$build/bench_bake" --write "$out/bake_small.hmap" --small >/dev/null
+    "$build/bench_bake" "$out/bake_small.hmap" | tee -a "$out/results.txt"
+fi
