@@ -20,33 +20,32 @@
 #include "blvl/sections/bsym.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  blvl_options opt;
-  memset(&opt, 0, sizeof opt);
-  opt.threads = 1;
-  blvl_error err;
-  blvl_hmap *m = NULL;
-  if (blvl_hmap_read(data, size, &opt, &m, &err) != BLVL_OK)
-    return 0;
-  blvl_bake *b = NULL;
-  if (blvl_bake_new(&b, &opt, &err) == BLVL_OK) {
-    void *lv = NULL, *sym = NULL;
-    size_t lsz = 0, ssz = 0;
-    if (blvl_hmap_bake(m, b, &err) == BLVL_OK &&
-        blvl_bake_write_memory(b, &lv, &lsz, &sym, &ssz, NULL, &err) ==
-            BLVL_OK) {
-      blvl_level *level = NULL;
-      if (blvl_open_memory(&level, lv, lsz, &opt, &err) != BLVL_OK)
-        abort(); /* the bake wrote a level that does not open */
-      if (blvl_sections_verify(level, &err) != BLVL_OK)
-        abort(); /* ... or one that breaks the level rules */
-      blvl_close(level);
-      if (blvl_Symbols_verify(sym, ssz, &err) != BLVL_OK)
-        abort(); /* ... or symbols the verifier refuses */
-      blvl_free(&opt, lv);
-      blvl_free(&opt, sym);
+    blvl_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.threads = 1;
+    blvl_error err;
+    blvl_hmap *m = NULL;
+    if (blvl_hmap_read(data, size, &opt, &m, &err) != BLVL_OK)
+        return 0;
+    blvl_bake *b = NULL;
+    if (blvl_bake_new(&b, &opt, &err) == BLVL_OK) {
+        void *lv = NULL, *sym = NULL;
+        size_t lsz = 0, ssz = 0;
+        if (blvl_hmap_bake(m, b, &err) == BLVL_OK &&
+            blvl_bake_write_memory(b, &lv, &lsz, &sym, &ssz, NULL, &err) == BLVL_OK) {
+            blvl_level *level = NULL;
+            if (blvl_open_memory(&level, lv, lsz, &opt, &err) != BLVL_OK)
+                abort(); /* the bake wrote a level that does not open */
+            if (blvl_sections_verify(level, &err) != BLVL_OK)
+                abort(); /* ... or one that breaks the level rules */
+            blvl_close(level);
+            if (blvl_Symbols_verify(sym, ssz, &err) != BLVL_OK)
+                abort(); /* ... or symbols the verifier refuses */
+            blvl_free(&opt, lv);
+            blvl_free(&opt, sym);
+        }
+        blvl_bake_free(b);
     }
-    blvl_bake_free(b);
-  }
-  blvl_hmap_free(m, &opt);
-  return 0;
+    blvl_hmap_free(m, &opt);
+    return 0;
 }
