@@ -152,6 +152,21 @@ void blvl__hm_take_u32s(hm_cur *c, uint32_t *out, uint32_t n) {
         out[i] = blvl_le32(c->base + c->pos);
 }
 
+blvl_status blvl__hm_take_indices(hm_cur *c, uint32_t *out, uint32_t n, uint32_t limit,
+                                  const char *rule, const char *owner) {
+    uint64_t first = c->pos;
+    blvl__hm_take_u32s(c, out, n);
+    for (uint32_t k = 0; k < n; k++)
+        if (out[k] >= limit) {
+            hm_enter(c, "index", k);
+            blvl_status st = blvl__hm_fail(c, NULL, first + 4ull * k, rule,
+                                           "%u is past the %s's %u vertices", out[k], owner, limit);
+            hm_leave(c);
+            return st;
+        }
+    return BLVL_OK;
+}
+
 void blvl__hm_take_vec3s(hm_cur *c, blvl_Vec3 *out, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
         float f[3];

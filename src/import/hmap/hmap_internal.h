@@ -125,6 +125,10 @@ blvl_status blvl__hm_array(hm_cur *c, const char *leaf, uint32_t min, size_t ele
 
 /* n little-endian u32s / vec3s / planes already known to fit. */
 void blvl__hm_take_u32s(hm_cur *c, uint32_t *out, uint32_t n);
+/* Take n indices (known to fit) and refuse the first one >= limit with `rule`; `owner` names
+ * what holds the vertices ("mesh", "batch") in the message. */
+blvl_status blvl__hm_take_indices(hm_cur *c, uint32_t *out, uint32_t n, uint32_t limit,
+                                  const char *rule, const char *owner);
 void blvl__hm_take_vec3s(hm_cur *c, blvl_Vec3 *out, uint32_t n);
 void blvl__hm_take_planes(hm_cur *c, blvl_Plane *out, uint32_t n);
 /* The chunk ends here (rule leftover). */

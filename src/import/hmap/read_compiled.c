@@ -33,18 +33,8 @@ static blvl_status read_batch(hm_cur *c, blvl_hmap_batch *b) {
     if (b->index_count % 3)
         return blvl__hm_fail(c, "indexCount", at, "batch-triangles",
                              "%u is not a multiple of 3 (a triangle list)", b->index_count);
-    uint64_t first = c->pos;
-    blvl__hm_take_u32s(c, b->indices, b->index_count);
-    for (uint32_t k = 0; k < b->index_count; k++)
-        if (b->indices[k] >= b->vertex_count) {
-            hm_enter(c, "index", k);
-            blvl_status st =
-                blvl__hm_fail(c, NULL, first + 4ull * k, "batch-index",
-                              "%u is past the batch's %u vertices", b->indices[k], b->vertex_count);
-            hm_leave(c);
-            return st;
-        }
-    return BLVL_OK;
+    return blvl__hm_take_indices(c, b->indices, b->index_count, b->vertex_count, "batch-index",
+                                 "batch");
 }
 
 static blvl_status read_cbrush(hm_cur *c, blvl_hmap_cbrush *b) {

@@ -78,17 +78,8 @@ static blvl_status read_poly(hm_cur *c, const blvl_hmap_mesh *m, blvl_hmap_poly 
     if (p->index_count < 3)
         return blvl__hm_fail(c, "idxCount", at, "poly-size",
                              "%u indices, a polygon needs at least 3", p->index_count);
-    uint64_t first = c->pos;
-    blvl__hm_take_u32s(c, p->indices, p->index_count);
-    for (uint32_t k = 0; k < p->index_count; k++)
-        if (p->indices[k] >= m->vertex_count) {
-            hm_enter(c, "index", k);
-            blvl_status st =
-                blvl__hm_fail(c, NULL, first + 4ull * k, "mesh-index",
-                              "%u is past the mesh's %u vertices", p->indices[k], m->vertex_count);
-            hm_leave(c);
-            return st;
-        }
+    TRY(blvl__hm_take_indices(c, p->indices, p->index_count, m->vertex_count, "mesh-index",
+                              "mesh"));
     at = c->pos;
     HM_ARRAY(c, "uvCount", 8, &p->uv_count, p->uvs);
     if (p->uv_count != 0 && p->uv_count != p->index_count)
