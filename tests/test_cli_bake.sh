@@ -10,12 +10,7 @@ build=${BLVL_BUILD:?}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-pass=0 fail=0
-ok() { local what=$1; shift; if "$@" >/dev/null 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $what"; fi; }
-rc() { local want=$1; shift; "$blvl" "$@" >out 2>err; local got=$?
-       if [ $got = "$want" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: blvl $* exited $got, expected $want: $(head -c 300 err)"; fi; }
-has() { if grep -qF -- "$2" "$1"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1 lacks '$2': $(head -c 300 "$1")"; fi; }
-none() { if [ ! -e "$1" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1 was left behind"; fi; }
+. "${BLVL_SRC:?}/tests/support/cli.sh"
 leftovers() { # nothing but the named files in the directory (no temporaries)
     local extra; extra=$(ls -A | grep -vxF -f <(printf '%s\n' "$@" out err) || true)
     if [ -z "$extra" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: left behind: $extra"; fi; }
@@ -198,5 +193,4 @@ rc 0 trace c.blvl --box -16 -24 -16 16 32 16 --from 40 100 40 --to 40 -100 40
 has out "end 40 24.03125 40"
 leftovers s.blvl s.bsym s2.blvl s2.bsym s3.blvl s3.bsym c.blvl
 
-echo "test_cli_bake: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+cli_done test_cli_bake

@@ -10,10 +10,7 @@ src=${BLVL_SRC:?}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-pass=0 fail=0
-rc() { local want=$1; shift; "$blvl" "$@" >out 2>err; local got=$?
-       if [ $got = "$want" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: blvl $* exited $got, expected $want: $(head -c 300 err)"; fi; }
-has() { if grep -qF -- "$2" "$1"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1 lacks '$2': $(head -c 300 "$1")"; fi; }
+. "${BLVL_SRC:?}/tests/support/cli.sh"
 data=$src/tests/data/sections
 
 flatc -b -o . "$src/schema/bsym.fbs" "$data/bsym.json"
@@ -56,5 +53,4 @@ rc 0 pack -o nf2.blvl meta="$data/meta.json" sim=nf.dump.json
 rc 0 dump nf2.blvl sim
 if cmp -s out nf.dump.json; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: dump of the packed dump differs"; fi
 
-echo "test_cli_bsym: $pass passed, $fail failed"
-[ $fail = 0 ]
+cli_done test_cli_bsym

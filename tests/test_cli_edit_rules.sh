@@ -12,10 +12,7 @@ py=/usr/bin/python3 # Debian's, with python3-flatbuffers
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-pass=0 fail=0
-ok() { local what=$1; shift; if "$@" >/dev/null 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $what"; fi; }
-rc() { local want=$1; shift; "$blvl" "$@" >out 2>err; local got=$?
-       if [ $got = "$want" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: blvl $* exited $got, expected $want: $(head -c 300 err)"; fi; }
+. "${BLVL_SRC:?}/tests/support/cli.sh"
 same() { cmp -s "$1" "$2"; }
 
 # textures: one Image whose data is 40 MiB of zeros, built with the flatbuffers package.
@@ -97,5 +94,4 @@ rc 0 rewrite l.blvl copy.blvl # not in place: no lock
 rm -f hold
 wait "$holder" 2>/dev/null
 
-echo "test_cli_edit_rules: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+cli_done test_cli_edit_rules

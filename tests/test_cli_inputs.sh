@@ -9,10 +9,8 @@ S=$src/tests/data/sections
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-pass=0 fail=0
-ok() { local what=$1; shift; if "$@" >/dev/null 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $what"; fi; }
-rc() { local want=$1; shift; "$bin" "$@" >out 2>err; local got=$?
-       if [ $got = "$want" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: blvl $* exited $got, expected $want: $(head -c 300 err)"; fi; }
+blvl=$bin
+. "${BLVL_SRC:?}/tests/support/cli.sh"
 one_line() { # FILE RULE: stderr is exactly "blvl: FILE: RULE: ..."
     ok "one stderr line 'blvl: $1: $2: ...' (got: $(head -c 300 err))" \
         test "$(wc -l <err)" = 1 -a "$(grep -c "^blvl: $1: $2: " err)" = 1
@@ -96,5 +94,4 @@ for args in "ls l.blvl" "info l.blvl" "cat l.blvl meta" "dump l.blvl meta" "stre
         test "$(wc -l <err)" = 1 -a "$(grep -c '^blvl: stdout: io: ' err)" = 1
 done
 
-echo "test_cli_inputs: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+cli_done test_cli_inputs

@@ -9,10 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 0777 "$work"
 cd "$work"
-pass=0 fail=0
-ok() { local what=$1; shift; if "$@" >/dev/null 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $what"; fi; }
-rc() { local want=$1; shift; "$blvl" "$@" >out 2>err; local got=$?
-       if [ $got = "$want" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: blvl $* exited $got, expected $want: $(head -c 300 err)"; fi; }
+. "${BLVL_SRC:?}/tests/support/cli.sh"
 S=$src/tests/data/sections
 core=(meta=$S/meta.json sim=$S/sim.json)
 
@@ -76,5 +73,4 @@ if [ ${#as_other[@]} -gt 0 ]; then
     ok "a writable file is replaced (even of another owner)" test $? = 0
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+cli_done test_cli_pack_write

@@ -8,10 +8,7 @@ src=${BLVL_SRC:?}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-pass=0 fail=0
-ok() { local what=$1; shift; if "$@" >/dev/null 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $what"; fi; }
-rc() { local want=$1; shift; "$blvl" "$@" >out 2>err; local got=$?
-       if [ $got = "$want" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: blvl $* exited $got, expected $want: $(head -c 300 err)"; fi; }
+. "${BLVL_SRC:?}/tests/support/cli.sh"
 S=$src/tests/data/sections
 head -c 3000000 /dev/urandom >big.bin
 printf 'small payload' >small.bin
@@ -76,5 +73,4 @@ rc 1 rewrite w.blvl y.blvl
 ok "meta of an unknown version: refused" grep -q 'section-version' err
 ok "no output for a refused level" test ! -e y.blvl
 
-echo "test_cli_rewrite: $pass passed, $fail failed"
-[ $fail = 0 ]
+cli_done test_cli_rewrite

@@ -8,10 +8,7 @@ src=${BLVL_SRC:?}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-pass=0 fail=0
-ok() { local what=$1; shift; if "$@" >/dev/null 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $what"; fi; }
-rc() { local want=$1; shift; "$blvl" "$@" >out 2>err; local got=$?
-       if [ $got = "$want" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: blvl $* exited $got, expected $want: $(head -c 300 err)"; fi; }
+. "${BLVL_SRC:?}/tests/support/cli.sh"
 
 tags=$(cat "$src/schema/core_tags.txt")  # every core tag, generated from schema/
 ntags=$(echo "$tags" | wc -w)
@@ -129,5 +126,4 @@ rc 1 pack -o bad.blvl meta=bad.json
 ok "bad JSON names the file" grep -q 'bad.json' err
 ok "bad JSON leaves no output" test ! -e bad.blvl
 
-echo "test_cli_sections: $pass passed, $fail failed"
-[ $fail = 0 ]
+cli_done test_cli_sections

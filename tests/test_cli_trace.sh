@@ -8,10 +8,7 @@ src=${BLVL_SRC:?}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-pass=0 fail=0
-ok() { local what=$1; shift; if "$@" >/dev/null 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $what"; fi; }
-rc() { local want=$1; shift; "$blvl" "$@" >out 2>err; local got=$?
-       if [ $got = "$want" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: blvl $* exited $got, expected $want: $(head -c 300 err)"; fi; }
+. "${BLVL_SRC:?}/tests/support/cli.sh"
 # field FILE KEY N: the N values after KEY on the first line of FILE, space-separated
 field() { awk -v k="$2" -v n="$3" '{ for (i = 1; i <= NF; i++) if ($i == k) { s = $(i+1); for (j = 2; j <= n; j++) s = s " " $(i+j); print s; exit } }' "$1"; }
 # is FILE KEY EXPECTED...: the values after KEY are exactly EXPECTED (the printed text)
@@ -357,5 +354,4 @@ ok "points: seven numbers refused" grep -q "line 1: more than six numbers" err
 rc 1 trace level.blvl --points missing.txt
 ok "points: missing file is io" grep -q "^blvl: missing.txt: io: " err
 
-echo "test_cli_trace: $pass passed, $fail failed"
-[ $fail = 0 ]
+cli_done test_cli_trace
