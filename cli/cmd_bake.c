@@ -81,19 +81,34 @@ static void progress(void *user, uint64_t done, uint64_t total) {
     cli_progress("bake", done, total);
 }
 
-static int bake_hmap(const char *in, const uint8_t *data, size_t size, const char *out,
-                     const char *symbols, unsigned threads) {
+/* One importer: read the source bytes and fill the model; the source structs are freed before
+ * returning (the model keeps copies). `in` is the input's path (a format may take a name from it).
+ */
+typedef blvl_status (*fill_fn)(const char *in, const uint8_t *data, size_t size,
+                               const blvl_options *opt, blvl_bake *b, blvl_error *err);
+
+static blvl_status fill_hmap(const char *in, const uint8_t *data, size_t size,
+                             const blvl_options *opt, blvl_bake *b, blvl_error *err) {
+    (void)in;
+    blvl_hmap *map = NULL;
+    blvl_status st = blvl_hmap_read(data, size, opt, &map, err);
+    if (st == BLVL_OK)
+        st = blvl_hmap_bake(map, b, err);
+    blvl_hmap_free(map, opt);
+    return st;
+}
+
+static int bake(fill_fn fill, const char *in, const uint8_t *data, size_t size, const char *out,
+                const char *symbols, unsigned threads) {
     blvl_options opt = {0};
     opt.threads = threads;
     if (cli_progress_enabled())
         opt.progress = progress;
     blvl_error err;
-    blvl_hmap *map = NULL;
     blvl_bake *b = NULL;
     int rc = CLI_OK;
-    if (blvl_hmap_read(data, size, &opt, &map, &err) != BLVL_OK)
-        return cli_fail(in, &err);
-    if (blvl_bake_new(&b, &opt, &err) != BLVL_OK || blvl_hmap_bake(map, b, &err) != BLVL_OK) {
+    if (blvl_bake_new(&b, &opt, &err) != BLVL_OK ||
+        fill(in, data, size, &opt, b, &err) != BLVL_OK) {
         rc = cli_fail(in, &err);
         goto done;
     }
@@ -110,7 +125,6 @@ static int bake_hmap(const char *in, const uint8_t *data, size_t size, const cha
            stats.entities, symbols ? "; symbols " : "", symbols ? symbols : "");
 done:
     blvl_bake_free(b);
-    blvl_hmap_free(map, &opt);
     return rc;
 }
 
@@ -177,7 +191,7 @@ int blvl_cmd_bake(int argc, char **argv) {
     }
     switch (f) {
     case F_HMAP:
-        rc = bake_hmap(in, data, size, out, symbols, threads);
+        rc = bake(fill_hmap, in, data, size, out, symbols, threads);
         break;
     case F_NONE: {
         char hex[3 * 4 + 1] = "";
