@@ -8,9 +8,9 @@
  *    live bytes return to 0; a free with the wrong size is counted);
  *  - no library allocation bypasses the allocator: this program is linked with
  *    -Wl,--wrap=malloc,... so every call the library's own objects (linked in statically) make
- *    to the C allocator lands in the __wrap_ functions below, which count it while a custom
- *    allocator is in use. The same wrap sees the calls when no allocator is set, so the test
- *    would notice a bypass (checked below);
+ *    to the C allocator lands in the __wrap_ functions (tests/support/wrap/counting_alloc.c),
+ *    which count it while a custom allocator is in use. The same wrap sees the calls when no
+ * allocator is set, so the test would notice a bypass (checked below);
  *  - zstd's contexts come from the allocator: libzstd is a shared library whose own malloc calls
  *    the wrap cannot see, so the test checks that the allocations a zstd decoder or encoder
  *    needs (far larger than anything else a small read makes) reach the counting allocator.
@@ -30,86 +30,7 @@
 #include "blvl/trace.h"
 #include "check.h"
 #include "files.h"
-
-/* ---- the wrapped C allocator ------------------------------------------------------------ */
-
-void *__real_malloc(size_t n);
-void __real_free(void *p);
-void *__real_calloc(size_t n, size_t m);
-void *__real_realloc(void *p, size_t n);
-char *__real_strdup(const char *s);
-char *__real_strndup(const char *s, size_t n);
-
-static atomic_int armed;       /* a custom allocator is in use */
-static atomic_long bypass;     /* C allocator calls from the library while armed */
-static atomic_long libc_calls; /* all C allocator calls from this program's objects */
-
-static void seen(void) {
-    atomic_fetch_add(&libc_calls, 1);
-    if (atomic_load(&armed))
-        atomic_fetch_add(&bypass, 1);
-}
-void *__wrap_malloc(size_t n) {
-    seen();
-    return __real_malloc(n);
-}
-void __wrap_free(void *p) {
-    if (p)
-        seen();
-    __real_free(p);
-}
-void *__wrap_calloc(size_t n, size_t m) {
-    seen();
-    return __real_calloc(n, m);
-}
-void *__wrap_realloc(void *p, size_t n) {
-    seen();
-    return __real_realloc(p, n);
-}
-char *__wrap_strdup(const char *s) {
-    seen();
-    return __real_strdup(s);
-}
-char *__wrap_strndup(const char *s, size_t n) {
-    seen();
-    return __real_strndup(s, n);
-}
-
-/* ---- the counting allocator ------------------------------------------------------------- */
-
-typedef struct counter {
-    atomic_long live, bytes, calls, wrong_size, largest;
-    long fail_at; /* refuse the fail_at-th allocation (1-based); 0 = never */
-} counter;
-
-static void *c_alloc(void *user, size_t size) {
-    counter *c = user;
-    long k = atomic_fetch_add(&c->calls, 1) + 1;
-    if (c->fail_at && k == c->fail_at)
-        return NULL;
-    uint8_t *p = __real_malloc(size + 16);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    atomic_fetch_add(&c->live, 1);
-    atomic_fetch_add(&c->bytes, (long)size);
-    long l = atomic_load(&c->largest);
-    while ((long)size > l && !atomic_compare_exchange_weak(&c->largest, &l, (long)size))
-        ;
-    return p + 16;
-}
-
-static void c_free(void *user, void *ptr, size_t size) {
-    counter *c = user;
-    uint8_t *p = (uint8_t *)ptr - 16;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != size)
-        atomic_fetch_add(&c->wrong_size, 1);
-    atomic_fetch_sub(&c->live, 1);
-    atomic_fetch_sub(&c->bytes, (long)had);
-    __real_free(p);
-}
+#include "support/wrap/counting_alloc.h"
 
 static counter cnt;
 static blvl_options opt;

@@ -19,77 +19,7 @@
 #include "blvl/sections.h"
 #include "check.h"
 #include "files.h"
-
-void *__real_malloc(size_t n);
-void __real_free(void *p);
-void *__real_calloc(size_t n, size_t m);
-void *__real_realloc(void *p, size_t n);
-char *__real_strdup(const char *s);
-char *__real_strndup(const char *s, size_t n);
-
-static atomic_int armed;
-static atomic_long bypass;
-
-static void seen(void) {
-    if (atomic_load(&armed))
-        atomic_fetch_add(&bypass, 1);
-}
-void *__wrap_malloc(size_t n) {
-    seen();
-    return __real_malloc(n);
-}
-void __wrap_free(void *p) {
-    if (p)
-        seen();
-    __real_free(p);
-}
-void *__wrap_calloc(size_t n, size_t m) {
-    seen();
-    return __real_calloc(n, m);
-}
-void *__wrap_realloc(void *p, size_t n) {
-    seen();
-    return __real_realloc(p, n);
-}
-char *__wrap_strdup(const char *s) {
-    seen();
-    return __real_strdup(s);
-}
-char *__wrap_strndup(const char *s, size_t n) {
-    seen();
-    return __real_strndup(s, n);
-}
-
-typedef struct counter {
-    atomic_long live, bytes, calls, wrong_size;
-    long fail_at;
-} counter;
-
-static void *c_alloc(void *user, size_t size) {
-    counter *c = user;
-    long k = atomic_fetch_add(&c->calls, 1) + 1;
-    if (c->fail_at && k == c->fail_at)
-        return NULL;
-    uint8_t *p = __real_malloc(size + 16);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    atomic_fetch_add(&c->live, 1);
-    atomic_fetch_add(&c->bytes, (long)size);
-    return p + 16;
-}
-
-static void c_free(void *user, void *ptr, size_t size) {
-    counter *c = user;
-    uint8_t *p = (uint8_t *)ptr - 16;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != size)
-        atomic_fetch_add(&c->wrong_size, 1);
-    atomic_fetch_sub(&c->live, 1);
-    atomic_fetch_sub(&c->bytes, (long)had);
-    __real_free(p);
-}
+#include "support/wrap/counting_alloc.h"
 
 static counter cnt;
 static char dir[64];

@@ -52,9 +52,9 @@ typedef struct blvl_riot_record {
 } blvl_riot_record;
 
 typedef struct blvl_riot_srsc {
-    uint16_t version;        /* 0x0100 seen */
-    uint32_t dir_offset;     /* as read; 0 in a container built by hand */
-    uint16_t record_count;   /* directory entries, in directory order */
+    uint16_t version;      /* 0x0100 seen */
+    uint32_t dir_offset;   /* as read; 0 in a container built by hand */
+    uint16_t record_count; /* directory entries, in directory order */
     blvl_riot_record *records;
     /* Every run of bytes after the 12-byte header that is neither a body nor the directory, at
      * its file offset, kept so a rewrite puts it back. */
@@ -62,7 +62,7 @@ typedef struct blvl_riot_srsc {
     struct blvl_riot_fill {
         uint32_t offset, size;
         uint8_t *bytes;
-    } *fills;
+    } * fills;
 } blvl_riot_srsc;
 
 BLVL_API blvl_status blvl_riot_srsc_read(const void *data, size_t size, const blvl_options *opt,
@@ -119,17 +119,17 @@ typedef struct blvl_riot_layer {
     uint32_t origin_x, origin_z;
     float world_height;
     blvl_riot_str name;
-    uint32_t flags;                 /* 2 = member of the alternate blending group */
-    float light_direction;          /* radians: east to west 0, north to south pi/2 */
-    float light_ascension;          /* radians: horizontal 0, straight down pi/2 */
+    uint32_t flags;        /* 2 = member of the alternate blending group */
+    float light_direction; /* radians: east to west 0, north to south pi/2 */
+    float light_ascension; /* radians: horizontal 0, straight down pi/2 */
     blvl_riot_color light_color, ambient_color;
-    uint32_t light_dropoff;         /* 0 none, 1 N->S, 2 E->W, 3 S->N, 4 W->E */
+    uint32_t light_dropoff; /* 0 none, 1 N->S, 2 E->W, 3 S->N, 4 W->E */
     uint32_t visible_count;
-    uint32_t *visible;              /* layer indices (definition order), not ids */
+    uint32_t *visible; /* layer indices (definition order), not ids */
     uint32_t compressed_size;
-    uint8_t *compressed;            /* the zlib stream as stored */
-    blvl_riot_vertex *vertices;     /* (width + 1) * (height + 1), row by row from the top left */
-    blvl_riot_cell *cells;          /* width * height */
+    uint8_t *compressed;        /* the zlib stream as stored */
+    blvl_riot_vertex *vertices; /* (width + 1) * (height + 1), row by row from the top left */
+    blvl_riot_cell *cells;      /* width * height */
 } blvl_riot_layer;
 
 typedef struct blvl_riot_group {
@@ -152,13 +152,13 @@ typedef struct blvl_riot_object {
     uint32_t flags;    /* 0x01 visible in game, 0x100 scaled */
     uint16_t initial_event_count;
     uint16_t link_count;
-    uint16_t *links; /* indices in the object table, not ids */
+    uint16_t *links;      /* indices in the object table, not ids */
     uint16_t rotation[3]; /* degrees */
     float scale[3];       /* present when flags & BLVL_RIOT_SCALED; else 1, 1, 1 */
     uint32_t data_size;   /* dwords of parameter data */
     uint32_t param_count;
-    uint32_t *param_data;      /* data_size */
-    uint16_t *param_indices;   /* param_count */
+    uint32_t *param_data;            /* data_size */
+    uint16_t *param_indices;         /* param_count */
     blvl_riot_param_def *param_defs; /* param_count */
 } blvl_riot_object;
 
@@ -199,8 +199,7 @@ BLVL_API blvl_status blvl_riot_write(const blvl_riot_level *level, const blvl_op
                                      void **out, size_t *size, blvl_error *err);
 
 /* Fill a bake model from a read level (docs/IMPORT-RIOT.md). */
-BLVL_API blvl_status blvl_riot_bake(const blvl_riot_level *level, blvl_bake *bake,
-                                    blvl_error *err);
+BLVL_API blvl_status blvl_riot_bake(const blvl_riot_level *level, blvl_bake *bake, blvl_error *err);
 
 #ifdef __cplusplus
 }

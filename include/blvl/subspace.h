@@ -33,11 +33,11 @@
 extern "C" {
 #endif
 
-#define BLVL_SUBSPACE_GRID 1024u      /* the map is GRID x GRID cells */
-#define BLVL_SUBSPACE_TILE_PX 16u     /* a tile is 16 x 16 pixels and 16 x 16 qu */
-#define BLVL_SUBSPACE_TILESET_W 304u  /* 19 tiles across */
-#define BLVL_SUBSPACE_TILESET_H 160u  /* 10 tiles down: tiles 1..190 */
-#define BLVL_SUBSPACE_ELVL_AT 49720u  /* the usual eLVL offset after a tileset */
+#define BLVL_SUBSPACE_GRID 1024u     /* the map is GRID x GRID cells */
+#define BLVL_SUBSPACE_TILE_PX 16u    /* a tile is 16 x 16 pixels and 16 x 16 qu */
+#define BLVL_SUBSPACE_TILESET_W 304u /* 19 tiles across */
+#define BLVL_SUBSPACE_TILESET_H 160u /* 10 tiles down: tiles 1..190 */
+#define BLVL_SUBSPACE_ELVL_AT 49720u /* the usual eLVL offset after a tileset */
 /* Bytes of a region's tile bitmap: bit (x + y * GRID) is byte >> 3, bit & 7 (LSB first). */
 #define BLVL_SUBSPACE_BITMAP_BYTES (BLVL_SUBSPACE_GRID * BLVL_SUBSPACE_GRID / 8u)
 /* Hostile-input limit: the file at most 64 MiB (public maps are under 1 MiB). */
@@ -46,15 +46,15 @@ extern "C" {
 /* The tileset BMP. The header fields are as read; the pixel stream (from data_offset to where
  * the next part starts, padding included) is kept verbatim and also decoded into `pixels`. */
 typedef struct blvl_subspace_bmp {
-    uint32_t file_size;   /* bfSize: where the tile records start when no eLVL follows */
-    uint32_t reserved;    /* bfReserved1 | bfReserved2 << 16: the eLVL offset when nonzero */
-    uint32_t data_offset; /* bfOffBits */
-    uint32_t header_size; /* biSize (40 or more; bytes past the 40 kept in `header_extra`) */
+    uint32_t file_size;    /* bfSize: where the tile records start when no eLVL follows */
+    uint32_t reserved;     /* bfReserved1 | bfReserved2 << 16: the eLVL offset when nonzero */
+    uint32_t data_offset;  /* bfOffBits */
+    uint32_t header_size;  /* biSize (40 or more; bytes past the 40 kept in `header_extra`) */
     int32_t width, height; /* height < 0: rows top to bottom (refused with RLE-8, as BMP says) */
     uint16_t planes, bits; /* 1, 8 */
     uint32_t compression;  /* 0 BI_RGB, 1 BI_RLE8 */
     uint32_t image_size, x_ppm, y_ppm, colors_used, colors_important;
-    uint8_t *header_extra; /* header_size - 40 bytes */
+    uint8_t *header_extra;  /* header_size - 40 bytes */
     uint32_t palette_count; /* colors_used, or 256 when 0 */
     uint8_t (*palette)[4];  /* B, G, R, reserved as in the file */
     uint8_t *gap;           /* bytes between the palette's end and data_offset */
@@ -88,13 +88,13 @@ typedef struct blvl_subspace_region {
     uint32_t chunk; /* index in blvl_subspace_elvl.chunks */
     uint32_t sub_count;
     blvl_subspace_chunk *subs;
-    char *name;               /* rNAM (NUL-terminated copy); NULL when absent */
-    uint32_t tiles_sub;       /* index of rTIL in subs; UINT32_MAX when absent */
+    char *name;         /* rNAM (NUL-terminated copy); NULL when absent */
+    uint32_t tiles_sub; /* index of rTIL in subs; UINT32_MAX when absent */
     bool base, no_antiwarp, no_weapons, no_flag_drops; /* rBSE, rNAW, rNWP, rNFL present */
-    bool has_autowarp;        /* rAWP present: */
-    int16_t warp_x, warp_y;   /* destination tile; -1 = random */
-    char *warp_arena;         /* NULL when the rAWP names no arena */
-    uint32_t code_sub;        /* index of rPYC in subs (kept, never run); UINT32_MAX when absent */
+    bool has_autowarp;                                 /* rAWP present: */
+    int16_t warp_x, warp_y;                            /* destination tile; -1 = random */
+    char *warp_arena;                                  /* NULL when the rAWP names no arena */
+    uint32_t code_sub; /* index of rPYC in subs (kept, never run); UINT32_MAX when absent */
 } blvl_subspace_region;
 
 typedef struct blvl_subspace_elvl {
@@ -113,7 +113,7 @@ typedef struct blvl_subspace_elvl {
 #define BLVL_SUBSPACE_TILE(r) ((uint32_t)(r) >> 24)
 #define BLVL_SUBSPACE_Y(r) (((uint32_t)(r) >> 12) & 0xFFFu)
 #define BLVL_SUBSPACE_X(r) ((uint32_t)(r)&0xFFFu)
-#define BLVL_SUBSPACE_RECORD(tile, x, y)                                                          \
+#define BLVL_SUBSPACE_RECORD(tile, x, y)                                                           \
     ((uint32_t)(tile) << 24 | ((uint32_t)(y)&0xFFFu) << 12 | ((uint32_t)(x)&0xFFFu))
 
 typedef struct blvl_subspace {
@@ -155,8 +155,8 @@ BLVL_API void blvl_subspace_default_tileset(uint8_t *rgba);
 
 /* Fill a bake model from a read map. `name` is the level's name when the map's ATTR has no
  * NAME (the CLI passes the file name); NULL = none. */
-BLVL_API blvl_status blvl_subspace_bake(const blvl_subspace *map, const char *name,
-                                        blvl_bake *bake, blvl_error *err);
+BLVL_API blvl_status blvl_subspace_bake(const blvl_subspace *map, const char *name, blvl_bake *bake,
+                                        blvl_error *err);
 
 #ifdef __cplusplus
 }
