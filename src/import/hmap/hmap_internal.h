@@ -123,6 +123,14 @@ blvl_status blvl__hm_array(hm_cur *c, const char *leaf, uint32_t min, size_t ele
             return s_;                                                                             \
     } while (0)
 
+/* Return the status of x from the calling function when it is not BLVL_OK. */
+#define HM_TRY(x)                                                                                  \
+    do {                                                                                           \
+        blvl_status st_ = (x);                                                                     \
+        if (st_)                                                                                   \
+            return st_;                                                                            \
+    } while (0)
+
 /* n little-endian u32s / vec3s / planes already known to fit. */
 void blvl__hm_take_u32s(hm_cur *c, uint32_t *out, uint32_t n);
 /* Take n indices (known to fit) and refuse the first one >= limit with `rule`; `owner` names

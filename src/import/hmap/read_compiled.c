@@ -5,28 +5,21 @@
 #include "common/alloc.h"
 #include "import/hmap/hmap_internal.h"
 
-#define TRY(x)                                                                                     \
-    do {                                                                                           \
-        blvl_status st_ = (x);                                                                     \
-        if (st_)                                                                                   \
-            return st_;                                                                            \
-    } while (0)
-
 static blvl_status read_batch(hm_cur *c, blvl_hmap_batch *b) {
-    TRY(blvl__hm_i32(c, "material", &b->material));
+    HM_TRY(blvl__hm_i32(c, "material", &b->material));
     uint64_t at = c->pos;
-    TRY(blvl__hm_u8(c, "source", &b->source));
+    HM_TRY(blvl__hm_u8(c, "source", &b->source));
     if (b->source > 1)
         return blvl__hm_fail(c, "source", at, "enum", "%u is neither 0 (brush) nor 1 (mesh)",
                              b->source);
-    TRY(blvl__hm_i32(c, "model", &b->model));
+    HM_TRY(blvl__hm_i32(c, "model", &b->model));
     HM_ARRAY(c, "vertexCount", HM_CVERTEX_SIZE, &b->vertex_count, b->vertices);
     for (uint32_t k = 0; k < b->vertex_count; k++) {
         blvl_hmap_cvertex *v = &b->vertices[k];
-        TRY(blvl__hm_vec3(c, "pos", &v->pos));
-        TRY(blvl__hm_vec3(c, "normal", &v->normal));
-        TRY(blvl__hm_vec2(c, "uv", &v->uv));
-        TRY(blvl__hm_u32(c, "color", &v->color));
+        HM_TRY(blvl__hm_vec3(c, "pos", &v->pos));
+        HM_TRY(blvl__hm_vec3(c, "normal", &v->normal));
+        HM_TRY(blvl__hm_vec2(c, "uv", &v->uv));
+        HM_TRY(blvl__hm_u32(c, "color", &v->color));
     }
     at = c->pos;
     HM_ARRAY(c, "indexCount", 4, &b->index_count, b->indices);
@@ -38,9 +31,9 @@ static blvl_status read_batch(hm_cur *c, blvl_hmap_batch *b) {
 }
 
 static blvl_status read_cbrush(hm_cur *c, blvl_hmap_cbrush *b) {
-    TRY(blvl__hm_u32(c, "contents", &b->contents));
-    TRY(blvl__hm_u32(c, "sourceId", &b->source_id));
-    TRY(blvl__hm_box(c, "bounds", &b->bounds));
+    HM_TRY(blvl__hm_u32(c, "contents", &b->contents));
+    HM_TRY(blvl__hm_u32(c, "sourceId", &b->source_id));
+    HM_TRY(blvl__hm_box(c, "bounds", &b->bounds));
     HM_ARRAY(c, "planeCount", 16, &b->plane_count, b->planes);
     blvl__hm_take_planes(c, b->planes, b->plane_count);
     return BLVL_OK;
@@ -51,7 +44,7 @@ static blvl_status read_cbrushes(hm_cur *c, uint32_t *count, blvl_hmap_cbrush **
     hm_enter(c, "brush", 0);
     for (uint32_t k = 0; k < *count; k++) {
         hm_at(c, k);
-        TRY(read_cbrush(c, &(*arr)[k]));
+        HM_TRY(read_cbrush(c, &(*arr)[k]));
     }
     hm_leave(c);
     return BLVL_OK;
@@ -60,26 +53,26 @@ static blvl_status read_cbrushes(hm_cur *c, uint32_t *count, blvl_hmap_cbrush **
 static blvl_status read_bsp(hm_cur *c, blvl_hmap_bsp *t) {
     uint64_t at = c->pos;
     hm_enter(c, "bsp", HM_NO_INDEX);
-    TRY(blvl__hm_i32(c, "root", &t->root));
-    TRY(blvl__hm_u32(c, "depth", &t->depth));
-    TRY(blvl__hm_box(c, "bounds", &t->bounds));
+    HM_TRY(blvl__hm_i32(c, "root", &t->root));
+    HM_TRY(blvl__hm_u32(c, "depth", &t->depth));
+    HM_TRY(blvl__hm_box(c, "bounds", &t->bounds));
     HM_ARRAY(c, "planeCount", 16, &t->plane_count, t->planes);
     blvl__hm_take_planes(c, t->planes, t->plane_count);
     HM_ARRAY(c, "nodeCount", HM_NODE_SIZE, &t->node_count, t->nodes);
     for (uint32_t k = 0; k < t->node_count; k++) {
-        TRY(blvl__hm_i32(c, "node", &t->nodes[k].plane));
-        TRY(blvl__hm_i32(c, "node", &t->nodes[k].front));
-        TRY(blvl__hm_i32(c, "node", &t->nodes[k].back));
+        HM_TRY(blvl__hm_i32(c, "node", &t->nodes[k].plane));
+        HM_TRY(blvl__hm_i32(c, "node", &t->nodes[k].front));
+        HM_TRY(blvl__hm_i32(c, "node", &t->nodes[k].back));
     }
     HM_ARRAY(c, "leafCount", HM_LEAF_SIZE, &t->leaf_count, t->leaves);
     for (uint32_t k = 0; k < t->leaf_count; k++) {
-        TRY(blvl__hm_u32(c, "leaf", &t->leaves[k].first_brush));
-        TRY(blvl__hm_u32(c, "leaf", &t->leaves[k].brush_count));
+        HM_TRY(blvl__hm_u32(c, "leaf", &t->leaves[k].first_brush));
+        HM_TRY(blvl__hm_u32(c, "leaf", &t->leaves[k].brush_count));
     }
     HM_ARRAY(c, "leafBrushCount", 4, &t->leaf_brush_count, t->leaf_brushes);
     blvl__hm_take_u32s(c, t->leaf_brushes, t->leaf_brush_count);
-    TRY(read_cbrushes(c, &t->brush_count, &t->brushes));
-    TRY(blvl__hm_check_bsp(c, t, at));
+    HM_TRY(read_cbrushes(c, &t->brush_count, &t->brushes));
+    HM_TRY(blvl__hm_check_bsp(c, t, at));
     hm_leave(c);
     return BLVL_OK;
 }
@@ -89,20 +82,20 @@ blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
     if (!m)
         return blvl__fail(c->err, BLVL_E_NOMEM, "CMPL");
     map->compiled = m;
-    TRY(blvl__hm_vec3(c, "ambient", &m->ambient));
-    TRY(blvl__hm_f32(c, "unitsPerMeter", &m->units_per_meter));
+    HM_TRY(blvl__hm_vec3(c, "ambient", &m->ambient));
+    HM_TRY(blvl__hm_f32(c, "unitsPerMeter", &m->units_per_meter));
     uint64_t at = c->pos;
-    TRY(blvl__hm_u8(c, "baked", &m->baked));
+    HM_TRY(blvl__hm_u8(c, "baked", &m->baked));
     if (m->baked > 1)
         return blvl__hm_fail(c, "baked", at, "enum", "%u is neither 0 nor 1", m->baked);
-    TRY(blvl__hm_box(c, "bounds", &m->bounds));
+    HM_TRY(blvl__hm_box(c, "bounds", &m->bounds));
 
     uint64_t batches_at = c->pos + 4;
     HM_ARRAY(c, "batchCount", HM_BATCH_MIN, &m->batch_count, m->batches);
     hm_enter(c, "batch", 0);
     for (uint32_t i = 0; i < m->batch_count; i++) {
         hm_at(c, i);
-        TRY(read_batch(c, &m->batches[i]));
+        HM_TRY(read_batch(c, &m->batches[i]));
     }
     hm_leave(c);
 
@@ -111,9 +104,9 @@ blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
     for (uint32_t i = 0; i < m->model_count; i++) {
         blvl_hmap_model *o = &m->models[i];
         hm_at(c, i);
-        TRY(blvl__hm_u32(c, "entityId", &o->entity_id));
-        TRY(blvl__hm_box(c, "bounds", &o->bounds));
-        TRY(read_cbrushes(c, &o->brush_count, &o->brushes));
+        HM_TRY(blvl__hm_u32(c, "entityId", &o->entity_id));
+        HM_TRY(blvl__hm_box(c, "bounds", &o->bounds));
+        HM_TRY(read_cbrushes(c, &o->brush_count, &o->brushes));
     }
     hm_leave(c);
 
@@ -131,15 +124,15 @@ blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
     }
     hm_leave(c);
 
-    TRY(read_bsp(c, &m->bsp));
+    HM_TRY(read_bsp(c, &m->bsp));
 
     HM_ARRAY(c, "meshCollCount", HM_COLL_MIN, &m->mesh_coll_count, m->mesh_colls);
     hm_enter(c, "meshColl", 0);
     for (uint32_t i = 0; i < m->mesh_coll_count; i++) {
         blvl_hmap_mesh_coll *o = &m->mesh_colls[i];
         hm_at(c, i);
-        TRY(blvl__hm_u32(c, "objectId", &o->object_id));
-        TRY(blvl__hm_box(c, "bounds", &o->bounds));
+        HM_TRY(blvl__hm_u32(c, "objectId", &o->object_id));
+        HM_TRY(blvl__hm_box(c, "bounds", &o->bounds));
         at = c->pos;
         HM_ARRAY(c, "vertexCount", 12, &o->vertex_count, o->vertices);
         if (o->vertex_count % 3)
