@@ -78,16 +78,13 @@ static inline void truth_add_box(truth *t, const blvl_Vec3 *v, uint32_t n) {
     }
 }
 
-/* A mesh that bounds a convex solid, computed here: closed (every edge once each way) and every
- * vertex within 1e-3 map units behind every polygon's plane (Newell normal through the
- * polygon's centroid). Fills b's planes (one per polygon) when it is. */
-static inline bool truth_convex_mesh(const blvl_hmap_mesh *me, truth_brush *b) {
+/* A closed mesh: each directed edge of its polygons once and its reverse once (false too when
+ * the memory for the edge list is refused). */
+static inline bool truth_mesh_closed(const blvl_hmap_mesh *me) {
     uint32_t n = 0;
     for (uint32_t p = 0; p < me->poly_count; p++)
         n += me->polys[p].index_count;
-    if (me->poly_count < 4 || n > 4096)
-        return false;
-    uint32_t(*e)[2] = malloc(sizeof *e * n);
+    uint32_t(*e)[2] = malloc(sizeof *e * (n ? n : 1));
     if (!e)
         return false;
     n = 0;
@@ -107,6 +104,19 @@ static inline bool truth_convex_mesh(const blvl_hmap_mesh *me, truth_brush *b) {
         ok = same == 1 && rev == 1;
     }
     free(e);
+    return ok;
+}
+
+/* A mesh that bounds a convex solid, computed here: closed (every edge once each way) and every
+ * vertex within 1e-3 map units behind every polygon's plane (Newell normal through the
+ * polygon's centroid). Fills b's planes (one per polygon) when it is. */
+static inline bool truth_convex_mesh(const blvl_hmap_mesh *me, truth_brush *b) {
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < me->poly_count; p++)
+        n += me->polys[p].index_count;
+    if (me->poly_count < 4 || n > 4096)
+        return false;
+    bool ok = truth_mesh_closed(me);
     if (!ok)
         return false;
     blvl_Plane *pl = calloc(me->poly_count, sizeof *pl);

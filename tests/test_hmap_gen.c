@@ -11,6 +11,7 @@
 
 #include "blvl/hmap.h"
 #include "check.h"
+#include "hmap_truth.h"
 #include "support/hmap_gen.h"
 
 static void same_map(const hmap_gen *a, const hmap_gen *b) {
@@ -30,32 +31,6 @@ static void same_map(const hmap_gen *a, const hmap_gen *b) {
                memcmp(a->map.meshes[i].vertices, b->map.meshes[i].vertices,
                       a->map.meshes[i].vertex_count * sizeof(blvl_Vec3)) == 0;
     CHECK(same);
-}
-
-/* Each directed edge once and its reverse once. */
-static bool closed(const blvl_hmap_mesh *m) {
-    uint32_t n = 0;
-    for (uint32_t p = 0; p < m->poly_count; p++)
-        n += m->polys[p].index_count;
-    uint32_t(*e)[2] = malloc(sizeof *e * (n + 1));
-    n = 0;
-    for (uint32_t p = 0; p < m->poly_count; p++)
-        for (uint32_t i = 0; i < m->polys[p].index_count; i++) {
-            e[n][0] = m->polys[p].indices[i];
-            e[n][1] = m->polys[p].indices[(i + 1) % m->polys[p].index_count];
-            n++;
-        }
-    bool ok = true;
-    for (uint32_t i = 0; i < n && ok; i++) {
-        uint32_t same = 0, rev = 0;
-        for (uint32_t k = 0; k < n; k++) {
-            same += e[k][0] == e[i][0] && e[k][1] == e[i][1];
-            rev += e[k][0] == e[i][1] && e[k][1] == e[i][0];
-        }
-        ok = same == 1 && rev == 1;
-    }
-    free(e);
-    return ok;
 }
 
 /* Every vertex on or behind every polygon's plane (Newell normal), within tol map units. */
@@ -122,7 +97,7 @@ static void check_one(hmap_gen_opts o) {
     uint32_t kinds[4] = {0, 0, 0, 0};
     for (uint32_t i = 0; i < g.map.mesh_count; i++) {
         const blvl_hmap_mesh *m = &g.map.meshes[i];
-        bool c = closed(m), v = convex(m, 1e-3);
+        bool c = truth_mesh_closed(m), v = convex(m, 1e-3);
         if (g.mesh_convex[i]) {
             CHECK(c && v);
             kinds[0]++;
