@@ -317,6 +317,20 @@ static int hull_ok(const bake_shape *s) {
     return ok;
 }
 
+/* Every point within tol behind every face plane of the hull. */
+static int all_inside(const bake_shape *s, const blvl_Vec3 *r, uint32_t rn, double tol) {
+    uint32_t at = 0;
+    int inside = 1;
+    for (uint32_t f = 0; f < s->face_count; f++) {
+        double nn[3], d;
+        hull_face_plane(s, at, s->face_sizes[f], nn, &d);
+        for (uint32_t i = 0; i < rn; i++)
+            inside &= nn[0] * r[i].x + nn[1] * r[i].y + nn[2] * r[i].z - d <= tol;
+        at += s->face_sizes[f];
+    }
+    return inside;
+}
+
 static void test_hulls(void) {
     blvl_Vec3 pts[64];
     uint32_t n = 0;
@@ -425,16 +439,7 @@ static void test_hulls(void) {
         CHECK_EQ_INT(blvl__bake_shape_hull(NULL, r, rn, &s, &empty, &err), BLVL_OK);
         CHECK(!empty && hull_ok(&s));
         /* every input point inside the hull */
-        at = 0;
-        int inside = 1;
-        for (uint32_t f = 0; f < s.face_count; f++) {
-            double nn[3], d;
-            hull_face_plane(&s, at, s.face_sizes[f], nn, &d);
-            for (uint32_t i = 0; i < rn; i++)
-                inside &= nn[0] * r[i].x + nn[1] * r[i].y + nn[2] * r[i].z - d <= 1e-3;
-            at += s.face_sizes[f];
-        }
-        CHECK(inside);
+        CHECK(all_inside(&s, r, rn, 1e-3));
         blvl__bake_shape_free(NULL, &s);
     }
     /* lattice points (many coplanar and collinear triples) far from the origin, and cylinders
@@ -465,16 +470,7 @@ static void test_hulls(void) {
         CHECK(hull_ok(&s));
         if (round % 2) /* a prism: two polygons and a quad per segment */
             CHECK_EQ_INT(s.face_count, rn / 2 + 2);
-        at = 0;
-        int inside = 1;
-        for (uint32_t f = 0; f < s.face_count; f++) {
-            double nn[3], d;
-            hull_face_plane(&s, at, s.face_sizes[f], nn, &d);
-            for (uint32_t i = 0; i < rn; i++)
-                inside &= nn[0] * r[i].x + nn[1] * r[i].y + nn[2] * r[i].z - d <= 1e-2;
-            at += s.face_sizes[f];
-        }
-        CHECK(inside);
+        CHECK(all_inside(&s, r, rn, 1e-2));
         blvl__bake_shape_free(NULL, &s);
     }
     /* grid points on a cube's surface (many coplanar and collinear): still 8 corners, 6 quads */
