@@ -1,4 +1,4 @@
-/* The .hmap bake benchmark (issue 9): bake a generated map of 20,000 brushes
+/* The .hmap bake benchmark (docs/BENCHMARKS.md): bake a generated map of 20,000 brushes
  * and 200 meshes on one core and report the time of each stage, peak memory and
  * what came out; then the same on a small map, where zstd level 19 should
  * dominate.

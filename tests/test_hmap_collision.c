@@ -7,7 +7,7 @@
  * (unitsPerMeter * 0.0254), Rockgrave axes = blvl axes; nothing of the bake is
  * reused.
  *
- * The contents table (issue 9): solid -> solid; clip -> solid with clip |
+ * The contents table (docs/IMPORT-HMAP.md, "Contents"): solid -> solid; clip -> solid with clip |
  * shot-through; water -> no solid, inside water with the water brush's
  * material; solid+sky -> solid with sky; trigger -> nothing; a func_door brush
  * is solid (the door closed); the full table is docs/IMPORT-HMAP.md's. A convex
@@ -24,7 +24,7 @@
 #include "files.h"
 #include "hmap_truth.h"
 
-/* Points keep 2 map units from every brush surface (issue 9), or 4 qu where 2
+/* Points keep 2 map units from every brush surface, or 4 qu where 2
  * map units are more than that (the sample is in metres, where 2 units would
  * leave no brush an inside). */
 static double margin(const truth *t) {

@@ -1,7 +1,7 @@
 /* Rockgrave .hmap (version 1): reader, writer and bake.
  *
- * References: the Rockgrave format description (docs/IMPORT-HMAP.md restates every field and
- * the choices we made where it is silent); shared notes on source formats.
+ * The format, field by field, and the choices we made where it leaves a question open:
+ * docs/IMPORT-HMAP.md ("The file", "Reading").
  *
  * blvl_hmap_read parses every chunk and field into the plain structs below and checks every
  * rule of the format, cross-chunk indices included (chunks may come in any order), before it

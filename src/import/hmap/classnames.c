@@ -1,5 +1,5 @@
-/* The classname table (docs/IMPORT-HMAP.md, "Classnames") and entity keys. The seed names no
- * classname: these are Quake's names, which Rockgrave maps use, and ours for lights. */
+/* The classname table (docs/IMPORT-HMAP.md, "Classnames") and entity keys. The .hmap format
+ * names no classname: these are Quake's names, which Rockgrave maps use, and ours for lights. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* The chunks that come with either kind of file (META, MATS, ENTS) and the source chunks
- * (BRSH, MESH), field by field in the seed's order. Records go into the map as soon as their
- * array exists, so a refusal half-way leaves a map blvl_hmap_free can release. */
+ * (BRSH, MESH), field by field in the format's order (docs/IMPORT-HMAP.md, "The file"). Records go
+ * into the map as soon as their array exists, so a refusal half-way leaves a map blvl_hmap_free can
+ * release. */
 #include "common/alloc.h"
 #include "import/hmap/hmap_internal.h"
 

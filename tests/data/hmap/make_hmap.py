@@ -4,7 +4,7 @@
     python3 tests/data/hmap/make_hmap.py [OUT_DIR [FUZZ_DIR]]
         (default: beside this script, and fuzz/corpus/hmap_read as the reader's fuzz seeds)
 
-An implementation of Rockgrave .hmap v1 (the seed, restated in docs/IMPORT-HMAP.md) written
+An implementation of Rockgrave .hmap v1 (docs/IMPORT-HMAP.md, "The file") written
 apart from the C library, with `struct` only, so the C reader is checked against something we
 did not write in C:
 
@@ -88,7 +88,7 @@ class W:
         self.path.pop()
 
 
-# ---- chunk payloads, field by field in the seed's order ------------------------------------
+# ---- chunk payloads, field by field in the format's order ----------------------------------
 
 def w_meta(w, m):
     w.s("name", m["name"])
