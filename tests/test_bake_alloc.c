@@ -4,9 +4,9 @@
  * allocator says no at the n-th call, for every n up to a run that needs no refusal). Each refused
  * run must fail with nomem (or zstd-frame, when the refused allocation was one zstd itself asked
  * for: the writer reports zstd's failures as zstd's) and leave nothing allocated and no file
- * behind. Linked with
- * --wrap=malloc,... (as test_alloc_all is) so a C allocator call from the library's objects while a
- * custom allocator is in use is counted as a bypass. */
+ * behind. An importer's bake (the bundled .hmap sample) must keep to the allocator too. Linked
+ * with --wrap=malloc,... (as test_alloc_all is) so a C allocator call from the library's objects
+ * while a custom allocator is in use is counted as a bypass. */
 #include <dirent.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,6 +16,7 @@
 
 #include "blvl/bake.h"
 #include "blvl/blvl.h"
+#include "blvl/hmap.h"
 #include "blvl/sections.h"
 #include "check.h"
 #include "files.h"
@@ -154,6 +155,39 @@ static int files_left(void) {
     return n;
 }
 
+/* An importer's bake (the bundled .hmap sample: brushes, a convex crate, a non-convex step)
+ * through the caller's allocator: no C allocator call while it runs, every byte back. */
+static void hmap_bake(const blvl_options *opt) {
+    const char *src = getenv("BLVL_SRC") ? getenv("BLVL_SRC") : ".";
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/hmap/sample.hmap", src);
+    size_t n = 0;
+    uint8_t *data = test_slurp(path, &n);
+    CHECK(data != NULL);
+    if (!data)
+        return;
+    blvl_error err;
+    blvl_hmap *map = NULL;
+    blvl_bake *b = NULL;
+    atomic_store(&bypass, 0);
+    atomic_store(&armed, 1);
+    CHECK_EQ_INT(blvl_hmap_read(data, n, opt, &map, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_bake_new(&b, opt, &err), BLVL_OK);
+    if (map && b)
+        CHECK_EQ_INT(blvl_hmap_bake(map, b, &err), BLVL_OK);
+    blvl_bake_free(b);
+    blvl_hmap_free(map, opt);
+    atomic_store(&armed, 0);
+    free(data);
+    if (atomic_load(&bypass))
+        fprintf(stderr, "hmap bake: %ld C allocator calls bypassed the allocator\n",
+                atomic_load(&bypass));
+    CHECK_EQ_INT(atomic_load(&bypass), 0);
+    CHECK_EQ_INT(atomic_load(&cnt.live), 0);
+    CHECK_EQ_INT(atomic_load(&cnt.wrong_size), 0);
+    atomic_store(&bypass, 0); /* reported once, here */
+}
+
 int main(void) {
     snprintf(dir, sizeof dir, "%s/blvl_bake_alloc.XXXXXX",
              access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
@@ -179,6 +213,8 @@ int main(void) {
     atomic_store(&armed, 0);
     CHECK(atomic_load(&bypass) > 0);
     atomic_store(&bypass, 0);
+
+    hmap_bake(&opt);
 
     /* Refuse the n-th allocation, for every n. */
     int refused = 0, bad = 0;

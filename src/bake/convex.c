@@ -1,9 +1,11 @@
 /* blvl_bake_mesh_is_convex: whether one hull of a mesh's vertices stands for the mesh. Edges are
- * matched by sorting (malloc through the default allocator: the call has no options); when that
- * memory is not there, by a quadratic scan, so the answer never depends on memory. */
+ * matched by sorting (memory from the given allocator; the public call, which has no options,
+ * uses the default); when that memory is not there, by a quadratic scan, so the answer never
+ * depends on memory. */
 #include <math.h>
 #include <stdlib.h>
 
+#include "bake/convex.h"
 #include "bake/faces.h"
 #include "common/alloc.h"
 
@@ -36,9 +38,9 @@ static size_t count_sorted(const dedge *e, size_t n, uint32_t a, uint32_t b) {
 }
 
 /* Every directed edge once, and its reverse once. */
-static int closed(const uint32_t *sizes, uint32_t poly_count, const uint32_t *indices,
-                  uint32_t index_count) {
-    dedge *e = blvl__calloc_n(NULL, index_count, sizeof *e);
+static int closed(const blvl_allocator *al, const uint32_t *sizes, uint32_t poly_count,
+                  const uint32_t *indices, uint32_t index_count) {
+    dedge *e = blvl__calloc_n(al, index_count, sizeof *e);
     size_t n = 0;
     for (uint32_t f = 0, at = 0; f < poly_count; at += sizes[f], f++)
         for (uint32_t i = 0; i < sizes[f]; i++) {
@@ -53,7 +55,7 @@ static int closed(const uint32_t *sizes, uint32_t poly_count, const uint32_t *in
         for (size_t i = 0; i < n; i++)
             if ((i && dedge_cmp(&e[i], &e[i - 1]) == 0) || count_sorted(e, n, e[i].b, e[i].a) != 1)
                 goto no;
-        blvl__dealloc(NULL, e, (size_t)index_count * sizeof *e);
+        blvl__dealloc(al, e, (size_t)index_count * sizeof *e);
         return 1;
     }
     /* Quadratic: count each edge and its reverse over every polygon. */
@@ -72,13 +74,13 @@ static int closed(const uint32_t *sizes, uint32_t poly_count, const uint32_t *in
         }
     return 1;
 no:
-    blvl__dealloc(NULL, e, (size_t)index_count * sizeof *e);
+    blvl__dealloc(al, e, (size_t)index_count * sizeof *e);
     return 0;
 }
 
-bool blvl_bake_mesh_is_convex(const blvl_Vec3 *vertices, uint32_t vertex_count,
-                              const uint32_t *sizes, uint32_t poly_count, const uint32_t *indices,
-                              uint32_t index_count) {
+bool blvl__bake_mesh_is_convex(const blvl_allocator *al, const blvl_Vec3 *vertices,
+                               uint32_t vertex_count, const uint32_t *sizes, uint32_t poly_count,
+                               const uint32_t *indices, uint32_t index_count) {
     if (!vertices || !sizes || !indices || vertex_count < 4 || poly_count < 4)
         return false;
     uint64_t total = 0;
@@ -95,7 +97,7 @@ bool blvl_bake_mesh_is_convex(const blvl_Vec3 *vertices, uint32_t vertex_count,
     for (uint32_t i = 0; i < vertex_count; i++)
         if (!isfinite(vertices[i].x) || !isfinite(vertices[i].y) || !isfinite(vertices[i].z))
             return false;
-    if (!closed(sizes, poly_count, indices, index_count))
+    if (!closed(al, sizes, poly_count, indices, index_count))
         return false;
     for (uint32_t f = 0, at = 0; f < poly_count; at += sizes[f], f++) {
         /* The polygon's plane: Newell's normal through its centre. */
@@ -129,4 +131,11 @@ bool blvl_bake_mesh_is_convex(const blvl_Vec3 *vertices, uint32_t vertex_count,
         }
     }
     return true;
+}
+
+bool blvl_bake_mesh_is_convex(const blvl_Vec3 *vertices, uint32_t vertex_count,
+                              const uint32_t *sizes, uint32_t poly_count, const uint32_t *indices,
+                              uint32_t index_count) {
+    return blvl__bake_mesh_is_convex(NULL, vertices, vertex_count, sizes, poly_count, indices,
+                                     index_count);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bake/convex.h"
 #include "bake_internal.h"
 #include "blvl/sections/bsym.h"
 #include "blvl/sections/lighting.h"
@@ -330,7 +331,8 @@ blvl_status blvl__hb_sim_polys(hb *c, const blvl_bake_collider *col, const blvl_
                                const uint32_t *indices, uint32_t index_count) {
     uint32_t index;
     blvl_status st;
-    if (blvl_bake_mesh_is_convex(points, point_count, sizes, poly_count, indices, index_count)) {
+    if (blvl__bake_mesh_is_convex(c->al, points, point_count, sizes, poly_count, indices,
+                                  index_count)) {
         st = blvl_bake_add_hull(c->b, col, points, point_count, &index, c->err);
         return st == BLVL_OK ? st : blvl__hb_pass(c, st);
     }
