@@ -521,8 +521,123 @@ static void test_refusals(void) {
     blvl_hmap_free(map, NULL);
 }
 
+/* ---- refusal offsets, found from the bytes -------------------------------------------------
+ * A refusal names the offset of its field's first byte. The expected offset is found without
+ * the bake's arithmetic: the map is changed in that field alone, written, and compared with the
+ * file it was read from (read -> write is byte-identical); the first byte that differs is the
+ * field's. */
+
+/* A NaN whose first (low) byte differs from v's, so the file changes first at v's first byte. */
+static float nan_unlike(float v) {
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    uint32_t n = 0x7FC00000u | ((u & 0xFFu) ^ 0xFFu);
+    float f;
+    memcpy(&f, &n, sizeof f);
+    return f;
+}
+
+/* The first offset where `map`, written, differs from the file `name`. */
+static unsigned long long first_change(const blvl_hmap *map, const char *name) {
+    size_t n, m = 0;
+    uint8_t *orig = load(name, &n);
+    void *out = NULL;
+    blvl_error err;
+    CHECK_EQ_INT(blvl_hmap_write(map, NULL, &out, &m, &err), BLVL_OK);
+    const uint8_t *w = out;
+    size_t i = 0;
+    while (i < n && i < m && orig[i] == w[i])
+        i++;
+    CHECK(i < n && i < m);
+    blvl_free(NULL, out);
+    free(orig);
+    return (unsigned long long)i;
+}
+
+/* The bake refuses `map` with "<field> at offset <at>: <rule>: ...". */
+static void refused_at(const blvl_hmap *map, const char *field, unsigned long long at,
+                       const char *rule) {
+    blvl_bake *b;
+    blvl_error err;
+    char want[160];
+    snprintf(want, sizeof want, "%s at offset %llu: %s: ", field, at, rule);
+    CHECK_EQ_INT(blvl_bake_new(&b, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_hmap_bake(map, b, &err), BLVL_E_SOURCE);
+    if (strncmp(err.message, want, strlen(want)) != 0)
+        fprintf(stderr, "want \"%s...\", got \"%s\"\n", want, err.message);
+    CHECK(strncmp(err.message, want, strlen(want)) == 0);
+    blvl_bake_free(b);
+}
+
+static void test_refusal_offsets(void) {
+    char field[96];
+    /* sources: a brush face's plane, a mesh vertex, an entity's origin, a key's value (a
+     * string's offset is its length prefix, 4 bytes before its first byte) */
+    blvl_hmap *map = read_map("sample.hmap");
+    blvl_Plane *pl = &map->brushes[5].faces[2].plane;
+    float keep = pl->normal.x;
+    pl->normal.x = nan_unlike(keep);
+    refused_at(map, "BRSH: brush[5].face[2].plane", first_change(map, "sample.hmap"), "plane");
+    pl->normal.x = keep;
+    CHECK(map->mesh_count > 0);
+    blvl_hmap_mesh *me = &map->meshes[map->mesh_count - 1];
+    blvl_Vec3 *v = &me->vertices[me->vertex_count - 1];
+    keep = v->x;
+    v->x = nan_unlike(keep);
+    snprintf(field, sizeof field, "MESH: mesh[%u].vertex[%u]", map->mesh_count - 1,
+             me->vertex_count - 1);
+    refused_at(map, field, first_change(map, "sample.hmap"), "vertex");
+    v->x = keep;
+    keep = map->entities[10].origin.x;
+    map->entities[10].origin.x = nan_unlike(keep);
+    refused_at(map, "ENTS: entity[10].origin", first_change(map, "sample.hmap"), "entity");
+    map->entities[10].origin.x = keep;
+    blvl_hmap_pair *speed = &map->entities[1].pairs[3];
+    CHECK(strcmp(speed->key.bytes, "speed") == 0);
+    speed->value.bytes[0] = 'x';
+    refused_at(map, "ENTS: entity[1].speed", first_change(map, "sample.hmap") - 4, "entity-key");
+    blvl_hmap_free(map, NULL);
+
+    /* CMPL: a batch vertex, a collision brush's plane, a mesh-collision vertex; the last of
+     * each, so every record before it is walked */
+    map = read_map("sample_compiled.hmap");
+    blvl_hmap_compiled *cm = map->compiled;
+    CHECK(cm->batch_count > 0 && cm->model_count > 0 && cm->mesh_coll_count > 0);
+    blvl_hmap_batch *ba = &cm->batches[cm->batch_count - 1];
+    CHECK(ba->index_count > 0 && ba->vertex_count > 0);
+    v = &ba->vertices[ba->vertex_count - 1].pos;
+    keep = v->x;
+    v->x = nan_unlike(keep);
+    snprintf(field, sizeof field, "CMPL: batch[%u].vertex[%u]", cm->batch_count - 1,
+             ba->vertex_count - 1);
+    refused_at(map, field, first_change(map, "sample_compiled.hmap"), "vertex");
+    v->x = keep;
+    uint32_t mi = cm->model_count - 1;
+    blvl_hmap_model *mo = &cm->models[mi];
+    CHECK(mo->brush_count > 0 && mo->brushes[mo->brush_count - 1].plane_count > 0);
+    blvl_hmap_cbrush *cb = &mo->brushes[mo->brush_count - 1];
+    pl = &cb->planes[cb->plane_count - 1];
+    keep = pl->normal.x;
+    pl->normal.x = nan_unlike(keep);
+    snprintf(field, sizeof field, "CMPL: model[%u].brush[%u].plane[%u]", mi, mo->brush_count - 1,
+             cb->plane_count - 1);
+    refused_at(map, field, first_change(map, "sample_compiled.hmap"), "plane");
+    pl->normal.x = keep;
+    uint32_t oi = cm->mesh_coll_count - 1;
+    blvl_hmap_mesh_coll *mc = &cm->mesh_colls[oi];
+    CHECK(mc->vertex_count > 0);
+    v = &mc->vertices[mc->vertex_count - 1];
+    keep = v->x;
+    v->x = nan_unlike(keep);
+    snprintf(field, sizeof field, "CMPL: meshColl[%u].vertex[%u]", oi, mc->vertex_count - 1);
+    refused_at(map, field, first_change(map, "sample_compiled.hmap"), "vertex");
+    v->x = keep;
+    blvl_hmap_free(map, NULL);
+}
+
 int main(void) {
     test_refusals();
+    test_refusal_offsets();
     test_alloc();
     test_source_sample();
     test_compiled_sample();

@@ -70,7 +70,7 @@ blvl_status blvl__hb_cmpl_models(hb *c) {
                 if (!blvl__hb_plane(c, br->planes[k], &planes[k])) {
                     char field[64];
                     snprintf(field, sizeof field, "model[%u].brush[%u].plane[%u]", i, j, k);
-                    st = blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_model(c->map, i),
+                    st = blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_plane(c->map, i, j, k),
                                        "plane", "the normal is zero or a number is not finite");
                     break;
                 }
@@ -129,8 +129,8 @@ static blvl_status mesh_coll(hb *c, uint32_t o, uint32_t sym) {
         if (!blvl__hb_finite3(mc->vertices[k]) || !blvl__hb_finite3(q)) {
             char field[64];
             snprintf(field, sizeof field, "meshColl[%u].vertex[%u]", o, k);
-            st = blvl__hb_fail(c, "CMPL", field, blvl__hb_off_chunk(c->map, "CMPL"), "vertex",
-                               "a coordinate is not finite");
+            st = blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_coll_vertex(c->map, o, k),
+                               "vertex", "a coordinate is not finite");
             goto done;
         }
         items[k].p = q;

@@ -91,6 +91,9 @@ uint64_t blvl__hb_off_pair_value(const blvl_hmap *m, uint32_t i, uint32_t p);
 uint64_t blvl__hb_off_cmpl_light(const blvl_hmap *m, uint32_t i);
 uint64_t blvl__hb_off_cmpl_batch(const blvl_hmap *m, uint32_t i);
 uint64_t blvl__hb_off_cmpl_model(const blvl_hmap *m, uint32_t i);
+/* plane k of collision brush j of model i; vertex v of mesh collision object i */
+uint64_t blvl__hb_off_cmpl_plane(const blvl_hmap *m, uint32_t i, uint32_t j, uint32_t k);
+uint64_t blvl__hb_off_cmpl_coll_vertex(const blvl_hmap *m, uint32_t i, uint32_t v);
 
 /* classnames.c */
 hb_class blvl__hb_classify(const char *classname);

@@ -165,7 +165,16 @@ uint64_t blvl__hb_off_cmpl_model(const blvl_hmap *m, uint32_t i) {
     return off;
 }
 
-uint64_t blvl__hb_off_cmpl_light(const blvl_hmap *m, uint32_t i) {
+uint64_t blvl__hb_off_cmpl_plane(const blvl_hmap *m, uint32_t i, uint32_t j, uint32_t k) {
+    const blvl_hmap_model *mo = &m->compiled->models[i];
+    uint64_t off = blvl__hb_off_cmpl_model(m, i) + 4 + 24 + 4;
+    for (uint32_t b = 0; b < j && b < mo->brush_count; b++)
+        off += size_cbrush(&mo->brushes[b]);
+    return off + 4 + 4 + 24 + 4 + 16 * (uint64_t)k;
+}
+
+/* mesh collision object i (i = meshCollCount: the lightCount field after them) */
+static uint64_t off_cmpl_mesh_coll(const blvl_hmap *m, uint32_t i) {
     const blvl_hmap_compiled *c = m->compiled;
     const blvl_hmap_bsp *t = &c->bsp;
     uint64_t off = blvl__hb_off_cmpl_model(m, c->model_count);
@@ -174,7 +183,15 @@ uint64_t blvl__hb_off_cmpl_light(const blvl_hmap *m, uint32_t i) {
     for (uint32_t k = 0; k < t->brush_count; k++)
         off += size_cbrush(&t->brushes[k]);
     off += 4;
-    for (uint32_t k = 0; k < c->mesh_coll_count; k++)
+    for (uint32_t k = 0; k < i && k < c->mesh_coll_count; k++)
         off += 4 + 24 + 4 + 12 * (uint64_t)c->mesh_colls[k].vertex_count;
-    return off + 4 + 57 * (uint64_t)i;
+    return off;
+}
+
+uint64_t blvl__hb_off_cmpl_coll_vertex(const blvl_hmap *m, uint32_t i, uint32_t v) {
+    return off_cmpl_mesh_coll(m, i) + 4 + 24 + 4 + 12 * (uint64_t)v;
+}
+
+uint64_t blvl__hb_off_cmpl_light(const blvl_hmap *m, uint32_t i) {
+    return off_cmpl_mesh_coll(m, m->compiled->mesh_coll_count) + 4 + 57 * (uint64_t)i;
 }
