@@ -537,10 +537,9 @@ static float nan_unlike(float v) {
     return f;
 }
 
-/* The first offset where `map`, written, differs from the file `name`. */
-static unsigned long long first_change(const blvl_hmap *map, const char *name) {
-    size_t n, m = 0;
-    uint8_t *orig = load(name, &n);
+/* The first offset where `map`, written, differs from `orig`. */
+static unsigned long long first_change_from(const blvl_hmap *map, const uint8_t *orig, size_t n) {
+    size_t m = 0;
     void *out = NULL;
     blvl_error err;
     CHECK_EQ_INT(blvl_hmap_write(map, NULL, &out, &m, &err), BLVL_OK);
@@ -550,8 +549,16 @@ static unsigned long long first_change(const blvl_hmap *map, const char *name) {
         i++;
     CHECK(i < n && i < m);
     blvl_free(NULL, out);
-    free(orig);
     return (unsigned long long)i;
+}
+
+/* The first offset where `map`, written, differs from the file `name`. */
+static unsigned long long first_change(const blvl_hmap *map, const char *name) {
+    size_t n;
+    uint8_t *orig = load(name, &n);
+    unsigned long long at = first_change_from(map, orig, n);
+    free(orig);
+    return at;
 }
 
 /* The bake refuses `map` with "<field> at offset <at>: <rule>: ...". */
@@ -596,6 +603,27 @@ static void test_refusal_offsets(void) {
     CHECK(strcmp(speed->key.bytes, "speed") == 0);
     speed->value.bytes[0] = 'x';
     refused_at(map, "ENTS: entity[1].speed", first_change(map, "sample.hmap") - 4, "entity-key");
+    speed->value.bytes[0] = '2';
+    /* the same map as if built by hand (no chunk list): offsets where blvl_hmap_write puts the
+     * chunks, in its own order */
+    uint32_t chunks = map->chunk_count;
+    map->chunk_count = 0;
+    void *canon = NULL;
+    size_t canon_size = 0;
+    blvl_error err;
+    CHECK_EQ_INT(blvl_hmap_write(map, NULL, &canon, &canon_size, &err), BLVL_OK);
+    keep = v->x;
+    v->x = nan_unlike(keep);
+    snprintf(field, sizeof field, "MESH: mesh[%u].vertex[%u]", map->mesh_count - 1,
+             me->vertex_count - 1);
+    refused_at(map, field, first_change_from(map, canon, canon_size), "vertex");
+    v->x = keep;
+    speed->value.bytes[0] = 'x';
+    refused_at(map, "ENTS: entity[1].speed", first_change_from(map, canon, canon_size) - 4,
+               "entity-key");
+    speed->value.bytes[0] = '2';
+    blvl_free(NULL, canon);
+    map->chunk_count = chunks;
     blvl_hmap_free(map, NULL);
 
     /* CMPL: a batch vertex, a collision brush's plane, a mesh-collision vertex; the last of

@@ -47,9 +47,11 @@ uint64_t blvl__hm_size_poly(const blvl_hmap_poly *p);
 uint64_t blvl__hm_size_batch(const blvl_hmap_batch *b);
 uint64_t blvl__hm_size_payload(const blvl_hmap *map, hm_kind kind);
 
-/* File offsets of parsed records of a read map, for refusals after reading (check.c; the bake
- * may use them too): the first byte of brush[i] / its face[k], mesh[i] / its poly[k], entity[i],
- * batch[i] of CMPL. Each walks the records before it; 0 when the chunk is not in chunks[]. */
+/* File offsets of parsed records, for refusals after reading (check.c, the bake's offsets.c):
+ * the first byte of a chunk's payload, brush[i] / its face[k] (k = UINT32_MAX: the brush),
+ * mesh[i] / its poly[k] (likewise), entity[i], batch[i] of CMPL. Each walks the records before
+ * it; 0 when a read map has no such chunk. A map built by hand (chunk_count 0) is laid out as
+ * blvl_hmap_write lays it out. */
 uint64_t blvl__hm_payload_at(const blvl_hmap *map, hm_kind kind);
 uint64_t blvl__hm_at_face(const blvl_hmap *map, uint32_t brush, uint32_t face);
 uint64_t blvl__hm_at_poly(const blvl_hmap *map, uint32_t mesh, uint32_t poly);

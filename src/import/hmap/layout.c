@@ -101,6 +101,15 @@ uint64_t blvl__hm_size_payload(const blvl_hmap *map, hm_kind kind) {
 }
 
 uint64_t blvl__hm_payload_at(const blvl_hmap *map, hm_kind kind) {
+    if (!map->chunk_count) { /* built by hand: where blvl_hmap_write puts it */
+        const bool present[HM_KINDS] = {map->meta != NULL, map->has_mats, map->has_brsh,
+                                        map->has_mesh,     map->has_ents, map->compiled != NULL};
+        uint64_t at = HM_HEADER_SIZE;
+        for (int k = 0; k < (int)kind; k++)
+            if (present[k])
+                at += HM_CHUNK_HEADER + blvl__hm_size_payload(map, (hm_kind)k);
+        return at + HM_CHUNK_HEADER;
+    }
     for (uint32_t i = 0; map->chunks && i < map->chunk_count; i++)
         if (map->chunks[i].known && blvl__hm_kind_of(map->chunks[i].tag) == kind)
             return map->chunks[i].offset + HM_CHUNK_HEADER;
