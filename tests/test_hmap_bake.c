@@ -552,15 +552,6 @@ static unsigned long long first_change_from(const blvl_hmap *map, const uint8_t 
     return (unsigned long long)i;
 }
 
-/* The first offset where `map`, written, differs from the file `name`. */
-static unsigned long long first_change(const blvl_hmap *map, const char *name) {
-    size_t n;
-    uint8_t *orig = load(name, &n);
-    unsigned long long at = first_change_from(map, orig, n);
-    free(orig);
-    return at;
-}
-
 /* The bake refuses `map` with "<field> at offset <at>: <rule>: ...". */
 static void refused_at(const blvl_hmap *map, const char *field, unsigned long long at,
                        const char *rule) {
@@ -576,90 +567,79 @@ static void refused_at(const blvl_hmap *map, const char *field, unsigned long lo
     blvl_bake_free(b);
 }
 
-static void test_refusal_offsets(void) {
+/* The float *f made a NaN: the bake refuses `map` naming `field` at the offset where its
+ * written bytes first differ from `base` (the float's first byte). *f is put back. */
+static void nan_refused(const blvl_hmap *map, float *f, const uint8_t *base, size_t n,
+                        const char *field, const char *rule) {
+    float keep = *f;
+    *f = nan_unlike(keep);
+    refused_at(map, field, first_change_from(map, base, n), rule);
+    *f = keep;
+}
+
+/* Refusals of the source chunks: a brush face's plane, a mesh vertex, an entity's origin, a
+ * key's value (a string's offset is its length prefix, 4 bytes before its first byte), against
+ * the bytes `base` the map was read from or is written as. */
+static void source_offsets(blvl_hmap *map, const uint8_t *base, size_t n) {
     char field[96];
-    /* sources: a brush face's plane, a mesh vertex, an entity's origin, a key's value (a
-     * string's offset is its length prefix, 4 bytes before its first byte) */
-    blvl_hmap *map = read_map("sample.hmap");
-    blvl_Plane *pl = &map->brushes[5].faces[2].plane;
-    float keep = pl->normal.x;
-    pl->normal.x = nan_unlike(keep);
-    refused_at(map, "BRSH: brush[5].face[2].plane", first_change(map, "sample.hmap"), "plane");
-    pl->normal.x = keep;
+    nan_refused(map, &map->brushes[5].faces[2].plane.normal.x, base, n,
+                "BRSH: brush[5].face[2].plane", "plane");
     CHECK(map->mesh_count > 0);
-    blvl_hmap_mesh *me = &map->meshes[map->mesh_count - 1];
-    blvl_Vec3 *v = &me->vertices[me->vertex_count - 1];
-    keep = v->x;
-    v->x = nan_unlike(keep);
-    snprintf(field, sizeof field, "MESH: mesh[%u].vertex[%u]", map->mesh_count - 1,
-             me->vertex_count - 1);
-    refused_at(map, field, first_change(map, "sample.hmap"), "vertex");
-    v->x = keep;
-    keep = map->entities[10].origin.x;
-    map->entities[10].origin.x = nan_unlike(keep);
-    refused_at(map, "ENTS: entity[10].origin", first_change(map, "sample.hmap"), "entity");
-    map->entities[10].origin.x = keep;
+    uint32_t mi = map->mesh_count - 1;
+    blvl_hmap_mesh *me = &map->meshes[mi];
+    snprintf(field, sizeof field, "MESH: mesh[%u].vertex[%u]", mi, me->vertex_count - 1);
+    nan_refused(map, &me->vertices[me->vertex_count - 1].x, base, n, field, "vertex");
+    nan_refused(map, &map->entities[10].origin.x, base, n, "ENTS: entity[10].origin", "entity");
     blvl_hmap_pair *speed = &map->entities[1].pairs[3];
     CHECK(strcmp(speed->key.bytes, "speed") == 0);
     speed->value.bytes[0] = 'x';
-    refused_at(map, "ENTS: entity[1].speed", first_change(map, "sample.hmap") - 4, "entity-key");
+    refused_at(map, "ENTS: entity[1].speed", first_change_from(map, base, n) - 4, "entity-key");
     speed->value.bytes[0] = '2';
+}
+
+static void test_refusal_offsets(void) {
+    size_t n;
+    uint8_t *file = load("sample.hmap", &n);
+    blvl_hmap *map = read_map("sample.hmap");
+    source_offsets(map, file, n);
+    free(file);
     /* the same map as if built by hand (no chunk list): offsets where blvl_hmap_write puts the
      * chunks, in its own order */
     uint32_t chunks = map->chunk_count;
     map->chunk_count = 0;
     void *canon = NULL;
-    size_t canon_size = 0;
     blvl_error err;
-    CHECK_EQ_INT(blvl_hmap_write(map, NULL, &canon, &canon_size, &err), BLVL_OK);
-    keep = v->x;
-    v->x = nan_unlike(keep);
-    snprintf(field, sizeof field, "MESH: mesh[%u].vertex[%u]", map->mesh_count - 1,
-             me->vertex_count - 1);
-    refused_at(map, field, first_change_from(map, canon, canon_size), "vertex");
-    v->x = keep;
-    speed->value.bytes[0] = 'x';
-    refused_at(map, "ENTS: entity[1].speed", first_change_from(map, canon, canon_size) - 4,
-               "entity-key");
-    speed->value.bytes[0] = '2';
+    CHECK_EQ_INT(blvl_hmap_write(map, NULL, &canon, &n, &err), BLVL_OK);
+    source_offsets(map, canon, n);
     blvl_free(NULL, canon);
     map->chunk_count = chunks;
     blvl_hmap_free(map, NULL);
 
     /* CMPL: a batch vertex, a collision brush's plane, a mesh-collision vertex; the last of
      * each, so every record before it is walked */
+    char field[96];
+    file = load("sample_compiled.hmap", &n);
     map = read_map("sample_compiled.hmap");
     blvl_hmap_compiled *cm = map->compiled;
     CHECK(cm->batch_count > 0 && cm->model_count > 0 && cm->mesh_coll_count > 0);
-    blvl_hmap_batch *ba = &cm->batches[cm->batch_count - 1];
+    uint32_t bi = cm->batch_count - 1;
+    blvl_hmap_batch *ba = &cm->batches[bi];
     CHECK(ba->index_count > 0 && ba->vertex_count > 0);
-    v = &ba->vertices[ba->vertex_count - 1].pos;
-    keep = v->x;
-    v->x = nan_unlike(keep);
-    snprintf(field, sizeof field, "CMPL: batch[%u].vertex[%u]", cm->batch_count - 1,
-             ba->vertex_count - 1);
-    refused_at(map, field, first_change(map, "sample_compiled.hmap"), "vertex");
-    v->x = keep;
+    snprintf(field, sizeof field, "CMPL: batch[%u].vertex[%u]", bi, ba->vertex_count - 1);
+    nan_refused(map, &ba->vertices[ba->vertex_count - 1].pos.x, file, n, field, "vertex");
     uint32_t mi = cm->model_count - 1;
     blvl_hmap_model *mo = &cm->models[mi];
     CHECK(mo->brush_count > 0 && mo->brushes[mo->brush_count - 1].plane_count > 0);
     blvl_hmap_cbrush *cb = &mo->brushes[mo->brush_count - 1];
-    pl = &cb->planes[cb->plane_count - 1];
-    keep = pl->normal.x;
-    pl->normal.x = nan_unlike(keep);
     snprintf(field, sizeof field, "CMPL: model[%u].brush[%u].plane[%u]", mi, mo->brush_count - 1,
              cb->plane_count - 1);
-    refused_at(map, field, first_change(map, "sample_compiled.hmap"), "plane");
-    pl->normal.x = keep;
+    nan_refused(map, &cb->planes[cb->plane_count - 1].normal.x, file, n, field, "plane");
     uint32_t oi = cm->mesh_coll_count - 1;
     blvl_hmap_mesh_coll *mc = &cm->mesh_colls[oi];
     CHECK(mc->vertex_count > 0);
-    v = &mc->vertices[mc->vertex_count - 1];
-    keep = v->x;
-    v->x = nan_unlike(keep);
     snprintf(field, sizeof field, "CMPL: meshColl[%u].vertex[%u]", oi, mc->vertex_count - 1);
-    refused_at(map, field, first_change(map, "sample_compiled.hmap"), "vertex");
-    v->x = keep;
+    nan_refused(map, &mc->vertices[mc->vertex_count - 1].x, file, n, field, "vertex");
+    free(file);
     blvl_hmap_free(map, NULL);
 }
 
