@@ -244,7 +244,9 @@ BLVL_API void blvl_hmap_free(blvl_hmap *map, const blvl_options *opt);
 BLVL_API blvl_status blvl_hmap_write(const blvl_hmap *map, const blvl_options *opt, void **out,
                                      size_t *size, blvl_error *err);
 
-/* Fill a bake model from a read map (docs/IMPORT-HMAP.md). */
+/* Fill a bake model from a read map (docs/IMPORT-HMAP.md). A map built by hand must keep the
+ * reader's rules (every array as long as its count, mesh polygon indices within the mesh's
+ * vertices): the bake relies on them and does not check them again. */
 BLVL_API blvl_status blvl_hmap_bake(const blvl_hmap *map, blvl_bake *bake, blvl_error *err);
 
 #ifdef __cplusplus
