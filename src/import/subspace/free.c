@@ -1,0 +1,16 @@
+/* blvl_subspace_free: every array was allocated alone with opt's allocator at the size its
+ * count gives; strings (ATTR keys and values, region names, arena names) carry their size in a
+ * prefix. NULL pointers are skipped, so a hand-built map made the same way frees here too. */
+#include "common/alloc.h"
+#include "import/subspace/subspace_internal.h"
+
+void blvl_subspace_free(blvl_subspace *m, const blvl_options *opt) {
+    if (!m)
+        return;
+    const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    blvl__ss_free_bmp(a, m->bmp);
+    blvl__ss_free_elvl(a, m->elvl);
+    blvl__dealloc(a, m->gap, m->gap_size);
+    blvl__dealloc(a, m->records, (size_t)m->record_count * 4u);
+    blvl__dealloc(a, m, sizeof *m);
+}
