@@ -155,7 +155,7 @@ static void dump(const blvl_riot_level *l, text *t) {
             for (uint32_t k = 0; k < o->link_count; k++)
                 line(t, "object[%u].link[%u] %u", i, k, o->links[k]);
             for (int k = 0; k < 3; k++)
-                line(t, "object[%u].rotation%c %u", i, "XYZ"[k], o->rotation[k]);
+                line(t, "object[%u].rotation%c %u", i, "XYZ"[k], o -> rotation[k]);
             if (o->flags & BLVL_RIOT_SCALED)
                 for (int k = 0; k < 3; k++)
                     line(t, "object[%u].scale%c 0x%08x", i, "XYZ"[k], bits(o->scale[k]));
@@ -167,8 +167,8 @@ static void dump(const blvl_riot_level *l, text *t) {
                 line(t, "object[%u].paramIndex[%u] %u", i, k, o->param_indices[k]);
             for (uint32_t k = 0; k < o->param_count; k++) {
                 line(t, "object[%u].paramDef[%u].type %u", i, k, o->param_defs[k].type);
-                line(t, "object[%u].paramDef[%u].name %u \"%s\"", i, k,
-                     o->param_defs[k].name.size, o->param_defs[k].name.text);
+                line(t, "object[%u].paramDef[%u].name %u \"%s\"", i, k, o->param_defs[k].name.size,
+                     o->param_defs[k].name.text);
             }
         }
     }
