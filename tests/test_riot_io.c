@@ -8,11 +8,13 @@
  *   - a record that changes size moves the others and keeps every other byte;
  *   - a counting allocator: read, parse, write and free leave nothing allocated, every free
  *     names its size, and a failure at every allocation is BLVL_E_NOMEM with nothing left;
- *   - a few containers built byte by byte here are refused with exactly their messages. */
+ *   - a few containers built byte by byte here are refused with exactly their messages; the
+ *     1 GiB file limit; NULL arguments. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zlib.h>
 
 #include "blvl/blvl.h"
@@ -434,7 +436,35 @@ static void test_refusals(void) {
            "(record 0x0000) (13..13) overlaps the directory (12..26)");
 }
 
+/* Over BLVL_RIOT_MAX_FILE: refused before a byte is read (the mapping is never touched). */
+static void test_size_limit(void) {
+    size_t big = (size_t)BLVL_RIOT_MAX_FILE + 1;
+    void *p = mmap(NULL, big, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    CHECK(p != MAP_FAILED);
+    if (p == MAP_FAILED)
+        return;
+    blvl_riot_level *l = NULL;
+    blvl_error e;
+    CHECK_EQ_INT(blvl_riot_read(p, big, NULL, &l, &e), BLVL_E_SOURCE);
+    CHECK(strcmp(e.message, "SRSC: file at offset 1073741824: file-size: 1073741825 bytes, "
+                            "over the limit of 1073741824") == 0);
+    /* exactly at the limit the size passes and the magic is what is wrong */
+    CHECK_EQ_INT(blvl_riot_read(p, big - 1, NULL, &l, &e), BLVL_E_SOURCE);
+    CHECK(strcmp(e.message, "SRSC: magic at offset 0: magic: bytes 00 00 00 00 are not \"SRSC\"") ==
+          0);
+    munmap(p, big);
+    CHECK_EQ_INT(blvl_riot_read(NULL, 0, NULL, &l, &e), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl_riot_read(NULL, 1, NULL, &l, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_riot_read("SRSC", 4, NULL, NULL, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_riot_parse(NULL, NULL, &l, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_riot_write(NULL, NULL, NULL, NULL, &e), BLVL_E_ARGUMENT);
+    CHECK(blvl_riot_srsc_find(NULL, 0) == -1);
+    blvl_riot_free(NULL, NULL);
+    blvl_riot_srsc_free(NULL, NULL);
+}
+
 int main(void) {
+    test_size_limit();
     test_generated();
     test_layer_bytes();
     test_resize();
