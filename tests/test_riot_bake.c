@@ -77,8 +77,7 @@ static double height_wu(const blvl_riot_layer *l, uint32_t row, uint32_t col) {
 }
 
 /* Surface height (qu) at (u, v) in the cell (u along +X from a, v along +Z from a). */
-static double surf(const blvl_riot_layer *l, uint32_t r, uint32_t c, double u, double v,
-                   int div) {
+static double surf(const blvl_riot_layer *l, uint32_t r, uint32_t c, double u, double v, int div) {
     double a = height_wu(l, r, c), b = height_wu(l, r, c + 1), cc = height_wu(l, r + 1, c),
            d = height_wu(l, r + 1, c + 1), h;
     if (div == 0)
@@ -269,7 +268,8 @@ static void test_geometry(const blvl_riot_level *lv, const baked *b) {
     uint32_t wrong_side = 0, wrong_mat = 0, wrong_face = 0, seen = 0;
     for (uint32_t bi = 0; bi < blvl_Geometry_batches_len(g); bi++) {
         blvl_Batch bt = blvl_Geometry_batches_at(g, bi);
-        blvl_fb_str mname = blvl_Material_name(blvl_Geometry_materials_at(g, blvl_Batch_material(bt)));
+        blvl_fb_str mname =
+            blvl_Material_name(blvl_Geometry_materials_at(g, blvl_Batch_material(bt)));
         uint32_t first = blvl_Batch_first_index(bt), count = blvl_Batch_index_count(bt);
         for (uint32_t i = first; i + 2 < first + count + 0u; i += 3) {
             double p[3][3];
@@ -342,8 +342,11 @@ static void test_points(const blvl_riot_level *lv, const baked *b) {
                     /* the other diagonal's surface is more than 1 qu away on the wrong side:
                      * its answer would be the opposite of ours at one of the two points */
                     flips += fabs(other - y) > 1.0;
+                    /* at least the thickness deep; a cell made one hull reaches the thickness
+                     * below the other diagonal's surface where that is deeper */
+                    double deep = side > 0 ? fmin(y, other) : fmax(y, other);
                     thick_wrong += contents(b, x, y - side * (thick - 1), z) == 0;
-                    thick_wrong += contents(b, x, y - side * (thick + 1), z) != 0;
+                    thick_wrong += contents(b, x, deep - side * (thick + 1), z) != 0;
                 }
             }
     }
@@ -521,7 +524,8 @@ static void build_floor(blvl_riot_level *lv, uint32_t layers, uint32_t w, uint32
         riot_hand_layer(l, i, 0, w, h, i * w, 0, 0.0f, REF_A);
         for (uint32_t r = 0; r <= h; r++)
             for (uint32_t c = 0; c <= w; c++)
-                riot_hand_vertex(l, r, c)->raw_height = (uint16_t)(0x4000 + rise * (int)(i * w + c));
+                riot_hand_vertex(l, r, c)->raw_height =
+                    (uint16_t)(0x4000 + rise * (int)(i * w + c));
         for (uint32_t c = 0; c < w; c++) {
             riot_hand_cell(l, 0, c)->flags = (uint16_t)(c & 1);
             riot_hand_cell(l, h - 1, c)->flags = (uint16_t)((c + 1) & 1);
@@ -530,8 +534,8 @@ static void build_floor(blvl_riot_level *lv, uint32_t layers, uint32_t w, uint32
                 riot_hand_cell(l, h - 1, c)->texture[1 - (c & 1)] = BLVL_RIOT_HOLE;
             }
         }
-        /* sieve: every inner cell but the first and last (where the box lands) loses one triangle, so
-         * nothing merges and the box crosses the edges of single-triangle prisms only */
+        /* sieve: every inner cell but the first and last (where the box lands) loses one triangle,
+         * so nothing merges and the box crosses the edges of single-triangle prisms only */
         for (uint32_t r = 1; sieve && r + 1 < h; r++)
             for (uint32_t c = 0; c < w; c++) {
                 if ((i == 0 && c == 0) || (i + 1 == layers && c + 1 == w))
@@ -558,8 +562,7 @@ static float sweep(const blvl_riot_level *lv, const baked *b, double x0, double 
     blvl_trace_box(b->world, NULL, from, to, PMIN, PMAX, &tr);
     *landed_off = (float)(tr.endpos[1] + PMIN[1] - floor_y(lv, x0));
     float start[3] = {tr.endpos[0], tr.endpos[1], tr.endpos[2]};
-    float end[3] = {(float)x1, (float)(tr.endpos[1] + floor_y(lv, x1) - floor_y(lv, x0)),
-                    (float)z};
+    float end[3] = {(float)x1, (float)(tr.endpos[1] + floor_y(lv, x1) - floor_y(lv, x0)), (float)z};
     blvl_trace_box(b->world, NULL, start, end, PMIN, PMAX, &tr);
     return tr.startsolid ? -1.0f : tr.fraction;
 }
@@ -649,7 +652,8 @@ static void test_colours(void) {
             n1++;
         } else {
             bad += !(c.r == 180 && c.g == 180 && c.b == 180);
-            bad += !(fabsf(v.normal.x - 0.70710678f) < 1e-5f && fabsf(v.normal.y - 0.70710678f) < 1e-5f);
+            bad += !(fabsf(v.normal.x - 0.70710678f) < 1e-5f &&
+                     fabsf(v.normal.y - 0.70710678f) < 1e-5f);
             n2++;
         }
     }
@@ -659,7 +663,8 @@ static void test_colours(void) {
     riot_hand_free(&lv);
 }
 
-/* ---- refusals ---------------------------------------------------------------------------------- */
+/* ---- refusals ----------------------------------------------------------------------------------
+ */
 
 static void expect_refusal(blvl_riot_level *lv, blvl_status code, const char *msg) {
     blvl_bake *b = NULL;

@@ -212,8 +212,8 @@ static blvl_status check(rb *c) {
             bool x = (uint64_t)L->origin_x + L->width > RB_MAX_EXTENT;
             snprintf(field, sizeof field, "layer[%u].%s", l, x ? "origin_x" : "origin_z");
             return blvl__fail_source(c->err, "record 0x0001", field, at + (x ? 16 : 20),
-                                     "layer-extent",
-                                     "origin + %s = %llu cells, more than %u", x ? "width" : "height",
+                                     "layer-extent", "origin + %s = %llu cells, more than %u",
+                                     x ? "width" : "height",
                                      x ? (unsigned long long)L->origin_x + L->width
                                        : (unsigned long long)L->origin_z + L->height,
                                      RB_MAX_EXTENT);
@@ -248,8 +248,7 @@ static blvl_status check(rb *c) {
             if (!isfinite(o->position[a])) {
                 snprintf(field, sizeof field, "object[%u].position", i);
                 return blvl__fail_source(c->err, "record 0x0020", field, at + 12 + 4 * a,
-                                         "object-position", "%c is not a finite number",
-                                         "xyz"[a]);
+                                         "object-position", "%c is not a finite number", "xyz"[a]);
             }
         for (int a = 0; a < 3 && (o->flags & BLVL_RIOT_SCALED); a++)
             if (!isfinite(o->scale[a])) {

@@ -6,11 +6,12 @@
  * Fewer, larger colliders: a cell whose four corners lie on one plane (a + d = b + c in the
  * integer height offsets) and whose two triangles are both solid is a planar quad; a rectangle of
  * such cells with the same slopes (b - a and c - a) is one planar rectangle, its prism one convex
- * hull of 8 points. Rectangles are grown greedily, row-major: from the first free cell as far
- * right as the slopes match, then down while the whole span matches. A box sliding along a plane
- * crosses no internal edge inside a rectangle, and where it does cross one (between rectangles
- * and triangle prisms) the neighbour's top face is the same plane, which a box above the plane
- * never enters. */
+ * hull of 8 points. A cell that is not planar is one hull of 8 points too when its two triangles
+ * bend away from the empty side (convex_cell), else two prisms of 6. Rectangles are grown greedily,
+ * row-major: from the first free cell as far right as the slopes match, then down while the whole
+ * span matches. A box sliding along a plane crosses no internal edge inside a rectangle, and where
+ * it does cross one (between rectangles and triangle prisms) the neighbour's top face is the same
+ * plane, which a box above the plane never enters. */
 #include <string.h>
 
 #include "bake_internal.h"
@@ -23,8 +24,9 @@ typedef struct cellinfo {
 } cellinfo;
 
 static double thickness(uint32_t type) {
-    return type == 1 ? RB_CEILING_THICKNESS : type == 2 ? -RB_BETWEEN_THICKNESS
-                                                        : -RB_FLOOR_THICKNESS;
+    return type == 1   ? RB_CEILING_THICKNESS
+           : type == 2 ? -RB_BETWEEN_THICKNESS
+                       : -RB_FLOOR_THICKNESS;
 }
 
 static blvl_Vec3 moved(blvl_Vec3 p, double dy) {
@@ -65,6 +67,22 @@ static const uint8_t TRI[2][2][3] = {
     {{RB_A, RB_C, RB_B}, {RB_B, RB_C, RB_D}},
     {{RB_A, RB_C, RB_D}, {RB_A, RB_D, RB_B}},
 };
+
+/* Whether a cell's two solid triangles make one convex prism: the diagonal the division picks is
+ * the cell's ridge seen from the empty side (higher than the other diagonal for a floor or a
+ * between layer, lower for a ceiling), so the two triangles are the face of the corners' convex
+ * hull on that side. The far face of the hull then follows the other diagonal: the solid is at
+ * least the thickness deep, up to half the diagonals' height difference more. */
+static bool convex_cell(uint32_t type, const rb_grid *g, uint32_t r, uint32_t col,
+                        const blvl_riot_cell *cell) {
+    if (cell->texture[0] == BLVL_RIOT_HOLE || cell->texture[1] == BLVL_RIOT_HOLE)
+        return false;
+    size_t row = (size_t)g->w + 1, a = (size_t)r * row + col;
+    int64_t ad = (int64_t)g->hraw[a] + g->hraw[a + row + 1];
+    int64_t bc = (int64_t)g->hraw[a + 1] + g->hraw[a + row];
+    int64_t picked = (cell->flags & 1) ? ad : bc, other = (cell->flags & 1) ? bc : ad;
+    return type == 1 ? picked < other : picked > other;
+}
 
 blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t first_source) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
@@ -131,6 +149,21 @@ blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t
             }
             used[k] = 1;
             const blvl_riot_cell *cell = &L->cells[k];
+            if (convex_cell(L->type, g, r, col, cell)) {
+                blvl_Vec3 p[8];
+                size_t a = (size_t)r * row + col;
+                size_t corner[4] = {a, a + 1, a + row, a + row + 1};
+                looks lk = {BLVL_BAKE_NONE, false, false, true};
+                look(c, &lk, cell->texture[0]);
+                look(c, &lk, cell->texture[1]);
+                for (int q = 0; q < 4; q++) {
+                    p[q] = g->pos[corner[q]];
+                    p[4 + q] = moved(p[q], dy);
+                }
+                collider_init(c, layer, &lk, symbol, &bc);
+                st = blvl_bake_add_hull(c->b, &bc, p, 8, &index, c->err);
+                continue;
+            }
             for (int t = 0; t < 2 && st == BLVL_OK; t++) {
                 if (cell->texture[t] == BLVL_RIOT_HOLE)
                     continue;

@@ -36,8 +36,7 @@ static blvl_status emit(ents *e, const char *classname, const blvl_bake_pair *ex
     blvl_status st;
     uint32_t idx;
     if (!extra_count)
-        st = blvl_bake_add_entity(e->c->b, classname, e->p, e->n, index ? index : &idx,
-                                  e->c->err);
+        st = blvl_bake_add_entity(e->c->b, classname, e->p, e->n, index ? index : &idx, e->c->err);
     else {
         /* objects: the fixed pairs then one per parameter definition */
         size_t total = (size_t)e->n + extra_count;
@@ -174,8 +173,7 @@ static blvl_status objects(ents *e) {
         rb_text *data = pair(e, "param_data");
         for (uint32_t k = 0; k < o->data_size && !data->bad; k++) {
             uint32_t d = o->param_data[k];
-            uint8_t le[4] = {(uint8_t)d, (uint8_t)(d >> 8), (uint8_t)(d >> 16),
-                             (uint8_t)(d >> 24)};
+            uint8_t le[4] = {(uint8_t)d, (uint8_t)(d >> 8), (uint8_t)(d >> 16), (uint8_t)(d >> 24)};
             blvl__rb_text_hex(data, le, 4);
         }
         rb_text *idx = pair(e, "param_indices");

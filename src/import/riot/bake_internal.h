@@ -26,7 +26,7 @@
 #define RB_QU_PER_UNIT (1.0 / 16.0)
 
 /* Bake limits (refused with the rules "layer-extent" and "layer-height"). */
-#define RB_MAX_EXTENT 65536u        /* origin + size, in cells, on each axis */
+#define RB_MAX_EXTENT 65536u       /* origin + size, in cells, on each axis */
 #define RB_MAX_HEIGHT 1073741824.0 /* |world_height| in world units */
 
 /* Corners of a cell: a b / c d, a top-left (north-west). */

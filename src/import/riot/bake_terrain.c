@@ -49,8 +49,7 @@ blvl_status blvl__rb_grid_make(rb *c, uint32_t layer, rb_grid *g) {
         size_t r = i / row, col = i % row;
         g->hraw[i] = 2 * ((int32_t)L->vertices[i].raw_height - 0x8000);
         double y = ((double)L->world_height + g->hraw[i]) * RB_QU_PER_UNIT;
-        g->pos[i] = (blvl_Vec3){(float)(RB_CELL_QU * ((double)L->origin_x + (double)col)),
-                                (float)y,
+        g->pos[i] = (blvl_Vec3){(float)(RB_CELL_QU * ((double)L->origin_x + (double)col)), (float)y,
                                 (float)(RB_CELL_QU * ((double)L->origin_z + (double)r))};
     }
     /* toward the light: the light travels west at direction 0, south at pi/2, and down at
@@ -65,8 +64,8 @@ blvl_status blvl__rb_grid_make(rb *c, uint32_t layer, rb_grid *g) {
         /* slopes from the integer offsets (world_height cancels): central differences */
         double dx = (double)(g->hraw[r * row + c1] - g->hraw[r * row + c0]) * RB_QU_PER_UNIT /
                     (RB_CELL_QU * (double)(c1 - c0));
-        double dz = (double)(g->hraw[r1 * row + col] - g->hraw[r0 * row + col]) *
-                    RB_QU_PER_UNIT / (RB_CELL_QU * (double)(r1 - r0));
+        double dz = (double)(g->hraw[r1 * row + col] - g->hraw[r0 * row + col]) * RB_QU_PER_UNIT /
+                    (RB_CELL_QU * (double)(r1 - r0));
         double nx = -dx, ny = 1.0, nz = -dz, len = sqrt(nx * nx + ny * ny + nz * nz);
         nx = face * nx / len, ny = face * ny / len, nz = face * nz / len;
         g->normal[i] = (blvl_Vec3){(float)nx, (float)ny, (float)nz};
