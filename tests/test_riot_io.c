@@ -179,8 +179,7 @@ static void test_generated(void) {
                 int32_t k = blvl_riot_srsc_find(c, BLVL_RIOT_LAYERS);
                 CHECK(k >= 0 && c->records[k].offset == 13);
                 CHECK(k == c->record_count - 1);
-                CHECK_EQ_INT(c->records[0].type,
-                             cases[i].objects ? BLVL_RIOT_OBJECTS : 0x0042);
+                CHECK_EQ_INT(c->records[0].type, cases[i].objects ? BLVL_RIOT_OBJECTS : 0x0042);
                 int32_t u = blvl_riot_srsc_find(c, 0x0042);
                 CHECK(u >= 0 && c->records[u].size == 5 && c->records[u].group == 9 &&
                       memcmp(c->records[u].bytes, "hello", 5) == 0);
@@ -418,18 +417,21 @@ static void test_refusals(void) {
     blvl_le_put16(b + 4, 0x0100);
     blvl_le_put32(b + 6, 12);
     blvl_le_put16(b + 10, 0);
-    expect(b, 12, "directory: type at offset 12: record-missing: no record 0x0000 (the level "
-                  "name and database references) among the 0 entries");
+    expect(b, 12,
+           "directory: type at offset 12: record-missing: no record 0x0000 (the level "
+           "name and database references) among the 0 entries");
     /* one empty record 0x0000 at 12 and the directory after it: the body is cut short */
     blvl_le_put16(b + 10, 1);
     memset(b + 12, 0, 14);
     blvl_le_put32(b + 12 + 6, 12);
-    expect(b, 26, "directory: type at offset 12: record-missing: no record 0x0001 (the layers) "
-                  "among the 1 entries");
+    expect(b, 26,
+           "directory: type at offset 12: record-missing: no record 0x0001 (the layers) "
+           "among the 1 entries");
     /* an empty body inside the directory overlaps it */
     blvl_le_put32(b + 12 + 6, 13);
-    expect(b, 26, "directory: entry[0].offset at offset 18: record-overlap: the body of entry 0 "
-                  "(record 0x0000) (13..13) overlaps the directory (12..26)");
+    expect(b, 26,
+           "directory: entry[0].offset at offset 18: record-overlap: the body of entry 0 "
+           "(record 0x0000) (13..13) overlaps the directory (12..26)");
 }
 
 int main(void) {

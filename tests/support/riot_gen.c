@@ -89,7 +89,7 @@ static int layer(const riot_gen_opts *o, rng *r, uint32_t i, uint32_t count, blv
         c->flags = (uint16_t)((k + i) % 2 | (o->flat ? 0 : below(r, 4) << 1));
         for (int t = 0; t < 2; t++) {
             uint32_t pick = below(r, 10);
-            c->texture[t] = o->flat ? 5u | 1u << 16
+            c->texture[t] = o->flat     ? 5u | 1u << 16
                             : pick == 0 ? BLVL_RIOT_HOLE
                             : pick == 1 ? BLVL_RIOT_INVISIBLE
                                         : below(r, 20) | below(r, 3) << 16;
@@ -145,8 +145,8 @@ static int container(const blvl_riot_level *l, blvl_riot_level *out) {
     out->srsc = c;
     c->version = 0x0100;
     c->dir_offset = 30; /* non-zero: the offsets below order the file */
-    static const uint16_t types[5] = {BLVL_RIOT_OBJECTS, 0x0042, BLVL_RIOT_GROUPS,
-                                      BLVL_RIOT_LEVEL, BLVL_RIOT_LAYERS};
+    static const uint16_t types[5] = {BLVL_RIOT_OBJECTS, 0x0042, BLVL_RIOT_GROUPS, BLVL_RIOT_LEVEL,
+                                      BLVL_RIOT_LAYERS};
     static const uint32_t keys[5] = {70, 60, 80, 50, 10};
     c->records = calloc(5, sizeof *c->records);
     c->fills = calloc(4, sizeof *c->fills);
@@ -320,8 +320,8 @@ static int mem_diff(const void *a, const void *b, size_t bytes) {
 
 static int layer_cmp(const blvl_riot_layer *a, const blvl_riot_layer *b, uint32_t i, char *why,
                      size_t n) {
-    DIFF(a->id != b->id || a->width != b->width || a->height != b->height ||
-             a->type != b->type || a->origin_x != b->origin_x || a->origin_z != b->origin_z,
+    DIFF(a->id != b->id || a->width != b->width || a->height != b->height || a->type != b->type ||
+             a->origin_x != b->origin_x || a->origin_z != b->origin_z,
          "layer[%u] header", i);
     DIFF(f_diff(a->world_height, b->world_height), "layer[%u].worldHeight", i);
     DIFF(str_diff(&a->name, &b->name), "layer[%u].name", i);
@@ -392,11 +392,11 @@ int riot_gen_compare(const blvl_riot_level *a, const blvl_riot_level *b, char *w
             return 1;
     DIFF(a->has_groups != b->has_groups || a->group_count != b->group_count, "groups");
     for (uint32_t i = 0; i < a->group_count; i++)
-        DIFF(str_diff(&a->groups[i].name, &b->groups[i].name) ||
-                 a->groups[i].layer_count != b->groups[i].layer_count ||
-                 mem_diff(a->groups[i].layers, b->groups[i].layers,
-                          4ull * a->groups[i].layer_count),
-             "group[%u]", i);
+        DIFF(
+            str_diff(&a->groups[i].name, &b->groups[i].name) ||
+                a->groups[i].layer_count != b->groups[i].layer_count ||
+                mem_diff(a->groups[i].layers, b->groups[i].layers, 4ull * a->groups[i].layer_count),
+            "group[%u]", i);
     DIFF(a->has_objects != b->has_objects || a->object_count != b->object_count, "objects");
     for (uint32_t i = 0; i < a->object_count; i++)
         if (object_cmp(&a->objects[i], &b->objects[i], i, why, n))

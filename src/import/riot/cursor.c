@@ -36,8 +36,8 @@ blvl_status blvl__rt_fail(const rt_cur *c, const char *leaf, uint64_t pos, const
 blvl_status blvl__rt_need(rt_cur *c, const char *leaf, uint64_t n) {
     if (rt_left(c) < n)
         return blvl__rt_fail(c, leaf, c->pos, "field-size",
-                             "needs %llu bytes, %llu are left in the record",
-                             (unsigned long long)n, (unsigned long long)rt_left(c));
+                             "needs %llu bytes, %llu are left in the record", (unsigned long long)n,
+                             (unsigned long long)rt_left(c));
     return BLVL_OK;
 }
 

@@ -8,8 +8,8 @@
 #include "common/alloc.h"
 #include "import/riot/riot_internal.h"
 
-static blvl_status copy_srsc(const blvl_riot_srsc *c, const blvl_allocator *a,
-                             blvl_riot_srsc **out, blvl_error *err) {
+static blvl_status copy_srsc(const blvl_riot_srsc *c, const blvl_allocator *a, blvl_riot_srsc **out,
+                             blvl_error *err) {
     blvl_riot_srsc *d = blvl__calloc(a, sizeof *d);
     if (!d)
         return blvl__fail(err, BLVL_E_NOMEM, "the container");
@@ -60,8 +60,8 @@ static blvl_status copy_srsc(const blvl_riot_srsc *c, const blvl_allocator *a,
 
 typedef blvl_status (*record_parser)(rt_cur *c, blvl_riot_level *level);
 
-static blvl_status records(const blvl_riot_srsc *c, const blvl_allocator *a,
-                           blvl_riot_level *level, blvl_error *err) {
+static blvl_status records(const blvl_riot_srsc *c, const blvl_allocator *a, blvl_riot_level *level,
+                           blvl_error *err) {
     static const uint16_t types[4] = {BLVL_RIOT_LEVEL, BLVL_RIOT_LAYERS, BLVL_RIOT_GROUPS,
                                       BLVL_RIOT_OBJECTS};
     static const record_parser parsers[4] = {blvl__rt_parse_level, blvl__rt_parse_layers,
@@ -82,8 +82,13 @@ static blvl_status records(const blvl_riot_srsc *c, const blvl_allocator *a,
                               r->type);
         char part[16];
         snprintf(part, sizeof part, "record 0x%04x", r->type);
-        rt_cur cur = {.base = r->bytes, .pos = 0, .end = r->size, .at = r->offset,
-                      .part = part, .a = a, .err = err};
+        rt_cur cur = {.base = r->bytes,
+                      .pos = 0,
+                      .end = r->size,
+                      .at = r->offset,
+                      .part = part,
+                      .a = a,
+                      .err = err};
         if (k == 2)
             level->has_groups = true;
         if (k == 3)
@@ -114,8 +119,8 @@ static blvl_status parse_owned(blvl_riot_srsc *owned, const blvl_options *opt,
     return BLVL_OK;
 }
 
-blvl_status blvl_riot_parse(const blvl_riot_srsc *c, const blvl_options *opt,
-                            blvl_riot_level **out, blvl_error *err) {
+blvl_status blvl_riot_parse(const blvl_riot_srsc *c, const blvl_options *opt, blvl_riot_level **out,
+                            blvl_error *err) {
     blvl__ok(err);
     if (!c || !out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_riot_parse: NULL container or out");

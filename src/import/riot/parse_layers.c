@@ -2,6 +2,7 @@
  * per layer. A block must be one whole zlib stream filling its compressed_size exactly, and
  * inflate to exactly (w+1)(h+1)*4 vertex bytes + w*h*26 cell bytes; it is inflated into a
  * buffer of exactly that size, so a stream that would give more stops at the limit. */
+#include <stdbool.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -40,7 +41,7 @@ static blvl_status def(rt_cur *c, blvl_riot_layer *l, uint32_t layer_count) {
     struct {
         const char *name;
         uint32_t *v;
-    } head[] = {{"id", &l->id},     {"width", &l->width},       {"height", &l->height},
+    } head[] = {{"id", &l->id},     {"width", &l->width},      {"height", &l->height},
                 {"type", &l->type}, {"originX", &l->origin_x}, {"originZ", &l->origin_z}};
     for (size_t i = 0; !st && i < sizeof head / sizeof *head; i++)
         st = blvl__rt_u32(c, head[i].name, head[i].v);
@@ -128,14 +129,26 @@ static blvl_status inflate_block(rt_cur *c, const blvl_riot_layer *l, uint32_t s
     z.next_out = buf;
     z.avail_out = (uInt)want;
     ret = inflate(&z, Z_FINISH);
-    uint64_t got = want - z.avail_out, used = size - z.avail_in;
+    uint64_t got = want - z.avail_out;
+    bool more = false;
+    if (z.avail_out == 0 && (ret == Z_OK || ret == Z_BUF_ERROR)) {
+        /* the buffer is full but the stream goes on: one more byte, or only its end? */
+        uint8_t probe;
+        z.next_out = &probe;
+        z.avail_out = 1;
+        ret = inflate(&z, Z_FINISH);
+        more = z.avail_out == 0;
+    }
+    uint64_t used = size - z.avail_in;
     blvl_status st = BLVL_OK;
-    if (ret == Z_STREAM_END) {
+    if (more) {
+        st = blvl__rt_fail(c, "data", at, "inflate-size", "inflates to more than the %llu bytes",
+                           (unsigned long long)want);
+    } else if (ret == Z_STREAM_END) {
         if (got != want)
-            st = blvl__rt_fail(c, "data", at, "inflate-size",
-                               "inflates to %llu bytes, %u x %u cells need %llu",
-                               (unsigned long long)got, l->width, l->height,
-                               (unsigned long long)want);
+            st = blvl__rt_fail(
+                c, "data", at, "inflate-size", "inflates to %llu bytes, %u x %u cells need %llu",
+                (unsigned long long)got, l->width, l->height, (unsigned long long)want);
         else if (used != size)
             st = blvl__rt_fail(c, "data", at, "zlib",
                                "the zlib stream ends after %llu of the block's %u bytes",
@@ -145,9 +158,6 @@ static blvl_status inflate_block(rt_cur *c, const blvl_riot_layer *l, uint32_t s
     } else if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT) {
         st = blvl__rt_fail(c, "data", at, "zlib", "not a valid zlib stream (%s, after %llu bytes)",
                            z.msg ? z.msg : "a preset dictionary", (unsigned long long)used);
-    } else if (z.avail_out == 0) {
-        st = blvl__rt_fail(c, "data", at, "inflate-size", "inflates to more than the %llu bytes",
-                           (unsigned long long)want);
     } else {
         st = blvl__rt_fail(c, "data", at, "zlib",
                            "the zlib stream is cut short: %u bytes give %llu of %llu", size,

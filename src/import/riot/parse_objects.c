@@ -79,7 +79,10 @@ static blvl_status object(rt_cur *c, blvl_riot_object *o, uint16_t count) {
         }
     }
     for (int k = 0; !st && k < 3; k++)
-        st = blvl__rt_u16(c, k == 0 ? "rotationX" : k == 1 ? "rotationY" : "rotationZ",
+        st = blvl__rt_u16(c,
+                          k == 0   ? "rotationX"
+                          : k == 1 ? "rotationY"
+                                   : "rotationZ",
                           &o->rotation[k]);
     if (st)
         return st;

@@ -14,7 +14,7 @@
 
 /* Smallest wire size of each record element (every string empty, every array empty): a count
  * is refused when count * this exceeds the bytes left, before anything is allocated. */
-#define RT_DBREF_MIN 6u     /* index, unknown, string */
+#define RT_DBREF_MIN 6u      /* index, unknown, string */
 #define RT_LAYER_DEF_MIN 58u /* 7 u32/f32, string, flags, 2 f32, 2 colours, dropoff, count */
 #define RT_DATA_BLOCK_MIN 4u /* compressed_size */
 #define RT_GROUP_MIN 6u      /* string, layer_count */

@@ -88,8 +88,8 @@ static blvl_status entries(const uint8_t *b, size_t size, item *items, blvl_erro
             if (seen[k] >= 0) {
                 snprintf(field, sizeof field, "entry[%u].type", i);
                 return blvl__fail_source(err, "directory", field, at, "record-repeated",
-                                         "a second record 0x%04x (the first is entry %lld)",
-                                         type, (long long)seen[k]);
+                                         "a second record 0x%04x (the first is entry %lld)", type,
+                                         (long long)seen[k]);
             }
             seen[k] = i;
         }
@@ -124,12 +124,11 @@ static blvl_status overlaps(const uint8_t *b, item *items, uint32_t n, blvl_erro
             else
                 entry_name(b + dir + (uint64_t)owner->index * RT_ENTRY_SIZE, owner->index, theirs,
                            sizeof theirs);
-            return blvl__fail_source(err, it->index == count ? "SRSC" : "directory", field, at,
-                                     "record-overlap", "%s (%llu..%llu) overlaps %s (%llu..%llu)",
-                                     mine, (unsigned long long)it->start,
-                                     (unsigned long long)it->end, theirs,
-                                     (unsigned long long)owner->start,
-                                     (unsigned long long)owner->end);
+            return blvl__fail_source(
+                err, it->index == count ? "SRSC" : "directory", field, at, "record-overlap",
+                "%s (%llu..%llu) overlaps %s (%llu..%llu)", mine, (unsigned long long)it->start,
+                (unsigned long long)it->end, theirs, (unsigned long long)owner->start,
+                (unsigned long long)owner->end);
         }
         if (it->end > reach || !owner) {
             reach = it->end > reach ? it->end : reach;

@@ -57,8 +57,8 @@ static blvl_status deflate_layer(const blvl_riot_layer *y, const blvl_allocator 
     uint64_t raw = blvl__rt_layer_data_size(y->width, y->height);
     if (!raw)
         return blvl__fail(err, BLVL_E_ARGUMENT,
-                          "blvl_riot_write: a %u x %u layer is over the layer data limit",
-                          y->width, y->height);
+                          "blvl_riot_write: a %u x %u layer is over the layer data limit", y->width,
+                          y->height);
     uint8_t *in = blvl__alloc(a, (size_t)raw);
     if (!in)
         return blvl__fail(err, BLVL_E_NOMEM, "%llu bytes of layer data", (unsigned long long)raw);
@@ -96,12 +96,12 @@ static blvl_status deflate_layer(const blvl_riot_layer *y, const blvl_allocator 
 }
 
 typedef struct work {
-    blvl_riot_srsc c;     /* the container written: records' bytes point into bodies */
-    uint8_t *bodies[4];   /* the four encoded records */
+    blvl_riot_srsc c;   /* the container written: records' bytes point into bodies */
+    uint8_t *bodies[4]; /* the four encoded records */
     uint64_t sizes[4];
     rt_deflated d;
-    uint32_t layers;      /* entries of d */
-    uint32_t capacity;    /* entries of c.records */
+    uint32_t layers;   /* entries of d */
+    uint32_t capacity; /* entries of c.records */
 } work;
 
 static void work_free(work *w, const blvl_allocator *a) {
@@ -140,8 +140,8 @@ static blvl_status encode(const blvl_riot_level *l, const blvl_allocator *a, wor
         uint64_t s = blvl__rt_size_record(l, known[k], &w->d);
         if (s > UINT32_MAX)
             return blvl__fail(err, BLVL_E_ARGUMENT,
-                              "blvl_riot_write: record 0x%04x of %llu bytes, past 4 GiB",
-                              known[k], (unsigned long long)s);
+                              "blvl_riot_write: record 0x%04x of %llu bytes, past 4 GiB", known[k],
+                              (unsigned long long)s);
         w->bodies[k] = blvl__alloc(a, (size_t)s);
         if (!w->bodies[k])
             return blvl__fail(err, BLVL_E_NOMEM, "a %llu-byte record", (unsigned long long)s);
