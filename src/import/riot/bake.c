@@ -207,6 +207,8 @@ static blvl_status check(rb *c) {
                                      "%u is none of 0 floor, 1 ceiling, 2 between",
                                      (unsigned)L->type);
         }
+        if (!cells)
+            continue; /* places nothing: its numbers go to its entity only */
         if ((uint64_t)L->origin_x + L->width > RB_MAX_EXTENT ||
             (uint64_t)L->origin_z + L->height > RB_MAX_EXTENT) {
             bool x = (uint64_t)L->origin_x + L->width > RB_MAX_EXTENT;

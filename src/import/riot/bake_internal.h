@@ -67,7 +67,8 @@ void blvl__rb_text_add(rb_text *t, const char *fmt, ...)
 /* Printable ASCII as is, a backslash as "\\", every other byte as "\xHH". */
 void blvl__rb_text_escaped(rb_text *t, const char *s);
 void blvl__rb_text_hex(rb_text *t, const uint8_t *bytes, size_t n);
-/* The shortest of %.6g .. %.9g that reads back as the same float; -0 as 0. */
+/* The shortest of %.6g .. %.9g that reads back as the same float; -0 as 0; an infinity or a NaN
+ * as its bits, "0x%08x". */
 void blvl__rb_text_float(rb_text *t, float v);
 /* A finished string: the buffer's text, or "" when it is empty. */
 const char *blvl__rb_text_str(const rb_text *t);

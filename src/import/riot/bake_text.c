@@ -1,6 +1,7 @@
 /* The text convention of the Riot bake's entity values (docs/IMPORT-RIOT.md, "Entities"):
  * decimal integers, floats in the shortest form that reads back as the same float, lists
  * separated by one space, strings escaped, raw bytes as lowercase hex in file order. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,12 @@ void blvl__rb_text_hex(rb_text *t, const uint8_t *bytes, size_t n) {
 
 void blvl__rb_text_float(rb_text *t, float v) {
     char buf[48];
+    if (!isfinite(v)) { /* an infinity or NaN (payload included) as its bits */
+        uint32_t bits;
+        memcpy(&bits, &v, 4);
+        blvl__rb_text_add(t, "0x%08x", (unsigned)bits);
+        return;
+    }
     if (v == 0.0f)
         v = 0.0f;
     for (int prec = 6; prec <= 9; prec++) {
