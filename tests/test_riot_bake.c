@@ -705,6 +705,10 @@ static void test_refusals(void) {
     lv.objects[0].links[0] = 3;
     expect_refusal(&lv, BLVL_E_ARGUMENT, NULL);
     lv.objects[0].links[0] = 1;
+    /* a layer without cells places nothing: its numbers are not checked */
+    lv.layers[1].height = 0;
+    lv.layers[1].world_height = NAN;
+    lv.layers[1].origin_x = 0xFFFFFFF0u;
     blvl_bake *b = NULL;
     blvl_error err;
     blvl_bake_new(&b, NULL, &err);
