@@ -265,17 +265,18 @@ static void test_geometry(const blvl_riot_level *lv, const baked *b) {
     CHECK(holes > 0 && invisible > 0);
     CHECK_EQ_INT(nidx / 3, 2 * cells - holes - invisible);
     /* each triangle: on its side of the diagonal, its reference's material, facing its way */
-    uint32_t wrong_side = 0, wrong_mat = 0, wrong_face = 0, seen = 0;
+    uint32_t wrong_side = 0, wrong_mat = 0, wrong_face = 0, wrong_uv = 0, seen = 0;
     for (uint32_t bi = 0; bi < blvl_Geometry_batches_len(g); bi++) {
         blvl_Batch bt = blvl_Geometry_batches_at(g, bi);
         blvl_fb_str mname =
             blvl_Material_name(blvl_Geometry_materials_at(g, blvl_Batch_material(bt)));
         uint32_t first = blvl_Batch_first_index(bt), count = blvl_Batch_index_count(bt);
         for (uint32_t i = first; i + 2 < first + count + 0u; i += 3) {
-            double p[3][3];
+            double p[3][3], uv[3][2];
             for (int k = 0; k < 3; k++) {
                 blvl_Vertex v = blvl_Geometry_vertices_at(g, blvl_Geometry_indices_at(g, i + k));
                 p[k][0] = v.position.x, p[k][1] = v.position.y, p[k][2] = v.position.z;
+                uv[k][0] = v.uv.x, uv[k][1] = v.uv.y;
             }
             double cx = (p[0][0] + p[1][0] + p[2][0]) / 3, cz = (p[0][2] + p[1][2] + p[2][2]) / 3;
             uint32_t li;
@@ -297,6 +298,11 @@ static void test_geometry(const blvl_riot_level *lv, const baked *b) {
                 bool ok = div == 0 ? (t == 0 ? pu + pv <= 1 : pu + pv >= 1)
                                    : (t == 0 ? pu <= pv : pu >= pv);
                 wrong_side += !ok;
+                /* its UV: the corner's pair of the file order Uc Ud Ub Ua Vc Vd Vb Va */
+                int q = (pu > 0.5) + 2 * (pv > 0.5); /* a b c d */
+                static const int U[4] = {3, 2, 0, 1}, V[4] = {7, 6, 4, 5};
+                wrong_uv += fabs(uv[k][0] - cell->uv[U[q]] / 65535.0) > 1e-6 ||
+                            fabs(uv[k][1] - cell->uv[V[q]] / 65535.0) > 1e-6;
             }
             char want[64];
             wrong_mat += !fbeq(mname, want_material(cell->texture[t], want, sizeof want));
@@ -313,6 +319,7 @@ static void test_geometry(const blvl_riot_level *lv, const baked *b) {
     CHECK_EQ_INT(wrong_side, 0);
     CHECK_EQ_INT(wrong_mat, 0);
     CHECK_EQ_INT(wrong_face, 0);
+    CHECK_EQ_INT(wrong_uv, 0);
 }
 
 static void test_points(const blvl_riot_level *lv, const baked *b) {
