@@ -4,17 +4,21 @@
  *     line (floats bit for bit, layer data as inflated), and read -> write gives the same bytes
  *     at both levels (container and records);
  *   - every bad file is refused with BLVL_E_SOURCE and exactly its expected message, also with
- *     a counting allocator that must end with nothing allocated. */
+ *     a counting allocator that must end with nothing allocated;
+ *   - the other way round: levels the C writer made (tests/support/riot_gen.c) read by the
+ *     Python reader (make_riot.py --dump, Python's zlib) give the dump of what C read. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blvl/blvl.h"
 #include "blvl/riot.h"
 #include "check.h"
 #include "files.h"
+#include "support/riot_gen.h"
 
 typedef struct counter {
     long live;
@@ -278,8 +282,59 @@ static void test_bad(void) {
     CHECK(count >= 50);
 }
 
+/* ---- the C writer's files, read by the Python reader ------------------------------------- */
+
+/* Levels from the generator, written by blvl_riot_write (the layers deflated by it), dumped by
+ * make_riot.py --dump (its own reader, Python's zlib) and by this file from what the C reader
+ * read: the same lines. */
+static void test_python_reads_ours(void) {
+    riot_gen_opts cases[] = {
+        {.seed = 51, .objects = 5},
+        {.seed = 52, .objects = 0, .no_groups = true, .unusual = true},
+        {.seed = 53, .layers = 6, .objects = 9, .unusual = true},
+    };
+    const char *src = getenv("BLVL_SRC");
+    char dir[] = "/tmp/riot_files_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        blvl_riot_level truth;
+        CHECK(riot_gen_build(&cases[i], &truth) == 0);
+        void *out = NULL;
+        size_t n = 0;
+        blvl_error e;
+        CHECK_EQ_INT(blvl_riot_write(&truth, NULL, &out, &n, &e), BLVL_OK);
+        char lvl[300], dumped[300], cmd[1024];
+        snprintf(lvl, sizeof lvl, "%s/case%zu.lvl", dir, i);
+        snprintf(dumped, sizeof dumped, "%s/case%zu.dump", dir, i);
+        CHECK(test_spit(lvl, out, n) == 0);
+        snprintf(cmd, sizeof cmd, "python3 %s/tests/data/riot/make_riot.py --dump %s >%s",
+                 src ? src : ".", lvl, dumped);
+        CHECK_EQ_INT(test_run(cmd), 0);
+        size_t dn;
+        char *want = (char *)test_slurp(dumped, &dn);
+        blvl_riot_level *l = NULL;
+        CHECK_EQ_INT(blvl_riot_read(out, n, NULL, &l, &e), BLVL_OK);
+        if (l && want) {
+            text t = {0};
+            dump(l, &t);
+            CHECK(t.p && strcmp(t.p, want) == 0);
+            if (t.p && strcmp(t.p, want) != 0)
+                fprintf(stderr, "case %zu: the Python reader disagrees\n", i);
+            free(t.p);
+        }
+        blvl_riot_free(l, NULL);
+        free(want);
+        remove(lvl);
+        remove(dumped);
+        blvl_free(NULL, out);
+        riot_gen_free(&truth);
+    }
+    rmdir(dir);
+}
+
 int main(void) {
     test_good();
+    test_python_reads_ours();
     test_bad();
     return check_report("test_riot_files");
 }

@@ -8,11 +8,14 @@
  *   - a record that changes size moves the others and keeps every other byte;
  *   - a counting allocator: read, parse, write and free leave nothing allocated, every free
  *     names its size, and a failure at every allocation is BLVL_E_NOMEM with nothing left;
- *   - a few containers built byte by byte here are refused with exactly their messages. */
+ *   - a few containers built byte by byte here are refused with exactly their messages; the
+ *     1 GiB file limit; NULL arguments;
+ *   - a container built by hand (offsets 0) is laid out like a new one and parses. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zlib.h>
 
 #include "blvl/blvl.h"
@@ -341,6 +344,49 @@ static void test_resize(void) {
     free(b);
 }
 
+/* A container built by hand (every offset 0) is laid out as a new one: bodies after the header
+ * in directory order, the directory last; its records parse with offsets counted in the body. */
+static void test_hand_built(void) {
+    riot_gen_opts o = {.seed = 41, .objects = 2};
+    blvl_riot_level truth;
+    size_t n = 0;
+    uint8_t *b = gen_bytes(&o, &n, &truth);
+    blvl_riot_srsc *c = NULL;
+    blvl_error e;
+    CHECK_EQ_INT(blvl_riot_srsc_read(b, n, NULL, &c, &e), BLVL_OK);
+    if (!c)
+        return;
+    c->dir_offset = 0;
+    for (uint32_t i = 0; i < c->record_count; i++)
+        c->records[i].offset = 0;
+    void *out = NULL;
+    size_t on = 0;
+    CHECK_EQ_INT(blvl_riot_srsc_write(c, NULL, &out, &on, &e), BLVL_OK);
+    CHECK(on == n && memcmp(out, b, n) == 0);
+    blvl_free(NULL, out);
+    blvl_riot_level *l = NULL;
+    CHECK_EQ_INT(blvl_riot_parse(c, NULL, &l, &e), BLVL_OK);
+    char why[128];
+    CHECK(l && riot_gen_compare(&truth, l, why, sizeof why) == 0);
+    blvl_riot_free(l, NULL);
+    /* a link past the objects, refused at its position in the body (offsets are 0) */
+    int32_t k = blvl_riot_srsc_find(c, BLVL_RIOT_OBJECTS);
+    CHECK(k >= 0);
+    uint8_t *body = c->records[k].bytes;
+    /* object 0: count u16, id, class, db, layer, xyz, flags, events: linkCount at 32 */
+    uint16_t links = blvl_le16(body + 32);
+    if (links) {
+        blvl_le_put16(body + 34, 2);
+        CHECK_EQ_INT(blvl_riot_parse(c, NULL, &l, &e), BLVL_E_SOURCE);
+        CHECK(strcmp(e.message, "record 0x0020: object[0].link[0] at offset 34: link-range: "
+                                "object index 2 is past the record's 2 objects") == 0);
+    }
+    CHECK(links > 0);
+    blvl_riot_srsc_free(c, NULL);
+    riot_gen_free(&truth);
+    free(b);
+}
+
 /* ---- allocation --------------------------------------------------------------------------- */
 
 static blvl_status counted_cycle(const uint8_t *b, size_t n, long fail_at, counter *c) {
@@ -434,10 +480,39 @@ static void test_refusals(void) {
            "(record 0x0000) (13..13) overlaps the directory (12..26)");
 }
 
+/* Over BLVL_RIOT_MAX_FILE: refused before a byte is read (the mapping is never touched). */
+static void test_size_limit(void) {
+    size_t big = (size_t)BLVL_RIOT_MAX_FILE + 1;
+    void *p = mmap(NULL, big, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    CHECK(p != MAP_FAILED);
+    if (p == MAP_FAILED)
+        return;
+    blvl_riot_level *l = NULL;
+    blvl_error e;
+    CHECK_EQ_INT(blvl_riot_read(p, big, NULL, &l, &e), BLVL_E_SOURCE);
+    CHECK(strcmp(e.message, "SRSC: file at offset 1073741824: file-size: 1073741825 bytes, "
+                            "over the limit of 1073741824") == 0);
+    /* exactly at the limit the size passes and the magic is what is wrong */
+    CHECK_EQ_INT(blvl_riot_read(p, big - 1, NULL, &l, &e), BLVL_E_SOURCE);
+    CHECK(strcmp(e.message, "SRSC: magic at offset 0: magic: bytes 00 00 00 00 are not \"SRSC\"") ==
+          0);
+    munmap(p, big);
+    CHECK_EQ_INT(blvl_riot_read(NULL, 0, NULL, &l, &e), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl_riot_read(NULL, 1, NULL, &l, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_riot_read("SRSC", 4, NULL, NULL, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_riot_parse(NULL, NULL, &l, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_riot_write(NULL, NULL, NULL, NULL, &e), BLVL_E_ARGUMENT);
+    CHECK(blvl_riot_srsc_find(NULL, 0) == -1);
+    blvl_riot_free(NULL, NULL);
+    blvl_riot_srsc_free(NULL, NULL);
+}
+
 int main(void) {
+    test_size_limit();
     test_generated();
     test_layer_bytes();
     test_resize();
+    test_hand_built();
     test_alloc();
     test_refusals();
     return check_report("test_riot_io");

@@ -4,6 +4,9 @@ the malformed corpus.
 
     python3 tests/data/riot/make_riot.py [OUT_DIR [SRSC_FUZZ_DIR [PARSE_FUZZ_DIR]]]
         (default: beside this script, fuzz/corpus/riot_srsc and fuzz/corpus/riot_parse)
+    python3 tests/data/riot/make_riot.py --dump FILE.lvl
+        prints FILE's dump (the format of good/*.dump) read by this script's own reader and
+        Python's zlib: tests/test_riot_files.c checks the C writer's files with it
 
 An implementation of the SRSC container and the four level records (restated in
 docs/IMPORT-RIOT.md) written apart from the C library, with `struct` and Python's own `zlib`, so
@@ -736,7 +739,148 @@ def bad(out):
     with_record(0x20, w, "leftover_objects", "end", "leftover", "1 bytes are left after the record's last field", at=len(w.b) - 1)
 
 
+# ---- a reader, for files the C writer made ------------------------------------------------
+
+
+class R:
+    """Reads a record body field by field, writing the dump lines make_riot's writer writes."""
+
+    def __init__(self, body):
+        self.b = body
+        self.pos = 0
+        self.dump = []
+
+    def take(self, fmt):
+        v = struct.unpack_from("<" + fmt, self.b, self.pos)
+        self.pos += struct.calcsize("<" + fmt)
+        return v[0] if len(v) == 1 else v
+
+    def val(self, path, fmt):
+        v = self.take(fmt)
+        self.dump.append("%s %s" % (path, v))
+        return v
+
+    def f32(self, path):
+        self.dump.append("%s 0x%08x" % (path, self.take("I")))
+
+    def string(self, path):
+        n = self.take("H")
+        assert n % 2 == 0, "odd string length"
+        data = self.b[self.pos : self.pos + n]
+        assert len(data) == n
+        self.pos += n
+        t = data[:-1] if data and data[-1] == 0 else data
+        self.dump.append('%s %d "%s"' % (path, n, t.decode("latin-1")))
+
+
+def read_level(r):
+    r.string("name")
+    r.val("maxWidth", "I")
+    r.val("maxHeight", "I")
+    for i in range(r.val("dbRefCount", "I")):
+        r.val("dbRef[%d].index" % i, "H")
+        r.val("dbRef[%d].unknown" % i, "H")
+        r.string("dbRef[%d].path" % i)
+
+
+def read_layers(r):
+    dims = []
+    for i in range(r.val("layerCount", "I")):
+        p = "layer[%d]." % i
+        r.val(p + "id", "I")
+        w = r.val(p + "width", "I")
+        h = r.val(p + "height", "I")
+        dims.append((w, h))
+        for k in ("type", "originX", "originZ"):
+            r.val(p + k, "I")
+        r.f32(p + "worldHeight")
+        r.string(p + "name")
+        r.val(p + "flags", "I")
+        r.f32(p + "lightDirection")
+        r.f32(p + "lightAscension")
+        for k in ("lightColor", "ambientColor"):
+            r.dump.append("%s%s %s" % (p, k, " ".join(str(x) for x in r.take("4B"))))
+        r.val(p + "lightDropoff", "I")
+        for k in range(r.val(p + "visibleCount", "I")):
+            r.val(p + "visible[%d]" % k, "I")
+    r.val("unknown", "I")
+    for i, (w, h) in enumerate(dims):
+        n = r.val("layer[%d].compressedSize" % i, "I")
+        raw = zlib.decompress(r.b[r.pos : r.pos + n])
+        r.pos += n
+        assert len(raw) == (w + 1) * (h + 1) * 4 + w * h * 26, "layer %d inflates to %d" % (i, len(raw))
+        for k in range((w + 1) * (h + 1)):
+            r.dump.append("layer[%d].vertex[%d] %d %d %d" % ((i, k) + struct.unpack_from("<BBH", raw, 4 * k)))
+        base = (w + 1) * (h + 1) * 4
+        for k in range(w * h):
+            v = struct.unpack_from("<HII8H", raw, base + 26 * k)
+            r.dump.append("layer[%d].cell[%d] %s" % (i, k, " ".join(str(x) for x in v)))
+
+
+def read_groups(r):
+    for i in range(r.val("groupCount", "I")):
+        r.string("group[%d].name" % i)
+        for k in range(r.val("group[%d].layerCount" % i, "I")):
+            r.val("group[%d].layer[%d]" % (i, k), "I")
+
+
+def read_objects(r):
+    count = r.val("objectCount", "H")
+    for i in range(count):
+        p = "object[%d]." % i
+        r.val(p + "id", "I")
+        r.val(p + "classId", "H")
+        r.val(p + "classDb", "H")
+        r.val(p + "lightingLayer", "I")
+        for k in "xyz":
+            r.f32(p + k)
+        flags = r.val(p + "flags", "I")
+        r.val(p + "initialEventCount", "H")
+        for k in range(r.val(p + "linkCount", "H")):
+            assert r.val(p + "link[%d]" % k, "H") < count, "link past the objects"
+        for k in "XYZ":
+            r.val(p + "rotation" + k, "H")
+        if flags & SCALED:
+            for k in "XYZ":
+                r.f32(p + "scale" + k)
+        size = r.val(p + "dataSize", "I")
+        params = r.val(p + "paramCount", "I")
+        for k in range(size):
+            r.val(p + "paramData[%d]" % k, "I")
+        for k in range(params):
+            r.val(p + "paramIndex[%d]" % k, "H")
+        for k in range(params):
+            r.val(p + "paramDef[%d].type" % k, "I")
+            r.string(p + "paramDef[%d].name" % k)
+
+
+def dump_file(path):
+    """The dump of a .lvl (as good/*.dump), read with this file's own reader and zlib."""
+    data = open(path, "rb").read()
+    assert data[:4] == b"SRSC"
+    _, d, count = struct.unpack_from("<HIH", data, 4)
+    bodies = {}
+    for i in range(count):
+        t, _, _, off, size = struct.unpack_from("<HHHII", data, d + 14 * i)
+        assert off >= 12 and off + size <= len(data)
+        if t in (0x0000, 0x0001, 0x0002, 0x0020):
+            assert t not in bodies
+            bodies[t] = data[off : off + size]
+    lines = []
+    readers = {0x0000: read_level, 0x0001: read_layers, 0x0002: read_groups, 0x0020: read_objects}
+    for t in sorted(bodies):
+        r = R(bodies[t])
+        readers[t](r)
+        assert r.pos == len(r.b), "record 0x%04x: %d bytes left over" % (t, len(r.b) - r.pos)
+        lines.append("record 0x%04x" % t)
+        lines += r.dump
+    return "\n".join(lines) + "\n"
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--dump":
+        sys.stdout.write(dump_file(sys.argv[2]))
+        return
     data_dir = sys.argv[1] if len(sys.argv) > 1 else HERE
     srsc_fuzz = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "fuzz", "corpus", "riot_srsc")
     parse_fuzz = sys.argv[3] if len(sys.argv) > 3 else os.path.join(ROOT, "fuzz", "corpus", "riot_parse")

@@ -1,0 +1,59 @@
+/* Fuzz target: the Riot SRSC container and the whole level (src/import/riot/). A container
+ * that reads must write back byte for byte, and so must a level that reads; a refused file
+ * must be BLVL_E_SOURCE with a message of the documented shape
+ * "<part>: <field> at offset N: <rule>: <problem>" (docs/IMPORT-RIOT.md). Seeds:
+ * fuzz/corpus/riot_srsc/, written by tests/data/riot/make_riot.py (the good and bad files). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blvl/blvl.h"
+#include "blvl/riot.h"
+
+static void shape(blvl_status st, const blvl_error *e) {
+    if (st != BLVL_E_SOURCE || e->code != st)
+        abort();
+    const char *at = strstr(e->message, " at offset ");
+    if (!at || at == e->message || !strchr(e->message, ':') || strchr(e->message, ':') > at ||
+        !strstr(at, ": "))
+        abort();
+}
+
+static void same(const void *out, size_t n, const uint8_t *data, size_t size) {
+    if (n != size || memcmp(out, data, size) != 0)
+        abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    blvl_error e;
+    blvl_riot_srsc *c = NULL;
+    blvl_status st = blvl_riot_srsc_read(data, size, NULL, &c, &e);
+    if (st) {
+        shape(st, &e);
+        if (c)
+            abort();
+        return 0;
+    }
+    void *out = NULL;
+    size_t n = 0;
+    if (blvl_riot_srsc_write(c, NULL, &out, &n, &e) != BLVL_OK)
+        abort();
+    same(out, n, data, size);
+    blvl_free(NULL, out);
+    blvl_riot_srsc_free(c, NULL);
+
+    blvl_riot_level *l = NULL;
+    st = blvl_riot_read(data, size, NULL, &l, &e);
+    if (st) {
+        shape(st, &e);
+        if (l)
+            abort();
+        return 0;
+    }
+    if (blvl_riot_write(l, NULL, &out, &n, &e) != BLVL_OK)
+        abort();
+    same(out, n, data, size);
+    blvl_free(NULL, out);
+    blvl_riot_free(l, NULL);
+    return 0;
+}
