@@ -521,14 +521,14 @@ static void test_mixed(void) {
  * sloping up to the east); a hole in a triangle of every third cell of the first and last rows,
  * so the collider rectangles break up. */
 static void build_floor(blvl_riot_level *lv, uint32_t layers, uint32_t w, uint32_t h, int rise,
-                        bool sieve) {
+                        bool sieve, uint32_t type) {
     memset(lv, 0, sizeof *lv);
     lv->name = riot_hand_str("Floor");
     lv->layer_count = layers;
     lv->layers = riot_hand_calloc(layers, sizeof *lv->layers);
     for (uint32_t i = 0; i < layers; i++) {
         blvl_riot_layer *l = &lv->layers[i];
-        riot_hand_layer(l, i, 0, w, h, i * w, 0, 0.0f, REF_A);
+        riot_hand_layer(l, i, type, w, h, i * w, 0, 0.0f, REF_A);
         for (uint32_t r = 0; r <= h; r++)
             for (uint32_t c = 0; c <= w; c++)
                 riot_hand_vertex(l, r, c)->raw_height =
@@ -560,23 +560,31 @@ static double floor_y(const blvl_riot_level *lv, double x) {
     return (c0 + (c1 - c0) * x / 128.0) / 16.0;
 }
 
-/* Drop the player box at (x, z) and sweep it to x1 (following the slope); returns the fraction. */
+/* Drop the player box at (x, z) onto a floor (or raise it against a ceiling) and sweep it to x1
+ * (following the slope); returns the fraction, *landed_off the gap between box and surface. */
 static float sweep(const blvl_riot_level *lv, const baked *b, double x0, double x1, double z,
                    float *landed_off) {
     blvl_trace_result tr;
-    float from[3] = {(float)x0, (float)(floor_y(lv, x0) + 200), (float)z};
-    float to[3] = {(float)x0, (float)(floor_y(lv, x0) - 200), (float)z};
+    double dir = lv->layers[0].type == 1 ? -1.0 : 1.0; /* toward the empty side */
+    float from[3] = {(float)x0, (float)(floor_y(lv, x0) + 200 * dir), (float)z};
+    float to[3] = {(float)x0, (float)(floor_y(lv, x0) - 200 * dir), (float)z};
     blvl_trace_box(b->world, NULL, from, to, PMIN, PMAX, &tr);
-    *landed_off = (float)(tr.endpos[1] + PMIN[1] - floor_y(lv, x0));
+    *landed_off = dir > 0 ? (float)(tr.endpos[1] + PMIN[1] - floor_y(lv, x0))
+                          : (float)(floor_y(lv, x0) - (tr.endpos[1] + PMAX[1]));
     float start[3] = {tr.endpos[0], tr.endpos[1], tr.endpos[2]};
-    float end[3] = {(float)x1, (float)(tr.endpos[1] + floor_y(lv, x1) - floor_y(lv, x0)), (float)z};
+    /* parallel to the surface and 1/100 qu away from it over the whole run: a move exactly
+     * parallel can stop at fraction 0 on the plane it rests on when rounding makes it approach
+     * (Quake's trace), which is no internal edge */
+    float end[3] = {(float)x1,
+                    (float)(tr.endpos[1] + floor_y(lv, x1) - floor_y(lv, x0) + 0.01 * dir),
+                    (float)z};
     blvl_trace_box(b->world, NULL, start, end, PMIN, PMAX, &tr);
     return tr.startsolid ? -1.0f : tr.fraction;
 }
 
-static void test_sweeps(int rise, bool sieve) {
+static void test_sweeps(int rise, bool sieve, uint32_t type) {
     blvl_riot_level lv;
-    build_floor(&lv, 6, 8, 6, rise, sieve);
+    build_floor(&lv, 6, 8, 6, rise, sieve, type);
     baked b;
     blvl_error err;
     CHECK_EQ_INT(bake_level(&lv, &b, &err), BLVL_OK);
@@ -594,15 +602,17 @@ static void test_sweeps(int rise, bool sieve) {
         stopped += f != 1.0f;
         bad_land += !(off > 0 && off < rest);
     }
-    printf("sweeps (rise %d%s): %u colliders, %u runs each way across %u cells, %u stopped\n", rise,
-           sieve ? ", sieve" : "", colliders, runs, 6 * 8, stopped);
+    printf("sweeps (%s, rise %d%s): %u colliders, %u runs each way across %u cells, %u stopped\n",
+           type ? "ceiling" : "floor", rise, sieve ? ", sieve" : "", colliders, runs, 6 * 8,
+           stopped);
     CHECK(colliders > 12); /* the holes broke the floor into many colliders */
     CHECK_EQ_INT(stopped, 0);
     CHECK_EQ_INT(bad_land, 0);
     baked_free(&b);
-    /* control: one vertex row raised 64 qu (a step) across the path stops every sweep */
+    /* control: one vertex row moved 64 qu toward the empty side (a ridge) across the path stops
+     * every sweep */
     for (uint32_t r = 0; r <= lv.layers[3].height; r++)
-        riot_hand_vertex(&lv.layers[3], r, 4)->raw_height += 512;
+        riot_hand_vertex(&lv.layers[3], r, 4)->raw_height += type == 1 ? -512 : 512;
     CHECK_EQ_INT(bake_level(&lv, &b, &err), BLVL_OK);
     uint32_t passed = 0;
     for (double z = 128 + 17; z <= 5 * 128 - 17; z += 37) {
@@ -726,12 +736,14 @@ static void test_refusals(void) {
 
 int main(void) {
     test_mixed();
-    test_sweeps(0, false);
-    test_sweeps(8, false);
-    test_sweeps(-40, false);
-    test_sweeps(0, true);
-    test_sweeps(8, true);
-    test_sweeps(-40, true);
+    test_sweeps(0, false, 0);
+    test_sweeps(8, false, 0);
+    test_sweeps(-40, false, 0);
+    test_sweeps(0, true, 0);
+    test_sweeps(8, true, 0);
+    test_sweeps(-40, true, 0);
+    test_sweeps(0, true, 1);
+    test_sweeps(-40, true, 1);
     test_colours();
     test_refusals();
     return check_report("test_riot_bake");
