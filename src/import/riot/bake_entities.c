@@ -103,9 +103,8 @@ static blvl_status layers(ents *e) {
             blvl__rb_text_add(vis, k ? " %u" : "%u", (unsigned)L->visible[k]);
         /* vertex types, one byte per vertex in file order; the constant byte only when one is
          * not the 1 every known file has */
-        size_t nv = ((size_t)L->width + 1) * ((size_t)L->height + 1);
-        if (!L->width || !L->height)
-            nv = 0;
+        /* a layer without cells still has its (w + 1)(h + 1) vertices in the file */
+        size_t nv = L->vertices ? ((size_t)L->width + 1) * ((size_t)L->height + 1) : 0;
         rb_text *types = pair(e, "vertex_types");
         bool other = false;
         for (size_t k = 0; k < nv && !types->bad; k++) {
