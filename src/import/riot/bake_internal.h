@@ -41,7 +41,6 @@ typedef struct rb {
     /* texture reference -> material index: open addressing, keys 0 = empty slot (ref + 1 kept) */
     uint32_t *mat_keys, *mat_vals;
     uint32_t mat_cap, mat_count;
-    uint8_t *mat_two_sided; /* per material: drawn by a between layer */
 } rb;
 
 /* bake.c */
