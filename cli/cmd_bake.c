@@ -10,13 +10,14 @@
 
 #include "blvl/bake.h"
 #include "blvl/hmap.h"
+#include "blvl/riot.h"
 #include "cli.h"
 
 static const cli_help help = {
     "bake", "INPUT -o OUT.blvl [--from hmap|subspace|riot|q3] [--symbols OUT.bsym] [--threads N]",
     "Bakes a source map into a level. The format comes from the first bytes:\n"
     "  HMAP        Rockgrave .hmap (docs/IMPORT-HMAP.md)\n"
-    "  SRSC        Riot engine .lvl          (recognised; importer not built yet)\n"
+    "  SRSC        Riot engine (Drakan) .lvl (docs/IMPORT-RIOT.md)\n"
     "  BM, elvl    Subspace .lvl             (recognised; importer not built yet)\n"
     "  IBSP, PK    Quake 3 .bsp or .pk3 zip  (recognised; importer not built yet)\n"
     "A file with none of these starts is a Subspace map of bare tile records only with\n"
@@ -95,6 +96,17 @@ static blvl_status fill_hmap(const char *in, const uint8_t *data, size_t size,
     if (st == BLVL_OK)
         st = blvl_hmap_bake(map, b, err);
     blvl_hmap_free(map, opt);
+    return st;
+}
+
+static blvl_status fill_riot(const char *in, const uint8_t *data, size_t size,
+                             const blvl_options *opt, blvl_bake *b, blvl_error *err) {
+    (void)in;
+    blvl_riot_level *level = NULL;
+    blvl_status st = blvl_riot_read(data, size, opt, &level, err);
+    if (st == BLVL_OK)
+        st = blvl_riot_bake(level, b, err);
+    blvl_riot_free(level, opt);
     return st;
 }
 
@@ -192,6 +204,9 @@ int blvl_cmd_bake(int argc, char **argv) {
     switch (f) {
     case F_HMAP:
         rc = bake(fill_hmap, in, data, size, out, symbols, threads);
+        break;
+    case F_RIOT:
+        rc = bake(fill_riot, in, data, size, out, symbols, threads);
         break;
     case F_NONE: {
         char hex[3 * 4 + 1] = "";

@@ -60,7 +60,7 @@ printf 'hello world, not a map' >text.txt
 printf 'HMAQ\1\0\0\0\1\0\0\0' >damaged.hmap
 : >empty.bin
 rc 1 bake riot.lvl -o o.blvl
-has err "blvl: riot.lvl: unknown-format: is a Riot engine .lvl (starts with SRSC): the riot importer is not built yet"
+has err "blvl: riot.lvl: SRSC: dirOffset at offset 6: header-size: the file has 8 bytes, the header needs 12"
 rc 1 bake ss.lvl -o o.blvl
 has err "the subspace importer is not built yet"
 rc 1 bake ssbm.lvl -o o.blvl
