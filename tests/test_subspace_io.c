@@ -218,11 +218,160 @@ static void forms(void) {
     free(px);
 }
 
+/* ---- hand-made RLE-8 streams ---------------------------------------------------------------- */
+
+/* A BI_RLE8 tileset whose pixel stream is `data`, read back; NULL when refused (message in err). */
+static blvl_subspace *rle_map(const uint8_t *data, uint32_t n, blvl_error *err) {
+    blvl_subspace map = {0};
+    blvl_subspace_bmp bmp = {0};
+    uint8_t pal[256][4];
+    ssg_palette(pal);
+    bmp.width = W;
+    bmp.height = H;
+    bmp.planes = 1;
+    bmp.bits = 8;
+    bmp.compression = 1;
+    bmp.palette_count = 256;
+    bmp.palette = pal;
+    bmp.data = (uint8_t *)data;
+    bmp.data_size = n;
+    map.bmp = &bmp;
+    void *bytes = NULL;
+    size_t size = 0;
+    blvl_subspace *m = NULL;
+    if (blvl_subspace_write(&map, NULL, &bytes, &size, err) == BLVL_OK)
+        blvl_subspace_read(bytes, size, NULL, &m, err);
+    blvl_free(NULL, bytes);
+    return m;
+}
+
+static uint8_t px_at(const blvl_subspace *m, uint32_t x, uint32_t file_row) {
+    return m->bmp->pixels[x + (size_t)(H - 1u - file_row) * W];
+}
+
+static void rle_streams(void) {
+    blvl_error err = {0};
+    /* 5 x 7, delta (10, 2), absolute 5 (odd: one pad byte), absolute 4 (no pad), 3 x 9, EOB */
+    static const uint8_t a[] = {5, 7, 0, 2, 10, 2, 0, 5, 1, 2, 3, 4,
+                                5, 0, 0, 4, 6,  7, 8, 9, 3, 9, 0, 1};
+    blvl_subspace *m = rle_map(a, sizeof a, &err);
+    CHECK(m != NULL);
+    if (m) {
+        uint32_t nonzero = 0;
+        for (size_t i = 0; i < (size_t)W * H; i++)
+            nonzero += m->bmp->pixels[i] != 0;
+        CHECK_EQ_INT(nonzero, 5 + 5 + 4 + 3);
+        for (uint32_t x = 0; x < 5; x++)
+            CHECK_EQ_INT(px_at(m, x, 0), 7);
+        /* the delta skipped the rest of rows 0 and 1 and columns 0..14 of row 2: all 0 */
+        CHECK_EQ_INT(px_at(m, 5, 0), 0);
+        CHECK_EQ_INT(px_at(m, 14, 2), 0);
+        for (uint32_t x = 0; x < 5; x++)
+            CHECK_EQ_INT(px_at(m, 15 + x, 2), x + 1);
+        for (uint32_t x = 0; x < 4; x++)
+            CHECK_EQ_INT(px_at(m, 20 + x, 2), x + 6);
+        for (uint32_t x = 0; x < 3; x++)
+            CHECK_EQ_INT(px_at(m, 24 + x, 2), 9);
+        CHECK_EQ_INT(px_at(m, 27, 2), 0);
+        blvl_subspace_free(m, NULL);
+    }
+    /* end-of-line after the last row is legal; a second one is not */
+    uint8_t *s = malloc(4u * H + 8u);
+    size_t n = 0;
+    for (uint32_t r = 0; r < H; r++) {
+        s[n++] = 1;
+        s[n++] = (uint8_t)r;
+        s[n++] = 0;
+        s[n++] = 0;
+    }
+    s[n++] = 0;
+    s[n++] = 1;
+    m = rle_map(s, (uint32_t)n, &err);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK_EQ_INT(px_at(m, 0, H - 1), H - 1);
+        blvl_subspace_free(m, NULL);
+    }
+    s[n - 2] = 0;
+    s[n - 1] = 0;
+    s[n++] = 0;
+    s[n++] = 1;
+    m = rle_map(s, (uint32_t)n, &err);
+    CHECK(m == NULL);
+    CHECK(strcmp(err.message, "BMP: pixels at offset 1718: rle-image: an end-of-line after the "
+                              "image's last row ended") == 0);
+    free(s);
+    /* a run past the row; a stream without end-of-bitmap */
+    static const uint8_t b[] = {255, 1, 50, 1, 0, 1};
+    m = rle_map(b, sizeof b, &err);
+    CHECK(m == NULL);
+    CHECK(strcmp(err.message, "BMP: pixels at offset 1080: rle-row: a run of 50 pixels at "
+                              "column 255 passes the row's end (304)") == 0);
+    static const uint8_t c[] = {4, 1, 0, 0};
+    m = rle_map(c, sizeof c, &err);
+    CHECK(m == NULL);
+    CHECK(strcmp(err.message, "BMP: pixels at offset 1082: rle-end: the pixel stream ends "
+                              "without an end-of-bitmap code") == 0);
+}
+
+/* ---- allocation failures and truncations ---------------------------------------------------- */
+
+static void failures(ssg_case k) {
+    void *bytes = NULL;
+    size_t size = 0;
+    CHECK_EQ_INT(ssg_write(k, NULL, &bytes, &size), BLVL_OK);
+    counter cnt;
+    blvl_options opt = counting(&cnt);
+    blvl_subspace *m = NULL;
+    CHECK_EQ_INT(blvl_subspace_read(bytes, size, &opt, &m, NULL), BLVL_OK);
+    blvl_subspace_free(m, &opt);
+    long calls = cnt.calls;
+    int wrong = 0;
+    for (long i = 1; i <= calls; i++) {
+        opt = counting(&cnt);
+        cnt.fail_at = i;
+        blvl_error err = {0};
+        m = NULL;
+        if (blvl_subspace_read(bytes, size, &opt, &m, &err) != BLVL_E_NOMEM || m || cnt.live)
+            wrong++;
+    }
+    CHECK_EQ_INT(wrong, 0);
+    /* every prefix: read or refused as a source error, nothing left allocated; what is read
+     * writes back to the same bytes */
+    size_t step = size > 4096 ? size / 1500 : 1;
+    int bad = 0;
+    for (size_t len = 0; len <= size; len += (len < 64 || size - len < 64) ? 1 : step) {
+        opt = counting(&cnt);
+        blvl_error err = {0};
+        m = NULL;
+        blvl_status st = blvl_subspace_read(bytes, len, &opt, &m, &err);
+        if (st == BLVL_OK) {
+            void *w = NULL;
+            size_t wn = 0;
+            if (blvl_subspace_write(m, &opt, &w, &wn, &err) != BLVL_OK || wn != len ||
+                memcmp(w, bytes, len) != 0)
+                bad++;
+            blvl_free(&opt, w);
+            blvl_subspace_free(m, &opt);
+        } else if (st != BLVL_E_SOURCE) {
+            bad++;
+        }
+        if (cnt.live || cnt.bad_free)
+            bad++;
+    }
+    CHECK_EQ_INT(bad, 0);
+    blvl_free(NULL, bytes);
+}
+
 int main(void) {
     for (int k = 0; k < SSG_CASES; k++)
         round_trip((ssg_case)k);
     elvl_contents(SSG_ELVL);
     elvl_contents(SSG_BMP_RLE_ELVL);
     forms();
+    rle_streams();
+    failures(SSG_ELVL);
+    failures(SSG_BMP_RLE_ELVL);
+    failures(SSG_BARE_TAIL);
     return check_report("test_subspace_io");
 }

@@ -315,9 +315,9 @@ static void records(ssg_case c, recs *v) {
     rec(v, 5, 4, 37);   /* over tile 1's cell */
     rec(v, 162, 4, 37); /* and again: the last wins */
     if (c == SSG_BARE_TAIL || c == SSG_BMP_RLE_ELVL) {
-        rec(v, 7, 1024, 3);   /* skipped: x over 1023 */
-        rec(v, 7, 3, 4095);   /* skipped: y over 1023 */
-        rec(v, 0, 100, 100);  /* skipped: tile 0 */
+        rec(v, 7, 1024, 3);  /* skipped: x over 1023 */
+        rec(v, 7, 3, 4095);  /* skipped: y over 1023 */
+        rec(v, 0, 100, 100); /* skipped: tile 0 */
         rec(v, 9, 4095, 4095);
     }
 }
@@ -334,8 +334,7 @@ void ssg_grid(ssg_case c, uint8_t *grid) {
     free(v.r);
 }
 
-static void set_chunk(blvl_subspace_chunk *ch, const char *type, const void *bytes,
-                      uint32_t size) {
+static void set_chunk(blvl_subspace_chunk *ch, const char *type, const void *bytes, uint32_t size) {
     memcpy(ch->type, type, 4);
     ch->size = size;
     ch->bytes = size ? dup(bytes, size) : NULL;
@@ -384,7 +383,10 @@ static blvl_subspace_elvl *elvl(void) {
             set_chunk(&g->subs[n++], "rNAW", NULL, 0);
             set_chunk(&g->subs[n++], "rNWP", NULL, 0);
             set_chunk(&g->subs[n++], "rNFL", NULL, 0);
-            set_chunk(&g->subs[n++], "rAWP", "\x00\x02\xff\xff" "duel", 8);
+            set_chunk(&g->subs[n++], "rAWP",
+                      "\x00\x02\xff\xff"
+                      "duel",
+                      8);
             g->code_sub = n;
             set_chunk(&g->subs[n++], "rPYC", "pass\n", 5);
             set_chunk(&g->subs[n++], "rZZZ", "\x09", 1);

@@ -60,7 +60,7 @@ void ssg_region_bits(uint32_t r, uint8_t *bits);
 #define SSG_RLE_RUN 1u
 #define SSG_RLE_ABSOLUTE 2u
 #define SSG_RLE_ABSOLUTE_ODD 4u
-#define SSG_RLE_DELTA_ROW 8u  /* a delta within a row (dy = 0) */
+#define SSG_RLE_DELTA_ROW 8u   /* a delta within a row (dy = 0) */
 #define SSG_RLE_DELTA_DOWN 16u /* a delta to a later row */
 #define SSG_RLE_EOL 32u
 /* The bottom-up RLE-8 stream of a 304 x 160 image (row 0 the top), ending in end-of-line and

@@ -11,8 +11,8 @@
 #include "common/alloc.h"
 #include "import/subspace/subspace_internal.h"
 
-static blvl_status records(const uint8_t *b, size_t size, const blvl_allocator *a,
-                           blvl_subspace *m, blvl_error *err) {
+static blvl_status records(const uint8_t *b, size_t size, const blvl_allocator *a, blvl_subspace *m,
+                           blvl_error *err) {
     uint64_t left = size - m->tiles_offset;
     m->record_count = (uint32_t)(left / 4u); /* size <= 64 MiB: fits */
     m->tail_size = (uint8_t)(left & 3u);
@@ -38,8 +38,7 @@ blvl_status blvl_subspace_read(const void *data, size_t size, const blvl_options
     *out = NULL;
     if (size > BLVL_SUBSPACE_MAX_FILE)
         return blvl__fail_source(err, "file", "size", BLVL_SUBSPACE_MAX_FILE, "file-size",
-                                 "%zu bytes, over the limit of %u", size,
-                                 BLVL_SUBSPACE_MAX_FILE);
+                                 "%zu bytes, over the limit of %u", size, BLVL_SUBSPACE_MAX_FILE);
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     const uint8_t *b = data;
     blvl_subspace *m = blvl__calloc(a, sizeof *m);

@@ -19,8 +19,8 @@ static blvl_status raw(const blvl_subspace_bmp *m, uint8_t *px, blvl_error *err)
     uint32_t stride = (W + 3u) & ~3u;
     if ((uint64_t)stride * H > m->data_size)
         return blvl__fail_source(err, "BMP", "pixels", m->data_offset, "pixels-size",
-                                 "%u rows of %u bytes need %u, the pixel stream has %u", H,
-                                 stride, stride * H, m->data_size);
+                                 "%u rows of %u bytes need %u, the pixel stream has %u", H, stride,
+                                 stride * H, m->data_size);
     for (uint32_t r = 0; r < H; r++) {
         uint32_t row = m->height > 0 ? H - 1u - r : r; /* the image row file row r holds */
         memcpy(px + (size_t)row * W, m->data + (size_t)r * stride, W);
@@ -99,8 +99,7 @@ static blvl_status rle8(const blvl_subspace_bmp *m, uint8_t *px, blvl_error *err
     }
 }
 
-static blvl_status headers(const uint8_t *b, size_t size, blvl_subspace_bmp *m,
-                           blvl_error *err) {
+static blvl_status headers(const uint8_t *b, size_t size, blvl_subspace_bmp *m, blvl_error *err) {
     if (size < SS_BMP_FILE_HEADER + SS_BMP_INFO_MIN)
         return blvl__fail_source(err, "BMP", "headers", 0, "bmp-header",
                                  "the file has %zu bytes, the BMP headers need %u", size,
@@ -130,22 +129,19 @@ static blvl_status headers(const uint8_t *b, size_t size, blvl_subspace_bmp *m,
         return blvl__fail_source(err, "BMP", "biHeight", 22, "bmp-dimensions",
                                  "%d pixels, a tileset is %u high", m->height, H);
     if (m->planes != 1)
-        return blvl__fail_source(err, "BMP", "biPlanes", 26, "bmp-planes", "%u, not 1",
-                                 m->planes);
+        return blvl__fail_source(err, "BMP", "biPlanes", 26, "bmp-planes", "%u, not 1", m->planes);
     if (m->bits != 8)
         return blvl__fail_source(err, "BMP", "biBitCount", 28, "bmp-bits",
                                  "%u bits per pixel, a tileset has 8", m->bits);
     if (m->compression > 1)
         return blvl__fail_source(err, "BMP", "biCompression", 30, "bmp-compression",
-                                 "%u; only 0 (BI_RGB) and 1 (BI_RLE8) are read",
-                                 m->compression);
+                                 "%u; only 0 (BI_RGB) and 1 (BI_RLE8) are read", m->compression);
     if (m->compression == 1 && m->height < 0)
         return blvl__fail_source(err, "BMP", "biHeight", 22, "bmp-compression",
                                  "%d: an RLE-8 image cannot run top to bottom", m->height);
     if (m->colors_used > 256)
         return blvl__fail_source(err, "BMP", "biClrUsed", 46, "bmp-palette",
-                                 "%u colours, an 8-bit palette has at most 256",
-                                 m->colors_used);
+                                 "%u colours, an 8-bit palette has at most 256", m->colors_used);
     m->palette_count = m->colors_used ? m->colors_used : 256u;
     uint64_t pal_at = SS_BMP_FILE_HEADER + (uint64_t)m->header_size;
     uint64_t pal_end = pal_at + 4u * (uint64_t)m->palette_count;
@@ -166,8 +162,7 @@ static blvl_status headers(const uint8_t *b, size_t size, blvl_subspace_bmp *m,
     if (m->data_offset > next)
         return blvl__fail_source(err, "BMP", "bfOffBits", 10, "bmp-offset",
                                  "%u is past where the pixel stream must end (%s %u)",
-                                 m->data_offset, m->reserved ? "the eLVL offset" : "bfSize",
-                                 next);
+                                 m->data_offset, m->reserved ? "the eLVL offset" : "bfSize", next);
     if (m->reserved && m->reserved > m->file_size)
         return blvl__fail_source(err, "BMP", "bfReserved", 6, "bmp-size",
                                  "the eLVL offset %u is past bfSize %u, where the tile records "

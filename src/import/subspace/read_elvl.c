@@ -43,9 +43,8 @@ static blvl_status frame(const uint8_t *b, uint64_t pos, uint64_t end, const cha
             char tag[17];
             blvl__ss_tag_text(b + pos, tag);
             return blvl__fail_source(err, part, "chunk size", pos + 4, "chunk-size",
-                                     "a %s chunk of %u bytes, %llu are left in the %s", tag,
-                                     size, (unsigned long long)(end - pos - SS_CHUNK_HEADER),
-                                     what);
+                                     "a %s chunk of %u bytes, %llu are left in the %s", tag, size,
+                                     (unsigned long long)(end - pos - SS_CHUNK_HEADER), what);
         }
         pos += SS_CHUNK_HEADER + (uint64_t)size;
         uint32_t pad = ss_pad(size);
@@ -110,9 +109,8 @@ static bool is(const blvl_subspace_chunk *c, const char *t) {
 
 /* A region's known sub-chunks. rNAM, rTIL and rAWP may come once; rPYC is indexed at its first
  * appearance (others are kept as read). */
-static blvl_status region(const uint8_t *b, const blvl_allocator *a,
-                          const blvl_subspace_chunk *c, uint32_t index,
-                          blvl_subspace_region *r, blvl_error *err) {
+static blvl_status region(const uint8_t *b, const blvl_allocator *a, const blvl_subspace_chunk *c,
+                          uint32_t index, blvl_subspace_region *r, blvl_error *err) {
     uint64_t at = c->offset + SS_CHUNK_HEADER, end = at + c->size;
     r->chunk = index;
     r->tiles_sub = r->code_sub = SS_NONE;
@@ -174,8 +172,7 @@ static blvl_status region(const uint8_t *b, const blvl_allocator *a,
 }
 
 blvl_status blvl__ss_read_elvl(const uint8_t *b, uint64_t at, uint64_t limit,
-                               const blvl_allocator *a, blvl_subspace_elvl **out,
-                               blvl_error *err) {
+                               const blvl_allocator *a, blvl_subspace_elvl **out, blvl_error *err) {
     if (limit < at || limit - at < SS_ELVL_HEADER)
         return blvl__fail_source(err, "eLVL", "header", at, "elvl-header",
                                  "%llu bytes are left for it, the header takes 12",
@@ -183,8 +180,8 @@ blvl_status blvl__ss_read_elvl(const uint8_t *b, uint64_t at, uint64_t limit,
     if (memcmp(b + at, "elvl", 4) != 0) {
         char tag[17];
         blvl__ss_tag_text(b + at, tag);
-        return blvl__fail_source(err, "eLVL", "magic", at, "elvl-header",
-                                 "\"%s\" is not \"elvl\"", tag);
+        return blvl__fail_source(err, "eLVL", "magic", at, "elvl-header", "\"%s\" is not \"elvl\"",
+                                 tag);
     }
     uint32_t total = blvl_le32(b + at + 4);
     if (total < SS_ELVL_HEADER || total > limit - at)

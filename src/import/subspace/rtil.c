@@ -67,8 +67,8 @@ blvl_status blvl__ss_rtil(const uint8_t *p, uint32_t size, uint64_t at, uint8_t 
                                      n, names[kind], x, y);
         if (n > G - y)
             return blvl__fail_source(err, "REGN", "rTIL", o, "rtil-grid",
-                                     "%u %s from row %u pass the grid's %u rows", n, names[kind],
-                                     y, G);
+                                     "%u %s from row %u pass the grid's %u rows", n, names[kind], y,
+                                     G);
         if (kind == 3) {
             if (y == 0)
                 return blvl__fail_source(err, "REGN", "rTIL", o, "rtil-first",
@@ -90,7 +90,8 @@ blvl_status blvl__ss_rtil(const uint8_t *p, uint32_t size, uint64_t at, uint8_t 
 blvl_status blvl_subspace_region_tiles(const blvl_subspace_region *r, uint8_t *bits,
                                        blvl_error *err) {
     if (!r || !bits)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_subspace_region_tiles: r and bits must be set");
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "blvl_subspace_region_tiles: r and bits must be set");
     memset(bits, 0, BLVL_SUBSPACE_BITMAP_BYTES);
     if (r->tiles_sub == SS_NONE || !r->subs || r->tiles_sub >= r->sub_count) {
         blvl__ok(err);

@@ -38,8 +38,7 @@ void blvl__ss_free_bmp(const blvl_allocator *a, blvl_subspace_bmp *bmp);
 
 /* Reads the eLVL section at `at`, which must end at or before `limit`. */
 blvl_status blvl__ss_read_elvl(const uint8_t *b, uint64_t at, uint64_t limit,
-                               const blvl_allocator *a, blvl_subspace_elvl **out,
-                               blvl_error *err);
+                               const blvl_allocator *a, blvl_subspace_elvl **out, blvl_error *err);
 void blvl__ss_free_elvl(const blvl_allocator *a, blvl_subspace_elvl *e);
 
 #endif

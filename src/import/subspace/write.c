@@ -105,9 +105,8 @@ static void bmp(wr *w, const blvl_subspace_bmp *m, uint64_t *file_size_at) {
     uint32_t hs = m->header_size ? m->header_size : SS_BMP_INFO_MIN;
     uint32_t extra = hs > SS_BMP_INFO_MIN ? hs - SS_BMP_INFO_MIN : 0;
     uint64_t pal = 4u * (uint64_t)m->palette_count;
-    uint32_t off = m->data_offset
-                       ? m->data_offset
-                       : (uint32_t)(SS_BMP_FILE_HEADER + hs + pal + m->gap_size);
+    uint32_t off =
+        m->data_offset ? m->data_offset : (uint32_t)(SS_BMP_FILE_HEADER + hs + pal + m->gap_size);
     put(w, "BM", 2);
     *file_size_at = w->pos;
     u32(w, m->file_size);
@@ -154,7 +153,8 @@ static void lay(wr *w, const blvl_subspace *map) {
 blvl_status blvl_subspace_write(const blvl_subspace *map, const blvl_options *opt, void **out,
                                 size_t *size, blvl_error *err) {
     if (!map || !out || !size)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_subspace_write: map, out and size must be set");
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "blvl_subspace_write: map, out and size must be set");
     *out = NULL;
     *size = 0;
     wr w = {0};
