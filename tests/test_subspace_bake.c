@@ -86,8 +86,8 @@ static void map_free(map *p) {
 }
 
 typedef struct baked {
-    void *level;
-    size_t size;
+    void *level, *symbols;
+    size_t size, symbols_size;
     blvl_level *lv;
     blvl_bytes sim_b, geo_b, ent_b, site_b, tex_b, meta_b;
     blvl_Sim sim;
@@ -109,7 +109,8 @@ static int bake(const blvl_subspace *m, const char *name, baked *k) {
     CHECK_EQ_INT(blvl_bake_new(&b, &opt, &err), BLVL_OK);
     blvl_status st = blvl_subspace_bake(m, name, b, &err);
     if (st == BLVL_OK)
-        st = blvl_bake_write_memory(b, &k->level, &k->size, NULL, NULL, NULL, &err);
+        st = blvl_bake_write_memory(b, &k->level, &k->size, &k->symbols, &k->symbols_size, NULL,
+                                    &err);
     blvl_bake_free(b);
     if (st != BLVL_OK) {
         fprintf(stderr, "bake: %s\n", err.message);
@@ -137,6 +138,7 @@ static void baked_free(baked *k) {
     blvl_bytes_free(&k->tex_b);
     blvl_bytes_free(&k->meta_b);
     blvl_close(k->lv);
+    blvl_free(NULL, k->symbols);
     if (k->malloced)
         free(k->level);
     else
@@ -291,6 +293,38 @@ static void check_geometry(const baked *k, const uint8_t *grid) {
     free(per);
 }
 
+/* The .bsym: each collider names a Brush source whose index is its top-left cell, holding the
+ * tile id in surface_flags and the collider's kind (0 wall, 1 invisible, 2 door) in
+ * contents_flags; the cell is inside the collider. Each triangle run names a Face source. */
+static void check_symbols(const baked *k, const uint8_t *grid) {
+    blvl_error err;
+    CHECK_EQ_INT(blvl_section_verify_bytes("bsym", k->symbols, k->symbols_size, NULL, &err),
+                 BLVL_OK);
+    blvl_Symbols sym = blvl_Symbols_root(k->symbols);
+    uint32_t n = blvl_Sim_colliders_len(k->sim), bad = 0;
+    CHECK_EQ_INT(blvl_Symbols_colliders_len(sym), n);
+    for (uint32_t i = 0; i < n && i < blvl_Symbols_colliders_len(sym); i++) {
+        uint32_t si = blvl_Symbols_colliders_at(sym, i);
+        if (si >= blvl_Symbols_sources_len(sym)) {
+            bad++;
+            continue;
+        }
+        blvl_SymbolSource src = blvl_Symbols_sources_at(sym, si);
+        blvl_Collider col = blvl_Sim_colliders_at(k->sim, i);
+        uint32_t cell = src.index, t = grid[cell % (G * G)];
+        uint32_t kind = t >= 240 ? 1 : t >= 162 && t <= 169 ? 2 : 0;
+        blvl_Vec3 lo = blvl_Collider_lo(col);
+        bad += src.kind != blvl_SourceKind_Brush || src.surface_flags != t ||
+               src.contents_flags != kind || !solid(t) || lo.x != 16.0f * (cell % G) ||
+               lo.z != 16.0f * (cell / G);
+    }
+    CHECK_EQ_INT(bad, 0);
+    uint32_t faces = 0;
+    for (uint32_t i = 0; i < blvl_Symbols_sources_len(sym); i++)
+        faces += blvl_Symbols_sources_at(sym, i).kind == blvl_SourceKind_Face;
+    CHECK(faces > 0 && blvl_Symbols_tri_runs_len(sym) == faces);
+}
+
 /* ---- entities and sites ---------------------------------------------------------------- */
 
 static const char *pair(blvl_Entity e, const char *key, char *buf, size_t size) {
@@ -356,6 +390,7 @@ static void test_categories(void) {
     CHECK_EQ_INT(door_colliders, 8);
     check_geometry(&k, p->grid);
     CHECK_EQ_INT(blvl_Geometry_materials_len(k.geo), 7);
+    check_symbols(&k, p->grid);
     /* entities: the map's facts, then 8 doors, the flag, 3 asteroids, 2 stations, the wormhole
      * and the 44 ids in no category */
     CHECK_EQ_INT(blvl_Entities_entities_len(k.ent), 1 + 8 + 1 + 3 + 2 + 1 + 44);

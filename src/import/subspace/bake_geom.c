@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bake_internal.h"
+#include "blvl/sections/bsym.h"
 #include "common/alloc.h"
 #include "common/error.h"
 
@@ -83,8 +84,21 @@ blvl_status blvl__ssb_geometry(ssb *c) {
                 quad(v + (size_t)q * 4, idx + (size_t)q * 6, q * 4, x, y, t);
                 q++;
             }
+        /* its symbol source (.bsym): kind Face, index the slot (0 wall, 1..8 doors 162..169,
+         * 9 flag, 10 safe, 11 goal, 12 fly-over, 13 fly-under), surface_flags the quads */
+        blvl_bake_source src = {.kind = blvl_SourceKind_Face,
+                                .index = s,
+                                .surface_flags = q,
+                                .entity = BLVL_BAKE_NONE,
+                                .material = c->material[k]};
         blvl_bake_surface sf;
         blvl_bake_surface_init(&sf);
+        blvl_status sst = blvl_bake_add_source(c->b, &src, &sf.source, c->err);
+        if (sst != BLVL_OK) {
+            blvl__dealloc(c->al, v, nv * sizeof *v);
+            blvl__dealloc(c->al, idx, ni * sizeof *idx);
+            return sst;
+        }
         sf.vertices = v;
         sf.vertex_count = q * 4;
         sf.indices = idx;

@@ -6,19 +6,33 @@
 #include <string.h>
 
 #include "bake_internal.h"
+#include "blvl/sections/bsym.h"
 #include "blvl/sections/sim.h"
 #include "common/alloc.h"
 #include "common/error.h"
 
 #define G BLVL_SUBSPACE_GRID
 
-static blvl_status boxes(ssb *c, const blvl_bake_collider *col) {
+/* One box per rectangle of the cover of c->mask. Each names a symbol source (.bsym): kind Brush,
+ * index the cell x + 1024 y of its top-left corner, surface_flags that cell's tile id,
+ * contents_flags `kind` (0 wall, 1 invisible, 2 door). */
+static blvl_status boxes(ssb *c, blvl_bake_collider *col, uint32_t kind) {
     ssb_rect *r;
     uint32_t n, cap;
     blvl_status st = blvl__ssb_cover(c->mask, c->scratch, c->al, &r, &n, &cap, c->err);
-    for (uint32_t i = 0; i < n && st == BLVL_OK; i++)
-        st = blvl_bake_add_box(c->b, col, blvl__ssb_lo(r[i].x, r[i].y),
-                               blvl__ssb_hi(r[i].x, r[i].y, r[i].w, r[i].h), NULL, c->err);
+    for (uint32_t i = 0; i < n && st == BLVL_OK; i++) {
+        uint32_t cell = r[i].x + (uint32_t)r[i].y * G;
+        blvl_bake_source src = {.kind = blvl_SourceKind_Brush,
+                                .index = cell,
+                                .surface_flags = c->grid[cell],
+                                .contents_flags = kind,
+                                .entity = BLVL_BAKE_NONE,
+                                .material = BLVL_BAKE_NONE};
+        st = blvl_bake_add_source(c->b, &src, &col->symbol, c->err);
+        if (st == BLVL_OK)
+            st = blvl_bake_add_box(c->b, col, blvl__ssb_lo(r[i].x, r[i].y),
+                                   blvl__ssb_hi(r[i].x, r[i].y, r[i].w, r[i].h), NULL, c->err);
+    }
     if (r)
         blvl__dealloc(c->al, r, (size_t)cap * sizeof *r);
     return st;
@@ -69,13 +83,13 @@ blvl_status blvl__ssb_sim(ssb *c) {
                     memset(c->mask + (size_t)j * G + x, 1, x + 6 <= G ? 6 : G - x);
         }
     blvl_bake_collider_init(&col);
-    if ((st = boxes(c, &col)) != BLVL_OK)
+    if ((st = boxes(c, &col, 0)) != BLVL_OK)
         return st;
     /* invisible tiles not already inside a wall */
     for (size_t i = 0; i < (size_t)G * G; i++)
         c->mask[i] = !c->mask[i] && blvl__ssb_category(c->grid[i]) == SSB_INVISIBLE;
     col.flags = blvl_ColliderFlag_Clip;
-    if ((st = boxes(c, &col)) != BLVL_OK)
+    if ((st = boxes(c, &col, 1)) != BLVL_OK)
         return st;
     for (uint32_t k = 0; k < 8; k++) {
         if (c->door[k] == BLVL_BAKE_NONE)
@@ -84,7 +98,7 @@ blvl_status blvl__ssb_sim(ssb *c) {
             c->mask[i] = c->grid[i] == 162 + k;
         blvl_bake_collider_init(&col);
         col.door = c->door[k];
-        if ((st = boxes(c, &col)) != BLVL_OK)
+        if ((st = boxes(c, &col, 2)) != BLVL_OK)
             return st;
     }
     return BLVL_OK;
