@@ -179,7 +179,7 @@ static blvl_status tile_entities(ssb *c) {
                 continue;
             uint32_t fp = blvl__ssb_footprint(t);
             const char *kind = blvl__ssb_kind(t);
-            char cls[48], tile[8], cell[24], foot[16], origin[48], door[16];
+            char cls[48], tile[8], cell[24], foot[16], origin[48], door[16] = "";
             snprintf(cls, sizeof cls, "subspace_%s", kind);
             snprintf(tile, sizeof tile, "%u", t);
             snprintf(cell, sizeof cell, "%u %u", x, y);
