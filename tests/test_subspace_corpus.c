@@ -169,8 +169,8 @@ static void bad(void) {
         blvl_error err = {0};
         blvl_status st = blvl_subspace_read(data, fn, &opt, &m, &err);
         if (st != BLVL_E_SOURCE || strcmp(err.message, tab + 1) != 0) {
-            fprintf(stderr, "bad/%s: status %d\n  got  %s\n  want %s\n", line, (int)st,
-                    err.message, tab + 1);
+            fprintf(stderr, "bad/%s: status %d\n  got  %s\n  want %s\n", line, (int)st, err.message,
+                    tab + 1);
             CHECK(0);
         } else {
             CHECK(1);

@@ -212,9 +212,11 @@ static void forms(void) {
     uint8_t *px = malloc((size_t)W * H);
     ssg_tileset(px);
     unsigned f = 0;
-    ssg_rle8(px, NULL, &f);
+    ssg_rle8(px, true, NULL, &f);
     CHECK_EQ_INT(f, SSG_RLE_RUN | SSG_RLE_ABSOLUTE | SSG_RLE_ABSOLUTE_ODD | SSG_RLE_DELTA_ROW |
                         SSG_RLE_DELTA_DOWN | SSG_RLE_EOL);
+    ssg_rle8(px, false, NULL, &f);
+    CHECK_EQ_INT(f, SSG_RLE_RUN | SSG_RLE_ABSOLUTE | SSG_RLE_ABSOLUTE_ODD | SSG_RLE_EOL);
     free(px);
 }
 

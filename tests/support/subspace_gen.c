@@ -103,7 +103,7 @@ static uint32_t same_from(const uint8_t *row, uint32_t x) {
 /* Bottom-up: file row f is image row H-1-f. An end-of-line is never emitted at column 0 (some
  * decoders, Pillow among them, treat it as nothing there), so an all-zero row is skipped with a
  * delta down. The last row is filled to its end so every decoder sees every pixel. */
-size_t ssg_rle8(const uint8_t *px, uint8_t *dst, unsigned *forms) {
+size_t ssg_rle8(const uint8_t *px, bool deltas, uint8_t *dst, unsigned *forms) {
     out o = {dst, 0};
     unsigned f = 0;
     uint32_t x = 0;
@@ -113,7 +113,7 @@ size_t ssg_rle8(const uint8_t *px, uint8_t *dst, unsigned *forms) {
         bool moved = false;
         while (x < W) {
             uint32_t z = zeros_from(row, x);
-            if (x + z == W && next) {
+            if (deltas && x + z == W && next) {
                 uint32_t k = zeros_from(next, 0);
                 if (k >= x && k - x <= 255u) {
                     uint32_t to = k < W ? k : W - 1u; /* stay on the next row */
@@ -127,7 +127,7 @@ size_t ssg_rle8(const uint8_t *px, uint8_t *dst, unsigned *forms) {
                     break;
                 }
             }
-            if (z >= 4 && x + z < W) {
+            if (deltas && z >= 4 && x + z < W) {
                 uint32_t d = z > 255u ? 255u : z;
                 b2(&o, 0, 2);
                 b2(&o, (uint8_t)d, 0);
@@ -413,10 +413,10 @@ static blvl_subspace_bmp *bmp(bool rle) {
     m->pixels = xcalloc((size_t)W * H, 1);
     ssg_tileset(m->pixels);
     if (rle) {
-        size_t n = ssg_rle8(m->pixels, NULL, NULL);
+        size_t n = ssg_rle8(m->pixels, true, NULL, NULL);
         m->data_size = (uint32_t)n + 6u; /* padding after end-of-bitmap */
         m->data = xcalloc(m->data_size, 1);
-        ssg_rle8(m->pixels, m->data, NULL);
+        ssg_rle8(m->pixels, true, m->data, NULL);
         m->image_size = (uint32_t)n;
     } else {
         m->data_size = W * H;

@@ -20,6 +20,7 @@
  *   SSG_FULL       every cell of the 1024 x 1024 map. */
 #ifndef BLVL_TEST_SUBSPACE_GEN_H
 #define BLVL_TEST_SUBSPACE_GEN_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,8 +65,8 @@ void ssg_region_bits(uint32_t r, uint8_t *bits);
 #define SSG_RLE_DELTA_DOWN 16u /* a delta to a later row */
 #define SSG_RLE_EOL 32u
 /* The bottom-up RLE-8 stream of a 304 x 160 image (row 0 the top), ending in end-of-line and
- * end-of-bitmap; `out` may be NULL to size it. */
-size_t ssg_rle8(const uint8_t *pixels, uint8_t *out, unsigned *forms);
+ * end-of-bitmap; `out` may be NULL to size it. Without `deltas`, zeros are encoded runs too. */
+size_t ssg_rle8(const uint8_t *pixels, bool deltas, uint8_t *out, unsigned *forms);
 size_t ssg_rtil(const uint8_t *bits, uint8_t *out, unsigned *forms);
 
 #endif
