@@ -201,6 +201,10 @@ static void too_large(void) {
     CHECK(m && m->skipped_empty == (n - 1) / 4);
     blvl_subspace_free(m, NULL);
     munmap(p, n);
+    /* no data at all is an empty map */
+    CHECK_EQ_INT(blvl_subspace_read(NULL, 0, NULL, &m, &err), BLVL_OK);
+    CHECK(m && m->record_count == 0 && !m->bmp && !m->elvl);
+    blvl_subspace_free(m, NULL);
 }
 
 int main(void) {
