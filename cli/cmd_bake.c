@@ -1,16 +1,18 @@
-/* blvl bake: a source map into a level (DESIGN "Baking"; docs/IMPORT-HMAP.md). The format is
- * picked from the bytes; only Rockgrave .hmap has an importer so far, the other formats blvl
- * knows are recognised and refused by name. Output is atomic (blvl_bake_write_file): a refused
- * input leaves nothing at OUT. */
+/* blvl bake: a source map into a level (docs/BAKE.md; docs/IMPORT-HMAP.md,
+ * docs/IMPORT-SUBSPACE.md, docs/IMPORT-RIOT.md). The format is picked from the bytes; the formats
+ * blvl knows but has no importer for yet are recognised and refused by name. Output is atomic
+ * (blvl_bake_write_file): a refused input leaves nothing at OUT. */
 #include <getopt.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "blvl/bake.h"
 #include "blvl/hmap.h"
 #include "blvl/riot.h"
+#include "blvl/subspace.h"
 #include "cli.h"
 
 static const cli_help help = {
@@ -18,7 +20,8 @@ static const cli_help help = {
     "Bakes a source map into a level. The format comes from the first bytes:\n"
     "  HMAP        Rockgrave .hmap (docs/IMPORT-HMAP.md)\n"
     "  SRSC        Riot engine (Drakan) .lvl (docs/IMPORT-RIOT.md)\n"
-    "  BM, elvl    Subspace .lvl             (recognised; importer not built yet)\n"
+    "  BM, elvl    Subspace .lvl (docs/IMPORT-SUBSPACE.md); the level's name is the map's\n"
+    "              ATTR NAME, else the file's name without its directory and .lvl\n"
     "  IBSP, PK    Quake 3 .bsp or .pk3 zip  (recognised; importer not built yet)\n"
     "A file with none of these starts is a Subspace map of bare tile records only with\n"
     "--from subspace, or when its name ends in .lvl and its first record's x and y are at most\n"
@@ -107,6 +110,31 @@ static blvl_status fill_riot(const char *in, const uint8_t *data, size_t size,
     if (st == BLVL_OK)
         st = blvl_riot_bake(level, b, err);
     blvl_riot_free(level, opt);
+    return st;
+}
+
+/* The Subspace level's name when its ATTR has none: the file's name without its directory and
+ * a final ".lvl" (any case). */
+static blvl_status fill_subspace(const char *in, const uint8_t *data, size_t size,
+                                 const blvl_options *opt, blvl_bake *b, blvl_error *err) {
+    const char *base = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+    size_t n = strlen(base);
+    if (n > 4 && strcasecmp(base + n - 4, ".lvl") == 0)
+        n -= 4;
+    char *name = malloc(n + 1);
+    if (!name) {
+        err->code = BLVL_E_NOMEM;
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return BLVL_E_NOMEM;
+    }
+    memcpy(name, base, n);
+    name[n] = 0;
+    blvl_subspace *map = NULL;
+    blvl_status st = blvl_subspace_read(data, size, opt, &map, err);
+    if (st == BLVL_OK)
+        st = blvl_subspace_bake(map, name, b, err);
+    blvl_subspace_free(map, opt);
+    free(name);
     return st;
 }
 
@@ -208,6 +236,9 @@ int blvl_cmd_bake(int argc, char **argv) {
     case F_RIOT:
         rc = bake(fill_riot, in, data, size, out, symbols, threads);
         break;
+    case F_SUBSPACE:
+        rc = bake(fill_subspace, in, data, size, out, symbols, threads);
+        break;
     case F_NONE: {
         char hex[3 * 4 + 1] = "";
         int at = 0;
@@ -221,7 +252,8 @@ int blvl_cmd_bake(int argc, char **argv) {
     }
     default:
         rc = cli_failf(in, BLVL_E_UNKNOWN_FORMAT,
-                       "%s%s: the %s importer is not built yet (only Rockgrave .hmap bakes)",
+                       "%s%s: the %s importer is not built yet (Rockgrave .hmap, Subspace .lvl and "
+                       "Riot .lvl bake)",
                        what ? "is " : "--from ", what ? what : format_names[f], format_names[f]);
         break;
     }

@@ -94,7 +94,7 @@ typedef struct blvl_riot_dbref {
 } blvl_riot_dbref;
 
 typedef struct blvl_riot_color {
-    uint8_t r, g, b, pad; /* the record's byte order (seed: red, green, blue, 0) */
+    uint8_t r, g, b, pad; /* red, green, blue, 0: the record's byte order */
 } blvl_riot_color;
 
 /* 4 bytes per vertex: type (0 normal, 1..75 "water etc."), a constant byte (1 seen), and the

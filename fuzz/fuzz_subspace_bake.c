@@ -1,0 +1,45 @@
+/* Fuzz target: a Subspace .lvl read and baked to memory (blvl_subspace_read, blvl_bake_new,
+ * blvl_subspace_bake, blvl_bake_write_memory with one thread). Whatever the map, a bake that
+ * succeeds must give a level that opens and passes the level rules (every core section
+ * verified), and a .bsym that the FlatBuffers verifier accepts. Seeds (fuzz/corpus/
+ * subspace_bake/): the good files of tests/data/subspace/good/ (the Python writer's). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blvl/bake.h"
+#include "blvl/blvl.h"
+#include "blvl/sections.h"
+#include "blvl/sections/bsym.h"
+#include "blvl/subspace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    blvl_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.threads = 1;
+    blvl_error err;
+    blvl_subspace *m = NULL;
+    if (blvl_subspace_read(data, size, &opt, &m, &err) != BLVL_OK)
+        return 0;
+    blvl_bake *b = NULL;
+    if (blvl_bake_new(&b, &opt, &err) == BLVL_OK) {
+        void *lv = NULL, *sym = NULL;
+        size_t lsz = 0, ssz = 0;
+        if (blvl_subspace_bake(m, "fuzz", b, &err) == BLVL_OK &&
+            blvl_bake_write_memory(b, &lv, &lsz, &sym, &ssz, NULL, &err) == BLVL_OK) {
+            blvl_level *level = NULL;
+            if (blvl_open_memory(&level, lv, lsz, &opt, &err) != BLVL_OK)
+                abort(); /* the bake wrote a level that does not open */
+            if (blvl_sections_verify(level, &err) != BLVL_OK)
+                abort(); /* ... or one that breaks the level rules */
+            blvl_close(level);
+            if (blvl_Symbols_verify(sym, ssz, &err) != BLVL_OK)
+                abort(); /* ... or symbols the verifier refuses */
+            blvl_free(&opt, lv);
+            blvl_free(&opt, sym);
+        }
+        blvl_bake_free(b);
+    }
+    blvl_subspace_free(m, &opt);
+    return 0;
+}

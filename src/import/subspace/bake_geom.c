@@ -1,0 +1,114 @@
+/* geometry: one quad per drawn tile on the cell's top face (Y = 16), facing +Y, with UVs into
+ * the atlas: uv (0, 0) is the atlas's top-left pixel corner, 1 its full width or height, so tile
+ * n's quad spans u in [c, c + 16] / 304, v in [r, r + 16] / 160 for its pixel column c and row r,
+ * its top-left pixel at the cell's -X -Z corner (the top of the map is -Z). One surface
+ * per material, and per door for the door tiles (so a door's quads move with it), the smallest
+ * first (ties in the order wall, doors 162..169, flag, safe, goal, fly-over, fly-under); quads in
+ * cell order (y, then x). */
+#include <string.h>
+
+#include "bake_internal.h"
+#include "blvl/sections/bsym.h"
+#include "common/alloc.h"
+#include "common/error.h"
+
+#define G BLVL_SUBSPACE_GRID
+#define SLOTS 14
+
+/* The surface slot of a drawn tile. */
+static uint32_t slot_of(uint8_t t) {
+    ssb_cat k = blvl__ssb_category(t);
+    return k == SSB_WALL ? 0 : k == SSB_DOOR ? 1u + (t - 162u) : 9u + (uint32_t)(k - SSB_FLAG);
+}
+
+static void quad(blvl_bake_vertex *v, uint32_t *idx, uint32_t base, uint32_t x, uint32_t y,
+                 uint8_t t) {
+    float x0 = 16.0f * (float)x, z0 = 16.0f * (float)y, x1 = x0 + 16.0f, z1 = z0 + 16.0f;
+    float u0 = (float)((t - 1u) % 19u * 16u) / (float)BLVL_SUBSPACE_TILESET_W;
+    float v0 = (float)((t - 1u) / 19u * 16u) / (float)BLVL_SUBSPACE_TILESET_H;
+    float du = 16.0f / (float)BLVL_SUBSPACE_TILESET_W, dv = 16.0f / (float)BLVL_SUBSPACE_TILESET_H;
+    /* counter-clockwise seen from +Y: (x0, z0), (x0, z1), (x1, z1), (x1, z0) */
+    const float px[4] = {x0, x0, x1, x1}, pz[4] = {z0, z1, z1, z0};
+    const float pu[4] = {u0, u0, u0 + du, u0 + du}, pv[4] = {v0, v0 + dv, v0 + dv, v0};
+    for (int k = 0; k < 4; k++) {
+        memset(&v[k], 0, sizeof v[k]);
+        v[k].position[0] = px[k], v[k].position[1] = 16.0f, v[k].position[2] = pz[k];
+        v[k].normal[1] = 1.0f;
+        v[k].uv[0] = pu[k], v[k].uv[1] = pv[k];
+        memset(v[k].color, 255, 4);
+    }
+    const uint32_t tri[6] = {0, 1, 2, 0, 2, 3};
+    for (int k = 0; k < 6; k++)
+        idx[k] = base + tri[k];
+}
+
+blvl_status blvl__ssb_geometry(ssb *c) {
+    uint8_t sl[256]; /* the slot of each tile id, 0xFF for one not drawn */
+    for (uint32_t t = 0; t < 256; t++)
+        sl[t] = blvl__ssb_drawn(blvl__ssb_category(t)) ? (uint8_t)slot_of((uint8_t)t) : 0xFF;
+    uint32_t count[SLOTS] = {0}, order[SLOTS];
+    for (size_t i = 0; i < (size_t)G * G; i++)
+        if (sl[c->grid[i]] != 0xFF)
+            count[sl[c->grid[i]]]++;
+    /* smallest surface first: the model's arrays then grow once, at the biggest, to the total
+     * (the copying and page faults of growing a 40 MB array by halves cost more than the quads) */
+    for (uint32_t s = 0; s < SLOTS; s++) {
+        uint32_t k = s;
+        for (; k > 0 && count[order[k - 1]] > count[s]; k--)
+            order[k] = order[k - 1];
+        order[k] = s;
+    }
+    blvl_status st = BLVL_OK;
+    for (uint32_t o = 0; o < SLOTS && st == BLVL_OK; o++) {
+        uint32_t s = order[o];
+        if (count[s] == 0)
+            continue;
+        size_t nv = (size_t)count[s] * 4, ni = (size_t)count[s] * 6;
+        blvl_bake_vertex *v = blvl__alloc(c->al, nv * sizeof *v);
+        uint32_t *idx = blvl__alloc(c->al, ni * sizeof *idx);
+        if (!v || !idx) {
+            if (v)
+                blvl__dealloc(c->al, v, nv * sizeof *v);
+            if (idx)
+                blvl__dealloc(c->al, idx, ni * sizeof *idx);
+            return blvl__ssb_nomem(c);
+        }
+        uint32_t q = 0;
+        ssb_cat k = SSB_EMPTY;
+        for (uint32_t y = 0; y < G; y++)
+            for (uint32_t x = 0; x < G; x++) {
+                uint8_t t = c->grid[(size_t)y * G + x];
+                if (sl[t] != s)
+                    continue;
+                k = blvl__ssb_category(t);
+                quad(v + (size_t)q * 4, idx + (size_t)q * 6, q * 4, x, y, t);
+                q++;
+            }
+        /* its symbol source (.bsym): kind Face, index the slot (0 wall, 1..8 doors 162..169,
+         * 9 flag, 10 safe, 11 goal, 12 fly-over, 13 fly-under), surface_flags the quads */
+        blvl_bake_source src = {.kind = blvl_SourceKind_Face,
+                                .index = s,
+                                .surface_flags = q,
+                                .entity = BLVL_BAKE_NONE,
+                                .material = c->material[k]};
+        blvl_bake_surface sf;
+        blvl_bake_surface_init(&sf);
+        blvl_status sst = blvl_bake_add_source(c->b, &src, &sf.source, c->err);
+        if (sst != BLVL_OK) {
+            blvl__dealloc(c->al, v, nv * sizeof *v);
+            blvl__dealloc(c->al, idx, ni * sizeof *idx);
+            return sst;
+        }
+        sf.vertices = v;
+        sf.vertex_count = q * 4;
+        sf.indices = idx;
+        sf.index_count = q * 6;
+        sf.material = c->material[k];
+        if (s >= 1 && s <= 8)
+            sf.door = c->door[s - 1];
+        st = blvl_bake_add_surface(c->b, &sf, c->err);
+        blvl__dealloc(c->al, v, nv * sizeof *v);
+        blvl__dealloc(c->al, idx, ni * sizeof *idx);
+    }
+    return st;
+}
