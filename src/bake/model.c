@@ -1,6 +1,7 @@
 /* The bake handle: creation, freeing, the growable arrays and strings every add uses, and the
  * simple adds: the level's description, symbol sources, entities, sites, cameras, the ambient,
  * the sun, lights and fog volumes. */
+#include "bake/known.h"
 #include "bake/model.h"
 
 #include <math.h>
@@ -41,6 +42,19 @@ blvl_status blvl__bake_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *c
     }
     memcpy(arrp, &p, sizeof p);
     *cap = (uint32_t)grown;
+    return BLVL_OK;
+}
+
+blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blvl_error *err) {
+    if (!b || !more)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: reserve needs a bake and counts");
+    blvl_status st;
+    if ((st = BAKE_RESERVE(b, b->sources, more->sources, err)) ||
+        (st = BAKE_RESERVE(b, b->vertices, more->vertices, err)) ||
+        (st = BAKE_RESERVE(b, b->indices, more->indices, err)) ||
+        (st = BAKE_RESERVE(b, b->surfaces, more->surfaces, err)) ||
+        (st = BAKE_RESERVE(b, b->colliders, more->colliders, err)))
+        return st;
     return BLVL_OK;
 }
 
