@@ -4,6 +4,7 @@
  * bytes independent of the order the caller added the fields in. */
 #include "blvl/fb.h"
 
+#include "fb/reserve.h"
 #include "common/alloc.h"
 #include "common/error.h"
 #include "fb/struct_copy.h"
@@ -122,6 +123,25 @@ static int not_in_table(blvl_fb_builder *b, const char *what) {
         return 0;
     }
     return b->status == BLVL_OK;
+}
+
+int blvl__fb_builder_reserve(blvl_fb_builder *b, size_t bytes) {
+    if (!b || b->status || bytes <= b->cap)
+        return b && !b->status;
+    if (bytes > BLVL_FB_MAX_SIZE)
+        bytes = BLVL_FB_MAX_SIZE; /* room() refuses what goes past it later */
+    uint8_t *p = blvl__alloc(b->a, bytes);
+    if (!p) {
+        set_error(b, BLVL_E_NOMEM, "out of memory");
+        return 0;
+    }
+    if (b->buf) {
+        memcpy(p + bytes - b->used, b->buf + b->cap - b->used, b->used);
+        blvl__dealloc(b->a, b->buf, b->cap);
+    }
+    b->buf = p;
+    b->cap = bytes;
+    return 1;
 }
 
 blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_options *opt, blvl_error *err) {
