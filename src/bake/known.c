@@ -148,16 +148,18 @@ blvl_status blvl__bake_shape_known(const blvl_allocator *al, const blvl_Vec3 *po
     uint32_t total = 0;
     for (uint32_t f = 0; f < face_count; f++)
         total += face_sizes[f];
-    out->vertex_count = point_count; /* the sizes blvl__bake_shape_free gives back */
+    /* one allocation: vertices (12 bytes each, 4-aligned), then sizes, then indices */
+    size_t bytes = blvl__bake_shape_packed_size(point_count, face_count, total);
+    uint8_t *block = blvl__alloc(al, bytes);
+    if (!block)
+        return BLVL_E_NOMEM;
+    out->packed = true;
+    out->vertex_count = point_count;
     out->face_count = face_count;
     out->face_index_count = total;
-    out->vertices = blvl__alloc(al, point_count * sizeof *out->vertices);
-    out->face_sizes = blvl__alloc(al, face_count * sizeof *out->face_sizes);
-    out->face_indices = blvl__alloc(al, total * sizeof *out->face_indices);
-    if (!out->vertices || !out->face_sizes || !out->face_indices) {
-        blvl__bake_shape_free(al, out);
-        return BLVL_E_NOMEM;
-    }
+    out->vertices = (blvl_Vec3 *)(void *)block;
+    out->face_sizes = (uint32_t *)(void *)(block + point_count * sizeof(blvl_Vec3));
+    out->face_indices = out->face_sizes + face_count;
     blvl_Vec3 lo = points[0], hi = points[0];
     for (uint32_t i = 0; i < point_count; i++) {
         const blvl_Vec3 v = points[i];
