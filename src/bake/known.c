@@ -131,34 +131,37 @@ static bool check(const double (*p)[3], uint32_t nv, const uint8_t *sizes, uint3
     return true;
 }
 
-blvl_status blvl__bake_shape_known(const blvl_allocator *al, const blvl_Vec3 *points,
-                                   uint32_t point_count, const uint8_t *face_sizes,
-                                   uint32_t face_count, const uint8_t *face_indices,
-                                   bake_shape *out, bool *known) {
-    memset(out, 0, sizeof *out);
-    *known = false;
-    if (point_count < 4 || point_count > BAKE_KNOWN_MAX || face_count < 4 ||
-        face_count > BAKE_KNOWN_MAX)
-        return BLVL_OK;
+bool blvl__bake_known_ok(const blvl_Vec3 *points, uint32_t point_count, const uint8_t *face_sizes,
+                         uint32_t face_count, const uint8_t *face_indices) {
+    if (!points || !face_sizes || !face_indices || point_count < 4 ||
+        point_count > BAKE_KNOWN_MAX || face_count < 4 || face_count > BAKE_KNOWN_MAX)
+        return false;
     double p[BAKE_KNOWN_MAX][3], plane[BAKE_KNOWN_MAX][4];
     for (uint32_t i = 0; i < point_count; i++)
         p[i][0] = points[i].x, p[i][1] = points[i].y, p[i][2] = points[i].z;
-    if (!check((const double(*)[3])p, point_count, face_sizes, face_count, face_indices, plane))
-        return BLVL_OK;
+    return check((const double(*)[3])p, point_count, face_sizes, face_count, face_indices, plane);
+}
+
+size_t blvl__bake_known_size(uint32_t point_count, const uint8_t *face_sizes, uint32_t face_count) {
     uint32_t total = 0;
     for (uint32_t f = 0; f < face_count; f++)
         total += face_sizes[f];
-    /* one allocation: vertices (12 bytes each, 4-aligned), then sizes, then indices */
-    size_t bytes = blvl__bake_shape_packed_size(point_count, face_count, total);
-    uint8_t *block = blvl__alloc(al, bytes);
-    if (!block)
-        return BLVL_E_NOMEM;
-    out->packed = true;
+    return blvl__bake_shape_packed_size(point_count, face_count, total);
+}
+
+void blvl__bake_known_fill(void *block, const blvl_Vec3 *points, uint32_t point_count,
+                           const uint8_t *face_sizes, uint32_t face_count,
+                           const uint8_t *face_indices, bake_shape *out) {
+    memset(out, 0, sizeof *out);
+    uint32_t total = 0;
+    for (uint32_t f = 0; f < face_count; f++)
+        total += face_sizes[f];
+    /* vertices (12 bytes each, 4-aligned), then sizes, then indices */
     out->vertex_count = point_count;
     out->face_count = face_count;
     out->face_index_count = total;
-    out->vertices = (blvl_Vec3 *)(void *)block;
-    out->face_sizes = (uint32_t *)(void *)(block + point_count * sizeof(blvl_Vec3));
+    out->vertices = block;
+    out->face_sizes = (uint32_t *)(void *)((uint8_t *)block + point_count * sizeof(blvl_Vec3));
     out->face_indices = out->face_sizes + face_count;
     blvl_Vec3 lo = points[0], hi = points[0];
     for (uint32_t i = 0; i < point_count; i++) {
@@ -175,6 +178,21 @@ blvl_status blvl__bake_shape_known(const blvl_allocator *al, const blvl_Vec3 *po
     out->kind = blvl_Shape_Hull;
     out->lo = lo;
     out->hi = hi;
+}
+
+blvl_status blvl__bake_shape_known(const blvl_allocator *al, const blvl_Vec3 *points,
+                                   uint32_t point_count, const uint8_t *face_sizes,
+                                   uint32_t face_count, const uint8_t *face_indices,
+                                   bake_shape *out, bool *known) {
+    memset(out, 0, sizeof *out);
+    *known = false;
+    if (!blvl__bake_known_ok(points, point_count, face_sizes, face_count, face_indices))
+        return BLVL_OK;
+    void *block = blvl__alloc(al, blvl__bake_known_size(point_count, face_sizes, face_count));
+    if (!block)
+        return BLVL_E_NOMEM;
+    blvl__bake_known_fill(block, points, point_count, face_sizes, face_count, face_indices, out);
+    out->packed = true;
     *known = true;
     return BLVL_OK;
 }

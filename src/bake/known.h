@@ -6,6 +6,7 @@
 #define BLVL_BAKE_KNOWN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bake/shapes.h"
@@ -29,6 +30,15 @@ blvl_status blvl__bake_shape_known(const blvl_allocator *al, const blvl_Vec3 *po
                                    uint32_t point_count, const uint8_t *face_sizes,
                                    uint32_t face_count, const uint8_t *face_indices,
                                    bake_shape *out, bool *known);
+
+/* The checks alone, and the layout of a checked hull in one block of
+ * blvl__bake_known_size bytes (*out points into it; neither packed nor owning). */
+bool blvl__bake_known_ok(const blvl_Vec3 *points, uint32_t point_count, const uint8_t *face_sizes,
+                         uint32_t face_count, const uint8_t *face_indices);
+size_t blvl__bake_known_size(uint32_t point_count, const uint8_t *face_sizes, uint32_t face_count);
+void blvl__bake_known_fill(void *block, const blvl_Vec3 *points, uint32_t point_count,
+                           const uint8_t *face_sizes, uint32_t face_count,
+                           const uint8_t *face_indices, bake_shape *out);
 
 /* blvl_bake_add_hull for a hull whose faces are known (as above): the same collider, checks and
  * index; where the faces do not pass the checks, the general hull of the points. */

@@ -58,6 +58,28 @@ blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blv
     return BLVL_OK;
 }
 
+#define BAKE_BLOCK (1u << 20)
+
+void *blvl__bake_arena(blvl_bake *b, size_t bytes) {
+    bytes = (bytes + 7u) & ~(size_t)7u;
+    bake_block *k = b->blocks;
+    if (!k || k->size - k->used < bytes) {
+        size_t size = bytes > BAKE_BLOCK ? bytes : BAKE_BLOCK;
+        if (size > SIZE_MAX - sizeof *k)
+            return NULL;
+        k = blvl__alloc(b->al, sizeof *k + size);
+        if (!k)
+            return NULL;
+        k->size = size;
+        k->used = 0;
+        k->next = b->blocks;
+        b->blocks = k;
+    }
+    void *p = (uint8_t *)(k + 1) + k->used;
+    k->used += bytes;
+    return p;
+}
+
 void blvl__bake_dealloc(const blvl_bake *b, void *p, size_t size) {
     if (p)
         blvl__dealloc(b->al, p, size);
@@ -201,6 +223,11 @@ void blvl_bake_free(blvl_bake *b) {
     BAKE_FREE(b, b->cameras);
     BAKE_FREE(b, b->lights);
     BAKE_FREE(b, b->fogs);
+    while (b->blocks) {
+        bake_block *k = b->blocks;
+        b->blocks = k->next;
+        blvl__dealloc(b->al, k, sizeof *k + k->size);
+    }
     blvl_allocator al = b->opt.allocator;
     blvl__dealloc(&al, b, sizeof *b);
 }

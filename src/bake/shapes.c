@@ -16,6 +16,10 @@ size_t blvl__bake_shape_packed_size(uint32_t vertex_count, uint32_t face_count,
 }
 
 void blvl__bake_shape_free(const blvl_allocator *al, bake_shape *s) {
+    if (s->arena) {
+        memset(s, 0, sizeof *s);
+        return;
+    }
     if (s->packed) {
         blvl__dealloc(
             al, s->vertices,

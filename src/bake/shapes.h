@@ -28,6 +28,8 @@ typedef struct bake_shape {
     /* Hull: vertices, face_sizes and face_indices are one allocation at vertices (known.c:
      * one allocation per collider, not three); blvl__bake_shape_free frees it whole. */
     bool packed;
+    /* Hull: the same one block, in the bake's arena (model.h): the bake frees it, never this. */
+    bool arena;
 } bake_shape;
 
 /* Each sets *empty (and leaves *out zeroed) when the solid encloses no volume or is
