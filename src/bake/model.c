@@ -1,6 +1,7 @@
 /* The bake handle: creation, freeing, the growable arrays and strings every add uses, and the
  * simple adds: the level's description, symbol sources, entities, sites, cameras, the ambient,
  * the sun, lights and fog volumes. */
+#include "bake/known.h"
 #include "bake/model.h"
 
 #include <math.h>
@@ -42,6 +43,41 @@ blvl_status blvl__bake_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *c
     memcpy(arrp, &p, sizeof p);
     *cap = (uint32_t)grown;
     return BLVL_OK;
+}
+
+blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blvl_error *err) {
+    if (!b || !more)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: reserve needs a bake and counts");
+    blvl_status st;
+    if ((st = BAKE_RESERVE(b, b->sources, more->sources, err)) ||
+        (st = BAKE_RESERVE(b, b->vertices, more->vertices, err)) ||
+        (st = BAKE_RESERVE(b, b->indices, more->indices, err)) ||
+        (st = BAKE_RESERVE(b, b->surfaces, more->surfaces, err)) ||
+        (st = BAKE_RESERVE(b, b->colliders, more->colliders, err)))
+        return st;
+    return BLVL_OK;
+}
+
+#define BAKE_BLOCK (1u << 20)
+
+void *blvl__bake_arena(blvl_bake *b, size_t bytes) {
+    bytes = (bytes + 7u) & ~(size_t)7u;
+    bake_block *k = b->blocks;
+    if (!k || k->size - k->used < bytes) {
+        size_t size = bytes > BAKE_BLOCK ? bytes : BAKE_BLOCK;
+        if (size > SIZE_MAX - sizeof *k)
+            return NULL;
+        k = blvl__alloc(b->al, sizeof *k + size);
+        if (!k)
+            return NULL;
+        k->size = size;
+        k->used = 0;
+        k->next = b->blocks;
+        b->blocks = k;
+    }
+    void *p = (uint8_t *)(k + 1) + k->used;
+    k->used += bytes;
+    return p;
 }
 
 void blvl__bake_dealloc(const blvl_bake *b, void *p, size_t size) {
@@ -187,6 +223,11 @@ void blvl_bake_free(blvl_bake *b) {
     BAKE_FREE(b, b->cameras);
     BAKE_FREE(b, b->lights);
     BAKE_FREE(b, b->fogs);
+    while (b->blocks) {
+        bake_block *k = b->blocks;
+        b->blocks = k->next;
+        blvl__dealloc(b->al, k, sizeof *k + k->size);
+    }
     blvl_allocator al = b->opt.allocator;
     blvl__dealloc(&al, b, sizeof *b);
 }

@@ -75,6 +75,13 @@ typedef struct bake_fog {
     float depth;
 } bake_fog;
 
+/* One block of the bake's arena: small owned arrays that live as long as the bake (known
+ * hulls), so a million colliders cost a few hundred allocations, not a million. */
+typedef struct bake_block {
+    struct bake_block *next;
+    size_t size, used; /* bytes of data after the header */
+} bake_block;
+
 struct blvl_bake {
     blvl_options opt;
     const blvl_allocator *al; /* &opt.allocator */
@@ -100,7 +107,11 @@ struct blvl_bake {
     bool has_ambient, has_sun;
     blvl_Vec3 ambient, sun_direction, sun_color;
     float sun_intensity;
+    bake_block *blocks; /* the arena, newest first */
 };
+
+/* `bytes` from the bake's arena (8-aligned), freed with the bake; NULL when out of memory. */
+void *blvl__bake_arena(blvl_bake *b, size_t bytes);
 
 /* Room for `extra` more elements in the array whose pointer is at `arrp` (n used, *cap held).
  * Counts stay below BLVL_BAKE_NONE, so every index fits the schema's "none" convention. */

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bake/known.h"
 #include "bake/model.h"
 #include "common/alloc.h"
 #include "common/error.h"
@@ -86,6 +87,30 @@ blvl_status blvl_bake_add_hull(blvl_bake *b, const blvl_bake_collider *c, const 
     if (point_count && !points)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_hull: points is NULL");
     bake_shape s = {0};
+    bool empty = false;
+    blvl_status st = blvl__bake_shape_hull(b->al, points, point_count, &s, &empty, err);
+    return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
+}
+
+blvl_status blvl__bake_add_known_hull(blvl_bake *b, const blvl_bake_collider *c,
+                                      const blvl_Vec3 *points, uint32_t point_count,
+                                      const uint8_t *face_sizes, uint32_t face_count,
+                                      const uint8_t *face_indices, uint32_t *index,
+                                      blvl_error *err) {
+    COLLIDER_PRELUDE(b, c, err);
+    if (point_count && !points)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_hull: points is NULL");
+    bake_shape s = {0};
+    if (blvl__bake_known_ok(points, point_count, face_sizes, face_count, face_indices)) {
+        /* in the bake's arena: one bump of a pointer, not an allocation per collider */
+        void *block =
+            blvl__bake_arena(b, blvl__bake_known_size(point_count, face_sizes, face_count));
+        if (!block)
+            return blvl__fail(err, BLVL_E_NOMEM, "hull: out of memory");
+        blvl__bake_known_fill(block, points, point_count, face_sizes, face_count, face_indices, &s);
+        s.arena = true;
+        return store(b, c, &s, false, index, err);
+    }
     bool empty = false;
     blvl_status st = blvl__bake_shape_hull(b->al, points, point_count, &s, &empty, err);
     return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);

@@ -9,7 +9,24 @@
 #include "common/error.h"
 #include "geom/geom.h"
 
+size_t blvl__bake_shape_packed_size(uint32_t vertex_count, uint32_t face_count,
+                                    uint32_t face_index_count) {
+    return (size_t)vertex_count * sizeof(blvl_Vec3) +
+           ((size_t)face_count + face_index_count) * sizeof(uint32_t);
+}
+
 void blvl__bake_shape_free(const blvl_allocator *al, bake_shape *s) {
+    if (s->arena) {
+        memset(s, 0, sizeof *s);
+        return;
+    }
+    if (s->packed) {
+        blvl__dealloc(
+            al, s->vertices,
+            blvl__bake_shape_packed_size(s->vertex_count, s->face_count, s->face_index_count));
+        memset(s, 0, sizeof *s);
+        return;
+    }
     blvl__dealloc(al, s->planes, (size_t)s->plane_count * sizeof s->planes[0]);
     blvl__dealloc(al, s->vertices, (size_t)s->vertex_count * sizeof s->vertices[0]);
     blvl__dealloc(al, s->face_sizes, (size_t)s->face_count * sizeof s->face_sizes[0]);

@@ -4,6 +4,7 @@
 #define BLVL_BAKE_SHAPES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "blvl/bake.h"
@@ -24,6 +25,11 @@ typedef struct bake_shape {
     uint32_t face_count;
     uint32_t *face_indices;
     uint32_t face_index_count;
+    /* Hull: vertices, face_sizes and face_indices are one allocation at vertices (known.c:
+     * one allocation per collider, not three); blvl__bake_shape_free frees it whole. */
+    bool packed;
+    /* Hull: the same one block, in the bake's arena (model.h): the bake frees it, never this. */
+    bool arena;
 } bake_shape;
 
 /* Each sets *empty (and leaves *out zeroed) when the solid encloses no volume or is
@@ -42,5 +48,8 @@ blvl_status blvl__bake_shape_triangle(const blvl_allocator *al, const blvl_Vec3 
 blvl_status blvl__bake_shape_box(const blvl_allocator *al, blvl_Vec3 lo, blvl_Vec3 hi,
                                  bake_shape *out, bool *empty, blvl_error *err);
 void blvl__bake_shape_free(const blvl_allocator *al, bake_shape *s);
+/* The bytes of a packed Hull's one allocation. */
+size_t blvl__bake_shape_packed_size(uint32_t vertex_count, uint32_t face_count,
+                                    uint32_t face_index_count);
 
 #endif

@@ -10,6 +10,8 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "container/out_file.h"
+#include "fb/reserve.h"
+#include "blvl/sections/geometry.h"
 
 typedef blvl_status (*section_fn)(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                   blvl_error *err);
@@ -64,6 +66,22 @@ static void fill_stats(const blvl_bake *b, const run *r, blvl_bake_stats *stats)
     stats->seconds_compress = r->compress;
 }
 
+/* About the bytes of the largest section, sim or geometry (the builder is reused for each):
+ * reserved up front, so the builder does not copy a buffer of hundreds of MiB again and again as
+ * it doubles. An estimate: the builder still grows past it when it is short. */
+static size_t section_estimate(const blvl_bake *b) {
+    size_t sim = 1024 + (size_t)b->sources.n * 8;
+    for (uint32_t i = 0; i < b->colliders.n; i++) {
+        const bake_shape *s = &b->colliders.p[i].shape;
+        sim += 96 + (size_t)s->plane_count * sizeof(blvl_Plane) +
+               (size_t)s->vertex_count * sizeof(blvl_Vec3) + (size_t)s->face_count * 4 +
+               (size_t)s->face_index_count * 4;
+    }
+    size_t geo = 1024 + (size_t)b->vertices.n * sizeof(blvl_Vertex) + (size_t)b->indices.n * 4 +
+                 (size_t)b->surfaces.n * 8 + (size_t)b->materials.n * 128;
+    return sim > geo ? sim : geo;
+}
+
 /* The level into memory (*level from the writer, blvl_free) and, when symbols is not NULL, the
  * .bsym bytes (blvl__alloc_sized, blvl_free). */
 static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, uint8_t **symbols,
@@ -77,6 +95,8 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     blvl_status st = blvl__bake_plan(b, &r.plan, err);
     if (st == BLVL_OK)
         st = blvl_fb_builder_new(&r.fb, &b->opt, err);
+    if (st == BLVL_OK && !blvl__fb_builder_reserve(r.fb, section_estimate(b)))
+        st = blvl_fb_builder_status(r.fb, err);
     bool geo = blvl__bake_has_geometry(b), light = blvl__bake_has_lighting(b);
     uint32_t count = 2u + geo + (b->images.n > 0) + light + (b->entities.n > 0) + (b->sites.n > 0) +
                      (b->cameras.n > 0);

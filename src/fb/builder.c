@@ -4,6 +4,7 @@
  * bytes independent of the order the caller added the fields in. */
 #include "blvl/fb.h"
 
+#include "fb/reserve.h"
 #include "common/alloc.h"
 #include "common/error.h"
 #include "fb/struct_copy.h"
@@ -124,6 +125,25 @@ static int not_in_table(blvl_fb_builder *b, const char *what) {
     return b->status == BLVL_OK;
 }
 
+int blvl__fb_builder_reserve(blvl_fb_builder *b, size_t bytes) {
+    if (!b || b->status || bytes <= b->cap)
+        return b && !b->status;
+    if (bytes > BLVL_FB_MAX_SIZE)
+        bytes = BLVL_FB_MAX_SIZE; /* room() refuses what goes past it later */
+    uint8_t *p = blvl__alloc(b->a, bytes);
+    if (!p) {
+        set_error(b, BLVL_E_NOMEM, "out of memory");
+        return 0;
+    }
+    if (b->buf) {
+        memcpy(p + bytes - b->used, b->buf + b->cap - b->used, b->used);
+        blvl__dealloc(b->a, b->buf, b->cap);
+    }
+    b->buf = p;
+    b->cap = bytes;
+    return 1;
+}
+
 blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_options *opt, blvl_error *err) {
     if (!out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer builder: no output");
@@ -194,7 +214,10 @@ blvl_fb_ref blvl_fb_create_string(blvl_fb_builder *b, const char *s, size_t len)
     return (blvl_fb_ref)b->used;
 }
 
-static uint8_t *vector_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align) {
+/* `zero`: clear the elements' bytes; a caller that writes every byte of them passes false and
+ * saves a pass over vectors of hundreds of MiB. */
+static uint8_t *vector_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align,
+                             bool zero) {
     if (!not_in_table(b, "vector created inside a table"))
         return NULL;
     if (elem_size && count > BLVL_FB_MAX_SIZE / elem_size) {
@@ -205,7 +228,12 @@ static uint8_t *vector_start(blvl_fb_builder *b, size_t count, size_t elem_size,
         align = 4;
     if (!align_for(b, count * elem_size, align))
         return NULL;
-    return push(b, count * elem_size);
+    if (zero)
+        return push(b, count * elem_size);
+    if (!room(b, count * elem_size))
+        return NULL;
+    b->used += count * elem_size;
+    return b->buf + b->cap - b->used;
 }
 
 static blvl_fb_ref vector_end(blvl_fb_builder *b, size_t count) {
@@ -218,7 +246,7 @@ static blvl_fb_ref vector_end(blvl_fb_builder *b, size_t count) {
 
 blvl_fb_ref blvl_fb_create_vector(blvl_fb_builder *b, const void *elems, size_t count,
                                   size_t elem_size, size_t align) {
-    uint8_t *p = vector_start(b, count, elem_size, align);
+    uint8_t *p = vector_start(b, count, elem_size, align, false);
     if (!p)
         return 0;
     if (count && elem_size)
@@ -228,7 +256,7 @@ blvl_fb_ref blvl_fb_create_vector(blvl_fb_builder *b, const void *elems, size_t 
 
 blvl_fb_ref blvl_fb_create_struct_vector(blvl_fb_builder *b, const blvl_fb_type *t,
                                          const void *elems, size_t count) {
-    uint8_t *p = vector_start(b, count, t->size, t->align);
+    uint8_t *p = vector_start(b, count, t->size, t->align, t->has_padding);
     if (!p)
         return 0;
     if (!t->has_padding) {
@@ -242,7 +270,7 @@ blvl_fb_ref blvl_fb_create_struct_vector(blvl_fb_builder *b, const blvl_fb_type 
 }
 
 blvl_fb_ref blvl_fb_create_ref_vector(blvl_fb_builder *b, const blvl_fb_ref *refs, size_t count) {
-    uint8_t *p = vector_start(b, count, 4, 4);
+    uint8_t *p = vector_start(b, count, 4, 4, false);
     if (!p)
         return 0;
     size_t e0 = b->used; /* end distance of element 0 */

@@ -283,7 +283,13 @@ static blvl_status bake(rb *c) {
     /* 2., 3. */
     if ((st = blvl__rb_entities(c)) != BLVL_OK || (st = materials(c)) != BLVL_OK)
         return st;
-    /* 4. */
+    /* 4. The tables sized once for every layer: growing them cell by cell copies and touches
+     * them again and again. */
+    bake_counts n = {0};
+    for (uint32_t l = 0; l < lv->layer_count; l++)
+        blvl__rb_counts(c, l, &n);
+    if ((st = blvl__bake_reserve_counts(c->b, &n, c->err)) != BLVL_OK)
+        return st;
     for (uint32_t l = 0; l < lv->layer_count && st == BLVL_OK; l++) {
         rb_grid g = {0};
         uint32_t first = 0;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bake/known.h"
 #include "blvl/bake.h"
 #include "blvl/riot.h"
 
@@ -91,6 +92,9 @@ typedef struct rb_grid {
 } rb_grid;
 blvl_status blvl__rb_grid_make(rb *c, uint32_t layer, rb_grid *g);
 void blvl__rb_grid_free(rb *c, rb_grid *g);
+/* Adds to *n the sources, vertices, indices and surfaces blvl__rb_terrain adds for the layer,
+ * and an estimate of its colliders, so the model's tables are sized once (bake_terrain.c). */
+void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n);
 blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *first_source);
 
 /* bake_collide.c */

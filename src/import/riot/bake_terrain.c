@@ -107,6 +107,30 @@ static blvl_bake_vertex vertex(const rb_grid *g, const blvl_riot_cell *cell, uin
     return v;
 }
 
+void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n) {
+    const blvl_riot_layer *L = &c->lv->layers[layer];
+    size_t cells = (size_t)L->width * L->height;
+    uint64_t s = n->sources, v = n->vertices, i = n->indices, f = n->surfaces, k = n->colliders;
+    for (size_t q = 0; q < cells; q++) {
+        const blvl_riot_cell *cell = &L->cells[q];
+        bool d0 = blvl__rb_drawn(cell->texture[0]), d1 = blvl__rb_drawn(cell->texture[1]);
+        s++;
+        if (d0 && d1 &&
+            blvl__rb_material(c, cell->texture[0]) == blvl__rb_material(c, cell->texture[1]))
+            v += 4, i += 6, f += 1; /* one surface, as blvl__rb_terrain below */
+        else
+            v += 3u * (d0 + d1), i += 3u * (d0 + d1), f += (uint64_t)d0 + d1;
+        /* one collider per cell is between the merged (fewer) and split (two) extremes */
+        k += cell->texture[0] != BLVL_RIOT_HOLE || cell->texture[1] != BLVL_RIOT_HOLE;
+    }
+    /* past the tables' limit the model refuses anyway: saturate and let it say so */
+    n->sources = s < UINT32_MAX ? (uint32_t)s : UINT32_MAX;
+    n->vertices = v < UINT32_MAX ? (uint32_t)v : UINT32_MAX;
+    n->indices = i < UINT32_MAX ? (uint32_t)i : UINT32_MAX;
+    n->surfaces = f < UINT32_MAX ? (uint32_t)f : UINT32_MAX;
+    n->colliders = k < UINT32_MAX ? (uint32_t)k : UINT32_MAX;
+}
+
 blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *first_source) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
     blvl_status st = BLVL_OK;

@@ -1,0 +1,51 @@
+/* Internal fast paths for importers that know their data's shape and size (src/import/ only;
+ * not public): room for a whole level's tables up front, and Hull colliders whose corners and
+ * face loops are already known to be convex (known.c checks them cheaply and refuses what the
+ * general hull would build differently; the model then falls back to the general hull). */
+#ifndef BLVL_BAKE_KNOWN_H
+#define BLVL_BAKE_KNOWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bake/shapes.h"
+#include "blvl/bake.h"
+
+#define BAKE_KNOWN_MAX 16u /* corners and faces of one known hull */
+
+/* How many more of each the caller is about to add (an estimate: more may follow). */
+typedef struct bake_counts {
+    uint32_t sources, vertices, indices, surfaces, colliders;
+} bake_counts;
+
+/* Room in the model's tables for `more` beyond what they hold; BLVL_E_NOMEM or BLVL_E_ARGUMENT
+ * (past the tables' limit) on failure, the model unchanged but for capacity. */
+blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blvl_error *err);
+
+/* The shape of points[point_count] with face_count faces: face f is face_sizes[f] corner
+ * indices in face_indices, in order, counter-clockwise seen from outside. *known false (and
+ * *out zeroed, BLVL_OK) when a check fails; BLVL_E_NOMEM only when allocating fails. */
+blvl_status blvl__bake_shape_known(const blvl_allocator *al, const blvl_Vec3 *points,
+                                   uint32_t point_count, const uint8_t *face_sizes,
+                                   uint32_t face_count, const uint8_t *face_indices,
+                                   bake_shape *out, bool *known);
+
+/* The checks alone, and the layout of a checked hull in one block of
+ * blvl__bake_known_size bytes (*out points into it; neither packed nor owning). */
+bool blvl__bake_known_ok(const blvl_Vec3 *points, uint32_t point_count, const uint8_t *face_sizes,
+                         uint32_t face_count, const uint8_t *face_indices);
+size_t blvl__bake_known_size(uint32_t point_count, const uint8_t *face_sizes, uint32_t face_count);
+void blvl__bake_known_fill(void *block, const blvl_Vec3 *points, uint32_t point_count,
+                           const uint8_t *face_sizes, uint32_t face_count,
+                           const uint8_t *face_indices, bake_shape *out);
+
+/* blvl_bake_add_hull for a hull whose faces are known (as above): the same collider, checks and
+ * index; where the faces do not pass the checks, the general hull of the points. */
+blvl_status blvl__bake_add_known_hull(blvl_bake *b, const blvl_bake_collider *c,
+                                      const blvl_Vec3 *points, uint32_t point_count,
+                                      const uint8_t *face_sizes, uint32_t face_count,
+                                      const uint8_t *face_indices, uint32_t *index,
+                                      blvl_error *err);
+
+#endif
