@@ -108,7 +108,53 @@ typedef struct blvl_bake_material {
     bool water;              /* a water surface: the material gets an (empty) Water table */
     const char *source_name; /* .bsym materials: the name as the source spelled it; NULL = name */
     const char *source_texture; /* .bsym materials: texture path as the source spelled it */
+    const char *source_shader;  /* .bsym materials: the script file that defined it; NULL */
+    /* .bsym materials: keywords of its script the bake did not read, each "keyword args" as
+     * written, in script order (SymbolMaterial.unknown). */
+    const char *const *unknown_keywords;
+    uint32_t unknown_keyword_count;
+    /* Shading (written only when one of these differs from its default): */
+    bool vertex_lit;                   /* Shading.lightmapped = false */
+    const struct blvl_bake_anim *anim; /* Shading.anim; NULL = none */
+    /* Pbr (written only when one of these is set): */
+    const char *const *surface_params; /* the source's surface parameters as written */
+    uint32_t surface_param_count;
+    bool emits;           /* emit_color and emit_intensity hold the emitted light */
+    blvl_Vec3 emit_color; /* linear RGB 0..1 */
+    float emit_intensity; /* the source engine's unit (q3map_surfacelight) */
 } blvl_bake_material;
+
+/* idTech3 shader animation, as geometry.Anim carries it (schema/geometry.fbs). */
+typedef struct blvl_bake_wave {
+    uint32_t func; /* blvl_WaveFunc_* */
+    float base, amp, phase, freq;
+} blvl_bake_wave;
+typedef struct blvl_bake_tcmod {
+    uint8_t kind; /* blvl_TcModKind_* */
+    float args[4];
+    bool has_wave; /* Stretch */
+    blvl_bake_wave wave;
+} blvl_bake_tcmod;
+typedef struct blvl_bake_deform {
+    uint8_t kind; /* blvl_DeformKind_* */
+    float spread;
+    bool has_wave;
+    blvl_bake_wave wave;
+    blvl_Vec3 vector;
+    bool has_bulge;
+    float bulge_width, bulge_height, bulge_speed;
+} blvl_bake_deform;
+typedef struct blvl_bake_anim {
+    const blvl_bake_tcmod *tcmods;
+    uint32_t tcmod_count;
+    bool has_rgb_wave, has_alpha_wave;
+    blvl_bake_wave rgb_wave, alpha_wave;
+    const uint32_t *frames; /* image indices (animMap) */
+    uint32_t frame_count;
+    float fps;
+    bool has_deform;
+    blvl_bake_deform deform;
+} blvl_bake_anim;
 
 BLVL_API void blvl_bake_material_init(blvl_bake_material *m);
 BLVL_API blvl_status blvl_bake_add_material(blvl_bake *b, const blvl_bake_material *m,
@@ -312,6 +358,37 @@ typedef struct blvl_bake_light {
     bool baked_diffuse;
 } blvl_bake_light;
 BLVL_API blvl_status blvl_bake_add_light(blvl_bake *b, const blvl_bake_light *l, blvl_error *err);
+/* The lightmap atlas: `layers` pages of width x height RGBA8 texels each (alpha 255), rows top
+ * to bottom, page after page. Written as the lightmaps section's one Lightmap (its color image
+ * a PNG of the pages stacked top to bottom, sRGB for Gamma8, with `encoding` and `gain`) and
+ * named by profile 0. Surfaces address a page by lightmap_layer. Called at most once. */
+BLVL_API blvl_status blvl_bake_set_lightmap(blvl_bake *b, uint32_t width, uint32_t height,
+                                            uint32_t layers, const uint8_t *rgba, uint8_t encoding,
+                                            float gain, blvl_error *err);
+
+/* The light grid of profile 0 (lighting.LightGrid, AmbientDirectional), in blvl axes. Images
+ * are width = cells along X, height = cells along Z, layers = cells along Y: the cell at
+ * origin + (x, y, z) * cell_size is byte 3 * (x + width * (z + height * y)) of ambient and
+ * directional (RGB8) and element x + width * (z + height * y) of direction (unit, toward the
+ * light; zero where the cell holds no light). */
+typedef struct blvl_bake_light_grid {
+    blvl_Vec3 origin;    /* centre of cell (0, 0, 0), qu */
+    blvl_Vec3 cell_size; /* qu between cell centres along X, Y, Z */
+    uint32_t width, height, layers;
+    const uint8_t *ambient, *directional; /* RGB8 */
+    const blvl_Vec3 *direction;
+    uint8_t encoding; /* blvl_LightmapEncoding_* */
+    float gain;
+} blvl_bake_light_grid;
+BLVL_API blvl_status blvl_bake_set_light_grid(blvl_bake *b, const blvl_bake_light_grid *g,
+                                              blvl_error *err);
+
+/* The sky of profile 0: a cubemap of six size x size RGBA8 faces in the order +X, -X, +Y, -Y,
+ * +Z, -Z (blvl axes, +Y up), face after face, written to the cubemaps section (PNG, layers
+ * stacked, sRGB) and named by the profile's sky. Called at most once. */
+BLVL_API blvl_status blvl_bake_set_sky(blvl_bake *b, const char *name, uint32_t size,
+                                       const uint8_t *rgba, blvl_error *err);
+
 BLVL_API blvl_status blvl_bake_add_fog_volume(blvl_bake *b, blvl_Vec3 lo, blvl_Vec3 hi,
                                               blvl_Vec3 color, float depth, uint32_t *index,
                                               blvl_error *err);

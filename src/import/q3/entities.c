@@ -1,0 +1,208 @@
+/* blvl_q3_entities_parse: the entity lump's { "key" "value" ... } blocks, tokenised the way the
+ * engine's parser does (whitespace and control bytes separate tokens, // and C comments are
+ * skipped, a quoted token runs to the next quote, with no escapes). */
+#include <string.h>
+
+#include "blvl/q3.h"
+#include "common/alloc.h"
+#include "common/error.h"
+
+typedef struct tok {
+    const char *p; /* token bytes (NULL at the end of the text) */
+    size_t n;
+    size_t at; /* offset of the token's first byte (its quote, when quoted) */
+    bool quoted;
+} tok;
+
+typedef struct lex {
+    const char *s;
+    size_t n, pos;
+    blvl_error *err;
+} lex;
+
+static blvl_status refuse(lex *l, size_t at, const char *rule, const char *problem) {
+    return blvl__fail_source(l->err, "entities", "text", at, rule, "%s", problem);
+}
+
+static blvl_status next(lex *l, tok *t) {
+    for (;;) {
+        while (l->pos < l->n && (unsigned char)l->s[l->pos] <= ' ')
+            l->pos++;
+        if (l->pos + 1 < l->n && l->s[l->pos] == '/' && l->s[l->pos + 1] == '/') {
+            while (l->pos < l->n && l->s[l->pos] != '\n')
+                l->pos++;
+            continue;
+        }
+        if (l->pos + 1 < l->n && l->s[l->pos] == '/' && l->s[l->pos + 1] == '*') {
+            size_t start = l->pos;
+            l->pos += 2;
+            while (l->pos + 1 < l->n && !(l->s[l->pos] == '*' && l->s[l->pos + 1] == '/'))
+                l->pos++;
+            if (l->pos + 1 >= l->n)
+                return refuse(l, start, "comment", "a /* comment never closes");
+            l->pos += 2;
+            continue;
+        }
+        break;
+    }
+    t->at = l->pos;
+    t->quoted = false;
+    if (l->pos >= l->n) {
+        t->p = NULL;
+        t->n = 0;
+        return BLVL_OK;
+    }
+    if (l->s[l->pos] == '"') {
+        size_t start = ++l->pos;
+        const char *q = memchr(l->s + start, '"', l->n - start);
+        if (!q)
+            return refuse(l, t->at, "quote", "a quoted token never closes");
+        t->p = l->s + start;
+        t->n = (size_t)(q - t->p);
+        t->quoted = true;
+        l->pos = (size_t)(q - l->s) + 1;
+        return BLVL_OK;
+    }
+    size_t start = l->pos;
+    while (l->pos < l->n && (unsigned char)l->s[l->pos] > ' ')
+        l->pos++;
+    t->p = l->s + start;
+    t->n = l->pos - start;
+    return BLVL_OK;
+}
+
+static bool is(const tok *t, char c) {
+    return t->p && !t->quoted && t->n == 1 && t->p[0] == c;
+}
+
+static char *copy(const blvl_allocator *a, const tok *t) {
+    char *s = blvl__alloc_sized(a, t->n + 1);
+    if (s) {
+        memcpy(s, t->p, t->n);
+        s[t->n] = 0;
+    }
+    return s;
+}
+
+void blvl_q3_entities_free(blvl_q3_entities *e, const blvl_options *opt) {
+    if (!e)
+        return;
+    const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    for (uint32_t i = 0; i < e->count; i++) {
+        for (uint32_t k = 0; k < e->items[i].pair_count; k++) {
+            blvl__free_sized(a, e->items[i].pairs[k].key);
+            blvl__free_sized(a, e->items[i].pairs[k].value);
+        }
+        if (e->items[i].pairs)
+            blvl__free_sized(a, e->items[i].pairs);
+    }
+    if (e->items)
+        blvl__free_sized(a, e->items);
+    e->items = NULL;
+    e->count = 0;
+}
+
+/* Grow an array of `elem`-byte items held by the sized allocator to hold `need`. */
+static bool grow(const blvl_allocator *a, void **p, uint32_t *cap, uint32_t need, size_t elem) {
+    if (need <= *cap)
+        return true;
+    uint32_t nc = *cap ? *cap * 2 : 8;
+    while (nc < need)
+        nc *= 2;
+    void *q = blvl__alloc_sized(a, (size_t)nc * elem);
+    if (!q)
+        return false;
+    if (*p) {
+        memcpy(q, *p, (size_t)*cap * elem);
+        blvl__free_sized(a, *p);
+    }
+    *p = q;
+    *cap = nc;
+    return true;
+}
+
+static blvl_status parse(lex *l, const blvl_allocator *a, blvl_q3_entities *out) {
+    uint32_t cap = 0;
+    for (;;) {
+        tok t;
+        blvl_status st = next(l, &t);
+        if (st)
+            return st;
+        if (!t.p)
+            return BLVL_OK;
+        if (!is(&t, '{'))
+            return refuse(l, t.at, "entity-open", "expected '{' to open an entity");
+        if (out->count >= UINT32_MAX / 2 ||
+            !grow(a, (void **)&out->items, &cap, out->count + 1, sizeof *out->items))
+            return BLVL_E_NOMEM;
+        blvl_q3_entity *e = &out->items[out->count++];
+        memset(e, 0, sizeof *e);
+        e->offset = (uint32_t)t.at;
+        uint32_t pcap = 0;
+        for (;;) {
+            tok k, v;
+            if ((st = next(l, &k)))
+                return st;
+            if (!k.p)
+                return refuse(l, e->offset, "entity-close", "the text ends inside an entity");
+            if (is(&k, '}'))
+                break;
+            if (is(&k, '{'))
+                return refuse(l, k.at, "entity-close", "'{' inside an entity");
+            if ((st = next(l, &v)))
+                return st;
+            if (!v.p || is(&v, '}') || is(&v, '{'))
+                return refuse(l, k.at, "entity-pair", "a key without a value");
+            if (!grow(a, (void **)&e->pairs, &pcap, e->pair_count + 1, sizeof *e->pairs))
+                return BLVL_E_NOMEM;
+            blvl_q3_pair *p = &e->pairs[e->pair_count];
+            p->key = copy(a, &k);
+            p->value = copy(a, &v);
+            if (!p->key || !p->value) {
+                if (p->key)
+                    blvl__free_sized(a, p->key);
+                if (p->value)
+                    blvl__free_sized(a, p->value);
+                return BLVL_E_NOMEM;
+            }
+            e->pair_count++;
+        }
+    }
+}
+
+blvl_status blvl_q3_entities_parse(const char *text, size_t size, const blvl_options *opt,
+                                   blvl_q3_entities *out, blvl_error *err) {
+    if (!out || (!text && size))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "argument: no output or no text");
+    memset(out, 0, sizeof *out);
+    if (size > BLVL_Q3_MAX_FILE)
+        return blvl__fail_source(err, "entities", "text", 0, "file-size", "over 1 GiB");
+    lex l = {.s = text, .n = size, .err = err};
+    const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    blvl_status st = parse(&l, a, out);
+    if (st != BLVL_OK) {
+        blvl_q3_entities_free(out, opt);
+        if (st == BLVL_E_NOMEM)
+            return blvl__fail(err, BLVL_E_NOMEM, "nomem: the entity list");
+        return st;
+    }
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+static int lower(int c) {
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+const char *blvl_q3_entity_get(const blvl_q3_entity *e, const char *key) {
+    if (!e || !key)
+        return NULL;
+    for (uint32_t i = 0; i < e->pair_count; i++) {
+        const char *a = e->pairs[i].key, *b = key;
+        while (*a && lower((unsigned char)*a) == lower((unsigned char)*b))
+            a++, b++;
+        if (!*a && !*b)
+            return e->pairs[i].value;
+    }
+    return NULL;
+}
