@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blvl/fb_json.h"
 #include "blvl/sections.h"
 
 #ifndef FUZZ_TAG

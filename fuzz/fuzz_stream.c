@@ -24,7 +24,7 @@ typedef struct ev {
     int kind;
     char tag[BLVL_TAG_MAX + 1];
     uint64_t offset;
-    int status;
+    blvl_status status;
     int has_data;
     size_t size;
     uint8_t digest[16];
