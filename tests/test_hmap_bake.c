@@ -308,6 +308,13 @@ static void test_compiled_sample(void) {
     }
     CHECK(white);
     baked_free(&k);
+
+    /* a model past the first with entityId 0 belongs to the world: it bakes (this once read
+     * an entity's bounds at index BLVL_BAKE_NONE) */
+    CHECK(map->compiled->model_count > 1);
+    map->compiled->models[map->compiled->model_count - 1].entity_id = 0;
+    CHECK_EQ_INT(bake_map(map, &k, &err), BLVL_OK);
+    baked_free(&k);
     blvl_hmap_free(map, NULL);
 }
 

@@ -266,6 +266,11 @@ typedef struct blvl_q3_bake_options {
         uint32_t brushes, brushes_dropped; /* collidable brushes; those that bound no volume */
         uint32_t patch_hulls;
         uint32_t surfaces_drawn, triangles;
+        uint32_t patch_triangles;    /* of `triangles`, those tessellated from patches */
+        uint32_t bad_images;         /* images found but not decodable (kept by name) */
+        uint32_t fogs_dropped;       /* fogs whose brush bounds no volume */
+        uint32_t light_grid_dropped; /* a light grid whose size does not fit the world */
+        uint32_t values_replaced;    /* non-finite numbers read as their default */
     } * report;
 } blvl_q3_bake_options;
 

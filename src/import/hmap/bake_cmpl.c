@@ -35,6 +35,8 @@ blvl_status blvl__hb_cmpl_prepare(hb *c) {
         blvl_status st = model_entity(c, i, &e);
         if (st != BLVL_OK)
             return st;
+        if (e == BLVL_BAKE_NONE) /* entityId 0: the model belongs to the world */
+            continue;
         const blvl_hmap_box *bx = &cm->models[i].bounds;
         if (!blvl__hb_finite3(bx->min) || !blvl__hb_finite3(bx->max))
             continue;
