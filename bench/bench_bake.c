@@ -30,36 +30,7 @@
 #include "blvl/blvl.h"
 #include "blvl/hmap.h"
 #include "support/hmap_gen.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* CPU time of the process: on a machine shared with other work, wall time
- * includes waiting for a core; both are printed. */
-static double cpu(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static long peak_kib(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
+#include "bench_util.h"
 
 static int write_map(const char *path, int argc, char **argv) {
     hmap_gen_opts o = {.seed = 2026, .parts = HMAP_GEN_SOURCE, .units_per_meter = 32};
@@ -134,9 +105,9 @@ static double reference_zstd(const void *level, size_t size, size_t *raw, size_t
         size_t cap = ZSTD_compressBound(b.size);
         void *dst = malloc(cap);
         if (dst) {
-            double t0 = now();
+            double t0 = bench_now();
             size_t n = ZSTD_compress(dst, cap, b.data, b.size, 19);
-            t += now() - t0;
+            t += bench_now() - t0;
             if (!ZSTD_isError(n))
                 *packed += n;
             *raw += b.size;
@@ -168,7 +139,7 @@ static int bake_map(const char *path, int runs) {
     blvl_options opt;
     memset(&opt, 0, sizeof opt);
     opt.threads = 1;
-    long rss0 = peak_kib();
+    long rss0 = bench_peak_kib();
     double t_read[64], t_conv[64], t_model[64], t_zstd[64], t_total[64], t_ours[64];
     double c_read[64], c_conv[64], c_write[64], c_total[64];
     if (runs > 64)
@@ -183,20 +154,20 @@ static int bake_map(const char *path, int runs) {
         blvl_bake *b = NULL;
         void *lv = NULL, *sym = NULL;
         size_t lsz = 0, ssz = 0;
-        double t0 = now(), u0 = cpu();
+        double t0 = bench_now(), u0 = bench_cpu();
         if (blvl_hmap_read(data, (size_t)len, &opt, &m, &err) != BLVL_OK) {
             fprintf(stderr, "bench_bake: %s: %s\n", path, err.message);
             free(data);
             return 1;
         }
-        double t1 = now(), u1 = cpu();
+        double t1 = bench_now(), u1 = bench_cpu();
         blvl_status s = blvl_bake_new(&b, &opt, &err);
         if (s == BLVL_OK)
             s = blvl_hmap_bake(m, b, &err);
-        double t2 = now(), u2 = cpu();
+        double t2 = bench_now(), u2 = bench_cpu();
         if (s == BLVL_OK)
             s = blvl_bake_write_memory(b, &lv, &lsz, &sym, &ssz, &st, &err);
-        double t3 = now(), u3 = cpu();
+        double t3 = bench_now(), u3 = bench_cpu();
         c_read[r] = u1 - u0;
         c_conv[r] = u2 - u1;
         c_write[r] = u3 - u2;
@@ -223,12 +194,13 @@ static int bake_map(const char *path, int runs) {
             blvl_free(&opt, lv);
         }
     }
-    long rss1 = peak_kib();
+    long rss1 = bench_peak_kib();
     size_t raw = 0, packed = 0;
     double ref = reference_zstd(level, level_size, &raw, &packed);
-    double total = median(t_total, runs), zstd = median(t_zstd, runs);
-    double rd = median(t_read, runs), cv = median(t_conv, runs), md = median(t_model, runs);
-    double ours = median(t_ours, runs);
+    double total = bench_median(t_total, runs), zstd = bench_median(t_zstd, runs);
+    double rd = bench_median(t_read, runs), cv = bench_median(t_conv, runs),
+           md = bench_median(t_model, runs);
+    double ours = bench_median(t_ours, runs);
     printf("bench_bake: %s (%.1f MiB), threads 1, median of %d\n", path, (double)len / (1 << 20),
            runs);
     printf("  colliders %u, planes %u (%.2f per collider), triangles %u, batches "
@@ -239,14 +211,15 @@ static int bake_map(const char *path, int runs) {
     printf("  level %.2f MiB (%.2f MiB raw sections), symbols %.2f MiB\n",
            (double)level_size / (1 << 20), (double)raw / (1 << 20), (double)sym_size / (1 << 20));
     printf("  stage                 wall       share   (CPU time of the process)\n");
-    printf("  bake total            %8.4f s          (%8.4f s)\n", total, median(c_total, runs));
+    printf("  bake total            %8.4f s          (%8.4f s)\n", total,
+           bench_median(c_total, runs));
     printf("    read                %8.4f s  %5.1f %%  (%8.4f s)\n", rd, 100 * rd / total,
-           median(c_read, runs));
+           bench_median(c_read, runs));
     printf("    convert             %8.4f s  %5.1f %%  (%8.4f s)\n", cv, 100 * cv / total,
-           median(c_conv, runs));
+           bench_median(c_conv, runs));
     printf("    model -> sections   %8.4f s  %5.1f %%\n", md, 100 * md / total);
     printf("    zstd + digests      %8.4f s  %5.1f %%\n", zstd, 100 * zstd / total);
-    printf("    (write: model + zstd, CPU %8.4f s)\n", median(c_write, runs));
+    printf("    (write: model + zstd, CPU %8.4f s)\n", bench_median(c_write, runs));
     printf("  everything but zstd   %8.4f s  (goal < 1 s: %s)\n", ours,
            ours < 1.0 ? "met" : "NOT met");
     printf("  reference: zstd -19 of the same raw sections %8.4f s (%.2f MiB -> "

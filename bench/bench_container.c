@@ -26,34 +26,11 @@
 #include <unistd.h>
 
 #include "blvl/blvl.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(const double *v, size_t n) {
-    double *s = malloc(n * sizeof *s);
-    if (!s) {
-        perror("malloc");
-        exit(2);
-    }
-    memcpy(s, v, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
-    double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-    free(s);
-    return m;
-}
+#include "bench_util.h"
 
 /* Run a command with stdout to /dev/null (stdin from `in` when given); seconds, or exit. */
 static double run_cmd(char *const argv[], const char *in) {
-    double t0 = now_s();
+    double t0 = bench_now();
     pid_t pid = fork();
     if (pid < 0) {
         perror("fork");
@@ -77,7 +54,7 @@ static double run_cmd(char *const argv[], const char *in) {
             perror("waitpid");
             exit(2);
         }
-    double t = now_s() - t0;
+    double t = bench_now() - t0;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         fprintf(stderr, "bench_container: %s failed (status %d)\n", argv[0], status);
         exit(2);
@@ -95,13 +72,13 @@ static double lib_verify(const char *path, unsigned threads) {
     opt.threads = threads;
     blvl_error err;
     blvl_level *lv = NULL;
-    double t0 = now_s();
+    double t0 = bench_now();
     if (blvl_open_file(&lv, path, &opt, &err) != BLVL_OK)
         die("open", path, &err);
     if (blvl_verify(lv, &err) != BLVL_OK)
         die("verify", path, &err);
     blvl_close(lv);
-    return now_s() - t0;
+    return bench_now() - t0;
 }
 
 /* How a timed read opens the level: the library's own mmap, a pread source, or a mapping of
@@ -133,7 +110,7 @@ static double lib_read_sim(const char *path, enum open_kind kind, uint64_t *sum)
     int fd = -1;
     void *map = NULL;
     size_t map_size = 0;
-    double t0 = now_s();
+    double t0 = bench_now();
     if (kind == OPEN_FILE) {
         if (blvl_open_file(&lv, path, NULL, &err) != BLVL_OK)
             die("open", path, &err);
@@ -177,7 +154,7 @@ static double lib_read_sim(const char *path, enum open_kind kind, uint64_t *sum)
         munmap(map, map_size);
     if (fd >= 0)
         close(fd);
-    return now_s() - t0;
+    return bench_now() - t0;
 }
 
 static void evict(const char *path) {
@@ -280,22 +257,27 @@ int main(int argc, char **argv) {
         rc2[r] = tc2 / ref[r];
     }
     printf("\nverify, %d rounds (median seconds)\n", runs);
-    printf("  b3sum (file)                    %8.4f\n", median(b3, runs));
-    printf("  zstd -d -T0 (chunks)            %8.4f\n", median(zd, runs));
-    printf("  reference = b3sum + zstd        %8.4f\n", median(ref, runs));
+    printf("  b3sum (file)                    %8.4f\n", bench_median(b3, runs));
+    printf("  zstd -d -T0 (chunks)            %8.4f\n", bench_median(zd, runs));
+    printf("  reference = b3sum + zstd        %8.4f\n", bench_median(ref, runs));
     printf("  blvl_verify, 1 thread           %8.4f   ratio %.3f (median of rounds %.3f)\n",
-           median(v1, runs), median(v1, runs) / median(ref, runs), median(r1, runs));
+           bench_median(v1, runs), bench_median(v1, runs) / bench_median(ref, runs),
+           bench_median(r1, runs));
     printf("  blvl_verify, 2 threads          %8.4f   ratio %.3f (median of rounds %.3f)\n",
-           median(v2, runs), median(v2, runs) / median(ref, runs), median(r2, runs));
+           bench_median(v2, runs), bench_median(v2, runs) / bench_median(ref, runs),
+           bench_median(r2, runs));
     if (blvl_bin) {
         printf("  blvl verify --threads 1         %8.4f   ratio %.3f (median of rounds %.3f)\n",
-               median(c1, runs), median(c1, runs) / median(ref, runs), median(rc1, runs));
+               bench_median(c1, runs), bench_median(c1, runs) / bench_median(ref, runs),
+               bench_median(rc1, runs));
         printf("  blvl verify --threads 2         %8.4f   ratio %.3f (median of rounds %.3f)\n",
-               median(c2, runs), median(c2, runs) / median(ref, runs), median(rc2, runs));
+               bench_median(c2, runs), bench_median(c2, runs) / bench_median(ref, runs),
+               bench_median(rc2, runs));
     }
-    printf("  speed-up from the second thread %8.2fx\n", median(v1, runs) / median(v2, runs));
+    printf("  speed-up from the second thread %8.2fx\n",
+           bench_median(v1, runs) / bench_median(v2, runs));
     printf("  target: 2-thread verify <= 1.2 x reference: %s\n",
-           median(r2, runs) <= 1.2 ? "met" : "MISSED");
+           bench_median(r2, runs) <= 1.2 ? "met" : "MISSED");
 
     /* ---- 2. open + read sim: big level against a level of only that sim ---- */
     uint64_t sum = 0;
@@ -309,12 +291,12 @@ int main(int argc, char **argv) {
         ts[i] = b;
         rr[i] = a / b;
     }
-    double warm = median(tb, iters) / median(ts, iters);
+    double warm = bench_median(tb, iters) / bench_median(ts, iters);
     printf("\nopen + read sim, page cache warm, %d iterations (median milliseconds)\n", iters);
-    printf("  in the big level                %8.3f\n", median(tb, iters) * 1e3);
-    printf("  in a level of only that sim     %8.3f\n", median(ts, iters) * 1e3);
-    printf("  ratio %.3f (median of pairs %.3f); target <= 1.5: %s\n", warm, median(rr, iters),
-           warm <= 1.5 ? "met" : "MISSED");
+    printf("  in the big level                %8.3f\n", bench_median(tb, iters) * 1e3);
+    printf("  in a level of only that sim     %8.3f\n", bench_median(ts, iters) * 1e3);
+    printf("  ratio %.3f (median of pairs %.3f); target <= 1.5: %s\n", warm,
+           bench_median(rr, iters), warm <= 1.5 ? "met" : "MISSED");
     /* Cold: both files evicted from the page cache before every read. */
     static const char *const kind_name[] = {"blvl_open_file (library mmap)",
                                             "blvl_open_source (pread)",
@@ -332,8 +314,8 @@ int main(int argc, char **argv) {
             rr[i] = tb[i] / ts[i];
         }
         printf("  %-40s %8.3f %8.3f   %.3f (median of pairs %.3f)\n", kind_name[k],
-               median(tb, cold) * 1e3, median(ts, cold) * 1e3, median(tb, cold) / median(ts, cold),
-               median(rr, cold));
+               bench_median(tb, cold) * 1e3, bench_median(ts, cold) * 1e3,
+               bench_median(tb, cold) / bench_median(ts, cold), bench_median(rr, cold));
     }
     printf("(checksum %llu)\n", (unsigned long long)sum);
     free(b3), free(zd), free(ref), free(v1), free(v2), free(c1), free(c2), free(r1), free(r2);

@@ -9,15 +9,10 @@
 #include "blvl/fb.h"
 #include "blvl/sections_builder.h"
 #include "blvl/sections/geometry.h"
+#include "bench_util.h"
 
 #define NV 1000000u
 #define NI 3000000u
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv) {
     int runs = 20;
@@ -65,7 +60,7 @@ int main(int argc, char **argv) {
     const size_t vbytes = NV * sizeof *dv, ibytes = NI * sizeof *di;
     double best_read = 1e9, best_copy = 1e9;
     for (int r = 0; r < runs; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         if (blvl_Geometry_verify(buf, size, &err) != BLVL_OK) {
             fprintf(stderr, "%s\n", err.message);
             return 1;
@@ -73,13 +68,13 @@ int main(int argc, char **argv) {
         blvl_Geometry g = blvl_Geometry_root(buf);
         size_t nv = blvl_Geometry_vertices_copy(g, 0, dv, NV);
         size_t ni = blvl_Geometry_indices_copy(g, 0, di, NI);
-        double t1 = now();
+        double t1 = bench_now();
         if (nv != NV || ni != NI)
             return 1;
         /* the same bytes with memcpy, from the same source */
         memcpy(dv, blvl_Geometry_vertices_vec(g).data, vbytes);
         memcpy(di, blvl_Geometry_indices_vec(g).data, ibytes);
-        double t2 = now();
+        double t2 = bench_now();
         if (t1 - t0 < best_read)
             best_read = t1 - t0;
         if (t2 - t1 < best_copy)

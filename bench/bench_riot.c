@@ -22,24 +22,7 @@
 #include "blvl/bake.h"
 #include "blvl/blvl.h"
 #include "blvl/riot.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static double cpu(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static long peak_kib(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
+#include "bench_util.h"
 
 static uint64_t rng = 2026;
 static uint32_t urand(uint32_t n) {
@@ -120,32 +103,32 @@ int main(int argc, char **argv) {
     blvl_error err;
     void *file = NULL;
     size_t file_size = 0;
-    double t0 = now();
+    double t0 = bench_now();
     if (blvl_riot_write(&hand, &opt, &file, &file_size, &err) != BLVL_OK) {
         fprintf(stderr, "write: %s\n", err.message);
         return 1;
     }
-    double t_write = now() - t0;
+    double t_write = bench_now() - t0;
     riot_hand_free(&hand);
     printf("level: 16 layers of %u x %u cells, %.1f MiB as .lvl (write %.3f s), %llu solid "
            "triangles, %llu drawn; peak RSS before baking %.1f MiB\n",
            SIDE, SIDE, file_size / 1048576.0, t_write, (unsigned long long)solid,
-           (unsigned long long)drawn, peak_kib() / 1024.0);
+           (unsigned long long)drawn, bench_peak_kib() / 1024.0);
     for (int run = 0; run < runs; run++) {
-        double c0 = cpu(), w0 = now();
+        double c0 = bench_cpu(), w0 = bench_now();
         blvl_riot_level *lv = NULL;
         if (blvl_riot_read(file, file_size, &opt, &lv, &err) != BLVL_OK) {
             fprintf(stderr, "read: %s\n", err.message);
             return 1;
         }
-        double t_read = now() - w0, c_read = cpu() - c0;
-        double w1 = now(), c1 = cpu();
+        double t_read = bench_now() - w0, c_read = bench_cpu() - c0;
+        double w1 = bench_now(), c1 = bench_cpu();
         blvl_bake *b = NULL;
         if (blvl_bake_new(&b, &opt, &err) != BLVL_OK || blvl_riot_bake(lv, b, &err) != BLVL_OK) {
             fprintf(stderr, "bake: %s\n", err.message);
             return 1;
         }
-        double t_convert = now() - w1, c_convert = cpu() - c1;
+        double t_convert = bench_now() - w1, c_convert = bench_cpu() - c1;
         blvl_riot_free(lv, &opt);
         blvl_bake_stats stats;
         void *level = NULL, *sym = NULL;
@@ -154,7 +137,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "write: %s\n", err.message);
             return 1;
         }
-        double total = now() - w0, total_cpu = cpu() - c0;
+        double total = bench_now() - w0, total_cpu = bench_cpu() - c0;
         double ours = t_read + t_convert + stats.seconds_model;
         printf("run %d: colliders %u (solid triangles %llu before merging), planes %u, triangles "
                "%u in %u batches, %u materials, %u entities\n",
@@ -166,7 +149,7 @@ int main(int argc, char **argv) {
         printf("  everything but zstd %.3f s (goal under 1 s: %s); total %.3f s wall, %.3f s CPU; "
                "level %.1f MiB, symbols %.1f MiB; peak RSS %.1f MiB\n",
                ours, ours < 1.0 ? "met" : "NOT met", total, total_cpu, lsz / 1048576.0,
-               ssz / 1048576.0, peak_kib() / 1024.0);
+               ssz / 1048576.0, bench_peak_kib() / 1024.0);
         blvl_free(&opt, level);
         blvl_free(&opt, sym);
         blvl_bake_free(b);

@@ -23,33 +23,10 @@
 #include "blvl/bake.h"
 #include "blvl/blvl.h"
 #include "blvl/subspace.h"
+#include "bench_util.h"
 
 #define G 1024u
 #define TARGET 200000u
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* CPU time of the process: on a machine shared with other work, wall time includes waiting for
- * a core; both are printed. */
-static double cpu(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 typedef struct gen {
     uint8_t *grid;
@@ -163,14 +140,14 @@ int main(int argc, char **argv) {
         blvl_subspace *m = NULL;
         blvl_bake *b = NULL;
         void *lv = NULL;
-        double t0 = now(), u0 = cpu();
+        double t0 = bench_now(), u0 = bench_cpu();
         blvl_status s = blvl_subspace_read(file, file_size, &opt, &m, &err);
-        double t1 = now(), u1 = cpu();
+        double t1 = bench_now(), u1 = bench_cpu();
         if (s == BLVL_OK)
             s = blvl_bake_new(&b, &opt, &err);
         if (s == BLVL_OK)
             s = blvl_subspace_bake(m, "bench", b, &err);
-        double t2 = now(), u2 = cpu();
+        double t2 = bench_now(), u2 = bench_cpu();
         if (s == BLVL_OK)
             s = blvl_bake_write_memory(b, &lv, &level_size, NULL, NULL, &st, &err);
         if (s != BLVL_OK) {
@@ -185,8 +162,9 @@ int main(int argc, char **argv) {
         blvl_bake_free(b);
         blvl_subspace_free(m, &opt);
     }
-    double read = median(t_read, runs), conv = median(t_conv, runs), model = median(t_model, runs),
-           zstd = median(t_zstd, runs), cread = median(c_read, runs), cconv = median(c_conv, runs);
+    double read = bench_median(t_read, runs), conv = bench_median(t_conv, runs),
+           model = bench_median(t_model, runs), zstd = bench_median(t_zstd, runs),
+           cread = bench_median(c_read, runs), cconv = bench_median(c_conv, runs);
 
     /* the bake layer's general merge over the same cells, one box per solid cell */
     blvl_bake_box *boxes = calloc(solid, sizeof *boxes);
@@ -201,9 +179,9 @@ int main(int argc, char **argv) {
             bx->hi = (blvl_Vec3){16.0f * x + 16, 16, 16.0f * y + 16};
             bx->key = t <= 161 ? 0 : t <= 169 ? t : 1; /* walls, each door id, invisible */
         }
-    double m0 = now();
+    double m0 = bench_now();
     size_t merged = blvl_bake_merge_boxes(boxes, nb);
-    double m1 = now();
+    double m1 = bench_now();
 
     printf("bench_subspace: %u records on %ux%u cells (%.1f KiB file), %u solid cells, %u "
            "stations, threads 1, %d runs (medians)\n",

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "blvl/trace.h"
+#include "bench_util.h"
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
 static double rnd(void) {
@@ -21,17 +22,6 @@ static double rnd(void) {
 }
 static double rnd_in(double a, double b) {
     return a + (b - a) * rnd();
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 #define WORLD_XY 8192.0
@@ -165,14 +155,14 @@ int main(int argc, char **argv) {
     }
     make(n, d, &g);
     to_y_up(n, d, &g);
-    double t0 = now();
+    double t0 = bench_now();
     blvl_trace_world *w = NULL;
     blvl_error err;
     if (blvl_trace_world_new(&w, d, n, NULL, &err) != BLVL_OK) {
         fprintf(stderr, "bench_trace: %s\n", err.message);
         return 1;
     }
-    double build = now() - t0;
+    double build = bench_now() - t0;
     uint32_t nrep, total_planes = 0;
     blvl_trace_world_reports(w, &nrep);
     for (uint32_t i = 0; i < n; i++) {
@@ -205,7 +195,7 @@ int main(int argc, char **argv) {
     double sink = 0;
     uint32_t hit = 0, solid = 0;
     for (int r = 0; r < runs; r++) {
-        double s = now();
+        double s = bench_now();
         hit = solid = 0;
         for (uint32_t i = 0; i < ntr; i++) {
             blvl_trace_result res;
@@ -215,9 +205,9 @@ int main(int argc, char **argv) {
             hit += res.fraction < 1;
             solid += res.startsolid;
         }
-        rates[r] = ntr / (now() - s);
+        rates[r] = ntr / (bench_now() - s);
     }
-    qsort(rates, (size_t)runs, sizeof(double), cmp_double);
+    qsort(rates, (size_t)runs, sizeof(double), bench_cmp_double);
     double bvh = rates[runs / 2];
     printf("hierarchy: %.0f box traces/s (median of %d runs of %u; %.1f%% stopped, %.1f%% "
            "started solid)\n",
@@ -226,14 +216,14 @@ int main(int argc, char **argv) {
     uint32_t nb = ntr / 200 < 1000 ? (ntr < 1000 ? ntr : 1000) : ntr / 200;
     uint32_t mismatch = 0;
     for (int r = 0; r < runs; r++) {
-        double s = now();
+        double s = bench_now();
         for (uint32_t i = 0; i < nb; i++) {
             blvl_trace_result res;
             const float *p = pts + 6 * (size_t)i;
             blvl_trace_box_brute(w, NULL, p, p + 3, mins, maxs, &res);
             sink += res.fraction;
         }
-        rates[r] = nb / (now() - s);
+        rates[r] = nb / (bench_now() - s);
     }
     for (uint32_t i = 0; i < nb; i++) {
         blvl_trace_result a, b;
@@ -242,7 +232,7 @@ int main(int argc, char **argv) {
         blvl_trace_box_brute(w, NULL, p, p + 3, mins, maxs, &b);
         mismatch += a.fraction != b.fraction || a.startsolid != b.startsolid;
     }
-    qsort(rates, (size_t)runs, sizeof(double), cmp_double);
+    qsort(rates, (size_t)runs, sizeof(double), bench_cmp_double);
     double brute = rates[runs / 2];
     printf("brute force: %.0f box traces/s (median of %d runs of %u)\n", brute, runs, nb);
     printf("speed-up: %.0fx; hierarchy and brute force disagree on %u of %u traces\n", bvh / brute,

@@ -15,6 +15,7 @@
 
 #include "blvl/blvl.h"
 #include "blvl/trace.h"
+#include "bench_util.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static double rnd(void) {
@@ -22,17 +23,6 @@ static double rnd(void) {
     rng ^= rng << 25;
     rng ^= rng >> 27;
     return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static const float box_lo[3] = {-15, -24, -15}, box_hi[3] = {15, 32, 15};
@@ -88,13 +78,13 @@ static int bench_level(const char *path, size_t traces, int runs) {
         return 1;
     }
     blvl_trace_world *w = NULL;
-    double t0 = now();
+    double t0 = bench_now();
     if (blvl_trace_world_from_level(&w, lv, &opt, &err) != BLVL_OK) {
         fprintf(stderr, "bench_trace_level: %s: %s\n", path, err.message);
         blvl_close(lv);
         return 1;
     }
-    double build = now() - t0;
+    double build = bench_now() - t0;
     uint32_t nc = blvl_trace_world_collider_count(w);
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t i = 0; i < nc; i++) {
@@ -120,24 +110,24 @@ static int bench_level(const char *path, size_t traces, int runs) {
     size_t hits = 0;
     for (int r = 0; r < runs; r++) {
         hits = 0;
-        double s = now();
+        double s = bench_now();
         for (size_t i = 0; i < traces; i++) {
             blvl_trace_result res;
             blvl_trace_box(w, NULL, starts + 3 * i, ends + 3 * i, box_lo, box_hi, &res);
             hits += res.fraction < 1;
         }
-        secs[r] = now() - s;
+        secs[r] = bench_now() - s;
     }
-    qsort(secs, (size_t)runs, sizeof *secs, cmp_double);
+    qsort(secs, (size_t)runs, sizeof *secs, bench_cmp_double);
     double med = secs[runs / 2], rate = (double)traces / med;
     /* The reference: the same traces by brute force, on a sample (it is slow on big maps). */
     size_t sample = traces < 20000 ? traces : 20000;
-    double s = now();
+    double s = bench_now();
     for (size_t i = 0; i < sample; i++) {
         blvl_trace_result res;
         blvl_trace_box_brute(w, NULL, starts + 3 * i, ends + 3 * i, box_lo, box_hi, &res);
     }
-    double brute_rate = (double)sample / (now() - s);
+    double brute_rate = (double)sample / (bench_now() - s);
     const char *base = strrchr(path, '/');
     printf("%-24s colliders %7u  world build %.3f s  traces/s %10.0f (median of %d, %zu each, "
            "%.0f%% hit)  goal 1M/s: %.2fx  brute force %9.0f/s: hierarchy %.1fx\n",

@@ -32,24 +32,9 @@
 
 #include "blvl/blvl.h"
 #include "container/writer_internal.h"
+#include "bench_util.h"
 
 #define MIB (1ull << 20)
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n) {
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static void die(const char *what, const blvl_error *e) {
     fprintf(stderr, "bench_writer: %s: %s\n", what, e ? e->message : strerror(errno));
@@ -123,7 +108,7 @@ static mem_result child_pack(const char *path, uint64_t mib, unsigned every_n, u
         uint8_t *buf = malloc(MIB);
         gen g;
         gen_init(&g, 7);
-        double t0 = now_s();
+        double t0 = bench_now();
         blvl_writer *w = NULL;
         blvl_error e;
         blvl_options o = {0};
@@ -145,7 +130,7 @@ static mem_result child_pack(const char *path, uint64_t mib, unsigned every_n, u
             if (blvl_writer_commit(w, &e) != BLVL_OK)
                 die("commit", &e);
         }
-        r.seconds = now_s() - t0;
+        r.seconds = bench_now() - t0;
         if (write(fds[1], &r, sizeof r) != (ssize_t)sizeof r)
             _exit(3);
         _exit(0);
@@ -224,7 +209,7 @@ static double pack_random(uint64_t mib, unsigned threads, int legacy) {
     gen g;
     gen_init(&g, 11);
     uint64_t end;
-    double t0 = now_s();
+    double t0 = bench_now();
     blvl_writer *w = open_sink(&end, threads, 1, legacy);
     blvl_error e;
     if (blvl_writer_begin(w, "bench.random", 0, 0, &e) != BLVL_OK)
@@ -237,7 +222,7 @@ static double pack_random(uint64_t mib, unsigned threads, int legacy) {
     if (blvl_writer_end(w, &e) != BLVL_OK || blvl_writer_commit(w, &e) != BLVL_OK)
         die("commit", &e);
     free(buf);
-    return now_s() - t0;
+    return bench_now() - t0;
 }
 
 static void bench_speed(uint64_t mib, unsigned threads, int runs) {
@@ -251,7 +236,7 @@ static void bench_speed(uint64_t mib, unsigned threads, int runs) {
         fprintf(stderr, "  run %d: level-1 test %.3f s, level 19 always %.3f s\n", r + 1, t_new[r],
                 t_old[r]);
     }
-    double n = median(t_new, (size_t)runs), o = median(t_old, (size_t)runs);
+    double n = bench_median(t_new, (size_t)runs), o = bench_median(t_old, (size_t)runs);
     printf("level-1 test first (now)    %8.3f s  %8.1f MB/s\n", n, mib * MIB / n / 1e6);
     printf("level 19 on every chunk     %8.3f s  %8.1f MB/s\n", o, mib * MIB / o / 1e6);
     printf("speed-up %.1fx (target: at least 10x) %s\n\n", o / n, o / n >= 10 ? "ok" : "MISSED");
@@ -262,7 +247,7 @@ static void bench_speed(uint64_t mib, unsigned threads, int runs) {
 static uint64_t repack(blvl_level *lv, unsigned threads, int legacy, double *secs) {
     uint64_t end;
     uint32_t n = blvl_count(lv);
-    double t0 = now_s();
+    double t0 = bench_now();
     blvl_writer *w = open_sink(&end, threads, n, legacy);
     blvl_error e;
     for (uint32_t i = 0; i < n; i++) {
@@ -276,7 +261,7 @@ static uint64_t repack(blvl_level *lv, unsigned threads, int legacy, double *sec
     }
     if (blvl_writer_commit(w, &e) != BLVL_OK)
         die("commit", &e);
-    *secs = now_s() - t0;
+    *secs = bench_now() - t0;
     return end;
 }
 

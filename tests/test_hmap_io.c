@@ -18,47 +18,7 @@
 #include "check.h"
 #include "files.h"
 #include "import/hmap/hmap_internal.h"
-
-/* ---- a counting allocator that checks every free's size ----------------------------------- */
-
-typedef struct counter {
-    long live, calls;
-    long fail_at; /* the nth allocation fails (0 = none) */
-    int bad_free;
-} counter;
-
-static void *c_alloc(void *user, size_t size) {
-    counter *c = user;
-    c->calls++;
-    if (c->fail_at && c->calls == c->fail_at)
-        return NULL;
-    uint8_t *p = malloc(size + 16);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    c->live++;
-    return p + 16;
-}
-
-static void c_free(void *user, void *ptr, size_t size) {
-    counter *c = user;
-    uint8_t *p = (uint8_t *)ptr - 16;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != size)
-        c->bad_free++;
-    c->live--;
-    free(p);
-}
-
-static blvl_options counting(counter *c) {
-    memset(c, 0, sizeof *c);
-    blvl_options o = {0};
-    o.allocator.alloc = c_alloc;
-    o.allocator.free = c_free;
-    o.allocator.user = c;
-    return o;
-}
+#include "support/counting_alloc.h"
 
 /* ---- the dump: every field in file order, as make_hmap.py writes it ------------------------ */
 
@@ -299,8 +259,8 @@ static uint8_t *load(const char *dir, const char *name, const char *ext, size_t 
 /* Reads with a counting allocator; on success also checks write and free. Returns the status. */
 static blvl_status read_counted(const uint8_t *b, size_t n, long fail_at, blvl_error *e,
                                 int identical) {
-    counter c;
-    blvl_options o = counting(&c);
+    test_counter c;
+    blvl_options o = test_counting(&c);
     c.fail_at = fail_at;
     blvl_hmap *m = (blvl_hmap *)(uintptr_t)1;
     blvl_status st = blvl_hmap_read(b, n, &o, &m, e);
@@ -456,8 +416,8 @@ static void test_nomem(void) {
     CHECK(b != NULL);
     if (!b)
         return;
-    counter c;
-    blvl_options o = counting(&c);
+    test_counter c;
+    blvl_options o = test_counting(&c);
     blvl_hmap *m = NULL;
     blvl_error e;
     CHECK(blvl_hmap_read(b, n, &o, &m, &e) == BLVL_OK);

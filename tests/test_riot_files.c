@@ -19,31 +19,7 @@
 #include "check.h"
 #include "files.h"
 #include "support/riot_gen.h"
-
-typedef struct counter {
-    long live;
-    int bad_free;
-} counter;
-
-static void *c_alloc(void *user, size_t size) {
-    counter *c = user;
-    uint8_t *p = malloc(size + 16);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    c->live++;
-    return p + 16;
-}
-
-static void c_free(void *user, void *ptr, size_t size) {
-    counter *c = user;
-    uint8_t *p = (uint8_t *)ptr - 16;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    c->bad_free += had != size;
-    c->live--;
-    free(p);
-}
+#include "support/counting_alloc.h"
 
 static uint8_t *load(const char *dir, const char *name, const char *ext, size_t *n) {
     char path[512];
@@ -269,11 +245,8 @@ static void test_bad(void) {
         if (strcmp(e.message, want) != 0)
             fprintf(stderr, "%s:\n  got  %s\n  want %s\n", ln, e.message, want);
         CHECK(strcmp(e.message, want) == 0);
-        counter c = {0};
-        blvl_options o = {0};
-        o.allocator.alloc = c_alloc;
-        o.allocator.free = c_free;
-        o.allocator.user = &c;
+        test_counter c;
+        blvl_options o = test_counting(&c);
         CHECK_EQ_INT(blvl_riot_read(b, fn, &o, &l, &e), BLVL_E_SOURCE);
         CHECK(c.live == 0 && c.bad_free == 0);
         free(b);

@@ -24,47 +24,7 @@
 #include "check.h"
 #include "files.h"
 #include "support/riot_gen.h"
-
-/* ---- a counting allocator that checks every free's size ----------------------------------- */
-
-typedef struct counter {
-    long live, calls;
-    long fail_at; /* the nth allocation fails (0 = none) */
-    int bad_free;
-} counter;
-
-static void *c_alloc(void *user, size_t size) {
-    counter *c = user;
-    c->calls++;
-    if (c->fail_at && c->calls == c->fail_at)
-        return NULL;
-    uint8_t *p = malloc(size + 16);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    c->live++;
-    return p + 16;
-}
-
-static void c_free(void *user, void *ptr, size_t size) {
-    counter *c = user;
-    uint8_t *p = (uint8_t *)ptr - 16;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != size)
-        c->bad_free++;
-    c->live--;
-    free(p);
-}
-
-static blvl_options counting(counter *c) {
-    memset(c, 0, sizeof *c);
-    blvl_options o = {0};
-    o.allocator.alloc = c_alloc;
-    o.allocator.free = c_free;
-    o.allocator.user = c;
-    return o;
-}
+#include "support/counting_alloc.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
@@ -389,8 +349,8 @@ static void test_hand_built(void) {
 
 /* ---- allocation --------------------------------------------------------------------------- */
 
-static blvl_status counted_cycle(const uint8_t *b, size_t n, long fail_at, counter *c) {
-    blvl_options o = counting(c);
+static blvl_status counted_cycle(const uint8_t *b, size_t n, long fail_at, test_counter *c) {
+    blvl_options o = test_counting(c);
     c->fail_at = fail_at;
     blvl_riot_level *l = NULL;
     blvl_error e;
@@ -415,7 +375,7 @@ static void test_alloc(void) {
     blvl_riot_level truth;
     size_t n = 0;
     uint8_t *b = gen_bytes(&o, &n, &truth);
-    counter c;
+    test_counter c;
     CHECK_EQ_INT(counted_cycle(b, n, 0, &c), BLVL_OK);
     CHECK_EQ_INT(c.live, 0);
     CHECK_EQ_INT(c.bad_free, 0);
@@ -431,7 +391,7 @@ static void test_alloc(void) {
     }
     CHECK_EQ_INT(nomem, total);
     /* a hand-built level (layers to deflate) with the counting allocator */
-    blvl_options co = counting(&c);
+    blvl_options co = test_counting(&c);
     void *out = NULL;
     size_t on = 0;
     blvl_error e;

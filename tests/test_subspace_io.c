@@ -19,57 +19,17 @@
 #include "blvl/subspace.h"
 #include "check.h"
 #include "support/subspace_gen.h"
+#include "support/counting_alloc.h"
 
 #define W BLVL_SUBSPACE_TILESET_W
 #define H BLVL_SUBSPACE_TILESET_H
 #define G BLVL_SUBSPACE_GRID
 
-/* ---- a counting allocator that checks every free's size ----------------------------------- */
-
-typedef struct counter {
-    long live, calls;
-    long fail_at;
-    int bad_free;
-} counter;
-
-static void *c_alloc(void *user, size_t size) {
-    counter *c = user;
-    c->calls++;
-    if (c->fail_at && c->calls == c->fail_at)
-        return NULL;
-    uint8_t *p = malloc(size + 16);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    c->live++;
-    return p + 16;
-}
-
-static void c_free(void *user, void *ptr, size_t size) {
-    counter *c = user;
-    uint8_t *p = (uint8_t *)ptr - 16;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != size)
-        c->bad_free++;
-    c->live--;
-    free(p);
-}
-
-static blvl_options counting(counter *c) {
-    memset(c, 0, sizeof *c);
-    blvl_options o = {0};
-    o.allocator.alloc = c_alloc;
-    o.allocator.free = c_free;
-    o.allocator.user = c;
-    return o;
-}
-
 /* ---- round trips ---------------------------------------------------------------------------- */
 
 static void round_trip(ssg_case k) {
-    counter cnt;
-    blvl_options opt = counting(&cnt);
+    test_counter cnt;
+    blvl_options opt = test_counting(&cnt);
     void *bytes = NULL;
     size_t size = 0;
     CHECK_EQ_INT(ssg_write(k, &opt, &bytes, &size), BLVL_OK);
@@ -322,15 +282,15 @@ static void failures(ssg_case k) {
     void *bytes = NULL;
     size_t size = 0;
     CHECK_EQ_INT(ssg_write(k, NULL, &bytes, &size), BLVL_OK);
-    counter cnt;
-    blvl_options opt = counting(&cnt);
+    test_counter cnt;
+    blvl_options opt = test_counting(&cnt);
     blvl_subspace *m = NULL;
     CHECK_EQ_INT(blvl_subspace_read(bytes, size, &opt, &m, NULL), BLVL_OK);
     blvl_subspace_free(m, &opt);
     long calls = cnt.calls;
     int wrong = 0;
     for (long i = 1; i <= calls; i++) {
-        opt = counting(&cnt);
+        opt = test_counting(&cnt);
         cnt.fail_at = i;
         blvl_error err = {0};
         m = NULL;
@@ -343,7 +303,7 @@ static void failures(ssg_case k) {
     size_t step = size > 4096 ? size / 1500 : 1;
     int bad = 0;
     for (size_t len = 0; len <= size; len += (len < 64 || size - len < 64) ? 1 : step) {
-        opt = counting(&cnt);
+        opt = test_counting(&cnt);
         blvl_error err = {0};
         m = NULL;
         blvl_status st = blvl_subspace_read(bytes, len, &opt, &m, &err);
