@@ -191,6 +191,17 @@ static void dump(blvl_bake *b, const char *dir, int flip) {
     blvl_close(lv);
     snprintf(path, sizeof path, "%s/level.bsym", dir);
     CHECK(test_spit(path, symbols, ssize) == 0);
+    /* Our own verifier and generated reader agree with what flatc reads below. */
+    CHECK(blvl_Symbols_verify(symbols, ssize, &err) == BLVL_OK);
+    blvl_SymbolMaterial sm = blvl_Symbols_materials_at(blvl_Symbols_root(symbols), 1);
+    CHECK_EQ_INT(blvl_SymbolMaterial_unknown_len(sm), 3);
+    for (uint32_t i = 0; i < 3 && i < blvl_SymbolMaterial_unknown_len(sm); i++) {
+        blvl_fb_str u = blvl_SymbolMaterial_unknown_at(sm, i);
+        CHECK(u.len == strlen(unknown[i]) && memcmp(u.ptr, unknown[i], u.len) == 0);
+    }
+    CHECK_EQ_INT(
+        blvl_SymbolMaterial_unknown_len(blvl_Symbols_materials_at(blvl_Symbols_root(symbols), 0)),
+        0);
     blvl_free(NULL, level);
     blvl_free(NULL, symbols);
     uint8_t lm[sizeof lightmap];
