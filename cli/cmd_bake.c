@@ -30,8 +30,8 @@ static const cli_help help = {
     "              beside NAME.recipe (docs/IMPORT-Q3.md)\n"
     "A file with none of these starts is a Subspace map of bare tile records only with\n"
     "--from subspace, or when its name ends in .lvl and its first record's x and y are at most\n"
-    "1023; one whose name ends in .hmap goes to the .hmap reader (which says what is wrong\n"
-    "with it); anything else is refused as an unknown format.\n"
+    "1023; one whose name ends in .hmap goes to the .hmap reader, .bsp to the Quake 3 reader\n"
+    "(which say what is wrong with it); anything else is refused as an unknown format.\n"
     "  -o OUT.blvl            the level (written to a temporary beside it, synced, renamed)\n"
     "  --symbols OUT.bsym     also write the symbols sidecar (where each collider and\n"
     "                         triangle run came from)\n"
@@ -85,6 +85,8 @@ static format detect(const char *path, const uint8_t *d, size_t n, const char **
      * wrong with it, rather than "unknown format". */
     if (ends_with(path, ".hmap"))
         return *what = "a .hmap by its name", F_HMAP;
+    if (ends_with(path, ".bsp"))
+        return *what = "a .bsp by its name", F_Q3;
     *what = NULL;
     return F_NONE;
 }

@@ -62,15 +62,18 @@ class Map:
                     sides.append(struct.pack("<ii", len(planes), 1))
                     planes.append(struct.pack("<4f", n[0], n[1], n[2], float(d)))
             brushes.append(struct.pack("<iii", first, 6, 1))
-        # a node splitting at z = 128 (plane index len(planes))
+        # node 0 splits at z = 128 (above: leaf 0), node 1 at x = 0 below it (leafs 1 and 2)
         split = len(planes)
         planes.append(struct.pack("<4f", 0, 0, 1, 128))
+        planes.append(struct.pack("<4f", 1, 0, 0, 0))
         self.lumps["planes"] = planes
         self.lumps["brushes"] = brushes
         self.lumps["brush sides"] = sides
-        self.lumps["nodes"] = [struct.pack("<3i6i", split, -1, -2, -272, -272, -16, 272, 272, 272)]
+        self.lumps["nodes"] = [struct.pack("<3i6i", split, -1, 1, -272, -272, -16, 272, 272, 272),
+                               struct.pack("<3i6i", split + 1, -2, -3, -272, -272, -16, 272, 272, 128)]
         self.lumps["leafs"] = [struct.pack("<12i", 0, 0, -272, -272, 128, 272, 272, 272, 0, 0, 0, 6),
-                               struct.pack("<12i", 1, 0, -272, -272, -16, 272, 272, 128, 0, 2, 0, 6)]
+                               struct.pack("<12i", 1, 0, 0, -272, -16, 272, 272, 128, 0, 2, 0, 6),
+                               struct.pack("<12i", 1, 0, -272, -272, -16, 0, 272, 128, 0, 2, 0, 6)]
         self.lumps["leaf surfaces"] = [struct.pack("<i", 0), struct.pack("<i", 1)]
         self.lumps["leaf brushes"] = [struct.pack("<i", i) for i in range(6)]
         self.lumps["models"] = [struct.pack("<6f4i", -272, -272, -16, 272, 272, 272, 0, 2, 0, 6)]
@@ -166,14 +169,16 @@ def variants():
     # indices out of range
     add("node_plane", "index-range", "lump nodes: record 0 plane",
         lambda m: patch_rec(m, "nodes", 0, 0, "<i", 99))
-    add("node_child_node", "index-range", "lump nodes: record 0 children[0]",
-        lambda m: patch_rec(m, "nodes", 0, 4, "<i", 5))
-    add("node_child_leaf", "index-range", "lump nodes: record 0 children[1]",
-        lambda m: patch_rec(m, "nodes", 0, 8, "<i", -3))
-    add("node_child_min", "index-range", "lump nodes: record 0 children[1]",
-        lambda m: patch_rec(m, "nodes", 0, 8, "<i", -2**31))
+    add("node_child_node", "index-range", "lump nodes: record 0 children[1]",
+        lambda m: patch_rec(m, "nodes", 0, 8, "<i", 2))
+    add("node_child_leaf", "index-range", "lump nodes: record 1 children[1]",
+        lambda m: patch_rec(m, "nodes", 1, 8, "<i", -4))
+    add("node_child_min", "index-range", "lump nodes: record 0 children[0]",
+        lambda m: patch_rec(m, "nodes", 0, 4, "<i", -2**31))
     add("node_self", "node-order", "lump nodes: record 0 children[0]",
         lambda m: patch_rec(m, "nodes", 0, 4, "<i", 0))
+    add("node_loop", "node-order", "lump nodes: record 1 children[0]",
+        lambda m: patch_rec(m, "nodes", 1, 4, "<i", 0))
     add("leaf_surfaces_run", "run-range", "lump leafs: record 1 first_leaf_surface",
         lambda m: patch_rec(m, "leafs", 1, 36, "<i", 3))
     add("leaf_surfaces_overflow", "run-range", "lump leafs: record 1 first_leaf_surface",
@@ -201,7 +206,7 @@ def variants():
     add("brush_shader", "index-range", "lump brushes: record 0 shader",
         lambda m: patch_rec(m, "brushes", 0, 8, "<i", 3))
     add("side_plane", "index-range", "lump brush sides: record 3 plane",
-        lambda m: patch_rec(m, "brush sides", 3, 0, "<i", 37))
+        lambda m: patch_rec(m, "brush sides", 3, 0, "<i", 38))
     add("side_shader_neg", "index-range", "lump brush sides: record 0 shader",
         lambda m: patch_rec(m, "brush sides", 0, 4, "<i", -1))
     add("plane_inf", "finite", "lump planes: record 2 dist",
@@ -279,7 +284,7 @@ def bad_zips(good):
     out.append(("inflate", "entry-data", "entry maps/good.bsp", bytes(d)))
     out.append(("long_name", "entry-name", "entry 0 name",
                 bytes(zip_bytes([("maps/" + "n" * 300 + ".bsp", good)]))))
-    out.append(("no_map", "map", "no map", bytes(zip_bytes([("scripts/a.shader", b"")]))))
+    out.append(("no_map", "not-found", "holds no maps", bytes(zip_bytes([("scripts/a.shader", b"")]))))
     return out
 
 
