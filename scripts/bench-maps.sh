@@ -14,7 +14,7 @@ blvl=$(cd "$build" && pwd)/blvl
 oa=${BLVL_Q3_BASEOA:-/usr/share/games/openarena/baseoa}
 [ -x "$blvl" ] || { echo "bench-maps: no $blvl (build first)" >&2; exit 1; }
 [ -f "$oa/pak1-maps.pk3" ] || {
-    echo "bench-maps: $oa/pak1-maps.pk3 absent (BLVL_WANT_MAPS=1 scripts/deps.sh)" >&2; exit 1; }
+    echo "bench-maps: $oa/pak1-maps.pk3 absent (scripts/deps.sh installs it)" >&2; exit 1; }
 for tool in b3sum zstd python3; do
     command -v "$tool" >/dev/null || { echo "bench-maps: $tool is required" >&2; exit 1; }
 done
