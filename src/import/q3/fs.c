@@ -273,7 +273,8 @@ blvl_status blvl_q3_fs_list(const blvl_q3_fs *fs, const char *dir, const char *e
         }
         k++;
     }
-    qsort(out, n, sizeof *out, cmp_lower);
+    if (n > 1)
+        qsort(out, n, sizeof *out, cmp_lower);
     *names = out;
     *count = n;
     blvl__ok(err);
