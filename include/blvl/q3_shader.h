@@ -227,7 +227,8 @@ BLVL_API blvl_status blvl_q3_shaders_add(blvl_q3_shaders *s, const char *script_
                                          const char *text, size_t size, blvl_error *err);
 /* Every scripts/ *.shader of `fs`, added in byte order of their lower-cased names. A script
  * that does not read is skipped (as the engine skips it) and counted; the first refusal's
- * message is kept. Only allocation and file-system failures stop the load. */
+ * message is kept. Only allocation and file-system failures stop the load. `fs` must have been
+ * made with the same allocator as the set. */
 BLVL_API blvl_status blvl_q3_shaders_load(blvl_q3_shaders *s, const blvl_q3_fs *fs,
                                           blvl_error *err);
 BLVL_API const blvl_q3_shader *blvl_q3_shaders_find(const blvl_q3_shaders *s, const char *name);

@@ -156,3 +156,40 @@ uint32_t blvl_q3_shaders_refused(const blvl_q3_shaders *s) {
 const char *blvl_q3_shaders_first_refusal(const blvl_q3_shaders *s) {
     return s ? s->first_refusal : NULL;
 }
+
+static blvl_status note_refusal(blvl_q3_shaders *s, const blvl_error *e) {
+    s->refused++;
+    if (s->first_refusal)
+        return BLVL_OK;
+    s->first_refusal = blvl__q3s_arena_str(&s->ar, e->message, strlen(e->message));
+    return s->first_refusal ? BLVL_OK : BLVL_E_NOMEM;
+}
+
+blvl_status blvl_q3_shaders_load(blvl_q3_shaders *s, const blvl_q3_fs *fs, blvl_error *err) {
+    if (!s || !fs)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "argument: no set or no search path");
+    char **names = NULL;
+    size_t count = 0;
+    blvl_status st = blvl_q3_fs_list(fs, "scripts", ".shader", &names, &count, err);
+    if (st)
+        return st;
+    for (size_t i = 0; i < count && st == BLVL_OK; i++) {
+        uint8_t *data = NULL;
+        size_t size = 0;
+        blvl_error e;
+        st = blvl_q3_fs_read(fs, names[i], &data, &size, &e);
+        if (st == BLVL_OK) {
+            st = blvl_q3_shaders_add(s, names[i], (const char *)data, size, &e);
+            blvl_options o = {.allocator = s->alloc};
+            blvl_free(&o, data);
+        }
+        if (st == BLVL_E_SOURCE) /* the engine skips a script it cannot read */
+            st = note_refusal(s, &e);
+        if (st)
+            *err = e;
+    }
+    blvl_q3_fs_names_free(fs, names, count);
+    if (st == BLVL_OK)
+        blvl__ok(err);
+    return st;
+}
