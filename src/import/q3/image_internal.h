@@ -32,6 +32,12 @@ blvl_status blvl__q3i_jpeg_size(const uint8_t *data, size_t size, const char *na
 blvl_status blvl__q3i_png_size(const uint8_t *data, size_t size, const char *name, uint32_t *w,
                                uint32_t *h, blvl_error *err);
 
+/* Any of the three kinds as RGBA8 rows top to bottom (JPEG and PNG through stb_image), freed
+ * with blvl__dealloc(a, rgba, w * h * 4). */
+blvl_status blvl__q3i_decode(const uint8_t *data, size_t size, const char *name,
+                             const blvl_allocator *a, uint8_t **rgba, uint32_t *w, uint32_t *h,
+                             blvl_error *err);
+
 /* The file an image name stands for, as the engine looks it up: the name as written, then with
  * its extension (if .tga, .jpg, .jpeg or .png, or none) replaced by .tga, .jpg, .jpeg, .png in
  * that order. Writes the path found into out (cap bytes); false when none exists. */

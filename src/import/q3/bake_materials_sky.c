@@ -1,0 +1,84 @@
+/* The sky of profile 0 from a skyParms farbox, and the sun from a q3map_sun.
+ *
+ * The engine draws the farbox as six images <farbox>_rt, _bk, _lf, _ft, _up, _dn on the box
+ * sides +X, -X, +Y, -Y, +Z, -Z of Quake's axes (tr_sky.c's order). In blvl's axes (x, z, -y)
+ * those are +X, -X, -Z, +Z, +Y, -Y, so the cubemap's faces +X, -X, +Y, -Y, +Z, -Z are rt, bk,
+ * up, dn, ft, lf, each image as it is (no turn or mirror): docs/IMPORT-Q3.md gives each face's
+ * orientation. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bake_materials.h"
+#include "common/alloc.h"
+#include "image_internal.h"
+
+blvl_status blvl__q3m_sky(q3m *m, const blvl_q3_shader *sh) {
+    static const char *const faces[6] = {"rt", "bk", "up", "dn", "ft", "lf"};
+    q3_ctx *c = m->c;
+    const blvl_allocator *a = &c->opt->allocator;
+    if (m->sky_done || !sh->has_sky || !sh->sky_farbox || !c->o->fs)
+        return BLVL_OK;
+    m->sky_done = true;
+    uint8_t *px[6] = {0};
+    uint32_t size = 0;
+    bool ok = true;
+    blvl_status st = BLVL_OK;
+    for (int i = 0; i < 6 && st == BLVL_OK; i++) {
+        char name[Q3I_MAX_NAME + 8], found[Q3I_MAX_NAME + 8];
+        int n = snprintf(name, sizeof name, "%s_%s.tga", sh->sky_farbox, faces[i]);
+        if (n < 0 || (size_t)n > Q3I_MAX_NAME ||
+            !blvl__q3i_find(c->o->fs, name, found, sizeof found)) {
+            c->report->missing_images++;
+            ok = false;
+            continue;
+        }
+        uint32_t w, h;
+        st = blvl__q3m_pixels(m, name, &px[i], &w, &h);
+        if (st == BLVL_OK && px[i] && (w != h || (size && w != size))) {
+            blvl__dealloc(a, px[i], (size_t)w * h * 4);
+            px[i] = NULL;
+        }
+        if (st == BLVL_OK && !px[i]) { /* does not decode, not square, or sized unlike the rest */
+            c->report->bad_images++;
+            ok = false;
+        }
+        if (px[i])
+            size = w;
+    }
+    if (st == BLVL_OK && ok) {
+        size_t face = (size_t)size * size * 4;
+        uint8_t *all = blvl__alloc(a, face * 6);
+        if (!all) {
+            st = blvl__q3_nomem(c);
+        } else {
+            for (int i = 0; i < 6; i++)
+                memcpy(all + face * i, px[i], face);
+            st = blvl_bake_set_sky(c->b, sh->sky_farbox, size, all, c->err);
+            blvl__dealloc(a, all, face * 6);
+        }
+    }
+    for (int i = 0; i < 6; i++)
+        if (px[i])
+            blvl__dealloc(a, px[i], (size_t)size * size * 4);
+    return st;
+}
+
+void blvl__q3m_sun(q3m *m, const blvl_q3_shader *sh) {
+    if (m->sun_done || !sh->has_sun)
+        return;
+    m->sun_done = true;
+    /* q3map2's reading: degrees turn from +X toward +Y, elevation lifts toward +Z; the
+     * vector points from the level toward the sun. */
+    const double rad = 3.14159265358979323846 / 180.0;
+    double az = sh->sun_degrees * rad, el = sh->sun_elevation * rad;
+    float q[3] = {(float)(cos(az) * cos(el)), (float)(sin(az) * cos(el)), (float)sin(el)};
+    float mx = fmaxf(sh->sun_color[0], fmaxf(sh->sun_color[1], sh->sun_color[2]));
+    blvl_Vec3 color = {1, 1, 1};
+    if (mx > 0) { /* q3map2 normalises the colour; the intensity carries the strength */
+        color.x = sh->sun_color[0] / mx;
+        color.y = sh->sun_color[1] / mx;
+        color.z = sh->sun_color[2] / mx;
+    }
+    blvl_bake_set_sun(m->c->b, q3_axes(q), color, sh->sun_intensity);
+}
