@@ -25,9 +25,10 @@ dump_all() { # LEVEL BSYM DIR
 }
 "$blvl" bake map.bsp --pk3 "$work/game" -o a.blvl --symbols a.bsym 2> err.txt || { cat err.txt; exit 1; }
 cat err.txt
-# textures/x/none.tga and textures/x/NONE are one name: missing once; make_bsp's three shaders
-# have no script and no image: three more.
-grep -q ": 4 missing images, 0 bad images, 3 unknown shader keywords" err.txt ||
+# textures/x/none.tga and textures/x/NONE are one name: missing once; of make_bsp's three
+# shaders (no script, no image) floor and curve are drawn: two more; its wall, like
+# textures/t/undrawn, is drawn by no surface, so its image is never looked up.
+grep -q ": 3 missing images, 0 bad images, 3 unknown shader keywords" err.txt ||
     { echo "FAIL: the report's counts"; fail=1; }
 "$blvl" verify a.blvl > /dev/null || { echo "FAIL: verify"; fail=1; }
 dump_all a.blvl a.bsym "$work"

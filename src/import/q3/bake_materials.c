@@ -140,7 +140,7 @@ static blvl_status unknowns(q3m *m, const blvl_q3_shader *sh, const q3m_anim *an
     return BLVL_OK;
 }
 
-static blvl_status one(q3m *m, uint32_t i, q3m_anim *an) {
+static blvl_status one(q3m *m, uint32_t i, q3m_anim *an, bool drawn) {
     q3_ctx *c = m->c;
     const blvl_q3_shader_ref *ref = &c->bsp->shaders[i];
     const blvl_q3_shader *sh = m->shaders ? blvl_q3_shaders_find(m->shaders, ref->name) : NULL;
@@ -176,8 +176,10 @@ static blvl_status one(q3m *m, uint32_t i, q3m_anim *an) {
         texture = base->map_kind == BLVL_Q3_MAP_ANIM ? base->frames[0] : base->map;
     mat.source_texture = info->nodraw ? NULL : texture;
     blvl_status st = BLVL_OK;
-    /* A shader never drawn uses no image: looking one up would only report it missing. */
-    if (texture && !info->nodraw && (st = blvl__q3m_image(m, texture, &mat.texture)))
+    /* A shader never drawn uses no image: looking one up would only report it missing (q3map2
+     * names brush sides and flares "noshader" or "textures/NULL", which no surface draws). */
+    drawn = drawn && !info->nodraw;
+    if (texture && drawn && (st = blvl__q3m_image(m, texture, &mat.texture)))
         return st;
     bool has_anim = false;
     memset(an, 0, sizeof *an);
@@ -211,13 +213,13 @@ static blvl_status one(q3m *m, uint32_t i, q3m_anim *an) {
             if ((st = emit_color(m, sh, texture, &mat.emit_color)))
                 return st;
         }
-        if (!info->nodraw && (st = blvl__q3m_anim(m, sh, base, an, &has_anim)))
+        if (drawn && (st = blvl__q3m_anim(m, sh, base, an, &has_anim)))
             return st;
         if ((st = unknowns(m, sh, an, &unknown, &unknown_count)))
             return st;
         mat.unknown_keywords = unknown;
         mat.unknown_keyword_count = unknown_count;
-        if (info->sky && (st = blvl__q3m_sky(m, sh)) == BLVL_OK)
+        if (info->sky && drawn && (st = blvl__q3m_sky(m, sh)) == BLVL_OK)
             blvl__q3m_sun(m, sh);
     }
     mat.anim = has_anim ? &an->anim : NULL;
@@ -240,12 +242,24 @@ blvl_status blvl__q3m_materials(q3_ctx *c) {
     q3m_anim *an = blvl__alloc(&c->opt->allocator, sizeof *an);
     if (!an && st == BLVL_OK)
         st = blvl__q3_nomem(c);
-    for (uint32_t i = 0; st == BLVL_OK && i < c->bsp->shader_count; i++)
-        st = one(&m, i, an);
+    /* Which shaders a drawn surface (planar, triangle soup, patch) uses. */
+    const blvl_q3_bsp *bsp = c->bsp;
+    bool *drawn = blvl__calloc_n(&c->opt->allocator, bsp->shader_count + 1u, sizeof *drawn);
+    if (!drawn && st == BLVL_OK)
+        st = blvl__q3_nomem(c);
+    for (uint32_t k = 0; drawn && k < bsp->surface_count; k++) {
+        const blvl_q3_surface *sf = &bsp->surfaces[k];
+        if (sf->type >= BLVL_Q3_MST_PLANAR && sf->type <= BLVL_Q3_MST_TRIANGLE_SOUP &&
+            sf->shader >= 0 && (uint32_t)sf->shader < bsp->shader_count)
+            drawn[sf->shader] = true;
+    }
+    for (uint32_t i = 0; st == BLVL_OK && i < bsp->shader_count; i++)
+        st = one(&m, i, an, drawn[i]);
+    if (drawn)
+        blvl__dealloc(&c->opt->allocator, drawn, (bsp->shader_count + 1u) * sizeof *drawn);
     /* A map whose sky shader has no sun may name one in another shader (q3map2 reads any). */
-    for (uint32_t i = 0; st == BLVL_OK && !m.sun_done && m.shaders && i < c->bsp->shader_count;
-         i++) {
-        const blvl_q3_shader *sh = blvl_q3_shaders_find(m.shaders, c->bsp->shaders[i].name);
+    for (uint32_t i = 0; st == BLVL_OK && !m.sun_done && m.shaders && i < bsp->shader_count; i++) {
+        const blvl_q3_shader *sh = blvl_q3_shaders_find(m.shaders, bsp->shaders[i].name);
         if (sh)
             blvl__q3m_sun(&m, sh);
     }

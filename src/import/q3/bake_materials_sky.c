@@ -3,8 +3,8 @@
  * The engine draws the farbox as six images <farbox>_rt, _bk, _lf, _ft, _up, _dn on the box
  * sides +X, -X, +Y, -Y, +Z, -Z of Quake's axes (tr_sky.c's order). In blvl's axes (x, z, -y)
  * those are +X, -X, -Z, +Z, +Y, -Y, so the cubemap's faces +X, -X, +Y, -Y, +Z, -Z are rt, bk,
- * up, dn, ft, lf, each image as it is (no turn or mirror): docs/IMPORT-Q3.md gives each face's
- * orientation. */
+ * up, dn, ft, lf, each image as it is (no turn or mirror; a face smaller than the largest
+ * is scaled up to it): docs/IMPORT-Q3.md gives each face's orientation. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +12,21 @@
 #include "bake_materials.h"
 #include "common/alloc.h"
 #include "image_internal.h"
+
+/* A face scaled to size x size (nearest texel): the engine draws faces of any size, a cubemap
+ * wants six of one. */
+static uint8_t *fit(const blvl_allocator *a, const uint8_t *px, uint32_t w, uint32_t h,
+                    uint32_t size) {
+    uint8_t *out = blvl__alloc(a, (size_t)size * size * 4);
+    if (!out)
+        return NULL;
+    for (uint32_t y = 0; y < size; y++)
+        for (uint32_t x = 0; x < size; x++) {
+            size_t sx = (size_t)x * w / size, sy = (size_t)y * h / size;
+            memcpy(out + ((size_t)y * size + x) * 4, px + (sy * w + sx) * 4, 4);
+        }
+    return out;
+}
 
 blvl_status blvl__q3m_sky(q3m *m, const blvl_q3_shader *sh) {
     static const char *const faces[6] = {"rt", "bk", "up", "dn", "ft", "lf"};
@@ -21,7 +36,7 @@ blvl_status blvl__q3m_sky(q3m *m, const blvl_q3_shader *sh) {
         return BLVL_OK;
     m->sky_done = true;
     uint8_t *px[6] = {0};
-    uint32_t size = 0;
+    uint32_t w[6] = {0}, h[6] = {0}, size = 0;
     bool ok = true;
     blvl_status st = BLVL_OK;
     for (int i = 0; i < 6 && st == BLVL_OK; i++) {
@@ -33,34 +48,47 @@ blvl_status blvl__q3m_sky(q3m *m, const blvl_q3_shader *sh) {
             ok = false;
             continue;
         }
-        uint32_t w, h;
-        st = blvl__q3m_pixels(m, name, &px[i], &w, &h);
-        if (st == BLVL_OK && px[i] && (w != h || (size && w != size))) {
-            blvl__dealloc(a, px[i], (size_t)w * h * 4);
-            px[i] = NULL;
-        }
-        if (st == BLVL_OK && !px[i]) { /* does not decode, not square, or sized unlike the rest */
+        st = blvl__q3m_pixels(m, name, &px[i], &w[i], &h[i]);
+        if (st == BLVL_OK && !px[i]) { /* found but does not decode */
             c->report->bad_images++;
             ok = false;
         }
-        if (px[i])
-            size = w;
+        if (px[i]) {
+            size = w[i] > size ? w[i] : size;
+            size = h[i] > size ? h[i] : size;
+        }
+    }
+    if (st == BLVL_OK && ok && (uint64_t)size * size * 6 > Q3I_MAX_PIXELS) {
+        c->report->bad_images++; /* six faces past the pixel limit together */
+        ok = false;
     }
     if (st == BLVL_OK && ok) {
         size_t face = (size_t)size * size * 4;
         uint8_t *all = blvl__alloc(a, face * 6);
+        for (int i = 0; all && i < 6; i++) {
+            if (w[i] == size && h[i] == size) {
+                memcpy(all + face * i, px[i], face);
+                continue;
+            }
+            uint8_t *f = fit(a, px[i], w[i], h[i], size);
+            if (!f) {
+                blvl__dealloc(a, all, face * 6);
+                all = NULL;
+                break;
+            }
+            memcpy(all + face * i, f, face);
+            blvl__dealloc(a, f, face);
+        }
         if (!all) {
             st = blvl__q3_nomem(c);
         } else {
-            for (int i = 0; i < 6; i++)
-                memcpy(all + face * i, px[i], face);
             st = blvl_bake_set_sky(c->b, sh->sky_farbox, size, all, c->err);
             blvl__dealloc(a, all, face * 6);
         }
     }
     for (int i = 0; i < 6; i++)
         if (px[i])
-            blvl__dealloc(a, px[i], (size_t)size * size * 4);
+            blvl__dealloc(a, px[i], (size_t)w[i] * h[i] * 4);
     return st;
 }
 

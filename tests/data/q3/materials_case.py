@@ -67,6 +67,7 @@ textures/t/alpha
 }
 textures/t/missing { { map textures/x/none.tga } }
 textures/t/missing2 { { map textures/x/NONE } }
+textures/t/undrawn { { map textures/x/undrawn.tga } }
 textures/t/sky
 {
 \tsurfaceparm sky
@@ -105,8 +106,14 @@ def wall():
 
 def make(d):
     m = make_bsp.Map()
-    for name, sf, ct in SHADERS:
+    base = len(m.lumps["shaders"])
+    for k, (name, sf, ct) in enumerate(SHADERS):
         m.lumps["shaders"].append(make_bsp.name64(name) + struct.pack("<iI", sf, ct))
+        # a drawn surface for each (the first surface again, with this shader): images are
+        # looked up only for shaders some surface draws
+        m.lumps["surfaces"].append(struct.pack("<i", base + k) + m.lumps["surfaces"][0][4:])
+    # a shader no surface draws: its image is never looked up, so never missing
+    m.lumps["shaders"].append(make_bsp.name64("textures/t/undrawn") + struct.pack("<iI", 0, 1))
     open(os.path.join(d, "map.bsp"), "wb").write(m.bytes())
     g = os.path.join(d, "game")
     for sub in ("scripts", "textures/t", "env"):
@@ -147,8 +154,9 @@ def check(d):
     mats = {m["name"]: m for m in geo["materials"]}
     syms = {s["name"]: s for s in sym}
     g = os.path.join(d, "game")
-    ok(len(geo["materials"]) == 3 + len(SHADERS), "one material per shader of the map")
-    ok([m["name"] for m in geo["materials"]][3:] == [s[0] for s in SHADERS], "in lump order")
+    ok(len(geo["materials"]) == 4 + len(SHADERS), "one material per shader of the map")
+    ok([m["name"] for m in geo["materials"]][3:] == [s[0] for s in SHADERS] +
+       ["textures/t/undrawn"], "in lump order")
     names = [t["name"] for t in tex]
     ok(len(names) == len(set(names)), "every image once: %s" % names)
     ok(sorted(names) == sorted(["textures/t/wall.tga", "textures/t/implicit.jpg",
