@@ -89,7 +89,7 @@ static void expected(const blvl_q3_fs *fs, const blvl_q3_shaders *set, const blv
         bool sky = (r->surface_flags & BLVL_Q3_SURF_SKY) || param(sh, "sky") || sh->has_sky;
         if (sky && sh->has_sky && sh->sky_farbox && !sky_done) {
             sky_done = true;
-            static const char *const faces[] = {"rt", "bk", "up", "dn", "ft", "lf"};
+            static const char *const faces[] = {"rt", "lf", "up", "dn", "ft", "bk"};
             for (int f = 0; f < 6; f++) {
                 char face[160];
                 snprintf(face, sizeof face, "%s_%s.tga", sh->sky_farbox, faces[f]);

@@ -1,10 +1,11 @@
 /* The sky of profile 0 from a skyParms farbox, and the sun from a q3map_sun.
  *
- * The engine draws the farbox as six images <farbox>_rt, _bk, _lf, _ft, _up, _dn on the box
- * sides +X, -X, +Y, -Y, +Z, -Z of Quake's axes (tr_sky.c's order). In blvl's axes (x, z, -y)
- * those are +X, -X, -Z, +Z, +Y, -Y, so the cubemap's faces +X, -X, +Y, -Y, +Z, -Z are rt, bk,
- * up, dn, ft, lf, each image as it is (no turn or mirror; a face smaller than the largest
- * is scaled up to it): docs/IMPORT-Q3.md gives each face's orientation. */
+ * The engine loads the farbox as <farbox>_rt, _bk, _lf, _ft, _up, _dn and draws box side i
+ * (+X, -X, +Y, -Y, +Z, -Z of Quake's axes) with image sky_texorder[i] = {0, 2, 1, 3, 4, 5}: rt,
+ * lf, bk, ft, up, dn (tr_sky.c). In blvl's axes (x, z, -y) those sides are +X, -X, -Z, +Z, +Y,
+ * -Y, so the cubemap's faces +X, -X, +Y, -Y, +Z, -Z are rt, lf, up, dn, ft, bk, each image as it
+ * is (no turn or mirror; a face smaller than the largest is scaled up to it):
+ * docs/IMPORT-Q3.md gives each face's orientation. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static uint8_t *fit(const blvl_allocator *a, const uint8_t *px, uint32_t w, uint
 }
 
 blvl_status blvl__q3m_sky(q3m *m, const blvl_q3_shader *sh) {
-    static const char *const faces[6] = {"rt", "bk", "up", "dn", "ft", "lf"};
+    static const char *const faces[6] = {"rt", "lf", "up", "dn", "ft", "bk"};
     q3_ctx *c = m->c;
     const blvl_allocator *a = &c->opt->allocator;
     if (m->sky_done || !sh->has_sky || !sh->sky_farbox || !c->o->fs)

@@ -228,13 +228,13 @@ def check(d):
     ok(syms.get("textures/t/dup", {}).get("shader") == "scripts/b.shader", "dup from b.shader")
     nd = mat("textures/common/nodraw")
     ok("texture" not in nd, "nodraw: no image")
-    # the sky cubemap: faces +X, -X, +Y, -Y, +Z, -Z = rt, bk, up, dn, ft, lf
+    # the sky cubemap: faces +X, -X, +Y, -Y, +Z, -Z = rt, lf, up, dn, ft, bk
     cube = json.load(open(os.path.join(d, "cubemaps.json")))["images"]
     ok(len(cube) == 1, "one cubemap")
     if cube:
         c = Image.open(io.BytesIO(bytes(cube[0]["data"]))).convert("RGB")
         ok(c.size == (8, 48), "six 8 x 8 faces stacked: %s" % (c.size,))
-        for k, face in enumerate(["rt", "bk", "up", "dn", "ft", "lf"]):
+        for k, face in enumerate(["rt", "lf", "up", "dn", "ft", "bk"]):
             px = c.getpixel((4, k * 8 + 4))
             ok(all(abs(px[q] - FACES[face][q]) <= 3 for q in range(3)),
                "face %d is %s: %s" % (k, face, px))
