@@ -9,18 +9,29 @@
  *   - patch_subdivisions 2: 8 triangles a patch; 65 refused;
  *   - lightmap UVs rewritten into the atlas slot; winding counter-clockwise from the front;
  *   - the light grid count as the engine computes it: 3 x 3 x 2 cells, a wrong size dropped;
- *   - more than 2^24 tessellated triangles refused (patch-tessellation). */
+ *   - more than 2^24 tessellated triangles refused (patch-tessellation);
+ *   - the atlas texels (slots and their copied borders), the grid's cells in blvl order
+ *     (Quake row y at Z = 2 - y), directions from the two angle bytes, a dark cell's zero
+ *     direction, the gain 2 (1 with _mapOverBrightBits 1) and the ambient. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define STBI_ONLY_PNG
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb/stb_image.h>
 
 #include "q3_bsp_build.h"
 #include "q3_geom_check.h"
 
 #define NAN_F (0.0f / 0.0f)
 
-static const char *ENTS = "{\n\"classname\" \"worldspawn\"\n\"message\" \"Test\"\n}\n";
+static const char *ENTS_PLAIN = "{\n\"classname\" \"worldspawn\"\n\"message\" \"Test\"\n}\n";
+/* overbright 1 (gain 1), ambient 51 of 255 tinted (1, 0.5, 0) */
+static const char *ENTS_LIT = "{\n\"classname\" \"worldspawn\"\n\"_mapOverBrightBits\" \"1\"\n"
+                              "\"_ambient\" \"51\"\n\"_color\" \"2 1 0\"\n}\n";
+static const char *ENTS;
 
 /* grid_bytes: light grid lump size; patches: extra copies of patch B (the cap test). */
 static uint8_t *make_map(size_t grid_bytes, uint32_t extra_patches, int pages, size_t *size) {
@@ -92,6 +103,8 @@ static uint8_t *make_map(size_t grid_bytes, uint32_t extra_patches, int pages, s
     uint8_t *grid = calloc(1, grid_bytes + 1);
     for (size_t i = 0; i < grid_bytes; i++)
         grid[i] = (uint8_t)(i * 7);
+    if (grid_bytes == 144)
+        memset(grid + 8 * 13, 0, 6); /* cell (1, 1, 1): no light */
     qb_put(&b, BLVL_Q3_LUMP_LIGHT_GRID, grid, grid_bytes);
     free(grid);
     return qb_finish(&b, size);
@@ -188,7 +201,101 @@ static void write_seed(const char *name, const uint8_t *map, size_t n) {
         fclose(f);
 }
 
+/* The atlas (decoded with stb_image) and the light grid against the map's bytes. */
+static void check_light(const q3gc *r, float gain, bool ambient) {
+    blvl_level *level = NULL;
+    blvl_error e;
+    CHECK(blvl_open_memory(&level, r->level, r->level_size, NULL, &e) == BLVL_OK);
+    if (!level)
+        return;
+    blvl_bytes sec = {0};
+    blvl_Lightmaps L = {0};
+    CHECK(blvl_level_lightmaps(level, &sec, &L, &e) == BLVL_OK);
+    if (sec.data && blvl_Lightmaps_lightmaps_len(L) == 1) {
+        blvl_Lightmap lm = blvl_Lightmaps_lightmaps_at(L, 0);
+        CHECK(blvl_Lightmap_gain(lm) == gain);
+        CHECK(blvl_Lightmap_encoding(lm) == blvl_LightmapEncoding_Gamma8);
+        blvl_Image im = blvl_Lightmap_color(lm);
+        CHECK_EQ_INT(blvl_Image_width(im), 260); /* 2 lightmaps: 2 x 1 slots */
+        CHECK_EQ_INT(blvl_Image_height(im), 130);
+        CHECK_EQ_INT(blvl_Image_layers(im), 1);
+        blvl_fb_vec png = blvl_Image_data_vec(im);
+        int w = 0, h = 0, ch;
+        uint8_t *px = stbi_load_from_memory(png.data, (int)png.len, &w, &h, &ch, 4);
+        CHECK(px && w == 260 && h == 130);
+        if (px && w == 260 && h == 130) {
+            unsigned bad = 0;
+            for (int y = 0; y < 130; y++)
+                for (int x = 0; x < 260; x++) {
+                    /* slot x / 130: lightmap texel (clamp(x % 130 - 1), clamp(y - 1)) */
+                    int page = x / 130, lx = x % 130 - 1, ly = y - 1;
+                    lx = lx < 0 ? 0 : lx > 127 ? 127 : lx;
+                    ly = ly < 0 ? 0 : ly > 127 ? 127 : ly;
+                    uint8_t want[4] = {page ? (uint8_t)(2 * lx) : 10, page ? (uint8_t)(2 * ly) : 20,
+                                       30, 255};
+                    bad += memcmp(px + 4 * ((size_t)y * 260 + (size_t)x), want, 4) != 0;
+                }
+            CHECK_EQ_INT(bad, 0);
+        }
+        stbi_image_free(px);
+    }
+    blvl_bytes_free(&sec);
+    blvl_Lighting G = {0};
+    CHECK(blvl_level_lighting(level, &sec, &G, &e) == BLVL_OK);
+    if (sec.data && blvl_Lighting_light_grid_present(G)) {
+        blvl_LightGrid g = blvl_Lighting_light_grid(G);
+        blvl_Vec3 o = blvl_LightGrid_origin(g), cs = blvl_LightGrid_cell_size(g);
+        /* world 0..128: 3 x 3 x 2 cells from 0; blvl Z = -y, so the origin is at -(0 + 2 * 64) */
+        CHECK(o.x == 0 && o.y == 0 && o.z == -128);
+        CHECK(cs.x == 64 && cs.y == 128 && cs.z == 64);
+        CHECK(blvl_LightGrid_gain(g) == gain);
+        blvl_Image am = blvl_LightGrid_ambient(g), di = blvl_LightGrid_directional(g),
+                   dv = blvl_LightGrid_direction(g);
+        CHECK_EQ_INT(blvl_Image_width(am), 3);
+        CHECK_EQ_INT(blvl_Image_height(am), 3);
+        CHECK_EQ_INT(blvl_Image_layers(am), 2);
+        unsigned bad = 0;
+        if (blvl_Image_data_len(am) == 72 && blvl_Image_data_len(di) == 72 &&
+            blvl_Image_data_len(dv) == 72) {
+            for (uint32_t z = 0; z < 2; z++)
+                for (uint32_t y = 0; y < 3; y++)
+                    for (uint32_t x = 0; x < 3; x++) {
+                        uint32_t q = 8 * (x + 3 * (y + 3 * z)), c = x + 3 * ((2 - y) + 3 * z);
+                        uint8_t d[8];
+                        for (int k = 0; k < 8; k++)
+                            d[k] = (uint8_t)((q + (uint32_t)k) * 7);
+                        if (q == 8 * 13)
+                            memset(d, 0, 6);
+                        for (int k = 0; k < 3; k++) {
+                            bad += blvl_Image_data_at(am, 4 * c + (uint32_t)k) != d[k];
+                            bad += blvl_Image_data_at(di, 4 * c + (uint32_t)k) != d[3 + k];
+                        }
+                        double th = d[6] * 2 * M_PI / 256, ph = d[7] * 2 * M_PI / 256;
+                        double v[3] = {cos(ph) * sin(th), cos(th), -sin(ph) * sin(th)};
+                        if (q == 8 * 13)
+                            v[0] = v[1] = v[2] = 0;
+                        for (int k = 0; k < 3; k++) {
+                            double want = floor((v[k] * 0.5 + 0.5) * 255 + 0.5);
+                            bad += fabs(blvl_Image_data_at(dv, 4 * c + (uint32_t)k) - want) > 1;
+                        }
+                    }
+        } else {
+            bad = 1;
+        }
+        CHECK_EQ_INT(bad, 0);
+        if (ambient) {
+            blvl_Vec3 a = blvl_LightingProfile_ambient(blvl_Lighting_profiles_at(G, 0));
+            CHECK(fabsf(a.x - 0.2f) < 1e-6f && fabsf(a.y - 0.1f) < 1e-6f && a.z == 0);
+        }
+    } else {
+        CHECK(0);
+    }
+    blvl_bytes_free(&sec);
+    blvl_close(level);
+}
+
 int main(void) {
+    ENTS = ENTS_PLAIN;
     size_t n;
     uint8_t *map = make_map(3 * 3 * 2 * 8, 0, 2, &n);
     q3gc r;
@@ -229,6 +336,8 @@ int main(void) {
         }
     }
     check_lm_uv(&r);
+    check_light(&r, 2.0f, false);
+    CHECK_EQ_INT(r.lightmap_sections, 1);
     q3gc_free(&r);
 
     /* a fixed level */
@@ -283,6 +392,15 @@ int main(void) {
     CHECK_EQ_INT(r.rep.light_grid_dropped, 1);
     q3gc_free(&r);
     free(map);
+    /* the worldspawn's overbright and ambient */
+    ENTS = ENTS_LIT;
+    map = make_map(144, 0, 2, &n);
+    CHECK_EQ_INT(q3gc_run(map, n, 0, &r), 0);
+    check_light(&r, 1.0f, true);
+    q3gc_free(&r);
+    free(map);
+    ENTS = ENTS_PLAIN;
+
     /* vertex lit: no lightmap lump, no lightmaps section, zero lightmap UVs */
     map = make_map(144, 0, 0, &n);
     CHECK_EQ_INT(q3gc_run(map, n, 0, &r), 0);
