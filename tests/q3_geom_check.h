@@ -31,6 +31,7 @@ typedef struct q3gc {
     uint32_t wound_ok, wound_wrong; /* non-degenerate triangles vs the BSP's normals */
     uint32_t *tris_of;              /* per BSP surface: triangles baked */
     uint32_t lightmap_sections;     /* 1 when the level has a lightmaps section */
+    uint32_t grid_cells;            /* cells of the level's light grid (0: none) */
     void *level, *sym;
     size_t level_size, sym_size;
 } q3gc;
@@ -107,6 +108,18 @@ static int q3gc_run(const void *bytes, size_t size, int subdiv, q3gc *r) {
             blvl_bytes_free(&lm);
         }
     }
+    {
+        blvl_bytes ls = {0};
+        blvl_Lighting G = {0};
+        if (blvl_level_lighting(level, &ls, &G, &e) == BLVL_OK) {
+            if (blvl_Lighting_light_grid_present(G)) {
+                blvl_Image am = blvl_LightGrid_ambient(blvl_Lighting_light_grid(G));
+                r->grid_cells =
+                    blvl_Image_width(am) * blvl_Image_height(am) * (uint32_t)blvl_Image_layers(am);
+            }
+            blvl_bytes_free(&ls);
+        }
+    }
     r->tris_of = calloc(bsp->surface_count + 1, sizeof *r->tris_of);
     if (blvl_level_geometry(level, &sec, &g, &e) == BLVL_OK) {
         blvl_Symbols S = blvl_Symbols_root(r->sym);
@@ -124,6 +137,13 @@ static int q3gc_run(const void *bytes, size_t size, int subdiv, q3gc *r) {
         for (uint32_t i = 0; i < nidx; i++)
             r->bad_index += blvl_Geometry_indices_at(g, i) >= nv;
         uint32_t nruns = blvl_Symbols_tri_runs_len(S);
+        uint32_t *layer_of = calloc(ntri + 1, sizeof *layer_of); /* per triangle: its batch's */
+        for (uint32_t k = 0; k < nb; k++) {
+            blvl_Batch B = blvl_Geometry_batches_at(g, k);
+            uint32_t f = blvl_Batch_first_index(B) / 3, c = blvl_Batch_index_count(B) / 3;
+            for (uint32_t t = f; t < f + c && t < ntri; t++)
+                layer_of[t] = blvl_Batch_lightmap_layer(B);
+        }
         for (uint32_t ri = 0; ri < nruns; ri++) {
             blvl_TriRun run = blvl_Symbols_tri_runs_at(S, ri);
             uint32_t end = ri + 1 < nruns ? blvl_Symbols_tri_runs_at(S, ri + 1).first_tri : ntri;
@@ -159,15 +179,7 @@ static int q3gc_run(const void *bytes, size_t size, int subdiv, q3gc *r) {
                                          w > hi[1] + 1e-6;
                     }
                     /* the batch holding triangle t: on the slot's page */
-                    for (uint32_t k = 0; k < nb; k++) {
-                        blvl_Batch B = blvl_Geometry_batches_at(g, k);
-                        if (3ull * t >= blvl_Batch_first_index(B) &&
-                            3ull * t <
-                                (uint64_t)blvl_Batch_first_index(B) + blvl_Batch_index_count(B)) {
-                            r->lm_layer_wrong += blvl_Batch_lightmap_layer(B) != layer;
-                            break;
-                        }
-                    }
+                    r->lm_layer_wrong += layer_of[t] != layer;
                 }
                 double e1[3] = {v[1].position.x - v[0].position.x,
                                 v[1].position.y - v[0].position.y,
@@ -205,6 +217,7 @@ static int q3gc_run(const void *bytes, size_t size, int subdiv, q3gc *r) {
                 r->tris_of[i] != q3gc_expect(bsp, i, 0))
                 r->count_wrong++;
         }
+        free(layer_of);
         blvl_bytes_free(&sec);
     }
     blvl_close(level);
