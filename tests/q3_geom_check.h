@@ -8,7 +8,7 @@
  *     batch on the slot's atlas page, the slot computed here from the documented layout;
  *   - triangles wound counter-clockwise seen from the side the BSP's normals face.
  * The world model's surfaces the engine draws (planar, soup, patch; not SURF_NODRAW, not
- * CONTENTS_FOG) must all be there. */
+ * CONTENTS_FOG unless a liquid's) must all be there. */
 #ifndef BLVL_TEST_Q3_GEOM_CHECK_H
 #define BLVL_TEST_Q3_GEOM_CHECK_H
 
@@ -60,7 +60,10 @@ static bool q3gc_drawn_world(const blvl_q3_bsp *bsp, uint32_t i) {
     const blvl_q3_surface *s = &bsp->surfaces[i];
     const blvl_q3_shader_ref *r = &bsp->shaders[s->shader];
     return (s->type == 2 || ((s->type == 1 || s->type == 3) && s->num_indexes >= 3)) &&
-           !(r->surface_flags & BLVL_Q3_SURF_NODRAW) && !(r->contents & BLVL_Q3_CONTENTS_FOG);
+           !(r->surface_flags & BLVL_Q3_SURF_NODRAW) &&
+           (!(r->contents & BLVL_Q3_CONTENTS_FOG) ||
+            (r->contents &
+             (BLVL_Q3_CONTENTS_WATER | BLVL_Q3_CONTENTS_SLIME | BLVL_Q3_CONTENTS_LAVA)));
 }
 
 static uint64_t q3gc_expect(const blvl_q3_bsp *bsp, uint32_t i, int n) {

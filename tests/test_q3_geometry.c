@@ -2,7 +2,8 @@
  * number worked out here from the map's numbers and docs/IMPORT-Q3.md:
  *   - a planar quad (2 triangles, lightmap page 1, fogged by a fog without fogparms), a soup
  *     (1 triangle, vertex lit, one NaN texture coordinate), two 3 x 3 patches A and B that
- *     share an edge (B runs along it the other way), a fog-shader face and a nodraw face;
+ *     share an edge (B runs along it the other way), a fog-shader face and a nodraw face (not
+ *     drawn), a lava face whose shader carries fog contents too (drawn);
  *   - the error rule: B's columns bulge 40 qu (|p0 - 2p1 + p2| = 80, 3 segments), its rows 40
  *     (2 segments); A is flat (1 segment) but shares B's column: A gets 3 along v, so both
  *     put the same 4 vertices on the shared edge (the control: alone A would put 2);
@@ -41,6 +42,7 @@ static uint8_t *make_map(size_t grid_bytes, uint32_t extra_patches, int pages, s
     qb_shader(&b, "textures/test/wall", 0, BLVL_Q3_CONTENTS_SOLID);
     qb_shader(&b, "textures/test/fog", 0, BLVL_Q3_CONTENTS_FOG);
     qb_shader(&b, "textures/common/caulk", BLVL_Q3_SURF_NODRAW, BLVL_Q3_CONTENTS_SOLID);
+    qb_shader(&b, "textures/test/lava", 0, BLVL_Q3_CONTENTS_LAVA | BLVL_Q3_CONTENTS_FOG);
     /* fog brush: the box 0..32 */
     qb_plane(&b, -1, 0, 0, 0), qb_plane(&b, 1, 0, 0, 32), qb_plane(&b, 0, -1, 0, 0);
     qb_plane(&b, 0, 1, 0, 32), qb_plane(&b, 0, 0, -1, 0), qb_plane(&b, 0, 0, 1, 32);
@@ -84,10 +86,11 @@ static uint8_t *make_map(size_t grid_bytes, uint32_t extra_patches, int pages, s
     qb_surface(&b, 0, -1, BLVL_Q3_MST_PATCH, 16, 9, 0, 0, 0, 3, 3);
     qb_surface(&b, 1, -1, BLVL_Q3_MST_PLANAR, 0, 4, 0, 6, -1, 0, 0);
     qb_surface(&b, 2, -1, BLVL_Q3_MST_PLANAR, 0, 4, 0, 6, -1, 0, 0);
+    qb_surface(&b, 3, -1, BLVL_Q3_MST_PLANAR, 0, 4, 0, 6, -1, 0, 0); /* 6: lava, drawn */
     for (uint32_t i = 0; i < extra_patches; i++)
         qb_surface(&b, 0, -1, BLVL_Q3_MST_PATCH, 16, 9, 0, 0, 0, 3, 3);
     float mins[3] = {0, 0, 0}, maxs[3] = {128, 128, 128};
-    qb_model(&b, mins, maxs, 0, 6 + (int32_t)extra_patches, 0, 0);
+    qb_model(&b, mins, maxs, 0, 7 + (int32_t)extra_patches, 0, 0);
     /* lightmaps: page 0 flat (10, 20, 30), page 1 a gradient */
     uint8_t *lm = malloc(2 * 128 * 128 * 3);
     for (int p = 0; p < pages; p++)
@@ -302,16 +305,17 @@ int main(void) {
 
     /* the error rule */
     CHECK_EQ_INT(q3gc_run(map, n, 0, &r), 0);
-    CHECK_EQ_INT(r.rep.surfaces_drawn, 4);
+    CHECK_EQ_INT(r.rep.surfaces_drawn, 5);
     CHECK_EQ_INT(r.rep.patch_triangles, 2 * 1 * 3 + 2 * 2 * 3);
-    CHECK_EQ_INT(r.rep.triangles, 2 + 1 + 18);
-    CHECK_EQ_INT(r.got_tris, 21);
+    CHECK_EQ_INT(r.rep.triangles, 2 + 1 + 18 + 2);
+    CHECK_EQ_INT(r.got_tris, 23);
     CHECK_EQ_INT(r.tris_of[0], 2);
     CHECK_EQ_INT(r.tris_of[1], 1);
     CHECK_EQ_INT(r.tris_of[2], 6);
     CHECK_EQ_INT(r.tris_of[3], 12);
     CHECK_EQ_INT(r.tris_of[4], 0);
     CHECK_EQ_INT(r.tris_of[5], 0);
+    CHECK_EQ_INT(r.tris_of[6], 2); /* lava with fogparms is drawn */
     CHECK_EQ_INT(r.nonfinite, 0);
     CHECK_EQ_INT(r.bad_index, 0);
     CHECK_EQ_INT(r.lm_outside, 0);
@@ -343,10 +347,10 @@ int main(void) {
     /* a fixed level */
     CHECK_EQ_INT(q3gc_run(map, n, 2, &r), 0);
     CHECK_EQ_INT(r.rep.patch_triangles, 16);
-    CHECK_EQ_INT(r.rep.triangles, 19);
+    CHECK_EQ_INT(r.rep.triangles, 21);
     CHECK_EQ_INT(r.count_wrong, 0);
     CHECK_EQ_INT(r.missing, 0);
-    CHECK_EQ_INT(r.want_tris, 19);
+    CHECK_EQ_INT(r.want_tris, 21);
     q3gc_free(&r);
     free(map);
 
@@ -405,7 +409,7 @@ int main(void) {
     map = make_map(144, 0, 0, &n);
     CHECK_EQ_INT(q3gc_run(map, n, 0, &r), 0);
     CHECK_EQ_INT(r.lightmap_sections, 0);
-    CHECK_EQ_INT(r.rep.triangles, 21);
+    CHECK_EQ_INT(r.rep.triangles, 23);
     q3gc_free(&r);
     write_seed("vertex_lit.bsp", map, n);
     free(map);

@@ -23,8 +23,10 @@ bool blvl__q3g_drawn(const q3g *g, uint32_t i) {
     const q3_shader_info *si = &c->shader[s->shader];
     if (si->nodraw || (r->surface_flags & BLVL_Q3_SURF_NODRAW))
         return false;
-    /* A fog shader's surfaces draw only fog, which the fog volume carries. */
-    if (si->fog || (r->contents & BLVL_Q3_CONTENTS_FOG))
+    /* A fog-only shader's surfaces show only fog, which the fog volume carries; a liquid with
+     * fogparms (lava, water) draws its own stages and is kept. */
+    const uint32_t liquid = BLVL_Q3_CONTENTS_WATER | BLVL_Q3_CONTENTS_SLIME | BLVL_Q3_CONTENTS_LAVA;
+    if ((si->fog || (r->contents & BLVL_Q3_CONTENTS_FOG)) && !(r->contents & liquid))
         return false;
     return true;
 }
