@@ -70,7 +70,7 @@ static int pick_map(const char *pk3, const char *want, char **out) {
     } else if (count == 1) {
         *out = strdup(names[0]);
     } else if (count == 0) {
-        rc = cli_failf(pk3, BLVL_E_NOT_FOUND, "map: no map: the archive holds no maps/*.bsp");
+        rc = cli_failf(pk3, BLVL_E_NOT_FOUND, "holds no maps: no maps/*.bsp in the archive");
     } else {
         fprintf(stderr,
                 "blvl bake: %s holds %zu maps (%s, %s, ...): name one with --map (see blvl bake "
