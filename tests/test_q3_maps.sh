@@ -9,10 +9,6 @@
 # reach fails. Skips (77) when the packages are not installed. Under the sanitizer build
 # (BLVL_SANITIZED=1) only the maps of BLVL_Q3_SANITIZED_MAPS are baked. docs/IMPORT-Q3.md.
 set -u
-# Sections and checks whose bake steps are not yet in this tree: listed here, they are reported
-# but not required. Empty them once the materials, lighting, colliders and geometry steps are in.
-PENDING_SECTIONS="sim geometry textures lighting lightmaps"
-PENDING_MISSING_IMAGES=1
 # Maps whose images do not all ship in the packages: MAP=COUNT, at most COUNT distinct images
 # that its drawn shaders name and no archive of the folder holds (the materials step's report;
 # test_q3_materials_real lists the names by its own reading). Measured with every bake step in;
@@ -92,13 +88,11 @@ while IFS=$'\t' read -r n lm; do
     have=" $(cut -d' ' -f1 "$b.ls" | tr '\n' ' ') "
     for s in $REQUIRED; do
         [[ $have == *" $s "* ]] && continue
-        [[ " $PENDING_SECTIONS " == *" $s "* ]] && continue
         bad "$b: no $s section (has:$have)"
     done
     if [ "$lm" = 0 ] && [[ $have == *" lightmaps "* ]]; then
         bad "$b: a lightmaps section, but the map's lightmap lump is empty"
-    elif [ "$lm" != 0 ] && [[ $have != *" lightmaps "* ]] &&
-         [[ " $PENDING_SECTIONS " != *" lightmaps "* ]]; then
+    elif [ "$lm" != 0 ] && [[ $have != *" lightmaps "* ]]; then
         bad "$b: no lightmaps section, but the map's lightmap lump holds $lm bytes"
     fi
     missing=$(sed -n 's/^blvl bake: .*: \([0-9][0-9]*\) missing images,.*/\1/p' "$b.err")
@@ -108,9 +102,9 @@ while IFS=$'\t' read -r n lm; do
     fi
     allowed=0
     for e in $EXPECTED_MISSING; do [ "${e%%=*}" = "$b" ] && allowed=${e#*=}; done
-    if [ "$missing" -gt "$allowed" ] && [ "$PENDING_MISSING_IMAGES" != 1 ]; then
+    if [ "$missing" -gt "$allowed" ]; then
         bad "$b: $missing missing images, at most $allowed expected (EXPECTED_MISSING)"
-    elif [ "$missing" -lt "$allowed" ] && [ "$PENDING_MISSING_IMAGES" != 1 ]; then
+    elif [ "$missing" -lt "$allowed" ]; then
         echo "NOTE: $b: $missing missing images, fewer than the $allowed of EXPECTED_MISSING: tighten it"
     fi
     printf '%-20s %6ss  lightmap lump %8s  missing images %s  sections:%s\n' "$b" \
@@ -119,7 +113,5 @@ while IFS=$'\t' read -r n lm; do
 done <maps.tsv
 [ "$total" -ge 1 ] || bad "no maps in $pk3"
 [ -n "${BLVL_SANITIZED:-}" ] || [ "$total" -ge 50 ] || bad "only $total maps in $pk3 (50 expected)"
-[ -n "$PENDING_SECTIONS" ] && echo "test_q3_maps: not yet required: $PENDING_SECTIONS"
-[ "$PENDING_MISSING_IMAGES" = 1 ] && echo "test_q3_maps: missing images not yet required to be 0"
 echo "test_q3_maps: $pass maps passed, $fail failed"
 [ "$fail" = 0 ]
