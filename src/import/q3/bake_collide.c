@@ -11,7 +11,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-#define Q3_LAVA_DMG 30.0f  /* per hit, feet in it; the game multiplies by the depth (1..3) */
+#define Q3_LAVA_DMG 30.0f /* per hit, feet in it; the game multiplies by the depth (1..3) */
 #define Q3_SLIME_DMG 10.0f
 #define Q3_PAIN_DEBOUNCE 0.7f /* s between two hits of the liquid: the pain debounce */
 
@@ -68,8 +68,7 @@ bool blvl__q3c_flags(uint32_t contents, uint32_t surface, uint32_t *flags) {
         f = 0;
     else if (contents & BLVL_Q3_CONTENTS_PLAYERCLIP) /* OpenArena's missileclip too */
         f = blvl_ColliderFlag_Clip | blvl_ColliderFlag_ShotThrough;
-    else if (contents &
-             (BLVL_Q3_CONTENTS_WATER | BLVL_Q3_CONTENTS_SLIME | BLVL_Q3_CONTENTS_LAVA)) {
+    else if (contents & (BLVL_Q3_CONTENTS_WATER | BLVL_Q3_CONTENTS_SLIME | BLVL_Q3_CONTENTS_LAVA)) {
         *flags = blvl_ColliderFlag_Water;
         return true;
     } else
@@ -114,8 +113,7 @@ static uint32_t liquid_material(const q3_ctx *c, const blvl_q3_brush *b) {
         return c->shader[b->shader].material;
     for (int32_t k = 0; k < b->num_sides; k++) {
         int32_t s = c->bsp->brush_sides[b->first_side + k].shader;
-        if (s >= 0 && (uint32_t)s < c->bsp->shader_count &&
-            c->shader[s].material != BLVL_BAKE_NONE)
+        if (s >= 0 && (uint32_t)s < c->bsp->shader_count && c->shader[s].material != BLVL_BAKE_NONE)
             return c->shader[s].material;
     }
     return BLVL_BAKE_NONE;

@@ -17,7 +17,7 @@
 #define NORMAL_EPSILON 0.0001f   /* two triangles of a quad on one plane: one facet */
 #define DIST_EPSILON 0.02f
 
-#define AT(p, i, j) (p)[(size_t)(i) * Q3_MAX_GRID + (size_t)(j)]
+#define AT(p, i, j) (p)[(size_t)(i)*Q3_MAX_GRID + (size_t)(j)]
 
 static bool needs_subdivision(const float a[3], const float b[3], const float c[3]) {
     float d[3];

@@ -11,15 +11,15 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-#define Q3_GRAVITY 800.0f     /* g_gravity's default, qu/s^2 (the jump pad's arc) */
-#define Q3_ITEM_RADIUS 15.0f  /* an item's box half-size: the flag site */
-#define Q3_KILL_BELOW 64.0f   /* kill_y this far below the world's lowest point */
-#define Q3_DOOR_SPEED 400.0f  /* func_door defaults */
+#define Q3_GRAVITY 800.0f    /* g_gravity's default, qu/s^2 (the jump pad's arc) */
+#define Q3_ITEM_RADIUS 15.0f /* an item's box half-size: the flag site */
+#define Q3_KILL_BELOW 64.0f  /* kill_y this far below the world's lowest point */
+#define Q3_DOOR_SPEED 400.0f /* func_door defaults */
 #define Q3_DOOR_WAIT 2.0f
 #define Q3_DOOR_LIP 8.0f
-#define Q3_HURT_DMG 5.0f      /* trigger_hurt's default dmg */
-#define Q3_FRAME 0.1f         /* a server frame (sv_fps 10): trigger_hurt hits once a frame */
-#define Q3_HURT_SLOW 16       /* spawnflags: once a second instead */
+#define Q3_HURT_DMG 5.0f /* trigger_hurt's default dmg */
+#define Q3_FRAME 0.1f    /* a server frame (sv_fps 10): trigger_hurt hits once a frame */
+#define Q3_HURT_SLOW 16  /* spawnflags: once a second instead */
 #define Q3_HURT_NO_PROTECTION 8
 #define Q3_DOOR_START_OPEN 1
 #define Q3_TELEPORT_SPECTATOR 1
@@ -144,8 +144,8 @@ static blvl_status each_brush(q3_ctx *c, uint32_t m, brush_fn fn, void *arg) {
         return blvl__q3_nomem(c);
     blvl_status st = BLVL_OK;
     for (int32_t k = 0; st == BLVL_OK && k < mod->num_brushes; k++) {
-        uint32_t n = blvl__q3c_brush_planes(c, (uint32_t)(mod->first_brush + k),
-                                            c->model[m].offset, planes);
+        uint32_t n =
+            blvl__q3c_brush_planes(c, (uint32_t)(mod->first_brush + k), c->model[m].offset, planes);
         blvl_Vec3 lo, hi;
         if (n && blvl__q3c_planes_bounds(c, planes, n, &lo, &hi, &st))
             st = fn(c, planes, n, lo, hi, arg);
@@ -178,8 +178,8 @@ typedef struct trig_arg {
     bool hurt;
 } trig_arg;
 
-static blvl_status add_trigger_brush(q3_ctx *c, const blvl_Plane *planes, uint32_t n,
-                                     blvl_Vec3 lo, blvl_Vec3 hi, void *arg) {
+static blvl_status add_trigger_brush(q3_ctx *c, const blvl_Plane *planes, uint32_t n, blvl_Vec3 lo,
+                                     blvl_Vec3 hi, void *arg) {
     trig_arg *a = arg;
     if (a->hurt) {
         blvl_bake_hurt h = a->h;
@@ -295,7 +295,7 @@ static blvl_status door(q3_ctx *c, uint32_t i, uint32_t m) {
     /* A named door (opened by a trigger or button) or one with health (shot open) is used;
      * the others open on touch (Think_SpawnNewDoorTrigger). */
     d.trigger = (d.name || key_float(c, e, "health", 0) != 0) ? blvl_DoorTrigger_Use
-                                                               : blvl_DoorTrigger_Timer;
+                                                              : blvl_DoorTrigger_Timer;
     d.direction = q3_axes(dir);
     d.distance = dist;
     float speed = key_float(c, e, "speed", 0), wait = key_float(c, e, "wait", 0);

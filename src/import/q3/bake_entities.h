@@ -14,8 +14,7 @@ bool blvl__q3e_vec(q3_ctx *c, const blvl_q3_entity *e, const char *key, float v[
 
 /* Brush `brush`'s side planes in blvl axes, moved by `offset` (the model's placement), into
  * `out` (room for the brush's side count). Returns the count. */
-uint32_t blvl__q3c_brush_planes(const q3_ctx *c, uint32_t brush, blvl_Vec3 offset,
-                                blvl_Plane *out);
+uint32_t blvl__q3c_brush_planes(const q3_ctx *c, uint32_t brush, blvl_Vec3 offset, blvl_Plane *out);
 /* The bounds of a convex plane set (its face corners); false when it bounds no volume. */
 bool blvl__q3c_planes_bounds(const q3_ctx *c, const blvl_Plane *planes, uint32_t count,
                              blvl_Vec3 *lo, blvl_Vec3 *hi, blvl_status *st);
