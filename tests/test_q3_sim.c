@@ -408,6 +408,47 @@ done:
     free(blo), free(bhi), free(solid);
 }
 
+/* No Planes collider holds two planes that are one plane to a trace: normals within 0.999
+ * and 0.03 qu apart or closer at every corner of the collider's bounds (so at every point of
+ * it): the compiler's sides and the bevels the bake adds are never doubled. */
+static bool one_plane(blvl_Plane p, blvl_Plane q, blvl_Vec3 lo, blvl_Vec3 hi) {
+    if (p.normal.x * q.normal.x + p.normal.y * q.normal.y + p.normal.z * q.normal.z < 0.999f)
+        return false;
+    for (int k = 0; k < 8; k++) {
+        double c[3] = {(k & 1) ? hi.x : lo.x, (k & 2) ? hi.y : lo.y, (k & 4) ? hi.z : lo.z};
+        double a = p.normal.x * c[0] + p.normal.y * c[1] + p.normal.z * c[2] - p.dist;
+        double b = q.normal.x * c[0] + q.normal.y * c[1] + q.normal.z * c[2] - q.dist;
+        if (fabs(a - b) > 0.03) /* the bake keeps apart what differs by over 1/32 somewhere */
+            return false;
+    }
+    return true;
+}
+
+static void check_no_duplicate_planes(map_run *m) {
+    uint32_t nc = blvl_Sim_colliders_len(m->sim), dups = 0, planes = 0;
+    for (uint32_t i = 0; i < nc; i++) {
+        blvl_Collider c = blvl_Sim_colliders_at(m->sim, i);
+        if (blvl_Collider_shape_type(c) != blvl_Shape_Planes)
+            continue;
+        blvl_Planes ps = blvl_Collider_shape_as_Planes(c);
+        blvl_Vec3 lo = blvl_Collider_lo(c), hi = blvl_Collider_hi(c);
+        uint32_t n = blvl_Planes_planes_len(ps);
+        planes += n;
+        for (uint32_t a = 0; a < n; a++)
+            for (uint32_t b = a + 1; b < n; b++) {
+                blvl_Plane p = blvl_Planes_planes_at(ps, a), q = blvl_Planes_planes_at(ps, b);
+                if (one_plane(p, q, lo, hi) && dups++ < 3)
+                    fprintf(stderr,
+                            "%s: collider %u: planes %u and %u are one: (%.7g %.7g %.7g) %.7g "
+                            "and (%.7g %.7g %.7g) %.7g\n",
+                            m->name, i, a, b, p.normal.x, p.normal.y, p.normal.z, p.dist,
+                            q.normal.x, q.normal.y, q.normal.z, q.dist);
+            }
+    }
+    CHECK_EQ_INT(dups, 0);
+    printf("%s: %u planes in Planes colliders, %u nearly doubled\n", m->name, planes, dups);
+}
+
 /* ---- one map ----------------------------------------------------------------------------- */
 
 static void run_map(blvl_q3_fs *fs, const char *name) {
@@ -469,6 +510,7 @@ static void run_map(blvl_q3_fs *fs, const char *name) {
     check_rays(&m);
     check_walk(&m, rest, rest_ok);
     check_contents(&m);
+    check_no_duplicate_planes(&m);
     free(rest), free(rest_ok), free(m.world_only);
 done:
     blvl_trace_world_free(m.w);
