@@ -91,6 +91,7 @@ typedef struct model_ctx {
     const char *name;   /* ColliderSource name: targetname, else the model "*N" */
     char star[16];
     blvl_Plane *planes;
+    float (*grid)[3]; /* a patch's collision grid */
 } model_ctx;
 
 static blvl_bake_collider base_collider(const q3_ctx *c, const model_ctx *mc) {
@@ -190,9 +191,16 @@ blvl_status blvl__q3c_colliders(q3_ctx *c) {
                           "patch-thickness: %g is not a positive finite number of qu", (double)t);
     uint32_t room = blvl__q3c_max_sides(c);
     model_ctx mc = {0};
+    size_t cells = (size_t)Q3_MAX_GRID * Q3_MAX_GRID;
     mc.planes = blvl__calloc_n(al, room ? room : 1, sizeof *mc.planes);
-    if (!mc.planes)
+    mc.grid = blvl__calloc_n(al, cells, sizeof mc.grid[0]);
+    if (!mc.planes || !mc.grid) {
+        if (mc.planes)
+            blvl__dealloc(al, mc.planes, (size_t)(room ? room : 1) * sizeof *mc.planes);
+        if (mc.grid)
+            blvl__dealloc(al, mc.grid, cells * sizeof mc.grid[0]);
         return blvl__q3_nomem(c);
+    }
     blvl_status st = BLVL_OK;
     for (uint32_t m = 0; st == BLVL_OK && m < bsp->model_count; m++) {
         const q3_model_place *p = &c->model[m];
@@ -229,9 +237,11 @@ blvl_status blvl__q3c_colliders(q3_ctx *c) {
             if (bsp->surfaces[si].type != BLVL_Q3_MST_PATCH)
                 continue;
             blvl_bake_collider base = base_collider(c, &mc);
-            st = blvl__q3c_patch(c, si, c->model[m].offset, &base, t > 0 ? t : Q3_PATCH_THICKNESS);
+            st = blvl__q3c_patch(c, si, c->model[m].offset, &base, t > 0 ? t : Q3_PATCH_THICKNESS,
+                                 mc.grid);
         }
     }
     blvl__dealloc(al, mc.planes, (size_t)(room ? room : 1) * sizeof *mc.planes);
+    blvl__dealloc(al, mc.grid, cells * sizeof mc.grid[0]);
     return st;
 }

@@ -12,9 +12,10 @@
 bool blvl__q3c_flags(uint32_t contents, uint32_t surface, uint32_t *flags);
 
 /* The collision hulls of patch surface `surface`, placed at `offset` (blvl axes), each facet
- * extruded `thickness` qu behind its face. `base` carries door, gametypes, source. */
+ * extruded `thickness` qu behind its face. `base` carries door, gametypes, source; `grid` is
+ * scratch room for Q3_MAX_GRID^2 points. */
 blvl_status blvl__q3c_patch(q3_ctx *c, uint32_t surface, blvl_Vec3 offset,
-                            const blvl_bake_collider *base, float thickness);
+                            const blvl_bake_collider *base, float thickness, float (*grid)[3]);
 
 /* The engine's collision grid of a patch (cm_patch.c): the control points subdivided until
  * every curve is within 16 qu of its chords, degenerate columns removed. `pts` has room for

@@ -166,7 +166,7 @@ static blvl_status facet(facet_ctx *f, const float *const *corner, int n, const 
 }
 
 blvl_status blvl__q3c_patch(q3_ctx *c, uint32_t surface, blvl_Vec3 offset,
-                            const blvl_bake_collider *base, float thickness) {
+                            const blvl_bake_collider *base, float thickness, float (*grid)[3]) {
     const blvl_q3_bsp *bsp = c->bsp;
     const blvl_q3_surface *s = &bsp->surfaces[surface];
     const blvl_q3_shader_ref *sh = &bsp->shaders[s->shader];
@@ -176,11 +176,9 @@ blvl_status blvl__q3c_patch(q3_ctx *c, uint32_t surface, blvl_Vec3 offset,
         (flags & blvl_ColliderFlag_Water))
         return BLVL_OK;
     const blvl_allocator *al = &c->opt->allocator;
-    size_t cells = (size_t)Q3_MAX_GRID * Q3_MAX_GRID;
-    float(*grid)[3] = blvl__calloc_n(al, cells, sizeof grid[0]);
     float(*ctrl)[3] = blvl__calloc_n(al, (size_t)s->num_verts, sizeof ctrl[0]);
     blvl_status st = BLVL_OK;
-    if (!grid || !ctrl) {
+    if (!ctrl) {
         st = blvl__q3_nomem(c);
         goto done;
     }
@@ -221,8 +219,6 @@ blvl_status blvl__q3c_patch(q3_ctx *c, uint32_t surface, blvl_Vec3 offset,
                 st = facet(&f, t1, 3, pl1);
         }
 done:
-    if (grid)
-        blvl__dealloc(al, grid, cells * sizeof grid[0]);
     if (ctrl)
         blvl__dealloc(al, ctrl, (size_t)s->num_verts * sizeof ctrl[0]);
     return st;
