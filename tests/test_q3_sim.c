@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "blvl/bake.h"
 #include "blvl/blvl.h"
@@ -461,6 +462,7 @@ static void run_map(blvl_q3_fs *fs, const char *name) {
     size_t ls = 0;
     blvl_level *level = NULL;
     blvl_bytes by = {0};
+    blvl_status st;
     if (blvl_q3_fs_read(fs, name, &data, &size, &err) != BLVL_OK ||
         blvl_q3_bsp_read(data, size, NULL, &m.bsp, &err) != BLVL_OK) {
         fprintf(stderr, "%s: %s\n", name, err.message);
@@ -473,8 +475,11 @@ static void run_map(blvl_q3_fs *fs, const char *name) {
     o.map_name = name;
     o.report = &rep;
     CHECK(blvl_bake_new(&b, NULL, &err) == BLVL_OK);
-    if (blvl_q3_bake(m.bsp, &o, b, &err) != BLVL_OK ||
-        blvl_bake_write_memory(b, &lv, &ls, NULL, NULL, NULL, &err) != BLVL_OK ||
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    st = blvl_q3_bake(m.bsp, &o, b, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (st != BLVL_OK || blvl_bake_write_memory(b, &lv, &ls, NULL, NULL, NULL, &err) != BLVL_OK ||
         blvl_open_memory(&level, lv, ls, NULL, &err) != BLVL_OK ||
         blvl_sections_verify(level, &err) != BLVL_OK ||
         blvl_level_sim(level, &by, &m.sim, &err) != BLVL_OK ||
@@ -483,8 +488,9 @@ static void run_map(blvl_q3_fs *fs, const char *name) {
         CHECK(0);
         goto done;
     }
-    printf("%s: %u brushes, %u dropped (no volume), %u patch hulls\n", name, rep.brushes,
-           rep.brushes_dropped, rep.patch_hulls);
+    printf("%s: %u brushes, %u dropped (no volume), %u patch hulls, bake %.0f ms\n", name,
+           rep.brushes, rep.brushes_dropped, rep.patch_hulls,
+           (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
     CHECK(rep.brushes > 0);
     uint32_t rc = 0;
     blvl_trace_world_reports(m.w, &rc);
