@@ -10,8 +10,8 @@ CMAKE_FLAGS  ?=
 # the output (MAKEFLAGS reaches the nested makes through the environment).
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps build run test test-release test-sanitize test-fuzz bench format check-format clean \
-        distclean
+.PHONY: all deps build run test test-release test-sanitize test-fuzz bench bench-maps format \
+        check-format clean distclean
 
 all: build
 
@@ -45,6 +45,10 @@ test-fuzz: deps
 
 bench: build
 	@scripts/bench.sh $(BUILD)
+
+# Every map of OpenArena's pak1-maps.pk3 baked in parallel: bake time, size, verify speed.
+bench-maps: build
+	@scripts/bench-maps.sh $(BUILD)
 
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^src/sections/gen/')

@@ -13,28 +13,44 @@
 #include "blvl/hmap.h"
 #include "blvl/riot.h"
 #include "blvl/subspace.h"
+#include "bake_q3.h"
 #include "cli.h"
 
 static const cli_help help = {
-    "bake", "INPUT -o OUT.blvl [--from hmap|subspace|riot|q3] [--symbols OUT.bsym] [--threads N]",
+    "bake",
+    "INPUT -o OUT.blvl [--from hmap|subspace|riot|q3] [--symbols OUT.bsym] [--threads N]\n"
+    "       [--pk3 FILE_OR_DIR]... [--map NAME] [--patch-thickness QU] [--patch-subdivisions N]",
     "Bakes a source map into a level. The format comes from the first bytes:\n"
     "  HMAP        Rockgrave .hmap (docs/IMPORT-HMAP.md)\n"
     "  SRSC        Riot engine (Drakan) .lvl (docs/IMPORT-RIOT.md)\n"
     "  BM, elvl    Subspace .lvl (docs/IMPORT-SUBSPACE.md); the level's name is the map's\n"
     "              ATTR NAME, else the file's name without its directory and .lvl\n"
-    "  IBSP, PK    Quake 3 .bsp or .pk3 zip  (recognised; importer not built yet)\n"
+    "  IBSP, PK    Quake 3 .bsp, or a .pk3 zip holding maps/*.bsp (docs/IMPORT-Q3.md)\n"
+    "  blvl-recipe a recipe: map, pk3 and options lines, cameras from NAME.cameras\n"
+    "              beside NAME.recipe (docs/IMPORT-Q3.md)\n"
     "A file with none of these starts is a Subspace map of bare tile records only with\n"
     "--from subspace, or when its name ends in .lvl and its first record's x and y are at most\n"
-    "1023; one whose name ends in .hmap goes to the .hmap reader (which says what is wrong\n"
-    "with it); anything else is refused as an unknown format.\n"
+    "1023; one whose name ends in .hmap goes to the .hmap reader, .bsp to the Quake 3 reader\n"
+    "(which say what is wrong with it); anything else is refused as an unknown format.\n"
     "  -o OUT.blvl            the level (written to a temporary beside it, synced, renamed)\n"
     "  --symbols OUT.bsym     also write the symbols sidecar (where each collider and\n"
     "                         triangle run came from)\n"
     "  --from FORMAT          read INPUT as this format whatever its bytes say\n"
     "  --threads N            compression workers (0 = online CPUs); the bytes do not depend\n"
     "                         on it\n"
-    "Prints one line of counts. Exit status: 0 baked, 1 the input is refused (\"blvl: FILE:\n"
-    "<chunk>: <field> at offset N: <rule>: <problem>\") and nothing is written, 2 usage error.\n"};
+    "Quake 3 maps (INPUT a .bsp on disk, a path inside the --pk3 archives such as\n"
+    "maps/oa_dm1.bsp, or a .pk3 holding the map):\n"
+    "  --pk3 FILE_OR_DIR      an archive, or a folder (its *.pk3 in byte order of names, then\n"
+    "                         its loose files); repeatable, later ones override earlier ones\n"
+    "  --map NAME             which map of a .pk3 INPUT (oa_dm1, maps/oa_dm1.bsp); needed when\n"
+    "                         it holds more than one\n"
+    "  --patch-thickness QU   how far a patch's collision hulls reach behind it (default 4)\n"
+    "  --patch-subdivisions N tessellation of drawn patches, 1..64 per Bezier span (default:\n"
+    "                         the engine's rule)\n"
+    "Prints one line of counts (a Quake 3 bake also one line of its report on stderr:\n"
+    "missing images, dropped brushes, ...). Exit status: 0 baked, 1 the input is refused\n"
+    "(\"blvl: FILE: <chunk>: <field> at offset N: <rule>: <problem>\") and nothing is\n"
+    "written, 2 usage error.\n"};
 
 typedef enum format { F_NONE, F_HMAP, F_SUBSPACE, F_RIOT, F_Q3 } format;
 
@@ -69,6 +85,8 @@ static format detect(const char *path, const uint8_t *d, size_t n, const char **
      * wrong with it, rather than "unknown format". */
     if (ends_with(path, ".hmap"))
         return *what = "a .hmap by its name", F_HMAP;
+    if (ends_with(path, ".bsp"))
+        return *what = "a .bsp by its name", F_Q3;
     *what = NULL;
     return F_NONE;
 }
@@ -175,7 +193,13 @@ int blvl_cmd_bake(int argc, char **argv) {
                                           {"from", required_argument, NULL, 'f'},
                                           {"symbols", required_argument, NULL, 's'},
                                           {"threads", required_argument, NULL, 't'},
+                                          {"pk3", required_argument, NULL, 'P'},
+                                          {"map", required_argument, NULL, 'M'},
+                                          {"patch-thickness", required_argument, NULL, 'T'},
+                                          {"patch-subdivisions", required_argument, NULL, 'D'},
                                           {0, 0, 0, 0}};
+    static q3_args q3; /* static: 2 KiB of pointers */
+    memset(&q3, 0, sizeof q3);
     const char *out = NULL, *symbols = NULL;
     format from = F_NONE;
     uint32_t threads = 0;
@@ -204,6 +228,27 @@ int blvl_cmd_bake(int argc, char **argv) {
             continue;
         else if (c == 't')
             return cli_usage(&help, "--threads wants a number 0..1024, not '%s'", optarg);
+        else if (c == 'P' && !*optarg)
+            return cli_usage(&help, "--pk3 wants a file or folder, not ''");
+        else if (c == 'P' && q3.pk3_count >= Q3_MAX_PK3)
+            return cli_usage(&help, "--pk3 given more than %d times", Q3_MAX_PK3);
+        else if (c == 'P')
+            q3.pk3[q3.pk3_count++] = optarg;
+        else if (c == 'M' && (q3.map || !*optarg))
+            return cli_usage(&help, q3.map ? "--map given twice" : "--map wants a name, not ''");
+        else if (c == 'M')
+            q3.map = optarg;
+        else if (c == 'T' && !q3.has_thickness && !q3_parse_thickness(optarg, &q3.patch_thickness))
+            q3.has_thickness = 1;
+        else if (c == 'T')
+            return cli_usage(&help, "--patch-thickness wants one number 0 < QU <= 1024, not '%s'",
+                             optarg);
+        else if (c == 'D' && !q3.has_subdivisions &&
+                 !q3_parse_subdivisions(optarg, &q3.patch_subdivisions))
+            q3.has_subdivisions = 1;
+        else if (c == 'D')
+            return cli_usage(&help, "--patch-subdivisions wants one number 1..64, not '%s'",
+                             optarg);
         else
             return cli_getopt_error(&help, argc, argv);
     }
@@ -218,6 +263,15 @@ int blvl_cmd_bake(int argc, char **argv) {
     const char *in = argv[optind];
     if (same_file(in, out) || (symbols && same_file(in, symbols)))
         return cli_usage(&help, "the output would replace the input %s", in);
+    int q3_opts = q3.pk3_count || q3.map || q3.has_thickness || q3.has_subdivisions;
+    if (q3_opts && from != F_NONE && from != F_Q3)
+        return cli_usage(&help, "--pk3, --map and --patch-* are for Quake 3 maps, not --from %s",
+                         format_names[from]);
+    q3_out qout = {out, symbols, threads};
+    /* A map inside the archives: no file of that name on disk. */
+    struct stat st;
+    if (q3.pk3_count && stat(in, &st) != 0)
+        return cli_bake_q3(in, NULL, 0, &q3, &qout);
     uint8_t *data;
     size_t size;
     int rc = cli_read_input(in, &data, &size);
@@ -229,6 +283,15 @@ int blvl_cmd_bake(int argc, char **argv) {
         f = from;
         what = NULL;
     }
+    if (from == F_NONE && cli_is_recipe(data, size)) {
+        rc = cli_bake_recipe(in, data, size, &q3, &qout);
+        free(data);
+        return rc;
+    }
+    if (q3_opts && f != F_Q3) {
+        free(data);
+        return cli_usage(&help, "--pk3, --map and --patch-* are for Quake 3 maps; %s is none", in);
+    }
     switch (f) {
     case F_HMAP:
         rc = bake(fill_hmap, in, data, size, out, symbols, threads);
@@ -238,6 +301,9 @@ int blvl_cmd_bake(int argc, char **argv) {
         break;
     case F_SUBSPACE:
         rc = bake(fill_subspace, in, data, size, out, symbols, threads);
+        break;
+    case F_Q3:
+        rc = cli_bake_q3(in, data, size, &q3, &qout);
         break;
     case F_NONE: {
         char hex[3 * 4 + 1] = "";
@@ -250,12 +316,6 @@ int blvl_cmd_bake(int argc, char **argv) {
                        size ? "starts with bytes " : "is empty", hex, size > 4 ? " ..." : "");
         break;
     }
-    default:
-        rc = cli_failf(in, BLVL_E_UNKNOWN_FORMAT,
-                       "%s%s: the %s importer is not built yet (Rockgrave .hmap, Subspace .lvl and "
-                       "Riot .lvl bake)",
-                       what ? "is " : "--from ", what ? what : format_names[f], format_names[f]);
-        break;
     }
     free(data);
     return rc;

@@ -3,14 +3,16 @@
 # calls it before every build, so it checks first and cheaply (one dpkg-query, one ls): when
 # everything is present it runs nothing else, no apt-get and no network. Only a missing package
 # (apt-get update once, then install) or missing BLAKE3 sources (apt-get download) reach apt.
-#   BLVL_WANT_MAPS=1   also the OpenArena maps (scripts/make-bench-level.sh)
+# The list includes OpenArena's maps, textures and shader scripts (openarena-081-maps,
+# openarena-081-textures, openarena-data): the real-map test stage (tests/test_q3_maps.sh, which
+# skips without them) and the benchmarks bake them.
 #   BLVL_DEPS_DIR=DIR  where the BLAKE3 sources are extracted (default: .deps/ of the tree)
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential cmake pkg-config libzstd-dev zstd b3sum flatbuffers-compiler
       python3-flatbuffers clang clang-format libclang-rt-14-dev libstb-dev
-      zlib1g-dev python3-pil libzip-dev)
-[ "${BLVL_WANT_MAPS:-0}" = 1 ] && pkgs+=(openarena-081-maps)
+      zlib1g-dev python3-pil libzip-dev openarena-081-maps openarena-081-textures
+      openarena-data)
 
 # dpkg-query exits non-zero when it does not know a package; the ones it knows still print.
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${pkgs[@]}" 2>/dev/null || true)

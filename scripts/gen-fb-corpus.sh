@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
     int ok = f && fwrite(out, 1, size, f) == size;
     if (f)
         ok &= fclose(f) == 0;
-    blvl_fb_free(NULL, out, size);
+    blvl_free(NULL, out);
     return ok ? 0 : 1;
 }
 CEOF

@@ -1,6 +1,7 @@
 /* Every byte a bake allocates goes through the caller's allocator and comes back, with the
  * size it was allocated with: a whole model (every add, an image through stb's PNG encoder)
- * written to memory and to files (real collider shapes included), then under failure injection (the
+ * written to memory and to files (real collider shapes included; a material with every extension,
+ * the lightmap, light grid and sky), then under failure injection (the
  * allocator says no at the n-th call, for every n up to a run that needs no refusal). Each refused
  * run must fail with nomem (or zstd-frame, when the refused allocation was one zstd itself asked
  * for: the writer reports zstd's failures as zstd's) and leave nothing allocated and no file
@@ -50,6 +51,32 @@ static blvl_status build(blvl_bake *b) {
     mt.source_name = "M";
     mt.source_texture = "t.png";
     if ((st = blvl_bake_add_material(b, &mt, &mat, &err)))
+        return st;
+    /* A material with every extension (copied into the bake's arena; Shading, Pbr and the
+     * .bsym's unknown keywords written from it). */
+    static const char *const kw[2] = {"qer_trans 0.5", "q3map_flare f"}, *sp[1] = {"trans"};
+    blvl_bake_tcmod tc[2] = {{.kind = 3, .args = {1, 0, 0, 0}},
+                             {.kind = 5, .has_wave = true, .wave = {1, 1, 0.5f, 0, 1}}};
+    uint32_t frames[2] = {img, img};
+    blvl_bake_anim an = {.tcmods = tc, .tcmod_count = 2, .frames = frames, .frame_count = 2};
+    an.fps = 4, an.has_deform = true, an.deform.kind = 4, an.deform.vector.y = 2;
+    blvl_bake_material_init(&mt);
+    mt.name = "ext";
+    mt.source_shader = "scripts/a.shader";
+    mt.unknown_keywords = kw, mt.unknown_keyword_count = 2;
+    mt.vertex_lit = true, mt.anim = &an;
+    mt.surface_params = sp, mt.surface_param_count = 1;
+    mt.emits = true, mt.emit_color = (blvl_Vec3){1, 1, 1}, mt.emit_intensity = 100;
+    if ((st = blvl_bake_add_material(b, &mt, &i, &err)))
+        return st;
+    /* Baked light: two 4x4 lightmap pages, a 2x1x2 light grid, a sky of 2x2 faces. */
+    if ((st = blvl_bake_set_lightmap(b, 4, 4, 2, px, 1, 2, &err)) ||
+        (st = blvl_bake_set_sky(b, "sky", 2, px, &err)))
+        return st;
+    blvl_Vec3 dirs[4] = {{0, 1, 0}, {1, 0, 0}, {0, 0, 0}, {0, 0, -1}};
+    blvl_bake_light_grid g = {.cell_size = {64, 128, 64}, .width = 2, .height = 1, .layers = 2};
+    g.ambient = px, g.directional = px + 12, g.direction = dirs, g.gain = 2, g.encoding = 1;
+    if ((st = blvl_bake_set_light_grid(b, &g, &err)))
         return st;
     blvl_bake_source so = {blvl_SourceKind_Brush, 1, 0, 0, e, mat};
     if ((st = blvl_bake_add_source(b, &so, &src, &err)))

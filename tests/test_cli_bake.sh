@@ -68,10 +68,12 @@ none o.blvl
 rc 1 bake ssbm.lvl -o o.blvl
 has err "blvl: ssbm.lvl: BMP: headers at offset 0: bmp-header:"
 none o.blvl
+# Quake 3: the .bsp reader's own refusal (cut short), the zip reader's
 rc 1 bake q3.bsp -o o.blvl
-has err "is a Quake 3 .bsp (starts with IBSP): the q3 importer is not built yet"
+has err "blvl: q3.bsp: header: lumps at offset 8: header-size: the file has 8 bytes"
 rc 1 bake maps.pk3 -o o.blvl
-has err "a zip (.pk3)"
+has err "blvl: maps.pk3: archive maps.pk3: central directory at offset 0: zip: "
+none o.blvl
 rc 0 bake tiles.lvl -o o.blvl
 has out "baked o.blvl: 1 colliders"
 rm -f o.blvl

@@ -2,6 +2,7 @@
  * archives and loose files; later entries override earlier ones, names compare without case and
  * read '\\' as '/', and the limits and the CRC-32 are refused by rule (docs/IMPORT-Q3.md,
  * "The files"). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,11 +240,48 @@ static void test_refusals(void) {
     blvl_q3_fs_free(fs);
 }
 
+/* Reads from several threads at once (a bake's steps may read images in parallel). */
+static void *reader(void *arg) {
+    blvl_q3_fs *fs = arg;
+    intptr_t bad = 0;
+    for (int i = 0; i < 200; i++) {
+        uint8_t *d;
+        size_t n;
+        blvl_error err;
+        const char *name = i & 1 ? "maps/arena.bsp" : "textures/base/wall.tga";
+        const char *want = i & 1 ? "from b" : "wall";
+        if (blvl_q3_fs_read(fs, name, &d, &n, &err) != BLVL_OK) {
+            bad++;
+            continue;
+        }
+        bad += n != strlen(want) || memcmp(d, want, n) != 0;
+        blvl_free(NULL, d);
+    }
+    return (void *)bad;
+}
+
+static void test_threads(void) {
+    blvl_q3_fs *fs = fs_of(at("a.pk3"), at("b.pk3"));
+    CHECK(fs != NULL);
+    if (!fs)
+        return;
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++)
+        CHECK(pthread_create(&t[i], NULL, reader, fs) == 0);
+    for (int i = 0; i < 4; i++) {
+        void *bad = NULL;
+        pthread_join(t[i], &bad);
+        CHECK_EQ_INT((intptr_t)bad, 0);
+    }
+    blvl_q3_fs_free(fs);
+}
+
 int main(void) {
     snprintf(root, sizeof root, "/tmp/blvl_q3_files_XXXXXX");
     if (!mkdtemp(root))
         return 2;
     test_override();
+    test_threads();
     test_dir();
     test_refusals();
     char cmd[128];

@@ -223,6 +223,7 @@ void blvl_bake_free(blvl_bake *b) {
     BAKE_FREE(b, b->cameras);
     BAKE_FREE(b, b->lights);
     BAKE_FREE(b, b->fogs);
+    blvl__bake_free_lighting(b);
     while (b->blocks) {
         bake_block *k = b->blocks;
         b->blocks = k->next;

@@ -75,6 +75,33 @@ typedef struct bake_fog {
     float depth;
 } bake_fog;
 
+/* blvl_bake_set_lightmap: the colour pages as one PNG, pages stacked top to bottom. */
+typedef struct bake_lightmap {
+    uint32_t width, height, layers;
+    uint8_t encoding;
+    float gain;
+    uint8_t *png; /* blvl__alloc_sized */
+    size_t size;
+} bake_lightmap;
+
+/* blvl_bake_set_light_grid: the three images already in their written form, raw Rgba8
+ * (width * height * layers * 4 bytes each, blvl__alloc_sized). */
+typedef struct bake_grid {
+    blvl_Vec3 origin, cell_size;
+    uint32_t width, height, layers;
+    uint8_t encoding;
+    float gain;
+    uint8_t *ambient, *directional, *direction;
+} bake_grid;
+
+/* blvl_bake_set_sky: six size x size faces as one PNG of size x 6 * size. */
+typedef struct bake_sky {
+    char *name;
+    uint32_t size;
+    uint8_t *png; /* blvl__alloc_sized */
+    size_t png_size;
+} bake_sky;
+
 /* One block of the bake's arena: small owned arrays that live as long as the bake (known
  * hulls), so a million colliders cost a few hundred allocations, not a million. */
 typedef struct bake_block {
@@ -107,8 +134,14 @@ struct blvl_bake {
     bool has_ambient, has_sun;
     blvl_Vec3 ambient, sun_direction, sun_color;
     float sun_intensity;
-    bake_block *blocks; /* the arena, newest first */
+    bake_block *blocks;      /* the arena, newest first */
+    bake_lightmap *lightmap; /* NULL = none (model_lightmaps.c) */
+    bake_grid *grid;         /* NULL = none */
+    bake_sky *sky;           /* NULL = none */
 };
+
+/* Frees the lightmap, light grid and sky (blvl_bake_free). */
+void blvl__bake_free_lighting(blvl_bake *b);
 
 /* `bytes` from the bake's arena (8-aligned), freed with the bake; NULL when out of memory. */
 void *blvl__bake_arena(blvl_bake *b, size_t bytes);

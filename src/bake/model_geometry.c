@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bake/images.h"
+#include "bake/material_ext.h"
 #include "bake/model.h"
 #include "blvl/sections/geometry.h"
 #include "common/alloc.h"
@@ -94,13 +95,15 @@ blvl_status blvl_bake_add_material(blvl_bake *b, const blvl_bake_material *m, ui
     if (m->blend > blvl_BlendMode_Premultiplied || m->alpha_test > blvl_AlphaTest_GreaterEqual)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: material blend %u or alpha test %u unknown",
                           m->blend, m->alpha_test);
-    if ((st = BAKE_RESERVE(b, b->materials, 1, err)) != BLVL_OK)
+    if ((st = blvl__bake_material_ext_check(b, m, err)) != BLVL_OK ||
+        (st = BAKE_RESERVE(b, b->materials, 1, err)) != BLVL_OK)
         return st;
     bool ok = true;
     blvl_bake_material c = *m;
     c.name = blvl__bake_str(b, m->name, &ok);
     c.source_name = blvl__bake_str(b, m->source_name, &ok);
     c.source_texture = blvl__bake_str(b, m->source_texture, &ok);
+    ok = ok && blvl__bake_material_ext_copy(b, &c, m);
     if (!ok) {
         blvl__bake_str_free(b, (char *)c.name);
         blvl__bake_str_free(b, (char *)c.source_name);

@@ -98,8 +98,8 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     if (st == BLVL_OK && !blvl__fb_builder_reserve(r.fb, section_estimate(b)))
         st = blvl_fb_builder_status(r.fb, err);
     bool geo = blvl__bake_has_geometry(b), light = blvl__bake_has_lighting(b);
-    uint32_t count = 2u + geo + (b->images.n > 0) + light + (b->entities.n > 0) + (b->sites.n > 0) +
-                     (b->cameras.n > 0);
+    uint32_t count = 2u + geo + (b->images.n > 0) + (b->sky != NULL) + (b->lightmap != NULL) +
+                     light + (b->entities.n > 0) + (b->sites.n > 0) + (b->cameras.n > 0);
     r.model += blvl__bake_now() - t0;
     if (st == BLVL_OK)
         st = blvl_writer_open_memory(&r.w, count, &b->opt, err);
@@ -111,6 +111,10 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
         st = geometry_fn(&r, err);
     if (st == BLVL_OK && b->images.n)
         st = add_section(&r, "textures", blvl__bake_write_textures, err);
+    if (st == BLVL_OK && b->sky)
+        st = add_section(&r, "cubemaps", blvl__bake_write_cubemaps, err);
+    if (st == BLVL_OK && b->lightmap)
+        st = add_section(&r, "lightmaps", blvl__bake_write_lightmaps, err);
     if (st == BLVL_OK && light)
         st = add_section(&r, "lighting", blvl__bake_write_lighting, err);
     if (st == BLVL_OK && b->entities.n)

@@ -25,6 +25,13 @@ blvl_status blvl__bake_write_textures(const blvl_bake *b, blvl_fb_builder *fb, b
                                       blvl_error *err);
 blvl_status blvl__bake_write_lighting(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                       blvl_error *err);
+/* The lightmaps section (b->lightmap set) and the cubemaps section (b->sky set). */
+blvl_status blvl__bake_write_lightmaps(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
+                                       blvl_error *err);
+blvl_status blvl__bake_write_cubemaps(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
+                                      blvl_error *err);
+/* lighting.light_grid built into fb (0 when there is none). */
+blvl_fb_ref blvl__bake_write_light_grid(const blvl_bake *b, blvl_fb_builder *fb);
 blvl_status blvl__bake_write_entities(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                       blvl_error *err);
 blvl_status blvl__bake_write_sites(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,

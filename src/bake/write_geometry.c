@@ -3,6 +3,7 @@
  * bounds, and the materials. */
 #include <string.h>
 
+#include "bake/material_ext.h"
 #include "bake/tangents.h"
 #include "bake/write.h"
 #include "blvl/sections/geometry_builder.h"
@@ -13,10 +14,22 @@ bool blvl__bake_has_geometry(const blvl_bake *b) {
     return b->indices.n > 0 || b->materials.n > 0;
 }
 
-static blvl_fb_ref build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
+/* The materials vector into *out; `refs` has one entry per material. */
+static blvl_status build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs,
+                                   blvl_fb_ref *out, blvl_error *err) {
+    uint32_t most = 0; /* scratch for a material's lists (extensions) */
+    for (uint32_t i = 0; i < b->materials.n; i++) {
+        uint32_t n = blvl__bake_material_ext_refs(&b->materials.p[i]);
+        most = n > most ? n : most;
+    }
+    blvl_fb_ref *list = blvl__bake_refs(b, most, err);
+    if (most && !list)
+        return BLVL_E_NOMEM;
     for (uint32_t i = 0; i < b->materials.n; i++) {
         const blvl_bake_material *m = &b->materials.p[i];
         blvl_fb_ref name = blvl__bake_fb_str(fb, m->name);
+        blvl_fb_ref pbr = blvl__bake_write_pbr(fb, m, list);
+        blvl_fb_ref shading = blvl__bake_write_shading(fb, m, list);
         blvl_fb_ref water = 0;
         if (m->water) { /* an empty Water table: "a water surface, the engine said nothing" */
             blvl_Water_start(fb);
@@ -34,10 +47,14 @@ static blvl_fb_ref build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl
         blvl_Material_add_polygon_offset(fb, m->polygon_offset);
         blvl_Material_add_env_map(fb, m->env_map);
         blvl_Material_add_sky(fb, m->sky);
+        blvl_Material_add_pbr(fb, pbr);
         blvl_Material_add_water(fb, water);
+        blvl_Material_add_shading(fb, shading);
         refs[i] = blvl_Material_end(fb);
     }
-    return b->materials.n ? blvl_fb_create_ref_vector(fb, refs, b->materials.n) : 0;
+    blvl__bake_refs_free(b, list, most);
+    *out = b->materials.n ? blvl_fb_create_ref_vector(fb, refs, b->materials.n) : 0;
+    return BLVL_OK;
 }
 
 /* Vertices and indices in plan order; tangents per surface. */
@@ -124,7 +141,9 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     }
     blvl_fb_ref bref =
         plan->batch_count ? blvl_fb_create_ref_vector(fb, refs, plan->batch_count) : 0;
-    blvl_fb_ref mref = build_materials(b, fb, refs);
+    blvl_fb_ref mref = 0;
+    if ((st = build_materials(b, fb, refs, &mref, err)) != BLVL_OK)
+        goto done;
     blvl_Geometry_start(fb);
     blvl_Geometry_add_vertices(fb, vref);
     blvl_Geometry_add_indices(fb, iref);

@@ -1,11 +1,13 @@
-/* The lighting section: profile 0 ("authored") with the ambient and the sun, the punctual
- * lights and the fog volumes. */
+/* The lighting section: profile 0 ("authored") with the ambient, the sun, the lightmap and the
+ * sky (each the first and only entry of its section), the punctual lights, the light grid and
+ * the fog volumes. */
 #include "bake/write.h"
 #include "blvl/sections/lighting_builder.h"
 #include "common/error.h"
 
 bool blvl__bake_has_lighting(const blvl_bake *b) {
-    return b->has_ambient || b->has_sun || b->lights.n > 0 || b->fogs.n > 0;
+    return b->has_ambient || b->has_sun || b->lights.n > 0 || b->fogs.n > 0 || b->lightmap ||
+           b->grid || b->sky;
 }
 
 blvl_status blvl__bake_write_lighting(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
@@ -18,6 +20,8 @@ blvl_status blvl__bake_write_lighting(const blvl_bake *b, blvl_fb_builder *fb, b
     blvl_fb_ref name = blvl__bake_fb_str(fb, "authored");
     blvl_LightingProfile_start(fb);
     blvl_LightingProfile_add_name(fb, name);
+    blvl_LightingProfile_add_lightmap(fb, b->lightmap ? 0u : BLVL_BAKE_NONE);
+    blvl_LightingProfile_add_sky(fb, b->sky ? 0u : BLVL_BAKE_NONE);
     if (b->has_ambient)
         blvl_LightingProfile_add_ambient(fb, &b->ambient);
     if (b->has_sun) {
@@ -51,8 +55,10 @@ blvl_status blvl__bake_write_lighting(const blvl_bake *b, blvl_fb_builder *fb, b
         refs[i] = blvl_FogVolume_end(fb);
     }
     blvl_fb_ref fogs = b->fogs.n ? blvl_fb_create_ref_vector(fb, refs, b->fogs.n) : 0;
+    blvl_fb_ref grid = blvl__bake_write_light_grid(b, fb);
     blvl_Lighting_start(fb);
     blvl_Lighting_add_profiles(fb, profiles);
+    blvl_Lighting_add_light_grid(fb, grid);
     blvl_Lighting_add_punctual_lights(fb, lights);
     blvl_Lighting_add_fog_volumes(fb, fogs);
     blvl_status st = blvl_Lighting_finish(fb, blvl_Lighting_end(fb), &out->data, &out->size, err);

@@ -1,7 +1,9 @@
 /* The .bsym sidecar (schema/bsym.fbs): the level's identity, version 1, each collider's symbol
  * source (parallel to sim.colliders), the triangle runs over the written geometry.indices (one
  * run per surface in written order, a NONE run for a surface without a source, adjacent runs of
- * the same source merged), the sources, and the materials with the index each became. */
+ * the same source merged), the sources, and the materials with the index each became, the
+ * script that defined each and the keywords the bake did not read. */
+#include "bake/material_ext.h"
 #include "bake/write.h"
 #include "blvl/sections/bsym_builder.h"
 #include "common/alloc.h"
@@ -16,8 +18,14 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
     blvl_TriRun *runs = nsurf ? blvl__alloc(b->al, (size_t)nsurf * sizeof *runs) : NULL;
     blvl_SymbolSource *srcs = ns ? blvl__alloc(b->al, (size_t)ns * sizeof *srcs) : NULL;
     blvl_fb_ref *refs = blvl__bake_refs(b, nm, err);
+    uint32_t most = 0; /* scratch for a material's unknown keywords */
+    for (uint32_t i = 0; i < nm; i++)
+        most = b->materials.p[i].unknown_keyword_count > most
+                   ? b->materials.p[i].unknown_keyword_count
+                   : most;
+    blvl_fb_ref *list = blvl__bake_refs(b, most, err);
     blvl_status st = BLVL_OK;
-    if ((nc && !cols) || (nsurf && !runs) || (ns && !srcs) || (nm && !refs)) {
+    if ((nc && !cols) || (nsurf && !runs) || (ns && !srcs) || (nm && !refs) || (most && !list)) {
         st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing symbols");
         goto done;
     }
@@ -41,11 +49,15 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
     for (uint32_t i = 0; i < nm; i++) {
         const blvl_bake_material *m = &b->materials.p[i];
         blvl_fb_ref name = blvl__bake_fb_str(fb, m->source_name ? m->source_name : m->name);
+        blvl_fb_ref shader = blvl__bake_fb_str(fb, m->source_shader);
         blvl_fb_ref tex = blvl__bake_fb_str(fb, m->source_texture);
+        blvl_fb_ref unknown = blvl__bake_write_unknown(fb, m, list);
         blvl_SymbolMaterial_start(fb);
         blvl_SymbolMaterial_add_name(fb, name);
+        blvl_SymbolMaterial_add_shader(fb, shader);
         blvl_SymbolMaterial_add_texture(fb, tex);
         blvl_SymbolMaterial_add_baked(fb, i);
+        blvl_SymbolMaterial_add_unknown(fb, unknown);
         refs[i] = blvl_SymbolMaterial_end(fb);
     }
     blvl_fb_ref mats = nm ? blvl_fb_create_ref_vector(fb, refs, nm) : 0;
@@ -66,5 +78,6 @@ done:
     blvl__bake_dealloc(b, runs, (size_t)nsurf * sizeof *runs);
     blvl__bake_dealloc(b, srcs, (size_t)ns * sizeof *srcs);
     blvl__bake_refs_free(b, refs, nm);
+    blvl__bake_refs_free(b, list, most);
     return st;
 }

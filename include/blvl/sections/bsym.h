@@ -111,6 +111,16 @@ static inline uint32_t blvl_SymbolMaterial_baked(blvl_SymbolMaterial t) {
 static inline bool blvl_SymbolMaterial_baked_present(blvl_SymbolMaterial t) {
     return blvl_fb_has(t.p_, 3);
 }
+/* keywords of its script the bake did not read, each "keyword args" as written, in script order */
+static inline blvl_fb_vec blvl_SymbolMaterial_unknown_vec(blvl_SymbolMaterial t) {
+    return blvl_fb_get_vec(t.p_, 4);
+}
+static inline uint32_t blvl_SymbolMaterial_unknown_len(blvl_SymbolMaterial t) {
+    return blvl_fb_get_vec(t.p_, 4).len;
+}
+static inline blvl_fb_str blvl_SymbolMaterial_unknown_at(blvl_SymbolMaterial t, uint32_t i) {
+    return blvl_fb_vec_str(blvl_fb_get_vec(t.p_, 4), i);
+}
 
 /* Symbols: reading */
 /* the level's 16-byte identity (header offset 48); a mismatch means stale */

@@ -34,6 +34,9 @@ static inline void blvl_SymbolMaterial_add_texture(blvl_fb_builder *b, blvl_fb_r
 static inline void blvl_SymbolMaterial_add_baked(blvl_fb_builder *b, uint32_t v) {
     blvl_fb_add_u32(b, 3, v, 4294967295u);
 }
+static inline void blvl_SymbolMaterial_add_unknown(blvl_fb_builder *b, blvl_fb_ref v) {
+    blvl_fb_add_ref(b, 4, v);
+}
 
 /* Symbols: building */
 static inline void blvl_Symbols_start(blvl_fb_builder *b) {

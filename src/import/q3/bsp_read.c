@@ -210,11 +210,18 @@ static blvl_status read_tree(rd *r) {
             n->children[k] = i32(s + 4 + 4 * k);
             int32_t c = n->children[k];
             const char *f = k ? "children[1]" : "children[0]";
-            if (c >= 0)
-                TRY(in_range(r, N, i, f, 4 + 4 * k, c, 0, b->node_count, "node"));
-            else if ((uint64_t)(-(int64_t)c - 1) >= b->leaf_count)
-                return refuse(r, N, i, f, at(r, N, i, 4 + 4 * k), "index-range", "names no leaf",
-                              c);
+            if (c < 0) {
+                if ((uint64_t)(-(int64_t)c - 1) >= b->leaf_count)
+                    return refuse(r, N, i, f, at(r, N, i, 4 + 4 * k), "index-range",
+                                  "names no leaf", c);
+                continue;
+            }
+            TRY(in_range(r, N, i, f, 4 + 4 * k, c, 0, b->node_count, "node"));
+            /* Compilers write the tree in pre-order, so a child node comes after its parent;
+             * requiring it keeps a walk of the tree from looping. */
+            if ((uint32_t)c <= i)
+                return refuse(r, N, i, f, at(r, N, i, 4 + 4 * k), "node-order",
+                              "names a node at or before itself (children follow their parent)", c);
         }
         for (int k = 0; k < 3; k++) {
             n->mins[k] = i32(s + 12 + 4 * k);
@@ -432,6 +439,22 @@ static blvl_status read_surfaces(rd *r) {
     return BLVL_OK;
 }
 
+/* A leaf's cluster is -1 (outside the map) or a cluster; with visibility, one of its rows. */
+static blvl_status check_clusters(rd *r) {
+    blvl_q3_bsp *b = r->bsp;
+    for (uint32_t i = 0; i < b->leaf_count; i++) {
+        int32_t c = b->leafs[i].cluster;
+        if (c < -1 || (b->vis && c >= 0 && (uint32_t)c >= b->vis_clusters)) {
+            char problem[96];
+            snprintf(problem, sizeof problem, "names no cluster (visibility has %u)",
+                     b->vis_clusters);
+            return refuse(r, BLVL_Q3_LUMP_LEAFS, i, "cluster", at(r, BLVL_Q3_LUMP_LEAFS, i, 0),
+                          "cluster-range", problem, c);
+        }
+    }
+    return BLVL_OK;
+}
+
 static blvl_status read_light(rd *r) {
     blvl_q3_bsp *b = r->bsp;
     uint32_t n = b->length[BLVL_Q3_LUMP_LIGHTMAPS];
@@ -454,6 +477,11 @@ static blvl_status read_light(rd *r) {
         return blvl__fail_source(r->err, "lump visibility", "cluster_count", vo, "vis-size",
                                  "%d clusters of %d bytes do not fit its %u bytes", clusters, row,
                                  vn);
+    /* A row holds one bit per cluster. */
+    if ((uint64_t)row * 8 < (uint64_t)clusters)
+        return blvl__fail_source(r->err, "lump visibility", "row_size", vo + 4, "vis-size",
+                                 "rows of %d bytes cannot hold the bits of %d clusters", row,
+                                 clusters);
     b->vis_clusters = (uint32_t)clusters;
     b->vis_row_size = (uint32_t)row;
     size_t vs = (size_t)clusters * (size_t)row;
@@ -490,6 +518,8 @@ blvl_status blvl_q3_bsp_read(const void *data, size_t size, const blvl_options *
         st = read_surfaces(&r);
     if (st == BLVL_OK)
         st = read_light(&r);
+    if (st == BLVL_OK)
+        st = check_clusters(&r);
     if (st != BLVL_OK) {
         if (st == BLVL_E_NOMEM)
             blvl__fail(err, BLVL_E_NOMEM, "nomem: the map's structs");

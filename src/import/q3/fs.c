@@ -49,6 +49,10 @@ blvl_status blvl_q3_fs_new(blvl_q3_fs **out, const blvl_options *opt, blvl_error
     if (!fs)
         return blvl__fail(err, BLVL_E_NOMEM, "the search path");
     fs->opt = o;
+    if (pthread_mutex_init(&fs->lock, NULL) != 0) {
+        blvl__dealloc(&o.allocator, fs, sizeof *fs);
+        return blvl__fail(err, BLVL_E_NOMEM, "the search path's lock");
+    }
     *out = fs;
     blvl__ok(err);
     return BLVL_OK;
@@ -74,6 +78,7 @@ void blvl_q3_fs_free(blvl_q3_fs *fs) {
         blvl__free_sized(a, fs->sources);
     if (fs->slots)
         blvl__free_sized(a, fs->slots);
+    pthread_mutex_destroy(&fs->lock);
     blvl__dealloc(a, fs, sizeof *fs);
 }
 
@@ -203,8 +208,15 @@ blvl_status blvl_q3_fs_read(const blvl_q3_fs *fs, const char *name, uint8_t **da
     if (!e)
         return blvl__fail(err, BLVL_E_NOT_FOUND, "%s: in none of the archives and folders given",
                           name);
-    blvl_status s = e->disk ? blvl__q3fs_read_disk(fs, e, data, size, err)
-                            : blvl__q3fs_read_zip(fs, e, data, size, err);
+    blvl_status s;
+    if (e->disk) {
+        s = blvl__q3fs_read_disk(fs, e, data, size, err);
+    } else {
+        pthread_mutex_t *lock = (pthread_mutex_t *)&fs->lock; /* const fs: the lock only */
+        pthread_mutex_lock(lock);
+        s = blvl__q3fs_read_zip(fs, e, data, size, err);
+        pthread_mutex_unlock(lock);
+    }
     if (s == BLVL_OK)
         blvl__ok(err);
     return s;
@@ -261,7 +273,8 @@ blvl_status blvl_q3_fs_list(const blvl_q3_fs *fs, const char *dir, const char *e
         }
         k++;
     }
-    qsort(out, n, sizeof *out, cmp_lower);
+    if (n > 1)
+        qsort(out, n, sizeof *out, cmp_lower);
     *names = out;
     *count = n;
     blvl__ok(err);

@@ -68,7 +68,7 @@ static blvl_status list_dir(const char *path, names *out, blvl_error *err) {
         }
     }
     closedir(d);
-    if (!st)
+    if (!st && out->n > 1)
         qsort(out->v, out->n, sizeof *out->v, cmp_bytes);
     return st;
 }

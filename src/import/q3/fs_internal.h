@@ -4,6 +4,7 @@
 #ifndef BLVL_IMPORT_Q3_FS_INTERNAL_H
 #define BLVL_IMPORT_Q3_FS_INTERNAL_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "blvl/q3.h"
@@ -36,6 +37,9 @@ struct blvl_q3_fs {
     uint32_t *slots; /* hash of the lower-cased name -> entry index + 1 (0: empty) */
     uint32_t slot_cap;
     uint32_t live; /* distinct names */
+    /* libzip's archives are not for concurrent reads: blvl_q3_fs_read holds this around one, so
+     * a bake's steps may read images from several threads. */
+    pthread_mutex_t lock;
 };
 
 /* A new source; its index in *out. */

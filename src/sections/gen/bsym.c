@@ -30,9 +30,10 @@ static const blvl_fb_field blvl_SymbolMaterial_fields_[] = {
     {.name = "shader", .id = 1, .kind = BLVL_FB_STRING},
     {.name = "texture", .id = 2, .kind = BLVL_FB_STRING},
     {.name = "baked", .id = 3, .kind = BLVL_FB_U32, .def_bits = UINT64_C(4294967295)},
+    {.name = "unknown", .id = 4, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_STRING},
 };
 const blvl_fb_type blvl_SymbolMaterial_type = {
-    "SymbolMaterial", 0, 0, 0, 0, 4, blvl_SymbolMaterial_fields_, NULL};
+    "SymbolMaterial", 0, 0, 0, 0, 5, blvl_SymbolMaterial_fields_, NULL};
 
 static const blvl_fb_field blvl_Symbols_fields_[] = {
     {.name = "level", .id = 0, .kind = BLVL_FB_VECTOR, .elem = BLVL_FB_U8, .array_len = 16},

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The real-map stage: every map of OpenArena's pak1-maps.pk3 (Debian's openarena-081-maps) baked
+# with the game's folder as the search path (its pak*.pk3: openarena-data's shaders,
+# openarena-081-textures' images), two at a time. Each level must `blvl verify`, carry the
+# sections sim, geometry, textures, lighting, entities and meta, and lightmaps exactly when the
+# map's lightmap lump is not empty (read from the .bsp's header by Python, apart from blvl), and
+# its bake report zero missing images unless the map is in EXPECTED_MISSING below. The stage
+# must finish within 15 minutes on 2 cores: the bakes run under `timeout`, and a map they did not
+# reach fails. Skips (77) when the packages are not installed. Under the sanitizer build
+# (BLVL_SANITIZED=1) only the maps of BLVL_Q3_SANITIZED_MAPS are baked. docs/IMPORT-Q3.md.
+set -u
+# Sections and checks whose bake steps are not yet in this tree: listed here, they are reported
+# but not required. Empty them once the materials, lighting, colliders and geometry steps are in.
+PENDING_SECTIONS="sim geometry textures lighting lightmaps"
+PENDING_MISSING_IMAGES=1
+# Maps whose images do not all ship in the packages: MAP=COUNT, the number of distinct images
+# its shaders name that no archive holds (docs/IMPORT-Q3.md, "The files").
+EXPECTED_MISSING=""
+REQUIRED="sim geometry textures lighting entities meta"
+LIMIT=${BLVL_Q3_MAPS_SECONDS:-840} # the bakes' share of the 15-minute stage
+
+blvl=${BLVL_BIN:?}
+oa=${BLVL_Q3_BASEOA:-/usr/share/games/openarena/baseoa}
+pk3=$oa/pak1-maps.pk3
+for f in "$pk3" "$oa/pak0.pk3" "$oa/pak4-textures.pk3"; do
+    if [ ! -f "$f" ]; then
+        echo "test_q3_maps: SKIP: $f absent (install openarena-081-maps openarena-081-textures" \
+             "openarena-data: scripts/deps.sh)"
+        exit 77
+    fi
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+# Every map and its lightmap lump's length, from the zip and the .bsp header (lump 14).
+python3 - "$pk3" >maps.tsv <<'PY' || { echo "test_q3_maps: cannot list $pk3"; exit 1; }
+import struct, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+for n in sorted(z.namelist()):
+    if n.lower().startswith("maps/") and n.lower().endswith(".bsp"):
+        with z.open(n) as f:
+            head = f.read(8 + 8 * 17)
+        assert head[:4] == b"IBSP" and struct.unpack_from("<i", head, 4)[0] == 46, n
+        print("%s\t%d" % (n, struct.unpack_from("<I", head, 8 + 8 * 14 + 4)[0]))
+PY
+if [ -n "${BLVL_SANITIZED:-}" ]; then
+    want=" ${BLVL_Q3_SANITIZED_MAPS:-oa_dm1 oa_ctf2 oa_dm4} "
+    while IFS=$'\t' read -r n l; do
+        b=${n#maps/}; [[ $want == *" ${b%.bsp} "* ]] && printf '%s\t%s\n' "$n" "$l"
+    done <maps.tsv >sub.tsv
+    mv sub.tsv maps.tsv
+fi
+total=$(wc -l <maps.tsv)
+
+# One map: bake, verify, list the sections. Results in NAME.{rc,err,verify,ls,secs}.
+bake_one() {
+    local n=$1 b
+    b=$(basename "$n" .bsp)
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$blvl" bake "$n" --pk3 "$oa" -o "$b.blvl" --symbols "$b.bsym" >"$b.out" 2>"$b.err"
+    echo $? >"$b.rc"
+    t1=$(date +%s.%N)
+    echo "$t0 $t1" | awk '{printf "%.2f\n", $2 - $1}' >"$b.secs"
+    if [ "$(cat "$b.rc")" = 0 ]; then
+        "$blvl" verify "$b.blvl" >"$b.verify" 2>&1
+        echo $? >>"$b.verify"
+        "$blvl" ls "$b.blvl" >"$b.ls" 2>&1
+        rm -f "$b.blvl" "$b.bsym" # keep the disk use small
+    fi
+}
+export -f bake_one
+export blvl oa
+start=$(date +%s)
+cut -f1 maps.tsv | timeout "$LIMIT" xargs -P2 -n1 bash -c 'bake_one "$0"'
+echo "test_q3_maps: $total maps baked in $(( $(date +%s) - start )) s (limit $LIMIT s)"
+
+pass=0 fail=0
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+while IFS=$'\t' read -r n lm; do
+    b=$(basename "$n" .bsp)
+    if [ ! -f "$b.rc" ]; then bad "$b: not baked within $LIMIT s"; continue; fi
+    if [ "$(cat "$b.rc")" != 0 ]; then bad "$b: bake exited $(cat "$b.rc"): $(head -c 300 "$b.err")"; continue; fi
+    if [ "$(tail -n1 "$b.verify")" != 0 ]; then bad "$b: verify: $(head -c 300 "$b.verify")"; continue; fi
+    have=" $(cut -d' ' -f1 "$b.ls" | tr '\n' ' ') "
+    for s in $REQUIRED; do
+        [[ $have == *" $s "* ]] && continue
+        [[ " $PENDING_SECTIONS " == *" $s "* ]] && continue
+        bad "$b: no $s section (has:$have)"
+    done
+    if [ "$lm" = 0 ] && [[ $have == *" lightmaps "* ]]; then
+        bad "$b: a lightmaps section, but the map's lightmap lump is empty"
+    elif [ "$lm" != 0 ] && [[ $have != *" lightmaps "* ]] &&
+         [[ " $PENDING_SECTIONS " != *" lightmaps "* ]]; then
+        bad "$b: no lightmaps section, but the map's lightmap lump holds $lm bytes"
+    fi
+    missing=$(sed -n 's/^blvl bake: .*: \([0-9][0-9]*\) missing images,.*/\1/p' "$b.err")
+    if [ -z "$missing" ]; then
+        bad "$b: no bake report on stderr: $(head -c 300 "$b.err")"
+        continue
+    fi
+    allowed=0
+    for e in $EXPECTED_MISSING; do [ "${e%%=*}" = "$b" ] && allowed=${e#*=}; done
+    if [ "$missing" != "$allowed" ] && [ "$PENDING_MISSING_IMAGES" != 1 ]; then
+        bad "$b: $missing missing images, expected $allowed"
+    fi
+    printf '%-20s %6ss  lightmap lump %8s  missing images %s  sections:%s\n' "$b" \
+        "$(cat "$b.secs")" "$lm" "$missing" "$have"
+    pass=$((pass+1))
+done <maps.tsv
+[ "$total" -ge 1 ] || bad "no maps in $pk3"
+[ -n "${BLVL_SANITIZED:-}" ] || [ "$total" -ge 50 ] || bad "only $total maps in $pk3 (50 expected)"
+[ -n "$PENDING_SECTIONS" ] && echo "test_q3_maps: not yet required: $PENDING_SECTIONS"
+[ "$PENDING_MISSING_IMAGES" = 1 ] && echo "test_q3_maps: missing images not yet required to be 0"
+echo "test_q3_maps: $pass maps passed, $fail failed"
+[ "$fail" = 0 ]
