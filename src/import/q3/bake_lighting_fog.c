@@ -1,0 +1,102 @@
+/* Fog volumes: one per BSP fog, the bounds of its brush in blvl axes, the colour and the
+ * distance to opaque from its shader's fogparms (docs/IMPORT-Q3.md, "Lighting, fog and
+ * lightmaps"). A fog whose brush bounds no volume, or whose shader carries no fogparms (not
+ * found, not a fog shader, or no shader scripts given), is dropped and counted: its surfaces
+ * are drawn unfogged. */
+#include <math.h>
+#include <string.h>
+
+#include "bake_lighting.h"
+#include "common/alloc.h"
+
+static bool same_name(const char *a, const char *b) {
+    for (;; a++, b++) {
+        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x >= 'A' && x <= 'Z')
+            x = (unsigned char)(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z')
+            y = (unsigned char)(y - 'A' + 'a');
+        if (x == '\\')
+            x = '/';
+        if (y == '\\')
+            y = '/';
+        if (x != y)
+            return false;
+        if (!x)
+            return true;
+    }
+}
+
+/* The shaders-lump entry of a fog: its brush's shader when the names agree (the compiler
+ * writes both), else the first entry of that name, else -1. */
+static int64_t fog_shader(const q3_ctx *c, const blvl_q3_fog *f) {
+    const blvl_q3_bsp *bsp = c->bsp;
+    int32_t s = bsp->brushes[f->brush].shader;
+    if (s >= 0 && (uint32_t)s < bsp->shader_count && same_name(bsp->shaders[s].name, f->shader))
+        return s;
+    for (uint32_t i = 0; i < bsp->shader_count; i++)
+        if (same_name(bsp->shaders[i].name, f->shader))
+            return i;
+    return -1;
+}
+
+/* The brush's bounds from its faces; false when it bounds no volume. */
+static blvl_status brush_bounds(q3_ctx *c, const blvl_q3_brush *br, blvl_Vec3 *lo, blvl_Vec3 *hi,
+                                bool *ok) {
+    const blvl_q3_bsp *bsp = c->bsp;
+    const blvl_allocator *a = &c->opt->allocator;
+    uint32_t n = (uint32_t)br->num_sides;
+    *ok = false;
+    if (!n)
+        return BLVL_OK;
+    blvl_Plane *pl = blvl__calloc_n(a, n, sizeof *pl);
+    if (!pl)
+        return blvl__q3_nomem(c);
+    for (uint32_t i = 0; i < n; i++) {
+        const blvl_q3_plane *p = &bsp->planes[bsp->brush_sides[br->first_side + i].plane];
+        pl[i].normal = q3_axes(p->normal);
+        pl[i].dist = p->dist;
+    }
+    blvl_bake_polygons poly;
+    blvl_status st = blvl_bake_brush_polygons(pl, n, &poly, c->opt, c->err);
+    blvl__dealloc(a, pl, (size_t)n * sizeof *pl);
+    if (st)
+        return st;
+    if (poly.point_count) {
+        *lo = *hi = poly.points[0];
+        for (uint32_t i = 1; i < poly.point_count; i++) {
+            blvl_Vec3 q = poly.points[i];
+            lo->x = fminf(lo->x, q.x), lo->y = fminf(lo->y, q.y), lo->z = fminf(lo->z, q.z);
+            hi->x = fmaxf(hi->x, q.x), hi->y = fmaxf(hi->y, q.y), hi->z = fmaxf(hi->z, q.z);
+        }
+        *ok = lo->x < hi->x && lo->y < hi->y && lo->z < hi->z;
+    }
+    blvl_bake_polygons_free(&poly, c->opt);
+    return BLVL_OK;
+}
+
+blvl_status blvl__q3l_fogs(q3_ctx *c) {
+    const blvl_q3_bsp *bsp = c->bsp;
+    for (uint32_t i = 0; i < bsp->fog_count; i++) {
+        const blvl_q3_fog *f = &bsp->fogs[i];
+        int64_t s = fog_shader(c, f);
+        const q3_shader_info *si = s >= 0 ? &c->shader[s] : NULL;
+        bool parms = si && si->fog && isfinite(si->fog_depth) && si->fog_depth > 0 &&
+                     isfinite(si->fog_color[0]) && isfinite(si->fog_color[1]) &&
+                     isfinite(si->fog_color[2]);
+        blvl_Vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
+        bool ok = false;
+        blvl_status st = brush_bounds(c, &bsp->brushes[f->brush], &lo, &hi, &ok);
+        if (st)
+            return st;
+        if (!parms || !ok) {
+            c->report->fogs_dropped++;
+            continue;
+        }
+        blvl_Vec3 col = {si->fog_color[0], si->fog_color[1], si->fog_color[2]};
+        st = blvl_bake_add_fog_volume(c->b, lo, hi, col, si->fog_depth, &c->fog_volume[i], c->err);
+        if (st)
+            return st;
+    }
+    return BLVL_OK;
+}
