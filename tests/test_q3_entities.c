@@ -344,6 +344,41 @@ int main(void) {
     }
     CHECK(near(blvl_Sim_kill_y(sim), -128, 0));
 
+    /* hostile numbers: out-of-range integers saturate, non-finite floats read as their
+     * default and are counted, a door moved past what a float holds stays put */
+    static const char hostile[] =
+        "{ \"classname\" \"worldspawn\" }\n"
+        "{ \"classname\" \"info_player_deathmatch\" \"origin\" \"1e39 nan 24\" \"angle\" "
+        "\"inf\" }\n"
+        "{ \"classname\" \"trigger_hurt\" \"model\" \"*5\" \"dmg\" \"1e30\" \"spawnflags\" "
+        "\"99999999999999999999999\" }\n"
+        "{ \"classname\" \"func_door\" \"model\" \"*1\" \"lip\" \"-3e38\" \"spawnflags\" \"1\" "
+        "\"health\" \"1e40\" }\n"
+        "{ \"classname\" \"team_CTF_blueflag\" \"origin\" \"3e38 0 0\" }\n"
+        "{ \"classname\" \"target_position\" \"targetname\" \"t\" \"origin\" \"0 0 8.000001\" }\n"
+        "{ \"classname\" \"trigger_push\" \"model\" \"*3\" \"target\" \"t\" }\n";
+    hand_map *hm = &h;
+    hm->bsp.entities = (char *)hostile;
+    hm->bsp.entities_size = sizeof hostile - 1;
+    blvl_bake *b3 = NULL;
+    CHECK(blvl_bake_new(&b3, NULL, &err) == BLVL_OK);
+    st = blvl_q3_bake(&hm->bsp, &o, b3, &err);
+    if (st)
+        fprintf(stderr, "hostile bake: %s\n", err.message);
+    CHECK_EQ_INT(st, BLVL_OK);
+    CHECK(rep.values_replaced >= 3);
+    void *lv3 = NULL;
+    size_t ls3 = 0;
+    blvl_level *level3 = NULL;
+    CHECK(blvl_bake_write_memory(b3, &lv3, &ls3, NULL, NULL, NULL, &err) == BLVL_OK);
+    CHECK(blvl_open_memory(&level3, lv3, ls3, NULL, &err) == BLVL_OK);
+    CHECK(blvl_sections_verify(level3, &err) == BLVL_OK);
+    blvl_close(level3);
+    blvl_free(NULL, lv3);
+    blvl_bake_free(b3);
+    hm->bsp.entities = (char *)entity_text;
+    hm->bsp.entities_size = sizeof entity_text - 1;
+
     /* refused: a negative patch thickness */
     blvl_bake *b2 = NULL;
     CHECK(blvl_bake_new(&b2, NULL, &err) == BLVL_OK);

@@ -157,6 +157,8 @@ static blvl_status facet(facet_ctx *f, const float *const *corner, int n, const 
         blvl_Vec3 a = q3_axes(corner[i]), b = q3_axes(back);
         pts[i] = (blvl_Vec3){a.x + f->offset.x, a.y + f->offset.y, a.z + f->offset.z};
         pts[n + i] = (blvl_Vec3){b.x + f->offset.x, b.y + f->offset.y, b.z + f->offset.z};
+        if (!isfinite(pts[i].x + pts[i].y + pts[i].z + pts[n + i].x + pts[n + i].y + pts[n + i].z))
+            return BLVL_OK; /* placed past what a float holds: not placed (as brushes) */
     }
     uint32_t index = BLVL_BAKE_NONE;
     blvl_status st = blvl_bake_add_hull(f->c->b, f->k, pts, (uint32_t)(2 * n), &index, f->c->err);

@@ -57,6 +57,12 @@ static float key_float(q3_ctx *c, const blvl_q3_entity *e, const char *key, floa
     return (float)d;
 }
 
+/* G_SpawnInt: atoi's reading (strtol saturates where atoi would overflow), 0 when absent. */
+static long key_int(const blvl_q3_entity *e, const char *key) {
+    const char *s = blvl_q3_entity_get(e, key);
+    return s ? strtol(s, NULL, 10) : 0;
+}
+
 static const char *classname(const blvl_q3_entity *e) {
     const char *s = blvl_q3_entity_get(e, "classname");
     return s ? s : "";
@@ -218,6 +224,8 @@ static blvl_status push(q3_ctx *c, uint32_t i, uint32_t m) {
         v[0] = dx / dist * (dist / time);
         v[1] = dy / dist * (dist / time);
     }
+    if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]))
+        return BLVL_OK; /* a target a hair above: no speed a float holds */
     trig_arg a = {.t = {.kind = blvl_TriggerKind_Push,
                         .velocity = q3_axes(v),
                         .teleport_dest = BLVL_BAKE_NONE,
@@ -227,7 +235,7 @@ static blvl_status push(q3_ctx *c, uint32_t i, uint32_t m) {
 
 static blvl_status teleport(q3_ctx *c, dests *d, uint32_t i, uint32_t m) {
     const blvl_q3_entity *e = &c->ents.items[i];
-    if ((long)key_float(c, e, "spawnflags", 0) & Q3_TELEPORT_SPECTATOR)
+    if (key_int(e, "spawnflags") & Q3_TELEPORT_SPECTATOR)
         return BLVL_OK; /* moves spectators only: nothing a player meets */
     int64_t t = find_target(c, blvl_q3_entity_get(e, "target"));
     trig_arg a = {.t = {.kind = blvl_TriggerKind_Teleport,
@@ -248,10 +256,10 @@ static blvl_status teleport(q3_ctx *c, dests *d, uint32_t i, uint32_t m) {
  * (dmg >= 200). */
 static blvl_status hurt(q3_ctx *c, uint32_t i, uint32_t m) {
     const blvl_q3_entity *e = &c->ents.items[i];
-    float dmg = (float)(int)key_float(c, e, "dmg", 0); /* whole numbers, as the game reads it */
+    float dmg = (float)key_int(e, "dmg"); /* whole numbers, as the game reads it */
     if (dmg == 0)
         dmg = Q3_HURT_DMG;
-    long flags = (long)key_float(c, e, "spawnflags", 0);
+    long flags = key_int(e, "spawnflags");
     float kill_at = (flags & Q3_HURT_NO_PROTECTION) ? 200.0f : 800.0f;
     const char *name = blvl_q3_entity_get(e, "targetname");
     trig_arg a = {.hurt = true,
@@ -294,19 +302,23 @@ static blvl_status door(q3_ctx *c, uint32_t i, uint32_t m) {
     d.kind = blvl_DoorKind_Slide;
     /* A named door (opened by a trigger or button) or one with health (shot open) is used;
      * the others open on touch (Think_SpawnNewDoorTrigger). */
-    d.trigger = (d.name || key_float(c, e, "health", 0) != 0) ? blvl_DoorTrigger_Use
-                                                              : blvl_DoorTrigger_Timer;
+    d.trigger =
+        (d.name || key_int(e, "health") != 0) ? blvl_DoorTrigger_Use : blvl_DoorTrigger_Timer;
     d.direction = q3_axes(dir);
     d.distance = dist;
     float speed = key_float(c, e, "speed", 0), wait = key_float(c, e, "wait", 0);
     d.speed = speed != 0 ? speed : Q3_DOOR_SPEED;
     d.wait = wait != 0 ? wait : Q3_DOOR_WAIT;
     d.gametypes = c->model[m].gametypes;
-    if ((long)key_float(c, e, "spawnflags", 0) & Q3_DOOR_START_OPEN) {
+    if (key_int(e, "spawnflags") & Q3_DOOR_START_OPEN) {
         /* START_OPEN: the door rests moved and closes toward the compiled pose. */
         blvl_Vec3 *o = &c->model[m].offset;
-        o->x += d.direction.x * dist, o->y += d.direction.y * dist, o->z += d.direction.z * dist;
-        d.direction = (blvl_Vec3){-d.direction.x, -d.direction.y, -d.direction.z};
+        blvl_Vec3 moved = {o->x + d.direction.x * dist, o->y + d.direction.y * dist,
+                           o->z + d.direction.z * dist};
+        if (isfinite(moved.x) && isfinite(moved.y) && isfinite(moved.z)) {
+            *o = moved;
+            d.direction = (blvl_Vec3){-d.direction.x, -d.direction.y, -d.direction.z};
+        }
     }
     return blvl_bake_add_door(c->b, &d, &c->model[m].door, c->err);
 }
@@ -343,7 +355,7 @@ static blvl_status point_entity(q3_ctx *c, uint32_t i) {
     if (is_spawn(cls, &team))
         return blvl_bake_add_spawn(c->b, p, blvl_yaw(map_yaw(c, e)), cls, team,
                                    blvl__q3e_gametypes(e), c->err);
-    if (is_flag(cls)) {
+    if (is_flag(cls) && fabsf(p.x) < 1e30f && fabsf(p.y) < 1e30f && fabsf(p.z) < 1e30f) {
         const float r = Q3_ITEM_RADIUS;
         return blvl_bake_add_site(c->b, cls, blvl_SiteKind_Flag,
                                   (blvl_Vec3){p.x - r, p.y - r, p.z - r},
