@@ -70,7 +70,7 @@ static int pick_map(const char *pk3, const char *want, char **out) {
     } else if (count == 1) {
         *out = strdup(names[0]);
     } else if (count == 0) {
-        rc = cli_failf(pk3, BLVL_E_NOT_FOUND, "map: no map: the archive holds no maps/*.bsp");
+        rc = cli_failf(pk3, BLVL_E_NOT_FOUND, "holds no maps: no maps/*.bsp in the archive");
     } else {
         fprintf(stderr,
                 "blvl bake: %s holds %zu maps (%s, %s, ...): name one with --map (see blvl bake "
@@ -176,7 +176,7 @@ int cli_bake_q3(const char *in, const uint8_t *data, size_t size, const q3_args 
     blvl_q3_bake_options qo;
     blvl_q3_bake_options_init(&qo);
     struct blvl_q3_bake_report report = {0};
-    qo.fs = fs;
+    qo.fs = a->pk3_count || is_pk3 ? fs : NULL; /* none given: materials keep their names */
     qo.map_name = name;
     qo.patch_thickness = a->has_thickness ? a->patch_thickness : 0;
     qo.patch_subdivisions = a->has_subdivisions ? a->patch_subdivisions : 0;

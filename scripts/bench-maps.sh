@@ -62,7 +62,7 @@ best() { # COMMAND...: the least wall time of 3 runs, seconds
 }
 verify_all() { for f in ./*.blvl; do "$blvl" verify "$f" || return 1; done; }
 ref_all() { for f in ./*.blvl; do b3sum "$f" && zstd -d -c -q "${f%.blvl}.zst" >/dev/null || return 1; done; }
-verify_all || { echo "bench-maps: a level fails blvl verify" >&2; exit 1; }
+verify_all >/dev/null || { echo "bench-maps: a level fails blvl verify" >&2; exit 1; }
 tv=$(best verify_all)
 tr=$(best ref_all)
 

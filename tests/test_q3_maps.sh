@@ -13,9 +13,15 @@ set -u
 # but not required. Empty them once the materials, lighting, colliders and geometry steps are in.
 PENDING_SECTIONS="sim geometry textures lighting lightmaps"
 PENDING_MISSING_IMAGES=1
-# Maps whose images do not all ship in the packages: MAP=COUNT, the number of distinct images
-# its shaders name that no archive holds (docs/IMPORT-Q3.md, "The files").
-EXPECTED_MISSING=""
+# Maps whose images do not all ship in the packages: MAP=COUNT, at most COUNT distinct images
+# that its drawn shaders name and no archive of the folder holds (the materials step's report;
+# test_q3_materials_real lists the names by its own reading). Measured with every bake step in;
+# a map baking with fewer is told to tighten its entry, one with more fails.
+EXPECTED_MISSING="aggressor=6 am_galmevish=6 cbctf1=1 ce1m7=12 ctf_gate1=6 ctf_inyard=6 czest1dm=6
+  czest1tourney=6 czest2ctf=6 czest3ctf=6 delta=6 dm4ish=6 dm6ish=6 fan=6 hydronex=6 kaos=6
+  kaos2=6 oa_bases3cl=6 oa_bases3plus3=6 oa_bases5=6 oa_bases7=6 oa_ctf2=6 oa_ctf2old=6 oa_dm3=6
+  oa_dm4=6 oa_dm5=6 oa_dm7=6 oa_koth1=6 oa_minia=6 oa_rpg3dm2=6 oa_spirit3=9 oasago2=6 ps37ctf=1
+  sleekgrinder=6"
 REQUIRED="sim geometry textures lighting entities meta"
 LIMIT=${BLVL_Q3_MAPS_SECONDS:-840} # the bakes' share of the 15-minute stage
 
@@ -102,8 +108,10 @@ while IFS=$'\t' read -r n lm; do
     fi
     allowed=0
     for e in $EXPECTED_MISSING; do [ "${e%%=*}" = "$b" ] && allowed=${e#*=}; done
-    if [ "$missing" != "$allowed" ] && [ "$PENDING_MISSING_IMAGES" != 1 ]; then
-        bad "$b: $missing missing images, expected $allowed"
+    if [ "$missing" -gt "$allowed" ] && [ "$PENDING_MISSING_IMAGES" != 1 ]; then
+        bad "$b: $missing missing images, at most $allowed expected (EXPECTED_MISSING)"
+    elif [ "$missing" -lt "$allowed" ] && [ "$PENDING_MISSING_IMAGES" != 1 ]; then
+        echo "NOTE: $b: $missing missing images, fewer than the $allowed of EXPECTED_MISSING: tighten it"
     fi
     printf '%-20s %6ss  lightmap lump %8s  missing images %s  sections:%s\n' "$b" \
         "$(cat "$b.secs")" "$lm" "$missing" "$have"

@@ -231,9 +231,36 @@ static blvl_status one(q3m *m, uint32_t i, q3m_anim *an, bool drawn) {
     return st;
 }
 
+/* A search path that holds no file at all (the command line makes one when no archive is
+ * given) reads as none: nothing can be found, so nothing is reported missing. */
+static blvl_status empty_fs(q3_ctx *c, bool *empty) {
+    char **names = NULL;
+    size_t count = 0;
+    *empty = false;
+    blvl_status st = blvl_q3_fs_list(c->o->fs, "", "", &names, &count, c->err);
+    if (st)
+        return st;
+    blvl_q3_fs_names_free(c->o->fs, names, count);
+    *empty = count == 0;
+    return BLVL_OK;
+}
+
 blvl_status blvl__q3m_materials(q3_ctx *c) {
     q3m m = {.c = c};
     blvl_status st = BLVL_OK;
+    bool empty = false;
+    if (c->o->fs && (st = empty_fs(c, &empty)))
+        return st;
+    /* An empty search path: the same context (it shares every pointer) without it. */
+    q3_ctx quiet;
+    blvl_q3_bake_options no_fs;
+    if (empty) {
+        no_fs = *c->o;
+        no_fs.fs = NULL;
+        quiet = *c;
+        quiet.o = &no_fs;
+        c = m.c = &quiet;
+    }
     if (c->o->fs) {
         if ((st = blvl_q3_shaders_new(&m.shaders, c->opt, c->err)))
             return st;

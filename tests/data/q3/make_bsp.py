@@ -100,10 +100,13 @@ class Map:
                                   surface(2, 2, 4, 9, 0, 0, 0, 3, 3)]
         page = bytes((x * 2) & 255 for x in range(128)) * (128 * 3)
         self.lumps["lightmaps"] = [page]
-        # light grid: 64 x 64 x 128 cells over the model's bounds
-        nx = (272 // 64) - (-272 // 64) + 1
+        # light grid: 64 x 64 x 128 cells over the world model's bounds, as the engine counts
+        # them: from ceil(mins / size) to floor(maxs / size), both ends included
+        def cells(lo, hi, size):
+            return hi // size - (-(-lo // size)) + 1
+        nx = cells(-272, 272, 64)
         ny = nx
-        nz = (272 // 128) - (-16 // 128) + 1
+        nz = cells(-16, 272, 128)
         self.lumps["light grid"] = [bytes([40, 40, 40, 200, 200, 180, 0, 64])] * (nx * ny * nz)
         self.lumps["visibility"] = [struct.pack("<ii", 2, 1) + bytes([3, 3])]
         self.override = {}  # lump -> (offset, length) written into the header as given

@@ -1,0 +1,2 @@
+b { { map x } 
+/* unclosed
