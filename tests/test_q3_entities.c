@@ -12,6 +12,7 @@
 #include "blvl/blvl.h"
 #include "blvl/q3.h"
 #include "blvl/sections.h"
+#include "blvl/sections/bsym.h"
 #include "blvl/sections/registry.h"
 #include "check.h"
 
@@ -186,9 +187,9 @@ int main(void) {
     if (st)
         fprintf(stderr, "bake: %s\n", err.message);
     CHECK_EQ_INT(st, BLVL_OK);
-    void *lv = NULL;
-    size_t ls = 0;
-    CHECK(blvl_bake_write_memory(b, &lv, &ls, NULL, NULL, NULL, &err) == BLVL_OK);
+    void *lv = NULL, *sy = NULL;
+    size_t ls = 0, ss = 0;
+    CHECK(blvl_bake_write_memory(b, &lv, &ls, &sy, &ss, NULL, &err) == BLVL_OK);
     blvl_level *level = NULL;
     CHECK(blvl_open_memory(&level, lv, ls, NULL, &err) == BLVL_OK);
     CHECK(blvl_sections_verify(level, &err) == BLVL_OK);
@@ -330,6 +331,25 @@ int main(void) {
         }
         CHECK_EQ_INT(blvl_Collider_door(blvl_Sim_colliders_at(sim, 0)), BLVL_BAKE_NONE);
     }
+    /* .bsym: every collider names its brush (the bot clip brush makes none, so collider 2 is
+     * brush 3, the ladder), its contents and surface flags, and the door's its entity (21) */
+    CHECK_EQ_INT(blvl_section_verify_bytes("bsym", sy, ss, NULL, &err), BLVL_OK);
+    blvl_Symbols sym = blvl_Symbols_root(sy);
+    CHECK_EQ_INT(blvl_Symbols_colliders_len(sym), nc);
+    if (blvl_Symbols_colliders_len(sym) == 10) {
+        const uint32_t brush_of[10] = {0, 1, 3, 4, 5, 6, 7, 8, 9, 16};
+        for (uint32_t i = 0; i < 10; i++) {
+            blvl_SymbolSource src = blvl_Symbols_sources_at(sym, blvl_Symbols_colliders_at(sym, i));
+            CHECK_EQ_INT(src.kind, blvl_SourceKind_Brush);
+            CHECK_EQ_INT(src.index, brush_of[i]);
+        }
+        blvl_SymbolSource lad = blvl_Symbols_sources_at(sym, blvl_Symbols_colliders_at(sym, 2));
+        CHECK_EQ_INT(lad.contents_flags, BLVL_Q3_CONTENTS_PLAYERCLIP);
+        CHECK_EQ_INT(lad.surface_flags, BLVL_Q3_SURF_LADDER | BLVL_Q3_SURF_NODRAW);
+        CHECK_EQ_INT(lad.entity, BLVL_BAKE_NONE);
+        blvl_SymbolSource dsrc = blvl_Symbols_sources_at(sym, blvl_Symbols_colliders_at(sym, 8));
+        CHECK_EQ_INT(dsrc.entity, 21);
+    }
     CHECK_EQ_INT(rep.brushes, 10);
     CHECK_EQ_INT(rep.brushes_dropped, 0);
 
@@ -391,6 +411,7 @@ int main(void) {
     blvl_bytes_free(&by);
     blvl_close(level);
     blvl_free(NULL, lv);
+    blvl_free(NULL, sy);
     blvl_bake_free(b);
     return check_report("test_q3_entities");
 }
