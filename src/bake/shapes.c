@@ -85,7 +85,7 @@ static blvl_status brush_planes(const blvl_allocator *al, const bake_faces *f, b
     double extent = 0;
     for (int k = 0; k < 3; k++)
         extent = hi[k] - lo[k] > extent ? hi[k] - lo[k] : extent;
-    geom_planes pl = {al, &planes, 0, blvl__geom_tolerance(scale), 1};
+    geom_planes pl = {al, &planes, 0, blvl__geom_tolerance(scale), 1, (const double *)v, nv};
     uint32_t at = 0;
     for (uint32_t i = 0; i < f->count; i++) {
         uint32_t sz = f->sizes[i];

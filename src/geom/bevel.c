@@ -17,6 +17,17 @@ static double dot3(const double a[3], const double b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* Plane (n, d) and p differ by at most GEOM_NEAR_PLANE at every vertex of the solid. */
+static int near_everywhere(const geom_planes *x, const double n[3], double d, const blvl_Plane *p) {
+    double q[3] = {p->normal.x, p->normal.y, p->normal.z};
+    for (uint32_t i = 0; i < x->nv; i++) {
+        const double *v = x->pts + 3 * (size_t)i;
+        if (fabs((dot3(n, v) - d) - (dot3(q, v) - p->dist)) > GEOM_NEAR_PLANE)
+            return 0;
+    }
+    return 1;
+}
+
 double blvl__geom_tolerance(double scale) {
     return 1e-3 + scale * 2e-6;
 }
@@ -29,6 +40,8 @@ int blvl__geom_add_plane(geom_planes *x, const double n[3], double d) {
             c /= sqrt((double)p->normal.x * p->normal.x + (double)p->normal.y * p->normal.y +
                       (double)p->normal.z * p->normal.z);
         if (c > 1.0 - 1e-9 && fabs(d - p->dist) <= x->tol * 0.1)
+            return 1;
+        if (x->pts && c > 0.999 && near_everywhere(x, n, d, p))
             return 1;
     }
     blvl_Plane p = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};

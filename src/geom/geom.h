@@ -54,7 +54,15 @@ typedef struct geom_planes {
     size_t first;
     double tol; /* distance tolerance, qu: blvl__geom_tolerance */
     int unit;
+    /* The bake only (NULL for the trace): the solid's nv vertices (x, y, z). A plane whose
+     * normal is within 0.999 of a listed one and that lies within GEOM_NEAR_PLANE of it at every
+     * vertex is that plane again: two compiled sides a hair apart, or an axial or bevel plane
+     * a hair off a side, would otherwise both be kept. */
+    const double *pts;
+    uint32_t nv;
 } geom_planes;
+
+#define GEOM_NEAR_PLANE 0.03125 /* qu: the trace's DIST_EPSILON, closer than a trace can tell */
 
 /* The tolerance for a solid whose coordinates reach `scale` qu: 1e-3 + scale * 2e-6. */
 double blvl__geom_tolerance(double scale);
