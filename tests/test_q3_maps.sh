@@ -18,7 +18,13 @@ EXPECTED_MISSING="aggressor=6 am_galmevish=6 cbctf1=1 ce1m7=12 ctf_gate1=6 ctf_i
   kaos2=6 oa_bases3cl=6 oa_bases3plus3=6 oa_bases5=6 oa_bases7=6 oa_ctf2=6 oa_ctf2old=6 oa_dm3=6
   oa_dm4=6 oa_dm5=6 oa_dm7=6 oa_koth1=6 oa_minia=6 oa_rpg3dm2=6 oa_spirit3=9 oasago2=6 ps37ctf=1
   sleekgrinder=6"
-REQUIRED="sim geometry textures lighting entities meta"
+# The sections every level must carry, each from its own part of the map:
+REQUIRED="sim"           # the brushes and patch hulls
+REQUIRED+=" geometry"    # the drawn surfaces
+REQUIRED+=" textures"    # the images the shaders name
+REQUIRED+=" lighting"    # profile 0: light grid, fog, sun, sky
+REQUIRED+=" entities"    # the entity string verbatim
+REQUIRED+=" meta"        # the name and the engine
 LIMIT=${BLVL_Q3_MAPS_SECONDS:-840} # the bakes' share of the 15-minute stage
 
 blvl=${BLVL_BIN:?}
