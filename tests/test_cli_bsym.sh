@@ -5,12 +5,8 @@
 # with a level hash that is not 16 bytes is refused, naming the field; `pack bsym=FILE.json` does
 # not build it as a core section. Non-finite floats dump as strings and pack back.
 set -u
-blvl=${BLVL_BIN:?}
-src=${BLVL_SRC:?}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 . "${BLVL_SRC:?}/tests/support/cli.sh"
+cli_workdir
 data=$src/tests/data/sections
 
 flatc -b -o . "$src/schema/bsym.fbs" "$data/bsym.json"

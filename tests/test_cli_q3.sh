@@ -4,12 +4,8 @@
 # beside them, and the usage and refusal exits (docs/IMPORT-Q3.md, "Command line and recipes").
 # The maps come from tests/data/q3/make_bsp.py (Python's struct and zipfile).
 set -u
-blvl=${BLVL_BIN:?}
-src=${BLVL_SRC:?}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-. "$src/tests/support/cli.sh"
+. "${BLVL_SRC:?}/tests/support/cli.sh"
+cli_workdir
 python3 "$src/tests/data/q3/make_bsp.py" data || { echo "make_bsp.py failed"; exit 1; }
 d=$work/data
 

@@ -3,12 +3,8 @@
 # rewrite carries or drops: game sections untouched, core sections this program does not know
 # dropped (renaming the level), a level with an unreadable meta/sim refused.
 set -u
-blvl=${BLVL_BIN:?}
-src=${BLVL_SRC:?}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 . "${BLVL_SRC:?}/tests/support/cli.sh"
+cli_workdir
 S=$src/tests/data/sections
 head -c 3000000 /dev/urandom >big.bin
 printf 'small payload' >small.bin

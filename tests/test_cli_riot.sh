@@ -4,12 +4,8 @@
 # nothing written, found by its SRSC start and again with --from riot; every good file baked,
 # verified and baked byte-identically again with another thread count.
 set -u
-blvl=${BLVL_BIN:?}
-src=${BLVL_SRC:?}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 . "${BLVL_SRC:?}/tests/support/cli.sh"
+cli_workdir
 
 bad=$src/tests/data/riot/bad
 n=0

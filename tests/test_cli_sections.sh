@@ -3,12 +3,8 @@
 # flatc's own JSON of the same bytes), verify's level rules (FlatBuffers verifier, required
 # sections, payload versions) and --container.
 set -u
-blvl=${BLVL_BIN:?}
-src=${BLVL_SRC:?}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 . "${BLVL_SRC:?}/tests/support/cli.sh"
+cli_workdir
 
 tags=$(cat "$src/schema/core_tags.txt")  # every core tag, generated from schema/
 ntags=$(echo "$tags" | wc -w)

@@ -6,12 +6,8 @@
 # and verified, and every file of the malformed corpus (tests/data/subspace/bad/) refused with
 # its message, exit 1 and nothing written.
 set -u
-blvl=${BLVL_BIN:?}
-src=${BLVL_SRC:?}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-. "$src/tests/support/cli.sh"
+. "${BLVL_SRC:?}/tests/support/cli.sh"
+cli_workdir
 
 # ---- a map by Python: eLVL (ATTR NAME, ATTR without '='), then records -------------------------
 python3 - <<'PY'

@@ -3,12 +3,8 @@
 # the command line; expected numbers derived by hand (docs/TRACE.md, DIST_EPSILON = 1/32).
 # Coordinates: +Y up; the player box is 32 x 56 x 32 (-16 -24 -16 .. 16 32 16).
 set -u
-blvl=${BLVL_BIN:?}
-src=${BLVL_SRC:?}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 . "${BLVL_SRC:?}/tests/support/cli.sh"
+cli_workdir
 # field FILE KEY N: the N values after KEY on the first line of FILE, space-separated
 field() { awk -v k="$2" -v n="$3" '{ for (i = 1; i <= NF; i++) if ($i == k) { s = $(i+1); for (j = 2; j <= n; j++) s = s " " $(i+j); print s; exit } }' "$1"; }
 # is FILE KEY EXPECTED...: the values after KEY are exactly EXPECTED (the printed text)

@@ -6,12 +6,8 @@
 # with exit 1, its rule and its lump and record (or archive entry) named, and nothing written;
 # the valid map bakes and verifies (control). docs/IMPORT-Q3.md, "Rules".
 set -u
-blvl=${BLVL_BIN:?}
-src=${BLVL_SRC:?}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-. "$src/tests/support/cli.sh"
+. "${BLVL_SRC:?}/tests/support/cli.sh"
+cli_workdir
 python3 "$src/tests/data/q3/make_bsp.py" data || { echo "make_bsp.py failed"; exit 1; }
 bad=$work/data/bad
 
