@@ -20,6 +20,17 @@ has out '"name": "Test Room"'
 has out '"engine": "Q3"'
 rc 0 dump a.blvl entities
 has out 'info_player_deathmatch'
+# blvl trace --contents on the baked room, Quake (x, y, z) read at blvl (x, z, -y): the floor
+# slab (Quake z -16..0), the -y wall (y -272..-256) and the -x wall (x -272..-256) are solid, the
+# room's air is not; the control reads the wall's point without the axis change, which lands
+# below the floor slab, outside every brush
+rc 0 trace a.blvl --contents 0 -8 0 --contents 100 30 264 --contents -264 100 -10 \
+    --contents 0 128 0 --contents 100 -264 30
+has out "contents at 0 -8 0 count 1 "
+has out "contents at 100 30 264 count 1 "
+has out "contents at -264 100 -10 count 1 "
+has out "contents at 0 128 0 count 0 "
+has out "contents at 100 -264 30 count 0 "
 # the same input, the same bytes; --threads changes nothing
 rc 0 bake "$d/good.bsp" -o a2.blvl --threads 1
 ok "a .bsp: the same bytes again" cmp a.blvl a2.blvl
