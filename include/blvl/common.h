@@ -70,6 +70,10 @@ typedef enum blvl_status {
     BLVL_E_SOURCE,         /* bake: the source map breaks a rule of its format; the message is
                             * "<part>: <field> at offset N: <rule>: <problem>" */
     BLVL_E_UNKNOWN_FORMAT, /* bake: the input is no source format this program reads */
+    /* symbols sidecar (.bsym) */
+    BLVL_E_SYMBOLS_STALE,   /* symbols: the .bsym names another level (identity mismatch) */
+    BLVL_E_SYMBOLS_VERSION, /* symbols: a .bsym version this reader does not know */
+    BLVL_E_SYMBOLS,         /* symbols: an invariant of the .bsym is broken (the message names it) */
     BLVL_STATUS_COUNT
 } blvl_status;
 

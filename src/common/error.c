@@ -45,6 +45,9 @@ static const char *const names[BLVL_STATUS_COUNT] = {
     [BLVL_E_STREAM_STATE] = "stream-state",
     [BLVL_E_SOURCE] = "source",
     [BLVL_E_UNKNOWN_FORMAT] = "unknown-format",
+    [BLVL_E_SYMBOLS_STALE] = "symbols-stale",
+    [BLVL_E_SYMBOLS_VERSION] = "symbols-version",
+    [BLVL_E_SYMBOLS] = "symbols",
 };
 
 const char *blvl_status_name(blvl_status code) {
