@@ -113,7 +113,13 @@ static void check_pair(blvl_level *lv, const blvl_symbols *sym, const void *byte
         }
     }
     CHECK_EQ_INT(blvl_symbols_batch_runs(sym, info.batches, NULL) == NULL, 1);
-    CHECK_EQ_INT(disagree, 0);
+    /* A Riot face names one material although its cell's two triangles may draw two (the
+     * surfaces of one source are merged into one run): there most, not all, agree. */
+    const char *loose = getenv("SYMBOLS_FACE_MATERIALS_MAY_DIFFER");
+    if (loose && *loose)
+        CHECK(agree > disagree);
+    else
+        CHECK_EQ_INT(disagree, 0);
     if (info.triangles)
         CHECK(agree > 0);
 
