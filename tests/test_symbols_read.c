@@ -69,6 +69,27 @@ static void check_pair(blvl_level *lv, const blvl_symbols *sym, const void *byte
     for (uint32_t c = 0; c < info.colliders; c++)
         CHECK_EQ_INT(blvl_symbols_collider_source(sym, c), blvl_Symbols_colliders_at(raw, c));
     CHECK_EQ_INT(blvl_symbols_collider_source(sym, info.colliders), NONE);
+    /* the entity that placed a collider: sim.collider_sources (what the game reads) and the
+     * .bsym source (what the importer recorded for people) name the same one */
+    uint32_t same = 0, differ = 0;
+    for (uint32_t c = 0; c < info.colliders; c++) {
+        blvl_Collider col = blvl_Sim_colliders_at(f.sim, c);
+        const blvl_symbols_source *s =
+            blvl_symbols_source_at(sym, blvl_symbols_collider_source(sym, c));
+        uint32_t cs = blvl_Collider_source(col);
+        if (!s || s->entity == NONE || cs >= blvl_Sim_collider_sources_len(f.sim))
+            continue;
+        uint32_t e = blvl_ColliderSource_entity(blvl_Sim_collider_sources_at(f.sim, cs));
+        if (e == NONE)
+            continue;
+        if (e == s->entity)
+            same++;
+        else
+            differ++;
+    }
+    CHECK_EQ_INT(differ, 0);
+    if (getenv("SYMBOLS_PAIR_VERBOSE"))
+        printf("colliders %u, entity agreements %u\n", info.colliders, same);
 
     uint32_t nr = blvl_Symbols_tri_runs_len(raw), r = 0, bad = 0, agree = 0, disagree = 0;
     for (uint32_t t = 0; t < info.triangles; t++) {
