@@ -1,7 +1,8 @@
 /* What a bake fuzz target asks of a bake that succeeded: written to memory, the level opens
  * and passes the level rules (every core section verified), and the .bsym passes the
- * FlatBuffers verifier. Anything else aborts: that is the finding. A write that fails (for
- * want of memory, or a limit) is a clean refusal and no finding. */
+ * FlatBuffers verifier and opens against its level (every invariant of docs/SYMBOLS.md). Anything
+ * else aborts: that is the finding. A write that fails (for want of memory, or a limit) is a clean
+ * refusal and no finding. */
 #ifndef BLVL_FUZZ_BAKE_CHECK_H
 #define BLVL_FUZZ_BAKE_CHECK_H
 
@@ -11,6 +12,7 @@
 #include "blvl/blvl.h"
 #include "blvl/sections.h"
 #include "blvl/sections/bsym.h"
+#include "blvl/symbols.h"
 
 static inline void fuzz_check_bake(blvl_bake *b, const blvl_options *opt) {
     void *level = NULL, *sym = NULL;
@@ -23,9 +25,14 @@ static inline void fuzz_check_bake(blvl_bake *b, const blvl_options *opt) {
         abort(); /* the bake wrote a level that does not open */
     if (blvl_sections_verify(opened, &err) != BLVL_OK)
         abort(); /* ... or one that breaks the level rules */
-    blvl_close(opened);
     if (blvl_Symbols_verify(sym, ssz, &err) != BLVL_OK)
         abort(); /* ... or symbols the verifier refuses */
+    blvl_symbols *s = NULL;
+    blvl_status st = blvl_symbols_open_memory(&s, sym, ssz, opened, 0, opt, &err);
+    if (st != BLVL_OK && st != BLVL_E_NOMEM)
+        abort(); /* ... or symbols that break an invariant against their own level */
+    blvl_symbols_free(s);
+    blvl_close(opened);
     blvl_free(opt, level);
     blvl_free(opt, sym);
 }

@@ -27,6 +27,7 @@
 #include "blvl/hmap.h"
 #include "blvl/sections.h"
 #include "blvl/sections_builder.h"
+#include "blvl/symbols.h"
 #include "blvl/trace.h"
 #include "check.h"
 #include "files.h"
@@ -330,6 +331,25 @@ static int scenario(int strict) {
     }
     if (blvl_hmap_read(hmap_bad, hmap_bad_len, &opt, &hm, &err) == BLVL_OK)
         failures++;
+
+    /* the .bsym writer and reader (strings and keyword lists copied into the object) */
+    {
+        const char *unk[] = {"surfaceparm nodraw"};
+        uint32_t cols[] = {0, BLVL_SYMBOLS_NONE};
+        blvl_symbols_run runs[] = {{0, 0}, {3, BLVL_SYMBOLS_NONE}};
+        blvl_symbols_source srcs[] = {{BLVL_SYMBOLS_BRUSH, 7, 0, 1, BLVL_SYMBOLS_NONE, 0}};
+        blvl_symbols_material mats[] = {{"a", "scripts/a.shader", NULL, 0, 1, unk}};
+        blvl_symbols_data sd = {{1}, cols, 2, runs, 2, srcs, 1, mats, 1};
+        uint8_t *bs = NULL;
+        size_t bn = 0;
+        TRY(blvl_symbols_write(&sd, &bs, &bn, &opt, &err));
+        if (bs) {
+            blvl_symbols *sym = NULL;
+            TRY(blvl_symbols_open_memory(&sym, bs, bn, NULL, 0, &opt, &err));
+            blvl_symbols_free(sym);
+            blvl_free(&opt, bs);
+        }
+    }
 
 out:
     blvl_free(&opt, file);
