@@ -86,20 +86,18 @@ static int list_catalogue(void) {
     const blvl_diag_check *c = blvl_diag_catalogue(&n);
     printf("code\tseverity\tsection\ttitle\n");
     for (uint32_t i = 0; i < n; i++)
-        printf("%s\t%s\t%s\t%s\n", c[i].code, blvl_diag_severity_name(c[i].severity),
-               c[i].section, c[i].title);
+        printf("%s\t%s\t%s\t%s\n", c[i].code, blvl_diag_severity_name(c[i].severity), c[i].section,
+               c[i].title);
     return CLI_OK;
 }
 
 int blvl_cmd_diag(int argc, char **argv) {
     if (cli_wants_help(argc, argv))
         return cli_print_help(&help);
-    static const struct option longs[] = {{"symbols", required_argument, NULL, 's'},
-                                          {"json", no_argument, NULL, 'j'},
-                                          {"only", required_argument, NULL, 'o'},
-                                          {"dump", required_argument, NULL, 'd'},
-                                          {"list", no_argument, NULL, 'l'},
-                                          {0, 0, 0, 0}};
+    static const struct option longs[] = {
+        {"symbols", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
+        {"only", required_argument, NULL, 'o'},    {"dump", required_argument, NULL, 'd'},
+        {"list", no_argument, NULL, 'l'},          {0, 0, 0, 0}};
     const char *symbols = NULL, *dump = NULL, *only[MAX_ONLY];
     uint32_t only_count = 0;
     int json = 0, list = 0, c;
@@ -117,8 +115,7 @@ int blvl_cmd_diag(int argc, char **argv) {
             break;
         case 'o':
             if (!blvl_diag_check_find(optarg))
-                return cli_usage(&help, "--only: no check has the code '%s' (see --list)",
-                                 optarg);
+                return cli_usage(&help, "--only: no check has the code '%s' (see --list)", optarg);
             if (only_count == MAX_ONLY)
                 return cli_usage(&help, "--only given more than %d times", MAX_ONLY);
             only[only_count++] = optarg;

@@ -59,12 +59,14 @@ static void colliders(blvl_Sim sim, const blvl_symbols *sym) {
     for (uint32_t i = 0; i < n; i++) {
         blvl_Collider c = blvl_Sim_colliders_at(sim, i);
         blvl_Shape t = blvl_Collider_shape_type(c);
-        uint32_t count = t == blvl_Shape_Planes
-                             ? blvl_Planes_planes_len(blvl_Collider_shape_as_Planes(c))
-                         : t == blvl_Shape_Hull
-                             ? blvl_Hull_face_sizes_len(blvl_Collider_shape_as_Hull(c))
-                             : 0;
-        printf("%u\t%s\t%u", i, t == blvl_Shape_Planes ? "planes" : t == blvl_Shape_Hull ? "hull" : "none",
+        uint32_t count =
+            t == blvl_Shape_Planes ? blvl_Planes_planes_len(blvl_Collider_shape_as_Planes(c))
+            : t == blvl_Shape_Hull ? blvl_Hull_face_sizes_len(blvl_Collider_shape_as_Hull(c))
+                                   : 0;
+        printf("%u\t%s\t%u", i,
+               t == blvl_Shape_Planes ? "planes"
+               : t == blvl_Shape_Hull ? "hull"
+                                      : "none",
                count);
         vec3(blvl_Collider_lo(c));
         vec3(blvl_Collider_hi(c));

@@ -92,7 +92,7 @@ typedef struct blvl_diag_findings {
     blvl_diag_finding *items;
     size_t count;
     blvl_diag_counts counts;
-    size_t cap_;                /* internal */
+    size_t cap_;               /* internal */
     blvl_allocator allocator_; /* internal */
 } blvl_diag_findings;
 

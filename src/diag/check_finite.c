@@ -15,8 +15,8 @@ static void geometry(dg *d) {
     uint32_t nv = blvl_Geometry_vertices_len(d->geo);
     for (uint32_t i = 0; i < nv && !d->stop; i++) {
         blvl_Vertex v = blvl_Geometry_vertices_at(d->geo, i);
-        const char *what = !F3(v.position) ? "position"
-                           : !F3(v.normal) ? "normal"
+        const char *what = !F3(v.position)                           ? "position"
+                           : !F3(v.normal)                           ? "normal"
                            : !(isfinite(v.uv.x) && isfinite(v.uv.y)) ? "uv"
                            : !(isfinite(v.lightmap_uv.x) && isfinite(v.lightmap_uv.y))
                                ? "lightmap_uv"
@@ -78,8 +78,7 @@ static void sim(dg *d) {
     n = blvl_Sim_triggers_len(d->sim);
     for (uint32_t i = 0; i < n && !d->stop; i++) {
         blvl_Trigger t = blvl_Sim_triggers_at(d->sim, i);
-        bool ok = F3(blvl_Trigger_lo(t)) && F3(blvl_Trigger_hi(t)) &&
-                  F3(blvl_Trigger_velocity(t));
+        bool ok = F3(blvl_Trigger_lo(t)) && F3(blvl_Trigger_hi(t)) && F3(blvl_Trigger_velocity(t));
         for (uint32_t k = 0; ok && k < blvl_Trigger_planes_len(t); k++)
             ok = FP(blvl_Trigger_planes_at(t, k));
         if (!ok)

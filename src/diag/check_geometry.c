@@ -10,6 +10,8 @@
 static void batches(dg *d) {
     uint32_t nb = blvl_Geometry_batches_len(d->geo), ni = blvl_Geometry_indices_len(d->geo);
     uint32_t nm = blvl_Geometry_materials_len(d->geo);
+    /* docs/BAKE.md: ordered by (translucent = blend not Opaque, sort key) */
+    int prev_tr = 0;
     float prev = -INFINITY;
     uint32_t prev_batch = 0;
     for (uint32_t i = 0; i < nb && !d->stop; i++) {
@@ -26,13 +28,17 @@ static void batches(dg *d) {
         uint32_t m = blvl_Batch_material(b);
         if (m >= nm)
             continue; /* D0001's business; its sort key is unknown */
-        float sort = blvl_Material_sort(blvl_Geometry_materials_at(d->geo, m));
-        if (sort < prev)
+        blvl_Material mat = blvl_Geometry_materials_at(d->geo, m);
+        float sort = blvl_Material_sort(mat);
+        int tr = blvl_Material_blend(mat) != blvl_BlendMode_Opaque;
+        if (tr < prev_tr || (tr == prev_tr && sort < prev))
             blvl__dg_emit(d, DG_BATCH_ORDER, "geometry.batches", i, DG_SRC_BATCH, i,
-                          "material %u sort %g comes after batch %u's sort %g", m, (double)sort,
-                          prev_batch, (double)prev);
+                          "material %u (%s, sort %g) comes after batch %u (%s, sort %g)", m,
+                          tr ? "blended" : "opaque", (double)sort, prev_batch,
+                          prev_tr ? "blended" : "opaque", (double)prev);
         if (sort == sort) {
             prev = sort;
+            prev_tr = tr;
             prev_batch = i;
         }
     }
@@ -51,8 +57,8 @@ static void triangles(dg *d) {
             if (v[k] >= nv) {
                 ok = false;
                 blvl__dg_emit(d, DG_INDEX_RANGE, "geometry.indices", t + (uint32_t)k,
-                              DG_SRC_TRIANGLE, t / 3, "triangle %u: vertex %u out of range (%u vertices)",
-                              t / 3, v[k], nv);
+                              DG_SRC_TRIANGLE, t / 3,
+                              "triangle %u: vertex %u out of range (%u vertices)", t / 3, v[k], nv);
             }
         }
         if (!ok || !d->on[DG_DEGENERATE])
@@ -84,8 +90,8 @@ static void vertices(dg *d) {
                         (double)v.normal.z * v.normal.z);
         if (d->on[DG_NORMAL_UNIT] && fabs(l - 1) > NORMAL_TOLERANCE && l == l)
             blvl__dg_emit(d, DG_NORMAL_UNIT, "geometry.vertices", i, DG_SRC_NONE, 0,
-                          "normal (%g %g %g) has length %g", (double)v.normal.x,
-                          (double)v.normal.y, (double)v.normal.z, l);
+                          "normal (%g %g %g) has length %g", (double)v.normal.x, (double)v.normal.y,
+                          (double)v.normal.z, l);
         int w = v.tangent.w;
         if (w != 32767 && w != -32767 && w != -32768)
             blvl__dg_emit(d, DG_TANGENT_SIGN, "geometry.vertices", i, DG_SRC_NONE, 0,

@@ -51,8 +51,8 @@ static void lightmaps(dg *d) {
             blvl__dg_emit(d, DG_BUMP_COUNT, sec, i, DG_SRC_NONE, 0, "%u bump pages, not 0 or 3",
                           nbump);
         if (nst > 3)
-            blvl__dg_emit(d, DG_STYLE_COUNT, sec, i, DG_SRC_NONE, 0,
-                          "%u style pages, at most 3", nst);
+            blvl__dg_emit(d, DG_STYLE_COUNT, sec, i, DG_SRC_NONE, 0, "%u style pages, at most 3",
+                          nst);
         if (!d->on[DG_IMAGE_SIZE])
             continue;
         char f[32];

@@ -15,8 +15,7 @@ static bool solid_at(const blvl_trace_world *w, blvl_Vec3 p, uint32_t *collider)
 
 static bool inside_planes(const blvl_Plane *pl, uint32_t n, const float q[3]) {
     for (uint32_t k = 0; k < n; k++)
-        if (pl[k].normal.x * q[0] + pl[k].normal.y * q[1] + pl[k].normal.z * q[2] - pl[k].dist >
-            0)
+        if (pl[k].normal.x * q[0] + pl[k].normal.y * q[1] + pl[k].normal.z * q[2] - pl[k].dist > 0)
             return false;
     return true;
 }
@@ -95,8 +94,8 @@ void blvl__dg_check_places(dg *d) {
             continue; /* D0017 */
         if (solid_at(w, p, &c)) {
             blvl__dg_emit(d, DG_SPAWN_SOLID, "sim.spawns", i, DG_SRC_NONE, 0,
-                          "at %g %g %g inside collider %u", (double)p.x, (double)p.y,
-                          (double)p.z, c);
+                          "at %g %g %g inside collider %u", (double)p.x, (double)p.y, (double)p.z,
+                          c);
             continue; /* a floor below a point in a solid means nothing */
         }
         if (!d->on[DG_SPAWN_FLOOR])
@@ -114,8 +113,8 @@ void blvl__dg_check_places(dg *d) {
         blvl_Vec3 p = blvl_TeleportDest_position(blvl_Sim_teleport_dests_at(d->sim, i));
         if (blvl__dg_finite3(p) && solid_at(w, p, &c))
             blvl__dg_emit(d, DG_DEST_SOLID, "sim.teleport_dests", i, DG_SRC_NONE, 0,
-                          "at %g %g %g inside collider %u", (double)p.x, (double)p.y,
-                          (double)p.z, c);
+                          "at %g %g %g inside collider %u", (double)p.x, (double)p.y, (double)p.z,
+                          c);
     }
     volumes(d, w);
 }

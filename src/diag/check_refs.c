@@ -88,7 +88,8 @@ static void colliders(dg *d) {
 }
 
 static void lighting(dg *d) {
-    uint32_t ncube = blvl_Cubemaps_images_len(d->cube), nst = blvl_Lighting_light_styles_len(d->light);
+    uint32_t ncube = blvl_Cubemaps_images_len(d->cube),
+             nst = blvl_Lighting_light_styles_len(d->light);
     uint32_t np = blvl_Lighting_reflection_probes_len(d->light);
     for (uint32_t i = 0; i < np && !d->stop; i++) {
         uint32_t v = blvl_ReflectionProbe_cubemap(blvl_Lighting_reflection_probes_at(d->light, i));

@@ -12,7 +12,7 @@
 #include "common/alloc.h"
 
 #define DG_CHECKS                                                                                  \
-    X(BATCH_MATERIAL, "D0001", ERROR, "geometry.batches", "batch material out of range")          \
+    X(BATCH_MATERIAL, "D0001", ERROR, "geometry.batches", "batch material out of range")           \
     X(BATCH_FOG, "D0002", ERROR, "geometry.batches", "batch fog volume out of range")              \
     X(BATCH_SIM, "D0003", ERROR, "geometry.batches", "batch breakable or door out of range")       \
     X(MATERIAL_TEXTURE, "D0004", ERROR, "geometry.materials", "material texture out of range")     \

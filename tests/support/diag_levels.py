@@ -1,4 +1,5 @@
-"""Levels with known geometry for tests/test_diag.sh: a clean level written as section JSON
+"""Levels with known geometry for tests/test_diag.sh (and, with --corpus BLVL WORK OUT, the
+seeds of fuzz/fuzz_diag.c): a clean level written as section JSON
 (packed by `blvl pack`), and one planted defect per blvl-diag code. Each defect is a function
 that edits the clean level's sections; the test runs `blvl diag --json` on each and checks that
 the codes it reports are exactly the planted one (docs/DIAG.md lists the exceptions)."""
@@ -224,7 +225,37 @@ def diag(blvl, path, *extra):
     return r.returncode, doc
 
 
+FUZZ_TAGS = ["sim", "geometry", "textures", "cubemaps", "lightmaps", "lighting", "acoustics",
+             "entities"]
+
+
+def corpus(blvl, work, out):
+    """fuzz/corpus/diag: each test level's sections as fuzz_diag.c reads them, records of
+    [u8 tag number][u32 size][FlatBuffer] (the bytes `blvl cat` gives)."""
+    import struct
+    os.makedirs(out, exist_ok=True)
+    levels = [("clean", clean())]
+    for code, (_, edit) in sorted(DEFECTS.items()):
+        L = copy.deepcopy(clean())
+        edit(L)
+        levels.append((code, L))
+    for name, L in levels:
+        path = os.path.join(work, name + ".blvl")
+        pack(blvl, L, path, os.path.join(work, name))
+        seed = b""
+        for n, tag in enumerate(FUZZ_TAGS):
+            if tag not in L:
+                continue
+            fb = subprocess.run([blvl, "cat", path, tag], capture_output=True, check=True).stdout
+            seed += struct.pack("<BI", n, len(fb)) + fb
+        with open(os.path.join(out, name.lower()), "wb") as f:
+            f.write(seed)
+
+
 def main():
+    if sys.argv[1] == "--corpus":
+        corpus(sys.argv[2], sys.argv[3], sys.argv[4])
+        return 0
     blvl, work = sys.argv[1], sys.argv[2]
     failures = 0
     checks = 0
