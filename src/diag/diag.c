@@ -102,8 +102,14 @@ const blvl_trace_world *blvl__dg_world(dg *d) {
         if (d->al)
             o.allocator = *d->al;
         blvl_error e;
-        if (blvl_trace_world_from_level(&d->world, d->level, &o, &e) != BLVL_OK)
+        blvl_status st = blvl_trace_world_from_level(&d->world, d->level, &o, &e);
+        if (st != BLVL_OK) {
             d->world = NULL;
+            if (st == BLVL_E_NOMEM) {
+                d->fatal = st;
+                d->stop = 1;
+            }
+        }
     }
     return d->world;
 }
@@ -112,7 +118,12 @@ const blvl_trace_world *blvl__dg_world(dg *d) {
 static const uint8_t *read_section(dg *d, const char *tag, blvl_bytes *b) {
     const uint8_t *root = NULL;
     blvl_error e;
-    if (blvl_level_section(d->level, tag, b, &root, &e) != BLVL_OK) {
+    blvl_status st = blvl_level_section(d->level, tag, b, &root, &e);
+    if (st != BLVL_OK) {
+        if (st == BLVL_E_NOMEM) {
+            d->fatal = st;
+            d->stop = 1;
+        }
         memset(b, 0, sizeof *b);
         return NULL;
     }
@@ -139,6 +150,11 @@ static void open_symbols(dg *d, const blvl_diag_options *dopt, const blvl_option
                                               d->level, BLVL_SYMBOLS_READ_STALE, opt, &e);
     if (st != BLVL_OK) {
         *owned = NULL;
+        if (st == BLVL_E_NOMEM) {
+            d->fatal = st;
+            d->stop = 1;
+            return;
+        }
         blvl__dg_emit(d, DG_SYMBOLS_BAD, "bsym", BLVL_DIAG_NONE, DG_SRC_NONE, 0, "%s", e.message);
         return;
     }
@@ -224,6 +240,8 @@ blvl_status blvl_diag_run(blvl_level *level, const blvl_diag_options *dopt, blvl
     blvl_bytes_free(&d.b_ac);
     if (counts)
         *counts = d.counts;
+    if (d.fatal)
+        return blvl__fail(err, d.fatal, "diag: no memory to check the level");
     blvl__ok(err);
     return BLVL_OK;
 }

@@ -72,6 +72,7 @@ typedef struct dg {
     uint32_t reported[DG_COUNT];
     uint32_t max_per;
     int stop;
+    blvl_status fatal;       /* the allocator said no: the run fails with it */
     const blvl_symbols *sym; /* usable for sources: not stale */
     /* sections, each empty when absent or refused */
     blvl_bytes b_sim, b_geo, b_tex, b_cube, b_lm, b_light, b_ac;
