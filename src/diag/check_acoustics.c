@@ -36,6 +36,9 @@ void blvl__dg_check_acoustics(dg *d) {
         blvl__dg_emit(d, DG_FIRST_EDGE, "acoustics.probes", 0, DG_SRC_NONE, 0,
                       "first_edge %u: edges before it belong to no probe",
                       blvl_Acoustics_probes_at(ac, 0).first_edge);
+    /* A hostile graph (every edge on one probe) makes the opposite search quadratic: past this
+     * many edge visits the rest of the edges are not searched for their opposite. */
+    uint64_t budget = 50u * 1000u * 1000u;
     for (uint32_t p = 0; p < np && !d->stop; p++) {
         uint32_t a, b;
         edge_range(ac, np, ne, p, &a, &b);
@@ -50,6 +53,9 @@ void blvl__dg_check_acoustics(dg *d) {
                 continue; /* without a monotone first_edge the groups are not known */
             uint32_t c, f;
             edge_range(ac, np, ne, to, &c, &f);
+            if (f - c > budget)
+                continue;
+            budget -= f - c;
             bool found = false;
             for (uint32_t k = c; k < f && !found; k++)
                 found = blvl_Acoustics_edges_at(ac, k).to == p;

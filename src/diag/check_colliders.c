@@ -5,7 +5,7 @@
 #include "diag/diag_internal.h"
 #include "geom/geom.h"
 
-#define MAX_PLANES 256 /* the polytope test is quadratic; larger sets are the trace's to report */
+#define MAX_PLANES 128 /* the polytope test is quadratic; larger sets are the trace's to report */
 #define MAX_POINTS (MAX_PLANES + 8)
 
 /* Outside the bounds by more than this (qu, plus a relative part for large coordinates). */
