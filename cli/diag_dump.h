@@ -1,0 +1,14 @@
+/* `blvl diag LEVEL --dump KIND`: one tab-separated row per element (cli/diag_dump.c). */
+#ifndef BLVL_CLI_DIAG_DUMP_H
+#define BLVL_CLI_DIAG_DUMP_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blvl/blvl.h"
+
+/* colliders, batches, materials, entities, spawns */
+int cli_diag_dump_kind_valid(const char *kind);
+/* Prints the table; `sym_data` (may be NULL) adds the symbols columns. Returns the exit status. */
+int cli_diag_dump(const char *file, blvl_level *level, const char *kind, const char *sym_path,
+                  const uint8_t *sym_data, size_t sym_size);
+#endif

@@ -1,0 +1,70 @@
+/* Fuzz target: every blvl-diag check over hostile sections. The input is a list of sections,
+ * each [u8 tag number][u32 little-endian size][payload], spliced into a level with a fixed meta
+ * (a whole fuzzed container would rarely get past the section digests); the level is written,
+ * opened and checked with every check. Must never crash, leak or read out of bounds; a finding
+ * must always carry a catalogue code. Seeds: fuzz/corpus/diag (tests/support/diag_levels.py
+ * --corpus writes them from the test levels). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blvl/diag.h"
+#include "blvl/sections.h"
+
+static const char *const tags[] = {"sim",       "geometry", "textures",  "cubemaps",
+                                   "lightmaps", "lighting", "acoustics", "entities"};
+#define NTAGS (sizeof tags / sizeof *tags)
+
+static int check_finding(void *user, const blvl_diag_finding *f) {
+    (void)user;
+    if (!blvl_diag_check_find(f->code) || memchr(f->message, 0, sizeof f->message) == NULL)
+        abort();
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static const uint8_t meta[] = "{\"name\": \"fuzz\"}";
+    blvl_options opt = {0};
+    opt.threads = 1;
+    blvl_error e;
+    uint8_t *meta_fb = NULL;
+    size_t meta_size = 0;
+    if (blvl_section_from_json("meta", (const char *)meta, sizeof meta - 1, &opt, &meta_fb,
+                               &meta_size, &e) != BLVL_OK)
+        abort();
+    blvl_section_in in[NTAGS + 1];
+    size_t n = 0;
+    in[n++] = (blvl_section_in){"meta", 0, 0, meta_fb, meta_size};
+    int seen[NTAGS] = {0};
+    size_t at = 0;
+    while (at + 5 <= size && n < NTAGS + 1) {
+        unsigned t = data[at] % NTAGS;
+        uint32_t len = (uint32_t)data[at + 1] | (uint32_t)data[at + 2] << 8 |
+                       (uint32_t)data[at + 3] << 16 | (uint32_t)data[at + 4] << 24;
+        at += 5;
+        if (len > size - at)
+            len = (uint32_t)(size - at);
+        if (!seen[t]) {
+            seen[t] = 1;
+            in[n++] = (blvl_section_in){tags[t], 0, 0, data + at, len};
+        }
+        at += len;
+    }
+    uint8_t *level_bytes = NULL;
+    size_t level_size = 0;
+    if (blvl_write_memory(in, n, &opt, &level_bytes, &level_size, &e) == BLVL_OK) {
+        blvl_level *lv = NULL;
+        if (blvl_open_memory(&lv, level_bytes, level_size, &opt, &e) == BLVL_OK) {
+            blvl_diag_options d = {0};
+            d.max_per_check = 8;
+            blvl_diag_counts counts;
+            blvl_status st = blvl_diag_run(lv, &d, check_finding, NULL, &counts, &opt, &e);
+            if (st != BLVL_OK && e.message[0] == '\0')
+                abort();
+            blvl_close(lv);
+        }
+        blvl_free(&opt, level_bytes);
+    }
+    blvl_free(&opt, meta_fb);
+    return 0;
+}

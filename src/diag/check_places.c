@@ -1,0 +1,120 @@
+/* Where a player is put or touched, through the trace (as the player moves, every match type,
+ * doors closed): spawns and teleport destinations inside a solid, spawns with no floor within
+ * 64 units below, and trigger and hurt volumes with no point a player could stand in. */
+#include <math.h>
+
+#include "diag/diag_internal.h"
+
+#define FLOOR_REACH 64.0f /* qu below the player origin */
+#define SAMPLES 5         /* per axis, through a volume's bounds */
+
+static bool solid_at(const blvl_trace_world *w, blvl_Vec3 p, uint32_t *collider) {
+    const float q[3] = {p.x, p.y, p.z};
+    return blvl_trace_point_contents(w, NULL, q, NULL, collider) > 0;
+}
+
+static bool inside_planes(const blvl_Plane *pl, uint32_t n, const float q[3]) {
+    for (uint32_t k = 0; k < n; k++)
+        if (pl[k].normal.x * q[0] + pl[k].normal.y * q[1] + pl[k].normal.z * q[2] - pl[k].dist > 0)
+            return false;
+    return true;
+}
+
+/* Does the volume (lo..hi, cut by the planes when there are any) hold a point outside every
+ * solid? Samples a grid through the bounds; a volume none of whose samples is inside its planes
+ * counts as holding empty space (it is no volume to judge). */
+static bool has_space(const blvl_trace_world *w, blvl_Vec3 lo, blvl_Vec3 hi, const blvl_Plane *pl,
+                      uint32_t np) {
+    const float l[3] = {lo.x, lo.y, lo.z}, h[3] = {hi.x, hi.y, hi.z};
+    bool any_inside = false;
+    for (int i = 0; i < SAMPLES; i++)
+        for (int j = 0; j < SAMPLES; j++)
+            for (int k = 0; k < SAMPLES; k++) {
+                const int ijk[3] = {i, j, k};
+                float q[3];
+                for (int a = 0; a < 3; a++)
+                    q[a] = l[a] + (h[a] - l[a]) * ((float)ijk[a] + 0.5f) / SAMPLES;
+                if (np && !inside_planes(pl, np, q))
+                    continue;
+                any_inside = true;
+                if (blvl_trace_point_contents(w, NULL, q, NULL, NULL) == 0)
+                    return true;
+            }
+    return !any_inside;
+}
+
+#define MAX_VOLUME_PLANES 64 /* more planes than that: the bounds alone are sampled */
+
+static void volumes(dg *d, const blvl_trace_world *w) {
+    blvl_Plane pl[MAX_VOLUME_PLANES];
+    uint32_t n = blvl_Sim_triggers_len(d->sim);
+    for (uint32_t i = 0; i < n && d->on[DG_TRIGGER_SOLID] && !d->stop; i++) {
+        blvl_Trigger t = blvl_Sim_triggers_at(d->sim, i);
+        blvl_Vec3 lo = blvl_Trigger_lo(t), hi = blvl_Trigger_hi(t);
+        if (!blvl__dg_finite3(lo) || !blvl__dg_finite3(hi))
+            continue;
+        uint32_t np = blvl_Trigger_planes_len(t);
+        np = np > MAX_VOLUME_PLANES ? 0 : np;
+        for (uint32_t k = 0; k < np; k++)
+            pl[k] = blvl_Trigger_planes_at(t, k);
+        if (!has_space(w, lo, hi, pl, np))
+            blvl__dg_emit(d, DG_TRIGGER_SOLID, "sim.triggers", i, DG_SRC_NONE, 0,
+                          "every sampled point of %g %g %g .. %g %g %g is inside a solid",
+                          (double)lo.x, (double)lo.y, (double)lo.z, (double)hi.x, (double)hi.y,
+                          (double)hi.z);
+    }
+    n = blvl_Sim_hurt_volumes_len(d->sim);
+    for (uint32_t i = 0; i < n && d->on[DG_HURT_SOLID] && !d->stop; i++) {
+        blvl_HurtVolume t = blvl_Sim_hurt_volumes_at(d->sim, i);
+        blvl_Vec3 lo = blvl_HurtVolume_lo(t), hi = blvl_HurtVolume_hi(t);
+        if (!blvl__dg_finite3(lo) || !blvl__dg_finite3(hi))
+            continue;
+        uint32_t np = blvl_HurtVolume_planes_len(t);
+        np = np > MAX_VOLUME_PLANES ? 0 : np;
+        for (uint32_t k = 0; k < np; k++)
+            pl[k] = blvl_HurtVolume_planes_at(t, k);
+        if (!has_space(w, lo, hi, pl, np))
+            blvl__dg_emit(d, DG_HURT_SOLID, "sim.hurt_volumes", i, DG_SRC_NONE, 0,
+                          "every sampled point of %g %g %g .. %g %g %g is inside a solid",
+                          (double)lo.x, (double)lo.y, (double)lo.z, (double)hi.x, (double)hi.y,
+                          (double)hi.z);
+    }
+}
+
+void blvl__dg_check_places(dg *d) {
+    if (!blvl__dg_any(d, DG_SPAWN_SOLID, DG_HURT_SOLID))
+        return;
+    const blvl_trace_world *w = blvl__dg_world(d);
+    if (!w)
+        return;
+    uint32_t n = blvl_Sim_spawns_len(d->sim), c = BLVL_TRACE_NONE;
+    for (uint32_t i = 0; i < n && !d->stop; i++) {
+        blvl_Vec3 p = blvl_Spawn_position(blvl_Sim_spawns_at(d->sim, i));
+        if (!blvl__dg_finite3(p))
+            continue; /* D0017 */
+        if (solid_at(w, p, &c)) {
+            blvl__dg_emit(d, DG_SPAWN_SOLID, "sim.spawns", i, DG_SRC_NONE, 0,
+                          "at %g %g %g inside collider %u", (double)p.x, (double)p.y, (double)p.z,
+                          c);
+            continue; /* a floor below a point in a solid means nothing */
+        }
+        if (!d->on[DG_SPAWN_FLOOR])
+            continue;
+        const float from[3] = {p.x, p.y, p.z}, to[3] = {p.x, p.y - FLOOR_REACH, p.z};
+        blvl_trace_result r;
+        blvl_trace_ray(w, NULL, from, to, &r);
+        if (r.fraction >= 1.0f && !r.startsolid)
+            blvl__dg_emit(d, DG_SPAWN_FLOOR, "sim.spawns", i, DG_SRC_NONE, 0,
+                          "at %g %g %g: nothing solid within %g units below", (double)p.x,
+                          (double)p.y, (double)p.z, (double)FLOOR_REACH);
+    }
+    n = blvl_Sim_teleport_dests_len(d->sim);
+    for (uint32_t i = 0; i < n && d->on[DG_DEST_SOLID] && !d->stop; i++) {
+        blvl_Vec3 p = blvl_TeleportDest_position(blvl_Sim_teleport_dests_at(d->sim, i));
+        if (blvl__dg_finite3(p) && solid_at(w, p, &c))
+            blvl__dg_emit(d, DG_DEST_SOLID, "sim.teleport_dests", i, DG_SRC_NONE, 0,
+                          "at %g %g %g inside collider %u", (double)p.x, (double)p.y, (double)p.z,
+                          c);
+    }
+    volumes(d, w);
+}

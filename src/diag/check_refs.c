@@ -1,0 +1,141 @@
+/* Cross-section indices: every index field against the length of the vector it names (that
+ * vector may be in an absent section: then every index but none is out of range). */
+#include "diag/diag_internal.h"
+
+#define NONE 0xFFFFFFFFu
+
+static bool bad(uint32_t v, uint32_t n) {
+    return v != NONE && v >= n;
+}
+
+static void batches(dg *d) {
+    uint32_t nb = blvl_Geometry_batches_len(d->geo), nm = blvl_Geometry_materials_len(d->geo);
+    uint32_t nf = blvl_Lighting_fog_volumes_len(d->light);
+    uint32_t nbr = blvl_Sim_breakables_len(d->sim), nd = blvl_Sim_doors_len(d->sim);
+    for (uint32_t i = 0; i < nb && !d->stop; i++) {
+        blvl_Batch b = blvl_Geometry_batches_at(d->geo, i);
+        uint32_t v = blvl_Batch_material(b);
+        if (bad(v, nm))
+            blvl__dg_emit(d, DG_BATCH_MATERIAL, "geometry.batches", i, DG_SRC_BATCH, i,
+                          "material %u out of range (%u materials)", v, nm);
+        if (bad(v = blvl_Batch_fog(b), nf))
+            blvl__dg_emit(d, DG_BATCH_FOG, "geometry.batches", i, DG_SRC_BATCH, i,
+                          "fog %u out of range (%u lighting.fog_volumes)", v, nf);
+        if (bad(v = blvl_Batch_breakable(b), nbr))
+            blvl__dg_emit(d, DG_BATCH_SIM, "geometry.batches", i, DG_SRC_BATCH, i,
+                          "breakable %u out of range (%u sim.breakables)", v, nbr);
+        if (bad(v = blvl_Batch_door(b), nd))
+            blvl__dg_emit(d, DG_BATCH_SIM, "geometry.batches", i, DG_SRC_BATCH, i,
+                          "door %u out of range (%u sim.doors)", v, nd);
+    }
+}
+
+static void texture_ref(dg *d, uint32_t m, const char *field, uint32_t v, uint32_t nt) {
+    if (bad(v, nt))
+        blvl__dg_emit(d, DG_MATERIAL_TEXTURE, "geometry.materials", m, DG_SRC_NONE, 0,
+                      "%s %u out of range (%u textures.images)", field, v, nt);
+}
+
+static void materials(dg *d) {
+    uint32_t nm = blvl_Geometry_materials_len(d->geo), nt = blvl_Textures_images_len(d->tex);
+    for (uint32_t i = 0; i < nm && !d->stop; i++) {
+        blvl_Material m = blvl_Geometry_materials_at(d->geo, i);
+        texture_ref(d, i, "texture", blvl_Material_texture(m), nt);
+        blvl_MaterialMaps maps = blvl_Pbr_maps(blvl_Material_pbr(m));
+        texture_ref(d, i, "pbr.maps.normal", blvl_MaterialMaps_normal(maps), nt);
+        texture_ref(d, i, "pbr.maps.orm", blvl_MaterialMaps_orm(maps), nt);
+        texture_ref(d, i, "pbr.maps.emissive", blvl_MaterialMaps_emissive(maps), nt);
+        texture_ref(d, i, "pbr.maps.albedo2", blvl_MaterialMaps_albedo2(maps), nt);
+        texture_ref(d, i, "pbr.maps.specular", blvl_MaterialMaps_specular(maps), nt);
+        texture_ref(d, i, "pbr.maps.detail", blvl_MaterialMaps_detail(maps), nt);
+        blvl_Shading sh = blvl_Material_shading(m);
+        texture_ref(d, i, "shading.lightwarp", blvl_Shading_lightwarp(sh), nt);
+        blvl_Anim an = blvl_Shading_anim(sh);
+        uint32_t nfr = blvl_Anim_frames_len(an);
+        for (uint32_t f = 0; f < nfr; f++)
+            texture_ref(d, i, "shading.anim.frames[]", blvl_Anim_frames_at(an, f), nt);
+    }
+}
+
+static void colliders(dg *d) {
+    uint32_t nc = blvl_Sim_colliders_len(d->sim), nbr = blvl_Sim_breakables_len(d->sim);
+    uint32_t nd = blvl_Sim_doors_len(d->sim), ns = blvl_Sim_collider_sources_len(d->sim);
+    uint32_t nm = blvl_Geometry_materials_len(d->geo);
+    for (uint32_t i = 0; i < nc && !d->stop; i++) {
+        blvl_Collider c = blvl_Sim_colliders_at(d->sim, i);
+        uint32_t v;
+        if (bad(v = blvl_Collider_breakable(c), nbr))
+            blvl__dg_emit(d, DG_COLLIDER_BREAKABLE, "sim.colliders", i, DG_SRC_COLLIDER, i,
+                          "breakable %u out of range (%u breakables)", v, nbr);
+        if (bad(v = blvl_Collider_door(c), nd))
+            blvl__dg_emit(d, DG_COLLIDER_DOOR, "sim.colliders", i, DG_SRC_COLLIDER, i,
+                          "door %u out of range (%u doors)", v, nd);
+        if (bad(v = blvl_Collider_source(c), ns))
+            blvl__dg_emit(d, DG_COLLIDER_SOURCE, "sim.colliders", i, DG_SRC_COLLIDER, i,
+                          "source %u out of range (%u collider_sources)", v, ns);
+        if (bad(v = blvl_Collider_material(c), nm))
+            blvl__dg_emit(d, DG_COLLIDER_MATERIAL, "sim.colliders", i, DG_SRC_COLLIDER, i,
+                          "material %u out of range (%u geometry.materials)", v, nm);
+    }
+    uint32_t nt = blvl_Sim_triggers_len(d->sim), ntd = blvl_Sim_teleport_dests_len(d->sim);
+    for (uint32_t i = 0; i < nt && !d->stop; i++) {
+        blvl_Trigger t = blvl_Sim_triggers_at(d->sim, i);
+        uint32_t v = blvl_Trigger_teleport_dest(t);
+        if (bad(v, ntd))
+            blvl__dg_emit(d, DG_TRIGGER_DEST, "sim.triggers", i, DG_SRC_NONE, 0,
+                          "teleport_dest %u out of range (%u teleport_dests)", v, ntd);
+    }
+}
+
+static void lighting(dg *d) {
+    uint32_t ncube = blvl_Cubemaps_images_len(d->cube),
+             nst = blvl_Lighting_light_styles_len(d->light);
+    uint32_t np = blvl_Lighting_reflection_probes_len(d->light);
+    for (uint32_t i = 0; i < np && !d->stop; i++) {
+        uint32_t v = blvl_ReflectionProbe_cubemap(blvl_Lighting_reflection_probes_at(d->light, i));
+        if (bad(v, ncube))
+            blvl__dg_emit(d, DG_PROBE_CUBEMAP, "lighting.reflection_probes", i, DG_SRC_NONE, 0,
+                          "cubemap %u out of range (%u cubemaps.images)", v, ncube);
+    }
+    uint32_t nl = blvl_Lighting_punctual_lights_len(d->light);
+    for (uint32_t i = 0; i < nl && !d->stop; i++) {
+        uint32_t v = blvl_PunctualLight_style(blvl_Lighting_punctual_lights_at(d->light, i));
+        if (bad(v, nst))
+            blvl__dg_emit(d, DG_LIGHT_STYLE, "lighting.punctual_lights", i, DG_SRC_NONE, 0,
+                          "style %u out of range (%u light_styles)", v, nst);
+    }
+    uint32_t nlm = blvl_Lightmaps_lightmaps_len(d->lm);
+    for (uint32_t i = 0; i < nlm && !d->stop; i++) {
+        blvl_Lightmap lm = blvl_Lightmaps_lightmaps_at(d->lm, i);
+        uint32_t ns = blvl_Lightmap_styles_len(lm);
+        for (uint32_t s = 0; s < ns; s++) {
+            uint32_t v = blvl_LightmapStyle_style(blvl_Lightmap_styles_at(lm, s));
+            if (v >= nst)
+                blvl__dg_emit(d, DG_LIGHT_STYLE, "lightmaps.lightmaps", i, DG_SRC_NONE, 0,
+                              "styles[%u].style %u out of range (%u lighting.light_styles)", s, v,
+                              nst);
+        }
+    }
+    uint32_t npr = blvl_Lighting_profiles_len(d->light);
+    for (uint32_t i = 0; i < npr && !d->stop; i++) {
+        blvl_LightingProfile p = blvl_Lighting_profiles_at(d->light, i);
+        uint32_t v;
+        if (bad(v = blvl_LightingProfile_lightmap(p), nlm))
+            blvl__dg_emit(d, DG_PROFILE_REF, "lighting.profiles", i, DG_SRC_NONE, 0,
+                          "lightmap %u out of range (%u lightmaps.lightmaps)", v, nlm);
+        if (bad(v = blvl_LightingProfile_sky(p), ncube))
+            blvl__dg_emit(d, DG_PROFILE_REF, "lighting.profiles", i, DG_SRC_NONE, 0,
+                          "sky %u out of range (%u cubemaps.images)", v, ncube);
+    }
+}
+
+void blvl__dg_check_refs(dg *d) {
+    if (blvl__dg_any(d, DG_BATCH_MATERIAL, DG_BATCH_SIM))
+        batches(d);
+    if (d->on[DG_MATERIAL_TEXTURE])
+        materials(d);
+    if (blvl__dg_any(d, DG_COLLIDER_BREAKABLE, DG_TRIGGER_DEST))
+        colliders(d);
+    if (blvl__dg_any(d, DG_PROBE_CUBEMAP, DG_PROFILE_REF))
+        lighting(d);
+}

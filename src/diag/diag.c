@@ -1,0 +1,299 @@
+/* The catalogue, the run (sections read once, checks in catalogue order, findings counted and
+ * capped per check) and the array form. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "diag/diag_internal.h"
+#include "diag/symbols_shim.h"
+
+static const blvl_diag_check catalogue[DG_COUNT] = {
+#define X(id, code, sev, section, title) {code, BLVL_DIAG_##sev, section, title},
+    DG_CHECKS
+#undef X
+};
+
+const blvl_diag_check *blvl_diag_catalogue(uint32_t *count) {
+    if (count)
+        *count = DG_COUNT;
+    return catalogue;
+}
+
+static int find_id(const char *code) {
+    for (int i = 0; code && i < DG_COUNT; i++)
+        if (strcmp(catalogue[i].code, code) == 0)
+            return i;
+    return -1;
+}
+
+const blvl_diag_check *blvl_diag_check_find(const char *code) {
+    int i = find_id(code);
+    return i < 0 ? NULL : &catalogue[i];
+}
+
+const char *blvl_diag_severity_name(blvl_diag_severity severity) {
+    switch (severity) {
+    case BLVL_DIAG_ERROR:
+        return "error";
+    case BLVL_DIAG_WARNING:
+        return "warning";
+    case BLVL_DIAG_INFO:
+        return "info";
+    }
+    return "unknown";
+}
+
+bool blvl__dg_finite3(blvl_Vec3 v) {
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+bool blvl__dg_any(const dg *d, int first, int last) {
+    for (int i = first; i <= last; i++)
+        if (d->on[i])
+            return true;
+    return false;
+}
+
+void blvl__dg_emit(dg *d, int id, const char *section, uint32_t index, dg_src src,
+                   uint32_t src_index, const char *fmt, ...) {
+    if (!d->on[id] || d->stop)
+        return;
+    blvl_diag_severity sev = catalogue[id].severity;
+    if (sev == BLVL_DIAG_ERROR)
+        d->counts.errors++;
+    else if (sev == BLVL_DIAG_WARNING)
+        d->counts.warnings++;
+    else
+        d->counts.infos++;
+    if (d->max_per && d->reported[id] >= d->max_per)
+        return;
+    d->reported[id]++;
+    blvl_diag_finding f;
+    memset(&f, 0, sizeof f);
+    f.code = catalogue[id].code;
+    f.severity = sev;
+    f.index = index;
+    snprintf(f.section, sizeof f.section, "%s", section);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    va_end(ap);
+    if (d->sym && src != DG_SRC_NONE) {
+        uint32_t s = BLVL_SYMBOLS_NONE;
+        if (src == DG_SRC_COLLIDER)
+            s = blvl_symbols_collider_source(d->sym, src_index);
+        else if (src == DG_SRC_BATCH)
+            s = blvl_symbols_batch_source(d->sym, src_index);
+        else
+            s = blvl_symbols_triangle_source(d->sym, src_index);
+        if (s != BLVL_SYMBOLS_NONE)
+            blvl_symbols_describe(d->sym, s, f.source, sizeof f.source);
+    }
+    if (d->fn && d->fn(d->user, &f))
+        d->stop = 1;
+}
+
+const blvl_trace_world *blvl__dg_world(dg *d) {
+    if (!d->world_tried) {
+        d->world_tried = true;
+        blvl_options o;
+        memset(&o, 0, sizeof o);
+        if (d->al)
+            o.allocator = *d->al;
+        blvl_error e;
+        blvl_status st = blvl_trace_world_from_level(&d->world, d->level, &o, &e);
+        if (st != BLVL_OK) {
+            d->world = NULL;
+            if (st == BLVL_E_NOMEM) {
+                d->fatal = st;
+                d->stop = 1;
+            }
+        }
+    }
+    return d->world;
+}
+
+/* Read a core section for the checks; absent or refused reads as the empty table. */
+static const uint8_t *read_section(dg *d, const char *tag, blvl_bytes *b) {
+    const uint8_t *root = NULL;
+    blvl_error e;
+    blvl_status st = blvl_level_section(d->level, tag, b, &root, &e);
+    if (st != BLVL_OK) {
+        if (st == BLVL_E_NOMEM) {
+            d->fatal = st;
+            d->stop = 1;
+        }
+        memset(b, 0, sizeof *b);
+        return NULL;
+    }
+    return root;
+}
+
+/* Open the .bsym bytes against the level: a stale or refused file is a finding. */
+static void open_symbols(dg *d, const blvl_diag_options *dopt, const blvl_options *opt,
+                         blvl_symbols **owned) {
+    if (dopt->symbols) {
+        blvl_symbols_info info;
+        blvl_symbols_get_info(dopt->symbols, &info);
+        if (info.stale)
+            blvl__dg_emit(d, DG_SYMBOLS_STALE, "bsym", BLVL_DIAG_NONE, DG_SRC_NONE, 0,
+                          "the symbols describe another level; sources are not shown");
+        else
+            d->sym = dopt->symbols;
+        return;
+    }
+    if (!dopt->symbols_data)
+        return;
+    blvl_error e;
+    blvl_status st = blvl_symbols_open_memory(owned, dopt->symbols_data, dopt->symbols_size,
+                                              d->level, BLVL_SYMBOLS_READ_STALE, opt, &e);
+    if (st != BLVL_OK) {
+        *owned = NULL;
+        if (st == BLVL_E_NOMEM) {
+            d->fatal = st;
+            d->stop = 1;
+            return;
+        }
+        blvl__dg_emit(d, DG_SYMBOLS_BAD, "bsym", BLVL_DIAG_NONE, DG_SRC_NONE, 0, "%s", e.message);
+        return;
+    }
+    blvl_symbols_info info;
+    blvl_symbols_get_info(*owned, &info);
+    if (info.stale) {
+        char want[33], have[33];
+        blvl_info li;
+        blvl_get_info(d->level, &li);
+        blvl_hex(info.level, have);
+        blvl_hex(li.identity, want);
+        blvl__dg_emit(d, DG_SYMBOLS_STALE, "bsym", BLVL_DIAG_NONE, DG_SRC_NONE, 0,
+                      "the symbols name level %s, this level is %s; sources are not shown", have,
+                      want);
+    } else {
+        d->sym = *owned;
+    }
+}
+
+blvl_status blvl_diag_run(blvl_level *level, const blvl_diag_options *dopt, blvl_diag_fn fn,
+                          void *user, blvl_diag_counts *counts, const blvl_options *opt,
+                          blvl_error *err) {
+    static const blvl_diag_options none;
+    if (counts)
+        memset(counts, 0, sizeof *counts);
+    if (!level)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "diag: no level");
+    if (!dopt)
+        dopt = &none;
+    if (!opt)
+        opt = blvl_level_options(level);
+    dg d;
+    memset(&d, 0, sizeof d);
+    d.level = level;
+    d.al = opt ? &opt->allocator : NULL;
+    d.fn = fn;
+    d.user = user;
+    d.max_per = dopt->max_per_check;
+    for (int i = 0; i < DG_COUNT; i++)
+        d.on[i] = dopt->only_count == 0;
+    for (uint32_t i = 0; i < dopt->only_count; i++) {
+        int id = dopt->only ? find_id(dopt->only[i]) : -1;
+        if (id < 0)
+            return blvl__fail(err, BLVL_E_ARGUMENT, "diag: no check has the code '%s'",
+                              dopt->only && dopt->only[i] ? dopt->only[i] : "(null)");
+        d.on[id] = true;
+    }
+    /* The required sections must at least open: without sim there is no level to check. */
+    blvl_error e;
+    blvl_status st = blvl_level_sim(level, &d.b_sim, &d.sim, &e);
+    if (st != BLVL_OK) {
+        if (err)
+            *err = e;
+        return st;
+    }
+    d.geo.p_ = read_section(&d, "geometry", &d.b_geo);
+    d.tex.p_ = read_section(&d, "textures", &d.b_tex);
+    d.cube.p_ = read_section(&d, "cubemaps", &d.b_cube);
+    d.lm.p_ = read_section(&d, "lightmaps", &d.b_lm);
+    d.light.p_ = read_section(&d, "lighting", &d.b_light);
+    d.ac.p_ = read_section(&d, "acoustics", &d.b_ac);
+
+    blvl_symbols *owned = NULL;
+    open_symbols(&d, dopt, opt, &owned);
+    blvl__dg_check_refs(&d);
+    blvl__dg_check_geometry(&d);
+    blvl__dg_check_finite(&d);
+    blvl__dg_check_colliders(&d);
+    blvl__dg_check_images(&d);
+    blvl__dg_check_acoustics(&d);
+    blvl__dg_check_places(&d);
+
+    if (owned)
+        blvl_symbols_free(owned);
+    if (d.world)
+        blvl_trace_world_free(d.world);
+    blvl_bytes_free(&d.b_sim);
+    blvl_bytes_free(&d.b_geo);
+    blvl_bytes_free(&d.b_tex);
+    blvl_bytes_free(&d.b_cube);
+    blvl_bytes_free(&d.b_lm);
+    blvl_bytes_free(&d.b_light);
+    blvl_bytes_free(&d.b_ac);
+    if (counts)
+        *counts = d.counts;
+    if (d.fatal)
+        return blvl__fail(err, d.fatal, "diag: no memory to check the level");
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+typedef struct collector {
+    blvl_diag_findings *out;
+    int nomem;
+} collector;
+
+static int collect_one(void *user, const blvl_diag_finding *f) {
+    collector *c = user;
+    blvl_diag_findings *o = c->out;
+    if (o->count == o->cap_) {
+        size_t cap = o->cap_ ? o->cap_ * 2 : 16;
+        blvl_diag_finding *n = blvl__alloc(&o->allocator_, cap * sizeof *n);
+        if (!n) {
+            c->nomem = 1;
+            return 1;
+        }
+        if (o->count)
+            memcpy(n, o->items, o->count * sizeof *n);
+        blvl__dealloc(&o->allocator_, o->items, o->cap_ * sizeof *n);
+        o->items = n;
+        o->cap_ = cap;
+    }
+    o->items[o->count++] = *f;
+    return 0;
+}
+
+blvl_status blvl_diag_collect(blvl_level *level, const blvl_diag_options *dopt,
+                              const blvl_options *opt, blvl_diag_findings *out, blvl_error *err) {
+    if (!out)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "diag: no output");
+    memset(out, 0, sizeof *out);
+    if (!opt && level)
+        opt = blvl_level_options(level);
+    if (opt)
+        out->allocator_ = opt->allocator;
+    collector c = {out, 0};
+    blvl_status st = blvl_diag_run(level, dopt, collect_one, &c, &out->counts, opt, err);
+    if (st == BLVL_OK && c.nomem)
+        st = blvl__fail(err, BLVL_E_NOMEM, "diag: no memory for the findings");
+    if (st != BLVL_OK)
+        blvl_diag_findings_free(out);
+    return st;
+}
+
+void blvl_diag_findings_free(blvl_diag_findings *f) {
+    if (!f)
+        return;
+    if (f->items)
+        blvl__dealloc(&f->allocator_, f->items, f->cap_ * sizeof *f->items);
+    memset(f, 0, sizeof *f);
+}

