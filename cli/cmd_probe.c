@@ -436,7 +436,10 @@ int blvl_cmd_probe(int argc, char **argv) {
     blvl_probe_result r;
     blvl_probe_look(p, &pose, &r);
     print(p, sym, &pose, &r, json);
-    if (png)
+    if (png && !(flags & BLVL_PROBE_RENDER_NO_TEXTURES) &&
+        blvl_probe_load_pictures(p, &err) != BLVL_OK)
+        rc = cli_fail(file, &err);
+    else if (png)
         rc = render(p, &pose, png, w, h, flags);
 done:
     blvl_symbols_free(sym);

@@ -64,10 +64,14 @@ BLVL_API void blvl_probe_pose_axes(const blvl_probe_pose *pose, float forward[3]
 typedef struct blvl_probe blvl_probe;
 
 /* Build from a level: its sim (required: colliders for the trace, spawns), geometry (triangles,
- * batches, materials; absent = nothing to draw), cameras, textures and lightmaps (when the
- * level has them and they decode: a texture that fails to decode is drawn by normal). */
+ * batches, materials; absent = nothing to draw) and cameras. */
 BLVL_API blvl_status blvl_probe_new(blvl_probe **out, blvl_level *level, const blvl_options *opt,
                                     blvl_error *err);
+/* Decode the base textures the drawn materials name and lighting profile 0's lightmap colour
+ * page, for blvl_probe_render (without it every surface is shaded by its normal). A picture
+ * that does not decode is left out (its surfaces drawn by normal). Call once, before threads
+ * share the probe; fails only for a bad argument or the allocator. */
+BLVL_API blvl_status blvl_probe_load_pictures(blvl_probe *p, blvl_error *err);
 BLVL_API void blvl_probe_free(blvl_probe *p);
 
 /* The trace world the probe built from sim (for the caller's own queries). */

@@ -56,6 +56,8 @@ static blvl_status load_geometry(blvl_probe *p, blvl_level *level, blvl_error *e
         x->alpha_ref = blvl_Material_alpha_ref(mt);
         x->sky = blvl_Material_sky(mt);
         x->two_sided = blvl_Material_two_sided(mt);
+        x->lightmapped = !blvl_Material_shading_present(mt) ||
+                         blvl_Shading_lightmapped(blvl_Material_shading(mt));
     }
     for (uint32_t b = 0; b < p->batch_count; b++) {
         blvl_Batch bt = blvl_Geometry_batches_at(g, b);
@@ -159,6 +161,7 @@ blvl_status blvl_probe_new(blvl_probe **out, blvl_level *level, const blvl_optio
     if (!p)
         return fail(err, BLVL_E_NOMEM, "out of memory");
     p->al = al;
+    p->level = level;
     if (opt)
         p->opt = *opt;
     for (int k = 0; k < 3; k++) {
@@ -172,8 +175,6 @@ blvl_status blvl_probe_new(blvl_probe **out, blvl_level *level, const blvl_optio
         st = load_geometry(p, level, err);
     if (st == BLVL_OK)
         st = load_cameras(p, level, err);
-    if (st == BLVL_OK)
-        st = blvl__probe_load_pictures(p, level, err);
     if (st != BLVL_OK) {
         blvl_probe_free(p);
         return st;

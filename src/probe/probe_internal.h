@@ -20,6 +20,7 @@ typedef struct probe_material {
     uint8_t blend, alpha_test;
     float alpha_ref;
     bool sky, two_sided;
+    bool lightmapped; /* Shading.lightmapped: false = lit by its vertex colours */
 } probe_material;
 
 typedef struct probe_batch {
@@ -43,6 +44,8 @@ typedef struct probe_camera {
 struct blvl_probe {
     blvl_allocator al;
     blvl_options opt;
+    blvl_level *level; /* borrowed: open while the probe lives */
+    bool pictures_loaded;
     blvl_trace_world *world;
     blvl_bytes geometry_bytes, sim_bytes, cameras_bytes;
     /* geometry: vertices copied (aligned), triangles whose indices are all in range */
@@ -66,13 +69,12 @@ struct blvl_probe {
     probe_picture *textures;
     uint32_t texture_count;
     probe_picture lightmap;
-    float lightmap_gain; /* gain * the profile's lightmap_scale */
-    bool lightmap_gamma; /* Gamma8: bytes already in display space */
+    float lightmap_gain;     /* gain * the profile's lightmap_scale; 0 = no lightmap */
+    bool lightmap_gamma;     /* Gamma8: bytes already in display space */
+    float lightmap_lut[256]; /* a lightmap byte as display light (gain and gamma applied) */
 };
 
-/* texture.c: decode textures.images and profile 0's lightmap colour page into p (what fails to
- * decode stays NULL and is drawn without it). Fails only for the allocator. */
-blvl_status blvl__probe_load_pictures(blvl_probe *p, blvl_level *level, blvl_error *err);
+/* texture.c: the pictures blvl_probe_load_pictures decoded. */
 void blvl__probe_free_pictures(blvl_probe *p);
 
 /* camera.c: the pose's axes and the projection scales for a width x height picture. */

@@ -73,14 +73,19 @@ static void shade_pixel(const blvl_probe *p, const probe_view *v, uint32_t t, fl
         for (int k = 0; k < 3; k++)
             base[k] = n[k] * 0.5f + 0.5f;
     }
-    if (p->lightmap.rgba && !v->no_textures) {
+    if (m && !m->lightmapped && !v->no_textures) {
+        /* vertex-lit: the vertex colours are its light */
+        light[0] = (b0 * a->color.r + b1 * b->color.r + b2 * c->color.r) / 255.0f;
+        light[1] = (b0 * a->color.g + b1 * b->color.g + b2 * c->color.g) / 255.0f;
+        light[2] = (b0 * a->color.b + b1 * b->color.b + b2 * c->color.b) / 255.0f;
+    } else if (p->lightmap.rgba && !v->no_textures) {
         uint8_t s[4];
         blvl__probe_sample(&p->lightmap, bt->lightmap_layer,
                            b0 * a->lightmap_uv.x + b1 * b->lightmap_uv.x + b2 * c->lightmap_uv.x,
                            b0 * a->lightmap_uv.y + b1 * b->lightmap_uv.y + b2 * c->lightmap_uv.y,
                            false, s);
         for (int k = 0; k < 3; k++)
-            light[k] = s[k] / 255.0f * p->lightmap_gain;
+            light[k] = p->lightmap_lut[s[k]];
     } else {
         /* a headlight: full where the surface faces the eye, 0.6 edge-on */
         float f = 0.6f + 0.4f * fabsf(probe_dot(n, dir));
