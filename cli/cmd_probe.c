@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blvl/image.h"
 #include "blvl/probe.h"
 #include "blvl/symbols.h"
 #include "cli.h"
@@ -322,7 +323,7 @@ static int render(const blvl_probe *p, const blvl_probe_pose *pose, const char *
         return cli_failf(png, BLVL_E_NOMEM, "no memory for a %ux%u picture", w, h);
     int rc = CLI_OK;
     if (blvl_probe_render(p, pose, w, h, flags, rgba, &err) != BLVL_OK ||
-        blvl_probe_write_png(rgba, w, h, &file, &size, NULL, &err) != BLVL_OK)
+        blvl_image_write_png(rgba, w, h, &file, &size, NULL, &err) != BLVL_OK)
         rc = cli_fail(png, &err);
     else
         rc = write_file(png, file, size);

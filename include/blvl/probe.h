@@ -152,11 +152,6 @@ BLVL_API blvl_status blvl_probe_render(const blvl_probe *p, const blvl_probe_pos
                                        uint32_t width, uint32_t height, unsigned flags,
                                        uint8_t *rgba, blvl_error *err);
 
-/* RGBA8 as a PNG file (freed with blvl_free(opt, *out)). */
-BLVL_API blvl_status blvl_probe_write_png(const uint8_t *rgba, uint32_t width, uint32_t height,
-                                          uint8_t **out, size_t *out_size, const blvl_options *opt,
-                                          blvl_error *err);
-
 #ifdef __cplusplus
 }
 #endif
