@@ -144,6 +144,10 @@ static int build(void) {
     blvl_bake_material_init(&m);
     m.name = "far/known";
     m.source_shader = "scripts/probe.shader";
+    uint8_t texels[4 * 4 * 4];
+    for (int i = 0; i < 16; i++)
+        memcpy(texels + 4 * i, (const uint8_t[4]){200, 40, 40, 255}, 4);
+    CHECK(blvl_bake_add_image_rgba8(b, "far/red", 4, 4, texels, true, &m.texture, &err) == BLVL_OK);
     uint32_t mi, brush_src, face_src, ci;
     CHECK(blvl_bake_add_material(b, &m, &mi, &err) == BLVL_OK);
     blvl_bake_source s = {blvl_SourceKind_Brush, WALL_BRUSH, 0, 1, ent, mi};
@@ -304,6 +308,16 @@ static void cli_checks(const char *bin) {
              "EOF",
              js, png, WALL_BRUSH, WALL_FACE, BLVL_PROBE_BACKGROUND_R, BLVL_PROBE_BACKGROUND_G,
              BLVL_PROBE_BACKGROUND_B);
+    CHECK(test_run(cmd) == 0);
+    /* textured (the default): the wall's texel, lit by the headlight (1 facing the eye) */
+    snprintf(cmd, sizeof cmd,
+             "'%s' probe '%s' --pose 0 %g %g 0 0 --png '%s' --size 64x48 >/dev/null && "
+             "/usr/bin/python3 -c 'import sys; from PIL import Image; "
+             "im = Image.open(sys.argv[1]).convert(\"RGB\"); c = im.getpixel((32, 24)); "
+             "assert all(abs(a - b) <= 2 for a, b in zip(c, (200, 40, 40))), c; "
+             "assert im.getpixel((0, 0)) == (%u, %u, %u), im.getpixel((0, 0))' '%s'",
+             bin, level_path, (double)EYE_Y, (double)FAR_SEEN, png, BLVL_PROBE_BACKGROUND_R,
+             BLVL_PROBE_BACKGROUND_G, BLVL_PROBE_BACKGROUND_B, png);
     CHECK(test_run(cmd) == 0);
     /* the text form names the same hit */
     snprintf(cmd, sizeof cmd, "'%s' probe '%s' --camera yaw90 | grep -q 'material_name room/west'",

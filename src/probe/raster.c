@@ -62,6 +62,8 @@ static void scan(const blvl_probe *p, const probe_view *v, probe_vis *vis, const
         B1[i] = q[i].b1 * W[i];
         B2[i] = q[i].b2 * W[i];
     }
+    if (!isfinite(X[0] + X[1] + X[2] + Y[0] + Y[1] + Y[2] + W[0] + W[1] + W[2]))
+        return; /* a vertex at infinity or NaN: nothing to scan */
     float area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
     if (!(fabsf(area) > 1e-12f))
         return;

@@ -45,6 +45,8 @@ static void edge(const probe_view *v, const probe_vis *vis, uint8_t *rgba, const
         X[i] = v->cx + v->sx * q[i][0] * W[i];
         Y[i] = v->cy - v->sy * q[i][1] * W[i];
     }
+    if (!isfinite(X[0] + X[1] + Y[0] + Y[1] + W[0] + W[1]))
+        return;
     /* Liang-Barsky against the picture, so the steps stay bounded by its size */
     float t0 = 0, t1 = 1, dx = X[1] - X[0], dy = Y[1] - Y[0];
     float pp[4] = {-dx, dx, -dy, dy};
