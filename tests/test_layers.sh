@@ -8,7 +8,8 @@
 #   sections   -> fb, container, common
 #   geom       -> common               convex-solid geometry shared by trace and bake
 #   trace      -> geom, sections, fb, common (the container only through its public API)
-#   bake       -> geom, sections, fb, container, common (fb holds the builder too)
+#   symbols    -> sections, fb, container, common   the .bsym sidecar
+#   bake       -> symbols, geom, sections, fb, container, common (fb holds the builder too)
 #   import     -> bake, sections, fb, common  importers (src/import/<format>/), one folder each
 #
 # A layer's #include "X/..." of another src/ folder must be in its list; public headers are
@@ -30,7 +31,8 @@ allowed() { # layer -> the src/ folders it may include
     sections) echo "sections fb container common" ;;
     geom) echo "geom common" ;;
     trace) echo "trace geom sections fb common" ;;
-    bake) echo "bake geom sections fb container common" ;;
+    bake) echo "bake symbols geom sections fb container common" ;;
+    symbols) echo "symbols sections fb container common" ;;
     import) echo "import bake sections fb common" ;;
     image) echo "image sections fb container common" ;;
     *) echo "" ;;
