@@ -276,6 +276,41 @@ static void library_checks(void) {
     blvl_close(lv);
 }
 
+/* A level without cameras is framed whole: its centre ray meets the middle of its bounds (here
+ * the middle of a lone wall facing +Z, seen from the +X +Y +Z side). */
+static void framing_check(void) {
+    blvl_bake *b;
+    blvl_error err;
+    CHECK(blvl_bake_new(&b, NULL, &err) == BLVL_OK);
+    blvl_bake_meta meta = {"lone wall", NULL, NULL, 0, blvl_Engine_Hmap};
+    CHECK(blvl_bake_set_meta(b, &meta, &err) == BLVL_OK);
+    const float q[4][3] = {{-100, 0, 0}, {100, 0, 0}, {100, 256, 0}, {-100, 256, 0}},
+                n[3] = {0, 0, 1};
+    add_quad(b, q, n, BLVL_BAKE_NONE, BLVL_BAKE_NONE);
+    void *lvb = NULL;
+    size_t lsz = 0;
+    CHECK(blvl_bake_write_memory(b, &lvb, &lsz, NULL, NULL, NULL, &err) == BLVL_OK);
+    blvl_bake_free(b);
+    blvl_level *lv;
+    blvl_probe *p;
+    if (!lvb || blvl_open_memory(&lv, lvb, lsz, NULL, &err) != BLVL_OK) {
+        CHECK(0);
+        return;
+    }
+    CHECK(blvl_probe_new(&p, lv, NULL, &err) == BLVL_OK);
+    blvl_probe_pose pose;
+    bool framed = false;
+    CHECK(blvl_probe_camera(p, "thumbnail", &pose, &framed, &err) == BLVL_OK && framed);
+    CHECK(pose.pos[0] > 100 && pose.pos[1] > 256 && pose.pos[2] > 0);
+    blvl_probe_result r;
+    blvl_probe_look(p, &pose, &r);
+    CHECK(r.tri.hit && r.tri.front && near(r.tri.point[0], 0, 0.01f) &&
+          near(r.tri.point[1], 128, 0.01f) && near(r.tri.point[2], 0, 0.01f));
+    blvl_probe_free(p);
+    blvl_close(lv);
+    blvl_free(NULL, lvb);
+}
+
 /* The CLI: JSON through python3's json, the picture through Pillow. */
 static void cli_checks(const char *bin) {
     char cmd[4096], png[320], js[320];
@@ -353,6 +388,7 @@ int main(void) {
     snprintf(bsym_path, sizeof bsym_path, "%s/room.bsym", dir);
     if (build() == 0) {
         library_checks();
+        framing_check();
         if (!bin)
             fprintf(stderr, "BLVL_BIN unset: the command-line checks are skipped\n");
         else if (system("/usr/bin/python3 -c 'import PIL' 2>/dev/null") != 0)
