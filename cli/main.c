@@ -30,7 +30,8 @@
     X(stream, "read a level from stdin through the streaming reader, printing "                    \
               "each event")                                                                        \
     X(trace, "trace boxes, rays and points against a level's colliders")                           \
-    X(diag, "check a level (and its symbols) against the catalogue of checks; text dumps")
+    X(diag, "check a level (and its symbols) against the catalogue of checks; text dumps")         \
+    X(probe, "what a player at a pose sees and stands in; render the view (--png)")
 
 #define X(name, summary) int blvl_cmd_##name(int argc, char **argv);
 BLVL_COMMANDS

@@ -49,7 +49,7 @@ static const char *const flag_names[8] = {"ladder", NULL,           NULL,    "sk
                                           "clip",   "shot-through", "water", "player-through"};
 
 /* The flag bits by name (the surface field, bits 1..2, is printed on its own). */
-static void put_flag_names(uint32_t flags, int json) {
+void trace_put_flag_names(uint32_t flags, int json) {
     int any = 0;
     if (json)
         putchar('[');
@@ -147,7 +147,7 @@ static void put_value(const field *f, int json) {
         printf(json ? "%u" : "0x%02x", f->u);
         break;
     case F_NAMES:
-        put_flag_names(f->u, json);
+        trace_put_flag_names(f->u, json);
         break;
     case F_TEXT:
         if (json)

@@ -21,4 +21,7 @@ void trace_print_contents(const trace_output *o, const float at[3], uint32_t cou
                           uint32_t collider);
 /* `report collider N face N reason TEXT`, one per expansion report of the world. */
 void trace_print_reports(const trace_output *o, const blvl_trace_world *w);
+/* The flag bits by name, comma-separated ('-' for none), or a JSON array with json set; the
+ * surface field (bits 1..2) is not among them. Shared with blvl probe. */
+void trace_put_flag_names(uint32_t flags, int json);
 #endif
