@@ -74,7 +74,10 @@ static void trace_doors(const blvl_trace_world *w, const tw_filter *f, tw_trace 
     }
 }
 
-static void trace_tree(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, const ray *r) {
+/* Inlined into both entry points: with stats a constant NULL the counting compiles away. */
+static inline __attribute__((always_inline)) void trace_tree(const blvl_trace_world *w,
+                                                             const tw_filter *f, tw_trace *t,
+                                                             const ray *r, blvl_trace_stats *st) {
     if (!w->item_count)
         return;
     uint32_t stack[TW_BVH_MAX_DEPTH + 2];
@@ -84,12 +87,16 @@ static void trace_tree(const blvl_trace_world *w, const tw_filter *f, tw_trace *
         const tw_node *nd = &w->nodes[stack[--sp]];
         if (!slab(r, nd->lo, nd->hi, t->fraction))
             continue;
+        if (st)
+            st->nodes++;
         if (nd->count) {
             for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
                 uint32_t ci = w->items[i];
                 const tw_collider *c = &w->colliders[ci];
                 if (!blvl__tw_filter_pass(f, c, ci) || !slab(r, c->lo, c->hi, t->fraction))
                     continue;
+                if (st)
+                    st->colliders++;
                 blvl__tw_clip_box(t, w->planes + c->first_plane, c->plane_count, ci);
             }
             continue;
@@ -155,9 +162,10 @@ static int trace_finite(const tw_trace *t) {
     return 1;
 }
 
-void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
-                    const float start[3], const float end[3], const float mins[3],
-                    const float maxs[3], blvl_trace_result *out) {
+static inline __attribute__((always_inline)) void
+trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter, const float start[3],
+          const float end[3], const float mins[3], const float maxs[3], blvl_trace_result *out,
+          blvl_trace_stats *st) {
     tw_trace t;
     tw_filter f;
     ray r;
@@ -169,7 +177,7 @@ void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
     } else if (w) {
         blvl__tw_filter_compile(filter, &f);
         ray_init(&r, &t);
-        trace_tree(w, &f, &t, &r);
+        trace_tree(w, &f, &t, &r, st);
         trace_doors(w, &f, &t, &r);
         trace_finish(w, &t, out);
     } else {
@@ -178,6 +186,20 @@ void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
         memcpy(out->endpos, end, sizeof out->endpos);
         out->collider = out->material = BLVL_TRACE_NONE;
     }
+}
+
+void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
+                    const float start[3], const float end[3], const float mins[3],
+                    const float maxs[3], blvl_trace_result *out) {
+    trace_box(w, filter, start, end, mins, maxs, out, NULL);
+}
+
+void blvl_trace_box_stats(const blvl_trace_world *w, const blvl_trace_filter *filter,
+                          const float start[3], const float end[3], const float mins[3],
+                          const float maxs[3], blvl_trace_result *out, blvl_trace_stats *st) {
+    if (st)
+        st->traces++;
+    trace_box(w, filter, start, end, mins, maxs, out, st);
 }
 
 void blvl_trace_ray(const blvl_trace_world *w, const blvl_trace_filter *filter,
