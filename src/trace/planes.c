@@ -20,6 +20,10 @@ blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_colli
         return BLVL_OK;
     }
     size_t first = planes->len;
+    /* room for every stored plane and the six axial planes it may lack: written in place */
+    if (!blvl__geom_vec_reserve(al, planes, first + c->plane_count + 6))
+        return BLVL_E_NOMEM;
+    blvl_Plane *out = planes->data;
     double blo[3] = {-INFINITY, -INFINITY, -INFINITY}, bhi[3] = {INFINITY, INFINITY, INFINITY};
     for (uint32_t i = 0; i < c->plane_count; i++) {
         const blvl_Plane *p = &c->planes[i];
@@ -57,8 +61,7 @@ blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_colli
                     blo[k] = b;
             }
         }
-        if (!blvl__geom_vec_push(al, planes, &q))
-            return BLVL_E_NOMEM;
+        out[planes->len++] = q;
     }
     const float slo[3] = {c->lo.x, c->lo.y, c->lo.z}, shi[3] = {c->hi.x, c->hi.y, c->hi.z};
     for (int k = 0; k < 3; k++) {
@@ -75,9 +78,7 @@ blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_colli
             *b = v;
             float nn[3] = {0, 0, 0};
             nn[k] = s ? 1.0f : -1.0f;
-            blvl_Plane q = {{nn[0], nn[1], nn[2]}, s ? v : -v};
-            if (!blvl__geom_vec_push(al, planes, &q))
-                return BLVL_E_NOMEM;
+            out[planes->len++] = (blvl_Plane){{nn[0], nn[1], nn[2]}, s ? v : -v};
         }
     }
     if (planes->len == first) {

@@ -3,6 +3,9 @@
  * only read, so any number of threads may query one world. */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "trace/trace_internal.h"
 
@@ -13,6 +16,7 @@
 typedef struct ray {
     float s[3], inv[3], dir[3];
     float blo[3], bhi[3]; /* what widens a box [lo, hi] into the centre's space */
+    float olo[3], ohi[3]; /* the same, less the start: (lo + olo) * inv is the entry parameter */
 } ray;
 
 static void ray_init(ray *r, const tw_trace *t) {
@@ -23,6 +27,8 @@ static void ray_init(ray *r, const tw_trace *t) {
         /* the box centre meets [lo, hi] while it is within [lo - maxs, hi - mins] */
         r->blo[k] = -t->maxs[k] - CULL_MARGIN;
         r->bhi[k] = -t->mins[k] + CULL_MARGIN;
+        r->olo[k] = r->blo[k] - r->s[k];
+        r->ohi[k] = r->bhi[k] - r->s[k];
     }
 }
 
@@ -74,46 +80,95 @@ static void trace_doors(const blvl_trace_world *w, const tw_filter *f, tw_trace 
     }
 }
 
+/* Which of a node's four children the swept box meets before tmax: bit i for child i, and
+ * each child's entry parameter in tnear. */
+static inline unsigned slab4(const ray *r, const tw_node4 *nd, float tmax, float tnear[4]) {
+#if defined(__SSE2__)
+    __m128 t0 = _mm_setzero_ps(), t1 = _mm_set1_ps(tmax);
+    for (int k = 0; k < 3; k++) {
+        __m128 inv = _mm_set1_ps(r->inv[k]);
+        __m128 a = _mm_mul_ps(_mm_add_ps(_mm_loadu_ps(nd->lo[k]), _mm_set1_ps(r->olo[k])), inv);
+        __m128 b = _mm_mul_ps(_mm_add_ps(_mm_loadu_ps(nd->hi[k]), _mm_set1_ps(r->ohi[k])), inv);
+        t0 = _mm_max_ps(t0, _mm_min_ps(a, b));
+        t1 = _mm_min_ps(t1, _mm_max_ps(a, b));
+    }
+    _mm_storeu_ps(tnear, t0);
+    return (unsigned)_mm_movemask_ps(_mm_cmple_ps(t0, t1));
+#else
+    unsigned mask = 0;
+    for (int i = 0; i < 4; i++) {
+        float t0 = 0, t1 = tmax;
+        for (int k = 0; k < 3; k++) {
+            float a = (nd->lo[k][i] + r->olo[k]) * r->inv[k];
+            float b = (nd->hi[k][i] + r->ohi[k]) * r->inv[k];
+            t0 = fmaxf(t0, fminf(a, b));
+            t1 = fminf(t1, fmaxf(a, b));
+        }
+        tnear[i] = t0;
+        mask |= (unsigned)(t0 <= t1) << i;
+    }
+    return mask;
+#endif
+}
+
 /* Inlined into both entry points: with stats a constant NULL the counting compiles away. */
 static inline __attribute__((always_inline)) void trace_tree(const blvl_trace_world *w,
                                                              const tw_filter *f, tw_trace *t,
                                                              const ray *r, blvl_trace_stats *st) {
     if (!w->item_count)
         return;
-    uint32_t stack[TW_BVH_MAX_DEPTH + 2];
+    /* Each entry carries the parameter where the box meets it: an entry the box meets only
+     * past the fraction found since it was pushed is dropped unopened. */
+    uint32_t stack[TW_BVH_STACK];
+    float stack_t[TW_BVH_STACK];
     unsigned sp = 0;
-    stack[sp++] = 0;
+    stack[sp] = 0;
+    stack_t[sp++] = 0;
     while (sp) {
-        const tw_node *nd = &w->nodes[stack[--sp]];
-        if (!slab(r, nd->lo, nd->hi, t->fraction))
+        sp--;
+        if (stack_t[sp] > t->fraction)
             continue;
-        if (st)
-            st->nodes++;
-        if (nd->count) {
-            for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
-                uint32_t ci = w->items[i];
-                const tw_collider *c = &w->colliders[ci];
-                if (!blvl__tw_filter_pass(f, c, ci) || !slab(r, c->lo, c->hi, t->fraction))
+        const tw_node4 *nd = &w->nodes[stack[sp]];
+        float tn[4];
+        unsigned mask = slab4(r, nd, t->fraction, tn);
+        if (!mask)
+            continue;
+        /* Leaves now, nearest first; inner nodes pushed farthest first so the nearest is
+         * opened next. */
+        uint32_t order[4];
+        int no = 0;
+        for (unsigned m = mask; m; m &= m - 1) {
+            int i = __builtin_ctz(m), j = no++;
+            while (j > 0 && tn[order[j - 1]] > tn[i]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = (uint32_t)i;
+        }
+        for (int o = 0; o < no; o++) {
+            int i = (int)order[o];
+            if (!(nd->child[i] & TW_LEAF) || tn[i] > t->fraction)
+                continue;
+            if (st)
+                st->nodes++;
+            const tw_item *it = &w->items[nd->child[i] & ~TW_LEAF];
+            for (uint32_t j = 0; j < nd->count[i]; j++, it++) {
+                if (!blvl__tw_filter_pass_bits(f, it->flags, it->gametypes, it->collider) ||
+                    !slab(r, it->lo, it->hi, t->fraction))
                     continue;
                 if (st)
                     st->colliders++;
-                blvl__tw_clip_box(t, w->planes + c->first_plane, c->plane_count, ci);
+                blvl__tw_clip_box(t, w->planes + it->first_plane, it->plane_count, it->collider);
             }
-            continue;
         }
-        /* Visit the nearer child first so the farther one is often culled by the fraction. */
-        const tw_node *a = &w->nodes[nd->first], *b = a + 1;
-        float da = 0, db = 0;
-        for (int k = 0; k < 3; k++) {
-            da += (a->lo[k] + a->hi[k]) * r->dir[k];
-            db += (b->lo[k] + b->hi[k]) * r->dir[k];
-        }
-        if (da <= db) {
-            stack[sp++] = nd->first + 1;
-            stack[sp++] = nd->first;
-        } else {
-            stack[sp++] = nd->first;
-            stack[sp++] = nd->first + 1;
+        for (int o = no - 1; o >= 0; o--) {
+            int i = (int)order[o];
+            if (nd->child[i] & TW_LEAF)
+                continue;
+            if (st)
+                st->nodes++;
+            stack[sp] = nd->child[i];
+            stack_t[sp++] = tn[i];
         }
     }
 }
@@ -241,26 +296,28 @@ static uint32_t point_query(const blvl_trace_world *w, const tw_filter *f, const
                             uint32_t *flags, uint32_t *first) {
     uint32_t n = 0, fl = 0, lowest = BLVL_TRACE_NONE;
     if (w && w->item_count) {
-        uint32_t stack[TW_BVH_MAX_DEPTH + 2];
+        uint32_t stack[TW_BVH_STACK];
         unsigned sp = 0;
         stack[sp++] = 0;
         while (sp) {
-            const tw_node *nd = &w->nodes[stack[--sp]];
-            if (!in_box(nd->lo, nd->hi, p))
-                continue;
-            if (!nd->count) {
-                stack[sp++] = nd->first;
-                stack[sp++] = nd->first + 1;
-                continue;
-            }
-            for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
-                uint32_t ci = w->items[i];
-                const tw_collider *c = &w->colliders[ci];
-                if (blvl__tw_filter_pass(f, c, ci) && in_box(c->lo, c->hi, p) &&
-                    blvl__tw_point_inside(w->planes + c->first_plane, c->plane_count, p)) {
-                    n++;
-                    fl |= c->flags;
-                    lowest = ci < lowest ? ci : lowest;
+            const tw_node4 *nd = &w->nodes[stack[--sp]];
+            for (int i = 0; i < 4; i++) {
+                if (!(p[0] >= nd->lo[0][i] && p[0] <= nd->hi[0][i] && p[1] >= nd->lo[1][i] &&
+                      p[1] <= nd->hi[1][i] && p[2] >= nd->lo[2][i] && p[2] <= nd->hi[2][i]))
+                    continue;
+                if (!(nd->child[i] & TW_LEAF)) {
+                    stack[sp++] = nd->child[i];
+                    continue;
+                }
+                const tw_item *it = &w->items[nd->child[i] & ~TW_LEAF];
+                for (uint32_t j = 0; j < nd->count[i]; j++, it++) {
+                    if (blvl__tw_filter_pass_bits(f, it->flags, it->gametypes, it->collider) &&
+                        in_box(it->lo, it->hi, p) &&
+                        blvl__tw_point_inside(w->planes + it->first_plane, it->plane_count, p)) {
+                        n++;
+                        fl |= it->flags;
+                        lowest = it->collider < lowest ? it->collider : lowest;
+                    }
                 }
             }
         }
