@@ -7,7 +7,7 @@
  * the same machine with the code before this benchmark's work (docs/BENCHMARKS.md).
  *
  *   bench_trace_maps LEVEL.blvl... [--traces N (default 100000)] [--runs R (default 5)]
- *                    [--no-baseline]
+ *                    [--no-baseline] [--build-only (the 1x world build alone)]
  *
  * scripts/bench.sh bakes the five OpenArena maps into the build folder once and runs this. */
 #include <math.h>
@@ -312,6 +312,8 @@ static void print_ratio(const baseline *b, double now, double then, int lower_is
     printf(" (baseline %.3g: %.2fx)", then, lower_is_better ? then / now : now / then);
 }
 
+static int build_only;
+
 static int bench_map(const char *path, size_t traces, int runs, int use_baseline) {
     blvl_error err;
     blvl_level *lv = NULL;
@@ -346,6 +348,14 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
     }
     blvl_trace_world *w = NULL;
     double bms = build_ms(&x, runs, &w);
+    if (build_only) { /* for a profiler: the 1x build alone */
+        printf("%s: world build %.2f ms (median of %d)\n", name, bms, runs);
+        descs_free(&x);
+        blvl_trace_world_free(w);
+        blvl_bytes_free(&sec);
+        blvl_close(lv);
+        return 0;
+    }
     /* from the level: the sections layer's reading and verification of sim included */
     double *tl = calloc((size_t)runs, sizeof *tl);
     for (int r = 0; r < runs; r++) {
@@ -460,6 +470,8 @@ int main(int argc, char **argv) {
             runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-baseline"))
             use_baseline = 0;
+        else if (!strcmp(argv[i], "--build-only"))
+            build_only = 1;
     }
     if (!traces || runs < 1) {
         fprintf(stderr, "usage: bench_trace_maps LEVEL.blvl... [--traces N] [--runs R] "
@@ -471,7 +483,7 @@ int main(int argc, char **argv) {
             i++;
             continue;
         }
-        if (!strcmp(argv[i], "--no-baseline"))
+        if (!strcmp(argv[i], "--no-baseline") || !strcmp(argv[i], "--build-only"))
             continue;
         levels++;
         rc |= bench_map(argv[i], traces, runs, use_baseline);

@@ -1,11 +1,11 @@
 /* The hierarchy over the static colliders: a 4-wide bounding-volume hierarchy. Each node takes
  * its range of colliders and splits it in two, then splits the larger half (or both) again, by
- * the surface-area heuristic over 12 bins of the centroids on each axis; four children per node
- * halve the depth of a binary tree, and the SAH keeps the boxes a short trace meets small. Past
- * TW_BVH_SAH_DEPTH splits along a path the split is at the median, so the depth stays bounded
- * whatever the input. The build is linear per level (binning, partition in place), so
- * O(n log n) over the whole tree. Leaves hold up to TW_BVH_LEAF_SIZE colliders, copied into
- * the world's item array in leaf order. */
+ * the surface-area heuristic over 12 bins of the centroids along their longest spread; four
+ * children per node halve the depth of a binary tree, and the SAH keeps the boxes a short trace
+ * meets small. A split's halves take their bounds from the bins, so each split is two passes
+ * over its range (bin, partition). Past TW_BVH_SAH_DEPTH splits along a path the split is at the
+ * median, so the depth stays bounded whatever the input. O(n log n) over the whole tree. Leaves
+ * hold up to TW_BVH_LEAF_SIZE colliders, copied into the world's item array in leaf order. */
 #include <math.h>
 #include <string.h>
 
@@ -18,21 +18,104 @@
 #define MINF(a, b) ((a) < (b) ? (a) : (b))
 #define MAXF(a, b) ((a) > (b) ? (a) : (b))
 
+/* Four-float vectors for the build's bounds (lanes x, y, z and one unused). */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+typedef __m128 f4;
+static inline f4 f4_load(const float *p) {
+    return _mm_loadu_ps(p);
+}
+static inline void f4_store(float *p, f4 a) {
+    _mm_storeu_ps(p, a);
+}
+static inline f4 f4_min(f4 a, f4 b) {
+    return _mm_min_ps(a, b);
+}
+static inline f4 f4_max(f4 a, f4 b) {
+    return _mm_max_ps(a, b);
+}
+static inline f4 f4_add(f4 a, f4 b) {
+    return _mm_add_ps(a, b);
+}
+static inline f4 f4_set1(float x) {
+    return _mm_set1_ps(x);
+}
+#else
+typedef struct f4 {
+    float v[4];
+} f4;
+static inline f4 f4_load(const float *p) {
+    f4 r = {{p[0], p[1], p[2], p[3]}};
+    return r;
+}
+static inline void f4_store(float *p, f4 a) {
+    memcpy(p, a.v, sizeof a.v);
+}
+static inline f4 f4_min(f4 a, f4 b) {
+    for (int i = 0; i < 4; i++)
+        a.v[i] = MINF(a.v[i], b.v[i]);
+    return a;
+}
+static inline f4 f4_max(f4 a, f4 b) {
+    for (int i = 0; i < 4; i++)
+        a.v[i] = MAXF(a.v[i], b.v[i]);
+    return a;
+}
+static inline f4 f4_add(f4 a, f4 b) {
+    for (int i = 0; i < 4; i++)
+        a.v[i] += b.v[i];
+    return a;
+}
+static inline f4 f4_set1(float x) {
+    f4 r = {{x, x, x, x}};
+    return r;
+}
+#endif
+
+/* A collider's bounds as the build reads them: lo x y z, 0, hi x y z, 0. Centroids are kept
+ * doubled (lo + hi): only their order and spread matter. */
+typedef struct bbox {
+    float lo[4], hi[4];
+} bbox;
+
 typedef struct bvh_build {
     blvl_trace_world *w;
-    uint32_t *ref;   /* collider indices, partitioned in place */
-    float *centroid; /* 3 per collider */
-    tw_item *items;  /* the output, in leaf order */
+    uint32_t *ref;  /* collider indices, partitioned in place */
+    bbox *box;      /* per collider index */
+    tw_item *items; /* the output, in leaf order */
     uint32_t item_next;
 } bvh_build;
 
+/* A range of ref with its bounds and the bounds of its (doubled) centroids. */
+typedef struct range {
+    uint32_t first, count;
+    unsigned depth;
+    float lo[4], hi[4], clo[4], chi[4];
+} range;
+
 static float cen(const bvh_build *b, uint32_t ci, int axis) {
-    return b->centroid[3 * (size_t)ci + axis];
+    return b->box[ci].lo[axis] + b->box[ci].hi[axis];
 }
 
-static float half_area(const float lo[3], const float hi[3]) {
+static float half_area(const float lo[4], const float hi[4]) {
     float dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2];
     return dx * dy + dy * dz + dz * dx;
+}
+
+static void range_measure(const bvh_build *b, range *r) {
+    f4 lo = f4_set1(INFINITY), hi = f4_set1(-INFINITY), clo = lo, chi = hi;
+    for (uint32_t i = r->first; i < r->first + r->count; i++) {
+        const bbox *x = &b->box[b->ref[i]];
+        f4 a = f4_load(x->lo), c = f4_load(x->hi), m = f4_add(a, c);
+        lo = f4_min(lo, a);
+        hi = f4_max(hi, c);
+        clo = f4_min(clo, m);
+        chi = f4_max(chi, m);
+    }
+    f4_store(r->lo, lo);
+    f4_store(r->hi, hi);
+    f4_store(r->clo, clo);
+    f4_store(r->chi, chi);
 }
 
 /* Quickselect: it[0..n) partitioned so position k holds the median along axis. */
@@ -65,115 +148,112 @@ static void select_kth(const bvh_build *b, uint32_t *it, uint32_t n, uint32_t k,
     }
 }
 
-/* Split ref[first..first+count) in two; returns the size of the first part (1..count-1). */
-static uint32_t split(bvh_build *b, uint32_t first, uint32_t count, unsigned depth) {
-    uint32_t *it = b->ref + first;
-    float clo[3] = {INFINITY, INFINITY, INFINITY}, chi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t i = 0; i < count; i++)
-        for (int k = 0; k < 3; k++) {
-            float m = cen(b, it[i], k);
-            clo[k] = MINF(clo[k], m);
-            chi[k] = MAXF(chi[k], m);
+/* The SAH split of r along `axis` over BINS bins: 1 with *l and *rr filled (bounds from the
+ * bins, no second pass), 0 when no bin boundary separates anything. */
+static int split_sah(bvh_build *b, const range *r, int axis, range *l, range *rr) {
+    uint32_t *it = b->ref + r->first;
+    float base = r->clo[axis], scale = (float)BINS / (r->chi[axis] - r->clo[axis]);
+    uint32_t n[BINS] = {0};
+    f4 blo[BINS], bhi[BINS], bclo[BINS], bchi[BINS];
+    for (int j = 0; j < BINS; j++)
+        blo[j] = bclo[j] = f4_set1(INFINITY), bhi[j] = bchi[j] = f4_set1(-INFINITY);
+    for (uint32_t i = 0; i < r->count; i++) {
+        const bbox *x = &b->box[it[i]];
+        int j = (int)((x->lo[axis] + x->hi[axis] - base) * scale);
+        j = j < 0 ? 0 : j >= BINS ? BINS - 1 : j;
+        f4 a = f4_load(x->lo), c = f4_load(x->hi), m = f4_add(a, c);
+        n[j]++;
+        blo[j] = f4_min(blo[j], a);
+        bhi[j] = f4_max(bhi[j], c);
+        bclo[j] = f4_min(bclo[j], m);
+        bchi[j] = f4_max(bchi[j], m);
+    }
+    /* cost of cutting after bin j: left area x count + right area x count */
+    float right[BINS], tmp_lo[4], tmp_hi[4];
+    f4 alo = f4_set1(INFINITY), ahi = f4_set1(-INFINITY);
+    uint32_t acc = 0;
+    for (int j = BINS - 1; j > 0; j--) {
+        acc += n[j];
+        alo = f4_min(alo, blo[j]);
+        ahi = f4_max(ahi, bhi[j]);
+        f4_store(tmp_lo, alo);
+        f4_store(tmp_hi, ahi);
+        right[j] = acc ? half_area(tmp_lo, tmp_hi) * (float)acc : 0;
+    }
+    float best = INFINITY;
+    int cut = -1;
+    alo = f4_set1(INFINITY), ahi = f4_set1(-INFINITY), acc = 0;
+    for (int j = 0; j < BINS - 1; j++) {
+        acc += n[j];
+        alo = f4_min(alo, blo[j]);
+        ahi = f4_max(ahi, bhi[j]);
+        if (!acc || acc == r->count)
+            continue;
+        f4_store(tmp_lo, alo);
+        f4_store(tmp_hi, ahi);
+        float cost = half_area(tmp_lo, tmp_hi) * (float)acc + right[j + 1];
+        if (cost < best)
+            best = cost, cut = j;
+    }
+    if (cut < 0)
+        return 0;
+    uint32_t i = 0, k = r->count;
+    while (i < k) {
+        const bbox *x = &b->box[it[i]];
+        int j = (int)((x->lo[axis] + x->hi[axis] - base) * scale);
+        j = j < 0 ? 0 : j >= BINS ? BINS - 1 : j;
+        if (j <= cut) {
+            i++;
+        } else {
+            uint32_t t = it[i];
+            it[i] = it[--k];
+            it[k] = t;
         }
+    }
+    if (i == 0 || i == r->count)
+        return 0; /* (the bins said otherwise; never trust a float twice) */
+    f4 llo = f4_set1(INFINITY), lhi = f4_set1(-INFINITY), lclo = llo, lchi = lhi;
+    f4 rlo = llo, rhi = lhi, rclo = llo, rchi = lhi;
+    for (int j = 0; j < BINS; j++) {
+        if (j <= cut) {
+            llo = f4_min(llo, blo[j]), lhi = f4_max(lhi, bhi[j]);
+            lclo = f4_min(lclo, bclo[j]), lchi = f4_max(lchi, bchi[j]);
+        } else {
+            rlo = f4_min(rlo, blo[j]), rhi = f4_max(rhi, bhi[j]);
+            rclo = f4_min(rclo, bclo[j]), rchi = f4_max(rchi, bchi[j]);
+        }
+    }
+    l->first = r->first, l->count = i, l->depth = r->depth + 1;
+    rr->first = r->first + i, rr->count = r->count - i, rr->depth = r->depth + 1;
+    f4_store(l->lo, llo), f4_store(l->hi, lhi), f4_store(l->clo, lclo), f4_store(l->chi, lchi);
+    f4_store(rr->lo, rlo), f4_store(rr->hi, rhi), f4_store(rr->clo, rclo);
+    f4_store(rr->chi, rchi);
+    return 1;
+}
+
+/* Split r in two (both non-empty). */
+static void split(bvh_build *b, const range *r, range *l, range *rr) {
     int axis = 0;
     for (int k = 1; k < 3; k++)
-        if (chi[k] - clo[k] > chi[axis] - clo[axis])
+        if (r->chi[k] - r->clo[k] > r->chi[axis] - r->clo[axis])
             axis = k;
-    if (!(chi[axis] > clo[axis]))
-        return count / 2; /* every centroid in one point: any split is as good */
-    if (depth < TW_BVH_SAH_DEPTH) {
-        float best = INFINITY;
-        int best_axis = -1, best_bin = 0;
-        /* The longest axis of the centroids' spread only: three times cheaper to build, and
-         * on level geometry the other axes seldom win by much. */
-        for (int k = axis; k == axis; k++) {
-            float ext = chi[k] - clo[k];
-            float scale = (float)BINS / ext;
-            uint32_t n[BINS] = {0};
-            float blo[BINS][3], bhi[BINS][3];
-            for (int j = 0; j < BINS; j++)
-                for (int a = 0; a < 3; a++)
-                    blo[j][a] = INFINITY, bhi[j][a] = -INFINITY;
-            for (uint32_t i = 0; i < count; i++) {
-                int j = (int)((cen(b, it[i], k) - clo[k]) * scale);
-                j = j < 0 ? 0 : j >= BINS ? BINS - 1 : j;
-                const tw_collider *c = &b->w->colliders[it[i]];
-                n[j]++;
-                for (int a = 0; a < 3; a++) {
-                    blo[j][a] = MINF(blo[j][a], c->lo[a]);
-                    bhi[j][a] = MAXF(bhi[j][a], c->hi[a]);
-                }
-            }
-            /* cost of cutting after bin j: left area x count + right area x count */
-            float right[BINS];
-            float rlo[3] = {INFINITY, INFINITY, INFINITY},
-                  rhi[3] = {-INFINITY, -INFINITY, -INFINITY};
-            uint32_t rn = 0;
-            for (int j = BINS - 1; j > 0; j--) {
-                rn += n[j];
-                for (int a = 0; a < 3; a++)
-                    rlo[a] = MINF(rlo[a], blo[j][a]), rhi[a] = MAXF(rhi[a], bhi[j][a]);
-                right[j] = rn ? half_area(rlo, rhi) * (float)rn : 0;
-            }
-            float llo[3] = {INFINITY, INFINITY, INFINITY},
-                  lhi[3] = {-INFINITY, -INFINITY, -INFINITY};
-            uint32_t ln = 0;
-            for (int j = 0; j < BINS - 1; j++) {
-                ln += n[j];
-                for (int a = 0; a < 3; a++)
-                    llo[a] = MINF(llo[a], blo[j][a]), lhi[a] = MAXF(lhi[a], bhi[j][a]);
-                if (!ln || ln == count)
-                    continue;
-                float cost = half_area(llo, lhi) * (float)ln + right[j + 1];
-                if (cost < best)
-                    best = cost, best_axis = k, best_bin = j;
-            }
-        }
-        if (best_axis >= 0) {
-            int k = best_axis;
-            float scale = (float)BINS / (chi[k] - clo[k]);
-            uint32_t i = 0, j = count;
-            while (i < j) {
-                int bin = (int)((cen(b, it[i], k) - clo[k]) * scale);
-                bin = bin < 0 ? 0 : bin >= BINS ? BINS - 1 : bin;
-                if (bin <= best_bin) {
-                    i++;
-                } else {
-                    uint32_t t = it[i];
-                    it[i] = it[--j];
-                    it[j] = t;
-                }
-            }
-            if (i > 0 && i < count)
-                return i;
-        }
-    }
-    uint32_t half = count / 2;
-    select_kth(b, it, count, half, axis);
-    return half;
+    /* The longest axis of the centroids' spread only: three times cheaper to build, and on
+     * level geometry the other axes seldom win by much. */
+    if (r->chi[axis] > r->clo[axis] && r->depth < TW_BVH_SAH_DEPTH && split_sah(b, r, axis, l, rr))
+        return;
+    uint32_t half = r->count / 2;
+    if (r->chi[axis] > r->clo[axis])
+        select_kth(b, b->ref + r->first, r->count, half, axis);
+    /* else every centroid in one point: any split is as good */
+    l->first = r->first, l->count = half, l->depth = r->depth + 1;
+    rr->first = r->first + half, rr->count = r->count - half, rr->depth = r->depth + 1;
+    range_measure(b, l);
+    range_measure(b, rr);
 }
 
-static void range_bounds(const bvh_build *b, uint32_t first, uint32_t count, float lo[3],
-                         float hi[3]) {
-    for (int k = 0; k < 3; k++)
-        lo[k] = INFINITY, hi[k] = -INFINITY;
-    for (uint32_t i = first; i < first + count; i++) {
-        const tw_collider *c = &b->w->colliders[b->ref[i]];
-        for (int k = 0; k < 3; k++) {
-            lo[k] = MINF(lo[k], c->lo[k]);
-            hi[k] = MAXF(hi[k], c->hi[k]);
-        }
-    }
-}
-
-typedef struct range {
-    uint32_t first, count;
-    unsigned depth;
-} range;
-
-static void build_node(bvh_build *b, uint32_t node, uint32_t first, uint32_t count,
-                       unsigned depth) {
-    range r[4] = {{first, count, depth}};
+static void build_node(bvh_build *b, uint32_t node, const range *whole) {
+    range r[4];
+    r[0] = *whole;
     int nr = 1;
     /* Split the largest range that is over the leaf size until there are four. */
     while (nr < 4) {
@@ -183,11 +263,10 @@ static void build_node(bvh_build *b, uint32_t node, uint32_t first, uint32_t cou
                 pick = i;
         if (pick < 0)
             break;
-        uint32_t left = split(b, r[pick].first, r[pick].count, r[pick].depth);
-        range right = {r[pick].first + left, r[pick].count - left, r[pick].depth + 1};
-        r[pick].count = left;
-        r[pick].depth++;
-        r[nr++] = right;
+        range a, c;
+        split(b, &r[pick], &a, &c);
+        r[pick] = a;
+        r[nr++] = c;
     }
     tw_node4 *nd = &b->w->nodes[node];
     for (int i = 0; i < 4; i++) {
@@ -197,10 +276,8 @@ static void build_node(bvh_build *b, uint32_t node, uint32_t first, uint32_t cou
         nd->count[i] = 0;
     }
     for (int i = 0; i < nr; i++) {
-        float lo[3], hi[3];
-        range_bounds(b, r[i].first, r[i].count, lo, hi);
         for (int k = 0; k < 3; k++)
-            nd->lo[k][i] = lo[k], nd->hi[k][i] = hi[k];
+            nd->lo[k][i] = r[i].lo[k], nd->hi[k][i] = r[i].hi[k];
         if (r[i].count <= TW_BVH_LEAF_SIZE) {
             nd->child[i] = TW_LEAF | b->item_next;
             nd->count[i] = r[i].count;
@@ -220,8 +297,7 @@ static void build_node(bvh_build *b, uint32_t node, uint32_t first, uint32_t cou
         } else {
             uint32_t child = b->w->node_count++;
             nd->child[i] = child;
-            build_node(b, child, r[i].first, r[i].count, r[i].depth);
-            nd = &b->w->nodes[node]; /* (the array never moves; kept for clarity) */
+            build_node(b, child, &r[i]);
         }
     }
 }
@@ -243,16 +319,16 @@ blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err) {
      * satisfy 3 I <= L + 2 n / 5, so I < n / 2 + 2. */
     bvh_build b = {w, NULL, NULL, NULL, 0};
     b.ref = blvl__calloc_n(&w->al, n, sizeof(uint32_t));
-    b.centroid = blvl__calloc_n(&w->al, 3 * (size_t)w->collider_count, sizeof(float));
+    b.box = blvl__calloc_n(&w->al, w->collider_count, sizeof(bbox));
     w->items = blvl__calloc_n(&w->al, n, sizeof(tw_item));
     w->nodes = blvl__calloc_n(&w->al, n / 2 + 2, sizeof(tw_node4));
     if (w->items)
         w->item_count = n; /* the allocation's size, for the free */
     if (w->nodes)
         w->node_cap = n / 2 + 2;
-    if (!b.ref || !b.centroid || !w->items || !w->nodes) {
+    if (!b.ref || !b.box || !w->items || !w->nodes) {
         blvl__dealloc(&w->al, b.ref, (size_t)n * sizeof(uint32_t));
-        blvl__dealloc(&w->al, b.centroid, 3 * (size_t)w->collider_count * sizeof(float));
+        blvl__dealloc(&w->al, b.box, (size_t)w->collider_count * sizeof(bbox));
         return blvl__fail(err, BLVL_E_NOMEM, "trace: hierarchy: out of memory");
     }
     uint32_t k = 0;
@@ -262,12 +338,14 @@ blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err) {
             continue;
         b.ref[k++] = i;
         for (int a = 0; a < 3; a++)
-            b.centroid[3 * (size_t)i + a] = 0.5f * c->lo[a] + 0.5f * c->hi[a];
+            b.box[i].lo[a] = c->lo[a], b.box[i].hi[a] = c->hi[a];
     }
     b.items = w->items;
     w->node_count = 1;
-    build_node(&b, 0, 0, n, 0);
+    range all = {0, n, 0, {0}, {0}, {0}, {0}};
+    range_measure(&b, &all);
+    build_node(&b, 0, &all);
     blvl__dealloc(&w->al, b.ref, (size_t)n * sizeof(uint32_t));
-    blvl__dealloc(&w->al, b.centroid, 3 * (size_t)w->collider_count * sizeof(float));
+    blvl__dealloc(&w->al, b.box, (size_t)w->collider_count * sizeof(bbox));
     return BLVL_OK;
 }
