@@ -7,9 +7,11 @@
  * the same machine with the code before this benchmark's work (docs/BENCHMARKS.md).
  *
  *   bench_trace_maps LEVEL.blvl... [--traces N (default 100000)] [--runs R (default 5)]
- *                    [--no-baseline] [--build-only (the 1x world build alone)]
+ *                    [--walk N (default 1000000)] [--no-baseline]
+ *                    [--build-only (the 1x world build alone)]
  *
  * scripts/bench.sh bakes the five OpenArena maps into the build folder once and runs this. */
+#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -313,6 +315,7 @@ static void print_ratio(const baseline *b, double now, double then, int lower_is
 }
 
 static int build_only;
+static size_t walk = 1000000;
 
 static int bench_map(const char *path, size_t traces, int runs, int use_baseline) {
     blvl_error err;
@@ -433,7 +436,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
     for (int s = 0; s < SET_COUNT; s++) {
         size_t hits = 0;
         double rate = rate_of(w, &sets[s], runs, &hits);
-        blvl_trace_stats st = {0, 0, 0};
+        blvl_trace_stats st = {0, 0, 0, 0};
         for (size_t i = 0; i < traces; i++) {
             blvl_trace_result r;
             blvl_trace_box_stats(w, NULL, sets[s].s + 3 * i, sets[s].e + 3 * i,
@@ -444,6 +447,42 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
         printf("; %4.1f%% hit; per trace %.1f nodes, %.2f colliders\n",
                100.0 * (double)hits / (double)traces, (double)st.nodes / (double)st.traces,
                (double)st.colliders / (double)st.traces);
+    }
+    /* The chained walk: each trace starts where the previous one stopped. */
+    {
+        float p[3];
+        memcpy(p, starts, sizeof p);
+        size_t stuck = 0;
+        blvl_trace_stats st = {0, 0, 0, 0};
+        for (size_t i = 0; i < walk; i++) {
+            double d[3], len;
+            do {
+                len = 0;
+                for (int k = 0; k < 3; k++) {
+                    d[k] = 2 * rnd() - 1;
+                    len += d[k] * d[k];
+                }
+            } while (len > 1 || len < 1e-6);
+            len = sqrt(len);
+            double want = 16 + (512 - 16) * rnd();
+            float e[3];
+            for (int k = 0; k < 3; k++)
+                e[k] = (float)(p[k] + want * d[k] / len);
+            blvl_trace_result r;
+            blvl_trace_box_stats(w, NULL, p, e, box_lo, box_hi, &r, &st);
+            if (r.startsolid) {
+                stuck++;
+                if (stuck <= 3)
+                    printf("  walk: trace %zu starts in solid at (%.9g %.9g %.9g)\n", i, p[0], p[1],
+                           p[2]);
+                memcpy(p, starts + 3 * (i % traces), sizeof p); /* start afresh */
+                continue;
+            }
+            memcpy(p, r.endpos, sizeof p);
+        }
+        printf("  chained walk of %zu short box traces: %zu started in solid; %llu stops backed "
+               "off\n",
+               walk, stuck, (unsigned long long)st.backoffs);
     }
     double w2, c2;
     threads_ratio(w, &sets[SET_BOX_SHORT], runs, &w2, &c2);
@@ -461,6 +500,13 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
 }
 
 int main(int argc, char **argv) {
+#ifdef __GLIBC__
+    /* Freed blocks stay in the heap: a world of 16 copies of a map is past glibc's largest mmap
+     * threshold, and every build would otherwise fault its pages in afresh (the kernel's cost,
+     * not the build's, and a large one on a virtual machine). */
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
     size_t traces = 100000;
     int runs = 5, rc = 0, levels = 0, use_baseline = 1;
     for (int i = 1; i < argc; i++) {
@@ -472,6 +518,8 @@ int main(int argc, char **argv) {
             use_baseline = 0;
         else if (!strcmp(argv[i], "--build-only"))
             build_only = 1;
+        else if (!strcmp(argv[i], "--walk") && i + 1 < argc)
+            walk = strtoul(argv[++i], NULL, 10);
     }
     if (!traces || runs < 1) {
         fprintf(stderr, "usage: bench_trace_maps LEVEL.blvl... [--traces N] [--runs R] "
@@ -479,7 +527,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--traces") || !strcmp(argv[i], "--runs")) {
+        if (!strcmp(argv[i], "--traces") || !strcmp(argv[i], "--runs") ||
+            !strcmp(argv[i], "--walk")) {
             i++;
             continue;
         }

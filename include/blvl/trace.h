@@ -224,6 +224,7 @@ typedef struct blvl_trace_stats {
     uint64_t traces;    /* traces counted */
     uint64_t nodes;     /* hierarchy nodes entered (their bounds met the swept box), leaves too */
     uint64_t colliders; /* colliders clipped (their planes tested against the swept box) */
+    uint64_t backoffs;  /* stops moved back along the trace to leave a solid (docs/TRACE.md) */
 } blvl_trace_stats;
 
 /* blvl_trace_box that also adds its work to *stats (not reset here; NULL = blvl_trace_box).

@@ -173,6 +173,71 @@ static inline __attribute__((always_inline)) void trace_tree(const blvl_trace_wo
     }
 }
 
+/* The position a fraction stands for: exactly start or end at 0 and 1. */
+static void pos_at(const tw_trace *t, float fraction, float out[3]) {
+    for (int k = 0; k < 3; k++)
+        out[k] = fraction == 1.0f   ? t->end[k]
+                 : fraction == 0.0f ? t->start[k]
+                                    : t->start[k] + fraction * (t->end[k] - t->start[k]);
+}
+
+static void trace_begin(tw_trace *t, const float start[3], const float end[3], const float mins[3],
+                        const float maxs[3]);
+
+/* Would a trace starting at pos start in solid? From the colliders this trace clipped, or, when
+ * it clipped too many to keep, by a stationary trace (through the hierarchy or by brute
+ * force, as the trace itself went). */
+static int stop_in_solid(const blvl_trace_world *w, const tw_filter *f, const tw_trace *t,
+                         const float pos[3], int brute) {
+    if (t->touched <= TW_TOUCH_MAX) {
+        for (unsigned i = 0; i < t->touched; i++)
+            if (blvl__tw_box_inside(t->touch_planes[i], t->touch_counts[i], pos, t->mins, t->maxs))
+                return 1;
+        return 0;
+    }
+    tw_trace q;
+    ray r;
+    trace_begin(&q, pos, pos, t->mins, t->maxs);
+    ray_init(&r, &q);
+    if (brute) {
+        for (uint32_t ci = 0; ci < w->collider_count && !q.startsolid; ci++) {
+            const tw_collider *c = &w->colliders[ci];
+            if (c->door == BLVL_TRACE_NONE && c->plane_count && blvl__tw_filter_pass(f, c, ci) &&
+                slab(&r, c->lo, c->hi, q.fraction))
+                blvl__tw_clip_box(&q, w->planes + c->first_plane, c->plane_count, ci);
+        }
+    } else {
+        trace_tree(w, f, &q, &r, NULL);
+    }
+    trace_doors(w, f, &q, &r);
+    return q.startsolid;
+}
+
+/* Every stop is free: the box pulled back DIST_EPSILON along the plane that stopped it can
+ * still overlap another solid by a hair (a corner where two solids meet at an angle), and the
+ * next trace from there would start in solid. Such a stop backs off along the trace, 1/32 unit
+ * and then twice as far each time, until the box is free there; the start (fraction 0) is free
+ * whenever the trace did not start in solid. Returns 1 when it backed off. */
+static int settle(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, int brute) {
+    float pos[3];
+    pos_at(t, t->fraction, pos);
+    if (t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute))
+        return 0;
+    double len = 0;
+    for (int k = 0; k < 3; k++)
+        len += ((double)t->end[k] - t->start[k]) * ((double)t->end[k] - t->start[k]);
+    len = sqrt(len);
+    float step = len > 0 ? (float)(BLVL_TRACE_DIST_EPSILON / len) : 1.0f;
+    while (t->fraction > 0.0f) {
+        t->fraction = t->fraction > step ? t->fraction - step : 0.0f;
+        step *= 2;
+        pos_at(t, t->fraction, pos);
+        if (t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute))
+            break;
+    }
+    return 1;
+}
+
 static void trace_begin(tw_trace *t, const float start[3], const float end[3], const float mins[3],
                         const float maxs[3]) {
     for (int k = 0; k < 3; k++) {
@@ -185,16 +250,13 @@ static void trace_begin(tw_trace *t, const float start[3], const float end[3], c
     t->startsolid = t->allsolid = 0;
     t->plane = NULL;
     t->collider = BLVL_TRACE_NONE;
+    t->touched = 0;
 }
 
 static void trace_finish(const blvl_trace_world *w, const tw_trace *t, blvl_trace_result *out) {
     memset(out, 0, sizeof *out);
     out->fraction = t->fraction;
-    for (int k = 0; k < 3; k++)
-        out->endpos[k] = t->fraction == 1.0f ? t->end[k]
-                         : t->fraction == 0.0f
-                             ? t->start[k]
-                             : t->start[k] + t->fraction * (t->end[k] - t->start[k]);
+    pos_at(t, t->fraction, out->endpos);
     if (t->plane)
         out->plane = *t->plane;
     out->startsolid = t->startsolid;
@@ -234,6 +296,8 @@ trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter, const floa
         ray_init(&r, &t);
         trace_tree(w, &f, &t, &r, st);
         trace_doors(w, &f, &t, &r);
+        if (!t.startsolid && settle(w, &f, &t, 0) && st)
+            st->backoffs++;
         trace_finish(w, &t, out);
     } else {
         memset(out, 0, sizeof *out);
@@ -283,6 +347,8 @@ void blvl_trace_box_brute(const blvl_trace_world *w, const blvl_trace_filter *fi
         blvl__tw_clip_box(&t, w->planes + c->first_plane, c->plane_count, ci);
     }
     trace_doors(w, &f, &t, &r);
+    if (!t.startsolid)
+        settle(w, &f, &t, 1);
     trace_finish(w, &t, out);
 }
 

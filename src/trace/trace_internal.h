@@ -155,6 +155,10 @@ static inline int blvl__tw_filter_pass(const tw_filter *f, const tw_collider *c,
     return 1;
 }
 
+/* Colliders a trace clipped, kept to check its stop: a box that meets a solid anywhere on the
+ * way to its stop has that solid's bounds on its path, so it was clipped. */
+#define TW_TOUCH_MAX 32u
+
 /* The trace in progress. */
 typedef struct tw_trace {
     float start[3], end[3], mins[3], maxs[3];
@@ -162,10 +166,17 @@ typedef struct tw_trace {
     int startsolid, allsolid;
     const blvl_Plane *plane;
     uint32_t collider;
+    unsigned touched; /* may exceed TW_TOUCH_MAX: then the list is incomplete */
+    const blvl_Plane *touch_planes[TW_TOUCH_MAX];
+    uint32_t touch_counts[TW_TOUCH_MAX];
 } tw_trace;
 
 /* Clip the box trace against one convex solid; updates t when it stops the box sooner. */
 void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, uint32_t collider);
+/* 1 when the box [mins, maxs] at pos is inside (or touching) the solid: every pushed plane's
+ * distance <= 0, computed as blvl__tw_clip_box computes a start's (its startsolid test). */
+int blvl__tw_box_inside(const blvl_Plane *planes, uint32_t count, const float pos[3],
+                        const float mins[3], const float maxs[3]);
 /* 1 when the point is inside (or on) every plane. */
 int blvl__tw_point_inside(const blvl_Plane *planes, uint32_t count, const float p[3]);
 
