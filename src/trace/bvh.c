@@ -12,6 +12,7 @@
 #include "trace/trace_internal.h"
 
 #define BINS 12
+#define SMALL 16
 
 /* Bounds are finite (the build checked every plane and vertex): plain comparisons, not the
  * library calls fminf and fmaxf with their NaN rules. */
@@ -239,7 +240,9 @@ static void split(bvh_build *b, const range *r, range *l, range *rr) {
             axis = k;
     /* The longest axis of the centroids' spread only: three times cheaper to build, and on
      * level geometry the other axes seldom win by much. */
-    if (r->chi[axis] > r->clo[axis] && r->depth < TW_BVH_SAH_DEPTH && split_sah(b, r, axis, l, rr))
+    /* A small range is cut at its median: binning would cost more than it finds. */
+    if (r->count > SMALL && r->chi[axis] > r->clo[axis] && r->depth < TW_BVH_SAH_DEPTH &&
+        split_sah(b, r, axis, l, rr))
         return;
     uint32_t half = r->count / 2;
     if (r->chi[axis] > r->clo[axis])
@@ -314,18 +317,18 @@ blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err) {
     if (n == 0)
         return BLVL_OK;
     /* A node keeps splitting while it has fewer than four children and one of them is over
-     * the leaf size, so a node with an inner child has four children, and one whose children
-     * are all leaves holds at least five colliders: inner nodes I and leaves L (L <= n) then
-     * satisfy 3 I <= L + 2 n / 5, so I < n / 2 + 2. */
+     * the leaf size (one collider), so a node with an inner child has four children, and one
+     * whose children are all leaves holds at least two colliders (B <= n / 2 of them): inner
+     * nodes I with n leaves then satisfy 3 I <= n - 1 + 2 B, so I < n + 1. */
     bvh_build b = {w, NULL, NULL, NULL, 0};
     b.ref = blvl__calloc_n(&w->al, n, sizeof(uint32_t));
     b.box = blvl__calloc_n(&w->al, w->collider_count, sizeof(bbox));
     w->items = blvl__calloc_n(&w->al, n, sizeof(tw_item));
-    w->nodes = blvl__calloc_n(&w->al, n / 2 + 2, sizeof(tw_node4));
+    w->nodes = blvl__calloc_n(&w->al, n + 1, sizeof(tw_node4));
     if (w->items)
         w->item_count = n; /* the allocation's size, for the free */
     if (w->nodes)
-        w->node_cap = n / 2 + 2;
+        w->node_cap = n + 1;
     if (!b.ref || !b.box || !w->items || !w->nodes) {
         blvl__dealloc(&w->al, b.ref, (size_t)n * sizeof(uint32_t));
         blvl__dealloc(&w->al, b.box, (size_t)w->collider_count * sizeof(bbox));

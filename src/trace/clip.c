@@ -48,9 +48,11 @@ void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, ui
                 leave = f;
         }
     }
+    /* Ties go to the lowest collider index, so the answer does not depend on the order the
+     * colliders are visited in (the hierarchy's, brute force's). */
     if (!startout) {
         t->startsolid = 1;
-        if (!getout) {
+        if (!getout && (!t->allsolid || collider < t->collider)) {
             t->allsolid = 1;
             t->fraction = 0;
             t->plane = NULL;
@@ -58,8 +60,12 @@ void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, ui
         }
         return;
     }
-    if (enter < leave && enter > -1 && enter < t->fraction && clip) {
-        t->fraction = enter < 0 ? 0 : enter;
+    if (t->allsolid || !(enter < leave && enter > -1 && clip))
+        return;
+    float f = enter < 0 ? 0 : enter;
+    if (f < t->fraction ||
+        (f == t->fraction && t->collider != BLVL_TRACE_NONE && collider < t->collider)) {
+        t->fraction = f;
         t->plane = clip;
         t->collider = collider;
     }

@@ -152,9 +152,11 @@ static inline __attribute__((always_inline)) void trace_tree(const blvl_trace_wo
             if (st)
                 st->nodes++;
             const tw_item *it = &w->items[nd->child[i] & ~TW_LEAF];
+            /* a leaf of one collider was just tested by its own bounds */
+            const int one = nd->count[i] == 1;
             for (uint32_t j = 0; j < nd->count[i]; j++, it++) {
                 if (!blvl__tw_filter_pass_bits(f, it->flags, it->gametypes, it->collider) ||
-                    !slab(r, it->lo, it->hi, t->fraction))
+                    (!one && !slab(r, it->lo, it->hi, t->fraction)))
                     continue;
                 if (st)
                     st->colliders++;
