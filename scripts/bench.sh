@@ -27,3 +27,17 @@ if [ -x "$build/bench_bake" ]; then # built once the .hmap conversion is in the 
     "$build/bench_bake" --write "$out/bake_small.hmap" --small >/dev/null
     "$build/bench_bake" "$out/bake_small.hmap" | tee -a "$out/results.txt"
 fi
+# Then bench_trace_maps: blvl-trace on five OpenArena maps, baked once into BUILD_DIR/bench/trace-maps/.
+oa=/usr/share/games/openarena/baseoa
+if [ -f "$oa/pak1-maps.pk3" ]; then
+    mkdir -p "$out/trace-maps"
+    levels=()
+    for m in oa_ctf2 oa_dm1 oa_rpg3dm2 ctf_inyard islandctf; do
+        lv=$out/trace-maps/$m.blvl
+        [ -f "$lv" ] || "$build/blvl" bake "$oa/pak1-maps.pk3" --map "$m" --pk3 "$oa" -o "$lv" 2>/dev/null
+        levels+=("$lv")
+    done
+    "$build/bench_trace_maps" "${levels[@]}" | tee -a "$out/results.txt"
+else
+    echo "bench: $oa/pak1-maps.pk3 absent: bench_trace_maps skipped (scripts/deps.sh installs it)"
+fi

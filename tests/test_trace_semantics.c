@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "test_trace_shapes.h"
@@ -455,6 +456,63 @@ static void test_reports(void) {
     blvl_trace_world_free(w);
 }
 
+/* Planes colliders are used as stored: a plane whose normal is within 1e-3 of unit length is
+ * kept bit for bit (no report), its bounds follow the stored plane (n_k x <= d); a normal off by
+ * more is reported and normalised. */
+static void test_planes_as_stored(void) {
+    /* 9.99 / 0.99961 <= x <= 10.000123 / 0.9996 (normals off unit by ~4e-4), y, z in [-10, 10],
+     * and a slanted plane whose float normal is not exactly unit */
+    static blvl_Plane a[7] = {{{0.9996f, 0, 0}, 10.000123f},
+                              {{-0.99961f, 0, 0}, -9.99f},
+                              {{0, 1, 0}, 10},
+                              {{0, -1, 0}, 10},
+                              {{0, 0, 1}, 10},
+                              {{0, 0, -1}, 10},
+                              {{0.70710678f, 0.70710678f, 0}, 17.000017f}};
+    static blvl_Plane b[6] = {{{2, 0, 0}, 20},  {{-1, 0, 0}, 10}, {{0, 1, 0}, 10},
+                              {{0, -1, 0}, 10}, {{0, 0, 1}, 10},  {{0, 0, -1}, 10}};
+    blvl_trace_collider_desc d[2];
+    for (int i = 0; i < 2; i++) {
+        blvl_trace_collider_desc_init(&d[i]);
+        d[i].shape = BLVL_TRACE_SHAPE_PLANES;
+        d[i].planes = i ? b : a;
+        d[i].plane_count = i ? 6 : 7;
+    }
+    blvl_trace_world *w = world_of(d, 2);
+    if (!w)
+        return;
+    uint32_t n = 0, nr = 0;
+    const blvl_Plane *p = blvl_trace_world_planes(w, 0, &n);
+    CHECK_EQ_INT(n, 7);
+    if (n == 7)
+        CHECK(memcmp(p, a, sizeof a) == 0); /* bit for bit */
+    const blvl_trace_report *r = blvl_trace_world_reports(w, &nr);
+    CHECK_EQ_INT(nr, 1);
+    if (nr == 1)
+        CHECK(r[0].collider == 1 && r[0].face == 0);
+    p = blvl_trace_world_planes(w, 1, &n);
+    CHECK_EQ_INT(n, 6);
+    if (n == 6)
+        CHECK(p[0].normal.x == 1.0f && p[0].dist == 10.0f);
+    /* the culling bounds hold the solid as the stored planes cut it */
+    float lo[3], hi[3];
+    CHECK(blvl_trace_world_bounds(w, 0, lo, hi));
+    CHECK(lo[0] <= 9.99 / 0.99961 + 1e-4 && lo[0] >= 9.99 / 0.99961 - 1e-3);
+    CHECK(hi[0] >= 10.000123 / 0.9996 - 1e-4 && hi[0] <= 10.000123 / 0.9996 + 1e-3);
+    /* a ray stopped by the stored +x plane: 1/32 off it along its own (stored) normal */
+    blvl_trace_result res;
+    float s[3] = {40, 0, 0}, e[3] = {20, 0, 0};
+    blvl_trace_ray(w, NULL, s, e, &res);
+    CHECK(res.collider == BLVL_TRACE_NONE);
+    e[0] = 0;
+    blvl_trace_ray(w, NULL, s, e, &res);
+    CHECK_EQ_INT(res.collider, 0);
+    double want = (10.000123f + BLVL_TRACE_DIST_EPSILON) / (double)0.9996f;
+    CHECK(NEAR(res.endpos[0], want, 1e-4));
+    CHECK(memcmp(&res.plane, &a[0], sizeof res.plane) == 0);
+    blvl_trace_world_free(w);
+}
+
 /* Hostile and awkward inputs: a nearly axial stored plane must not shrink the culling bounds
  * below the solid; non-finite coordinates are answered as stuck. */
 static void test_odd_inputs(void) {
@@ -626,6 +684,7 @@ int main(void) {
     test_doors();
     test_reports();
     test_odd_inputs();
+    test_planes_as_stored();
     test_allocator();
     test_threads();
     return check_report("test_trace_semantics");

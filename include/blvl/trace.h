@@ -219,6 +219,21 @@ BLVL_API uint32_t blvl_trace_point_contents(const blvl_trace_world *world,
 BLVL_API bool blvl_trace_point_water(const blvl_trace_world *world, const blvl_trace_filter *filter,
                                      const float point[3], uint32_t *material, uint32_t *collider);
 
+/* Work counters of one or more traces, for benchmarks and tuning: what the hierarchy cost. */
+typedef struct blvl_trace_stats {
+    uint64_t traces;    /* traces counted */
+    uint64_t nodes;     /* hierarchy nodes entered (their bounds met the swept box), leaves too */
+    uint64_t colliders; /* colliders clipped (their planes tested against the swept box) */
+    uint64_t backoffs;  /* stops moved back along the trace to leave a solid (docs/TRACE.md) */
+} blvl_trace_stats;
+
+/* blvl_trace_box that also adds its work to *stats (not reset here; NULL = blvl_trace_box).
+ * blvl_trace_box itself counts nothing and pays nothing for the counters. */
+BLVL_API void blvl_trace_box_stats(const blvl_trace_world *world, const blvl_trace_filter *filter,
+                                   const float start[3], const float end[3], const float mins[3],
+                                   const float maxs[3], blvl_trace_result *out,
+                                   blvl_trace_stats *stats);
+
 /* Test and benchmark aid: the same box trace over every collider without the hierarchy. */
 BLVL_API void blvl_trace_box_brute(const blvl_trace_world *world, const blvl_trace_filter *filter,
                                    const float start[3], const float end[3], const float mins[3],

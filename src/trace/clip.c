@@ -8,6 +8,11 @@ void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, ui
     float enter = -1.0f, leave = 1.0f;
     const blvl_Plane *clip = NULL;
     int startout = 0, getout = 0;
+    if (t->touched < TW_TOUCH_MAX) {
+        t->touch_planes[t->touched] = planes;
+        t->touch_counts[t->touched] = count;
+    }
+    t->touched++;
     for (uint32_t i = 0; i < count; i++) {
         const blvl_Plane *p = &planes[i];
         const float nx = p->normal.x, ny = p->normal.y, nz = p->normal.z;
@@ -43,9 +48,11 @@ void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, ui
                 leave = f;
         }
     }
+    /* Ties go to the lowest collider index, so the answer does not depend on the order the
+     * colliders are visited in (the hierarchy's, brute force's). */
     if (!startout) {
         t->startsolid = 1;
-        if (!getout) {
+        if (!getout && (!t->allsolid || collider < t->collider)) {
             t->allsolid = 1;
             t->fraction = 0;
             t->plane = NULL;
@@ -53,8 +60,12 @@ void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, ui
         }
         return;
     }
-    if (enter < leave && enter > -1 && enter < t->fraction && clip) {
-        t->fraction = enter < 0 ? 0 : enter;
+    if (t->allsolid || !(enter < leave && enter > -1 && clip))
+        return;
+    float f = enter < 0 ? 0 : enter;
+    if (f < t->fraction ||
+        (f == t->fraction && t->collider != BLVL_TRACE_NONE && collider < t->collider)) {
+        t->fraction = f;
         t->plane = clip;
         t->collider = collider;
     }
@@ -64,6 +75,21 @@ int blvl__tw_point_inside(const blvl_Plane *planes, uint32_t count, const float 
     for (uint32_t i = 0; i < count; i++) {
         const blvl_Plane *q = &planes[i];
         if (q->normal.x * p[0] + q->normal.y * p[1] + q->normal.z * p[2] - q->dist > 0)
+            return 0;
+    }
+    return count > 0;
+}
+
+int blvl__tw_box_inside(const blvl_Plane *planes, uint32_t count, const float pos[3],
+                        const float mins[3], const float maxs[3]) {
+    for (uint32_t i = 0; i < count; i++) {
+        const blvl_Plane *p = &planes[i];
+        const float nx = p->normal.x, ny = p->normal.y, nz = p->normal.z;
+        float off = nx * (nx < 0 ? maxs[0] : mins[0]) + ny * (ny < 0 ? maxs[1] : mins[1]) +
+                    nz * (nz < 0 ? maxs[2] : mins[2]);
+        float dist = p->dist - off;
+        float d1 = nx * pos[0] + ny * pos[1] + nz * pos[2] - dist;
+        if (d1 > 0)
             return 0;
     }
     return count > 0;

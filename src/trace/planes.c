@@ -1,5 +1,6 @@
 /* Planes colliders: used as stored (axial planes and bevels included by the writer). Each plane
- * is checked, normals brought to unit length, and an axis with no (exactly) axial plane gets one
+ * is checked, a normal off unit length by more than 1e-3 brought to unit length (every other
+ * plane is kept bit for bit), and an axis with no (exactly) axial plane gets one
  * from the stored bounds, so the solid is never larger than the box it is culled by. */
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +20,10 @@ blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_colli
         return BLVL_OK;
     }
     size_t first = planes->len;
+    /* room for every stored plane and the six axial planes it may lack: written in place */
+    if (!blvl__geom_vec_reserve(al, planes, first + c->plane_count + 6))
+        return BLVL_E_NOMEM;
+    blvl_Plane *out = planes->data;
     double blo[3] = {-INFINITY, -INFINITY, -INFINITY}, bhi[3] = {INFINITY, INFINITY, INFINITY};
     for (uint32_t i = 0; i < c->plane_count; i++) {
         const blvl_Plane *p = &c->planes[i];
@@ -33,25 +38,30 @@ blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_colli
             report(ru, i, "plane normal has zero length");
             continue;
         }
-        if (fabs(l - 1) > 1e-3)
+        /* Used as stored, bit for bit: renormalising a plane the writer already made unit moves
+         * its distance (by up to 1e-3 unit on real maps) and the solid with it. */
+        blvl_Plane q = *p;
+        if (fabs(l - 1) > 1e-3) {
             report(ru, i, "plane normal not unit length (normalized)");
-        for (int k = 0; k < 3; k++)
-            n[k] /= l;
-        d /= l;
+            for (int k = 0; k < 3; k++)
+                n[k] /= l;
+            d /= l;
+            q = (blvl_Plane){{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
+        }
         /* Only an exactly axial plane bounds the solid along its axis: a nearly axial one
          * lets the solid reach past its distance far from the axis, and culling bounds must
          * never be smaller than the solid. */
         for (int k = 0; k < 3; k++) {
             if (n[(k + 1) % 3] == 0 && n[(k + 2) % 3] == 0) {
-                if (n[k] > 0 && d < bhi[k])
-                    bhi[k] = d;
-                if (n[k] < 0 && -d > blo[k])
-                    blo[k] = -d;
+                /* n_k x <= d: a stored normal a little off unit length moves the bound to d/n_k */
+                double b = d / n[k];
+                if (n[k] > 0 && b < bhi[k])
+                    bhi[k] = b;
+                if (n[k] < 0 && b > blo[k])
+                    blo[k] = b;
             }
         }
-        blvl_Plane q = {{(float)n[0], (float)n[1], (float)n[2]}, (float)d};
-        if (!blvl__geom_vec_push(al, planes, &q))
-            return BLVL_E_NOMEM;
+        out[planes->len++] = q;
     }
     const float slo[3] = {c->lo.x, c->lo.y, c->lo.z}, shi[3] = {c->hi.x, c->hi.y, c->hi.z};
     for (int k = 0; k < 3; k++) {
@@ -68,9 +78,7 @@ blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_colli
             *b = v;
             float nn[3] = {0, 0, 0};
             nn[k] = s ? 1.0f : -1.0f;
-            blvl_Plane q = {{nn[0], nn[1], nn[2]}, s ? v : -v};
-            if (!blvl__geom_vec_push(al, planes, &q))
-                return BLVL_E_NOMEM;
+            out[planes->len++] = (blvl_Plane){{nn[0], nn[1], nn[2]}, s ? v : -v};
         }
     }
     if (planes->len == first) {

@@ -3,6 +3,9 @@
  * only read, so any number of threads may query one world. */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "trace/trace_internal.h"
 
@@ -13,6 +16,7 @@
 typedef struct ray {
     float s[3], inv[3], dir[3];
     float blo[3], bhi[3]; /* what widens a box [lo, hi] into the centre's space */
+    float olo[3], ohi[3]; /* the same, less the start: (lo + olo) * inv is the entry parameter */
 } ray;
 
 static void ray_init(ray *r, const tw_trace *t) {
@@ -23,6 +27,8 @@ static void ray_init(ray *r, const tw_trace *t) {
         /* the box centre meets [lo, hi] while it is within [lo - maxs, hi - mins] */
         r->blo[k] = -t->maxs[k] - CULL_MARGIN;
         r->bhi[k] = -t->mins[k] + CULL_MARGIN;
+        r->olo[k] = r->blo[k] - r->s[k];
+        r->ohi[k] = r->bhi[k] - r->s[k];
     }
 }
 
@@ -74,41 +80,164 @@ static void trace_doors(const blvl_trace_world *w, const tw_filter *f, tw_trace 
     }
 }
 
-static void trace_tree(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, const ray *r) {
+/* Which of a node's four children the swept box meets before tmax: bit i for child i, and
+ * each child's entry parameter in tnear. */
+static inline unsigned slab4(const ray *r, const tw_node4 *nd, float tmax, float tnear[4]) {
+#if defined(__SSE2__)
+    __m128 t0 = _mm_setzero_ps(), t1 = _mm_set1_ps(tmax);
+    for (int k = 0; k < 3; k++) {
+        __m128 inv = _mm_set1_ps(r->inv[k]);
+        __m128 a = _mm_mul_ps(_mm_add_ps(_mm_loadu_ps(nd->lo[k]), _mm_set1_ps(r->olo[k])), inv);
+        __m128 b = _mm_mul_ps(_mm_add_ps(_mm_loadu_ps(nd->hi[k]), _mm_set1_ps(r->ohi[k])), inv);
+        t0 = _mm_max_ps(t0, _mm_min_ps(a, b));
+        t1 = _mm_min_ps(t1, _mm_max_ps(a, b));
+    }
+    _mm_storeu_ps(tnear, t0);
+    return (unsigned)_mm_movemask_ps(_mm_cmple_ps(t0, t1));
+#else
+    unsigned mask = 0;
+    for (int i = 0; i < 4; i++) {
+        float t0 = 0, t1 = tmax;
+        for (int k = 0; k < 3; k++) {
+            float a = (nd->lo[k][i] + r->olo[k]) * r->inv[k];
+            float b = (nd->hi[k][i] + r->ohi[k]) * r->inv[k];
+            t0 = fmaxf(t0, fminf(a, b));
+            t1 = fminf(t1, fmaxf(a, b));
+        }
+        tnear[i] = t0;
+        mask |= (unsigned)(t0 <= t1) << i;
+    }
+    return mask;
+#endif
+}
+
+/* Inlined into both entry points: with stats a constant NULL the counting compiles away. */
+static inline __attribute__((always_inline)) void trace_tree(const blvl_trace_world *w,
+                                                             const tw_filter *f, tw_trace *t,
+                                                             const ray *r, blvl_trace_stats *st) {
     if (!w->item_count)
         return;
-    uint32_t stack[TW_BVH_MAX_DEPTH + 2];
+    /* Each entry carries the parameter where the box meets it: an entry the box meets only
+     * past the fraction found since it was pushed is dropped unopened. */
+    uint32_t stack[TW_BVH_STACK];
+    float stack_t[TW_BVH_STACK];
     unsigned sp = 0;
-    stack[sp++] = 0;
+    stack[sp] = 0;
+    stack_t[sp++] = 0;
     while (sp) {
-        const tw_node *nd = &w->nodes[stack[--sp]];
-        if (!slab(r, nd->lo, nd->hi, t->fraction))
+        sp--;
+        if (stack_t[sp] > t->fraction)
             continue;
-        if (nd->count) {
-            for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
-                uint32_t ci = w->items[i];
-                const tw_collider *c = &w->colliders[ci];
-                if (!blvl__tw_filter_pass(f, c, ci) || !slab(r, c->lo, c->hi, t->fraction))
-                    continue;
-                blvl__tw_clip_box(t, w->planes + c->first_plane, c->plane_count, ci);
+        const tw_node4 *nd = &w->nodes[stack[sp]];
+        float tn[4];
+        unsigned mask = slab4(r, nd, t->fraction, tn);
+        if (!mask)
+            continue;
+        /* Leaves now, nearest first; inner nodes pushed farthest first so the nearest is
+         * opened next. */
+        uint32_t order[4];
+        int no = 0;
+        for (unsigned m = mask; m; m &= m - 1) {
+            int i = __builtin_ctz(m), j = no++;
+            while (j > 0 && tn[order[j - 1]] > tn[i]) {
+                order[j] = order[j - 1];
+                j--;
             }
-            continue;
+            order[j] = (uint32_t)i;
         }
-        /* Visit the nearer child first so the farther one is often culled by the fraction. */
-        const tw_node *a = &w->nodes[nd->first], *b = a + 1;
-        float da = 0, db = 0;
-        for (int k = 0; k < 3; k++) {
-            da += (a->lo[k] + a->hi[k]) * r->dir[k];
-            db += (b->lo[k] + b->hi[k]) * r->dir[k];
+        for (int o = 0; o < no; o++) {
+            int i = (int)order[o];
+            if (!(nd->child[i] & TW_LEAF) || tn[i] > t->fraction)
+                continue;
+            if (st)
+                st->nodes++;
+            const tw_item *it = &w->items[nd->child[i] & ~TW_LEAF];
+            /* a leaf of one collider was just tested by its own bounds */
+            const int one = nd->count[i] == 1;
+            for (uint32_t j = 0; j < nd->count[i]; j++, it++) {
+                if (!blvl__tw_filter_pass_bits(f, it->flags, it->gametypes, it->collider) ||
+                    (!one && !slab(r, it->lo, it->hi, t->fraction)))
+                    continue;
+                if (st)
+                    st->colliders++;
+                blvl__tw_clip_box(t, w->planes + it->first_plane, it->plane_count, it->collider);
+            }
         }
-        if (da <= db) {
-            stack[sp++] = nd->first + 1;
-            stack[sp++] = nd->first;
-        } else {
-            stack[sp++] = nd->first;
-            stack[sp++] = nd->first + 1;
+        for (int o = no - 1; o >= 0; o--) {
+            int i = (int)order[o];
+            if (nd->child[i] & TW_LEAF)
+                continue;
+            if (st)
+                st->nodes++;
+            stack[sp] = nd->child[i];
+            stack_t[sp++] = tn[i];
         }
     }
+}
+
+/* The position a fraction stands for: exactly start or end at 0 and 1. */
+static void pos_at(const tw_trace *t, float fraction, float out[3]) {
+    for (int k = 0; k < 3; k++)
+        out[k] = fraction == 1.0f   ? t->end[k]
+                 : fraction == 0.0f ? t->start[k]
+                                    : t->start[k] + fraction * (t->end[k] - t->start[k]);
+}
+
+static void trace_begin(tw_trace *t, const float start[3], const float end[3], const float mins[3],
+                        const float maxs[3]);
+
+/* Would a trace starting at pos start in solid? From the colliders this trace clipped, or, when
+ * it clipped too many to keep, by a stationary trace (through the hierarchy or by brute
+ * force, as the trace itself went). */
+static int stop_in_solid(const blvl_trace_world *w, const tw_filter *f, const tw_trace *t,
+                         const float pos[3], int brute) {
+    if (t->touched <= TW_TOUCH_MAX) {
+        for (unsigned i = 0; i < t->touched; i++)
+            if (blvl__tw_box_inside(t->touch_planes[i], t->touch_counts[i], pos, t->mins, t->maxs))
+                return 1;
+        return 0;
+    }
+    tw_trace q;
+    ray r;
+    trace_begin(&q, pos, pos, t->mins, t->maxs);
+    ray_init(&r, &q);
+    if (brute) {
+        for (uint32_t ci = 0; ci < w->collider_count && !q.startsolid; ci++) {
+            const tw_collider *c = &w->colliders[ci];
+            if (c->door == BLVL_TRACE_NONE && c->plane_count && blvl__tw_filter_pass(f, c, ci) &&
+                slab(&r, c->lo, c->hi, q.fraction))
+                blvl__tw_clip_box(&q, w->planes + c->first_plane, c->plane_count, ci);
+        }
+    } else {
+        trace_tree(w, f, &q, &r, NULL);
+    }
+    trace_doors(w, f, &q, &r);
+    return q.startsolid;
+}
+
+/* Every stop is free: the box pulled back DIST_EPSILON along the plane that stopped it can
+ * still overlap another solid by a hair (a corner where two solids meet at an angle), and the
+ * next trace from there would start in solid. Such a stop backs off along the trace, 1/32 unit
+ * and then twice as far each time, until the box is free there; the start (fraction 0) is free
+ * whenever the trace did not start in solid. Returns 1 when it backed off. */
+static int settle(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, int brute) {
+    float pos[3];
+    pos_at(t, t->fraction, pos);
+    if (t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute))
+        return 0;
+    double len = 0;
+    for (int k = 0; k < 3; k++)
+        len += ((double)t->end[k] - t->start[k]) * ((double)t->end[k] - t->start[k]);
+    len = sqrt(len);
+    float step = len > 0 ? (float)(BLVL_TRACE_DIST_EPSILON / len) : 1.0f;
+    while (t->fraction > 0.0f) {
+        t->fraction = t->fraction > step ? t->fraction - step : 0.0f;
+        step *= 2;
+        pos_at(t, t->fraction, pos);
+        if (t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute))
+            break;
+    }
+    return 1;
 }
 
 static void trace_begin(tw_trace *t, const float start[3], const float end[3], const float mins[3],
@@ -123,16 +252,13 @@ static void trace_begin(tw_trace *t, const float start[3], const float end[3], c
     t->startsolid = t->allsolid = 0;
     t->plane = NULL;
     t->collider = BLVL_TRACE_NONE;
+    t->touched = 0;
 }
 
 static void trace_finish(const blvl_trace_world *w, const tw_trace *t, blvl_trace_result *out) {
     memset(out, 0, sizeof *out);
     out->fraction = t->fraction;
-    for (int k = 0; k < 3; k++)
-        out->endpos[k] = t->fraction == 1.0f ? t->end[k]
-                         : t->fraction == 0.0f
-                             ? t->start[k]
-                             : t->start[k] + t->fraction * (t->end[k] - t->start[k]);
+    pos_at(t, t->fraction, out->endpos);
     if (t->plane)
         out->plane = *t->plane;
     out->startsolid = t->startsolid;
@@ -155,9 +281,10 @@ static int trace_finite(const tw_trace *t) {
     return 1;
 }
 
-void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
-                    const float start[3], const float end[3], const float mins[3],
-                    const float maxs[3], blvl_trace_result *out) {
+static inline __attribute__((always_inline)) void
+trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter, const float start[3],
+          const float end[3], const float mins[3], const float maxs[3], blvl_trace_result *out,
+          blvl_trace_stats *st) {
     tw_trace t;
     tw_filter f;
     ray r;
@@ -169,8 +296,10 @@ void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
     } else if (w) {
         blvl__tw_filter_compile(filter, &f);
         ray_init(&r, &t);
-        trace_tree(w, &f, &t, &r);
+        trace_tree(w, &f, &t, &r, st);
         trace_doors(w, &f, &t, &r);
+        if (!t.startsolid && settle(w, &f, &t, 0) && st)
+            st->backoffs++;
         trace_finish(w, &t, out);
     } else {
         memset(out, 0, sizeof *out);
@@ -178,6 +307,20 @@ void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
         memcpy(out->endpos, end, sizeof out->endpos);
         out->collider = out->material = BLVL_TRACE_NONE;
     }
+}
+
+void blvl_trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter,
+                    const float start[3], const float end[3], const float mins[3],
+                    const float maxs[3], blvl_trace_result *out) {
+    trace_box(w, filter, start, end, mins, maxs, out, NULL);
+}
+
+void blvl_trace_box_stats(const blvl_trace_world *w, const blvl_trace_filter *filter,
+                          const float start[3], const float end[3], const float mins[3],
+                          const float maxs[3], blvl_trace_result *out, blvl_trace_stats *st) {
+    if (st)
+        st->traces++;
+    trace_box(w, filter, start, end, mins, maxs, out, st);
 }
 
 void blvl_trace_ray(const blvl_trace_world *w, const blvl_trace_filter *filter,
@@ -206,6 +349,8 @@ void blvl_trace_box_brute(const blvl_trace_world *w, const blvl_trace_filter *fi
         blvl__tw_clip_box(&t, w->planes + c->first_plane, c->plane_count, ci);
     }
     trace_doors(w, &f, &t, &r);
+    if (!t.startsolid)
+        settle(w, &f, &t, 1);
     trace_finish(w, &t, out);
 }
 
@@ -219,26 +364,28 @@ static uint32_t point_query(const blvl_trace_world *w, const tw_filter *f, const
                             uint32_t *flags, uint32_t *first) {
     uint32_t n = 0, fl = 0, lowest = BLVL_TRACE_NONE;
     if (w && w->item_count) {
-        uint32_t stack[TW_BVH_MAX_DEPTH + 2];
+        uint32_t stack[TW_BVH_STACK];
         unsigned sp = 0;
         stack[sp++] = 0;
         while (sp) {
-            const tw_node *nd = &w->nodes[stack[--sp]];
-            if (!in_box(nd->lo, nd->hi, p))
-                continue;
-            if (!nd->count) {
-                stack[sp++] = nd->first;
-                stack[sp++] = nd->first + 1;
-                continue;
-            }
-            for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
-                uint32_t ci = w->items[i];
-                const tw_collider *c = &w->colliders[ci];
-                if (blvl__tw_filter_pass(f, c, ci) && in_box(c->lo, c->hi, p) &&
-                    blvl__tw_point_inside(w->planes + c->first_plane, c->plane_count, p)) {
-                    n++;
-                    fl |= c->flags;
-                    lowest = ci < lowest ? ci : lowest;
+            const tw_node4 *nd = &w->nodes[stack[--sp]];
+            for (int i = 0; i < 4; i++) {
+                if (!(p[0] >= nd->lo[0][i] && p[0] <= nd->hi[0][i] && p[1] >= nd->lo[1][i] &&
+                      p[1] <= nd->hi[1][i] && p[2] >= nd->lo[2][i] && p[2] <= nd->hi[2][i]))
+                    continue;
+                if (!(nd->child[i] & TW_LEAF)) {
+                    stack[sp++] = nd->child[i];
+                    continue;
+                }
+                const tw_item *it = &w->items[nd->child[i] & ~TW_LEAF];
+                for (uint32_t j = 0; j < nd->count[i]; j++, it++) {
+                    if (blvl__tw_filter_pass_bits(f, it->flags, it->gametypes, it->collider) &&
+                        in_box(it->lo, it->hi, p) &&
+                        blvl__tw_point_inside(w->planes + it->first_plane, it->plane_count, p)) {
+                        n++;
+                        fl |= it->flags;
+                        lowest = it->collider < lowest ? it->collider : lowest;
+                    }
                 }
             }
         }

@@ -57,28 +57,44 @@ typedef struct tw_door_collider {
     uint32_t first_index, index_count;
 } tw_door_collider;
 
-/* Bounding-volume hierarchy node: a leaf when count > 0 (items first..first+count), otherwise
- * its children are nodes first and first + 1. */
-typedef struct tw_node {
-    float lo[3];
-    uint32_t first;
-    float hi[3];
-    uint32_t count;
-} tw_node;
+/* A static collider as the hierarchy's leaves hold it: copied in leaf order, so a leaf's
+ * colliders are contiguous and one cache line or two hold what culling and filtering need. */
+typedef struct tw_item {
+    float lo[3], hi[3];
+    uint32_t first_plane, plane_count;
+    uint32_t collider, flags, gametypes, pad;
+} tw_item;
 
-#define TW_BVH_LEAF_SIZE 4u
-#define TW_BVH_MAX_DEPTH 64u
+/* A 4-wide hierarchy node: the bounds of its four children lane by lane (structure of arrays,
+ * so one SIMD test covers all four), and each child a node index or TW_LEAF | first item (with
+ * count items). An empty slot has lo > hi and count 0 and never passes a test. */
+#define TW_LEAF 0x80000000u
+typedef struct tw_node4 {
+    float lo[3][4];
+    float hi[3][4];
+    uint32_t child[4];
+    uint32_t count[4];
+} tw_node4;
+
+/* One collider per leaf: the four-wide test of a node's children is then the test of the
+ * colliders' own bounds (measured faster on real maps than leaves of 2 or 4). */
+#define TW_BVH_LEAF_SIZE 1u
+/* Binary splits along one path: past TW_BVH_SAH_DEPTH the build splits at the median, so a
+ * path has at most that many plus log2(colliders) splits, and a query's fixed stack (three
+ * siblings left per node) cannot overflow. */
+#define TW_BVH_SAH_DEPTH 32u
+#define TW_BVH_STACK (3u * (TW_BVH_SAH_DEPTH + 32u) + 4u)
 
 struct blvl_trace_world {
     blvl_allocator al;
     uint32_t collider_count;
     tw_collider *colliders;
     blvl_Plane *planes;
-    size_t plane_count;
+    size_t plane_count, plane_cap;
     /* hierarchy over the static colliders (not doors, not dropped) */
-    tw_node *nodes;
-    uint32_t node_count;
-    uint32_t *items;
+    tw_node4 *nodes;
+    uint32_t node_count, node_cap;
+    tw_item *items;
     uint32_t item_count;
     /* doors, sorted by door index */
     tw_door_collider *door_colliders;
@@ -120,6 +136,17 @@ void blvl__tw_filter_compile(const blvl_trace_filter *f, tw_filter *out);
 /* Water-query variant: only water colliders, the filter's gametypes, doors and skip. */
 void blvl__tw_filter_compile_water(const blvl_trace_filter *f, tw_filter *out);
 
+static inline int blvl__tw_filter_pass_bits(const tw_filter *f, uint32_t flags, uint32_t gametypes,
+                                            uint32_t index) {
+    if ((flags & f->must_not) || (flags & f->must_have) != f->must_have)
+        return 0;
+    if (f->gametypes && !(gametypes & f->gametypes))
+        return 0;
+    if (f->skip && (index >> 5) < f->skip_words && (f->skip[index >> 5] >> (index & 31)) & 1u)
+        return 0;
+    return 1;
+}
+
 static inline int blvl__tw_filter_pass(const tw_filter *f, const tw_collider *c, uint32_t index) {
     if ((c->flags & f->must_not) || (c->flags & f->must_have) != f->must_have)
         return 0;
@@ -130,6 +157,10 @@ static inline int blvl__tw_filter_pass(const tw_filter *f, const tw_collider *c,
     return 1;
 }
 
+/* Colliders a trace clipped, kept to check its stop: a box that meets a solid anywhere on the
+ * way to its stop has that solid's bounds on its path, so it was clipped. */
+#define TW_TOUCH_MAX 32u
+
 /* The trace in progress. */
 typedef struct tw_trace {
     float start[3], end[3], mins[3], maxs[3];
@@ -137,10 +168,17 @@ typedef struct tw_trace {
     int startsolid, allsolid;
     const blvl_Plane *plane;
     uint32_t collider;
+    unsigned touched; /* may exceed TW_TOUCH_MAX: then the list is incomplete */
+    const blvl_Plane *touch_planes[TW_TOUCH_MAX];
+    uint32_t touch_counts[TW_TOUCH_MAX];
 } tw_trace;
 
 /* Clip the box trace against one convex solid; updates t when it stops the box sooner. */
 void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, uint32_t collider);
+/* 1 when the box [mins, maxs] at pos is inside (or touching) the solid: every pushed plane's
+ * distance <= 0, computed as blvl__tw_clip_box computes a start's (its startsolid test). */
+int blvl__tw_box_inside(const blvl_Plane *planes, uint32_t count, const float pos[3],
+                        const float mins[3], const float maxs[3]);
 /* 1 when the point is inside (or on) every plane. */
 int blvl__tw_point_inside(const blvl_Plane *planes, uint32_t count, const float p[3]);
 

@@ -43,9 +43,9 @@ void blvl_trace_world_free(blvl_trace_world *w) {
         return;
     blvl_allocator al = w->al;
     blvl__dealloc(&al, w->colliders, (size_t)w->collider_count * sizeof(tw_collider));
-    blvl__dealloc(&al, w->planes, w->plane_count * sizeof(blvl_Plane));
-    blvl__dealloc(&al, w->nodes, (size_t)w->node_count * sizeof(tw_node));
-    blvl__dealloc(&al, w->items, (size_t)w->item_count * sizeof(uint32_t));
+    blvl__dealloc(&al, w->planes, w->plane_cap * sizeof(blvl_Plane));
+    blvl__dealloc(&al, w->nodes, (size_t)w->node_cap * sizeof(tw_node4));
+    blvl__dealloc(&al, w->items, (size_t)w->item_count * sizeof(tw_item));
     blvl__dealloc(&al, w->door_colliders,
                   (size_t)w->door_collider_count * sizeof(tw_door_collider));
     blvl__dealloc(&al, w->door_vertices, w->door_vertex_count * sizeof(blvl_Vec3));
@@ -108,6 +108,18 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     if (!w->colliders)
         goto fail;
     w->collider_count = count;
+    /* The planes' room at once (stored planes, the axial planes a Planes collider may lack, a
+     * hull's faces, axial planes and some bevels): growing it would copy every plane again. */
+    size_t want = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const blvl_trace_collider_desc *d = &colliders[i];
+        if (d->shape == BLVL_TRACE_SHAPE_PLANES && d->plane_count <= BLVL_TRACE_MAX_PLANES)
+            want += d->plane_count + 6;
+        else if (d->shape == BLVL_TRACE_SHAPE_HULL && d->face_count <= BLVL_TRACE_MAX_FACES)
+            want += 3 * (size_t)d->face_count + 6;
+    }
+    if (!blvl__geom_vec_reserve(&al, &planes, want))
+        goto fail;
     for (uint32_t i = 0; i < count; i++) {
         const blvl_trace_collider_desc *d = &colliders[i];
         tw_collider *c = &w->colliders[i];
@@ -184,9 +196,11 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
         qsort(doors.data, doors.len, sizeof(tw_door_collider), door_cmp);
     size_t n;
     void *p;
-    if (!take(&al, &planes, &p, &w->plane_count))
-        goto fail;
-    w->planes = p;
+    /* The planes' block is kept as it is (its size recorded for the free): no copy. */
+    w->planes = planes.data;
+    w->plane_count = planes.len;
+    w->plane_cap = planes.cap;
+    blvl__geom_vec_init(&planes, sizeof(blvl_Plane));
     if (!take(&al, &doors, &p, &n))
         goto fail;
     w->door_colliders = p;

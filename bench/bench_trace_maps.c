@@ -1,0 +1,546 @@
+/* blvl-trace on real maps: for each baked level, the world build time, player-box traces and
+ * rays per second (short: 16-512 qu, long: 512-4096 qu, random directions from starts in empty
+ * space where a player could be), the hierarchy's work per trace (blvl_trace_box_stats), the
+ * build's growth with the collider count (the map's colliders replicated 4 and 16 times side by
+ * side), and two threads tracing one world against one. Everything is CPU time (the machine is
+ * shared), the median of the runs; ratios are against the baseline figures below, measured on
+ * the same machine with the code before this benchmark's work (docs/BENCHMARKS.md).
+ *
+ *   bench_trace_maps LEVEL.blvl... [--traces N (default 100000)] [--runs R (default 5)]
+ *                    [--walk N (default 1000000)] [--no-baseline]
+ *                    [--build-only (the 1x world build alone)]
+ *
+ * scripts/bench.sh bakes the five OpenArena maps into the build folder once and runs this. */
+#include <malloc.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "blvl/blvl.h"
+#include "blvl/sections.h"
+#include "blvl/trace.h"
+#include "bench_util.h"
+
+/* The Quake 3 player box in blvl axes (Quake -15 -15 -24 .. 15 15 32, z up -> y up). */
+static const float box_lo[3] = {-15, -24, -15}, box_hi[3] = {15, 32, 15};
+
+enum { SET_BOX_SHORT, SET_BOX_LONG, SET_RAY_SHORT, SET_RAY_LONG, SET_COUNT };
+static const char *const set_name[SET_COUNT] = {"box short", "box long", "ray short", "ray long"};
+
+/* Baseline: the figures of the code before this work (commit d935fa7's trace, with only the
+ * counters of blvl_trace_box_stats added): world build ms, then traces/s of each set, this
+ * program's defaults, same machine, a loaded one (docs/BENCHMARKS.md). */
+typedef struct baseline {
+    const char *map;
+    double build_ms;
+    double rate[SET_COUNT];
+} baseline;
+static const baseline baselines[] = {
+    {"oa_ctf2", 5.68, {1682218, 1102325, 1875354, 1313282}},
+    {"oa_dm1", 0.15, {935834, 882852, 952420, 811407}},
+    {"oa_rpg3dm2", 2.31, {654560, 532682, 841971, 624744}},
+    {"ctf_inyard", 8.55, {626183, 514390, 694167, 519675}},
+    {"islandctf", 8.21, {691776, 476357, 958097, 511709}},
+};
+
+static uint64_t rng;
+static double rnd(void) {
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+}
+
+static double thread_cpu(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- the colliders of a sim, as descriptions (what blvl_trace_world_from_level builds) ---- */
+
+typedef struct descs {
+    blvl_trace_collider_desc *d;
+    uint32_t n;
+    blvl_Plane *planes;
+    blvl_Vec3 *verts;
+    uint32_t *ints;
+} descs;
+
+static void descs_free(descs *x) {
+    free(x->d), free(x->planes), free(x->verts), free(x->ints);
+    memset(x, 0, sizeof *x);
+}
+
+/* The sim's colliders `copies` times, copy j moved by offs[j]. */
+static int descs_from_sim(blvl_Sim sim, uint32_t copies, const float (*offs)[3], descs *x) {
+    uint32_t n = blvl_Sim_colliders_len(sim);
+    size_t np = 0, nv = 0, nu = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        blvl_Collider c = blvl_Sim_colliders_at(sim, i);
+        if (blvl_Collider_shape_type(c) == blvl_Shape_Planes) {
+            np += blvl_Planes_planes_len(blvl_Collider_shape_as_Planes(c));
+        } else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull) {
+            blvl_Hull h = blvl_Collider_shape_as_Hull(c);
+            nv += blvl_Hull_vertices_len(h);
+            nu += (size_t)blvl_Hull_face_sizes_len(h) + blvl_Hull_face_indices_len(h);
+        }
+    }
+    memset(x, 0, sizeof *x);
+    x->n = n * copies;
+    x->d = calloc(x->n ? x->n : 1, sizeof *x->d);
+    x->planes = calloc(np * copies + 1, sizeof *x->planes);
+    x->verts = calloc(nv * copies + 1, sizeof *x->verts);
+    x->ints = calloc(nu * copies + 1, sizeof *x->ints);
+    if (!x->d || !x->planes || !x->verts || !x->ints)
+        return -1;
+    blvl_Plane *pl = x->planes;
+    blvl_Vec3 *vv = x->verts;
+    uint32_t *uu = x->ints;
+    for (uint32_t j = 0; j < copies; j++) {
+        const float *o = offs[j];
+        for (uint32_t i = 0; i < n; i++) {
+            blvl_Collider c = blvl_Sim_colliders_at(sim, i);
+            blvl_trace_collider_desc *d = &x->d[j * n + i];
+            blvl_trace_collider_desc_init(d);
+            blvl_Vec3 lo = blvl_Collider_lo(c), hi = blvl_Collider_hi(c);
+            d->lo = (blvl_Vec3){lo.x + o[0], lo.y + o[1], lo.z + o[2]};
+            d->hi = (blvl_Vec3){hi.x + o[0], hi.y + o[1], hi.z + o[2]};
+            d->flags = blvl_Collider_flags(c);
+            d->material = blvl_Collider_material(c);
+            d->gametypes = blvl_Collider_gametypes(c);
+            d->door = blvl_Collider_door(c);
+            if (blvl_Collider_shape_type(c) == blvl_Shape_Planes) {
+                blvl_Planes p = blvl_Collider_shape_as_Planes(c);
+                uint32_t k = blvl_Planes_planes_len(p);
+                for (uint32_t m = 0; m < k; m++) {
+                    blvl_Plane q = blvl_Planes_planes_at(p, m);
+                    float dd = q.normal.x * o[0] + q.normal.y * o[1] + q.normal.z * o[2];
+                    pl[m] = (blvl_Plane){{q.normal.x, q.normal.y, q.normal.z},
+                                         j ? q.dist + dd : q.dist};
+                }
+                d->shape = BLVL_TRACE_SHAPE_PLANES;
+                d->planes = pl;
+                d->plane_count = k;
+                pl += k;
+            } else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull) {
+                blvl_Hull h = blvl_Collider_shape_as_Hull(c);
+                uint32_t k = blvl_Hull_vertices_len(h);
+                for (uint32_t m = 0; m < k; m++) {
+                    blvl_Vec3 q = blvl_Hull_vertices_at(h, m);
+                    vv[m] = (blvl_Vec3){q.x + o[0], q.y + o[1], q.z + o[2]};
+                }
+                d->shape = BLVL_TRACE_SHAPE_HULL;
+                d->vertices = vv;
+                d->vertex_count = k;
+                vv += k;
+                d->face_count = blvl_Hull_face_sizes_len(h);
+                blvl_Hull_face_sizes_copy(h, 0, uu, d->face_count);
+                d->face_sizes = uu;
+                uu += d->face_count;
+                d->face_index_count = blvl_Hull_face_indices_len(h);
+                blvl_Hull_face_indices_copy(h, 0, uu, d->face_index_count);
+                d->face_indices = uu;
+                uu += d->face_index_count;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Median CPU time (ms) of `runs` world builds from the descriptions. */
+static double build_ms(const descs *x, int runs, blvl_trace_world **keep) {
+    double *t = calloc((size_t)runs, sizeof *t), med;
+    for (int r = 0; r < runs; r++) {
+        blvl_trace_world *w = NULL;
+        blvl_error err;
+        double s = bench_cpu();
+        if (blvl_trace_world_new(&w, x->d, x->n, NULL, &err) != BLVL_OK) {
+            fprintf(stderr, "bench_trace_maps: %s\n", err.message);
+            exit(1);
+        }
+        t[r] = (bench_cpu() - s) * 1e3;
+        if (keep && r == runs - 1)
+            *keep = w;
+        else
+            blvl_trace_world_free(w);
+    }
+    med = bench_median(t, (size_t)runs);
+    free(t);
+    return med;
+}
+
+/* ---- traces ------------------------------------------------------------------------------ */
+
+typedef struct trace_set {
+    float *s, *e; /* 3 per trace */
+    size_t n;
+    int box;
+} trace_set;
+
+/* Where a player could be: the box free, ground within 512 qu below and a roof (or sky) above
+ * (a point in the void around the map would measure traces that meet nothing). */
+static int make_starts(const blvl_trace_world *w, const float lo[3], const float hi[3], size_t n,
+                       float *out) {
+    size_t made = 0, tries = 0;
+    while (made < n) {
+        if (++tries > 1000 * n + 100000)
+            return -1;
+        float p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = (float)(lo[k] + (hi[k] - lo[k]) * rnd());
+        blvl_trace_result r;
+        blvl_trace_box(w, NULL, p, p, box_lo, box_hi, &r);
+        if (r.startsolid)
+            continue;
+        float down[3] = {p[0], p[1] - 512, p[2]}, up[3] = {p[0], hi[1] + 1, p[2]};
+        blvl_trace_ray(w, NULL, p, down, &r);
+        if (r.fraction >= 1)
+            continue;
+        blvl_trace_ray(w, NULL, p, up, &r);
+        if (r.fraction >= 1)
+            continue;
+        memcpy(out + 3 * made++, p, sizeof p);
+    }
+    return 0;
+}
+
+static void make_ends(trace_set *ts, const float *starts, double lmin, double lmax) {
+    for (size_t i = 0; i < ts->n; i++) {
+        double d[3], len;
+        do {
+            len = 0;
+            for (int k = 0; k < 3; k++) {
+                d[k] = 2 * rnd() - 1;
+                len += d[k] * d[k];
+            }
+        } while (len > 1 || len < 1e-6);
+        len = sqrt(len);
+        double want = lmin + (lmax - lmin) * rnd();
+        for (int k = 0; k < 3; k++) {
+            ts->s[3 * i + k] = starts[3 * i + k];
+            ts->e[3 * i + k] = (float)(starts[3 * i + k] + want * d[k] / len);
+        }
+    }
+}
+
+static size_t run_set(const blvl_trace_world *w, const trace_set *ts, size_t from, size_t to) {
+    size_t hits = 0;
+    for (size_t i = from; i < to; i++) {
+        blvl_trace_result r;
+        if (ts->box)
+            blvl_trace_box(w, NULL, ts->s + 3 * i, ts->e + 3 * i, box_lo, box_hi, &r);
+        else
+            blvl_trace_ray(w, NULL, ts->s + 3 * i, ts->e + 3 * i, &r);
+        hits += r.fraction < 1;
+    }
+    return hits;
+}
+
+/* Median traces/s (CPU time) over the runs. */
+static double rate_of(const blvl_trace_world *w, const trace_set *ts, int runs, size_t *hits) {
+    double *t = calloc((size_t)runs, sizeof *t), med;
+    for (int r = 0; r < runs; r++) {
+        double s = thread_cpu();
+        *hits = run_set(w, ts, 0, ts->n);
+        t[r] = thread_cpu() - s;
+    }
+    med = bench_median(t, (size_t)runs);
+    free(t);
+    return (double)ts->n / med;
+}
+
+typedef struct worker {
+    const blvl_trace_world *w;
+    const trace_set *ts;
+    double cpu, wall;
+} worker;
+
+static void *worker_main(void *p) {
+    worker *k = p;
+    double s = thread_cpu(), s2 = bench_now();
+    run_set(k->w, k->ts, 0, k->ts->n);
+    k->cpu = thread_cpu() - s;
+    k->wall = bench_now() - s2;
+    return NULL;
+}
+
+/* Two threads each tracing the whole set on one world, against one thread doing it alone:
+ * throughput ratios by wall time (what the machine gave) and by each thread's CPU time (what the
+ * code costs: a slowdown from shared lines or locks shows there, a busy machine does not). */
+static void threads_ratio(const blvl_trace_world *w, const trace_set *ts, int runs, double *wall2,
+                          double *cpu2) {
+    double *rw = calloc((size_t)runs, sizeof *rw), *rc = calloc((size_t)runs, sizeof *rc);
+    for (int r = 0; r < runs; r++) {
+        worker one = {w, ts, 0, 0}, two[2] = {{w, ts, 0, 0}, {w, ts, 0, 0}};
+        worker_main(&one);
+        double s = bench_now();
+        pthread_t th[2];
+        int ok0 = pthread_create(&th[0], NULL, worker_main, &two[0]) == 0;
+        int ok1 = pthread_create(&th[1], NULL, worker_main, &two[1]) == 0;
+        if (ok0)
+            pthread_join(th[0], NULL);
+        if (ok1)
+            pthread_join(th[1], NULL);
+        double wall = bench_now() - s;
+        if (!ok0 || !ok1) {
+            fprintf(stderr, "bench_trace_maps: cannot start threads\n");
+            exit(1);
+        }
+        rw[r] = (2.0 * (double)ts->n / wall) / ((double)ts->n / one.wall);
+        double slow = two[0].cpu > two[1].cpu ? two[0].cpu : two[1].cpu;
+        rc[r] = (2.0 * (double)ts->n / slow) / ((double)ts->n / one.cpu);
+    }
+    *wall2 = bench_median(rw, (size_t)runs);
+    *cpu2 = bench_median(rc, (size_t)runs);
+    free(rw), free(rc);
+}
+
+/* ---- one map ---------------------------------------------------------------------------- */
+
+static const baseline *find_baseline(const char *name) {
+    for (size_t i = 0; i < sizeof baselines / sizeof baselines[0]; i++)
+        if (!strcmp(baselines[i].map, name) && baselines[i].build_ms > 0)
+            return &baselines[i];
+    return NULL;
+}
+
+static void print_ratio(const baseline *b, double now, double then, int lower_is_better) {
+    if (!b || then <= 0)
+        return;
+    printf(" (baseline %.3g: %.2fx)", then, lower_is_better ? then / now : now / then);
+}
+
+static int build_only;
+static size_t walk = 1000000;
+
+static int bench_map(const char *path, size_t traces, int runs, int use_baseline) {
+    blvl_error err;
+    blvl_level *lv = NULL;
+    blvl_options opt = {0};
+    opt.threads = 1;
+    blvl_bytes sec = {0};
+    blvl_Sim sim;
+    if (blvl_open_file(&lv, path, &opt, &err) != BLVL_OK ||
+        blvl_level_sim(lv, &sec, &sim, &err) != BLVL_OK) {
+        fprintf(stderr, "bench_trace_maps: %s: %s\n", path, err.message);
+        blvl_close(lv);
+        return 1;
+    }
+    char name[64];
+    const char *base = strrchr(path, '/');
+    snprintf(name, sizeof name, "%s", base ? base + 1 : path);
+    char *dot = strrchr(name, '.');
+    if (dot)
+        *dot = 0;
+    const baseline *bl = use_baseline ? find_baseline(name) : NULL;
+    /* A fixed seed per map (from its name), so the traces do not depend on the order of maps. */
+    rng = 0x9E3779B97F4A7C15ull;
+    for (const char *c = name; *c; c++)
+        rng = (rng ^ (uint64_t)(unsigned char)*c) * 0x100000001B3ull;
+    rng |= 1;
+
+    float zero[1][3] = {{0, 0, 0}};
+    descs x;
+    if (descs_from_sim(sim, 1, zero, &x)) {
+        fprintf(stderr, "bench_trace_maps: out of memory\n");
+        return 1;
+    }
+    blvl_trace_world *w = NULL;
+    double bms = build_ms(&x, runs, &w);
+    if (build_only) { /* for a profiler: the 1x build alone */
+        printf("%s: world build %.2f ms (median of %d)\n", name, bms, runs);
+        descs_free(&x);
+        blvl_trace_world_free(w);
+        blvl_bytes_free(&sec);
+        blvl_close(lv);
+        return 0;
+    }
+    /* from the level: the sections layer's reading and verification of sim included */
+    double *tl = calloc((size_t)runs, sizeof *tl);
+    for (int r = 0; r < runs; r++) {
+        blvl_trace_world *w2 = NULL;
+        double s = bench_cpu();
+        if (blvl_trace_world_from_level(&w2, lv, &opt, &err) != BLVL_OK) {
+            fprintf(stderr, "bench_trace_maps: %s: %s\n", path, err.message);
+            return 1;
+        }
+        tl[r] = (bench_cpu() - s) * 1e3;
+        blvl_trace_world_free(w2);
+    }
+    double lms = bench_median(tl, (size_t)runs);
+    free(tl);
+    uint32_t nc = blvl_trace_world_collider_count(w);
+    size_t nplanes = 0;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = 0; i < nc; i++) {
+        float a[3], b[3];
+        uint32_t np = 0;
+        blvl_trace_world_planes(w, i, &np);
+        nplanes += np;
+        if (!blvl_trace_world_bounds(w, i, a, b))
+            continue;
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fminf(lo[k], a[k]);
+            hi[k] = fmaxf(hi[k], b[k]);
+        }
+    }
+    printf("%s: %u colliders, %zu planes\n", name, nc, nplanes);
+    printf("  world build %.2f ms", bms);
+    print_ratio(bl, bms, bl ? bl->build_ms : 0, 1);
+    printf("; from the level (sim read and verified) %.2f ms\n", lms);
+
+    /* growth with the collider count: the map 4 and 16 times, side by side in x and z */
+    double ext[3];
+    for (int k = 0; k < 3; k++)
+        ext[k] = hi[k] - lo[k] + 256;
+    float offs[16][3];
+    for (int j = 0; j < 16; j++) {
+        offs[j][0] = (float)((j % 4) * ext[0]);
+        offs[j][1] = 0;
+        offs[j][2] = (float)((j / 4) * ext[2]);
+    }
+    double g[3] = {bms, 0, 0};
+    for (int m = 1; m < 3; m++) {
+        descs y;
+        uint32_t copies = m == 1 ? 4 : 16;
+        if (descs_from_sim(sim, copies, offs, &y)) {
+            fprintf(stderr, "bench_trace_maps: out of memory\n");
+            return 1;
+        }
+        g[m] = build_ms(&y, runs, NULL);
+        descs_free(&y);
+    }
+    printf("  build growth: 1x %.2f ms, 4x %.2f ms (%.2f per copy), 16x %.2f ms (%.2f per copy)\n",
+           g[0], g[1], g[1] / 4 / g[0], g[2], g[2] / 16 / g[0]);
+
+    float *starts = malloc(traces * 3 * sizeof *starts);
+    trace_set sets[SET_COUNT];
+    for (int s = 0; s < SET_COUNT; s++) {
+        sets[s].n = traces;
+        sets[s].box = s == SET_BOX_SHORT || s == SET_BOX_LONG;
+        sets[s].s = malloc(traces * 3 * sizeof(float));
+        sets[s].e = malloc(traces * 3 * sizeof(float));
+    }
+    if (!starts || !(lo[0] <= hi[0]) || make_starts(w, lo, hi, traces, starts)) {
+        fprintf(stderr, "bench_trace_maps: %s: no room for traces\n", path);
+        return 1;
+    }
+    for (int s = 0; s < SET_COUNT; s++) {
+        int shrt = s == SET_BOX_SHORT || s == SET_RAY_SHORT;
+        make_ends(&sets[s], starts, shrt ? 16 : 512, shrt ? 512 : 4096);
+    }
+    for (int s = 0; s < SET_COUNT; s++) {
+        size_t hits = 0;
+        double rate = rate_of(w, &sets[s], runs, &hits);
+        blvl_trace_stats st = {0, 0, 0, 0};
+        for (size_t i = 0; i < traces; i++) {
+            blvl_trace_result r;
+            blvl_trace_box_stats(w, NULL, sets[s].s + 3 * i, sets[s].e + 3 * i,
+                                 sets[s].box ? box_lo : NULL, sets[s].box ? box_hi : NULL, &r, &st);
+        }
+        printf("  %-9s %10.0f traces/s", set_name[s], rate);
+        print_ratio(bl, rate, bl ? bl->rate[s] : 0, 0);
+        printf("; %4.1f%% hit; per trace %.1f nodes, %.2f colliders\n",
+               100.0 * (double)hits / (double)traces, (double)st.nodes / (double)st.traces,
+               (double)st.colliders / (double)st.traces);
+    }
+    /* The chained walk: each trace starts where the previous one stopped. */
+    {
+        float p[3];
+        memcpy(p, starts, sizeof p);
+        size_t stuck = 0;
+        blvl_trace_stats st = {0, 0, 0, 0};
+        for (size_t i = 0; i < walk; i++) {
+            double d[3], len;
+            do {
+                len = 0;
+                for (int k = 0; k < 3; k++) {
+                    d[k] = 2 * rnd() - 1;
+                    len += d[k] * d[k];
+                }
+            } while (len > 1 || len < 1e-6);
+            len = sqrt(len);
+            double want = 16 + (512 - 16) * rnd();
+            float e[3];
+            for (int k = 0; k < 3; k++)
+                e[k] = (float)(p[k] + want * d[k] / len);
+            blvl_trace_result r;
+            blvl_trace_box_stats(w, NULL, p, e, box_lo, box_hi, &r, &st);
+            if (r.startsolid) {
+                stuck++;
+                if (stuck <= 3)
+                    printf("  walk: trace %zu starts in solid at (%.9g %.9g %.9g)\n", i, p[0], p[1],
+                           p[2]);
+                memcpy(p, starts + 3 * (i % traces), sizeof p); /* start afresh */
+                continue;
+            }
+            memcpy(p, r.endpos, sizeof p);
+        }
+        printf("  chained walk of %zu short box traces: %zu started in solid; %llu stops backed "
+               "off\n",
+               walk, stuck, (unsigned long long)st.backoffs);
+    }
+    double w2, c2;
+    threads_ratio(w, &sets[SET_BOX_SHORT], runs, &w2, &c2);
+    printf("  2 threads, one world (box short): %.2fx one thread by wall time, %.2fx by each "
+           "thread's CPU time\n",
+           w2, c2);
+    for (int s = 0; s < SET_COUNT; s++)
+        free(sets[s].s), free(sets[s].e);
+    free(starts);
+    descs_free(&x);
+    blvl_trace_world_free(w);
+    blvl_bytes_free(&sec);
+    blvl_close(lv);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+#ifdef __GLIBC__
+    /* Freed blocks stay in the heap: a world of 16 copies of a map is past glibc's largest mmap
+     * threshold, and every build would otherwise fault its pages in afresh (the kernel's cost,
+     * not the build's, and a large one on a virtual machine). */
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+    size_t traces = 100000;
+    int runs = 5, rc = 0, levels = 0, use_baseline = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--traces") && i + 1 < argc)
+            traces = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+            runs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-baseline"))
+            use_baseline = 0;
+        else if (!strcmp(argv[i], "--build-only"))
+            build_only = 1;
+        else if (!strcmp(argv[i], "--walk") && i + 1 < argc)
+            walk = strtoul(argv[++i], NULL, 10);
+    }
+    if (!traces || runs < 1) {
+        fprintf(stderr, "usage: bench_trace_maps LEVEL.blvl... [--traces N] [--runs R] "
+                        "[--no-baseline]\n");
+        return 2;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--traces") || !strcmp(argv[i], "--runs") ||
+            !strcmp(argv[i], "--walk")) {
+            i++;
+            continue;
+        }
+        if (!strcmp(argv[i], "--no-baseline") || !strcmp(argv[i], "--build-only"))
+            continue;
+        levels++;
+        rc |= bench_map(argv[i], traces, runs, use_baseline);
+    }
+    if (!levels) {
+        fprintf(stderr, "usage: bench_trace_maps LEVEL.blvl... [--traces N] [--runs R] "
+                        "[--no-baseline]\n");
+        return 2;
+    }
+    return rc;
+}

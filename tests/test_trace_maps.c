@@ -1,0 +1,197 @@
+/* blvl-trace on real maps (OpenArena's pak1-maps.pk3, baked by the Quake 3 importer):
+ *   - on each of five maps, random player-box traces and rays, short and long, from random
+ *     points of the map's bounds (in solid or not), through the hierarchy and by brute force
+ *     (blvl_trace_box_brute, every collider): fraction, end, startsolid, allsolid and the
+ *     collider hit agree on every one;
+ *   - a chained walk on one map (each trace starts where the previous one stopped, random
+ *     directions, 16-512 qu): no trace ever starts in solid (docs/TRACE.md, "Every stop is
+ *     free").
+ * Fewer brute-force traces under the sanitizers (BLVL_SANITIZED=1). Skips (77) when the maps are
+ * not installed. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blvl/bake.h"
+#include "blvl/blvl.h"
+#include "blvl/q3.h"
+#include "blvl/trace.h"
+#include "check.h"
+
+#define PK3 "/usr/share/games/openarena/baseoa/pak1-maps.pk3"
+
+static const char *const maps[] = {"maps/oa_ctf2.bsp", "maps/oa_dm1.bsp", "maps/oa_rpg3dm2.bsp",
+                                   "maps/ctf_inyard.bsp", "maps/islandctf.bsp"};
+#define WALK_MAP "maps/oa_rpg3dm2.bsp"
+#define WALK_TRACES 100000
+
+/* The Quake 3 player box in blvl axes (Quake -15 -15 -24 .. 15 15 32, z up -> y up). */
+static const float box_lo[3] = {-15, -24, -15}, box_hi[3] = {15, 32, 15};
+
+static uint64_t rng = 0x853C49E6748FEA9Bull;
+static double rnd(void) {
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+}
+
+static void rnd_end(const float s[3], double lmin, double lmax, float e[3]) {
+    double d[3], l;
+    do {
+        l = 0;
+        for (int k = 0; k < 3; k++) {
+            d[k] = 2 * rnd() - 1;
+            l += d[k] * d[k];
+        }
+    } while (l > 1 || l < 1e-6);
+    l = sqrt(l);
+    double want = lmin + (lmax - lmin) * rnd();
+    for (int k = 0; k < 3; k++)
+        e[k] = (float)(s[k] + want * d[k] / l);
+}
+
+static int same(const blvl_trace_result *a, const blvl_trace_result *b) {
+    return a->fraction == b->fraction && !memcmp(a->endpos, b->endpos, sizeof a->endpos) &&
+           a->startsolid == b->startsolid && a->allsolid == b->allsolid &&
+           a->collider == b->collider;
+}
+
+static void compare(const char *name, const blvl_trace_world *w, int traces) {
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint32_t nc = blvl_trace_world_collider_count(w);
+    for (uint32_t i = 0; i < nc; i++) {
+        float a[3], b[3];
+        if (!blvl_trace_world_bounds(w, i, a, b))
+            continue;
+        for (int k = 0; k < 3; k++)
+            lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
+    }
+    int bad = 0, hits = 0;
+    for (int i = 0; i < traces; i++) {
+        float s[3], e[3];
+        for (int k = 0; k < 3; k++)
+            s[k] = (float)(lo[k] + (hi[k] - lo[k]) * rnd());
+        int shrt = i % 2, box = (i / 2) % 2;
+        rnd_end(s, shrt ? 16 : 512, shrt ? 512 : 4096, e);
+        blvl_trace_result a, b;
+        blvl_trace_box(w, NULL, s, e, box ? box_lo : NULL, box ? box_hi : NULL, &a);
+        blvl_trace_box_brute(w, NULL, s, e, box ? box_lo : NULL, box ? box_hi : NULL, &b);
+        hits += a.fraction < 1;
+        if (!same(&a, &b)) {
+            if (++bad <= 5)
+                fprintf(stderr,
+                        "%s: %s from (%.9g %.9g %.9g) to (%.9g %.9g %.9g): hierarchy fraction %.9g "
+                        "collider %u startsolid %d, brute force %.9g collider %u startsolid %d\n",
+                        name, box ? "box" : "ray", s[0], s[1], s[2], e[0], e[1], e[2], a.fraction,
+                        a.collider, a.startsolid, b.fraction, b.collider, b.startsolid);
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(hits > traces / 4); /* the traces meet the map */
+    printf("%s: %u colliders, %d traces and rays: hierarchy = brute force (%d hit)\n", name, nc,
+           traces, hits);
+}
+
+static void walk(const char *name, const blvl_trace_world *w) {
+    /* a free start: the first spot on a vertical line through the map's middle */
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint32_t nc = blvl_trace_world_collider_count(w);
+    for (uint32_t i = 0; i < nc; i++) {
+        float a[3], b[3];
+        if (!blvl_trace_world_bounds(w, i, a, b))
+            continue;
+        for (int k = 0; k < 3; k++)
+            lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
+    }
+    float p[3];
+    blvl_trace_result r;
+    int found = 0;
+    for (int tries = 0; tries < 100000 && !found; tries++) {
+        for (int k = 0; k < 3; k++)
+            p[k] = (float)(lo[k] + (hi[k] - lo[k]) * rnd());
+        blvl_trace_box(w, NULL, p, p, box_lo, box_hi, &r);
+        float down[3] = {p[0], p[1] - 512, p[2]};
+        blvl_trace_result g;
+        blvl_trace_ray(w, NULL, p, down, &g);
+        found = !r.startsolid && g.fraction < 1;
+    }
+    CHECK(found);
+    if (!found)
+        return;
+    blvl_trace_stats st = {0, 0, 0, 0};
+    int stuck = 0, moved = 0;
+    for (int i = 0; i < WALK_TRACES; i++) {
+        float e[3];
+        rnd_end(p, 16, 512, e);
+        blvl_trace_box_stats(w, NULL, p, e, box_lo, box_hi, &r, &st);
+        if (r.startsolid) {
+            if (++stuck <= 5)
+                fprintf(stderr, "%s: walk trace %d starts in solid at (%.9g %.9g %.9g)\n", name, i,
+                        p[0], p[1], p[2]);
+            break;
+        }
+        moved += r.fraction > 0;
+        memcpy(p, r.endpos, sizeof p);
+    }
+    CHECK_EQ_INT(stuck, 0);
+    CHECK(moved > WALK_TRACES / 2);
+    printf("%s: chained walk of %d box traces never started in solid (%llu stops backed off)\n",
+           name, WALK_TRACES, (unsigned long long)st.backoffs);
+}
+
+static void run_map(blvl_q3_fs *fs, const char *name, int traces) {
+    blvl_error err;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    blvl_q3_bsp *bsp = NULL;
+    blvl_bake *b = NULL;
+    void *lv = NULL;
+    size_t ls = 0;
+    blvl_level *level = NULL;
+    blvl_trace_world *w = NULL;
+    blvl_q3_bake_options o;
+    blvl_q3_bake_options_init(&o);
+    o.map_name = name;
+    if (blvl_q3_fs_read(fs, name, &data, &size, &err) != BLVL_OK ||
+        blvl_q3_bsp_read(data, size, NULL, &bsp, &err) != BLVL_OK ||
+        blvl_bake_new(&b, NULL, &err) != BLVL_OK || blvl_q3_bake(bsp, &o, b, &err) != BLVL_OK ||
+        blvl_bake_write_memory(b, &lv, &ls, NULL, NULL, NULL, &err) != BLVL_OK ||
+        blvl_open_memory(&level, lv, ls, NULL, &err) != BLVL_OK ||
+        blvl_trace_world_from_level(&w, level, NULL, &err) != BLVL_OK) {
+        fprintf(stderr, "%s: %s\n", name, err.message);
+        CHECK(0);
+    } else {
+        compare(name, w, traces);
+        if (!strcmp(name, WALK_MAP))
+            walk(name, w);
+    }
+    blvl_trace_world_free(w);
+    blvl_close(level);
+    blvl_free(NULL, lv);
+    blvl_bake_free(b);
+    blvl_q3_bsp_free(bsp, NULL);
+    blvl_free(NULL, data);
+}
+
+int main(void) {
+    FILE *f = fopen(PK3, "rb");
+    if (!f) {
+        printf("test_trace_maps: skipped: %s is not installed (openarena-081-maps)\n", PK3);
+        return 77;
+    }
+    fclose(f);
+    const char *san = getenv("BLVL_SANITIZED");
+    int traces = san && *san && strcmp(san, "0") ? 1000 : 10000;
+    blvl_q3_fs *fs = NULL;
+    blvl_error err;
+    if (blvl_q3_fs_new(&fs, NULL, &err) != BLVL_OK || blvl_q3_fs_add(fs, PK3, &err) != BLVL_OK) {
+        fprintf(stderr, "test_trace_maps: %s\n", err.message);
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
+        run_map(fs, maps[i], traces);
+    blvl_q3_fs_free(fs);
+    return check_report("test_trace_maps");
+}
