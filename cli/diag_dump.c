@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "blvl/sections.h"
-#include "../src/diag/symbols_shim.h"
 #include "cli.h"
 #include "diag_dump.h"
 

@@ -7,7 +7,6 @@
 
 #include "common/error.h"
 #include "diag/diag_internal.h"
-#include "diag/symbols_shim.h"
 
 static const blvl_diag_check catalogue[DG_COUNT] = {
 #define X(id, code, sev, section, title) {code, BLVL_DIAG_##sev, section, title},
