@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "blvl/sections.h"
+#include "blvl/symbols.h"
 #include "cli.h"
 #include "diag_dump.h"
 
