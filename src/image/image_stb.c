@@ -57,13 +57,28 @@ static void *stb_realloc(void *p, size_t old, size_t n) {
 #include <stb/stb_image.h>
 #pragma GCC diagnostic pop
 
+static uint32_t be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 static const uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 
 static blvl_status png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h, blvl_error *err) {
     if (n < 24 || memcmp(d, png_sig, 8) || memcmp(d + 12, "IHDR", 4))
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data is no PNG with its IHDR first");
-    *w = (uint32_t)d[16] << 24 | (uint32_t)d[17] << 16 | (uint32_t)d[18] << 8 | d[19];
-    *h = (uint32_t)d[20] << 24 | (uint32_t)d[21] << 16 | (uint32_t)d[22] << 8 | d[23];
+    *w = be32(d + 16);
+    *h = be32(d + 20);
+    /* Every chunk's data within the file (stb_image 2.27 allocates an IDAT's length before it
+     * reads it); a CRC may be missing at the very end, which stb reads as zeros and ignores. */
+    for (size_t pos = 8; n - pos >= 8;) {
+        size_t len = be32(d + pos);
+        if (len > n - pos - 8)
+            return blvl__fail(err, BLVL_E_ARGUMENT,
+                              "image: png chunk at offset %zu runs past the end", pos);
+        if (!memcmp(d + pos + 4, "IEND", 4) || n - pos - 8 - len < 4)
+            break;
+        pos += 12 + len;
+    }
     return BLVL_OK;
 }
 
