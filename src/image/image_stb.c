@@ -70,11 +70,16 @@ static blvl_status png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h
     *h = be32(d + 20);
     /* Every chunk's data within the file (stb_image 2.27 allocates an IDAT's length before it
      * reads it); a CRC may be missing at the very end, which stb reads as zeros and ignores. */
+    bool idat = false;
     for (size_t pos = 8; n - pos >= 8;) {
         size_t len = be32(d + pos);
         if (len > n - pos - 8)
             return blvl__fail(err, BLVL_E_ARGUMENT,
                               "image: png chunk at offset %zu runs past the end", pos);
+        /* an empty IDAT before any data: stb offsets its still-NULL buffer (UB) */
+        if (!memcmp(d + pos + 4, "IDAT", 4) && !len && !idat)
+            return blvl__fail(err, BLVL_E_ARGUMENT, "image: png has an empty first IDAT");
+        idat |= !memcmp(d + pos + 4, "IDAT", 4) && len;
         if (!memcmp(d + pos + 4, "IEND", 4) || n - pos - 8 - len < 4)
             break;
         pos += 12 + len;
