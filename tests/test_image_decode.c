@@ -444,6 +444,15 @@ static void jpeg(const char *dir) {
         d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn - fn / 3); /* cut short */
         if (blvl_image_decode(&d, 0, &px, &opt, &err) == BLVL_OK)
             blvl_image_rgba_free(&px, &opt); /* stb may fill what is missing: no crash, no leak */
+        /* a Huffman table whose counts sum past 256 symbols: refused before stb reads it */
+        for (size_t i = 0; i + 21 < fn; i++)
+            if (file[i] == 0xFF && file[i + 1] == 0xC4) {
+                memset(file + i + 5, 0xFF, 16);
+                break;
+            }
+        d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn);
+        CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
+        CHECK(strstr(err.message, "Huffman") != NULL);
         CHECK_EQ_INT(cnt.live, 0);
     }
     free(file);

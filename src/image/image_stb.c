@@ -10,9 +10,12 @@
 #include "image_internal.h"
 
 static _Thread_local const blvl_allocator *stb_alloc;
+/* The largest single buffer a picture of the described size needs (see stb_cap): a deflate
+ * stream that inflates past its picture's rows makes stb grow its buffer without end. */
+static _Thread_local size_t stb_max;
 
 static void *stb_malloc(size_t n) {
-    return blvl__alloc_sized(stb_alloc, n);
+    return n <= stb_max ? blvl__alloc_sized(stb_alloc, n) : NULL;
 }
 
 static void stb_free(void *p) {
@@ -21,7 +24,7 @@ static void stb_free(void *p) {
 }
 
 static void *stb_realloc(void *p, size_t old, size_t n) {
-    void *q = blvl__alloc_sized(stb_alloc, n);
+    void *q = stb_malloc(n);
     if (q && p)
         memcpy(q, p, old < n ? old : n);
     if (q)
@@ -54,48 +57,106 @@ static void *stb_realloc(void *p, size_t old, size_t n) {
 #include <stb/stb_image.h>
 #pragma GCC diagnostic pop
 
+static uint32_t be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 static const uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 
 static blvl_status png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h, blvl_error *err) {
     if (n < 24 || memcmp(d, png_sig, 8) || memcmp(d + 12, "IHDR", 4))
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data is no PNG with its IHDR first");
-    *w = (uint32_t)d[16] << 24 | (uint32_t)d[17] << 16 | (uint32_t)d[18] << 8 | d[19];
-    *h = (uint32_t)d[20] << 24 | (uint32_t)d[21] << 16 | (uint32_t)d[22] << 8 | d[23];
+    *w = be32(d + 16);
+    *h = be32(d + 20);
+    /* Every chunk's data within the file (stb_image 2.27 allocates an IDAT's length before it
+     * reads it); a CRC may be missing at the very end, which stb reads as zeros and ignores. */
+    bool idat = false;
+    for (size_t pos = 8; n - pos >= 8;) {
+        size_t len = be32(d + pos);
+        if (len > n - pos - 8)
+            return blvl__fail(err, BLVL_E_ARGUMENT,
+                              "image: png chunk at offset %zu runs past the end", pos);
+        /* an empty IDAT before any data: stb offsets its still-NULL buffer (UB) */
+        if (!memcmp(d + pos + 4, "IDAT", 4) && !len && !idat)
+            return blvl__fail(err, BLVL_E_ARGUMENT, "image: png has an empty first IDAT");
+        idat |= !memcmp(d + pos + 4, "IDAT", 4) && len;
+        if (!memcmp(d + pos + 4, "IEND", 4) || n - pos - 8 - len < 4)
+            break;
+        pos += 12 + len;
+    }
     return BLVL_OK;
 }
 
-/* The size in the first frame header (SOFn) of a JPEG, walking the segments before it. */
+/* A JPEG walked marker by marker to its end before stb sees it: the one frame header's size,
+ * and every Huffman table checked (Debian's stb_image 2.27 trusts a table's 16 counts, which may
+ * sum past the 256 symbols it has room for). Entropy-coded data after a scan header is skipped
+ * to the next marker (FF followed by neither 00 nor a restart marker). */
+static blvl_status dht_ok(const uint8_t *p, size_t len) {
+    while (len) {
+        if (len < 17 || (p[0] >> 4) > 1 || (p[0] & 15) > 3)
+            return BLVL_E_ARGUMENT;
+        size_t n = 0;
+        for (int i = 1; i <= 16; i++)
+            n += p[i];
+        if (n > 256 || len - 17 < n)
+            return BLVL_E_ARGUMENT;
+        p += 17 + n;
+        len -= 17 + n;
+    }
+    return BLVL_OK;
+}
+
 static blvl_status jpeg_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,
                              blvl_error *err) {
     if (n < 4 || d[0] != 0xFF || d[1] != 0xD8)
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data is no JPEG (no FF D8)");
     size_t pos = 2;
+    int frames = 0;
     for (;;) {
         if (pos >= n || d[pos] != 0xFF)
-            break;
+            return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data has no marker at offset %zu",
+                              pos);
         while (pos < n && d[pos] == 0xFF)
             pos++;
         if (pos >= n)
-            break;
+            return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data ends in a marker");
         uint8_t m = d[pos++];
+        if (m == 0xD9)
+            break;
         if (m == 0x01 || (m >= 0xD0 && m <= 0xD8))
             continue; /* markers without a length */
-        if (m == 0xD9 || m == 0xDA || n - pos < 2)
-            break;
-        size_t len = (size_t)d[pos] << 8 | d[pos + 1];
+        size_t len = n - pos >= 2 ? (size_t)d[pos] << 8 | d[pos + 1] : 0;
         if (len < 2 || n - pos < len)
-            break;
+            return blvl__fail(err, BLVL_E_ARGUMENT,
+                              "image: jpeg segment at offset %zu runs past the end", pos);
         if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
-            if (len < 7)
-                break;
+            if (len < 7 || frames++)
+                return blvl__fail(err, BLVL_E_ARGUMENT,
+                                  "image: jpeg frame header at offset %zu is short or not the "
+                                  "first",
+                                  pos);
             *h = (uint32_t)d[pos + 3] << 8 | d[pos + 4];
             *w = (uint32_t)d[pos + 5] << 8 | d[pos + 6];
-            return BLVL_OK;
         }
+        if (m == 0xC4 && dht_ok(d + pos + 2, len - 2))
+            return blvl__fail(err, BLVL_E_ARGUMENT,
+                              "image: jpeg Huffman table at offset %zu has over 256 symbols or "
+                              "runs past its segment",
+                              pos);
         pos += len;
+        if (m == 0xDA) {
+            if (!frames)
+                return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg scan before a frame header");
+            while (pos + 1 < n &&
+                   !(d[pos] == 0xFF && d[pos + 1] && (d[pos + 1] < 0xD0 || d[pos + 1] > 0xD7)))
+                pos++;
+            if (pos + 1 >= n)
+                break; /* the data ends without EOI: stb decides what it makes of that */
+        }
     }
-    return blvl__fail(err, BLVL_E_ARGUMENT,
-                      "image: jpeg data has no frame header before its scan or its end");
+    if (!frames)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data has no frame header");
+    return BLVL_OK;
 }
 
 blvl_status blvl__image_decode_stb(const blvl_image_desc *d, uint32_t height,
@@ -113,6 +174,10 @@ blvl_status blvl__image_decode_stb(const blvl_image_desc *d, uint32_t height,
                           hw, hh, d->width, height);
     if (d->size > (size_t)INT32_MAX)
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: %s data over 2 GiB", name);
+    /* stb's largest buffers: the compressed data gathered (at most twice the file), the
+     * inflated rows and the converted pictures (at most 8 bytes a texel, 16-bit RGBA), JPEG's
+     * components padded to whole blocks of 4x4 MCUs. Generous; a bomb goes far past it. */
+    stb_max = 2 * d->size + 16 * ((size_t)d->width + 64) * ((size_t)height + 64) + 65536;
     stb_alloc = a;
     int x = 0, y = 0, comp = 0;
     uint8_t *px = stbi_load_from_memory(d->data, (int)d->size, &x, &y, &comp, 4);

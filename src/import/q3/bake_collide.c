@@ -41,24 +41,11 @@ uint32_t blvl__q3c_brush_planes(const q3_ctx *c, uint32_t brush, blvl_Vec3 offse
 
 bool blvl__q3c_planes_bounds(const q3_ctx *c, const blvl_Plane *planes, uint32_t count,
                              blvl_Vec3 *lo, blvl_Vec3 *hi, blvl_status *st) {
-    blvl_bake_polygons poly;
-    *st = blvl_bake_brush_polygons(planes, count, &poly, c->opt, c->err);
-    if (*st != BLVL_OK) {
-        /* only a non-finite plane is refused, and the reader keeps planes finite */
-        if (*st == BLVL_E_ARGUMENT)
-            *st = BLVL_OK;
-        return false;
-    }
-    bool any = poly.point_count > 0;
-    if (any) {
-        *lo = *hi = poly.points[0];
-        for (uint32_t i = 1; i < poly.point_count; i++) {
-            blvl_Vec3 p = poly.points[i];
-            lo->x = fminf(lo->x, p.x), lo->y = fminf(lo->y, p.y), lo->z = fminf(lo->z, p.z);
-            hi->x = fmaxf(hi->x, p.x), hi->y = fmaxf(hi->y, p.y), hi->z = fmaxf(hi->z, p.z);
-        }
-    }
-    blvl_bake_polygons_free(&poly, c->opt);
+    bool any;
+    *st = blvl__q3_brush_bounds(c, planes, count, lo, hi, &any);
+    /* only a non-finite plane is refused, and the reader keeps planes finite */
+    if (*st == BLVL_E_ARGUMENT)
+        *st = BLVL_OK;
     return any;
 }
 

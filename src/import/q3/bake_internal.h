@@ -73,6 +73,11 @@ typedef struct q3_ctx {
 /* bake.c */
 blvl_status blvl__q3_nomem(q3_ctx *c);
 
+/* bake_brush_bounds.c: the bounds of a convex plane set (its face corners); *any false when it
+ * has none. A failure of blvl_bake_brush_polygons is returned as it is. */
+blvl_status blvl__q3_brush_bounds(const q3_ctx *c, const blvl_Plane *planes, uint32_t count,
+                                  blvl_Vec3 *lo, blvl_Vec3 *hi, bool *any);
+
 /* The steps; each returns BLVL_OK or a refusal / allocation failure in c->err. */
 blvl_status blvl__q3m_materials(q3_ctx *c);
 blvl_status blvl__q3l_lighting(q3_ctx *c);

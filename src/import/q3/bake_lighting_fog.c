@@ -57,21 +57,12 @@ static blvl_status brush_bounds(q3_ctx *c, const blvl_q3_brush *br, blvl_Vec3 *l
         pl[i].normal = q3_axes(p->normal);
         pl[i].dist = p->dist;
     }
-    blvl_bake_polygons poly;
-    blvl_status st = blvl_bake_brush_polygons(pl, n, &poly, c->opt, c->err);
+    bool any;
+    blvl_status st = blvl__q3_brush_bounds(c, pl, n, lo, hi, &any);
     blvl__dealloc(a, pl, (size_t)n * sizeof *pl);
     if (st)
         return st;
-    if (poly.point_count) {
-        *lo = *hi = poly.points[0];
-        for (uint32_t i = 1; i < poly.point_count; i++) {
-            blvl_Vec3 q = poly.points[i];
-            lo->x = fminf(lo->x, q.x), lo->y = fminf(lo->y, q.y), lo->z = fminf(lo->z, q.z);
-            hi->x = fmaxf(hi->x, q.x), hi->y = fmaxf(hi->y, q.y), hi->z = fmaxf(hi->z, q.z);
-        }
-        *ok = lo->x < hi->x && lo->y < hi->y && lo->z < hi->z;
-    }
-    blvl_bake_polygons_free(&poly, c->opt);
+    *ok = any && lo->x < hi->x && lo->y < hi->y && lo->z < hi->z;
     return BLVL_OK;
 }
 

@@ -6,17 +6,12 @@
 #include "blvl/q3.h"
 #include "common/alloc.h"
 #include "common/error.h"
+#include "lex.h"
 
-typedef struct tok {
-    const char *p; /* token bytes (NULL at the end of the text) */
-    size_t n;
-    size_t at; /* offset of the token's first byte (its quote, when quoted) */
-    bool quoted;
-} tok;
+typedef q3_token tok;
 
 typedef struct lex {
-    const char *s;
-    size_t n, pos;
+    q3_lex lx;
     blvl_error *err;
 } lex;
 
@@ -25,49 +20,8 @@ static blvl_status refuse(lex *l, size_t at, const char *rule, const char *probl
 }
 
 static blvl_status next(lex *l, tok *t) {
-    for (;;) {
-        while (l->pos < l->n && (unsigned char)l->s[l->pos] <= ' ')
-            l->pos++;
-        if (l->pos + 1 < l->n && l->s[l->pos] == '/' && l->s[l->pos + 1] == '/') {
-            while (l->pos < l->n && l->s[l->pos] != '\n')
-                l->pos++;
-            continue;
-        }
-        if (l->pos + 1 < l->n && l->s[l->pos] == '/' && l->s[l->pos + 1] == '*') {
-            size_t start = l->pos;
-            l->pos += 2;
-            while (l->pos + 1 < l->n && !(l->s[l->pos] == '*' && l->s[l->pos + 1] == '/'))
-                l->pos++;
-            if (l->pos + 1 >= l->n)
-                return refuse(l, start, "comment", "a /* comment never closes");
-            l->pos += 2;
-            continue;
-        }
-        break;
-    }
-    t->at = l->pos;
-    t->quoted = false;
-    if (l->pos >= l->n) {
-        t->p = NULL;
-        t->n = 0;
-        return BLVL_OK;
-    }
-    if (l->s[l->pos] == '"') {
-        size_t start = ++l->pos;
-        const char *q = memchr(l->s + start, '"', l->n - start);
-        if (!q)
-            return refuse(l, t->at, "quote", "a quoted token never closes");
-        t->p = l->s + start;
-        t->n = (size_t)(q - t->p);
-        t->quoted = true;
-        l->pos = (size_t)(q - l->s) + 1;
-        return BLVL_OK;
-    }
-    size_t start = l->pos;
-    while (l->pos < l->n && (unsigned char)l->s[l->pos] > ' ')
-        l->pos++;
-    t->p = l->s + start;
-    t->n = l->pos - start;
+    if (!blvl__q3_lex_next(&l->lx, t))
+        return refuse(l, l->lx.fail_at, l->lx.fail_rule, l->lx.fail_problem);
     return BLVL_OK;
 }
 
@@ -177,7 +131,7 @@ blvl_status blvl_q3_entities_parse(const char *text, size_t size, const blvl_opt
     memset(out, 0, sizeof *out);
     if (size > BLVL_Q3_MAX_FILE)
         return blvl__fail_source(err, "entities", "text", 0, "file-size", "over 1 GiB");
-    lex l = {.s = text, .n = size, .err = err};
+    lex l = {.lx = {.s = text, .n = size}, .err = err};
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     blvl_status st = parse(&l, a, out);
     if (st != BLVL_OK) {

@@ -8,6 +8,7 @@
 
 #include "common/alloc.h"
 #include "common/error.h"
+#include "lex.h"
 #include "shader_internal.h"
 
 /* ---- arena ------------------------------------------------------------------------------ */
@@ -79,8 +80,7 @@ void blvl__q3s_arena_rollback(q3s_arena *ar, q3s_mark m) {
 /* ---- tokens ----------------------------------------------------------------------------- */
 
 typedef struct lex {
-    const char *s;
-    size_t n, pos;
+    q3_lex lx;
     q3s_parse *p;
 } lex;
 
@@ -95,55 +95,16 @@ blvl_status blvl__q3s_refuse(q3s_parse *p, size_t at, const char *rule, const ch
 }
 
 static blvl_status next(lex *l, tok *t) {
-    bool nl = false;
-    for (;;) {
-        while (l->pos < l->n && (unsigned char)l->s[l->pos] <= ' ') {
-            if (l->s[l->pos] == '\n')
-                nl = true;
-            l->pos++;
-        }
-        if (l->pos + 1 < l->n && l->s[l->pos] == '/' && l->s[l->pos + 1] == '/') {
-            while (l->pos < l->n && l->s[l->pos] != '\n')
-                l->pos++;
-            continue;
-        }
-        if (l->pos + 1 < l->n && l->s[l->pos] == '/' && l->s[l->pos + 1] == '*') {
-            size_t start = l->pos;
-            l->pos += 2;
-            while (l->pos + 1 < l->n && !(l->s[l->pos] == '*' && l->s[l->pos + 1] == '/'))
-                l->pos++;
-            if (l->pos + 1 >= l->n)
-                return blvl__q3s_refuse(l->p, start, "comment", "a /* comment never closes");
-            l->pos += 2;
-            continue;
-        }
-        break;
-    }
-    t->at = l->pos;
-    t->newline = nl;
-    t->quoted = false;
-    t->t.p = NULL;
-    t->t.n = 0;
-    if (l->pos >= l->n)
-        return BLVL_OK;
-    size_t start = l->pos, end;
-    if (l->s[l->pos] == '"') {
-        start++;
-        const char *q = memchr(l->s + start, '"', l->n - start);
-        if (!q)
-            return blvl__q3s_refuse(l->p, t->at, "quote", "a quoted token never closes");
-        end = (size_t)(q - l->s);
-        l->pos = end + 1;
-        t->quoted = true;
-    } else {
-        while (l->pos < l->n && (unsigned char)l->s[l->pos] > ' ')
-            l->pos++;
-        end = l->pos;
-    }
-    if (end - start > BLVL_Q3_SHADER_MAX_TOKEN)
+    q3_token k;
+    if (!blvl__q3_lex_next(&l->lx, &k))
+        return blvl__q3s_refuse(l->p, l->lx.fail_at, l->lx.fail_rule, l->lx.fail_problem);
+    t->at = k.at;
+    t->newline = k.newline;
+    t->quoted = k.quoted;
+    t->t.p = k.p;
+    t->t.n = k.n;
+    if (k.n > BLVL_Q3_SHADER_MAX_TOKEN)
         return blvl__q3s_refuse(l->p, t->at, "token", "a token longer than 1023 bytes");
-    t->t.p = l->s + start;
-    t->t.n = end - start;
     return BLVL_OK;
 }
 
@@ -305,22 +266,22 @@ static blvl_status read_line(lex *l, const tok *kw, q3s_line *line) {
     line->kw = kw->t;
     line->offset = kw->at;
     line->argc = 0;
-    line->end[0] = l->pos;
+    line->end[0] = l->lx.pos;
     for (;;) {
-        size_t save = l->pos;
+        size_t save = l->lx.pos;
         tok t;
         blvl_status st = next(l, &t);
         if (st)
             return st;
         if (!t.t.p || t.newline || brace(&t, '{') || brace(&t, '}')) {
-            l->pos = save;
+            l->lx.pos = save;
             line->used = line->argc;
             return BLVL_OK;
         }
         if (line->argc >= BLVL_Q3_SHADER_MAX_ARGS)
             return blvl__q3s_refuse(l->p, t.at, "args", "a keyword with more than 64 arguments");
         line->arg[line->argc++] = t.t;
-        line->end[line->argc] = l->pos;
+        line->end[line->argc] = l->lx.pos;
     }
 }
 
@@ -357,7 +318,7 @@ static blvl_status parse_stage(lex *l, blvl_q3_stage *st, size_t open_at) {
         q3s_line ln;
         if ((s = read_line(l, &t, &ln)) || (s = blvl__q3s_stage(p, st, &ln)))
             return s;
-        l->pos = ln.end[ln.used <= ln.argc ? ln.used : ln.argc];
+        l->lx.pos = ln.end[ln.used <= ln.argc ? ln.used : ln.argc];
     }
     return copy_list(p, &p->stage_unknown, &st->unknown, &st->unknown_count);
 }
@@ -388,7 +349,7 @@ static blvl_status parse_shader(lex *l, blvl_q3_shader *sh, size_t name_at) {
         q3s_line ln;
         if ((s = read_line(l, &t, &ln)) || (s = blvl__q3s_general(p, sh, &ln)))
             return s;
-        l->pos = ln.end[ln.used <= ln.argc ? ln.used : ln.argc];
+        l->lx.pos = ln.end[ln.used <= ln.argc ? ln.used : ln.argc];
     }
     if (stage_count) {
         blvl_q3_stage *a = blvl__q3s_arena_alloc(p->ar, stage_count * sizeof *a);
@@ -417,7 +378,7 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
     p->ar = ar;
     p->script = script;
     p->err = err;
-    lex l = {.s = text, .n = text ? strnlen(text, size) : 0, .p = p};
+    lex l = {.lx = {.s = text, .n = text ? strnlen(text, size) : 0}, .p = p};
     const blvl_allocator *a = ar->a;
     blvl_q3_shader *list = NULL;
     size_t cap = 0, n = 0;
