@@ -254,6 +254,14 @@ blvl_fb_ref blvl_fb_create_vector(blvl_fb_builder *b, const void *elems, size_t 
     return vector_end(b, count);
 }
 
+void *blvl__fb_vector_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align) {
+    return vector_start(b, count, elem_size, align, false);
+}
+
+blvl_fb_ref blvl__fb_vector_end(blvl_fb_builder *b, size_t count) {
+    return vector_end(b, count);
+}
+
 blvl_fb_ref blvl_fb_create_struct_vector(blvl_fb_builder *b, const blvl_fb_type *t,
                                          const void *elems, size_t count) {
     uint8_t *p = vector_start(b, count, t->size, t->align, t->has_padding);
