@@ -104,3 +104,59 @@ void blvl__bake_tangents(const blvl_bake_vertex *v, uint32_t nv, const uint32_t 
         out[i] = blvl__bake_tangent_frame(&v[i], &scratch[3 * (size_t)i],
                                           &scratch[3 * (size_t)nv + 3 * (size_t)i]);
 }
+
+bool blvl__bake_tangents_window(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx,
+                                uint32_t ni, double *ring, uint32_t *low,
+                                blvl__bake_tangent_emit emit, void *ctx) {
+    const uint32_t W = BAKE_TANGENT_WINDOW, nt = ni / 3u;
+    double *sdir = ring, *tdir = ring + 3 * (size_t)W;
+    /* low[t]: the least vertex a triangle at or after t names; below it, every sum is final */
+    for (uint32_t t = nt, m = nv; t-- > 0;) {
+        const uint32_t *q = idx + 3 * (size_t)t;
+        m = q[0] < m ? q[0] : m;
+        m = q[1] < m ? q[1] : m;
+        m = q[2] < m ? q[2] : m;
+        low[t] = m;
+    }
+    uint32_t base = 0; /* vertices below base are emitted; the ring holds [base, base + W) */
+    for (uint32_t t = 0; t <= nt; t++) {
+        uint32_t upto = t < nt ? low[t] : nv;
+        for (; base < upto; base++) {
+            size_t r = 3 * (size_t)(base & (W - 1));
+            emit(ctx, base, blvl__bake_tangent_frame(&v[base], &sdir[r], &tdir[r]));
+            memset(&sdir[r], 0, 3 * sizeof *sdir);
+            memset(&tdir[r], 0, 3 * sizeof *tdir);
+        }
+        if (t == nt)
+            break;
+        const uint32_t *q = idx + 3 * (size_t)t;
+        if (q[0] - base >= W || q[1] - base >= W || q[2] - base >= W) {
+            memset(ring, 0, 6 * (size_t)W * sizeof *ring); /* left zero for the next surface */
+            return false;
+        }
+        const blvl_bake_vertex *a = &v[q[0]], *b = &v[q[1]], *c = &v[q[2]];
+        double e1[3], e2[3];
+        for (int k = 0; k < 3; k++) {
+            e1[k] = (double)b->position[k] - a->position[k];
+            e2[k] = (double)c->position[k] - a->position[k];
+        }
+        double du1 = (double)b->uv[0] - a->uv[0], dv1 = (double)b->uv[1] - a->uv[1];
+        double du2 = (double)c->uv[0] - a->uv[0], dv2 = (double)c->uv[1] - a->uv[1];
+        double rr = du1 * dv2 - du2 * dv1;
+        if (fabs(rr) < 1e-20)
+            continue;
+        double s[3], w[3];
+        for (int k = 0; k < 3; k++) {
+            s[k] = (e1[k] * dv2 - e2[k] * dv1) / rr;
+            w[k] = (e2[k] * du1 - e1[k] * du2) / rr;
+        }
+        for (int j = 0; j < 3; j++) {
+            size_t r = 3 * (size_t)(q[j] & (W - 1));
+            for (int k = 0; k < 3; k++) {
+                sdir[r + k] += s[k];
+                tdir[r + k] += w[k];
+            }
+        }
+    }
+    return true;
+}

@@ -58,36 +58,72 @@ static blvl_status build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl
     return BLVL_OK;
 }
 
+typedef struct emit_ctx {
+    const blvl_bake_vertex *sv; /* the surface's vertices */
+    uint8_t *dst;               /* where its first is written */
+} emit_ctx;
+
+static void emit(void *ctx, uint32_t i, blvl_Snorm16x4 tangent) {
+    const emit_ctx *e = ctx;
+    const blvl_bake_vertex *v = &e->sv[i];
+    blvl_Vertex d;
+    d.position = (blvl_Vec3){v->position[0], v->position[1], v->position[2]};
+    d.normal = (blvl_Vec3){v->normal[0], v->normal[1], v->normal[2]};
+    d.uv = (blvl_Vec2){v->uv[0], v->uv[1]};
+    d.lightmap_uv = (blvl_Vec2){v->lightmap_uv[0], v->lightmap_uv[1]};
+    d.color = (blvl_Rgba8){v->color[0], v->color[1], v->color[2], v->color[3]};
+    d.tangent = tangent;
+    memcpy(e->dst + (size_t)i * sizeof d, &d, sizeof d);
+}
+
 /* The vertices in plan order, each with its tangent, written in place into the builder's
- * vector at `dst` (no staging copy: a level's vertices are tens of MiB). */
+ * vector at `dst` (no staging copy: a level's vertices are tens of MiB). Tangents through the
+ * window (tangents.h); a surface whose triangles name vertices far apart through a scratch of
+ * its size, allocated only then. */
 static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, uint8_t *dst,
                                 blvl_error *err) {
-    uint32_t most = 0;
-    for (uint32_t i = 0; i < b->surfaces.n; i++)
-        most = b->surfaces.p[i].vertex_count > most ? b->surfaces.p[i].vertex_count : most;
-    double *scratch = most ? blvl__alloc(b->al, (size_t)most * 6 * sizeof *scratch) : NULL;
-    if (most && !scratch)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
+    uint32_t most = 0, most_tri = 0;
+    for (uint32_t i = 0; i < b->surfaces.n; i++) {
+        const bake_surface *s = &b->surfaces.p[i];
+        most = s->vertex_count > most ? s->vertex_count : most;
+        most_tri = s->index_count / 3 > most_tri ? s->index_count / 3 : most_tri;
+    }
+    size_t ring_n = 6 * (size_t)BAKE_TANGENT_WINDOW, full_n = 6 * (size_t)most;
+    double *ring = blvl__alloc(b->al, ring_n * sizeof *ring), *full = NULL;
+    uint32_t *low = blvl__alloc(b->al, ((size_t)most_tri + 1) * sizeof *low);
+    blvl_Snorm16x4 *tan = NULL;
+    blvl_status st = BLVL_OK;
+    if (!ring || !low) {
+        st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
+        goto done;
+    }
+    memset(ring, 0, ring_n * sizeof *ring);
     for (uint32_t o = 0; o < plan->order_count; o++) {
         const bake_surface *s = &b->surfaces.p[plan->order[o]];
-        const blvl_bake_vertex *sv = b->vertices.p + s->first_vertex;
+        emit_ctx e = {b->vertices.p + s->first_vertex, dst};
+        const uint32_t *si = b->indices.p + s->first_index;
         uint32_t nv = s->vertex_count;
-        blvl__bake_tangent_sums(sv, nv, b->indices.p + s->first_index, s->index_count, scratch);
-        for (uint32_t k = 0; k < nv; k++, dst += sizeof(blvl_Vertex)) {
-            const blvl_bake_vertex *v = &sv[k];
-            blvl_Vertex d;
-            d.position = (blvl_Vec3){v->position[0], v->position[1], v->position[2]};
-            d.normal = (blvl_Vec3){v->normal[0], v->normal[1], v->normal[2]};
-            d.uv = (blvl_Vec2){v->uv[0], v->uv[1]};
-            d.lightmap_uv = (blvl_Vec2){v->lightmap_uv[0], v->lightmap_uv[1]};
-            d.color = (blvl_Rgba8){v->color[0], v->color[1], v->color[2], v->color[3]};
-            d.tangent = blvl__bake_tangent_frame(v, &scratch[3 * (size_t)k],
-                                                 &scratch[3 * ((size_t)nv + k)]);
-            memcpy(dst, &d, sizeof d);
+        dst += (size_t)nv * sizeof(blvl_Vertex);
+        if (blvl__bake_tangents_window(e.sv, nv, si, s->index_count, ring, low, emit, &e))
+            continue;
+        if (!full) {
+            full = blvl__alloc(b->al, full_n * sizeof *full);
+            tan = blvl__alloc(b->al, (size_t)most * sizeof *tan);
+            if (!full || !tan) {
+                st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
+                goto done;
+            }
         }
+        blvl__bake_tangents(e.sv, nv, si, s->index_count, full, tan);
+        for (uint32_t k = 0; k < nv; k++)
+            emit(&e, k, tan[k]);
     }
-    blvl__bake_dealloc(b, scratch, (size_t)most * 6 * sizeof *scratch);
-    return BLVL_OK;
+done:
+    blvl__bake_dealloc(b, ring, ring_n * sizeof *ring);
+    blvl__bake_dealloc(b, low, ((size_t)most_tri + 1) * sizeof *low);
+    blvl__bake_dealloc(b, full, full_n * sizeof *full);
+    blvl__bake_dealloc(b, tan, (size_t)most * sizeof *tan);
+    return st;
 }
 
 static void grow(blvl_Vec3 *lo, blvl_Vec3 *hi, const float p[3]) {
