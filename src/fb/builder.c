@@ -5,6 +5,7 @@
 #include "blvl/fb.h"
 
 #include "fb/reserve.h"
+#include "common/advise.h"
 #include "common/alloc.h"
 #include "common/error.h"
 #include "fb/struct_copy.h"
@@ -135,6 +136,7 @@ int blvl__fb_builder_reserve(blvl_fb_builder *b, size_t bytes) {
         set_error(b, BLVL_E_NOMEM, "out of memory");
         return 0;
     }
+    blvl__advise_large(p, bytes);
     if (b->buf) {
         memcpy(p + bytes - b->used, b->buf + b->cap - b->used, b->used);
         blvl__dealloc(b->a, b->buf, b->cap);

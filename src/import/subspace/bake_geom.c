@@ -67,6 +67,31 @@ blvl_status blvl__ssb_geometry(ssb *c) {
         more.indices += count[s] * 6;
     }
     blvl_status st = blvl__bake_reserve_counts(c->b, &more, c->err);
+    blvl_bake_vertex *v0 = NULL;
+    uint32_t *i0 = NULL;
+    if (st == BLVL_OK)
+        st = blvl__bake_surface_room(c->b, more.vertices, more.indices, &v0, &i0, c->err);
+    if (st != BLVL_OK)
+        return st;
+    /* one pass over the grid: each slot's quads at its place among the surfaces to come */
+    blvl_bake_vertex *vs[SLOTS];
+    uint32_t *is[SLOTS], q[SLOTS] = {0};
+    size_t at = 0;
+    for (uint32_t o = 0; o < SLOTS; o++) {
+        vs[order[o]] = v0 + at * 4;
+        is[order[o]] = i0 + at * 6;
+        at += count[order[o]];
+    }
+    for (uint32_t y = 0; y < G; y++) {
+        const uint8_t *row = c->grid + (size_t)y * G;
+        for (uint32_t x = 0; x < G; x++) {
+            uint32_t s = sl[row[x]];
+            if (s == 0xFF)
+                continue;
+            quad(vs[s] + (size_t)q[s] * 4, is[s] + (size_t)q[s] * 6, q[s] * 4, x, y, row[x]);
+            q[s]++;
+        }
+    }
     for (uint32_t o = 0; o < SLOTS && st == BLVL_OK; o++) {
         uint32_t s = order[o];
         if (count[s] == 0)
@@ -84,26 +109,12 @@ blvl_status blvl__ssb_geometry(ssb *c) {
                                 .material = c->material[k]};
         blvl_bake_surface sf;
         blvl_bake_surface_init(&sf);
-        blvl_bake_vertex *v = NULL;
-        uint32_t *idx = NULL;
-        if ((st = blvl_bake_add_source(c->b, &src, &sf.source, c->err)) != BLVL_OK ||
-            (st = blvl__bake_surface_room(c->b, count[s] * 4, count[s] * 6, &v, &idx, c->err)) !=
-                BLVL_OK)
+        if ((st = blvl_bake_add_source(c->b, &src, &sf.source, c->err)) != BLVL_OK)
             return st;
-        uint32_t q = 0;
-        for (uint32_t y = 0; y < G; y++) {
-            const uint8_t *row = c->grid + (size_t)y * G;
-            for (uint32_t x = 0; x < G; x++) {
-                if (sl[row[x]] != s)
-                    continue;
-                quad(v + (size_t)q * 4, idx + (size_t)q * 6, q * 4, x, y, row[x]);
-                q++;
-            }
-        }
-        sf.vertices = v;
-        sf.vertex_count = q * 4;
-        sf.indices = idx;
-        sf.index_count = q * 6;
+        sf.vertices = vs[s]; /* in place: the model takes them where they lie */
+        sf.vertex_count = count[s] * 4;
+        sf.indices = is[s];
+        sf.index_count = count[s] * 6;
         sf.material = c->material[k];
         if (s >= 1 && s <= 8)
             sf.door = c->door[s - 1];
