@@ -131,6 +131,12 @@ double blvl__bake_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double blvl__bake_cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 blvl_status blvl_bake_new(blvl_bake **out, const blvl_options *opt, blvl_error *err) {
     if (!out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: out is NULL");
