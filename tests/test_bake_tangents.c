@@ -1,7 +1,8 @@
 /* Tangents against hand-worked cases (docs/BAKE.md, "Tangents"): a quad in the XZ plane whose
  * u runs along +X and v along -Z has tangent +X and w = +1; mirroring u flips both; rotating
  * the quad rotates the tangent; degenerate UVs give a unit tangent perpendicular to the
- * normal, from the axis the normal points least along. */
+ * normal, from the axis the normal points least along. The windowed sums give the same bytes
+ * as the whole-surface ones and refuse triangles naming vertices too far apart. */
 #include <math.h>
 
 #include "bake/tangents.h"
@@ -50,6 +51,58 @@ static void check_all(const blvl_Snorm16x4 *t, int n, double x, double y, double
         CHECK(near16(t[i].z, z));
         CHECK_EQ_INT(t[i].w, w > 0 ? 32767 : -32767);
     }
+}
+
+/* The window (tangents.h) against the whole-surface sums: every vertex once, in order, with
+ * the same bytes. */
+typedef struct seen {
+    blvl_Snorm16x4 *t;
+    uint32_t next, bad;
+} seen;
+
+static void take(void *ctx, uint32_t i, blvl_Snorm16x4 t) {
+    seen *s = ctx;
+    s->bad += i != s->next;
+    s->next = i + 1;
+    s->t[i] = t;
+}
+
+static uint64_t rng = 2026;
+static uint32_t rnd(uint32_t n) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((rng >> 33) % n);
+}
+
+static void check_window(void) {
+    enum { NV = 3 * BAKE_TANGENT_WINDOW, NT = 4 * NV };
+    static blvl_bake_vertex v[NV];
+    static uint32_t idx[3 * NT], low[NT];
+    static double full[6 * NV], ring[6 * BAKE_TANGENT_WINDOW];
+    static blvl_Snorm16x4 want[NV], got[NV];
+    for (uint32_t i = 0; i < NV; i++)
+        v[i] = vtx(rnd(1000) / 7.0, rnd(1000) / 9.0, rnd(1000) / 11.0, rnd(3) - 1.0, 1,
+                   rnd(3) - 1.0, rnd(1000) / 999.0, rnd(1000) / 997.0);
+    /* triangles over a sliding span (shared vertices, some never named), in any order inside */
+    for (uint32_t t = 0; t < NT; t++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t c = (uint32_t)((uint64_t)t * NV / NT) + rnd(200);
+            idx[3 * t + k] = c < NV ? c : NV - 1;
+        }
+    blvl__bake_tangents(v, NV, idx, 3 * NT, full, want);
+    seen s = {got, 0, 0};
+    CHECK(blvl__bake_tangents_window(v, NV, idx, 3 * NT, ring, low, take, &s));
+    CHECK_EQ_INT(s.bad, 0);
+    CHECK_EQ_INT(s.next, NV);
+    CHECK_MEM(got, want, sizeof want);
+    for (uint32_t i = 0; i < 6 * BAKE_TANGENT_WINDOW; i++)
+        CHECK(ring[i] == 0);
+    /* a triangle naming the first and the last vertex: past the window, refused, ring zero */
+    idx[3 * (NT - 1)] = 0;
+    CHECK(!blvl__bake_tangents_window(v, NV, idx, 3 * NT, ring, low, take, &s));
+    uint32_t nonzero = 0;
+    for (uint32_t i = 0; i < 6 * BAKE_TANGENT_WINDOW; i++)
+        nonzero += ring[i] != 0;
+    CHECK_EQ_INT(nonzero, 0);
 }
 
 int main(void) {
@@ -122,5 +175,6 @@ int main(void) {
     check_all(t5, 4, 1, 0, 0, 1);
     CHECK(near16(t5[4].x, 1) && near16(t5[4].y, 0) && near16(t5[4].z, 0));
 
+    check_window();
     return check_report("test_bake_tangents");
 }

@@ -398,8 +398,9 @@ BLVL_API blvl_status blvl_bake_add_fog_volume(blvl_bake *b, blvl_Vec3 lo, blvl_V
 /* Counts of what a write produced, for the command line and the benchmark. */
 typedef struct blvl_bake_stats {
     uint32_t colliders, planes, triangles, batches, materials, images, entities;
-    double seconds_model;    /* building sections from the model (tangents, batching, builders) */
-    double seconds_compress; /* the container writer: zstd and digests */
+    double seconds_model;     /* building sections from the model (tangents, batching, builders) */
+    double seconds_compress;  /* the container writer: zstd and digests */
+    double cpu_seconds_model; /* seconds_model as CPU time of the calling thread */
 } blvl_bake_stats;
 
 /* Write the level (meta and sim always, every other section when the model holds something

@@ -23,6 +23,14 @@ typedef struct bake_counts {
  * (past the tables' limit) on failure, the model unchanged but for capacity. */
 blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blvl_error *err);
 
+/* Room at the end of the model's vertex and index arrays for one surface the caller writes in
+ * place, without a staging copy: *vertices holds vertex_count, *indices index_count, valid until
+ * the next add. blvl_bake_add_surface given these pointers (and counts within the room) checks
+ * the surface as always and takes the data where it lies; given others, it copies as always. */
+blvl_status blvl__bake_surface_room(blvl_bake *b, uint32_t vertex_count, uint32_t index_count,
+                                    blvl_bake_vertex **vertices, uint32_t **indices,
+                                    blvl_error *err);
+
 /* The shape of points[point_count] with face_count faces: face f is face_sizes[f] corner
  * indices in face_indices, in order, counter-clockwise seen from outside. *known false (and
  * *out zeroed, BLVL_OK) when a check fails; BLVL_E_NOMEM only when allocating fails. */

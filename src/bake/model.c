@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "blvl/sections/bsym.h"
+#include "common/advise.h"
 #include "common/alloc.h"
 #include "common/error.h"
 
@@ -40,6 +41,7 @@ blvl_status blvl__bake_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *c
         memcpy(p, old, (size_t)n * elem);
         blvl__dealloc(b->al, old, (size_t)*cap * elem);
     }
+    blvl__advise_large(p, (size_t)grown * elem);
     memcpy(arrp, &p, sizeof p);
     *cap = (uint32_t)grown;
     return BLVL_OK;
@@ -126,6 +128,12 @@ bool blvl__bake_finite3(blvl_Vec3 v) {
 double blvl__bake_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double blvl__bake_cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 

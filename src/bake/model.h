@@ -168,5 +168,8 @@ bool blvl__bake_finite3(blvl_Vec3 v);
 
 /* Seconds on a monotonic clock (stats). */
 double blvl__bake_now(void);
+/* CPU seconds of the calling thread (stats: the model's work alone, whatever the machine's load).
+ */
+double blvl__bake_cpu_now(void);
 
 #endif

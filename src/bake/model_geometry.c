@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bake/images.h"
+#include "bake/known.h"
 #include "bake/material_ext.h"
 #include "bake/model.h"
 #include "blvl/sections/geometry.h"
@@ -168,6 +169,11 @@ blvl_status blvl_bake_add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl
     blvl_status st = check_surface(b, s, err);
     if (st != BLVL_OK)
         return st;
+    /* Written in place (blvl__bake_surface_room): the room is there, nothing to copy. */
+    bool vin = s->vertex_count && s->vertices == b->vertices.p + b->vertices.n &&
+               s->vertex_count <= b->vertices.cap - b->vertices.n;
+    bool iin = s->index_count && s->indices == b->indices.p + b->indices.n &&
+               s->index_count <= b->indices.cap - b->indices.n;
     if ((st = BAKE_RESERVE(b, b->vertices, s->vertex_count, err)) ||
         (st = BAKE_RESERVE(b, b->indices, s->index_count, err)) ||
         (st = BAKE_RESERVE(b, b->surfaces, 1, err)))
@@ -183,13 +189,29 @@ blvl_status blvl_bake_add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl
                       .gametypes = s->gametypes,
                       .source = s->source,
                       .lightmap_layer = s->lightmap_layer};
-    if (s->vertex_count)
+    if (s->vertex_count && !vin)
         memcpy(b->vertices.p + b->vertices.n, s->vertices, s->vertex_count * sizeof *s->vertices);
-    if (s->index_count)
+    if (s->index_count && !iin)
         memcpy(b->indices.p + b->indices.n, s->indices, s->index_count * sizeof *s->indices);
     b->vertices.n += s->vertex_count;
     b->indices.n += s->index_count;
     b->surfaces.p[b->surfaces.n++] = r;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl__bake_surface_room(blvl_bake *b, uint32_t vertex_count, uint32_t index_count,
+                                    blvl_bake_vertex **vertices, uint32_t **indices,
+                                    blvl_error *err) {
+    if (!b || !vertices || !indices)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface_room needs a bake and outputs");
+    blvl_status st;
+    if ((st = BAKE_RESERVE(b, b->vertices, vertex_count, err)) ||
+        (st = BAKE_RESERVE(b, b->indices, index_count, err)) ||
+        (st = BAKE_RESERVE(b, b->surfaces, 1, err)))
+        return st;
+    *vertices = b->vertices.p + b->vertices.n;
+    *indices = b->indices.p + b->indices.n;
     blvl__ok(err);
     return BLVL_OK;
 }

@@ -133,7 +133,12 @@ blvl_status blvl_bake_add_box(blvl_bake *b, const blvl_bake_collider *c, blvl_Ve
     COLLIDER_PRELUDE(b, c, err);
     bake_shape s = {0};
     bool empty = false;
-    blvl_status st = blvl__bake_shape_box(b->al, lo, hi, &s, &empty, err);
+    /* six planes in the bake's arena: one bump of a pointer, not an allocation per box */
+    blvl_Plane *planes = blvl__bake_arena(b, 6 * sizeof *planes);
+    if (!planes)
+        return blvl__fail(err, BLVL_E_NOMEM, "box: out of memory");
+    blvl_status st = blvl__bake_shape_box_at(lo, hi, planes, &s, &empty, err);
+    s.arena = !empty;
     return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
 }
 

@@ -148,8 +148,8 @@ static int finite3(blvl_Vec3 v) {
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
 }
 
-blvl_status blvl__bake_shape_box(const blvl_allocator *al, blvl_Vec3 lo, blvl_Vec3 hi,
-                                 bake_shape *out, bool *empty, blvl_error *err) {
+blvl_status blvl__bake_shape_box_at(blvl_Vec3 lo, blvl_Vec3 hi, blvl_Plane *planes, bake_shape *out,
+                                    bool *empty, blvl_error *err) {
     memset(out, 0, sizeof *out);
     *empty = true;
     if (!finite3(lo) || !finite3(hi))
@@ -158,13 +158,26 @@ blvl_status blvl__bake_shape_box(const blvl_allocator *al, blvl_Vec3 lo, blvl_Ve
         return BLVL_OK;
     const blvl_Plane p[6] = {{{1, 0, 0}, hi.x},   {{-1, 0, 0}, -lo.x}, {{0, 1, 0}, hi.y},
                              {{0, -1, 0}, -lo.y}, {{0, 0, 1}, hi.z},   {{0, 0, -1}, -lo.z}};
-    if (!copy_out(al, (void **)&out->planes, p, 6, sizeof p[0]))
-        return blvl__fail(err, BLVL_E_NOMEM, "box: out of memory");
+    memcpy(planes, p, sizeof p);
+    out->planes = planes;
     out->kind = blvl_Shape_Planes;
     out->plane_count = 6;
     out->lo = lo;
     out->hi = hi;
     *empty = false;
+    return BLVL_OK;
+}
+
+blvl_status blvl__bake_shape_box(const blvl_allocator *al, blvl_Vec3 lo, blvl_Vec3 hi,
+                                 bake_shape *out, bool *empty, blvl_error *err) {
+    blvl_Plane p[6];
+    blvl_status st = blvl__bake_shape_box_at(lo, hi, p, out, empty, err);
+    if (st != BLVL_OK || *empty)
+        return st;
+    if (!copy_out(al, (void **)&out->planes, p, 6, sizeof p[0])) {
+        memset(out, 0, sizeof *out);
+        return blvl__fail(err, BLVL_E_NOMEM, "box: out of memory");
+    }
     return BLVL_OK;
 }
 

@@ -28,7 +28,8 @@ typedef struct bake_shape {
     /* Hull: vertices, face_sizes and face_indices are one allocation at vertices (known.c:
      * one allocation per collider, not three); blvl__bake_shape_free frees it whole. */
     bool packed;
-    /* Hull: the same one block, in the bake's arena (model.h): the bake frees it, never this. */
+    /* Hull: the same one block, in the bake's arena (model.h); a box: its planes there. The bake
+     * frees it, never this. */
     bool arena;
 } bake_shape;
 
@@ -47,6 +48,10 @@ blvl_status blvl__bake_shape_triangle(const blvl_allocator *al, const blvl_Vec3 
                                       blvl_error *err);
 blvl_status blvl__bake_shape_box(const blvl_allocator *al, blvl_Vec3 lo, blvl_Vec3 hi,
                                  bake_shape *out, bool *empty, blvl_error *err);
+/* The same box with its six planes at `planes` (the caller's memory, e.g. the bake's arena; the
+ * shape is then marked arena by the caller). */
+blvl_status blvl__bake_shape_box_at(blvl_Vec3 lo, blvl_Vec3 hi, blvl_Plane *planes, bake_shape *out,
+                                    bool *empty, blvl_error *err);
 void blvl__bake_shape_free(const blvl_allocator *al, bake_shape *s);
 /* The bytes of a packed Hull's one allocation. */
 size_t blvl__bake_shape_packed_size(uint32_t vertex_count, uint32_t face_count,

@@ -37,8 +37,8 @@ static void fallback(const double n[3], double t[3]) {
         t[i] /= len;
 }
 
-void blvl__bake_tangents(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx, uint32_t ni,
-                         double *scratch, blvl_Snorm16x4 *out) {
+void blvl__bake_tangent_sums(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx,
+                             uint32_t ni, double *scratch) {
     double *sdir = scratch, *tdir = scratch + 3 * (size_t)nv;
     memset(scratch, 0, 6 * (size_t)nv * sizeof *scratch);
     for (uint32_t t = 0; t + 2 < ni; t += 3) {
@@ -66,32 +66,97 @@ void blvl__bake_tangents(const blvl_bake_vertex *v, uint32_t nv, const uint32_t 
             }
         }
     }
-    for (uint32_t i = 0; i < nv; i++) {
-        double n[3] = {v[i].normal[0], v[i].normal[1], v[i].normal[2]};
-        double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        if (nl > 0) {
-            for (int k = 0; k < 3; k++)
-                n[k] /= nl;
-        } else {
-            n[0] = 0, n[1] = 1, n[2] = 0; /* no normal: treat it as +Y, the up axis */
-        }
-        const double *s = &sdir[3 * (size_t)i], *w = &tdir[3 * (size_t)i];
-        double d = n[0] * s[0] + n[1] * s[1] + n[2] * s[2];
-        double t[3] = {s[0] - n[0] * d, s[1] - n[1] * d, s[2] - n[2] * d};
-        double sl = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-        double tl = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
-        double sign = 1.0;
-        if (!(tl > 1e-6 * sl) || !(tl > 0) || !isfinite(tl)) {
-            fallback(n, t);
-        } else {
-            for (int k = 0; k < 3; k++)
-                t[k] /= tl;
-            double bx = n[1] * t[2] - n[2] * t[1];
-            double by = n[2] * t[0] - n[0] * t[2];
-            double bz = n[0] * t[1] - n[1] * t[0];
-            if (bx * w[0] + by * w[1] + bz * w[2] < 0)
-                sign = -1.0;
-        }
-        out[i] = (blvl_Snorm16x4){snorm16(t[0]), snorm16(t[1]), snorm16(t[2]), snorm16(sign)};
+}
+
+blvl_Snorm16x4 blvl__bake_tangent_frame(const blvl_bake_vertex *vi, const double s[3],
+                                        const double w[3]) {
+    double n[3] = {vi->normal[0], vi->normal[1], vi->normal[2]};
+    double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (nl > 0) {
+        for (int k = 0; k < 3; k++)
+            n[k] /= nl;
+    } else {
+        n[0] = 0, n[1] = 1, n[2] = 0; /* no normal: treat it as +Y, the up axis */
     }
+    double d = n[0] * s[0] + n[1] * s[1] + n[2] * s[2];
+    double t[3] = {s[0] - n[0] * d, s[1] - n[1] * d, s[2] - n[2] * d};
+    double sl = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    double tl = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+    double sign = 1.0;
+    if (!(tl > 1e-6 * sl) || !(tl > 0) || !isfinite(tl)) {
+        fallback(n, t);
+    } else {
+        for (int k = 0; k < 3; k++)
+            t[k] /= tl;
+        double bx = n[1] * t[2] - n[2] * t[1];
+        double by = n[2] * t[0] - n[0] * t[2];
+        double bz = n[0] * t[1] - n[1] * t[0];
+        if (bx * w[0] + by * w[1] + bz * w[2] < 0)
+            sign = -1.0;
+    }
+    return (blvl_Snorm16x4){snorm16(t[0]), snorm16(t[1]), snorm16(t[2]), snorm16(sign)};
+}
+
+void blvl__bake_tangents(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx, uint32_t ni,
+                         double *scratch, blvl_Snorm16x4 *out) {
+    blvl__bake_tangent_sums(v, nv, idx, ni, scratch);
+    for (uint32_t i = 0; i < nv; i++)
+        out[i] = blvl__bake_tangent_frame(&v[i], &scratch[3 * (size_t)i],
+                                          &scratch[3 * (size_t)nv + 3 * (size_t)i]);
+}
+
+bool blvl__bake_tangents_window(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx,
+                                uint32_t ni, double *ring, uint32_t *low,
+                                blvl__bake_tangent_emit emit, void *ctx) {
+    const uint32_t W = BAKE_TANGENT_WINDOW, nt = ni / 3u;
+    double *sdir = ring, *tdir = ring + 3 * (size_t)W;
+    /* low[t]: the least vertex a triangle at or after t names; below it, every sum is final */
+    for (uint32_t t = nt, m = nv; t-- > 0;) {
+        const uint32_t *q = idx + 3 * (size_t)t;
+        m = q[0] < m ? q[0] : m;
+        m = q[1] < m ? q[1] : m;
+        m = q[2] < m ? q[2] : m;
+        low[t] = m;
+    }
+    uint32_t base = 0; /* vertices below base are emitted; the ring holds [base, base + W) */
+    for (uint32_t t = 0; t <= nt; t++) {
+        uint32_t upto = t < nt ? low[t] : nv;
+        for (; base < upto; base++) {
+            size_t r = 3 * (size_t)(base & (W - 1));
+            emit(ctx, base, blvl__bake_tangent_frame(&v[base], &sdir[r], &tdir[r]));
+            memset(&sdir[r], 0, 3 * sizeof *sdir);
+            memset(&tdir[r], 0, 3 * sizeof *tdir);
+        }
+        if (t == nt)
+            break;
+        const uint32_t *q = idx + 3 * (size_t)t;
+        if (q[0] - base >= W || q[1] - base >= W || q[2] - base >= W) {
+            memset(ring, 0, 6 * (size_t)W * sizeof *ring); /* left zero for the next surface */
+            return false;
+        }
+        const blvl_bake_vertex *a = &v[q[0]], *b = &v[q[1]], *c = &v[q[2]];
+        double e1[3], e2[3];
+        for (int k = 0; k < 3; k++) {
+            e1[k] = (double)b->position[k] - a->position[k];
+            e2[k] = (double)c->position[k] - a->position[k];
+        }
+        double du1 = (double)b->uv[0] - a->uv[0], dv1 = (double)b->uv[1] - a->uv[1];
+        double du2 = (double)c->uv[0] - a->uv[0], dv2 = (double)c->uv[1] - a->uv[1];
+        double rr = du1 * dv2 - du2 * dv1;
+        if (fabs(rr) < 1e-20)
+            continue;
+        double s[3], w[3];
+        for (int k = 0; k < 3; k++) {
+            s[k] = (e1[k] * dv2 - e2[k] * dv1) / rr;
+            w[k] = (e2[k] * du1 - e1[k] * du2) / rr;
+        }
+        for (int j = 0; j < 3; j++) {
+            size_t r = 3 * (size_t)(q[j] & (W - 1));
+            for (int k = 0; k < 3; k++) {
+                sdir[r + k] += s[k];
+                tdir[r + k] += w[k];
+            }
+        }
+    }
+    return true;
 }

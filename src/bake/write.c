@@ -21,15 +21,16 @@ typedef struct run {
     blvl_fb_builder *fb;
     blvl_writer *w;
     bake_plan plan;
-    double model, compress;
+    double model, compress, cpu_model;
 } run;
 
 static blvl_status add_section(run *r, const char *tag, section_fn fn, blvl_error *err) {
-    double t0 = blvl__bake_now();
+    double t0 = blvl__bake_now(), c0 = blvl__bake_cpu_now();
     bake_buf buf = {0};
     blvl_status st = fn(r->b, r->fb, &buf, err);
     double t1 = blvl__bake_now();
     r->model += t1 - t0;
+    r->cpu_model += blvl__bake_cpu_now() - c0;
     if (st != BLVL_OK)
         return st;
     st = blvl_writer_add(r->w, tag, 0, BLVL_ENTRY_FLAG_IDENTITY, buf.data, buf.size, err);
@@ -38,11 +39,12 @@ static blvl_status add_section(run *r, const char *tag, section_fn fn, blvl_erro
 }
 
 static blvl_status geometry_fn(run *r, blvl_error *err) {
-    double t0 = blvl__bake_now();
+    double t0 = blvl__bake_now(), c0 = blvl__bake_cpu_now();
     bake_buf buf = {0};
     blvl_status st = blvl__bake_write_geometry(r->b, &r->plan, r->fb, &buf, err);
     double t1 = blvl__bake_now();
     r->model += t1 - t0;
+    r->cpu_model += blvl__bake_cpu_now() - c0;
     if (st != BLVL_OK)
         return st;
     st = blvl_writer_add(r->w, "geometry", 0, BLVL_ENTRY_FLAG_IDENTITY, buf.data, buf.size, err);
@@ -63,6 +65,7 @@ static void fill_stats(const blvl_bake *b, const run *r, blvl_bake_stats *stats)
     stats->images = b->images.n;
     stats->entities = b->entities.n;
     stats->seconds_model = r->model;
+    stats->cpu_seconds_model = r->cpu_model;
     stats->seconds_compress = r->compress;
 }
 
@@ -91,7 +94,7 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     *level_size = 0;
     if (symbols)
         *symbols = NULL, *symbols_size = 0;
-    double t0 = blvl__bake_now();
+    double t0 = blvl__bake_now(), c0 = blvl__bake_cpu_now();
     blvl_status st = blvl__bake_plan(b, &r.plan, err);
     if (st == BLVL_OK)
         st = blvl_fb_builder_new(&r.fb, &b->opt, err);
@@ -101,6 +104,7 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     uint32_t count = 2u + geo + (b->images.n > 0) + (b->sky != NULL) + (b->lightmap != NULL) +
                      light + (b->entities.n > 0) + (b->sites.n > 0) + (b->cameras.n > 0);
     r.model += blvl__bake_now() - t0;
+    r.cpu_model += blvl__bake_cpu_now() - c0;
     if (st == BLVL_OK)
         st = blvl_writer_open_memory(&r.w, count, &b->opt, err);
     if (st == BLVL_OK)
@@ -132,7 +136,7 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
         r.compress += blvl__bake_now() - t1;
     }
     if (st == BLVL_OK && symbols) {
-        double t1 = blvl__bake_now();
+        double t1 = blvl__bake_now(), c1 = blvl__bake_cpu_now();
         bake_buf buf = {0};
         /* The identity: 16 bytes at header offset 48 (docs/FORMAT.md). */
         st = blvl__bake_write_symbols(b, &r.plan, *level + 48, r.fb, &buf, err);
@@ -146,6 +150,7 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
             }
         }
         r.model += blvl__bake_now() - t1;
+        r.cpu_model += blvl__bake_cpu_now() - c1;
     }
     if (st != BLVL_OK && *level) {
         blvl_free(&b->opt, *level);

@@ -9,6 +9,7 @@
 #include "blvl/sections/geometry_builder.h"
 #include "common/alloc.h"
 #include "common/error.h"
+#include "fb/reserve.h"
 
 bool blvl__bake_has_geometry(const blvl_bake *b) {
     return b->indices.n > 0 || b->materials.n > 0;
@@ -57,81 +58,149 @@ static blvl_status build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl
     return BLVL_OK;
 }
 
-/* Vertices and indices in plan order; tangents per surface. */
-static blvl_status lay_out(const blvl_bake *b, const bake_plan *plan, blvl_Vertex *verts,
-                           uint32_t *idx, blvl_error *err) {
-    uint32_t most = 0;
-    for (uint32_t i = 0; i < b->surfaces.n; i++)
-        most = b->surfaces.p[i].vertex_count > most ? b->surfaces.p[i].vertex_count : most;
-    double *scratch = most ? blvl__alloc(b->al, (size_t)most * 6 * sizeof *scratch) : NULL;
-    blvl_Snorm16x4 *tan = most ? blvl__alloc(b->al, (size_t)most * sizeof *tan) : NULL;
-    if (most && (!scratch || !tan)) {
-        blvl__bake_dealloc(b, scratch, (size_t)most * 6 * sizeof *scratch);
-        blvl__bake_dealloc(b, tan, (size_t)most * sizeof *tan);
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
+typedef struct emit_ctx {
+    const blvl_bake_vertex *sv; /* the surface's vertices */
+    uint8_t *dst;               /* where its first is written */
+} emit_ctx;
+
+static void emit(void *ctx, uint32_t i, blvl_Snorm16x4 tangent) {
+    const emit_ctx *e = ctx;
+    const blvl_bake_vertex *v = &e->sv[i];
+    blvl_Vertex d;
+    d.position = (blvl_Vec3){v->position[0], v->position[1], v->position[2]};
+    d.normal = (blvl_Vec3){v->normal[0], v->normal[1], v->normal[2]};
+    d.uv = (blvl_Vec2){v->uv[0], v->uv[1]};
+    d.lightmap_uv = (blvl_Vec2){v->lightmap_uv[0], v->lightmap_uv[1]};
+    d.color = (blvl_Rgba8){v->color[0], v->color[1], v->color[2], v->color[3]};
+    d.tangent = tangent;
+    memcpy(e->dst + (size_t)i * sizeof d, &d, sizeof d);
+}
+
+/* The vertices in plan order, each with its tangent, written in place into the builder's
+ * vector at `dst` (no staging copy: a level's vertices are tens of MiB). Tangents through the
+ * window (tangents.h); a surface whose triangles name vertices far apart through a scratch of
+ * its size, allocated only then. */
+static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, uint8_t *dst,
+                                blvl_error *err) {
+    uint32_t most = 0, most_tri = 0;
+    for (uint32_t i = 0; i < b->surfaces.n; i++) {
+        const bake_surface *s = &b->surfaces.p[i];
+        most = s->vertex_count > most ? s->vertex_count : most;
+        most_tri = s->index_count / 3 > most_tri ? s->index_count / 3 : most_tri;
     }
-    uint32_t vc = 0, ic = 0;
+    size_t ring_n = 6 * (size_t)BAKE_TANGENT_WINDOW, full_n = 6 * (size_t)most;
+    double *ring = blvl__alloc(b->al, ring_n * sizeof *ring), *full = NULL;
+    uint32_t *low = blvl__alloc(b->al, ((size_t)most_tri + 1) * sizeof *low);
+    blvl_Snorm16x4 *tan = NULL;
+    blvl_status st = BLVL_OK;
+    if (!ring || !low) {
+        st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
+        goto done;
+    }
+    memset(ring, 0, ring_n * sizeof *ring);
+    for (uint32_t o = 0; o < plan->order_count; o++) {
+        const bake_surface *s = &b->surfaces.p[plan->order[o]];
+        emit_ctx e = {b->vertices.p + s->first_vertex, dst};
+        const uint32_t *si = b->indices.p + s->first_index;
+        uint32_t nv = s->vertex_count;
+        dst += (size_t)nv * sizeof(blvl_Vertex);
+        if (blvl__bake_tangents_window(e.sv, nv, si, s->index_count, ring, low, emit, &e))
+            continue;
+        if (!full) {
+            full = blvl__alloc(b->al, full_n * sizeof *full);
+            tan = blvl__alloc(b->al, (size_t)most * sizeof *tan);
+            if (!full || !tan) {
+                st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
+                goto done;
+            }
+        }
+        blvl__bake_tangents(e.sv, nv, si, s->index_count, full, tan);
+        for (uint32_t k = 0; k < nv; k++)
+            emit(&e, k, tan[k]);
+    }
+done:
+    blvl__bake_dealloc(b, ring, ring_n * sizeof *ring);
+    blvl__bake_dealloc(b, low, ((size_t)most_tri + 1) * sizeof *low);
+    blvl__bake_dealloc(b, full, full_n * sizeof *full);
+    blvl__bake_dealloc(b, tan, (size_t)most * sizeof *tan);
+    return st;
+}
+
+static void grow(blvl_Vec3 *lo, blvl_Vec3 *hi, const float p[3]) {
+    lo->x = p[0] < lo->x ? p[0] : lo->x, hi->x = p[0] > hi->x ? p[0] : hi->x;
+    lo->y = p[1] < lo->y ? p[1] : lo->y, hi->y = p[1] > hi->y ? p[1] : hi->y;
+    lo->z = p[2] < lo->z ? p[2] : lo->z, hi->z = p[2] > hi->z ? p[2] : hi->z;
+}
+
+/* The indices in plan order, offset to the written vertices, in place at `dst`; each batch's
+ * bounds (lo[i], hi[i]): the positions its indices name, in their order (the first sets both). */
+static void put_indices(const blvl_bake *b, const bake_plan *plan, uint8_t *dst, blvl_Vec3 *lo,
+                        blvl_Vec3 *hi) {
+    uint32_t vc = 0, r = 0, left = 0; /* r: the batch of order[o]; left: its surfaces to come */
+    bool any = false;
     for (uint32_t o = 0; o < plan->order_count; o++) {
         const bake_surface *s = &b->surfaces.p[plan->order[o]];
         const blvl_bake_vertex *sv = b->vertices.p + s->first_vertex;
         const uint32_t *si = b->indices.p + s->first_index;
-        blvl__bake_tangents(sv, s->vertex_count, si, s->index_count, scratch, tan);
-        for (uint32_t k = 0; k < s->vertex_count; k++) {
-            blvl_Vertex *d = &verts[vc + k];
-            d->position = (blvl_Vec3){sv[k].position[0], sv[k].position[1], sv[k].position[2]};
-            d->normal = (blvl_Vec3){sv[k].normal[0], sv[k].normal[1], sv[k].normal[2]};
-            d->uv = (blvl_Vec2){sv[k].uv[0], sv[k].uv[1]};
-            d->lightmap_uv = (blvl_Vec2){sv[k].lightmap_uv[0], sv[k].lightmap_uv[1]};
-            d->color = (blvl_Rgba8){sv[k].color[0], sv[k].color[1], sv[k].color[2], sv[k].color[3]};
-            d->tangent = tan[k];
+        if (r < plan->batch_count && left == 0 && o == plan->batches[r].first)
+            left = plan->batches[r].count, any = false;
+        for (uint32_t k = 0; k < s->index_count; k++, dst += 4) {
+            uint32_t i = vc + si[k];
+            memcpy(dst, &i, 4);
+            const float *p = sv[si[k]].position;
+            if (!any) {
+                lo[r] = hi[r] = (blvl_Vec3){p[0], p[1], p[2]};
+                any = true;
+            } else {
+                grow(&lo[r], &hi[r], p);
+            }
         }
-        for (uint32_t k = 0; k < s->index_count; k++)
-            idx[ic++] = vc + si[k];
         vc += s->vertex_count;
-    }
-    blvl__bake_dealloc(b, scratch, (size_t)most * 6 * sizeof *scratch);
-    blvl__bake_dealloc(b, tan, (size_t)most * sizeof *tan);
-    return BLVL_OK;
-}
-
-static void batch_bounds(const blvl_Vertex *verts, const uint32_t *idx, const bake_batch *bt,
-                         blvl_Vec3 *lo, blvl_Vec3 *hi) {
-    *lo = *hi = verts[idx[bt->first_index]].position;
-    for (uint32_t k = 1; k < bt->index_count; k++) {
-        blvl_Vec3 p = verts[idx[bt->first_index + k]].position;
-        lo->x = p.x < lo->x ? p.x : lo->x, hi->x = p.x > hi->x ? p.x : hi->x;
-        lo->y = p.y < lo->y ? p.y : lo->y, hi->y = p.y > hi->y ? p.y : hi->y;
-        lo->z = p.z < lo->z ? p.z : lo->z, hi->z = p.z > hi->z ? p.z : hi->z;
+        if (left && --left == 0)
+            r++;
     }
 }
 
 blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
                                       blvl_fb_builder *fb, bake_buf *out, blvl_error *err) {
-    uint32_t nv = b->vertices.n, ni = b->indices.n;
-    uint32_t nr = plan->batch_count > b->materials.n ? plan->batch_count : b->materials.n;
-    blvl_Vertex *verts = nv ? blvl__alloc(b->al, (size_t)nv * sizeof *verts) : NULL;
-    uint32_t *idx = ni ? blvl__alloc(b->al, (size_t)ni * sizeof *idx) : NULL;
+    uint32_t nv = b->vertices.n, ni = b->indices.n, nb = plan->batch_count;
+    uint32_t nr = nb > b->materials.n ? nb : b->materials.n;
+    blvl_Vec3 *bounds = nb ? blvl__alloc(b->al, (size_t)nb * 2 * sizeof *bounds) : NULL;
     blvl_fb_ref *refs = blvl__bake_refs(b, nr, err);
     blvl_status st = BLVL_OK;
-    if ((nv && !verts) || (ni && !idx) || (nr && !refs)) {
+    if ((nb && !bounds) || (nr && !refs)) {
         st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing geometry");
         goto done;
     }
-    if ((st = lay_out(b, plan, verts, idx, err)) != BLVL_OK)
-        goto done;
     blvl_fb_builder_reset(fb);
-    blvl_fb_ref vref = nv ? blvl_Geometry_vertices_create(fb, verts, nv) : 0;
-    blvl_fb_ref iref = ni ? blvl_Geometry_indices_create(fb, idx, ni) : 0;
-    for (uint32_t i = 0; i < plan->batch_count; i++) {
+    blvl_fb_ref vref = 0, iref = 0;
+    if (nv) {
+        uint8_t *p = blvl__fb_vector_start(fb, nv, sizeof(blvl_Vertex), 4);
+        if (!p) {
+            st = blvl_fb_builder_status(fb, err);
+            goto done;
+        }
+        if ((st = put_vertices(b, plan, p, err)) != BLVL_OK)
+            goto done;
+        vref = blvl__fb_vector_end(fb, nv);
+    }
+    if (ni) {
+        uint8_t *p = blvl__fb_vector_start(fb, ni, 4, 4);
+        if (!p) {
+            st = blvl_fb_builder_status(fb, err);
+            goto done;
+        }
+        put_indices(b, plan, p, bounds, bounds + nb);
+        iref = blvl__fb_vector_end(fb, ni);
+    }
+    for (uint32_t i = 0; i < nb; i++) {
         const bake_batch *bt = &plan->batches[i];
-        blvl_Vec3 lo, hi;
-        batch_bounds(verts, idx, bt, &lo, &hi);
         blvl_Batch_start(fb);
         blvl_Batch_add_first_index(fb, bt->first_index);
         blvl_Batch_add_index_count(fb, bt->index_count);
         blvl_Batch_add_material(fb, bt->material);
-        blvl_Batch_add_lo(fb, &lo);
-        blvl_Batch_add_hi(fb, &hi);
+        blvl_Batch_add_lo(fb, &bounds[i]);
+        blvl_Batch_add_hi(fb, &bounds[nb + i]);
         blvl_Batch_add_breakable(fb, bt->breakable);
         blvl_Batch_add_door(fb, bt->door);
         blvl_Batch_add_fog(fb, bt->fog);
@@ -139,8 +208,7 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
         blvl_Batch_add_lightmap_layer(fb, bt->lightmap_layer);
         refs[i] = blvl_Batch_end(fb);
     }
-    blvl_fb_ref bref =
-        plan->batch_count ? blvl_fb_create_ref_vector(fb, refs, plan->batch_count) : 0;
+    blvl_fb_ref bref = nb ? blvl_fb_create_ref_vector(fb, refs, nb) : 0;
     blvl_fb_ref mref = 0;
     if ((st = build_materials(b, fb, refs, &mref, err)) != BLVL_OK)
         goto done;
@@ -151,8 +219,7 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     blvl_Geometry_add_materials(fb, mref);
     st = blvl_Geometry_finish(fb, blvl_Geometry_end(fb), &out->data, &out->size, err);
 done:
-    blvl__bake_dealloc(b, verts, (size_t)nv * sizeof *verts);
-    blvl__bake_dealloc(b, idx, (size_t)ni * sizeof *idx);
+    blvl__bake_dealloc(b, bounds, (size_t)nb * 2 * sizeof *bounds);
     blvl__bake_refs_free(b, refs, nr);
     return st;
 }

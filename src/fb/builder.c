@@ -5,6 +5,7 @@
 #include "blvl/fb.h"
 
 #include "fb/reserve.h"
+#include "common/advise.h"
 #include "common/alloc.h"
 #include "common/error.h"
 #include "fb/struct_copy.h"
@@ -135,6 +136,7 @@ int blvl__fb_builder_reserve(blvl_fb_builder *b, size_t bytes) {
         set_error(b, BLVL_E_NOMEM, "out of memory");
         return 0;
     }
+    blvl__advise_large(p, bytes);
     if (b->buf) {
         memcpy(p + bytes - b->used, b->buf + b->cap - b->used, b->used);
         blvl__dealloc(b->a, b->buf, b->cap);
@@ -251,6 +253,14 @@ blvl_fb_ref blvl_fb_create_vector(blvl_fb_builder *b, const void *elems, size_t 
         return 0;
     if (count && elem_size)
         memcpy(p, elems, count * elem_size);
+    return vector_end(b, count);
+}
+
+void *blvl__fb_vector_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align) {
+    return vector_start(b, count, elem_size, align, false);
+}
+
+blvl_fb_ref blvl__fb_vector_end(blvl_fb_builder *b, size_t count) {
     return vector_end(b, count);
 }
 

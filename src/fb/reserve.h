@@ -12,4 +12,12 @@
  * no, which also sets the builder's error as any other failed build step does. */
 int blvl__fb_builder_reserve(blvl_fb_builder *b, size_t bytes);
 
+/* A vector the caller writes in place, without a staging copy: room for count elements of
+ * elem_size bytes (aligned to align), returned uninitialised (the caller writes every byte,
+ * through memcpy: the start is aligned only relative to the buffer's end) and valid until the
+ * next call on the builder, which must be blvl__fb_vector_end(b, count). NULL on failure (the
+ * builder's error is set). The bytes are those blvl_fb_create_vector would make. */
+void *blvl__fb_vector_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align);
+blvl_fb_ref blvl__fb_vector_end(blvl_fb_builder *b, size_t count);
+
 #endif

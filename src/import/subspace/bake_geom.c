@@ -7,6 +7,7 @@
  * cell order (y, then x). */
 #include <string.h>
 
+#include "bake/known.h"
 #include "bake_internal.h"
 #include "blvl/sections/bsym.h"
 #include "common/alloc.h"
@@ -50,65 +51,74 @@ blvl_status blvl__ssb_geometry(ssb *c) {
     for (size_t i = 0; i < (size_t)G * G; i++)
         if (sl[c->grid[i]] != 0xFF)
             count[sl[c->grid[i]]]++;
-    /* smallest surface first: the model's arrays then grow once, at the biggest, to the total
-     * (the copying and page faults of growing a 40 MB array by halves cost more than the quads) */
+    /* smallest surface first (the order fixes the bytes); the model's tables are sized once for
+     * every quad and each surface is written in place in them (no staging copy) */
     for (uint32_t s = 0; s < SLOTS; s++) {
         uint32_t k = s;
         for (; k > 0 && count[order[k - 1]] > count[s]; k--)
             order[k] = order[k - 1];
         order[k] = s;
     }
-    blvl_status st = BLVL_OK;
+    bake_counts more = {0};
+    for (uint32_t s = 0; s < SLOTS; s++) {
+        more.sources += count[s] > 0;
+        more.surfaces += count[s] > 0;
+        more.vertices += count[s] * 4;
+        more.indices += count[s] * 6;
+    }
+    blvl_status st = blvl__bake_reserve_counts(c->b, &more, c->err);
+    blvl_bake_vertex *v0 = NULL;
+    uint32_t *i0 = NULL;
+    if (st == BLVL_OK)
+        st = blvl__bake_surface_room(c->b, more.vertices, more.indices, &v0, &i0, c->err);
+    if (st != BLVL_OK)
+        return st;
+    /* one pass over the grid: each slot's quads at its place among the surfaces to come */
+    blvl_bake_vertex *vs[SLOTS];
+    uint32_t *is[SLOTS], q[SLOTS] = {0};
+    size_t at = 0;
+    for (uint32_t o = 0; o < SLOTS; o++) {
+        vs[order[o]] = v0 + at * 4;
+        is[order[o]] = i0 + at * 6;
+        at += count[order[o]];
+    }
+    for (uint32_t y = 0; y < G; y++) {
+        const uint8_t *row = c->grid + (size_t)y * G;
+        for (uint32_t x = 0; x < G; x++) {
+            uint32_t s = sl[row[x]];
+            if (s == 0xFF)
+                continue;
+            quad(vs[s] + (size_t)q[s] * 4, is[s] + (size_t)q[s] * 6, q[s] * 4, x, y, row[x]);
+            q[s]++;
+        }
+    }
     for (uint32_t o = 0; o < SLOTS && st == BLVL_OK; o++) {
         uint32_t s = order[o];
         if (count[s] == 0)
             continue;
-        size_t nv = (size_t)count[s] * 4, ni = (size_t)count[s] * 6;
-        blvl_bake_vertex *v = blvl__alloc(c->al, nv * sizeof *v);
-        uint32_t *idx = blvl__alloc(c->al, ni * sizeof *idx);
-        if (!v || !idx) {
-            if (v)
-                blvl__dealloc(c->al, v, nv * sizeof *v);
-            if (idx)
-                blvl__dealloc(c->al, idx, ni * sizeof *idx);
-            return blvl__ssb_nomem(c);
-        }
-        uint32_t q = 0;
-        ssb_cat k = SSB_EMPTY;
-        for (uint32_t y = 0; y < G; y++)
-            for (uint32_t x = 0; x < G; x++) {
-                uint8_t t = c->grid[(size_t)y * G + x];
-                if (sl[t] != s)
-                    continue;
-                k = blvl__ssb_category(t);
-                quad(v + (size_t)q * 4, idx + (size_t)q * 6, q * 4, x, y, t);
-                q++;
-            }
         /* its symbol source (.bsym): kind Face, index the slot (0 wall, 1..8 doors 162..169,
          * 9 flag, 10 safe, 11 goal, 12 fly-over, 13 fly-under), surface_flags the quads */
+        ssb_cat k = SSB_EMPTY;
+        for (uint32_t t = 1; t < 256 && k == SSB_EMPTY; t++)
+            if (sl[t] == s)
+                k = blvl__ssb_category(t);
         blvl_bake_source src = {.kind = blvl_SourceKind_Face,
                                 .index = s,
-                                .surface_flags = q,
+                                .surface_flags = count[s],
                                 .entity = BLVL_BAKE_NONE,
                                 .material = c->material[k]};
         blvl_bake_surface sf;
         blvl_bake_surface_init(&sf);
-        blvl_status sst = blvl_bake_add_source(c->b, &src, &sf.source, c->err);
-        if (sst != BLVL_OK) {
-            blvl__dealloc(c->al, v, nv * sizeof *v);
-            blvl__dealloc(c->al, idx, ni * sizeof *idx);
-            return sst;
-        }
-        sf.vertices = v;
-        sf.vertex_count = q * 4;
-        sf.indices = idx;
-        sf.index_count = q * 6;
+        if ((st = blvl_bake_add_source(c->b, &src, &sf.source, c->err)) != BLVL_OK)
+            return st;
+        sf.vertices = vs[s]; /* in place: the model takes them where they lie */
+        sf.vertex_count = count[s] * 4;
+        sf.indices = is[s];
+        sf.index_count = count[s] * 6;
         sf.material = c->material[k];
         if (s >= 1 && s <= 8)
             sf.door = c->door[s - 1];
         st = blvl_bake_add_surface(c->b, &sf, c->err);
-        blvl__dealloc(c->al, v, nv * sizeof *v);
-        blvl__dealloc(c->al, idx, ni * sizeof *idx);
     }
     return st;
 }

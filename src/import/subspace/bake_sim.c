@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bake/known.h"
 #include "bake_internal.h"
 #include "blvl/sections/bsym.h"
 #include "blvl/sections/sim.h"
@@ -20,6 +21,9 @@ static blvl_status boxes(ssb *c, blvl_bake_collider *col, uint32_t kind) {
     ssb_rect *r;
     uint32_t n, cap;
     blvl_status st = blvl__ssb_cover(c->mask, c->scratch, c->al, &r, &n, &cap, c->err);
+    bake_counts more = {.sources = n, .colliders = n}; /* the tables grown once, not by halves */
+    if (st == BLVL_OK && n)
+        st = blvl__bake_reserve_counts(c->b, &more, c->err);
     for (uint32_t i = 0; i < n && st == BLVL_OK; i++) {
         uint32_t cell = r[i].x + (uint32_t)r[i].y * G;
         blvl_bake_source src = {.kind = blvl_SourceKind_Brush,
