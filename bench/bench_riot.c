@@ -2,7 +2,9 @@
  * between layers; 1,048,576 cells, 2,097,152 triangles before holes) baked on one core, each stage
  * timed (docs/BENCHMARKS.md, "Bake: a Riot level of 16 layers of 256 x 256 cells").
  *
- *   bench_riot [--runs N] [--side N]   (--side: cells per layer side, default 256)
+ *   bench_riot [--runs N] [--side N] [--convert-only]
+ *     --side: cells per layer side, default 256; --convert-only: stop after convert (no model ->
+ *     sections, no zstd, whose level 19 alone takes minutes), for profiling the importer
  *
  * The level is built in memory (tests/riot_hand.h), seed 2026: each layer half terraces (flat
  * steps of 64 qu, which merge into large colliders) and half rolling hills (no two cells on one
@@ -82,14 +84,17 @@ static void build(blvl_riot_level *lv, uint64_t *solid_tris, uint64_t *drawn_tri
 
 int main(int argc, char **argv) {
     int runs = 1;
+    int convert_only = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "--side") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 8 &&
                  atoi(argv[i + 1]) <= 1024)
             SIDE = (uint32_t)atoi(argv[++i]);
+        else if (strcmp(argv[i], "--convert-only") == 0)
+            convert_only = 1;
         else {
-            fprintf(stderr, "usage: bench_riot [--runs N] [--side 8..1024]\n");
+            fprintf(stderr, "usage: bench_riot [--runs N] [--side 8..1024] [--convert-only]\n");
             return 2;
         }
     }
@@ -114,6 +119,10 @@ int main(int argc, char **argv) {
            "triangles, %llu drawn; peak RSS before baking %.1f MiB\n",
            SIDE, SIDE, file_size / 1048576.0, t_write, (unsigned long long)solid,
            (unsigned long long)drawn, bench_peak_kib() / 1024.0);
+    double *cpu_read = calloc((size_t)runs, sizeof(double));
+    double *cpu_convert = calloc((size_t)runs, sizeof(double));
+    if (!cpu_read || !cpu_convert)
+        return 1;
     for (int run = 0; run < runs; run++) {
         double c0 = bench_cpu(), w0 = bench_now();
         blvl_riot_level *lv = NULL;
@@ -130,6 +139,14 @@ int main(int argc, char **argv) {
         }
         double t_convert = bench_now() - w1, c_convert = bench_cpu() - c1;
         blvl_riot_free(lv, &opt);
+        cpu_read[run] = c_read;
+        cpu_convert[run] = c_convert;
+        if (convert_only) {
+            printf("run %d: read %.3f s (CPU %.3f), convert %.3f s (CPU %.3f)\n", run + 1, t_read,
+                   c_read, t_convert, c_convert);
+            blvl_bake_free(b);
+            continue;
+        }
         blvl_bake_stats stats;
         void *level = NULL, *sym = NULL;
         size_t lsz = 0, ssz = 0;
@@ -154,6 +171,11 @@ int main(int argc, char **argv) {
         blvl_free(&opt, sym);
         blvl_bake_free(b);
     }
+    printf("median of %d runs: read CPU %.3f s, convert CPU %.3f s, read + convert CPU %.3f s\n",
+           runs, bench_median(cpu_read, (size_t)runs), bench_median(cpu_convert, (size_t)runs),
+           bench_median(cpu_read, (size_t)runs) + bench_median(cpu_convert, (size_t)runs));
+    free(cpu_read);
+    free(cpu_convert);
     blvl_free(&opt, file);
     return 0;
 }
