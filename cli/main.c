@@ -29,7 +29,8 @@
     X(dump, "print a core section as JSON (the schema's field names)")                             \
     X(stream, "read a level from stdin through the streaming reader, printing "                    \
               "each event")                                                                        \
-    X(trace, "trace boxes, rays and points against a level's colliders")
+    X(trace, "trace boxes, rays and points against a level's colliders")                           \
+    X(export, "write a level as glTF 2.0 (.glb, or .gltf and .bin)")
 
 #define X(name, summary) int blvl_cmd_##name(int argc, char **argv);
 BLVL_COMMANDS
