@@ -1,5 +1,7 @@
 /* blvl export: a level as glTF 2.0 (docs/EXPORT.md), thin over blvl/export.h. */
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,7 +79,9 @@ int blvl_cmd_export(int argc, char **argv) {
             base_name(out, ".glb", name, sizeof name);
         else
             base_name(in, ".blvl", name, sizeof name);
-        if (blvl_export_gltf_files(lv, &xo, dir, name, &err) != BLVL_OK)
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+            rc = cli_failf(dir, BLVL_E_IO, "cannot create the folder: %s", strerror(errno));
+        else if (blvl_export_gltf_files(lv, &xo, dir, name, &err) != BLVL_OK)
             rc = cli_fail(in, &err);
     }
     blvl_close(lv);
