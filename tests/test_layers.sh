@@ -32,6 +32,7 @@ allowed() { # layer -> the src/ folders it may include
     trace) echo "trace geom sections fb common" ;;
     bake) echo "bake geom sections fb container common" ;;
     import) echo "import bake sections fb common" ;;
+    image) echo "image sections fb container common" ;;
     *) echo "" ;;
     esac
 }

@@ -1,0 +1,57 @@
+/* Shared by the image layer's files: the block decoders (each writes the 16 texels of one 4x4
+ * block as RGBA8, row by row) and the layout of a mip chain. */
+#ifndef BLVL_IMAGE_INTERNAL_H
+#define BLVL_IMAGE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blvl/image.h"
+
+/* Bytes of one 4x4 block of a BC encoding; 0 for the others. */
+uint32_t blvl__image_block_bytes(uint32_t encoding);
+/* The name an error message gives the encoding ("bc1", "png"; "encoding 9" when unknown is
+ * never printed: the description is refused first). */
+const char *blvl__image_encoding_name(uint32_t encoding);
+/* Side of mip level `mip` of a side of `side` texels: max(1, side >> mip). */
+uint32_t blvl__image_mip_side(uint32_t side, uint32_t mip);
+/* Bytes of mip level `mip` for one layer (RGBA8 and BC only). The description must have passed
+ * blvl_image_expected_size, so nothing here overflows. */
+uint64_t blvl__image_level_bytes(const blvl_image_desc *d, uint32_t mip);
+
+void blvl__bc1_block(const uint8_t *src, uint8_t out[64]);
+void blvl__bc3_block(const uint8_t *src, uint8_t out[64]);
+void blvl__bc4_block(const uint8_t *src, uint8_t out[64]);
+void blvl__bc5_block(const uint8_t *src, uint8_t out[64]);
+void blvl__bc6h_block(const uint8_t *src, uint8_t out[64]);
+void blvl__bc7_block(const uint8_t *src, uint8_t out[64]);
+
+/* BPTC (BC6H, BC7) tables: partitions as one digit per texel, anchors, weights of 64. */
+extern const char blvl__bptc_part2[64][17];
+extern const char blvl__bptc_part3[64][17];
+extern const uint8_t blvl__bptc_anchor2[64];
+extern const uint8_t blvl__bptc_anchor3[2][64];
+extern const uint8_t blvl__bptc_weights2[4];
+extern const uint8_t blvl__bptc_weights3[8];
+extern const uint8_t blvl__bptc_weights4[16];
+
+/* A 128-bit block read from its least significant bit up. */
+typedef struct blvl__bits {
+    const uint8_t *src;
+    uint32_t pos;
+} blvl__bits;
+/* The next n (0..16) bits; past bit 128 reads zeros (a mode's layout never goes there). */
+static inline uint32_t blvl__bits_get(blvl__bits *b, uint32_t n) {
+    uint32_t v = 0;
+    for (uint32_t i = 0; i < n; i++, b->pos++)
+        if (b->pos < 128)
+            v |= (uint32_t)((b->src[b->pos >> 3] >> (b->pos & 7)) & 1) << i;
+    return v;
+}
+
+/* PNG and JPEG through stb_image: the picture must be width x height (the caller checked the
+ * texel limit); pixels from `a`, out->pixels sized width * height * 4. */
+blvl_status blvl__image_decode_stb(const blvl_image_desc *d, uint32_t height,
+                                   const blvl_allocator *a, uint8_t **pixels, blvl_error *err);
+
+#endif
