@@ -123,11 +123,6 @@ blvl_status xp_image_bytes(xp *x, const char *where, uint32_t encoding, uint32_t
                            size_t size, const uint8_t **bytes, size_t *nbytes, uint8_t **owned,
                            const char **mime);
 
-/* width x height RGBA8 texels as a PNG (png.c); *out freed with blvl__free_sized. 0 = no
- * memory. */
-int xp_png_rgba(const blvl_allocator *al, const uint8_t *rgba, uint32_t w, uint32_t h,
-                uint8_t **out, size_t *out_size);
-
 /* A rotation taking glTF's forward (-Z) to the unit direction d, as a quaternion (x, y, z, w). */
 void xp_quat_look(const double d[3], double q[4]);
 /* Ry(yaw) Rx(pitch) Rz(roll), degrees, as a quaternion (x, y, z, w). */

@@ -1,7 +1,10 @@
 /* The bytes of an image as glTF carries them: PNG and JPEG as stored (after a look at their
  * headers, so a blob that is not what its encoding says is refused rather than embedded for a
  * viewer to choke on), everything else refused until a decoder is linked in. */
+#include <stdio.h>
 #include <string.h>
+
+#include "blvl/image.h"
 
 #include "export/export_internal.h"
 
@@ -58,7 +61,6 @@ blvl_status xp_image_bytes(xp *x, const char *where, uint32_t encoding, uint32_t
                            uint32_t height, uint32_t mips, uint32_t layers, const uint8_t *data,
                            size_t size, const uint8_t **bytes, size_t *nbytes, uint8_t **owned,
                            const char **mime) {
-    (void)mips;
     *owned = NULL;
     uint32_t w = 0, h = 0;
     if (encoding == 0 || encoding == 1) {
@@ -72,28 +74,32 @@ blvl_status xp_image_bytes(xp *x, const char *where, uint32_t encoding, uint32_t
         *mime = encoding == 0 ? "image/png" : "image/jpeg";
         return BLVL_OK;
     }
-    if (encoding == 2) {
-        /* Raw: mip 0 of every layer, stacked top to bottom as the schema stacks PNG layers. */
-        uint64_t texels = (uint64_t)width * height * (layers ? layers : 1);
-        if (!width || !height || texels > (1u << 26) || (uint64_t)height * layers > 0x7FFFFFFFu)
-            return xp_fail(x, BLVL_E_ARGUMENT, "image-size: %s: %ux%u with %u layers", where,
-                           (unsigned)width, (unsigned)height, (unsigned)layers);
-        if (size < texels * 4)
-            return xp_fail(x, BLVL_E_ARGUMENT,
-                           "image-data: %s: rgba8 data is %zu bytes, %ux%u x %u layers needs %llu",
-                           where, size, (unsigned)width, (unsigned)height, (unsigned)layers,
-                           (unsigned long long)(texels * 4));
-        if (!xp_png_rgba(x->al, data, width, height * (layers ? layers : 1), owned, nbytes))
+    if (encoding < sizeof encoding_names / sizeof encoding_names[0]) {
+        /* Raw and block-compressed: mip 0 of every layer, decoded and stacked top to bottom
+         * as the schema stacks a PNG's layers. */
+        blvl_image_desc d = {width, height, encoding, mips, layers, 0, data, size};
+        blvl_image_rgba px;
+        blvl_error e;
+        const blvl_options *opt = x->xo->base;
+        blvl_status st = blvl_image_decode(&d, 0, &px, opt, &e);
+        if (st == BLVL_E_NOMEM)
             return xp_fail(x, BLVL_E_NOMEM, "out of memory");
+        if (st != BLVL_OK)
+            return xp_fail(x, BLVL_E_ARGUMENT, "image-data: %s: %s", where, e.message);
+        uint64_t rows = (uint64_t)px.height * (px.layers ? px.layers : 1);
+        if (rows > 0x7FFFFFFFu)
+            st = BLVL_E_ARGUMENT, snprintf(e.message, sizeof e.message, "too many rows");
+        else
+            st = blvl_image_write_png(px.pixels, px.width, (uint32_t)rows, owned, nbytes, opt, &e);
+        blvl_image_rgba_free(&px, opt);
+        if (st == BLVL_E_NOMEM)
+            return xp_fail(x, BLVL_E_NOMEM, "out of memory");
+        if (st != BLVL_OK)
+            return xp_fail(x, BLVL_E_ARGUMENT, "image-data: %s: %s", where, e.message);
         *bytes = *owned;
         *mime = "image/png";
         return BLVL_OK;
     }
-    if (encoding < sizeof encoding_names / sizeof encoding_names[0])
-        return xp_fail(x, BLVL_E_ARGUMENT,
-                       "image-encoding: %s: %s images are not exported by this build (PNG, "
-                       "JPEG and RGBA8 only)",
-                       where, encoding_names[encoding]);
     return xp_fail(x, BLVL_E_ARGUMENT, "image-encoding: %s: unknown encoding %u", where,
                    (unsigned)encoding);
 }
