@@ -12,6 +12,40 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
+/* Internal names live in the library's blvl__ namespace (tests/test_symbols.sh). */
+#define xj_init blvl__xj_init
+#define xj_free blvl__xj_free
+#define xj_raw blvl__xj_raw
+#define xj_obj blvl__xj_obj
+#define xj_arr blvl__xj_arr
+#define xj_end blvl__xj_end
+#define xj_num blvl__xj_num
+#define xj_u64 blvl__xj_u64
+#define xj_bool blvl__xj_bool
+#define xj_strn blvl__xj_strn
+#define xj_str blvl__xj_str
+#define xj_vec blvl__xj_vec
+#define xj_item blvl__xj_item
+#define xbuf_free blvl__xbuf_free
+#define xbuf_take blvl__xbuf_take
+#define xp_fail blvl__xp_fail
+#define xp_check blvl__xp_check
+#define xp_view blvl__xp_view
+#define xp_accessor blvl__xp_accessor
+#define xp_section blvl__xp_section
+#define xp_glb blvl__xp_glb
+#define xp_textures blvl__xp_textures
+#define xp_materials blvl__xp_materials
+#define xp_geometry blvl__xp_geometry
+#define xp_nodes blvl__xp_nodes
+#define xp_collision blvl__xp_collision
+#define xp_image_bytes blvl__xp_image_bytes
+#define xp_quat_look blvl__xp_quat_look
+#define xp_quat_ypr blvl__xp_quat_ypr
+#define xp_finite blvl__xp_finite
+#define xp_batch_source blvl__xp_batch_source
+#define xp_collider_source blvl__xp_collider_source
+
 #define XP_NONE 0xFFFFFFFFu
 #define XP_M BLVL_EXPORT_METRES_PER_QU
 
