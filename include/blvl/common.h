@@ -73,7 +73,7 @@ typedef enum blvl_status {
     /* symbols sidecar (.bsym) */
     BLVL_E_SYMBOLS_STALE,   /* symbols: the .bsym names another level (identity mismatch) */
     BLVL_E_SYMBOLS_VERSION, /* symbols: a .bsym version this reader does not know */
-    BLVL_E_SYMBOLS,         /* symbols: an invariant of the .bsym is broken (the message names it) */
+    BLVL_E_SYMBOLS, /* symbols: an invariant of the .bsym is broken (the message names it) */
     BLVL_STATUS_COUNT
 } blvl_status;
 
