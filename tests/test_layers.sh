@@ -10,6 +10,7 @@
 #   trace      -> geom, sections, fb, common (the container only through its public API)
 #   bake       -> geom, sections, fb, container, common (fb holds the builder too)
 #   import     -> bake, sections, fb, common  importers (src/import/<format>/), one folder each
+#   export     -> symbols, image, geom, sections, fb, container, common  glTF export
 #
 # A layer's #include "X/..." of another src/ folder must be in its list; public headers are
 # checked where a layer must stand alone (common and fb see no container header). It also
@@ -33,6 +34,7 @@ allowed() { # layer -> the src/ folders it may include
     bake) echo "bake geom sections fb container common" ;;
     import) echo "import bake sections fb common" ;;
     image) echo "image sections fb container common" ;;
+    export) echo "export symbols image geom sections fb container common" ;;
     *) echo "" ;;
     esac
 }
