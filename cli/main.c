@@ -31,7 +31,8 @@
               "each event")                                                                        \
     X(trace, "trace boxes, rays and points against a level's colliders")                           \
     X(diag, "check a level (and its symbols) against the catalogue of checks; text dumps")         \
-    X(probe, "what a player at a pose sees and stands in; render the view (--png)")
+    X(probe, "what a player at a pose sees and stands in; render the view (--png)")                \
+    X(export, "write a level as glTF 2.0 (.glb, or .gltf and .bin)")
 
 #define X(name, summary) int blvl_cmd_##name(int argc, char **argv);
 BLVL_COMMANDS

@@ -20,6 +20,11 @@ need=()
 for p in "${pkgs[@]}"; do
     [[ $'\n'$installed$'\n' == *$'\n'"$p install ok installed"$'\n'* ]] || need+=("$p")
 done
+# node and npm run the glTF validator (scripts/gltf-validator.sh): Debian's packages, unless the
+# commands are already there (a node from elsewhere ships its own npm).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    need+=(nodejs npm)
+fi
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
 updated=0

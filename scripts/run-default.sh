@@ -4,7 +4,8 @@
 # game sections in tests/data/default/: verify it, print its info, dump its meta section, trace
 # a box through its colliders and stream it through the streaming reader. Then the bundled
 # Rockgrave map (tests/data/hmap/sample.hmap, docs/IMPORT-HMAP.md): bake it with its symbols,
-# verify it, print its info and drop a player box onto its floor.
+# verify it, print its info and drop a player box onto its floor. Last, both levels exported to
+# glTF 2.0 .glb files and checked by the Khronos glTF-Validator.
 #   scripts/run-default.sh BUILD_DIR
 set -eu
 build=${1:-build}
@@ -53,3 +54,18 @@ echo "== blvl info"
 # feet) dropped from 100 qu lands at y 24 + 1/32.
 echo "== blvl trace (a player box dropped onto room A's floor)"
 "$blvl" trace "$baked" --box -16 -24 -16 16 32 16 --from 40 100 40 --to 40 -100 40 --as player
+
+# Both levels as glTF 2.0 (docs/EXPORT.md), colliders included as a second scene "collision".
+echo "== blvl export $baked -o ${baked%.blvl}.glb --collision"
+"$blvl" export "$baked" -o "${baked%.blvl}.glb" --collision
+glb=$out/default.glb
+echo "== blvl export $level -o $glb --collision"
+"$blvl" export "$level" -o "$glb" --collision
+echo "wrote $glb ($(wc -c <"$glb") bytes) and ${baked%.blvl}.glb: open either in any glTF 2.0"
+echo "viewer, e.g. Blender (File > Import > glTF 2.0) or three.js's editor (drag the file onto"
+echo "it); the colliders are the file's second scene, \"collision\"."
+if [ -f "$build/gltf-validator/node_modules/gltf-validator/package.json" ]; then
+    echo "== the Khronos glTF-Validator on both"
+    NODE_PATH=$build/gltf-validator/node_modules node "$src/tools/gltf_validate/validate.js" \
+        "$glb" "${baked%.blvl}.glb"
+fi

@@ -11,7 +11,10 @@
 #   symbols    -> sections, fb, container, common   the .bsym sidecar
 #   bake       -> symbols, geom, sections, fb, container, common (fb holds the builder too)
 #   import     -> bake, sections, fb, common  importers (src/import/<format>/), one folder each
+#   image      -> sections, fb, container, common   decoding a level's images
+#   diag       -> symbols, trace, image, geom, sections, fb, container, common   blvl diag
 #   probe      -> symbols, trace, image, geom, sections, fb, container, common   blvl probe
+#   export     -> symbols, image, geom, sections, fb, container, common  glTF export
 #
 # A layer's #include "X/..." of another src/ folder must be in its list; public headers are
 # checked where a layer must stand alone (common and fb see no container header). It also
@@ -36,7 +39,9 @@ allowed() { # layer -> the src/ folders it may include
     symbols) echo "symbols sections fb container common" ;;
     import) echo "import bake sections fb common" ;;
     image) echo "image sections fb container common" ;;
+    diag) echo "diag symbols trace image geom sections fb container common" ;;
     probe) echo "probe symbols trace image geom sections fb container common" ;;
+    export) echo "export symbols image geom sections fb container common" ;;
     *) echo "" ;;
     esac
 }

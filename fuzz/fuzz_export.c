@@ -1,0 +1,76 @@
+/* Fuzz target: glTF export of hostile sections. A level's own bytes carry BLAKE3 digests that
+ * mutation breaks at once, so the input is the sections themselves: for geometry, sim,
+ * textures, cameras, lighting, sites and lightmaps in turn, a u32 little-endian length and that
+ * many bytes (a short input ends the list; a length of 0 leaves the section out). They are
+ * written into a level with an empty meta (and an empty sim when none is given), opened and
+ * exported to memory with the colliders. Every input must either be refused with a message
+ * (by the writer's section checks, the reader's verifier or the export's own rules) or give a
+ * .glb whose container is whole. fuzz/corpus/export holds the sections of the sample levels. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blvl/export.h"
+#include "blvl/sections.h"
+
+static const char *const tags[] = {"geometry", "sim",   "textures", "cameras",
+                                   "lighting", "sites", "lightmaps"};
+#define NTAGS (sizeof tags / sizeof tags[0])
+
+static uint32_t le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    blvl_options opt = {0};
+    opt.threads = 1;
+    blvl_error e;
+    uint8_t *meta = NULL, *sim = NULL;
+    size_t meta_n = 0, sim_n = 0;
+    if (blvl_section_from_json("meta", "{}", 2, &opt, &meta, &meta_n, &e) != BLVL_OK ||
+        blvl_section_from_json("sim", "{}", 2, &opt, &sim, &sim_n, &e) != BLVL_OK)
+        abort();
+    blvl_section_in in[NTAGS + 1];
+    size_t n = 0, at = 0;
+    in[n++] = (blvl_section_in){"meta", 0, 0, meta, meta_n};
+    int have_sim = 0;
+    for (size_t t = 0; t < NTAGS && at + 4 <= size; t++) {
+        uint32_t len = le32(data + at);
+        at += 4;
+        if (len > size - at)
+            len = (uint32_t)(size - at);
+        if (len) {
+            in[n++] = (blvl_section_in){tags[t], 0, 0, data + at, len};
+            have_sim |= t == 1;
+        }
+        at += len;
+    }
+    if (!have_sim)
+        in[n++] = (blvl_section_in){"sim", 0, 0, sim, sim_n};
+    uint8_t *file = NULL;
+    size_t file_n = 0;
+    if (blvl_write_memory(in, n, &opt, &file, &file_n, &e) == BLVL_OK) {
+        blvl_level *lv = NULL;
+        if (blvl_open_memory(&lv, file, file_n, &opt, &e) == BLVL_OK) {
+            blvl_export_options xo = {0};
+            xo.base = &opt;
+            xo.collision = true;
+            uint8_t *glb = NULL;
+            size_t glb_n = 0;
+            blvl_status st = blvl_export_glb(lv, &xo, &glb, &glb_n, &e);
+            if (st == BLVL_OK) {
+                if (glb_n < 20 || memcmp(glb, "glTF", 4) != 0 || le32(glb + 8) != glb_n ||
+                    le32(glb + 12) + 20 > glb_n)
+                    abort();
+                blvl_free(&opt, glb);
+            } else if (glb || e.code != st || e.message[0] == '\0') {
+                abort();
+            }
+            blvl_close(lv);
+        }
+        blvl_free(&opt, file);
+    }
+    blvl_free(&opt, meta);
+    blvl_free(&opt, sim);
+    return 0;
+}

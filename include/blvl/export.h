@@ -1,0 +1,64 @@
+/* glTF 2.0 export of a level (docs/EXPORT.md): the world mesh, its materials and textures, the
+ * lightmap, cameras, punctual lights, spawns, triggers, sites, hurt volumes and (optionally) the
+ * colliders, in glTF's axes (+Y up, metres; 1 qu = 0.0254 m), as one .glb or as a .gltf with
+ * its .bin beside it.
+ *
+ *   blvl_export_glb(level, &xo, &glb, &size, &err)        a .glb in memory
+ *   blvl_export_gltf(level, &xo, "x.bin", &json, &json_size, &bin, &bin_size, &err)
+ *                                                          a .gltf's JSON and its buffer
+ *   blvl_export_glb_file(level, &xo, "x.glb", &err)       a .glb written to a temporary name,
+ *                                                          then renamed (never a partial file)
+ *
+ *   blvl_export_options xo = {0};       // geometry, materials, textures, lightmap, nodes
+ *   xo.collision = true;                // plus a hidden "collision" scene, a mesh per collider
+ *
+ * Every level is hostile: an index out of range, a non-finite number, an image that is not what
+ * its encoding says, or an output past glTF's 4 GiB is refused (BLVL_E_ARGUMENT, the message
+ * "export: <rule>: <where>: <what>") before anything is written. Sections that fail to read
+ * (digest, verifier) give the reader's own status. */
+#ifndef BLVL_EXPORT_H
+#define BLVL_EXPORT_H
+
+#include "blvl/blvl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct blvl_symbols;
+
+/* Metres per Quake unit: the scale of every exported position and length. */
+#define BLVL_EXPORT_METRES_PER_QU 0.0254
+
+typedef struct blvl_export_options {
+    const blvl_options *base; /* allocator; NULL = the C allocator */
+    bool collision;           /* add the colliders (a scene of their own, not the default) */
+    /* Optional (NULL = none): the level's .bsym, opened against the same level; each batch's
+     * and collider's source goes into its extras. */
+    const struct blvl_symbols *symbols;
+} blvl_export_options;
+
+/* The level as one .glb in memory; *out is the caller's: blvl_free(xo->base, *out). */
+BLVL_API blvl_status blvl_export_glb(blvl_level *level, const blvl_export_options *xo,
+                                     uint8_t **out, size_t *out_size, blvl_error *err);
+
+/* The level as a .gltf: its JSON (NUL-terminated) names its one buffer by `bin_uri` (a relative
+ * URI, written into the JSON as given: it must need no escaping). Both outputs are the caller's. */
+BLVL_API blvl_status blvl_export_gltf(blvl_level *level, const blvl_export_options *xo,
+                                      const char *bin_uri, char **json, size_t *json_size,
+                                      uint8_t **bin, size_t *bin_size, blvl_error *err);
+
+/* blvl_export_glb written to `path` through a temporary file renamed over it: on any failure
+ * nothing is left at `path` (an existing file there is kept as it was). */
+BLVL_API blvl_status blvl_export_glb_file(blvl_level *level, const blvl_export_options *xo,
+                                          const char *path, blvl_error *err);
+
+/* blvl_export_gltf written as DIR/NAME.gltf and DIR/NAME.bin (each atomically, the .bin first). */
+BLVL_API blvl_status blvl_export_gltf_files(blvl_level *level, const blvl_export_options *xo,
+                                            const char *dir, const char *name, blvl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,329 @@
+/* The colliders as a scene of their own ("collision", not the default scene, so a viewer shows
+ * the level and a designer switches to the hull): one node and one mesh per collider. A Planes
+ * collider's faces are each plane's polygon, a large square on the plane clipped by every other
+ * plane (bevel planes clip to nothing and drop out); a Hull collider's faces are its loops,
+ * turned to face away from the hull's centre. Faces are fanned into triangles with flat normals. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export/export_internal.h"
+#include "geom/geom.h"
+
+/* A collider with more planes is refused: clipping is quadratic in them. */
+#define XP_MAX_PLANES 1024
+#define XP_MAX_HULL 65536
+
+typedef struct col_rec {
+    size_t first, count; /* vertices (3 per triangle) in the collision arrays */
+    double lo[3], hi[3];
+} col_rec;
+
+typedef struct col_out {
+    const blvl_allocator *al;
+    geom_vec pos, nrm; /* float[3] each */
+} col_out;
+
+/* The polygon pts[0..n) (qu) fanned into triangles facing n. */
+static int emit(col_out *o, double (*pts)[3], int n, const double nrm[3], col_rec *r) {
+    float fn[3] = {(float)nrm[0], (float)nrm[1], (float)nrm[2]};
+    for (int t = 1; t + 1 < n; t++) {
+        const int c[3] = {0, t, t + 1};
+        for (int k = 0; k < 3; k++) {
+            float p[3];
+            for (int a = 0; a < 3; a++) {
+                p[a] = (float)(pts[c[k]][a] * XP_M);
+                if (p[a] < r->lo[a])
+                    r->lo[a] = p[a];
+                if (p[a] > r->hi[a])
+                    r->hi[a] = p[a];
+            }
+            if (!blvl__geom_vec_push(o->al, &o->pos, p) || !blvl__geom_vec_push(o->al, &o->nrm, fn))
+                return 0;
+            r->count++;
+        }
+    }
+    return 1;
+}
+
+/* Newell's normal of a loop (unnormalised). */
+static void newell(double (*p)[3], int n, double out[3]) {
+    out[0] = out[1] = out[2] = 0;
+    for (int i = 0; i < n; i++) {
+        const double *a = p[i], *b = p[(i + 1) % n];
+        out[0] += (a[1] - b[1]) * (a[2] + b[2]);
+        out[1] += (a[2] - b[2]) * (a[0] + b[0]);
+        out[2] += (a[0] - b[0]) * (a[1] + b[1]);
+    }
+}
+
+static int planes_shape(xp *x, col_out *o, blvl_Planes ps, uint32_t ci, col_rec *r,
+                        double (*buf)[3]) {
+    uint32_t np = blvl_Planes_planes_len(ps);
+    if (np > XP_MAX_PLANES) {
+        xp_fail(x, BLVL_E_ARGUMENT, "too-large: sim.colliders[%u]: %u planes, at most %u drawn",
+                (unsigned)ci, (unsigned)np, XP_MAX_PLANES);
+        return 0;
+    }
+    blvl_Plane pl[64];
+    double(*pts)[3] = buf, (*tmp)[3] = buf + (XP_MAX_PLANES + 8);
+    const int cap = XP_MAX_PLANES + 8;
+    /* The planes, unit and finite, into a local array (the buffer's vector is unaligned). */
+    double(*pn)[4] = (double(*)[4])(buf + 2 * (XP_MAX_PLANES + 8));
+    uint32_t m = 0;
+    for (uint32_t first = 0; first < np; first += 64) {
+        size_t got = blvl_Planes_planes_copy(ps, first, pl, 64);
+        for (size_t k = 0; k < got; k++) {
+            double v[4] = {pl[k].normal.x, pl[k].normal.y, pl[k].normal.z, pl[k].dist};
+            double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            if (!xp_finite(v, 4) || !(l > 1e-6) || fabs(v[3]) > 1e7)
+                continue;
+            pn[m][0] = v[0] / l, pn[m][1] = v[1] / l, pn[m][2] = v[2] / l, pn[m][3] = v[3] / l;
+            m++;
+        }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        double sq[4][3];
+        blvl__geom_base_square(pn[i], pn[i][3], 262144.0, sq);
+        memcpy(pts, sq, sizeof sq);
+        int n = 4;
+        for (uint32_t k = 0; k < m && n >= 3; k++)
+            if (k != i)
+                n = blvl__geom_clip(pts, n, tmp, cap, pn[k], pn[k][3], 1e-3);
+        if (n < 3)
+            continue;
+        double nn[3];
+        newell(pts, n, nn);
+        double area = sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+        /* A corner out at the starting square: the solid is open on that side. */
+        int open = 0;
+        for (int k = 0; k < n; k++)
+            for (int a = 0; a < 3; a++)
+                open |= fabs(pts[k][a]) > 200000.0;
+        if (area < 1e-6 || open)
+            continue;
+        if (!emit(o, pts, n, pn[i], r))
+            return -1;
+    }
+    return 1;
+}
+
+static int hull_shape(xp *x, col_out *o, blvl_Hull h, uint32_t ci, col_rec *r, double (*buf)[3]) {
+    uint32_t nv = blvl_Hull_vertices_len(h), nf = blvl_Hull_face_sizes_len(h),
+             ni = blvl_Hull_face_indices_len(h);
+    if (nv > XP_MAX_HULL || ni > XP_MAX_HULL) {
+        xp_fail(x, BLVL_E_ARGUMENT, "too-large: sim.colliders[%u]: hull of %u vertices, %u corners",
+                (unsigned)ci, (unsigned)nv, (unsigned)ni);
+        return 0;
+    }
+    double c[3] = {0, 0, 0};
+    for (uint32_t i = 0; i < nv; i++) {
+        blvl_Vec3 v = blvl_Hull_vertices_at(h, i);
+        double d[3] = {v.x, v.y, v.z};
+        if (!xp_finite(d, 3)) {
+            xp_fail(x, BLVL_E_ARGUMENT, "non-finite: sim.colliders[%u]: hull vertex %u",
+                    (unsigned)ci, (unsigned)i);
+            return 0;
+        }
+        c[0] += d[0] / nv, c[1] += d[1] / nv, c[2] += d[2] / nv;
+    }
+    uint64_t at = 0;
+    for (uint32_t f = 0; f < nf; f++) {
+        uint32_t sz = blvl_Hull_face_sizes_at(h, f);
+        if (sz < 3 || at + sz > ni || sz > XP_MAX_PLANES) {
+            xp_fail(x, BLVL_E_ARGUMENT,
+                    "index-range: sim.colliders[%u]: hull face %u of %u corners at %llu of %u",
+                    (unsigned)ci, (unsigned)f, (unsigned)sz, (unsigned long long)at, (unsigned)ni);
+            return 0;
+        }
+        double cen[3] = {0, 0, 0};
+        for (uint32_t k = 0; k < sz; k++) {
+            uint32_t vi = blvl_Hull_face_indices_at(h, (uint32_t)at + k);
+            if (vi >= nv) {
+                xp_fail(x, BLVL_E_ARGUMENT,
+                        "index-range: sim.colliders[%u]: hull corner %llu: vertex %u of %u",
+                        (unsigned)ci, (unsigned long long)(at + k), (unsigned)vi, (unsigned)nv);
+                return 0;
+            }
+            blvl_Vec3 v = blvl_Hull_vertices_at(h, vi);
+            buf[k][0] = v.x, buf[k][1] = v.y, buf[k][2] = v.z;
+            for (int a = 0; a < 3; a++)
+                cen[a] += buf[k][a] / sz;
+        }
+        at += sz;
+        double nn[3];
+        newell(buf, (int)sz, nn);
+        double l = sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+        if (!(l > 1e-9))
+            continue;
+        for (int a = 0; a < 3; a++)
+            nn[a] /= l;
+        if (nn[0] * (cen[0] - c[0]) + nn[1] * (cen[1] - c[1]) + nn[2] * (cen[2] - c[2]) < 0) {
+            for (uint32_t k = 0; k < sz / 2; k++) { /* reverse the loop */
+                double t[3];
+                memcpy(t, buf[k], sizeof t);
+                memcpy(buf[k], buf[sz - 1 - k], sizeof t);
+                memcpy(buf[sz - 1 - k], t, sizeof t);
+            }
+            nn[0] = -nn[0], nn[1] = -nn[1], nn[2] = -nn[2];
+        }
+        if (!emit(o, buf, (int)sz, nn, r))
+            return -1;
+    }
+    return 1;
+}
+
+static const char *const flag_names[8] = {"ladder", "surface-bit1",  "surface-bit2",
+                                          "sky",    "clip",          "shot-through",
+                                          "water",  "player-through"};
+
+blvl_status xp_collision(xp *x) {
+    if (!x->xo->collision || x->st != BLVL_OK)
+        return x->st;
+    blvl_Sim sim = x->sim;
+    uint32_t n = blvl_Sim_colliders_len(sim);
+    if (!n)
+        return x->st;
+    col_out o = {x->al, {0}, {0}};
+    blvl__geom_vec_init(&o.pos, sizeof(float) * 3);
+    blvl__geom_vec_init(&o.nrm, sizeof(float) * 3);
+    col_rec *rec = blvl__calloc_n(x->al, n, sizeof *rec);
+    size_t bufn = 3 * (XP_MAX_PLANES + 8) + 2 * XP_MAX_PLANES;
+    double(*buf)[3] = blvl__calloc_n(x->al, bufn, sizeof *buf);
+    if (!rec || !buf) {
+        xp_fail(x, BLVL_E_NOMEM, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n && x->st == BLVL_OK; i++) {
+        blvl_Collider c = blvl_Sim_colliders_at(sim, i);
+        col_rec *r = &rec[i];
+        r->first = o.pos.len;
+        for (int a = 0; a < 3; a++)
+            r->lo[a] = INFINITY, r->hi[a] = -INFINITY;
+        int ok = 1;
+        if (blvl_Collider_shape_type(c) == blvl_Shape_Planes)
+            ok = planes_shape(x, &o, blvl_Collider_shape_as_Planes(c), i, r, buf);
+        else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull)
+            ok = hull_shape(x, &o, blvl_Collider_shape_as_Hull(c), i, r, buf);
+        if (ok < 0)
+            xp_fail(x, BLVL_E_NOMEM, "out of memory");
+    }
+    if (x->st != BLVL_OK)
+        goto done;
+    /* The collision material: translucent, both sides. */
+    uint32_t mat = x->n_materials++;
+    xj *j = &x->materials;
+    xj_item(j);
+    xj_obj(j, NULL);
+    xj_str(j, "name", "blvl collision");
+    xj_obj(j, "pbrMetallicRoughness");
+    const double col[4] = {1.0, 0.35, 0.1, 0.4};
+    xj_vec(j, "baseColorFactor", col, 4);
+    xj_num(j, "metallicFactor", 0);
+    xj_end(j);
+    xj_str(j, "alphaMode", "BLEND");
+    xj_bool(j, "doubleSided", 1);
+    xj_end(j);
+
+    uint32_t vp = XP_NONE, vn = XP_NONE;
+    if (o.pos.len) {
+        size_t bytes = o.pos.len * sizeof(float) * 3, off;
+        uint8_t *d = xbuf_take(&x->bin, bytes * 2, &off);
+        if (!d) {
+            xp_check(x);
+            goto done;
+        }
+        memcpy(d, o.pos.data, bytes);
+        memcpy(d + bytes, o.nrm.data, bytes);
+        vp = xp_view(x, off, bytes, 12, 34962);
+        vn = xp_view(x, off + bytes, bytes, 12, 34962);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        blvl_Collider c = blvl_Sim_colliders_at(sim, i);
+        col_rec *r = &rec[i];
+        uint32_t mesh = XP_NONE;
+        if (r->count) {
+            uint32_t ap = xp_accessor(x, vp, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3",
+                                      r->lo, r->hi, 3);
+            uint32_t an = xp_accessor(x, vn, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3",
+                                      NULL, NULL, 0);
+            xj *mj = &x->meshes;
+            xj_item(mj);
+            xj_obj(mj, NULL);
+            char name[40];
+            snprintf(name, sizeof name, "collider %u", (unsigned)i);
+            xj_str(mj, "name", name);
+            xj_arr(mj, "primitives");
+            xj_obj(mj, NULL);
+            xj_obj(mj, "attributes");
+            xj_u64(mj, "POSITION", ap);
+            xj_u64(mj, "NORMAL", an);
+            xj_end(mj);
+            xj_u64(mj, "material", mat);
+            xj_end(mj);
+            xj_end(mj);
+            xj_end(mj);
+            mesh = x->n_meshes++;
+        }
+        xj *nj = &x->nodes;
+        xj_item(nj);
+        xj_obj(nj, NULL);
+        char name[40];
+        snprintf(name, sizeof name, "collider %u", (unsigned)i);
+        xj_str(nj, "name", name);
+        if (mesh != XP_NONE)
+            xj_u64(nj, "mesh", mesh);
+        xj_obj(nj, "extras");
+        xj_obj(nj, "blvl");
+        xj_str(nj, "kind", "collider");
+        xj_u64(nj, "index", i);
+        uint32_t fl = blvl_Collider_flags(c);
+        xj_u64(nj, "flags", fl);
+        xj_arr(nj, "flag_names");
+        for (int b = 0; b < 8; b++)
+            if (fl & (1u << b))
+                xj_str(nj, NULL, flag_names[b]);
+        xj_end(nj);
+        uint32_t v;
+        if ((v = blvl_Collider_material(c)) != XP_NONE)
+            xj_u64(nj, "material", v);
+        if ((v = blvl_Collider_door(c)) != XP_NONE)
+            xj_u64(nj, "door", v);
+        if ((v = blvl_Collider_breakable(c)) != XP_NONE)
+            xj_u64(nj, "breakable", v);
+        if ((v = blvl_Collider_gametypes(c)) != XP_NONE)
+            xj_u64(nj, "gametypes", v);
+        if ((v = blvl_Collider_source(c)) != XP_NONE && v < blvl_Sim_collider_sources_len(sim)) {
+            blvl_ColliderSource s = blvl_Sim_collider_sources_at(sim, v);
+            static const char *const kinds[] = {"world", "entity", "patch",
+                                                "mesh",  "prop",   "physics"};
+            unsigned k = blvl_ColliderSource_kind(s);
+            xj_obj(nj, "source");
+            xj_u64(nj, "index", v);
+            xj_str(nj, "kind", k < 6 ? kinds[k] : "unknown");
+            blvl_fb_str sn = blvl_ColliderSource_name(s);
+            if (sn.len)
+                xj_strn(nj, "name", sn.ptr, sn.len);
+            if (blvl_ColliderSource_entity(s) != XP_NONE)
+                xj_u64(nj, "entity", blvl_ColliderSource_entity(s));
+            xj_end(nj);
+        }
+        xp_collider_source(x, nj, i);
+        xj_end(nj);
+        xj_end(nj);
+        xj_end(nj);
+        xj_item(&x->scene1);
+        xj_u64(&x->scene1, NULL, x->n_nodes++);
+        x->n_scene1++;
+    }
+    x->any_collision = 1;
+    xp_check(x);
+done:
+    blvl__geom_vec_free(x->al, &o.pos);
+    blvl__geom_vec_free(x->al, &o.nrm);
+    if (rec)
+        blvl__dealloc(x->al, rec, (size_t)n * sizeof *rec);
+    if (buf)
+        blvl__dealloc(x->al, buf, bufn * sizeof *buf);
+    return x->st;
+}

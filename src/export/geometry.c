@@ -1,0 +1,263 @@
+/* The world mesh. blvl and glTF share their axes (+Y up, -Z forward, right-handed) and their
+ * front face (counter-clockwise), so a position only scales to metres and indices keep their
+ * order. All vertices go into one set of attribute accessors that every primitive shares; each
+ * batch is one primitive (its own index accessor into the one index view), and the batches that
+ * move or vanish together (same door, same breakable) are one mesh on one node. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/export_internal.h"
+
+/* sRGB byte to linear 0..1 (glTF's COLOR_0 is linear). */
+static float srgb_to_linear(uint8_t b) {
+    double c = b / 255.0;
+    return (float)(c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4));
+}
+
+/* Unit length in double; 0 when the vector has no direction. */
+static int unit3(double v[3]) {
+    double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(l > 1e-12) || !isfinite(l))
+        return 0;
+    v[0] /= l, v[1] /= l, v[2] /= l;
+    return 1;
+}
+
+typedef struct batch_key {
+    uint32_t door, breakable, batch;
+} batch_key;
+
+static int cmp_key(const void *a, const void *b) {
+    const batch_key *p = a, *q = b;
+    if (p->door != q->door)
+        return p->door < q->door ? -1 : 1;
+    if (p->breakable != q->breakable)
+        return p->breakable < q->breakable ? -1 : 1;
+    return p->batch < q->batch ? -1 : p->batch > q->batch;
+}
+
+/* Converts every vertex into the six attribute arrays; returns the first accessor (POSITION,
+ * then NORMAL, TANGENT, TEXCOORD_0, TEXCOORD_1, COLOR_0 follow in that order). */
+static uint32_t vertices(xp *x, blvl_Geometry g, uint32_t nv) {
+    size_t off;
+    uint8_t *base = xbuf_take(&x->bin, (size_t)nv * 72, &off);
+    if (!base) {
+        xp_check(x);
+        return XP_NONE;
+    }
+    float *pos = (float *)base, *nrm = pos + (size_t)nv * 3, *tan = nrm + (size_t)nv * 3,
+          *uv0 = tan + (size_t)nv * 4, *uv1 = uv0 + (size_t)nv * 2, *col = uv1 + (size_t)nv * 2;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    float lin[256];
+    for (int i = 0; i < 256; i++)
+        lin[i] = srgb_to_linear((uint8_t)i);
+    blvl_Vertex chunk[256];
+    for (uint32_t first = 0; first < nv; first += 256) {
+        size_t n = blvl_Geometry_vertices_copy(g, first, chunk, 256);
+        for (size_t k = 0; k < n; k++) {
+            const blvl_Vertex *v = &chunk[k];
+            size_t i = first + k;
+            double p[3] = {v->position.x, v->position.y, v->position.z};
+            double nn[3] = {v->normal.x, v->normal.y, v->normal.z};
+            double uv[4] = {v->uv.x, v->uv.y, v->lightmap_uv.x, v->lightmap_uv.y};
+            if (!xp_finite(p, 3) || !xp_finite(nn, 3) || !xp_finite(uv, 4)) {
+                xp_fail(x, BLVL_E_ARGUMENT, "non-finite: geometry.vertices[%zu]", i);
+                return XP_NONE;
+            }
+            for (int c = 0; c < 3; c++) {
+                float f = (float)(p[c] * XP_M);
+                pos[i * 3 + c] = f;
+                if (f < lo[c])
+                    lo[c] = f;
+                if (f > hi[c])
+                    hi[c] = f;
+            }
+            /* glTF wants unit normals and tangents: a vertex without a direction gets +Y, and a
+             * tangent without one gets any direction at right angles to the normal. */
+            if (!unit3(nn))
+                nn[0] = 0, nn[1] = 1, nn[2] = 0;
+            double t[3] = {v->tangent.x / 32767.0, v->tangent.y / 32767.0, v->tangent.z / 32767.0};
+            if (!unit3(t)) {
+                double a[3] = {fabs(nn[0]) < 0.9 ? 1 : 0, fabs(nn[0]) < 0.9 ? 0 : 1, 0};
+                t[0] = a[1] * nn[2] - a[2] * nn[1];
+                t[1] = a[2] * nn[0] - a[0] * nn[2];
+                t[2] = a[0] * nn[1] - a[1] * nn[0];
+                unit3(t);
+            }
+            for (int c = 0; c < 3; c++) {
+                nrm[i * 3 + c] = (float)nn[c];
+                tan[i * 4 + c] = (float)t[c];
+            }
+            tan[i * 4 + 3] = v->tangent.w < 0 ? -1.0f : 1.0f;
+            uv0[i * 2] = v->uv.x, uv0[i * 2 + 1] = v->uv.y;
+            uv1[i * 2] = v->lightmap_uv.x, uv1[i * 2 + 1] = v->lightmap_uv.y;
+            col[i * 4] = lin[v->color.r];
+            col[i * 4 + 1] = lin[v->color.g];
+            col[i * 4 + 2] = lin[v->color.b];
+            col[i * 4 + 3] = v->color.a / 255.0f;
+        }
+        if (n < 256 && first + n < nv) {
+            xp_fail(x, BLVL_E_ARGUMENT, "index-range: geometry.vertices: short read");
+            return XP_NONE;
+        }
+    }
+    static const struct {
+        uint32_t size, comps;
+        const char *type;
+    } attr[6] = {{12, 3, "VEC3"}, {12, 3, "VEC3"}, {16, 4, "VEC4"},
+                 {8, 2, "VEC2"},  {8, 2, "VEC2"},  {16, 4, "VEC4"}};
+    uint32_t first_acc = XP_NONE;
+    size_t at = off;
+    for (int a = 0; a < 6; a++) {
+        size_t bytes = (size_t)nv * attr[a].size;
+        uint32_t view = xp_view(x, at, bytes, 0, 34962); /* ARRAY_BUFFER */
+        uint32_t acc = xp_accessor(x, view, 0, 5126, 0, nv, attr[a].type, a == 0 ? lo : NULL,
+                                   a == 0 ? hi : NULL, 3);
+        if (a == 0)
+            first_acc = acc;
+        at += bytes;
+    }
+    return first_acc;
+}
+
+static void primitive(xp *x, blvl_Batch b, uint32_t bi, uint32_t attrs, uint32_t index_view) {
+    xj *j = &x->meshes;
+    uint32_t first = blvl_Batch_first_index(b), count = blvl_Batch_index_count(b),
+             m = blvl_Batch_material(b);
+    uint32_t acc =
+        xp_accessor(x, index_view, (size_t)first * 4, 5125, 0, count, "SCALAR", NULL, NULL, 0);
+    static const char *const names[6] = {"POSITION",   "NORMAL",     "TANGENT",
+                                         "TEXCOORD_0", "TEXCOORD_1", "COLOR_0"};
+    xj_obj(j, NULL);
+    xj_obj(j, "attributes");
+    for (uint32_t a = 0; a < 6; a++)
+        xj_u64(j, names[a], attrs + a);
+    xj_end(j);
+    xj_u64(j, "indices", acc);
+    if (m != XP_NONE)
+        xj_u64(j, "material", m);
+    xj_obj(j, "extras");
+    xj_obj(j, "blvl");
+    xj_u64(j, "batch", bi);
+    if (m != XP_NONE && x->lightmap_texture != XP_NONE && x->material_lightmapped[m]) {
+        xj_obj(j, "lightmap");
+        xj_u64(j, "texture", x->lightmap_texture);
+        xj_u64(j, "texCoord", 1);
+        xj_u64(j, "layer", blvl_Batch_lightmap_layer(b));
+        xj_u64(j, "layers", x->lightmap_layers);
+        xj_num(j, "gain", x->lightmap_gain);
+        xj_str(j, "encoding", x->lightmap_encoding == 1 ? "gamma8" : "linear-hdr");
+        xj_end(j);
+    }
+    uint32_t fog = blvl_Batch_fog(b), gt = blvl_Batch_gametypes(b);
+    if (fog != XP_NONE)
+        xj_u64(j, "fog", fog);
+    if (gt != XP_NONE)
+        xj_u64(j, "gametypes", gt);
+    xp_batch_source(x, j, bi);
+    xj_end(j);
+    xj_end(j);
+    xj_end(j);
+}
+
+blvl_status xp_geometry(xp *x) {
+    if (!x->have_geo)
+        return x->st;
+    blvl_Geometry g = x->geo;
+    uint32_t nv = blvl_Geometry_vertices_len(g), ni = blvl_Geometry_indices_len(g),
+             nb = blvl_Geometry_batches_len(g);
+    /* Every batch first: a refusal comes before any work. */
+    uint32_t drawn = 0;
+    for (uint32_t i = 0; i < nb; i++) {
+        blvl_Batch b = blvl_Geometry_batches_at(g, i);
+        uint32_t first = blvl_Batch_first_index(b), count = blvl_Batch_index_count(b),
+                 m = blvl_Batch_material(b);
+        if (first % 3 || count % 3 || (uint64_t)first + count > ni)
+            return xp_fail(x, BLVL_E_ARGUMENT,
+                           "index-range: geometry.batches[%u]: indices %u..%u of %u (whole "
+                           "triangles inside indices)",
+                           (unsigned)i, (unsigned)first, (unsigned)(first + count), (unsigned)ni);
+        if (m != XP_NONE && m >= x->level_materials)
+            return xp_fail(x, BLVL_E_ARGUMENT,
+                           "index-range: geometry.batches[%u].material: %u past the %u materials",
+                           (unsigned)i, (unsigned)m, (unsigned)x->level_materials);
+        if (count)
+            drawn++;
+    }
+    if (!drawn || !nv)
+        return x->st;
+    /* The indices, each checked against the vertices. */
+    size_t ioff;
+    uint8_t *ib = xbuf_take(&x->bin, (size_t)ni * 4, &ioff);
+    if (!ib)
+        return xp_check(x), x->st;
+    blvl_Geometry_indices_copy(g, 0, (uint32_t *)ib, ni);
+    const uint32_t *idx = (const uint32_t *)ib;
+    for (uint32_t i = 0; i < ni; i++)
+        if (idx[i] >= nv)
+            return xp_fail(x, BLVL_E_ARGUMENT,
+                           "index-range: geometry.indices[%u]: vertex %u past the %u vertices",
+                           (unsigned)i, (unsigned)idx[i], (unsigned)nv);
+    uint32_t index_view = xp_view(x, ioff, (size_t)ni * 4, 0, 34963); /* ELEMENT_ARRAY_BUFFER */
+    uint32_t attrs = vertices(x, g, nv);
+    if (x->st != BLVL_OK)
+        return x->st;
+
+    batch_key *keys = blvl__calloc_n(x->al, drawn, sizeof *keys);
+    if (!keys)
+        return xp_fail(x, BLVL_E_NOMEM, "out of memory");
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < nb; i++) {
+        blvl_Batch b = blvl_Geometry_batches_at(g, i);
+        if (blvl_Batch_index_count(b))
+            keys[k++] = (batch_key){blvl_Batch_door(b), blvl_Batch_breakable(b), i};
+    }
+    qsort(keys, drawn, sizeof *keys, cmp_key);
+    xj *j = &x->meshes;
+    for (uint32_t s = 0; s < drawn;) {
+        uint32_t e = s + 1;
+        while (e < drawn && keys[e].door == keys[s].door && keys[e].breakable == keys[s].breakable)
+            e++;
+        char name[64];
+        if (keys[s].door != XP_NONE)
+            snprintf(name, sizeof name, "door %u", (unsigned)keys[s].door);
+        else if (keys[s].breakable != XP_NONE)
+            snprintf(name, sizeof name, "breakable %u", (unsigned)keys[s].breakable);
+        else
+            snprintf(name, sizeof name, "world");
+        xj_item(j);
+        xj_obj(j, NULL);
+        xj_str(j, "name", name);
+        xj_arr(j, "primitives");
+        for (uint32_t i = s; i < e; i++)
+            primitive(x, blvl_Geometry_batches_at(g, keys[i].batch), keys[i].batch, attrs,
+                      index_view);
+        xj_end(j);
+        xj_end(j);
+        uint32_t mesh = x->n_meshes++;
+        xj *nj = &x->nodes;
+        xj_item(nj);
+        xj_obj(nj, NULL);
+        xj_str(nj, "name", name);
+        xj_u64(nj, "mesh", mesh);
+        if (keys[s].door != XP_NONE || keys[s].breakable != XP_NONE) {
+            xj_obj(nj, "extras");
+            xj_obj(nj, "blvl");
+            if (keys[s].door != XP_NONE)
+                xj_u64(nj, "door", keys[s].door);
+            if (keys[s].breakable != XP_NONE)
+                xj_u64(nj, "breakable", keys[s].breakable);
+            xj_end(nj);
+            xj_end(nj);
+        }
+        xj_end(nj);
+        xj_item(&x->scene0);
+        xj_u64(&x->scene0, NULL, x->n_nodes++);
+        x->n_scene0++;
+        s = e;
+    }
+    blvl__dealloc(x->al, keys, (size_t)drawn * sizeof *keys);
+    return xp_check(x) ? x->st : x->st;
+}

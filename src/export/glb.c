@@ -1,0 +1,105 @@
+/* The .glb container: a 12-byte header (magic "glTF", version 2, total length), then the JSON
+ * chunk padded with spaces to 4 bytes, then the BIN chunk padded with zeros; and the files an
+ * export writes, each to a temporary name renamed over the target only once it is whole. */
+#include <stdio.h>
+#include <string.h>
+
+#include "container/out_file.h"
+#include "export/export_internal.h"
+
+static void le32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16),
+    p[3] = (uint8_t)(v >> 24);
+}
+
+blvl_status xp_glb(xp *x, const char *json, size_t json_len, uint8_t **out, size_t *out_size) {
+    size_t jpad = (json_len + 3) & ~(size_t)3, bpad = (x->bin.len + 3) & ~(size_t)3;
+    uint64_t total = 12 + 8 + (uint64_t)jpad + (x->bin.len ? 8 + (uint64_t)bpad : 0);
+    if (total > 0xFFFFFFFFu)
+        return xp_fail(x, BLVL_E_ARGUMENT, "too-large: the .glb would be %llu bytes, at most 4 GiB",
+                       (unsigned long long)total);
+    uint8_t *p = blvl__alloc_sized(x->al, (size_t)total);
+    if (!p)
+        return xp_fail(x, BLVL_E_NOMEM, "out of memory");
+    memcpy(p, "glTF", 4);
+    le32(p + 4, 2);
+    le32(p + 8, (uint32_t)total);
+    le32(p + 12, (uint32_t)jpad);
+    memcpy(p + 16, "JSON", 4);
+    memcpy(p + 20, json, json_len);
+    memset(p + 20 + json_len, ' ', jpad - json_len);
+    if (x->bin.len) {
+        uint8_t *b = p + 20 + jpad;
+        le32(b, (uint32_t)bpad);
+        memcpy(b + 4, "BIN\0", 4);
+        memcpy(b + 8, x->bin.p, x->bin.len);
+        memset(b + 8 + x->bin.len, 0, bpad - x->bin.len);
+    }
+    *out = p;
+    *out_size = (size_t)total;
+    return BLVL_OK;
+}
+
+static blvl_status write_whole(const char *path, const void *data, size_t size,
+                               const blvl_allocator *al, blvl_error *err) {
+    blvl_out_file f;
+    blvl_status st = blvl__out_open(&f, path, al, err);
+    if (st != BLVL_OK)
+        return st;
+    st = blvl__out_write(&f, data, size, err);
+    if (st == BLVL_OK)
+        st = blvl__out_commit(&f, err);
+    if (st != BLVL_OK)
+        blvl__out_abort(&f);
+    return st;
+}
+
+blvl_status blvl_export_glb_file(blvl_level *level, const blvl_export_options *xo, const char *path,
+                                 blvl_error *err) {
+    if (!path)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "export: no output path");
+    uint8_t *glb;
+    size_t n;
+    blvl_status st = blvl_export_glb(level, xo, &glb, &n, err);
+    if (st != BLVL_OK)
+        return st;
+    const blvl_allocator *al = xo && xo->base ? &xo->base->allocator : NULL;
+    st = write_whole(path, glb, n, al, err);
+    blvl__free_sized(al, glb);
+    return st;
+}
+
+blvl_status blvl_export_gltf_files(blvl_level *level, const blvl_export_options *xo,
+                                   const char *dir, const char *name, blvl_error *err) {
+    if (!dir || !name || !*name || strchr(name, '/') || strpbrk(name, "\"\\%#?"))
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "export: the name must be a plain file name (no / \" \\ %% # ?)");
+    const blvl_allocator *al = xo && xo->base ? &xo->base->allocator : NULL;
+    size_t dl = strlen(dir), nl = strlen(name), sz = dl + nl + 8;
+    char *path = blvl__alloc(al, sz), *uri = blvl__alloc(al, nl + 5);
+    if (!path || !uri) {
+        if (path)
+            blvl__dealloc(al, path, sz);
+        if (uri)
+            blvl__dealloc(al, uri, nl + 5);
+        return blvl__fail(err, BLVL_E_NOMEM, "export: out of memory");
+    }
+    snprintf(uri, nl + 5, "%s.bin", name);
+    char *json = NULL;
+    uint8_t *bin = NULL;
+    size_t jn = 0, bn = 0;
+    blvl_status st = blvl_export_gltf(level, xo, uri, &json, &jn, &bin, &bn, err);
+    if (st == BLVL_OK) {
+        snprintf(path, sz, "%s/%s.bin", dir, name);
+        st = write_whole(path, bin, bn, al, err);
+    }
+    if (st == BLVL_OK) {
+        snprintf(path, sz, "%s/%s.gltf", dir, name);
+        st = write_whole(path, json, jn, al, err);
+    }
+    blvl__free_sized(al, json);
+    blvl__free_sized(al, bin);
+    blvl__dealloc(al, path, sz);
+    blvl__dealloc(al, uri, nl + 5);
+    return st;
+}

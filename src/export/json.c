@@ -1,0 +1,221 @@
+/* The JSON text of a glTF document, built in memory. Numbers are written with 9 significant
+ * digits, or 17 when needed to read back the same double, integers exactly; a NaN or infinity has
+ * no JSON spelling, so it marks the text unusable (the callers check their numbers first and name
+ * the field). Strings from the level are arbitrary bytes: the glTF JSON must be UTF-8, so malformed
+ * sequences are replaced, never copied. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/export_internal.h"
+
+void xj_init(xj *j, const blvl_allocator *al) {
+    memset(j, 0, sizeof *j);
+    j->al = al;
+}
+
+void xj_free(xj *j) {
+    if (j->p)
+        blvl__dealloc(j->al, j->p, j->cap);
+    j->p = NULL;
+    j->len = j->cap = 0;
+}
+
+static int grow(xj *j, size_t n) {
+    if (j->nomem)
+        return 0;
+    if (j->len + n + 1 <= j->cap)
+        return 1;
+    size_t cap = j->cap ? j->cap : 256;
+    while (cap < j->len + n + 1) {
+        if (cap > SIZE_MAX / 2) {
+            j->nomem = 1;
+            return 0;
+        }
+        cap *= 2;
+    }
+    char *p = blvl__alloc(j->al, cap);
+    if (!p) {
+        j->nomem = 1;
+        return 0;
+    }
+    if (j->p) {
+        memcpy(p, j->p, j->len);
+        blvl__dealloc(j->al, j->p, j->cap);
+    }
+    j->p = p;
+    j->cap = cap;
+    return 1;
+}
+
+void xj_raw(xj *j, const char *s, size_t n) {
+    if (!grow(j, n))
+        return;
+    memcpy(j->p + j->len, s, n);
+    j->len += n;
+    j->p[j->len] = 0;
+}
+
+static void lit(xj *j, const char *s) {
+    xj_raw(j, s, strlen(s));
+}
+
+/* The comma before a value and its key, if any. */
+static void lead(xj *j, const char *key) {
+    if (j->depth > 0 && j->depth <= XJ_DEPTH) {
+        if (!j->first[j->depth - 1])
+            lit(j, ",");
+        j->first[j->depth - 1] = 0;
+    }
+    if (key) {
+        lit(j, "\"");
+        lit(j, key);
+        lit(j, "\":");
+    }
+}
+
+void xj_item(xj *j) {
+    if (j->items++)
+        lit(j, ",");
+}
+
+static void open(xj *j, const char *key, const char *c) {
+    lead(j, key);
+    lit(j, c);
+    if (j->depth < XJ_DEPTH) {
+        j->first[j->depth] = 1;
+        j->closer[j->depth] = c[0] == '{' ? '}' : ']';
+    }
+    j->depth++;
+}
+
+void xj_obj(xj *j, const char *key) {
+    open(j, key, "{");
+}
+
+void xj_arr(xj *j, const char *key) {
+    open(j, key, "[");
+}
+
+void xj_end(xj *j) {
+    char c = '}';
+    if (j->depth > 0) {
+        j->depth--;
+        if (j->depth < XJ_DEPTH)
+            c = j->closer[j->depth];
+    }
+    xj_raw(j, &c, 1);
+}
+
+void xj_num(xj *j, const char *key, double v) {
+    if (!isfinite(v)) {
+        j->nonfinite = 1;
+        v = 0;
+    }
+    char b[40];
+    /* Integers exactly (counts, indices given as doubles); else 9 significant digits. */
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(b, sizeof b, "%.0f", v);
+    else {
+        /* Nine digits when they read back as the same double (a float's value always does
+         * with 17): accessor bounds must equal the buffer's floats exactly. */
+        snprintf(b, sizeof b, "%.9g", v);
+        if (strtod(b, NULL) != v)
+            snprintf(b, sizeof b, "%.17g", v);
+    }
+    if (strcmp(b, "-0") == 0)
+        strcpy(b, "0");
+    lead(j, key);
+    lit(j, b);
+}
+
+void xj_u64(xj *j, const char *key, uint64_t v) {
+    char b[24];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    lead(j, key);
+    lit(j, b);
+}
+
+void xj_bool(xj *j, const char *key, int v) {
+    lead(j, key);
+    lit(j, v ? "true" : "false");
+}
+
+/* Length of the well-formed UTF-8 sequence at s (n bytes left), 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+    unsigned c = s[0];
+    size_t len;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, min = 0x10000;
+    else
+        return 0;
+    if (n < len)
+        return 0;
+    unsigned cp = c & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+void xj_strn(xj *j, const char *key, const char *s, size_t n) {
+    lead(j, key);
+    lit(j, "\"");
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        size_t run = i;
+        /* Copy the longest run that needs no escaping at once. */
+        while (run < n && u[run] >= 0x20 && u[run] < 0x80 && u[run] != '"' && u[run] != '\\')
+            run++;
+        if (run > i) {
+            xj_raw(j, s + i, run - i);
+            i = run;
+            continue;
+        }
+        unsigned c = u[i];
+        char e[8];
+        if (c == '"' || c == '\\') {
+            e[0] = '\\', e[1] = (char)c, e[2] = 0;
+            lit(j, e);
+            i++;
+        } else if (c < 0x20) {
+            snprintf(e, sizeof e, "\\u%04x", c);
+            lit(j, e);
+            i++;
+        } else {
+            size_t l = utf8_len(u + i, n - i);
+            if (l) {
+                xj_raw(j, s + i, l);
+                i += l;
+            } else {
+                lit(j, "\\ufffd");
+                i++;
+            }
+        }
+    }
+    lit(j, "\"");
+}
+
+void xj_str(xj *j, const char *key, const char *s) {
+    xj_strn(j, key, s ? s : "", s ? strlen(s) : 0);
+}
+
+void xj_vec(xj *j, const char *key, const double *v, int n) {
+    xj_arr(j, key);
+    for (int i = 0; i < n; i++)
+        xj_num(j, NULL, v[i]);
+    xj_end(j);
+}
