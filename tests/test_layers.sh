@@ -10,7 +10,7 @@
 #   trace      -> geom, sections, fb, common (the container only through its public API)
 #   symbols    -> sections, fb, container, common   the .bsym sidecar
 #   bake       -> symbols, geom, sections, fb, container, common (fb holds the builder too)
-#   import     -> bake, sections, fb, common  importers (src/import/<format>/), one folder each
+#   import     -> bake, image, sections, fb, common  importers (src/import/<format>/), one folder each
 #   image      -> sections, fb, container, common   decoding a level's images
 #   diag       -> symbols, trace, image, geom, sections, fb, container, common   blvl diag
 #   probe      -> symbols, trace, image, geom, sections, fb, container, common   blvl probe
@@ -37,7 +37,7 @@ allowed() { # layer -> the src/ folders it may include
     trace) echo "trace geom sections fb common" ;;
     bake) echo "bake symbols geom sections fb container common" ;;
     symbols) echo "symbols sections fb container common" ;;
-    import) echo "import bake sections fb common" ;;
+    import) echo "import bake image sections fb common" ;;
     image) echo "image sections fb container common" ;;
     diag) echo "diag symbols trace image geom sections fb container common" ;;
     probe) echo "probe symbols trace image geom sections fb container common" ;;

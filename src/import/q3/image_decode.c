@@ -1,58 +1,13 @@
 /* Pixels of any image the bake reads (the sky's faces, a light image's average colour): TGA
- * by image_tga.c, JPEG and PNG by stb_image (Debian's libstb-dev). stb allocates through
- * macros that take no context: they reach the caller's allocator through `dec_current`, a
- * _Thread_local pointer set only for the duration of one call. stb_image checks every
- * allocation it makes, so a failure returns NULL. */
+ * by image_tga.c, JPEG and PNG by the image layer (src/image/), whose stb_image path checks a
+ * JPEG's markers and tables and a PNG's chunks before stb sees them and caps stb's buffers, so
+ * a hostile .pk3 image gets a refusal, never stb's own faults. */
 #include <string.h>
 
 #include "common/alloc.h"
 #include "common/error.h"
+#include "image/image_internal.h"
 #include "image_internal.h"
-
-static _Thread_local const blvl_allocator *dec_current;
-
-static void *dec_malloc(size_t n) {
-    return blvl__alloc_sized(dec_current, n);
-}
-
-static void dec_free(void *p) {
-    if (p)
-        blvl__free_sized(dec_current, p);
-}
-
-static void *dec_realloc(void *p, size_t old, size_t n) {
-    void *q = blvl__alloc_sized(dec_current, n);
-    if (q && p)
-        memcpy(q, p, old < n ? old : n);
-    if (q)
-        dec_free(p);
-    return q;
-}
-
-#define STBI_MALLOC(sz) dec_malloc(sz)
-#define STBI_REALLOC_SIZED(p, oldsz, newsz) dec_realloc((p), (oldsz), (newsz))
-#define STBI_FREE(p) dec_free(p)
-#define STBI_ASSERT(x) ((void)0)
-#define STBI_ONLY_JPEG
-#define STBI_ONLY_PNG
-#define STBI_NO_STDIO
-#define STBI_NO_LINEAR
-#define STBI_NO_HDR
-#define STBI_NO_THREAD_LOCALS
-#define STBI_MAX_DIMENSIONS 8192
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-/* stb declares functions this file neither uses nor (with the ONLY/NO options) defines; the
- * compiler warns about those at the end of the file, so this one stays off for all of it. */
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wtype-limits"
-#include <stb/stb_image.h>
-#pragma GCC diagnostic pop
 
 blvl_status blvl__q3i_decode(const uint8_t *data, size_t size, const char *name,
                              const blvl_allocator *a, uint8_t **rgba, uint32_t *w, uint32_t *h,
@@ -68,27 +23,16 @@ blvl_status blvl__q3i_decode(const uint8_t *data, size_t size, const char *name,
                                       : blvl__q3i_png_size(data, size, name, &hw, &hh, err);
     if (st)
         return st;
-    if (size > (size_t)INT32_MAX)
-        return blvl__fail_source(err, name, "file", 0, "size", "an image file over 2 GiB");
-    dec_current = a;
-    int x = 0, y = 0, comp = 0;
-    uint8_t *px = stbi_load_from_memory(data, (int)size, &x, &y, &comp, 4);
-    if (!px) {
-        dec_current = NULL;
-        return blvl__fail_source(err, name, "data", 0, "decode", "the image does not decode");
-    }
-    size_t bytes = (size_t)x * (size_t)y * 4;
-    uint8_t *out = (uint32_t)x == hw && (uint32_t)y == hh ? blvl__alloc(a, bytes) : NULL;
-    if (out)
-        memcpy(out, px, bytes);
-    stbi_image_free(px);
-    dec_current = NULL;
-    if (!out) {
-        if ((uint32_t)x != hw || (uint32_t)y != hh)
-            return blvl__fail_source(err, name, "data", 0, "decode",
-                                     "the decoded size differs from the header's");
+    blvl_image_desc d = {hw,   hh,  kind == Q3I_JPEG ? BLVL_IMAGE_JPEG : BLVL_IMAGE_PNG, 1, 1, 0,
+                         data, size};
+    uint8_t *out = NULL;
+    blvl_error ierr;
+    st = blvl__image_decode_stb(&d, hh, a, &out, &ierr);
+    if (st == BLVL_E_NOMEM)
         return blvl__fail(err, BLVL_E_NOMEM, "nomem: image %s", name);
-    }
+    if (st) /* "image: jpeg data does not decode" and the like, under this map's rule */
+        return blvl__fail_source(err, name, "data", 0, "decode", "%s",
+                                 ierr.message + (strncmp(ierr.message, "argument: ", 10) ? 0 : 10));
     *rgba = out;
     *w = hw;
     *h = hh;
