@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "blvl/export.h"
+#include "blvl/symbols.h"
 #include "cli.h"
 
 static const cli_help help = {
@@ -63,14 +64,18 @@ int blvl_cmd_export(int argc, char **argv) {
         return cli_usage(&help, "expects one LEVEL");
     if (!out && !dir)
         return cli_usage(&help, "expects -o OUT.glb or --gltf DIR");
-    if (sym)
-        return cli_usage(&help, "--symbols: this build reads no .bsym yet");
     const char *in = argv[optind];
     blvl_level *lv;
     int rc = cli_open(in, &lv);
     if (rc != CLI_OK)
         return rc;
     blvl_error err;
+    blvl_symbols *syms = NULL;
+    if (sym && blvl_symbols_open_file(&syms, sym, lv, 0, NULL, &err) != BLVL_OK) {
+        blvl_close(lv);
+        return cli_fail(sym, &err);
+    }
+    xo.symbols = syms;
     if (out && blvl_export_glb_file(lv, &xo, out, &err) != BLVL_OK)
         rc = cli_fail(in, &err);
     if (rc == CLI_OK && dir) {
@@ -84,6 +89,7 @@ int blvl_cmd_export(int argc, char **argv) {
         else if (blvl_export_gltf_files(lv, &xo, dir, name, &err) != BLVL_OK)
             rc = cli_fail(in, &err);
     }
+    blvl_symbols_free(syms);
     blvl_close(lv);
     return rc;
 }

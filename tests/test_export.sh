@@ -72,6 +72,33 @@ done
 # The .gltf form of one level: JSON and .bin beside it.
 rc 0 export lv/hmap_sample.blvl --gltf gltf
 ok "gltf files" test -s gltf/hmap_sample.gltf -a -s gltf/hmap_sample.bin
+# --symbols: each batch's triangle runs and each collider carry their .bsym source in extras.
+ok "bake the test room with symbols" "$blvl" bake q3/good.pk3 -o sym.blvl --symbols sym.bsym
+rc 0 export sym.blvl -o glb/q3_symbols.glb --collision --symbols sym.bsym
+ok "sources in the extras" python3 - glb/q3_symbols.glb <<'PY'
+import json, struct, sys
+b = open(sys.argv[1], 'rb').read()
+n, = struct.unpack_from('<I', b, 12)
+doc = json.loads(b[20:20 + n])
+found = {'run': set(), 'collider': set()}
+def walk(v):
+    if isinstance(v, dict):
+        s = v.get('symbols')
+        if isinstance(s, list):
+            found['run'].update(r.get('kind') for r in s if 'index' in r)
+        elif isinstance(s, dict):
+            found['collider'].add(s.get('kind'))
+        for x in v.values(): walk(x)
+    elif isinstance(v, list):
+        for x in v: walk(x)
+walk(doc)
+print(found)
+sys.exit(0 if found['run'] & {'face', 'patch'} and 'brush' in found['collider'] else 1)
+PY
+rc 0 export lv/q3_good.blvl -o glb/q3_nosym.glb
+ok "no sources without --symbols" sh -c '! grep -q "\"symbols\"" glb/q3_nosym.glb'
+rc 1 export lv/hmap_sample.blvl -o stale.glb --symbols sym.bsym
+ok "a stale .bsym writes nothing" test ! -e stale.glb
 validate glb/*.glb gltf/hmap_sample.gltf >report.txt
 vrc=$?
 grep -E '^  warning ' report.txt | head -20
