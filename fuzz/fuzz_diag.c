@@ -11,9 +11,11 @@
 #include "blvl/diag.h"
 #include "blvl/sections.h"
 
-static const char *const tags[] = {"sim",       "geometry", "textures",  "cubemaps",
-                                   "lightmaps", "lighting", "acoustics", "entities"};
-#define NTAGS (sizeof tags / sizeof *tags)
+/* The sections a record may carry: every core tag but meta, in registry order (a record's tag
+ * number indexes this; tests/support/diag_levels.py writes the seeds the same way). */
+#define MAX_TAGS 32
+static const char *tags[MAX_TAGS];
+static unsigned ntags;
 
 static int check_finding(void *user, const blvl_diag_finding *f) {
     (void)user;
@@ -32,13 +34,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (blvl_section_from_json("meta", (const char *)meta, sizeof meta - 1, &opt, &meta_fb,
                                &meta_size, &e) != BLVL_OK)
         abort();
-    blvl_section_in in[NTAGS + 1];
+    if (!ntags) {
+        const char *tag;
+        for (unsigned t = 0; (tag = blvl_core_tag_at(t)) != NULL && ntags < MAX_TAGS; t++)
+            if (strcmp(tag, "meta") != 0)
+                tags[ntags++] = tag;
+    }
+    blvl_section_in in[MAX_TAGS + 1];
     size_t n = 0;
     in[n++] = (blvl_section_in){"meta", 0, 0, meta_fb, meta_size};
-    int seen[NTAGS] = {0};
+    int seen[MAX_TAGS] = {0};
     size_t at = 0;
-    while (at + 5 <= size && n < NTAGS + 1) {
-        unsigned t = data[at] % NTAGS;
+    while (at + 5 <= size && n < ntags + 1) {
+        unsigned t = data[at] % ntags;
         uint32_t len = (uint32_t)data[at + 1] | (uint32_t)data[at + 2] << 8 |
                        (uint32_t)data[at + 3] << 16 | (uint32_t)data[at + 4] << 24;
         at += 5;

@@ -1,6 +1,6 @@
 /* Fuzz target: glTF export of hostile sections. A level's own bytes carry BLAKE3 digests that
- * mutation breaks at once, so the input is the sections themselves: for geometry, sim,
- * textures, cameras, lighting, sites and lightmaps in turn, a u32 little-endian length and that
+ * mutation breaks at once, so the input is the sections themselves: for every core tag but
+ * meta in registry order (sim, acoustics, cameras, ...), a u32 little-endian length and that
  * many bytes (a short input ends the list; a length of 0 leaves the section out). They are
  * written into a level with an empty meta (and an empty sim when none is given), opened and
  * exported to memory with the colliders. Every input must either be refused with a message
@@ -13,9 +13,9 @@
 #include "blvl/export.h"
 #include "blvl/sections.h"
 
-static const char *const tags[] = {"geometry", "sim",   "textures", "cameras",
-                                   "lighting", "sites", "lightmaps"};
-#define NTAGS (sizeof tags / sizeof tags[0])
+#define MAX_TAGS 32
+static const char *tags[MAX_TAGS]; /* every core tag but meta, in registry order */
+static size_t ntags;
 
 static uint32_t le32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -30,18 +30,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (blvl_section_from_json("meta", "{}", 2, &opt, &meta, &meta_n, &e) != BLVL_OK ||
         blvl_section_from_json("sim", "{}", 2, &opt, &sim, &sim_n, &e) != BLVL_OK)
         abort();
-    blvl_section_in in[NTAGS + 1];
+    if (!ntags) {
+        const char *tag;
+        for (unsigned t = 0; (tag = blvl_core_tag_at(t)) != NULL && ntags < MAX_TAGS; t++)
+            if (strcmp(tag, "meta") != 0)
+                tags[ntags++] = tag;
+    }
+    blvl_section_in in[MAX_TAGS + 1];
     size_t n = 0, at = 0;
     in[n++] = (blvl_section_in){"meta", 0, 0, meta, meta_n};
     int have_sim = 0;
-    for (size_t t = 0; t < NTAGS && at + 4 <= size; t++) {
+    for (size_t t = 0; t < ntags && at + 4 <= size; t++) {
         uint32_t len = le32(data + at);
         at += 4;
         if (len > size - at)
             len = (uint32_t)(size - at);
         if (len) {
             in[n++] = (blvl_section_in){tags[t], 0, 0, data + at, len};
-            have_sim |= t == 1;
+            have_sim |= strcmp(tags[t], "sim") == 0;
         }
         at += len;
     }

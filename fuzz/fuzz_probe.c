@@ -1,8 +1,9 @@
 /* Fuzz the probe on hostile sections: the first byte picks which section the rest replaces
- * (0 geometry, 1 cameras, 2 sim, 3 textures), in an otherwise valid small level (a box room
- * baked once). A level the reader accepts is probed: built, looked at from two poses and from
- * its first camera (or framed), its pictures loaded, rendered small with the collider outlines.
- * Nothing may fail but the build (a refusal) or read outside its memory (ASan, UBSan). */
+ * (its number among the base level's sections but meta, in registry order: sim, cameras,
+ * geometry, textures for the room), in an otherwise valid small level (a box room baked once). A
+ * level the reader accepts is probed: built, looked at from two poses and from its first camera (or
+ * framed), its pictures loaded, rendered small with the collider outlines. Nothing may fail but the
+ * build (a refusal) or read outside its memory (ASan, UBSan). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,9 +15,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The base level's sections, made once (a fuzz harness may keep state between inputs). */
-static uint8_t *base[4];
-static size_t base_size[4];
-static const char *const tags[4] = {"geometry", "cameras", "sim", "textures"};
+#define MAX_TAGS 16
+static uint8_t *base[MAX_TAGS];
+static size_t base_size[MAX_TAGS];
+static const char *tags[MAX_TAGS]; /* the core sections the base level holds, meta aside */
+static int ntags;
 static uint8_t *meta;
 static size_t meta_size;
 
@@ -74,10 +77,15 @@ static int make_base(void) {
         return -1;
     blvl_bytes bb;
     const uint8_t *root;
-    for (int i = 0; i < 4; i++) {
-        if (blvl_level_section(level, tags[i], &bb, &root, &err) != BLVL_OK)
+    const char *tag;
+    for (unsigned t = 0; (tag = blvl_core_tag_at(t)) != NULL && ntags < MAX_TAGS; t++) {
+        if (strcmp(tag, "meta") == 0 || !blvl_find(level, tag))
+            continue;
+        if (blvl_level_section(level, tag, &bb, &root, &err) != BLVL_OK)
             return -1;
-        base[i] = copy(&bb, &base_size[i]);
+        tags[ntags] = tag;
+        base[ntags] = copy(&bb, &base_size[ntags]);
+        ntags++;
         blvl_bytes_free(&bb);
     }
     if (blvl_level_section(level, "meta", &bb, &root, &err) != BLVL_OK)
@@ -95,9 +103,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort(); /* the base level must bake */
     if (size < 1)
         return 0;
-    int which = data[0] & 3;
-    blvl_section_in in[5] = {{"meta", 0, 0, meta, meta_size}};
-    for (int i = 0; i < 4; i++) {
+    int which = data[0] % ntags;
+    blvl_section_in in[1 + MAX_TAGS] = {{"meta", 0, 0, meta, meta_size}};
+    for (int i = 0; i < ntags; i++) {
         in[1 + i].tag = tags[i];
         in[1 + i].data = i == which ? data + 1 : base[i];
         in[1 + i].size = i == which ? size - 1 : base_size[i];
@@ -107,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blvl_error err;
     blvl_options one = {0};
     one.threads = 1; /* a thread pool per input costs more than the probe */
-    if (blvl_write_memory(in, 5, &one, &file, &fsize, &err) != BLVL_OK)
+    if (blvl_write_memory(in, (size_t)(1 + ntags), &one, &file, &fsize, &err) != BLVL_OK)
         return 0;
     blvl_level *level;
     if (blvl_open_memory(&level, file, fsize, &one, &err) == BLVL_OK) {

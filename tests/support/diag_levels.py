@@ -225,8 +225,9 @@ def diag(blvl, path, *extra):
     return r.returncode, doc
 
 
-FUZZ_TAGS = ["sim", "geometry", "textures", "cubemaps", "lightmaps", "lighting", "acoustics",
-             "entities"]
+# fuzz_diag.c's record tag numbers: every core tag but meta, in registry order.
+FUZZ_TAGS = [t for t in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                          "schema", "core_tags.txt")).read().split() if t != "meta"]
 
 
 def corpus(blvl, work, out):
