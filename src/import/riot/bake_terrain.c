@@ -162,8 +162,11 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
             /* one surface for both triangles when they share a material, else one each */
             int runs = drawn[0] && drawn[1] && m[0] == m[1] ? 1 : 2;
             for (int run = 0; run < runs && st == BLVL_OK; run++) {
-                blvl_bake_vertex vs[4];
-                uint32_t idx[6], nv = 0, ni = 0;
+                /* written straight into the model's arrays (bake/known.h): no staging copy */
+                blvl_bake_vertex *vs;
+                uint32_t *idx, nv = 0, ni = 0;
+                if ((st = blvl__bake_surface_room(c->b, 4, 6, &vs, &idx, c->err)) != BLVL_OK)
+                    break;
                 int slot[4] = {-1, -1, -1, -1};
                 for (int t = 0; t < 2; t++) {
                     if (!drawn[t] || (runs == 2 && t != run))
