@@ -170,9 +170,10 @@ blvl_status blvl_bake_add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl
     if (st != BLVL_OK)
         return st;
     /* Written in place (blvl__bake_surface_room): the room is there, nothing to copy. */
-    bool vin = s->vertex_count && s->vertices == b->vertices.p + b->vertices.n &&
+    /* (p is NULL before the first reservation: no offset is applied to it then.) */
+    bool vin = s->vertex_count && b->vertices.p && s->vertices == b->vertices.p + b->vertices.n &&
                s->vertex_count <= b->vertices.cap - b->vertices.n;
-    bool iin = s->index_count && s->indices == b->indices.p + b->indices.n &&
+    bool iin = s->index_count && b->indices.p && s->indices == b->indices.p + b->indices.n &&
                s->index_count <= b->indices.cap - b->indices.n;
     if ((st = BAKE_RESERVE(b, b->vertices, s->vertex_count, err)) ||
         (st = BAKE_RESERVE(b, b->indices, s->index_count, err)) ||
@@ -210,8 +211,8 @@ blvl_status blvl__bake_surface_room(blvl_bake *b, uint32_t vertex_count, uint32_
         (st = BAKE_RESERVE(b, b->indices, index_count, err)) ||
         (st = BAKE_RESERVE(b, b->surfaces, 1, err)))
         return st;
-    *vertices = b->vertices.p + b->vertices.n;
-    *indices = b->indices.p + b->indices.n;
+    *vertices = b->vertices.p ? b->vertices.p + b->vertices.n : NULL; /* NULL: nothing asked */
+    *indices = b->indices.p ? b->indices.p + b->indices.n : NULL;
     blvl__ok(err);
     return BLVL_OK;
 }
