@@ -78,8 +78,8 @@ blvl_status blvl__ssb_geometry(ssb *c) {
     uint32_t *is[SLOTS], q[SLOTS] = {0};
     size_t at = 0;
     for (uint32_t o = 0; o < SLOTS; o++) {
-        vs[order[o]] = v0 + at * 4;
-        is[order[o]] = i0 + at * 6;
+        vs[order[o]] = v0 ? v0 + at * 4 : NULL; /* NULL: a map without drawn tiles */
+        is[order[o]] = i0 ? i0 + at * 6 : NULL;
         at += count[order[o]];
     }
     for (uint32_t y = 0; y < G; y++) {
