@@ -9,7 +9,8 @@
  * In memory: the hmap sample baked (its water collider came from brush 121, as the importer
  * recorded it); blvl_symbols_write round-trips every field; each invariant broken in a .bsym built
  * here with the generated builder (past the writer's checks) is refused naming it; another
- * version, another level and bytes the verifier refuses are refused with their statuses. */
+ * version, another level and bytes the verifier refuses are refused with their statuses; strings
+ * shared by many offsets, whose copy would outgrow the file, are refused (symbols-size). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -617,6 +618,60 @@ static void test_write_roundtrip(void) {
 }
 
 /* A level with no geometry (meta and sim from JSON): 0 triangles needs 0 runs. */
+/* One 4 KiB string shared by a material's name and `shares` unknown offsets: legal FlatBuffers
+ * within the verifier's visit limit, but its copy would be far larger than the file. */
+static uint8_t *shared_build(uint32_t shares, size_t *size) {
+    blvl_fb_builder *fb = NULL;
+    CHECK_EQ_INT(blvl_fb_builder_new(&fb, NULL, NULL), BLVL_OK);
+    char *text = malloc(4096);
+    memset(text, 'x', 4096);
+    blvl_fb_ref str = blvl_fb_create_string(fb, text, 4096);
+    blvl_fb_ref *refs = malloc((shares + 1) * sizeof *refs);
+    for (uint32_t i = 0; i < shares; i++)
+        refs[i] = str;
+    blvl_fb_ref unk = shares ? blvl_fb_create_ref_vector(fb, refs, shares) : 0;
+    blvl_SymbolMaterial_start(fb);
+    blvl_SymbolMaterial_add_name(fb, str);
+    if (unk)
+        blvl_SymbolMaterial_add_unknown(fb, unk);
+    blvl_SymbolMaterial_add_baked(fb, NONE);
+    blvl_fb_ref mat = blvl_SymbolMaterial_end(fb);
+    blvl_fb_ref mats = blvl_fb_create_ref_vector(fb, &mat, 1);
+    uint8_t level[16] = {0};
+    blvl_fb_ref lv = blvl_Symbols_level_create(fb, level, 16);
+    blvl_Symbols_start(fb);
+    blvl_Symbols_add_level(fb, lv);
+    blvl_Symbols_add_version(fb, 1);
+    blvl_Symbols_add_materials(fb, mats);
+    const uint8_t *p = NULL;
+    CHECK_EQ_INT(blvl_Symbols_finish(fb, blvl_Symbols_end(fb), &p, size, NULL), BLVL_OK);
+    uint8_t *out = malloc(*size);
+    memcpy(out, p, *size);
+    blvl_fb_builder_free(fb);
+    free(refs);
+    free(text);
+    return out;
+}
+
+static void test_shared_strings(void) {
+    for (uint32_t shares = 0; shares <= 256; shares += 256) {
+        size_t size = 0;
+        uint8_t *bytes = shared_build(shares, &size);
+        blvl_symbols *sym = NULL;
+        blvl_error err;
+        memset(&err, 0, sizeof err);
+        blvl_status st = blvl_symbols_open_memory(&sym, bytes, size, NULL, 0, NULL, &err);
+        if (shares == 0) { /* the string once: read */
+            CHECK_EQ_INT(st, BLVL_OK);
+        } else { /* 257 copies of 4 KiB from a file of about 5 KiB: refused before the copy */
+            CHECK_EQ_INT(st, BLVL_E_SYMBOLS);
+            CHECK(sym == NULL && strstr(err.message, "(symbols-size)"));
+        }
+        blvl_symbols_free(sym);
+        free(bytes);
+    }
+}
+
 static void test_no_geometry(void) {
     size_t mn = 0, sn = 0;
     char *meta = (char *)test_slurp("tests/data/sections/meta.json", &mn);
@@ -681,5 +736,6 @@ int main(int argc, char **argv) {
     test_hmap();
     test_write_roundtrip();
     test_no_geometry();
+    test_shared_strings();
     return check_report("test_symbols_read");
 }

@@ -55,13 +55,14 @@ static size_t up8(size_t n) {
     return (n + 7u) & ~(size_t)7u;
 }
 
-/* Bytes the copy of a material's strings needs (each NUL-terminated). */
-static size_t material_bytes(blvl_SymbolMaterial m, size_t *pointers) {
+/* Characters the copy of a material's strings needs (their NULs not counted: one per string,
+ * three and the `unknown` pointers). */
+static size_t material_chars(blvl_SymbolMaterial m, size_t *pointers) {
     size_t n = blvl_SymbolMaterial_name(m).len + blvl_SymbolMaterial_shader(m).len +
-               blvl_SymbolMaterial_texture(m).len + 3u;
+               blvl_SymbolMaterial_texture(m).len;
     uint32_t k = blvl_SymbolMaterial_unknown_len(m);
     for (uint32_t i = 0; i < k; i++)
-        n += blvl_SymbolMaterial_unknown_at(m, i).len + 1u;
+        n += blvl_SymbolMaterial_unknown_at(m, i).len;
     *pointers += k;
     return n;
 }
@@ -94,14 +95,24 @@ static void batch_ranges(blvl_symbols *s, blvl_Geometry geo) {
     }
 }
 
-/* Copy the verified buffer into one allocation. */
-static blvl_status copy_out(blvl_symbols **out, blvl_Symbols root, const blvl_symbols_info *info,
-                            const blvl_allocator *al, blvl_error *err) {
+/* Copy the verified buffer (`size` bytes) into one allocation. */
+static blvl_status copy_out(blvl_symbols **out, blvl_Symbols root, size_t size,
+                            const blvl_symbols_info *info, const blvl_allocator *al,
+                            blvl_error *err) {
     uint32_t nc = info->colliders, nr = info->runs, ns = info->sources, nm = info->materials;
     uint32_t nb = info->batches;
-    size_t pointers = 0, strings = 0;
+    size_t pointers = 0, chars = 0;
     for (uint32_t i = 0; i < nm; i++)
-        strings += material_bytes(blvl_Symbols_materials_at(root, i), &pointers);
+        chars += material_chars(blvl_Symbols_materials_at(root, i), &pointers);
+    /* Each string a writer makes is stored once, so its characters fit in the file. Strings
+     * shared by many offsets (legal, and within the verifier's visit limit) would copy to up
+     * to size^2 / 16 bytes: refused. */
+    if (chars > size)
+        return blvl__fail(err, BLVL_E_SYMBOLS,
+                          "the material strings copy to %zu characters, more than the %zu-byte "
+                          "file holds (shared strings) (symbols-size)",
+                          chars, size);
+    size_t strings = chars + 3u * (size_t)nm + pointers;
     size_t o_col = up8(sizeof(blvl_symbols));
     size_t o_run = o_col + up8((size_t)nc * sizeof(uint32_t));
     size_t o_src = o_run + up8((size_t)nr * sizeof(blvl_symbols_run));
@@ -226,7 +237,7 @@ blvl_status blvl_symbols_open_memory(blvl_symbols **out, const void *data, size_
     info.triangles = check_level ? v.facts.triangles : 0;
     info.batches = check_level ? blvl_Geometry_batches_len(v.geo) : 0;
     blvl_symbols *s = NULL;
-    st = copy_out(&s, root, &info, &al, err);
+    st = copy_out(&s, root, size, &info, &al, err);
     /* 5. The invariants, on the copy. */
     if (st == BLVL_OK) {
         blvl_symbols_data d;
