@@ -8,32 +8,35 @@ static bool bad(uint32_t v, uint32_t n) {
     return v != NONE && v >= n;
 }
 
+/* `section`[i].`field` = v against the n elements of `of`: every index check but the light
+ * styles' (where none is out of range too) reports through here. */
+static void ref(dg *d, int id, const char *section, uint32_t i, dg_src src, const char *field,
+                uint32_t v, uint32_t n, const char *of) {
+    if (bad(v, n))
+        blvl__dg_emit(d, id, section, i, src, src == DG_SRC_NONE ? 0 : i,
+                      "%s %u out of range (%u %s)", field, v, n, of);
+}
+
 static void batches(dg *d) {
     uint32_t nb = blvl_Geometry_batches_len(d->geo), nm = blvl_Geometry_materials_len(d->geo);
     uint32_t nf = blvl_Lighting_fog_volumes_len(d->light);
     uint32_t nbr = blvl_Sim_breakables_len(d->sim), nd = blvl_Sim_doors_len(d->sim);
+    const char *sec = "geometry.batches";
     for (uint32_t i = 0; i < nb && !d->stop; i++) {
         blvl_Batch b = blvl_Geometry_batches_at(d->geo, i);
-        uint32_t v = blvl_Batch_material(b);
-        if (bad(v, nm))
-            blvl__dg_emit(d, DG_BATCH_MATERIAL, "geometry.batches", i, DG_SRC_BATCH, i,
-                          "material %u out of range (%u materials)", v, nm);
-        if (bad(v = blvl_Batch_fog(b), nf))
-            blvl__dg_emit(d, DG_BATCH_FOG, "geometry.batches", i, DG_SRC_BATCH, i,
-                          "fog %u out of range (%u lighting.fog_volumes)", v, nf);
-        if (bad(v = blvl_Batch_breakable(b), nbr))
-            blvl__dg_emit(d, DG_BATCH_SIM, "geometry.batches", i, DG_SRC_BATCH, i,
-                          "breakable %u out of range (%u sim.breakables)", v, nbr);
-        if (bad(v = blvl_Batch_door(b), nd))
-            blvl__dg_emit(d, DG_BATCH_SIM, "geometry.batches", i, DG_SRC_BATCH, i,
-                          "door %u out of range (%u sim.doors)", v, nd);
+        ref(d, DG_BATCH_MATERIAL, sec, i, DG_SRC_BATCH, "material", blvl_Batch_material(b), nm,
+            "materials");
+        ref(d, DG_BATCH_FOG, sec, i, DG_SRC_BATCH, "fog", blvl_Batch_fog(b), nf,
+            "lighting.fog_volumes");
+        ref(d, DG_BATCH_SIM, sec, i, DG_SRC_BATCH, "breakable", blvl_Batch_breakable(b), nbr,
+            "sim.breakables");
+        ref(d, DG_BATCH_SIM, sec, i, DG_SRC_BATCH, "door", blvl_Batch_door(b), nd, "sim.doors");
     }
 }
 
 static void texture_ref(dg *d, uint32_t m, const char *field, uint32_t v, uint32_t nt) {
-    if (bad(v, nt))
-        blvl__dg_emit(d, DG_MATERIAL_TEXTURE, "geometry.materials", m, DG_SRC_NONE, 0,
-                      "%s %u out of range (%u textures.images)", field, v, nt);
+    ref(d, DG_MATERIAL_TEXTURE, "geometry.materials", m, DG_SRC_NONE, field, v, nt,
+        "textures.images");
 }
 
 static void materials(dg *d) {
@@ -61,49 +64,37 @@ static void colliders(dg *d) {
     uint32_t nc = blvl_Sim_colliders_len(d->sim), nbr = blvl_Sim_breakables_len(d->sim);
     uint32_t nd = blvl_Sim_doors_len(d->sim), ns = blvl_Sim_collider_sources_len(d->sim);
     uint32_t nm = blvl_Geometry_materials_len(d->geo);
+    const char *sec = "sim.colliders";
     for (uint32_t i = 0; i < nc && !d->stop; i++) {
         blvl_Collider c = blvl_Sim_colliders_at(d->sim, i);
-        uint32_t v;
-        if (bad(v = blvl_Collider_breakable(c), nbr))
-            blvl__dg_emit(d, DG_COLLIDER_BREAKABLE, "sim.colliders", i, DG_SRC_COLLIDER, i,
-                          "breakable %u out of range (%u breakables)", v, nbr);
-        if (bad(v = blvl_Collider_door(c), nd))
-            blvl__dg_emit(d, DG_COLLIDER_DOOR, "sim.colliders", i, DG_SRC_COLLIDER, i,
-                          "door %u out of range (%u doors)", v, nd);
-        if (bad(v = blvl_Collider_source(c), ns))
-            blvl__dg_emit(d, DG_COLLIDER_SOURCE, "sim.colliders", i, DG_SRC_COLLIDER, i,
-                          "source %u out of range (%u collider_sources)", v, ns);
-        if (bad(v = blvl_Collider_material(c), nm))
-            blvl__dg_emit(d, DG_COLLIDER_MATERIAL, "sim.colliders", i, DG_SRC_COLLIDER, i,
-                          "material %u out of range (%u geometry.materials)", v, nm);
+        ref(d, DG_COLLIDER_BREAKABLE, sec, i, DG_SRC_COLLIDER, "breakable",
+            blvl_Collider_breakable(c), nbr, "breakables");
+        ref(d, DG_COLLIDER_DOOR, sec, i, DG_SRC_COLLIDER, "door", blvl_Collider_door(c), nd,
+            "doors");
+        ref(d, DG_COLLIDER_SOURCE, sec, i, DG_SRC_COLLIDER, "source", blvl_Collider_source(c), ns,
+            "collider_sources");
+        ref(d, DG_COLLIDER_MATERIAL, sec, i, DG_SRC_COLLIDER, "material", blvl_Collider_material(c),
+            nm, "geometry.materials");
     }
     uint32_t nt = blvl_Sim_triggers_len(d->sim), ntd = blvl_Sim_teleport_dests_len(d->sim);
-    for (uint32_t i = 0; i < nt && !d->stop; i++) {
-        blvl_Trigger t = blvl_Sim_triggers_at(d->sim, i);
-        uint32_t v = blvl_Trigger_teleport_dest(t);
-        if (bad(v, ntd))
-            blvl__dg_emit(d, DG_TRIGGER_DEST, "sim.triggers", i, DG_SRC_NONE, 0,
-                          "teleport_dest %u out of range (%u teleport_dests)", v, ntd);
-    }
+    for (uint32_t i = 0; i < nt && !d->stop; i++)
+        ref(d, DG_TRIGGER_DEST, "sim.triggers", i, DG_SRC_NONE, "teleport_dest",
+            blvl_Trigger_teleport_dest(blvl_Sim_triggers_at(d->sim, i)), ntd, "teleport_dests");
 }
 
 static void lighting(dg *d) {
     uint32_t ncube = blvl_Cubemaps_images_len(d->cube),
              nst = blvl_Lighting_light_styles_len(d->light);
     uint32_t np = blvl_Lighting_reflection_probes_len(d->light);
-    for (uint32_t i = 0; i < np && !d->stop; i++) {
-        uint32_t v = blvl_ReflectionProbe_cubemap(blvl_Lighting_reflection_probes_at(d->light, i));
-        if (bad(v, ncube))
-            blvl__dg_emit(d, DG_PROBE_CUBEMAP, "lighting.reflection_probes", i, DG_SRC_NONE, 0,
-                          "cubemap %u out of range (%u cubemaps.images)", v, ncube);
-    }
+    for (uint32_t i = 0; i < np && !d->stop; i++)
+        ref(d, DG_PROBE_CUBEMAP, "lighting.reflection_probes", i, DG_SRC_NONE, "cubemap",
+            blvl_ReflectionProbe_cubemap(blvl_Lighting_reflection_probes_at(d->light, i)), ncube,
+            "cubemaps.images");
     uint32_t nl = blvl_Lighting_punctual_lights_len(d->light);
-    for (uint32_t i = 0; i < nl && !d->stop; i++) {
-        uint32_t v = blvl_PunctualLight_style(blvl_Lighting_punctual_lights_at(d->light, i));
-        if (bad(v, nst))
-            blvl__dg_emit(d, DG_LIGHT_STYLE, "lighting.punctual_lights", i, DG_SRC_NONE, 0,
-                          "style %u out of range (%u light_styles)", v, nst);
-    }
+    for (uint32_t i = 0; i < nl && !d->stop; i++)
+        ref(d, DG_LIGHT_STYLE, "lighting.punctual_lights", i, DG_SRC_NONE, "style",
+            blvl_PunctualLight_style(blvl_Lighting_punctual_lights_at(d->light, i)), nst,
+            "light_styles");
     uint32_t nlm = blvl_Lightmaps_lightmaps_len(d->lm);
     for (uint32_t i = 0; i < nlm && !d->stop; i++) {
         blvl_Lightmap lm = blvl_Lightmaps_lightmaps_at(d->lm, i);
@@ -119,13 +110,10 @@ static void lighting(dg *d) {
     uint32_t npr = blvl_Lighting_profiles_len(d->light);
     for (uint32_t i = 0; i < npr && !d->stop; i++) {
         blvl_LightingProfile p = blvl_Lighting_profiles_at(d->light, i);
-        uint32_t v;
-        if (bad(v = blvl_LightingProfile_lightmap(p), nlm))
-            blvl__dg_emit(d, DG_PROFILE_REF, "lighting.profiles", i, DG_SRC_NONE, 0,
-                          "lightmap %u out of range (%u lightmaps.lightmaps)", v, nlm);
-        if (bad(v = blvl_LightingProfile_sky(p), ncube))
-            blvl__dg_emit(d, DG_PROFILE_REF, "lighting.profiles", i, DG_SRC_NONE, 0,
-                          "sky %u out of range (%u cubemaps.images)", v, ncube);
+        ref(d, DG_PROFILE_REF, "lighting.profiles", i, DG_SRC_NONE, "lightmap",
+            blvl_LightingProfile_lightmap(p), nlm, "lightmaps.lightmaps");
+        ref(d, DG_PROFILE_REF, "lighting.profiles", i, DG_SRC_NONE, "sky",
+            blvl_LightingProfile_sky(p), ncube, "cubemaps.images");
     }
 }
 
