@@ -45,39 +45,39 @@ static bool has_space(const blvl_trace_world *w, blvl_Vec3 lo, blvl_Vec3 hi, con
 
 #define MAX_VOLUME_PLANES 64 /* more planes than that: the bounds alone are sampled */
 
+/* One trigger or hurt volume: `np` planes (over MAX_VOLUME_PLANES: the bounds alone), copied
+ * into `pl` by the caller. */
+static void volume(dg *d, const blvl_trace_world *w, int id, const char *section, uint32_t i,
+                   blvl_Vec3 lo, blvl_Vec3 hi, const blvl_Plane *pl, uint32_t np) {
+    if (!blvl__dg_finite3(lo) || !blvl__dg_finite3(hi))
+        return;
+    if (!has_space(w, lo, hi, pl, np))
+        blvl__dg_emit(d, id, section, i, DG_SRC_NONE, 0,
+                      "every sampled point of %g %g %g .. %g %g %g is inside a solid", (double)lo.x,
+                      (double)lo.y, (double)lo.z, (double)hi.x, (double)hi.y, (double)hi.z);
+}
+
 static void volumes(dg *d, const blvl_trace_world *w) {
     blvl_Plane pl[MAX_VOLUME_PLANES];
     uint32_t n = blvl_Sim_triggers_len(d->sim);
     for (uint32_t i = 0; i < n && d->on[DG_TRIGGER_SOLID] && !d->stop; i++) {
         blvl_Trigger t = blvl_Sim_triggers_at(d->sim, i);
-        blvl_Vec3 lo = blvl_Trigger_lo(t), hi = blvl_Trigger_hi(t);
-        if (!blvl__dg_finite3(lo) || !blvl__dg_finite3(hi))
-            continue;
         uint32_t np = blvl_Trigger_planes_len(t);
         np = np > MAX_VOLUME_PLANES ? 0 : np;
         for (uint32_t k = 0; k < np; k++)
             pl[k] = blvl_Trigger_planes_at(t, k);
-        if (!has_space(w, lo, hi, pl, np))
-            blvl__dg_emit(d, DG_TRIGGER_SOLID, "sim.triggers", i, DG_SRC_NONE, 0,
-                          "every sampled point of %g %g %g .. %g %g %g is inside a solid",
-                          (double)lo.x, (double)lo.y, (double)lo.z, (double)hi.x, (double)hi.y,
-                          (double)hi.z);
+        volume(d, w, DG_TRIGGER_SOLID, "sim.triggers", i, blvl_Trigger_lo(t), blvl_Trigger_hi(t),
+               pl, np);
     }
     n = blvl_Sim_hurt_volumes_len(d->sim);
     for (uint32_t i = 0; i < n && d->on[DG_HURT_SOLID] && !d->stop; i++) {
         blvl_HurtVolume t = blvl_Sim_hurt_volumes_at(d->sim, i);
-        blvl_Vec3 lo = blvl_HurtVolume_lo(t), hi = blvl_HurtVolume_hi(t);
-        if (!blvl__dg_finite3(lo) || !blvl__dg_finite3(hi))
-            continue;
         uint32_t np = blvl_HurtVolume_planes_len(t);
         np = np > MAX_VOLUME_PLANES ? 0 : np;
         for (uint32_t k = 0; k < np; k++)
             pl[k] = blvl_HurtVolume_planes_at(t, k);
-        if (!has_space(w, lo, hi, pl, np))
-            blvl__dg_emit(d, DG_HURT_SOLID, "sim.hurt_volumes", i, DG_SRC_NONE, 0,
-                          "every sampled point of %g %g %g .. %g %g %g is inside a solid",
-                          (double)lo.x, (double)lo.y, (double)lo.z, (double)hi.x, (double)hi.y,
-                          (double)hi.z);
+        volume(d, w, DG_HURT_SOLID, "sim.hurt_volumes", i, blvl_HurtVolume_lo(t),
+               blvl_HurtVolume_hi(t), pl, np);
     }
 }
 
