@@ -35,6 +35,11 @@ int xp_check(xp *x) {
     return x->st != BLVL_OK;
 }
 
+void xp_scene_node(xp *x, xj *scene) {
+    xj_item(scene);
+    xj_u64(scene, NULL, x->n_nodes++);
+}
+
 int xp_section(xp *x, const char *tag, blvl_bytes *b, const uint8_t **root) {
     blvl_error e;
     blvl_status st = blvl_level_section(x->level, tag, b, root, &e);

@@ -61,9 +61,7 @@ static xj *node(xp *x, const char *name, const double pos[3], const double *rot)
         xj_vec(j, "translation", t, 3);
     if (rot)
         xj_vec(j, "rotation", rot, 4);
-    xj_item(&x->scene0);
-    xj_u64(&x->scene0, NULL, x->n_nodes++);
-    x->n_scene0++;
+    xp_scene_node(x, &x->scene0);
     return j;
 }
 
