@@ -178,6 +178,19 @@ static void source(out *o, const blvl_symbols *sym, uint32_t src) {
     putchar('}');
 }
 
+/* A record's first fields: whether the ray hit, how far, where, the surface's normal. */
+static void hit_fields(out *o, bool hit, float distance, const float point[3],
+                       const float normal[3]) {
+    key(o, "hit");
+    printf("%d", hit ? 1 : 0);
+    key(o, "distance");
+    num(distance);
+    key(o, "point");
+    vec(o, point);
+    key(o, "normal");
+    vec(o, normal);
+}
+
 static void contents(out *o, const char *what, const blvl_probe_contents *c) {
     begin(o, what);
     key(o, "at");
@@ -218,15 +231,8 @@ static void print(const blvl_probe *p, const blvl_symbols *sym, const blvl_probe
 
     bool vh = r->view.collider != BLVL_TRACE_NONE;
     begin(&o, "view");
-    key(&o, "hit");
-    printf("%d", vh ? 1 : 0);
-    key(&o, "distance");
-    num(r->view_distance);
-    key(&o, "point");
-    vec(&o, r->view.endpos);
     float n[3] = {r->view.plane.normal.x, r->view.plane.normal.y, r->view.plane.normal.z};
-    key(&o, "normal");
-    vec(&o, n);
+    hit_fields(&o, vh, r->view_distance, r->view.endpos, n);
     key(&o, "startsolid");
     printf("%d", r->view.startsolid ? 1 : 0);
     key(&o, "collider");
@@ -243,14 +249,7 @@ static void print(const blvl_probe *p, const blvl_symbols *sym, const blvl_probe
 
     const blvl_probe_tri_hit *t = &r->tri;
     begin(&o, "geometry");
-    key(&o, "hit");
-    printf("%d", t->hit ? 1 : 0);
-    key(&o, "distance");
-    num(t->hit ? t->distance : BLVL_PROBE_VIEW_RANGE);
-    key(&o, "point");
-    vec(&o, t->point);
-    key(&o, "normal");
-    vec(&o, t->normal);
+    hit_fields(&o, t->hit, t->hit ? t->distance : BLVL_PROBE_VIEW_RANGE, t->point, t->normal);
     key(&o, "front");
     printf("%d", t->front ? 1 : 0);
     key(&o, "triangle");
@@ -269,14 +268,7 @@ static void print(const blvl_probe *p, const blvl_symbols *sym, const blvl_probe
     contents(&o, "feet", &r->at_feet);
 
     begin(&o, "floor");
-    key(&o, "hit");
-    printf("%d", r->floor_hit ? 1 : 0);
-    key(&o, "distance");
-    num(r->floor_distance);
-    key(&o, "point");
-    vec(&o, r->floor_point);
-    key(&o, "normal");
-    vec(&o, r->floor_normal);
+    hit_fields(&o, r->floor_hit, r->floor_distance, r->floor_point, r->floor_normal);
     key(&o, "startsolid");
     printf("%d", r->floor_startsolid ? 1 : 0);
     key(&o, "collider");

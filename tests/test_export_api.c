@@ -215,5 +215,10 @@ int main(void) {
     refused("geometry", "\"first_index\": 0", "\"first_index\": 999", "index-range");
     refused("cameras", "\"fov_x\": 100", "\"fov_x\": 180", "camera-fov");
     refused("lighting", "\"lightmap\": 0", "\"lightmap\": 9", "index-range: lighting.profiles[0]");
+    /* PNG bytes embedded as stored pass the image layer's header walk first: no signature, or
+     * an IDAT chunk whose length runs past the data, is refused. */
+    refused("textures", "137, 80, 78, 71", "137, 81, 78, 71", "image-data: textures.images[0]");
+    refused("textures", "0, 0, 0, 21, 73, 68, 65, 84", "0, 0, 1, 21, 73, 68, 65, 84",
+            "image-data: textures.images[0]");
     return check_report("test_export_api");
 }

@@ -249,6 +249,24 @@ static void library_checks(void) {
     CHECK(pose.yaw == 90);
     CHECK(blvl_probe_camera(p, "nosuch", &pose, NULL, &err) == BLVL_E_NOT_FOUND);
 
+    /* the collider outlines (wire.c): from the room's centre the solid boxes' face polygons have
+     * edges in view, drawn in the solid colour; every other pixel is the plain picture's */
+    static uint8_t plain[64 * 48 * 4], wire[64 * 48 * 4];
+    CHECK(blvl_probe_camera(p, "yaw0", &pose, NULL, &err) == BLVL_OK);
+    CHECK(blvl_probe_render(p, &pose, 64, 48, 0, plain, &err) == BLVL_OK);
+    CHECK(blvl_probe_render(p, &pose, 64, 48, BLVL_PROBE_RENDER_COLLIDERS, wire, &err) == BLVL_OK);
+    int outlined = 0, other = 0;
+    for (size_t i = 0; i < 64 * 48; i++) {
+        const uint8_t *w = wire + 4 * i;
+        if (memcmp(w, plain + 4 * i, 4) == 0)
+            continue;
+        if (w[0] == 255 && w[1] == 220 && w[2] == 0)
+            outlined++;
+        else
+            other++;
+    }
+    CHECK(outlined > 0 && other == 0);
+
     /* standing in the room: eye 128 up, feet 50 below it; the floor 78 - 50 = 28 below the feet
      * less the trace's 1/32; the spawn at (64, 24, 0) from the origin (0, 102, 0) */
     blvl_probe_pose in = {{0, EYE_Y, 0}, 0, 0, 0, 90};

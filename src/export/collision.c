@@ -242,6 +242,8 @@ blvl_status xp_collision(xp *x) {
         blvl_Collider c = blvl_Sim_colliders_at(sim, i);
         col_rec *r = &rec[i];
         uint32_t mesh = XP_NONE;
+        char name[40];
+        snprintf(name, sizeof name, "collider %u", (unsigned)i);
         if (r->count) {
             uint32_t ap = xp_accessor(x, vp, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3",
                                       r->lo, r->hi, 3);
@@ -250,8 +252,6 @@ blvl_status xp_collision(xp *x) {
             xj *mj = &x->meshes;
             xj_item(mj);
             xj_obj(mj, NULL);
-            char name[40];
-            snprintf(name, sizeof name, "collider %u", (unsigned)i);
             xj_str(mj, "name", name);
             xj_arr(mj, "primitives");
             xj_obj(mj, NULL);
@@ -268,8 +268,6 @@ blvl_status xp_collision(xp *x) {
         xj *nj = &x->nodes;
         xj_item(nj);
         xj_obj(nj, NULL);
-        char name[40];
-        snprintf(name, sizeof name, "collider %u", (unsigned)i);
         xj_str(nj, "name", name);
         if (mesh != XP_NONE)
             xj_u64(nj, "mesh", mesh);
@@ -312,9 +310,7 @@ blvl_status xp_collision(xp *x) {
         xj_end(nj);
         xj_end(nj);
         xj_end(nj);
-        xj_item(&x->scene1);
-        xj_u64(&x->scene1, NULL, x->n_nodes++);
-        x->n_scene1++;
+        xp_scene_node(x, &x->scene1);
     }
     x->any_collision = 1;
     xp_check(x);

@@ -22,17 +22,31 @@ blvl_status xp_fail(xp *x, blvl_status code, const char *fmt, ...) {
     return code;
 }
 
+/* The JSON lists one export builds, into all[XP_LISTS]. */
+#define XP_LISTS 12
+static void lists(xp *x, xj *all[XP_LISTS]) {
+    xj *l[XP_LISTS] = {&x->views,    &x->accessors, &x->meshes,   &x->materials,
+                       &x->textures, &x->images,    &x->samplers, &x->nodes,
+                       &x->cameras,  &x->lights,    &x->scene0,   &x->scene1};
+    memcpy(all, l, sizeof l);
+}
+
 int xp_check(xp *x) {
-    xj *all[] = {&x->views,    &x->accessors, &x->meshes,  &x->materials, &x->textures, &x->images,
-                 &x->samplers, &x->nodes,     &x->cameras, &x->lights,    &x->scene0,   &x->scene1};
+    xj *all[XP_LISTS];
+    lists(x, all);
     int nomem = x->bin.nomem, nonfinite = 0;
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    for (size_t i = 0; i < XP_LISTS; i++)
         nomem |= all[i]->nomem, nonfinite |= all[i]->nonfinite;
     if (nomem)
         xp_fail(x, BLVL_E_NOMEM, "out of memory");
     else if (nonfinite)
         xp_fail(x, BLVL_E_ARGUMENT, "non-finite: a number glTF cannot spell");
     return x->st != BLVL_OK;
+}
+
+void xp_scene_node(xp *x, xj *scene) {
+    xj_item(scene);
+    xj_u64(scene, NULL, x->n_nodes++);
 }
 
 int xp_section(xp *x, const char *tag, blvl_bytes *b, const uint8_t **root) {
@@ -57,9 +71,9 @@ static void xp_init(xp *x, blvl_level *level, const blvl_export_options *xo, blv
     x->level = level;
     x->err = err;
     x->bin.al = x->al;
-    xj *all[] = {&x->views,    &x->accessors, &x->meshes,  &x->materials, &x->textures, &x->images,
-                 &x->samplers, &x->nodes,     &x->cameras, &x->lights,    &x->scene0,   &x->scene1};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    xj *all[XP_LISTS];
+    lists(x, all);
+    for (size_t i = 0; i < XP_LISTS; i++)
         xj_init(all[i], x->al);
     x->lightmap_texture = XP_NONE;
     x->light_scale = 1;
@@ -67,9 +81,9 @@ static void xp_init(xp *x, blvl_level *level, const blvl_export_options *xo, blv
 }
 
 static void xp_release(xp *x) {
-    xj *all[] = {&x->views,    &x->accessors, &x->meshes,  &x->materials, &x->textures, &x->images,
-                 &x->samplers, &x->nodes,     &x->cameras, &x->lights,    &x->scene0,   &x->scene1};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    xj *all[XP_LISTS];
+    lists(x, all);
+    for (size_t i = 0; i < XP_LISTS; i++)
         xj_free(all[i]);
     xbuf_free(&x->bin);
     if (x->material_lightmapped)
@@ -104,9 +118,8 @@ static void scene(xj *doc, const char *name, const xj *nodes, int first) {
     xj_raw(doc, "}", 1);
 }
 
-/* The steps, then the document's JSON into *doc (the caller frees it with xj_free). */
+/* The steps, then the document's JSON into *doc (set up by the caller). */
 static blvl_status run(xp *x, const char *bin_uri, xj *doc) {
-    xj_init(doc, x->al);
     int g = xp_section(x, "geometry", &x->geo_bytes, &x->geo.p_);
     if (g > 0)
         x->have_geo = 1;
@@ -184,54 +197,49 @@ static blvl_status run(xp *x, const char *bin_uri, xj *doc) {
     return BLVL_OK;
 }
 
-static blvl_status args_ok(blvl_level *level, const blvl_export_options *xo, blvl_error *err) {
-    (void)xo;
+/* Both forms: the options (none given: the defaults), the level, the steps and the document's
+ * JSON into *doc. x and *doc are set up whatever happens; finish releases them. */
+static blvl_status begin(xp *x, xj *doc, blvl_level *level, const blvl_export_options *xo,
+                         const char *bin_uri, blvl_error *err) {
+    static const blvl_export_options none = {0};
+    xp_init(x, level, xo ? xo : &none, err);
+    xj_init(doc, x->al);
     if (!level)
         return blvl__fail(err, BLVL_E_ARGUMENT, "export: no level");
-    return BLVL_OK;
+    return run(x, bin_uri, doc);
 }
 
-blvl_status blvl_export_glb(blvl_level *level, const blvl_export_options *xo, uint8_t **out,
-                            size_t *out_size, blvl_error *err) {
-    blvl_export_options none = {0};
-    if (!xo)
-        xo = &none;
-    if (!out || !out_size)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "export: no output");
-    *out = NULL;
-    *out_size = 0;
-    blvl_status st = args_ok(level, xo, err);
-    if (st != BLVL_OK)
-        return st;
-    xp x;
-    xp_init(&x, level, xo, err);
-    xj doc;
-    st = run(&x, NULL, &doc);
-    if (st == BLVL_OK)
-        st = xp_glb(&x, doc.p, doc.len, out, out_size);
-    xj_free(&doc);
-    xp_release(&x);
+static blvl_status finish(xp *x, xj *doc, blvl_status st, blvl_error *err) {
+    xj_free(doc);
+    xp_release(x);
     if (st == BLVL_OK)
         blvl__ok(err);
     return st;
 }
 
+blvl_status blvl_export_glb(blvl_level *level, const blvl_export_options *xo, uint8_t **out,
+                            size_t *out_size, blvl_error *err) {
+    if (!out || !out_size)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "export: no output");
+    *out = NULL;
+    *out_size = 0;
+    xp x;
+    xj doc;
+    blvl_status st = begin(&x, &doc, level, xo, NULL, err);
+    if (st == BLVL_OK)
+        st = xp_glb(&x, doc.p, doc.len, out, out_size);
+    return finish(&x, &doc, st, err);
+}
+
 blvl_status blvl_export_gltf(blvl_level *level, const blvl_export_options *xo, const char *bin_uri,
                              char **json, size_t *json_size, uint8_t **bin, size_t *bin_size,
                              blvl_error *err) {
-    blvl_export_options none = {0};
-    if (!xo)
-        xo = &none;
     if (!json || !json_size || !bin || !bin_size || !bin_uri)
         return blvl__fail(err, BLVL_E_ARGUMENT, "export: no output");
     *json = NULL, *bin = NULL, *json_size = *bin_size = 0;
-    blvl_status st = args_ok(level, xo, err);
-    if (st != BLVL_OK)
-        return st;
     xp x;
-    xp_init(&x, level, xo, err);
     xj doc;
-    st = run(&x, bin_uri, &doc);
+    blvl_status st = begin(&x, &doc, level, xo, bin_uri, err);
     if (st == BLVL_OK) {
         *json = blvl__alloc_sized(x.al, doc.len + 1);
         *bin = blvl__alloc_sized(x.al, x.bin.len ? x.bin.len : 1);
@@ -249,9 +257,5 @@ blvl_status blvl_export_gltf(blvl_level *level, const blvl_export_options *xo, c
             *bin_size = x.bin.len;
         }
     }
-    xj_free(&doc);
-    xp_release(&x);
-    if (st == BLVL_OK)
-        blvl__ok(err);
-    return st;
+    return finish(&x, &doc, st, err);
 }

@@ -45,6 +45,7 @@
 #define xp_finite blvl__xp_finite
 #define xp_batch_source blvl__xp_batch_source
 #define xp_collider_source blvl__xp_collider_source
+#define xp_scene_node blvl__xp_scene_node
 
 #define XP_NONE 0xFFFFFFFFu
 #define XP_M BLVL_EXPORT_METRES_PER_QU
@@ -104,7 +105,6 @@ typedef struct xp {
     uint32_t n_views, n_accessors, n_meshes, n_materials, n_textures, n_images, n_nodes, n_cameras,
         n_lights;
     xj scene0, scene1; /* root node indices of the level and collision scenes */
-    uint32_t n_scene0, n_scene1;
     /* The geometry section, read once for the materials and the meshes. */
     blvl_bytes geo_bytes;
     blvl_Geometry geo;
@@ -128,6 +128,10 @@ typedef struct xp {
 blvl_status xp_fail(xp *x, blvl_status code, const char *fmt, ...) BLVL_PRINTF(3, 4);
 /* Out of memory in a JSON list or the buffer: the failure to record (0 when none). */
 int xp_check(xp *x);
+
+/* The node being written (the next in x->nodes) as a root of `scene` (&x->scene0, the level;
+ * &x->scene1, the collision scene): its index listed there. */
+void xp_scene_node(xp *x, xj *scene);
 
 /* A buffer view over [offset, offset + size) of the buffer; returns its index. stride 0 = tightly
  * packed (glTF wants it given when several accessors share a vertex view); target 0 = none. */

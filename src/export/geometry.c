@@ -253,11 +253,10 @@ blvl_status xp_geometry(xp *x) {
             xj_end(nj);
         }
         xj_end(nj);
-        xj_item(&x->scene0);
-        xj_u64(&x->scene0, NULL, x->n_nodes++);
-        x->n_scene0++;
+        xp_scene_node(x, &x->scene0);
         s = e;
     }
     blvl__dealloc(x->al, keys, (size_t)drawn * sizeof *keys);
-    return xp_check(x) ? x->st : x->st;
+    xp_check(x);
+    return x->st;
 }

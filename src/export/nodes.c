@@ -61,9 +61,7 @@ static xj *node(xp *x, const char *name, const double pos[3], const double *rot)
         xj_vec(j, "translation", t, 3);
     if (rot)
         xj_vec(j, "rotation", rot, 4);
-    xj_item(&x->scene0);
-    xj_u64(&x->scene0, NULL, x->n_nodes++);
-    x->n_scene0++;
+    xp_scene_node(x, &x->scene0);
     return j;
 }
 
@@ -72,6 +70,15 @@ static int vec_ok(xp *x, const char *what, uint32_t i, const double *v, int n) {
         return 1;
     xp_fail(x, BLVL_E_ARGUMENT, "non-finite: %s[%u]", what, (unsigned)i);
     return 0;
+}
+
+/* Opens the node's extras and their "blvl" object with its kind and index; end3 closes them
+ * and the node. */
+static void extras(xj *j, const char *kind, uint32_t i) {
+    xj_obj(j, "extras");
+    xj_obj(j, "blvl");
+    xj_str(j, "kind", kind);
+    xj_u64(j, "index", i);
 }
 
 /* A box node: centre, scale = half size (only when every side is positive), extras lo/hi in
@@ -86,10 +93,7 @@ static xj *box_node(xp *x, const char *what, uint32_t i, const char *name, blvl_
     xj *j = node(x, name, c, NULL);
     if (s[0] > 0 && s[1] > 0 && s[2] > 0 && xp_finite(s, 3))
         xj_vec(j, "scale", s, 3);
-    xj_obj(j, "extras");
-    xj_obj(j, "blvl");
-    xj_str(j, "kind", what);
-    xj_u64(j, "index", i);
+    extras(j, what, i);
     double lo_m[3] = {v[0] * XP_M, v[1] * XP_M, v[2] * XP_M},
            hi_m[3] = {v[3] * XP_M, v[4] * XP_M, v[5] * XP_M};
     xj_vec(j, "min", lo_m, 3);
@@ -146,10 +150,7 @@ static void cameras(xp *x) {
                  (int)(nm.len > 60 ? 60 : nm.len), nm.ptr ? nm.ptr : "");
         j = node(x, name, v, q);
         xj_u64(j, "camera", x->n_cameras++);
-        xj_obj(j, "extras");
-        xj_obj(j, "blvl");
-        xj_str(j, "kind", "camera");
-        xj_u64(j, "index", i);
+        extras(j, "camera", i);
         xj_u64(j, "purpose", blvl_Camera_purpose(c));
         xj_num(j, "fov_x", v[6]);
         end3(j);
@@ -235,10 +236,7 @@ static void lights(xp *x) {
         xj_u64(j, "light", li);
         xj_end(j);
         xj_end(j);
-        xj_obj(j, "extras");
-        xj_obj(j, "blvl");
-        xj_str(j, "kind", "light");
-        xj_u64(j, "index", i);
+        extras(j, "light", i);
         xj_num(j, "intensity", v[9]);
         if (blvl_PunctualLight_baked_diffuse(l))
             xj_bool(j, "baked_diffuse", 1);
@@ -263,10 +261,7 @@ static void sim_markers(xp *x) {
         snprintf(name, sizeof name, "spawn %u: %.*s", (unsigned)i, (int)(k.len > 64 ? 64 : k.len),
                  k.ptr ? k.ptr : "");
         xj *j = node(x, name, v, q);
-        xj_obj(j, "extras");
-        xj_obj(j, "blvl");
-        xj_str(j, "kind", "spawn");
-        xj_u64(j, "index", i);
+        extras(j, "spawn", i);
         xj_strn(j, "class", k.ptr ? k.ptr : "", k.len);
         if (t.len)
             xj_strn(j, "team", t.ptr, t.len);
@@ -287,10 +282,7 @@ static void sim_markers(xp *x) {
         snprintf(name, sizeof name, "teleport destination %u: %.*s", (unsigned)i,
                  (int)(k.len > 60 ? 60 : k.len), k.ptr ? k.ptr : "");
         xj *j = node(x, name, v, q);
-        xj_obj(j, "extras");
-        xj_obj(j, "blvl");
-        xj_str(j, "kind", "teleport_dest");
-        xj_u64(j, "index", i);
+        extras(j, "teleport_dest", i);
         xj_num(j, "yaw", v[3]);
         end3(j);
     }

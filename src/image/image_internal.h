@@ -49,6 +49,12 @@ static inline uint32_t blvl__bits_get(blvl__bits *b, uint32_t n) {
     return v;
 }
 
+/* The size a PNG's IHDR or a JPEG's one frame header gives, after the walk the decoder makes
+ * before stb sees the bytes (every PNG chunk within the data; JPEG segments, Huffman tables and
+ * a single frame header checked). Also the export's check of the bytes it embeds as they are. */
+blvl_status blvl__image_stored_size(uint32_t encoding, const uint8_t *data, size_t size,
+                                    uint32_t *w, uint32_t *h, blvl_error *err);
+
 /* PNG and JPEG through stb_image: the picture must be width x height (the caller checked the
  * texel limit); pixels from `a`, out->pixels sized width * height * 4. */
 blvl_status blvl__image_decode_stb(const blvl_image_desc *d, uint32_t height,

@@ -159,6 +159,16 @@ static blvl_status jpeg_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *
     return BLVL_OK;
 }
 
+blvl_status blvl__image_stored_size(uint32_t encoding, const uint8_t *data, size_t size,
+                                    uint32_t *w, uint32_t *h, blvl_error *err) {
+    *w = *h = 0;
+    if (encoding == BLVL_IMAGE_PNG)
+        return png_size(data, size, w, h, err);
+    if (encoding == BLVL_IMAGE_JPEG)
+        return jpeg_size(data, size, w, h, err);
+    return blvl__fail(err, BLVL_E_ARGUMENT, "image: encoding %u is neither png nor jpeg", encoding);
+}
+
 blvl_status blvl__image_decode_stb(const blvl_image_desc *d, uint32_t height,
                                    const blvl_allocator *a, uint8_t **pixels, blvl_error *err) {
     *pixels = NULL;
