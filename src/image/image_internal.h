@@ -36,6 +36,13 @@ extern const uint8_t blvl__bptc_weights2[4];
 extern const uint8_t blvl__bptc_weights3[8];
 extern const uint8_t blvl__bptc_weights4[16];
 
+/* Whether texel t holds a subset's anchor index (texel 0 always; the others by partition), which
+ * a BPTC block stores with one bit fewer, its top bit being 0. */
+static inline bool blvl__bptc_anchor(uint32_t subsets, uint32_t part, uint32_t t) {
+    return t == 0 || (subsets == 2 && t == blvl__bptc_anchor2[part]) ||
+           (subsets == 3 && (t == blvl__bptc_anchor3[0][part] || t == blvl__bptc_anchor3[1][part]));
+}
+
 /* A 128-bit block read from its least significant bit up. */
 typedef struct blvl__bits {
     const uint8_t *src;
