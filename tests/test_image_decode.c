@@ -11,6 +11,7 @@
 
 #include "blvl/image.h"
 #include "check.h"
+#include "support/counting_alloc.h"
 #include "files.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
@@ -23,23 +24,6 @@ static uint32_t next32(void) {
 
 static int have_pillow(void) {
     return system("/usr/bin/python3 -c 'import PIL' 2>/dev/null") == 0;
-}
-
-/* --- a counting allocator: every decode and write must free all it takes ---------------- */
-typedef struct counter {
-    long live, calls, fail_at; /* fail_at: the allocation (1-based) that fails; 0 never */
-} counter;
-static void *c_alloc(void *user, size_t n) {
-    counter *c = user;
-    if (c->fail_at && ++c->calls == c->fail_at)
-        return NULL;
-    c->live++;
-    return malloc(n);
-}
-static void c_free(void *user, void *p, size_t n) {
-    (void)n;
-    ((counter *)user)->live--;
-    free(p);
 }
 
 static blvl_image_desc desc(uint32_t w, uint32_t h, uint32_t enc, uint32_t mips, uint32_t layers,
@@ -321,9 +305,8 @@ static void png_both_ways(const char *dir) {
     uint8_t *src = pattern(w, h);
     for (uint32_t i = 0; i < 200; i++) /* some noise, so every filter gets chosen */
         src[next32() % (w * h * 4)] = (uint8_t)next32();
-    counter cnt = {0, 0, 0};
-    blvl_options opt = {0};
-    opt.allocator = (blvl_allocator){c_alloc, c_free, &cnt};
+    test_counter cnt;
+    blvl_options opt = test_counting(&cnt);
     uint8_t *png;
     size_t n;
     blvl_error err;
@@ -353,9 +336,9 @@ static void png_both_ways(const char *dir) {
     CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
     /* every allocation failing in turn: NOMEM or a refusal, never a leak */
     for (long k = 1; k < 40; k++) {
-        counter fail = {0, 0, k};
-        blvl_options fo = {0};
-        fo.allocator = (blvl_allocator){c_alloc, c_free, &fail};
+        test_counter fail;
+        blvl_options fo = test_counting(&fail);
+        fail.fail_at = k;
         d = desc(w, h / 2, BLVL_IMAGE_PNG, 1, 2, png, n);
         blvl_status st = blvl_image_decode(&d, 0, &px, &fo, &err);
         if (st == BLVL_OK)
@@ -366,9 +349,11 @@ static void png_both_ways(const char *dir) {
         if (blvl_image_write_png(src, w, h, &again, &an, &fo, &err) == BLVL_OK)
             blvl_free(&fo, again);
         CHECK_EQ_INT(fail.live, 0);
+        CHECK_EQ_INT(fail.bad_free, 0);
     }
     blvl_free(&opt, png);
     CHECK_EQ_INT(cnt.live, 0);
+    CHECK_EQ_INT(cnt.bad_free, 0);
 
     /* PNGs Pillow writes, in six pixel formats */
     static const char *const modes[] = {"RGBA", "RGB", "L", "LA", "P", "I;16"};
@@ -399,6 +384,7 @@ static void png_both_ways(const char *dir) {
         free(want);
     }
     CHECK_EQ_INT(cnt.live, 0);
+    CHECK_EQ_INT(cnt.bad_free, 0);
     free(src);
 }
 
@@ -419,9 +405,8 @@ static void jpeg(const char *dir) {
     uint8_t *file = test_slurp(jpg, &fn), *want = test_slurp(ref, &rn);
     CHECK(file && want);
     if (file && want) {
-        counter cnt = {0, 0, 0};
-        blvl_options opt = {0};
-        opt.allocator = (blvl_allocator){c_alloc, c_free, &cnt};
+        test_counter cnt;
+        blvl_options opt = test_counting(&cnt);
         blvl_image_desc d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn);
         blvl_image_rgba px;
         blvl_error err;
@@ -454,6 +439,7 @@ static void jpeg(const char *dir) {
         CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
         CHECK(strstr(err.message, "Huffman") != NULL);
         CHECK_EQ_INT(cnt.live, 0);
+        CHECK_EQ_INT(cnt.bad_free, 0);
     }
     free(file);
     free(want);

@@ -3,8 +3,8 @@
  * an id field, and by hand right-to-left rows and a run across rows) with the pixels Pillow
  * reads back; the decode must match them byte for byte. A control whose expected pixels predate
  * a one-pixel change must not match. Refusals (16-bit grey, an index past the colour map, a
- * truncated file) name their rule. JPEG and PNG sizes are read from their headers. Skips (77)
- * without python3-pil. */
+ * truncated file) name their rule. JPEG and PNG sizes are read from their headers, and a JPEG's
+ * refusals name their rule (by hand, no Pillow needed). Skips (77) without python3-pil. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "check.h"
 #include "files.h"
 #include "common/alloc.h"
+#include "image/image_internal.h"
 #include "import/q3/image_internal.h"
 
 static char dir[] = "/tmp/blvl_q3tga_XXXXXX";
@@ -60,7 +61,51 @@ static void refused(const char *name, const char *rule) {
     free(file);
 }
 
+/* JPEG sizes under the importer's rules (blvl__jpeg_walk stopping at the frame header): what
+ * follows the frame header is not read, and each refusal names its rule. */
+static void jpeg_rules(void) {
+    /* a DHT of 510 symbols, then a 32x16 frame header: carried (its size read), though a whole
+     * walk, the image layer's before stb, refuses the table */
+    static const uint8_t huff[] = {0xFF, 0xD8, 0xFF, 0xC4, 0x00, 0x13, 0x00, 0xFF, 0xFF, 0,
+                                   0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                                   0,    0,    0,    0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x10,
+                                   0x00, 0x20, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9};
+    uint32_t w, h;
+    size_t at;
+    blvl_error err;
+    CHECK_EQ_INT(blvl__q3i_jpeg_size(huff, sizeof huff, "huff", &w, &h, &err), BLVL_OK);
+    CHECK(w == 32 && h == 16);
+    CHECK_EQ_INT(blvl__jpeg_walk(huff, sizeof huff, true, &w, &h, &at), BLVL__JPEG_HUFFMAN);
+    CHECK_EQ_INT(at, 4);
+    static const struct {
+        const char *name, *rule;
+        uint8_t bytes[16];
+        size_t n;
+    } bad[] = {
+        {"nosoi", ": SOI at offset 0: signature: ", {0xFF, 0xD9, 0xFF, 0xD9}, 4},
+        {"scan", ": marker at offset 3: frame: ", {0xFF, 0xD8, 0xFF, 0xDA, 0, 2}, 6},
+        {"end", ": marker at offset 3: frame: ", {0xFF, 0xD8, 0xFF, 0xD9}, 4},
+        {"nomark", ": marker at offset 2: marker: ", {0xFF, 0xD8, 0x00, 0xFF}, 4},
+        {"fill", ": marker at offset 5: truncated: ", {0xFF, 0xD8, 0xFF, 0xFF, 0xFF}, 5},
+        {"nolen", ": segment at offset 4: truncated: ", {0xFF, 0xD8, 0xFF, 0xE0, 0}, 5},
+        {"len", ": segment at offset 4: truncated: ", {0xFF, 0xD8, 0xFF, 0xE0, 0, 9, 0}, 7},
+        {"sof", ": SOF at offset 4: frame: ", {0xFF, 0xD8, 0xFF, 0xC0, 0, 5, 8, 0, 1}, 9},
+        {"big",
+         ": SOF at offset 7: size: ",
+         {0xFF, 0xD8, 0xFF, 0xC2, 0, 11, 8, 0, 1, 0x21, 0, 1, 1, 0x11, 0},
+         15},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK_EQ_INT(blvl__q3i_jpeg_size(bad[i].bytes, bad[i].n, bad[i].name, &w, &h, &err),
+                     BLVL_E_SOURCE);
+        if (!strstr(err.message, bad[i].rule))
+            fprintf(stderr, "%s: \"%s\" lacks \"%s\"\n", bad[i].name, err.message, bad[i].rule);
+        CHECK(strstr(err.message, bad[i].rule) != NULL);
+    }
+}
+
 int main(void) {
+    jpeg_rules();
     const char *py = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s -c 'import PIL' 2>/dev/null", py);

@@ -275,10 +275,7 @@ void blvl__bc6h_block(const uint8_t *src, uint8_t out[64]) {
     uint32_t ib = m->regions == 2 ? 3 : 4;
     const uint8_t *w = ib == 3 ? blvl__bptc_weights3 : blvl__bptc_weights4;
     for (uint32_t t = 0; t < 16; t++) {
-        uint32_t n = ib;
-        if (t == 0 || (m->regions == 2 && t == blvl__bptc_anchor2[part]))
-            n--;
-        uint32_t wt = w[blvl__bits_get(&b, n)];
+        uint32_t wt = w[blvl__bits_get(&b, ib - blvl__bptc_anchor(m->regions, part, t))];
         uint32_t s = m->regions == 2 ? (uint32_t)(blvl__bptc_part2[part][t] - '0') * 6 : 0;
         for (uint32_t c = 0; c < 3; c++)
             out[t * 4 + c] = to_byte(((64 - wt) * e[s + c] + wt * e[s + 3 + c] + 32) >> 6);

@@ -72,14 +72,8 @@ void blvl__bc7_block(const uint8_t *src, uint8_t out[64]) {
                          : m->subsets == 3 ? blvl__bptc_part3[part]
                                            : NULL;
     uint32_t idx[16], idx2[16];
-    for (uint32_t t = 0; t < 16; t++) {
-        uint32_t n = m->index_bits;
-        if (t == 0 || (m->subsets == 2 && t == blvl__bptc_anchor2[part]) ||
-            (m->subsets == 3 &&
-             (t == blvl__bptc_anchor3[0][part] || t == blvl__bptc_anchor3[1][part])))
-            n--;
-        idx[t] = blvl__bits_get(&b, n);
-    }
+    for (uint32_t t = 0; t < 16; t++)
+        idx[t] = blvl__bits_get(&b, m->index_bits - blvl__bptc_anchor(m->subsets, part, t));
     for (uint32_t t = 0; t < 16 && m->index2_bits; t++)
         idx2[t] = blvl__bits_get(&b, t == 0 ? m->index2_bits - 1u : m->index2_bits);
     const uint8_t *w1 = weights(m->index_bits), *w2 = weights(m->index2_bits);

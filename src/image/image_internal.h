@@ -3,6 +3,7 @@
 #ifndef BLVL_IMAGE_INTERNAL_H
 #define BLVL_IMAGE_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,13 @@ extern const uint8_t blvl__bptc_weights2[4];
 extern const uint8_t blvl__bptc_weights3[8];
 extern const uint8_t blvl__bptc_weights4[16];
 
+/* Whether texel t holds a subset's anchor index (texel 0 always; the others by partition), which
+ * a BPTC block stores with one bit fewer, its top bit being 0. */
+static inline bool blvl__bptc_anchor(uint32_t subsets, uint32_t part, uint32_t t) {
+    return t == 0 || (subsets == 2 && t == blvl__bptc_anchor2[part]) ||
+           (subsets == 3 && (t == blvl__bptc_anchor3[0][part] || t == blvl__bptc_anchor3[1][part]));
+}
+
 /* A 128-bit block read from its least significant bit up. */
 typedef struct blvl__bits {
     const uint8_t *src;
@@ -54,6 +62,31 @@ static inline uint32_t blvl__bits_get(blvl__bits *b, uint32_t n) {
  * a single frame header checked). Also the export's check of the bytes it embeds as they are. */
 blvl_status blvl__image_stored_size(uint32_t encoding, const uint8_t *data, size_t size,
                                     uint32_t *w, uint32_t *h, blvl_error *err);
+/* The size of a PNG from its IHDR (which must come first, after the signature); false when the
+ * bytes are no such PNG. The chunks after it are not read. */
+bool blvl__png_ihdr(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h);
+
+/* What a walk of a JPEG's markers found wrong; *at is the offset it names. */
+typedef enum blvl__jpeg_fault {
+    BLVL__JPEG_OK,
+    BLVL__JPEG_NO_SOI,         /* no FF D8 first (at 0) */
+    BLVL__JPEG_NO_MARKER,      /* no FF where a marker belongs */
+    BLVL__JPEG_ENDS_IN_MARKER, /* the data ends in fill bytes */
+    BLVL__JPEG_SCAN_FIRST,     /* a scan (SOS) before any frame header (at its code) */
+    BLVL__JPEG_END_FIRST,      /* EOI before any frame header (at its code) */
+    BLVL__JPEG_NO_LENGTH,      /* under 2 bytes left for a segment's length */
+    BLVL__JPEG_LENGTH,         /* a segment length under 2 or past the end */
+    BLVL__JPEG_SHORT_FRAME,    /* a frame header under 7 bytes */
+    BLVL__JPEG_SECOND_FRAME,   /* a second frame header (whole walks only) */
+    BLVL__JPEG_HUFFMAN,        /* a DHT over 256 symbols or past its segment (whole walks) */
+} blvl__jpeg_fault;
+
+/* A JPEG's markers walked from its SOI; the first frame header's (SOFn's) size into *w, *h.
+ * whole false: stops at that frame header, the bytes past it unread. whole true: on to EOI or
+ * the data's end, every Huffman table checked and entropy-coded data skipped, so stb_image sees
+ * nothing it trusts blindly; one frame header only. A segment's fault names its length field. */
+blvl__jpeg_fault blvl__jpeg_walk(const uint8_t *d, size_t n, bool whole, uint32_t *w, uint32_t *h,
+                                 size_t *at);
 
 /* PNG and JPEG through stb_image: the picture must be width x height (the caller checked the
  * texel limit); pixels from `a`, out->pixels sized width * height * 4. */

@@ -61,13 +61,9 @@ static uint32_t be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static const uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-
 static blvl_status png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h, blvl_error *err) {
-    if (n < 24 || memcmp(d, png_sig, 8) || memcmp(d + 12, "IHDR", 4))
+    if (!blvl__png_ihdr(d, n, w, h))
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data is no PNG with its IHDR first");
-    *w = be32(d + 16);
-    *h = be32(d + 20);
     /* Every chunk's data within the file (stb_image 2.27 allocates an IDAT's length before it
      * reads it); a CRC may be missing at the very end, which stb reads as zeros and ignores. */
     bool idat = false;
@@ -87,76 +83,38 @@ static blvl_status png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h
     return BLVL_OK;
 }
 
-/* A JPEG walked marker by marker to its end before stb sees it: the one frame header's size,
- * and every Huffman table checked (Debian's stb_image 2.27 trusts a table's 16 counts, which may
- * sum past the 256 symbols it has room for). Entropy-coded data after a scan header is skipped
- * to the next marker (FF followed by neither 00 nor a restart marker). */
-static blvl_status dht_ok(const uint8_t *p, size_t len) {
-    while (len) {
-        if (len < 17 || (p[0] >> 4) > 1 || (p[0] & 15) > 3)
-            return BLVL_E_ARGUMENT;
-        size_t n = 0;
-        for (int i = 1; i <= 16; i++)
-            n += p[i];
-        if (n > 256 || len - 17 < n)
-            return BLVL_E_ARGUMENT;
-        p += 17 + n;
-        len -= 17 + n;
-    }
-    return BLVL_OK;
-}
-
+/* A JPEG walked marker by marker to its end before stb sees it (blvl__jpeg_walk, whole). */
 static blvl_status jpeg_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,
                              blvl_error *err) {
-    if (n < 4 || d[0] != 0xFF || d[1] != 0xD8)
+    size_t at;
+    switch (blvl__jpeg_walk(d, n, true, w, h, &at)) {
+    case BLVL__JPEG_OK:
+        return BLVL_OK;
+    case BLVL__JPEG_NO_SOI:
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data is no JPEG (no FF D8)");
-    size_t pos = 2;
-    int frames = 0;
-    for (;;) {
-        if (pos >= n || d[pos] != 0xFF)
-            return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data has no marker at offset %zu",
-                              pos);
-        while (pos < n && d[pos] == 0xFF)
-            pos++;
-        if (pos >= n)
-            return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data ends in a marker");
-        uint8_t m = d[pos++];
-        if (m == 0xD9)
-            break;
-        if (m == 0x01 || (m >= 0xD0 && m <= 0xD8))
-            continue; /* markers without a length */
-        size_t len = n - pos >= 2 ? (size_t)d[pos] << 8 | d[pos + 1] : 0;
-        if (len < 2 || n - pos < len)
-            return blvl__fail(err, BLVL_E_ARGUMENT,
-                              "image: jpeg segment at offset %zu runs past the end", pos);
-        if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
-            if (len < 7 || frames++)
-                return blvl__fail(err, BLVL_E_ARGUMENT,
-                                  "image: jpeg frame header at offset %zu is short or not the "
-                                  "first",
-                                  pos);
-            *h = (uint32_t)d[pos + 3] << 8 | d[pos + 4];
-            *w = (uint32_t)d[pos + 5] << 8 | d[pos + 6];
-        }
-        if (m == 0xC4 && dht_ok(d + pos + 2, len - 2))
-            return blvl__fail(err, BLVL_E_ARGUMENT,
-                              "image: jpeg Huffman table at offset %zu has over 256 symbols or "
-                              "runs past its segment",
-                              pos);
-        pos += len;
-        if (m == 0xDA) {
-            if (!frames)
-                return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg scan before a frame header");
-            while (pos + 1 < n &&
-                   !(d[pos] == 0xFF && d[pos + 1] && (d[pos + 1] < 0xD0 || d[pos + 1] > 0xD7)))
-                pos++;
-            if (pos + 1 >= n)
-                break; /* the data ends without EOI: stb decides what it makes of that */
-        }
-    }
-    if (!frames)
+    case BLVL__JPEG_NO_MARKER:
+        return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data has no marker at offset %zu", at);
+    case BLVL__JPEG_ENDS_IN_MARKER:
+        return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data ends in a marker");
+    case BLVL__JPEG_SCAN_FIRST:
+        return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg scan before a frame header");
+    case BLVL__JPEG_END_FIRST:
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data has no frame header");
-    return BLVL_OK;
+    case BLVL__JPEG_NO_LENGTH:
+    case BLVL__JPEG_LENGTH:
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "image: jpeg segment at offset %zu runs past the end", at);
+    case BLVL__JPEG_SHORT_FRAME:
+    case BLVL__JPEG_SECOND_FRAME:
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "image: jpeg frame header at offset %zu is short or not the first", at);
+    case BLVL__JPEG_HUFFMAN:
+    default:
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "image: jpeg Huffman table at offset %zu has over 256 symbols or runs "
+                          "past its segment",
+                          at);
+    }
 }
 
 blvl_status blvl__image_stored_size(uint32_t encoding, const uint8_t *data, size_t size,

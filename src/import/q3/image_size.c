@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "image/image_internal.h"
 #include "image_internal.h"
 
 static const uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
@@ -24,55 +25,42 @@ static blvl_status check_size(const char *name, const char *field, size_t at, ui
     return BLVL_OK;
 }
 
+/* The walk stops at the first frame header: the bytes after it are carried as they are. */
 blvl_status blvl__q3i_jpeg_size(const uint8_t *d, size_t n, const char *name, uint32_t *w,
                                 uint32_t *h, blvl_error *err) {
     *w = *h = 0;
-    if (n < 4 || d[0] != 0xFF || d[1] != 0xD8)
+    size_t at;
+    switch (blvl__jpeg_walk(d, n, false, w, h, &at)) {
+    case BLVL__JPEG_OK:
+        return check_size(name, "SOF", at + 3, *w, *h, err);
+    case BLVL__JPEG_NO_SOI:
         return blvl__fail_source(err, name, "SOI", 0, "signature", "not a JPEG (no FF D8)");
-    size_t pos = 2;
-    for (;;) {
-        /* A marker: one or more FF fill bytes, then its code. */
-        if (pos >= n || d[pos] != 0xFF)
-            return blvl__fail_source(err, name, "marker", pos, "marker",
-                                     "no marker where one belongs, or no frame header");
-        while (pos < n && d[pos] == 0xFF)
-            pos++;
-        if (pos >= n)
-            return blvl__fail_source(err, name, "marker", pos, "truncated", "ends in a marker");
-        uint8_t m = d[pos++];
-        if (m == 0x01 || (m >= 0xD0 && m <= 0xD8))
-            continue; /* markers without a length */
-        if (m == 0xD9 || m == 0xDA)
-            return blvl__fail_source(err, name, "marker", pos - 1, "frame",
-                                     "scan data or the end before any frame header");
-        if (n - pos < 2)
-            return blvl__fail_source(err, name, "segment", pos, "truncated",
-                                     "a segment length past the end");
-        size_t len = (size_t)d[pos] << 8 | d[pos + 1];
-        if (len < 2 || n - pos < len)
-            return blvl__fail_source(err, name, "segment", pos, "truncated",
-                                     "a segment shorter than its length field or past the end");
-        bool sof = m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
-        if (sof) {
-            if (len < 7)
-                return blvl__fail_source(err, name, "SOF", pos, "frame",
-                                         "a frame header under 7 bytes");
-            *h = (uint32_t)d[pos + 3] << 8 | d[pos + 4];
-            *w = (uint32_t)d[pos + 5] << 8 | d[pos + 6];
-            return check_size(name, "SOF", pos + 3, *w, *h, err);
-        }
-        pos += len;
+    case BLVL__JPEG_NO_MARKER:
+        return blvl__fail_source(err, name, "marker", at, "marker",
+                                 "no marker where one belongs, or no frame header");
+    case BLVL__JPEG_ENDS_IN_MARKER:
+        return blvl__fail_source(err, name, "marker", at, "truncated", "ends in a marker");
+    case BLVL__JPEG_SCAN_FIRST:
+    case BLVL__JPEG_END_FIRST:
+        return blvl__fail_source(err, name, "marker", at, "frame",
+                                 "scan data or the end before any frame header");
+    case BLVL__JPEG_NO_LENGTH:
+        return blvl__fail_source(err, name, "segment", at, "truncated",
+                                 "a segment length past the end");
+    case BLVL__JPEG_LENGTH:
+        return blvl__fail_source(err, name, "segment", at, "truncated",
+                                 "a segment shorter than its length field or past the end");
+    default: /* a short frame header: a walk that stops there meets no other fault */
+        return blvl__fail_source(err, name, "SOF", at, "frame", "a frame header under 7 bytes");
     }
 }
 
 blvl_status blvl__q3i_png_size(const uint8_t *d, size_t n, const char *name, uint32_t *w,
                                uint32_t *h, blvl_error *err) {
     *w = *h = 0;
-    if (n < 24 || memcmp(d, png_sig, 8) || memcmp(d + 12, "IHDR", 4))
+    if (!blvl__png_ihdr(d, n, w, h))
         return blvl__fail_source(err, name, "IHDR", 8, "signature",
                                  "not a PNG with its IHDR first");
-    *w = (uint32_t)d[16] << 24 | (uint32_t)d[17] << 16 | (uint32_t)d[18] << 8 | d[19];
-    *h = (uint32_t)d[20] << 24 | (uint32_t)d[21] << 16 | (uint32_t)d[22] << 8 | d[23];
     return check_size(name, "IHDR", 16, *w, *h, err);
 }
 
