@@ -23,6 +23,7 @@
 #include "blvl/sections.h"
 #include "blvl/trace.h"
 #include "bench_util.h"
+#include "trace/trace_internal.h"
 
 /* The Quake 3 player box in blvl axes (Quake -15 -15 -24 .. 15 15 32, z up -> y up). */
 static const float box_lo[3] = {-15, -24, -15}, box_hi[3] = {15, 32, 15};
@@ -67,85 +68,49 @@ typedef struct descs {
     uint32_t n;
     blvl_Plane *planes;
     blvl_Vec3 *verts;
-    uint32_t *ints;
 } descs;
 
 static void descs_free(descs *x) {
-    free(x->d), free(x->planes), free(x->verts), free(x->ints);
+    free(x->d), free(x->planes), free(x->verts);
     memset(x, 0, sizeof *x);
 }
 
-/* The sim's colliders `copies` times, copy j moved by offs[j]. */
-static int descs_from_sim(blvl_Sim sim, uint32_t copies, const float (*offs)[3], descs *x) {
-    uint32_t n = blvl_Sim_colliders_len(sim);
-    size_t np = 0, nv = 0, nu = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        blvl_Collider c = blvl_Sim_colliders_at(sim, i);
-        if (blvl_Collider_shape_type(c) == blvl_Shape_Planes) {
-            np += blvl_Planes_planes_len(blvl_Collider_shape_as_Planes(c));
-        } else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull) {
-            blvl_Hull h = blvl_Collider_shape_as_Hull(c);
-            nv += blvl_Hull_vertices_len(h);
-            nu += (size_t)blvl_Hull_face_sizes_len(h) + blvl_Hull_face_indices_len(h);
-        }
-    }
+/* The map's descriptions (the library's reading of its sim) `copies` times, copy j moved by
+ * offs[j]; the copies share the face lists, which do not move. */
+static int descs_copies(const blvl_trace_collider_desc *base, uint32_t n, uint32_t copies,
+                        const float (*offs)[3], descs *x) {
+    size_t np = 0, nv = 0;
+    for (uint32_t i = 0; i < n; i++)
+        np += base[i].plane_count, nv += base[i].vertex_count;
     memset(x, 0, sizeof *x);
     x->n = n * copies;
     x->d = calloc(x->n ? x->n : 1, sizeof *x->d);
     x->planes = calloc(np * copies + 1, sizeof *x->planes);
     x->verts = calloc(nv * copies + 1, sizeof *x->verts);
-    x->ints = calloc(nu * copies + 1, sizeof *x->ints);
-    if (!x->d || !x->planes || !x->verts || !x->ints)
+    if (!x->d || !x->planes || !x->verts)
         return -1;
     blvl_Plane *pl = x->planes;
     blvl_Vec3 *vv = x->verts;
-    uint32_t *uu = x->ints;
     for (uint32_t j = 0; j < copies; j++) {
         const float *o = offs[j];
         for (uint32_t i = 0; i < n; i++) {
-            blvl_Collider c = blvl_Sim_colliders_at(sim, i);
             blvl_trace_collider_desc *d = &x->d[j * n + i];
-            blvl_trace_collider_desc_init(d);
-            blvl_Vec3 lo = blvl_Collider_lo(c), hi = blvl_Collider_hi(c);
-            d->lo = (blvl_Vec3){lo.x + o[0], lo.y + o[1], lo.z + o[2]};
-            d->hi = (blvl_Vec3){hi.x + o[0], hi.y + o[1], hi.z + o[2]};
-            d->flags = blvl_Collider_flags(c);
-            d->material = blvl_Collider_material(c);
-            d->gametypes = blvl_Collider_gametypes(c);
-            d->door = blvl_Collider_door(c);
-            if (blvl_Collider_shape_type(c) == blvl_Shape_Planes) {
-                blvl_Planes p = blvl_Collider_shape_as_Planes(c);
-                uint32_t k = blvl_Planes_planes_len(p);
-                for (uint32_t m = 0; m < k; m++) {
-                    blvl_Plane q = blvl_Planes_planes_at(p, m);
-                    float dd = q.normal.x * o[0] + q.normal.y * o[1] + q.normal.z * o[2];
-                    pl[m] = (blvl_Plane){{q.normal.x, q.normal.y, q.normal.z},
-                                         j ? q.dist + dd : q.dist};
-                }
-                d->shape = BLVL_TRACE_SHAPE_PLANES;
-                d->planes = pl;
-                d->plane_count = k;
-                pl += k;
-            } else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull) {
-                blvl_Hull h = blvl_Collider_shape_as_Hull(c);
-                uint32_t k = blvl_Hull_vertices_len(h);
-                for (uint32_t m = 0; m < k; m++) {
-                    blvl_Vec3 q = blvl_Hull_vertices_at(h, m);
-                    vv[m] = (blvl_Vec3){q.x + o[0], q.y + o[1], q.z + o[2]};
-                }
-                d->shape = BLVL_TRACE_SHAPE_HULL;
-                d->vertices = vv;
-                d->vertex_count = k;
-                vv += k;
-                d->face_count = blvl_Hull_face_sizes_len(h);
-                blvl_Hull_face_sizes_copy(h, 0, uu, d->face_count);
-                d->face_sizes = uu;
-                uu += d->face_count;
-                d->face_index_count = blvl_Hull_face_indices_len(h);
-                blvl_Hull_face_indices_copy(h, 0, uu, d->face_index_count);
-                d->face_indices = uu;
-                uu += d->face_index_count;
+            *d = base[i];
+            d->lo = (blvl_Vec3){d->lo.x + o[0], d->lo.y + o[1], d->lo.z + o[2]};
+            d->hi = (blvl_Vec3){d->hi.x + o[0], d->hi.y + o[1], d->hi.z + o[2]};
+            for (uint32_t m = 0; m < d->plane_count; m++) {
+                blvl_Plane q = base[i].planes[m];
+                float dd = q.normal.x * o[0] + q.normal.y * o[1] + q.normal.z * o[2];
+                pl[m] = (blvl_Plane){q.normal, j ? q.dist + dd : q.dist};
             }
+            d->planes = pl;
+            pl += d->plane_count;
+            for (uint32_t m = 0; m < d->vertex_count; m++) {
+                blvl_Vec3 q = base[i].vertices[m];
+                vv[m] = (blvl_Vec3){q.x + o[0], q.y + o[1], q.z + o[2]};
+            }
+            d->vertices = vv;
+            vv += d->vertex_count;
         }
     }
     return 0;
@@ -343,9 +308,11 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
         rng = (rng ^ (uint64_t)(unsigned char)*c) * 0x100000001B3ull;
     rng |= 1;
 
-    float zero[1][3] = {{0, 0, 0}};
-    descs x;
-    if (descs_from_sim(sim, 1, zero, &x)) {
+    blvl_allocator al = {0};
+    size_t base_size = 0;
+    descs x = {blvl__tw_descs_from_sim(sim, &al, &base_size), blvl_Sim_colliders_len(sim), NULL,
+               NULL};
+    if (!x.d) {
         fprintf(stderr, "bench_trace_maps: out of memory\n");
         return 1;
     }
@@ -353,7 +320,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
     double bms = build_ms(&x, runs, &w);
     if (build_only) { /* for a profiler: the 1x build alone */
         printf("%s: world build %.2f ms (median of %d)\n", name, bms, runs);
-        descs_free(&x);
+        blvl__dealloc(&al, x.d, base_size);
         blvl_trace_world_free(w);
         blvl_bytes_free(&sec);
         blvl_close(lv);
@@ -407,7 +374,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
     for (int m = 1; m < 3; m++) {
         descs y;
         uint32_t copies = m == 1 ? 4 : 16;
-        if (descs_from_sim(sim, copies, offs, &y)) {
+        if (descs_copies(x.d, x.n, copies, offs, &y)) {
             fprintf(stderr, "bench_trace_maps: out of memory\n");
             return 1;
         }
@@ -492,7 +459,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
     for (int s = 0; s < SET_COUNT; s++)
         free(sets[s].s), free(sets[s].e);
     free(starts);
-    descs_free(&x);
+    blvl__dealloc(&al, x.d, base_size);
     blvl_trace_world_free(w);
     blvl_bytes_free(&sec);
     blvl_close(lv);
