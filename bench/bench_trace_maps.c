@@ -49,10 +49,15 @@ static const baseline baselines[] = {
 
 static uint64_t rng;
 static double rnd(void) {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+    return bench_rnd(&rng);
+}
+
+/* e: s moved lmin..lmax units in a random direction. */
+static void rnd_end(const float s[3], double lmin, double lmax, float e[3]) {
+    double d[3], len = bench_rnd_dir(&rng, d);
+    double want = lmin + (lmax - lmin) * rnd();
+    for (int k = 0; k < 3; k++)
+        e[k] = (float)(s[k] + want * d[k] / len);
 }
 
 static double thread_cpu(void) {
@@ -146,8 +151,7 @@ typedef struct trace_set {
     int box;
 } trace_set;
 
-/* Where a player could be: the box free, ground within 512 qu below and a roof (or sky) above
- * (a point in the void around the map would measure traces that meet nothing). */
+/* Starts where a player could be (bench_player_spot). */
 static int make_starts(const blvl_trace_world *w, const float lo[3], const float hi[3], size_t n,
                        float *out) {
     size_t made = 0, tries = 0;
@@ -157,16 +161,7 @@ static int make_starts(const blvl_trace_world *w, const float lo[3], const float
         float p[3];
         for (int k = 0; k < 3; k++)
             p[k] = (float)(lo[k] + (hi[k] - lo[k]) * rnd());
-        blvl_trace_result r;
-        blvl_trace_box(w, NULL, p, p, box_lo, box_hi, &r);
-        if (r.startsolid)
-            continue;
-        float down[3] = {p[0], p[1] - 512, p[2]}, up[3] = {p[0], hi[1] + 1, p[2]};
-        blvl_trace_ray(w, NULL, p, down, &r);
-        if (r.fraction >= 1)
-            continue;
-        blvl_trace_ray(w, NULL, p, up, &r);
-        if (r.fraction >= 1)
+        if (!bench_player_spot(w, p, box_lo, box_hi, hi[1] + 1))
             continue;
         memcpy(out + 3 * made++, p, sizeof p);
     }
@@ -174,22 +169,9 @@ static int make_starts(const blvl_trace_world *w, const float lo[3], const float
 }
 
 static void make_ends(trace_set *ts, const float *starts, double lmin, double lmax) {
-    for (size_t i = 0; i < ts->n; i++) {
-        double d[3], len;
-        do {
-            len = 0;
-            for (int k = 0; k < 3; k++) {
-                d[k] = 2 * rnd() - 1;
-                len += d[k] * d[k];
-            }
-        } while (len > 1 || len < 1e-6);
-        len = sqrt(len);
-        double want = lmin + (lmax - lmin) * rnd();
-        for (int k = 0; k < 3; k++) {
-            ts->s[3 * i + k] = starts[3 * i + k];
-            ts->e[3 * i + k] = (float)(starts[3 * i + k] + want * d[k] / len);
-        }
-    }
+    memcpy(ts->s, starts, ts->n * 3 * sizeof *ts->s);
+    for (size_t i = 0; i < ts->n; i++)
+        rnd_end(starts + 3 * i, lmin, lmax, ts->e + 3 * i);
 }
 
 static size_t run_set(const blvl_trace_world *w, const trace_set *ts, size_t from, size_t to) {
@@ -422,19 +404,8 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
         size_t stuck = 0;
         blvl_trace_stats st = {0, 0, 0, 0};
         for (size_t i = 0; i < walk; i++) {
-            double d[3], len;
-            do {
-                len = 0;
-                for (int k = 0; k < 3; k++) {
-                    d[k] = 2 * rnd() - 1;
-                    len += d[k] * d[k];
-                }
-            } while (len > 1 || len < 1e-6);
-            len = sqrt(len);
-            double want = 16 + (512 - 16) * rnd();
             float e[3];
-            for (int k = 0; k < 3; k++)
-                e[k] = (float)(p[k] + want * d[k] / len);
+            rnd_end(p, 16, 512, e);
             blvl_trace_result r;
             blvl_trace_box_stats(w, NULL, p, e, box_lo, box_hi, &r, &st);
             if (r.startsolid) {
