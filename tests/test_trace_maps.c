@@ -58,9 +58,11 @@ static int same(const blvl_trace_result *a, const blvl_trace_result *b) {
            a->collider == b->collider;
 }
 
-static void compare(const char *name, const blvl_trace_world *w, int traces) {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+/* The bounds of every collider of the world; returns the collider count. */
+static uint32_t world_bounds(const blvl_trace_world *w, float lo[3], float hi[3]) {
     uint32_t nc = blvl_trace_world_collider_count(w);
+    for (int k = 0; k < 3; k++)
+        lo[k] = INFINITY, hi[k] = -INFINITY;
     for (uint32_t i = 0; i < nc; i++) {
         float a[3], b[3];
         if (!blvl_trace_world_bounds(w, i, a, b))
@@ -68,6 +70,12 @@ static void compare(const char *name, const blvl_trace_world *w, int traces) {
         for (int k = 0; k < 3; k++)
             lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
     }
+    return nc;
+}
+
+static void compare(const char *name, const blvl_trace_world *w, int traces) {
+    float lo[3], hi[3];
+    uint32_t nc = world_bounds(w, lo, hi);
     int bad = 0, hits = 0;
     for (int i = 0; i < traces; i++) {
         float s[3], e[3];
@@ -96,15 +104,8 @@ static void compare(const char *name, const blvl_trace_world *w, int traces) {
 
 static void walk(const char *name, const blvl_trace_world *w) {
     /* a free start: the first spot on a vertical line through the map's middle */
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    uint32_t nc = blvl_trace_world_collider_count(w);
-    for (uint32_t i = 0; i < nc; i++) {
-        float a[3], b[3];
-        if (!blvl_trace_world_bounds(w, i, a, b))
-            continue;
-        for (int k = 0; k < 3; k++)
-            lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
-    }
+    float lo[3], hi[3];
+    world_bounds(w, lo, hi);
     float p[3];
     blvl_trace_result r;
     int found = 0;
