@@ -18,6 +18,7 @@
 #include "blvl/q3.h"
 #include "blvl/trace.h"
 #include "check.h"
+#include "support/rnd.h"
 
 #define PK3 "/usr/share/games/openarena/baseoa/pak1-maps.pk3"
 
@@ -31,22 +32,11 @@ static const float box_lo[3] = {-15, -24, -15}, box_hi[3] = {15, 32, 15};
 
 static uint64_t rng = 0x853C49E6748FEA9Bull;
 static double rnd(void) {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+    return test_rnd(&rng);
 }
 
 static void rnd_end(const float s[3], double lmin, double lmax, float e[3]) {
-    double d[3], l;
-    do {
-        l = 0;
-        for (int k = 0; k < 3; k++) {
-            d[k] = 2 * rnd() - 1;
-            l += d[k] * d[k];
-        }
-    } while (l > 1 || l < 1e-6);
-    l = sqrt(l);
+    double d[3], l = test_rnd_ball(&rng, d);
     double want = lmin + (lmax - lmin) * rnd();
     for (int k = 0; k < 3; k++)
         e[k] = (float)(s[k] + want * d[k] / l);
