@@ -19,10 +19,7 @@
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static double rnd(void) {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+    return bench_rnd(&rng);
 }
 
 static const float box_lo[3] = {-15, -24, -15}, box_hi[3] = {15, 32, 15};
@@ -37,28 +34,9 @@ static int make_traces(const blvl_trace_world *w, const float lo[3], const float
         float p[3];
         for (int k = 0; k < 3; k++)
             p[k] = (float)(lo[k] + (hi[k] - lo[k]) * rnd());
-        blvl_trace_result r;
-        blvl_trace_box(w, NULL, p, p, box_lo, box_hi, &r);
-        if (r.startsolid)
+        if (!bench_player_spot(w, p, box_lo, box_hi, hi[1] + 1))
             continue;
-        /* Where a player could be: ground within 512 qu below and a roof (or sky) above. A
-         * point in the void around the map would measure traces that meet nothing. */
-        float down[3] = {p[0], p[1] - 512, p[2]}, up[3] = {p[0], hi[1] + 1, p[2]};
-        blvl_trace_ray(w, NULL, p, down, &r);
-        if (r.fraction >= 1)
-            continue;
-        blvl_trace_ray(w, NULL, p, up, &r);
-        if (r.fraction >= 1)
-            continue;
-        double d[3], len = 0;
-        do {
-            len = 0;
-            for (int k = 0; k < 3; k++) {
-                d[k] = 2 * rnd() - 1;
-                len += d[k] * d[k];
-            }
-        } while (len > 1 || len < 1e-6);
-        len = sqrt(len);
+        double d[3], len = bench_rnd_dir(&rng, d);
         for (int k = 0; k < 3; k++) {
             starts[3 * made + k] = p[k];
             ends[3 * made + k] = (float)(p[k] + 64 * d[k] / len);

@@ -23,6 +23,7 @@
 #include "blvl/sections.h"
 #include "blvl/trace.h"
 #include "bench_util.h"
+#include "trace/trace_internal.h"
 
 /* The Quake 3 player box in blvl axes (Quake -15 -15 -24 .. 15 15 32, z up -> y up). */
 static const float box_lo[3] = {-15, -24, -15}, box_hi[3] = {15, 32, 15};
@@ -48,10 +49,15 @@ static const baseline baselines[] = {
 
 static uint64_t rng;
 static double rnd(void) {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+    return bench_rnd(&rng);
+}
+
+/* e: s moved lmin..lmax units in a random direction. */
+static void rnd_end(const float s[3], double lmin, double lmax, float e[3]) {
+    double d[3], len = bench_rnd_dir(&rng, d);
+    double want = lmin + (lmax - lmin) * rnd();
+    for (int k = 0; k < 3; k++)
+        e[k] = (float)(s[k] + want * d[k] / len);
 }
 
 static double thread_cpu(void) {
@@ -67,85 +73,49 @@ typedef struct descs {
     uint32_t n;
     blvl_Plane *planes;
     blvl_Vec3 *verts;
-    uint32_t *ints;
 } descs;
 
 static void descs_free(descs *x) {
-    free(x->d), free(x->planes), free(x->verts), free(x->ints);
+    free(x->d), free(x->planes), free(x->verts);
     memset(x, 0, sizeof *x);
 }
 
-/* The sim's colliders `copies` times, copy j moved by offs[j]. */
-static int descs_from_sim(blvl_Sim sim, uint32_t copies, const float (*offs)[3], descs *x) {
-    uint32_t n = blvl_Sim_colliders_len(sim);
-    size_t np = 0, nv = 0, nu = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        blvl_Collider c = blvl_Sim_colliders_at(sim, i);
-        if (blvl_Collider_shape_type(c) == blvl_Shape_Planes) {
-            np += blvl_Planes_planes_len(blvl_Collider_shape_as_Planes(c));
-        } else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull) {
-            blvl_Hull h = blvl_Collider_shape_as_Hull(c);
-            nv += blvl_Hull_vertices_len(h);
-            nu += (size_t)blvl_Hull_face_sizes_len(h) + blvl_Hull_face_indices_len(h);
-        }
-    }
+/* The map's descriptions (the library's reading of its sim) `copies` times, copy j moved by
+ * offs[j]; the copies share the face lists, which do not move. */
+static int descs_copies(const blvl_trace_collider_desc *base, uint32_t n, uint32_t copies,
+                        const float (*offs)[3], descs *x) {
+    size_t np = 0, nv = 0;
+    for (uint32_t i = 0; i < n; i++)
+        np += base[i].plane_count, nv += base[i].vertex_count;
     memset(x, 0, sizeof *x);
     x->n = n * copies;
     x->d = calloc(x->n ? x->n : 1, sizeof *x->d);
     x->planes = calloc(np * copies + 1, sizeof *x->planes);
     x->verts = calloc(nv * copies + 1, sizeof *x->verts);
-    x->ints = calloc(nu * copies + 1, sizeof *x->ints);
-    if (!x->d || !x->planes || !x->verts || !x->ints)
+    if (!x->d || !x->planes || !x->verts)
         return -1;
     blvl_Plane *pl = x->planes;
     blvl_Vec3 *vv = x->verts;
-    uint32_t *uu = x->ints;
     for (uint32_t j = 0; j < copies; j++) {
         const float *o = offs[j];
         for (uint32_t i = 0; i < n; i++) {
-            blvl_Collider c = blvl_Sim_colliders_at(sim, i);
             blvl_trace_collider_desc *d = &x->d[j * n + i];
-            blvl_trace_collider_desc_init(d);
-            blvl_Vec3 lo = blvl_Collider_lo(c), hi = blvl_Collider_hi(c);
-            d->lo = (blvl_Vec3){lo.x + o[0], lo.y + o[1], lo.z + o[2]};
-            d->hi = (blvl_Vec3){hi.x + o[0], hi.y + o[1], hi.z + o[2]};
-            d->flags = blvl_Collider_flags(c);
-            d->material = blvl_Collider_material(c);
-            d->gametypes = blvl_Collider_gametypes(c);
-            d->door = blvl_Collider_door(c);
-            if (blvl_Collider_shape_type(c) == blvl_Shape_Planes) {
-                blvl_Planes p = blvl_Collider_shape_as_Planes(c);
-                uint32_t k = blvl_Planes_planes_len(p);
-                for (uint32_t m = 0; m < k; m++) {
-                    blvl_Plane q = blvl_Planes_planes_at(p, m);
-                    float dd = q.normal.x * o[0] + q.normal.y * o[1] + q.normal.z * o[2];
-                    pl[m] = (blvl_Plane){{q.normal.x, q.normal.y, q.normal.z},
-                                         j ? q.dist + dd : q.dist};
-                }
-                d->shape = BLVL_TRACE_SHAPE_PLANES;
-                d->planes = pl;
-                d->plane_count = k;
-                pl += k;
-            } else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull) {
-                blvl_Hull h = blvl_Collider_shape_as_Hull(c);
-                uint32_t k = blvl_Hull_vertices_len(h);
-                for (uint32_t m = 0; m < k; m++) {
-                    blvl_Vec3 q = blvl_Hull_vertices_at(h, m);
-                    vv[m] = (blvl_Vec3){q.x + o[0], q.y + o[1], q.z + o[2]};
-                }
-                d->shape = BLVL_TRACE_SHAPE_HULL;
-                d->vertices = vv;
-                d->vertex_count = k;
-                vv += k;
-                d->face_count = blvl_Hull_face_sizes_len(h);
-                blvl_Hull_face_sizes_copy(h, 0, uu, d->face_count);
-                d->face_sizes = uu;
-                uu += d->face_count;
-                d->face_index_count = blvl_Hull_face_indices_len(h);
-                blvl_Hull_face_indices_copy(h, 0, uu, d->face_index_count);
-                d->face_indices = uu;
-                uu += d->face_index_count;
+            *d = base[i];
+            d->lo = (blvl_Vec3){d->lo.x + o[0], d->lo.y + o[1], d->lo.z + o[2]};
+            d->hi = (blvl_Vec3){d->hi.x + o[0], d->hi.y + o[1], d->hi.z + o[2]};
+            for (uint32_t m = 0; m < d->plane_count; m++) {
+                blvl_Plane q = base[i].planes[m];
+                float dd = q.normal.x * o[0] + q.normal.y * o[1] + q.normal.z * o[2];
+                pl[m] = (blvl_Plane){q.normal, j ? q.dist + dd : q.dist};
             }
+            d->planes = pl;
+            pl += d->plane_count;
+            for (uint32_t m = 0; m < d->vertex_count; m++) {
+                blvl_Vec3 q = base[i].vertices[m];
+                vv[m] = (blvl_Vec3){q.x + o[0], q.y + o[1], q.z + o[2]};
+            }
+            d->vertices = vv;
+            vv += d->vertex_count;
         }
     }
     return 0;
@@ -181,8 +151,7 @@ typedef struct trace_set {
     int box;
 } trace_set;
 
-/* Where a player could be: the box free, ground within 512 qu below and a roof (or sky) above
- * (a point in the void around the map would measure traces that meet nothing). */
+/* Starts where a player could be (bench_player_spot). */
 static int make_starts(const blvl_trace_world *w, const float lo[3], const float hi[3], size_t n,
                        float *out) {
     size_t made = 0, tries = 0;
@@ -192,16 +161,7 @@ static int make_starts(const blvl_trace_world *w, const float lo[3], const float
         float p[3];
         for (int k = 0; k < 3; k++)
             p[k] = (float)(lo[k] + (hi[k] - lo[k]) * rnd());
-        blvl_trace_result r;
-        blvl_trace_box(w, NULL, p, p, box_lo, box_hi, &r);
-        if (r.startsolid)
-            continue;
-        float down[3] = {p[0], p[1] - 512, p[2]}, up[3] = {p[0], hi[1] + 1, p[2]};
-        blvl_trace_ray(w, NULL, p, down, &r);
-        if (r.fraction >= 1)
-            continue;
-        blvl_trace_ray(w, NULL, p, up, &r);
-        if (r.fraction >= 1)
+        if (!bench_player_spot(w, p, box_lo, box_hi, hi[1] + 1))
             continue;
         memcpy(out + 3 * made++, p, sizeof p);
     }
@@ -209,22 +169,9 @@ static int make_starts(const blvl_trace_world *w, const float lo[3], const float
 }
 
 static void make_ends(trace_set *ts, const float *starts, double lmin, double lmax) {
-    for (size_t i = 0; i < ts->n; i++) {
-        double d[3], len;
-        do {
-            len = 0;
-            for (int k = 0; k < 3; k++) {
-                d[k] = 2 * rnd() - 1;
-                len += d[k] * d[k];
-            }
-        } while (len > 1 || len < 1e-6);
-        len = sqrt(len);
-        double want = lmin + (lmax - lmin) * rnd();
-        for (int k = 0; k < 3; k++) {
-            ts->s[3 * i + k] = starts[3 * i + k];
-            ts->e[3 * i + k] = (float)(starts[3 * i + k] + want * d[k] / len);
-        }
-    }
+    memcpy(ts->s, starts, ts->n * 3 * sizeof *ts->s);
+    for (size_t i = 0; i < ts->n; i++)
+        rnd_end(starts + 3 * i, lmin, lmax, ts->e + 3 * i);
 }
 
 static size_t run_set(const blvl_trace_world *w, const trace_set *ts, size_t from, size_t to) {
@@ -343,9 +290,11 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
         rng = (rng ^ (uint64_t)(unsigned char)*c) * 0x100000001B3ull;
     rng |= 1;
 
-    float zero[1][3] = {{0, 0, 0}};
-    descs x;
-    if (descs_from_sim(sim, 1, zero, &x)) {
+    blvl_allocator al = {0};
+    size_t base_size = 0;
+    descs x = {blvl__tw_descs_from_sim(sim, &al, &base_size), blvl_Sim_colliders_len(sim), NULL,
+               NULL};
+    if (!x.d) {
         fprintf(stderr, "bench_trace_maps: out of memory\n");
         return 1;
     }
@@ -353,7 +302,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
     double bms = build_ms(&x, runs, &w);
     if (build_only) { /* for a profiler: the 1x build alone */
         printf("%s: world build %.2f ms (median of %d)\n", name, bms, runs);
-        descs_free(&x);
+        blvl__dealloc(&al, x.d, base_size);
         blvl_trace_world_free(w);
         blvl_bytes_free(&sec);
         blvl_close(lv);
@@ -407,7 +356,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
     for (int m = 1; m < 3; m++) {
         descs y;
         uint32_t copies = m == 1 ? 4 : 16;
-        if (descs_from_sim(sim, copies, offs, &y)) {
+        if (descs_copies(x.d, x.n, copies, offs, &y)) {
             fprintf(stderr, "bench_trace_maps: out of memory\n");
             return 1;
         }
@@ -455,19 +404,8 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
         size_t stuck = 0;
         blvl_trace_stats st = {0, 0, 0, 0};
         for (size_t i = 0; i < walk; i++) {
-            double d[3], len;
-            do {
-                len = 0;
-                for (int k = 0; k < 3; k++) {
-                    d[k] = 2 * rnd() - 1;
-                    len += d[k] * d[k];
-                }
-            } while (len > 1 || len < 1e-6);
-            len = sqrt(len);
-            double want = 16 + (512 - 16) * rnd();
             float e[3];
-            for (int k = 0; k < 3; k++)
-                e[k] = (float)(p[k] + want * d[k] / len);
+            rnd_end(p, 16, 512, e);
             blvl_trace_result r;
             blvl_trace_box_stats(w, NULL, p, e, box_lo, box_hi, &r, &st);
             if (r.startsolid) {
@@ -492,7 +430,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
     for (int s = 0; s < SET_COUNT; s++)
         free(sets[s].s), free(sets[s].e);
     free(starts);
-    descs_free(&x);
+    blvl__dealloc(&al, x.d, base_size);
     blvl_trace_world_free(w);
     blvl_bytes_free(&sec);
     blvl_close(lv);

@@ -4,6 +4,8 @@
 #ifndef BLVL_BENCH_UTIL_H
 #define BLVL_BENCH_UTIL_H
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -32,11 +34,55 @@ static inline double bench_median(double *v, size_t n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* A uniform double in [0, 1) from an xorshift64* state (never 0): random inputs that repeat
+ * from run to run. */
+static inline double bench_rnd(uint64_t *state) {
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return (double)((x * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+}
+
+/* A uniform random direction: a point of the unit ball (by rejection, never near 0) in d,
+ * its length returned (d / length is the unit direction). */
+static inline double bench_rnd_dir(uint64_t *state, double d[3]) {
+    double len;
+    do {
+        len = 0;
+        for (int k = 0; k < 3; k++) {
+            d[k] = 2 * bench_rnd(state) - 1;
+            len += d[k] * d[k];
+        }
+    } while (len > 1 || len < 1e-6);
+    return sqrt(len);
+}
+
 /* Peak resident set of the process, KiB. */
 static inline long bench_peak_kib(void) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
 }
+
+#ifdef BLVL_TRACE_H /* the trace benchmarks */
+/* Where a player could be: the box [mins, maxs] free at p, ground within 512 qu below and a
+ * roof (or sky) below height `top` above (a point in the void around a map would measure
+ * traces that meet nothing). */
+static inline int bench_player_spot(const blvl_trace_world *w, const float p[3],
+                                    const float mins[3], const float maxs[3], float top) {
+    blvl_trace_result r;
+    blvl_trace_box(w, NULL, p, p, mins, maxs, &r);
+    if (r.startsolid)
+        return 0;
+    float down[3] = {p[0], p[1] - 512, p[2]}, up[3] = {p[0], top, p[2]};
+    blvl_trace_ray(w, NULL, p, down, &r);
+    if (r.fraction >= 1)
+        return 0;
+    blvl_trace_ray(w, NULL, p, up, &r);
+    return r.fraction < 1;
+}
+#endif
 
 #endif

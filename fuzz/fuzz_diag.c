@@ -10,6 +10,7 @@
 
 #include "blvl/diag.h"
 #include "blvl/sections.h"
+#include "fuzz_tags.h"
 
 /* The sections a record may carry: every core tag but meta, in registry order (a record's tag
  * number indexes this; tests/support/diag_levels.py writes the seeds the same way). */
@@ -34,12 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (blvl_section_from_json("meta", (const char *)meta, sizeof meta - 1, &opt, &meta_fb,
                                &meta_size, &e) != BLVL_OK)
         abort();
-    if (!ntags) {
-        const char *tag;
-        for (unsigned t = 0; (tag = blvl_core_tag_at(t)) != NULL && ntags < MAX_TAGS; t++)
-            if (strcmp(tag, "meta") != 0)
-                tags[ntags++] = tag;
-    }
+    if (!ntags)
+        ntags = fuzz_core_tags_but_meta(tags, MAX_TAGS);
     blvl_section_in in[MAX_TAGS + 1];
     size_t n = 0;
     in[n++] = (blvl_section_in){"meta", 0, 0, meta_fb, meta_size};

@@ -12,6 +12,7 @@
 
 #include "blvl/export.h"
 #include "blvl/sections.h"
+#include "fuzz_tags.h"
 
 #define MAX_TAGS 32
 static const char *tags[MAX_TAGS]; /* every core tag but meta, in registry order */
@@ -30,12 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (blvl_section_from_json("meta", "{}", 2, &opt, &meta, &meta_n, &e) != BLVL_OK ||
         blvl_section_from_json("sim", "{}", 2, &opt, &sim, &sim_n, &e) != BLVL_OK)
         abort();
-    if (!ntags) {
-        const char *tag;
-        for (unsigned t = 0; (tag = blvl_core_tag_at(t)) != NULL && ntags < MAX_TAGS; t++)
-            if (strcmp(tag, "meta") != 0)
-                tags[ntags++] = tag;
-    }
+    if (!ntags)
+        ntags = fuzz_core_tags_but_meta(tags, MAX_TAGS);
     blvl_section_in in[MAX_TAGS + 1];
     size_t n = 0, at = 0;
     in[n++] = (blvl_section_in){"meta", 0, 0, meta, meta_n};

@@ -27,6 +27,7 @@
 #include "blvl/sections/registry.h"
 #include "blvl/trace.h"
 #include "check.h"
+#include "support/rnd.h"
 
 #define PK3 "/usr/share/games/openarena/baseoa/pak1-maps.pk3"
 
@@ -39,22 +40,11 @@ static const float box_lo[3] = {-15, -24, -15}, box_hi[3] = {15, 32, 15};
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static double rnd(void) {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+    return test_rnd(&rng);
 }
 
 static void rnd_dir(float d[3]) {
-    double v[3], l;
-    do {
-        l = 0;
-        for (int k = 0; k < 3; k++) {
-            v[k] = 2 * rnd() - 1;
-            l += v[k] * v[k];
-        }
-    } while (l > 1 || l < 1e-6);
-    l = sqrt(l);
+    double v[3], l = test_rnd_ball(&rng, v);
     for (int k = 0; k < 3; k++)
         d[k] = (float)(v[k] / l);
 }

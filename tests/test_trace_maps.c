@@ -18,6 +18,7 @@
 #include "blvl/q3.h"
 #include "blvl/trace.h"
 #include "check.h"
+#include "support/rnd.h"
 
 #define PK3 "/usr/share/games/openarena/baseoa/pak1-maps.pk3"
 
@@ -31,22 +32,11 @@ static const float box_lo[3] = {-15, -24, -15}, box_hi[3] = {15, 32, 15};
 
 static uint64_t rng = 0x853C49E6748FEA9Bull;
 static double rnd(void) {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+    return test_rnd(&rng);
 }
 
 static void rnd_end(const float s[3], double lmin, double lmax, float e[3]) {
-    double d[3], l;
-    do {
-        l = 0;
-        for (int k = 0; k < 3; k++) {
-            d[k] = 2 * rnd() - 1;
-            l += d[k] * d[k];
-        }
-    } while (l > 1 || l < 1e-6);
-    l = sqrt(l);
+    double d[3], l = test_rnd_ball(&rng, d);
     double want = lmin + (lmax - lmin) * rnd();
     for (int k = 0; k < 3; k++)
         e[k] = (float)(s[k] + want * d[k] / l);
@@ -58,9 +48,11 @@ static int same(const blvl_trace_result *a, const blvl_trace_result *b) {
            a->collider == b->collider;
 }
 
-static void compare(const char *name, const blvl_trace_world *w, int traces) {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+/* The bounds of every collider of the world; returns the collider count. */
+static uint32_t world_bounds(const blvl_trace_world *w, float lo[3], float hi[3]) {
     uint32_t nc = blvl_trace_world_collider_count(w);
+    for (int k = 0; k < 3; k++)
+        lo[k] = INFINITY, hi[k] = -INFINITY;
     for (uint32_t i = 0; i < nc; i++) {
         float a[3], b[3];
         if (!blvl_trace_world_bounds(w, i, a, b))
@@ -68,6 +60,12 @@ static void compare(const char *name, const blvl_trace_world *w, int traces) {
         for (int k = 0; k < 3; k++)
             lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
     }
+    return nc;
+}
+
+static void compare(const char *name, const blvl_trace_world *w, int traces) {
+    float lo[3], hi[3];
+    uint32_t nc = world_bounds(w, lo, hi);
     int bad = 0, hits = 0;
     for (int i = 0; i < traces; i++) {
         float s[3], e[3];
@@ -96,15 +94,8 @@ static void compare(const char *name, const blvl_trace_world *w, int traces) {
 
 static void walk(const char *name, const blvl_trace_world *w) {
     /* a free start: the first spot on a vertical line through the map's middle */
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    uint32_t nc = blvl_trace_world_collider_count(w);
-    for (uint32_t i = 0; i < nc; i++) {
-        float a[3], b[3];
-        if (!blvl_trace_world_bounds(w, i, a, b))
-            continue;
-        for (int k = 0; k < 3; k++)
-            lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
-    }
+    float lo[3], hi[3];
+    world_bounds(w, lo, hi);
     float p[3];
     blvl_trace_result r;
     int found = 0;

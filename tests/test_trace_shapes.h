@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "blvl/trace.h"
+#include "support/rnd.h"
 
 #define SHAPE_MAX_V 8
 #define SHAPE_MAX_F 6
@@ -231,13 +232,10 @@ static inline void shape_desc(const shape *s, blvl_trace_collider_desc *d, uint3
     }
 }
 
-/* A tiny deterministic generator (xorshift64*). */
+/* A tiny deterministic generator (support/rnd.h). */
 static uint64_t rng_state_ = 0x9E3779B97F4A7C15ull;
 static inline double rnd(void) {
-    rng_state_ ^= rng_state_ >> 12;
-    rng_state_ ^= rng_state_ << 25;
-    rng_state_ ^= rng_state_ >> 27;
-    return (double)((rng_state_ * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+    return test_rnd(&rng_state_);
 }
 static inline double rnd_in(double a, double b) {
     return a + (b - a) * rnd();

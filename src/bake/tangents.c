@@ -37,39 +37,51 @@ static void fallback(const double n[3], double t[3]) {
         t[i] /= len;
 }
 
-void blvl__bake_tangent_sums(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx,
-                             uint32_t ni, double *scratch) {
-    double *sdir = scratch, *tdir = scratch + 3 * (size_t)nv;
-    memset(scratch, 0, 6 * (size_t)nv * sizeof *scratch);
-    for (uint32_t t = 0; t + 2 < ni; t += 3) {
-        const blvl_bake_vertex *a = &v[idx[t]], *b = &v[idx[t + 1]], *c = &v[idx[t + 2]];
-        double e1[3], e2[3];
-        for (int k = 0; k < 3; k++) {
-            e1[k] = (double)b->position[k] - a->position[k];
-            e2[k] = (double)c->position[k] - a->position[k];
-        }
-        double du1 = (double)b->uv[0] - a->uv[0], dv1 = (double)b->uv[1] - a->uv[1];
-        double du2 = (double)c->uv[0] - a->uv[0], dv2 = (double)c->uv[1] - a->uv[1];
-        double r = du1 * dv2 - du2 * dv1;
-        if (fabs(r) < 1e-20)
-            continue; /* the UVs span no area: no direction to learn */
-        double s[3], w[3];
-        for (int k = 0; k < 3; k++) {
-            s[k] = (e1[k] * dv2 - e2[k] * dv1) / r;
-            w[k] = (e2[k] * du1 - e1[k] * du2) / r;
-        }
-        for (int j = 0; j < 3; j++) {
-            uint32_t i = idx[t + j];
-            for (int k = 0; k < 3; k++) {
-                sdir[3 * (size_t)i + k] += s[k];
-                tdir[3 * (size_t)i + k] += w[k];
-            }
-        }
+/* One triangle's u and v directions (a, b, c its vertices); 0 when its UVs span no area: no
+ * direction to learn. */
+static int triangle_dirs(const blvl_bake_vertex *v, const uint32_t q[3], double s[3], double w[3]) {
+    const blvl_bake_vertex *a = &v[q[0]], *b = &v[q[1]], *c = &v[q[2]];
+    double e1[3], e2[3];
+    for (int k = 0; k < 3; k++) {
+        e1[k] = (double)b->position[k] - a->position[k];
+        e2[k] = (double)c->position[k] - a->position[k];
+    }
+    double du1 = (double)b->uv[0] - a->uv[0], dv1 = (double)b->uv[1] - a->uv[1];
+    double du2 = (double)c->uv[0] - a->uv[0], dv2 = (double)c->uv[1] - a->uv[1];
+    double r = du1 * dv2 - du2 * dv1;
+    if (fabs(r) < 1e-20)
+        return 0;
+    for (int k = 0; k < 3; k++) {
+        s[k] = (e1[k] * dv2 - e2[k] * dv1) / r;
+        w[k] = (e2[k] * du1 - e1[k] * du2) / r;
+    }
+    return 1;
+}
+
+static void add_dirs(double sdir[3], double tdir[3], const double s[3], const double w[3]) {
+    for (int k = 0; k < 3; k++) {
+        sdir[k] += s[k];
+        tdir[k] += w[k];
     }
 }
 
-blvl_Snorm16x4 blvl__bake_tangent_frame(const blvl_bake_vertex *vi, const double s[3],
-                                        const double w[3]) {
+/* The triangles' sums into scratch: u directions at 3 i, v directions at 3 nv + 3 i. */
+static void tangent_sums(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx, uint32_t ni,
+                         double *scratch) {
+    double *sdir = scratch, *tdir = scratch + 3 * (size_t)nv;
+    memset(scratch, 0, 6 * (size_t)nv * sizeof *scratch);
+    for (uint32_t t = 0; t + 2 < ni; t += 3) {
+        double s[3], w[3];
+        if (!triangle_dirs(v, idx + t, s, w))
+            continue;
+        for (int j = 0; j < 3; j++)
+            add_dirs(&sdir[3 * (size_t)idx[t + j]], &tdir[3 * (size_t)idx[t + j]], s, w);
+    }
+}
+
+/* One vertex's tangent from its two sums. */
+static blvl_Snorm16x4 tangent_frame(const blvl_bake_vertex *vi, const double s[3],
+                                    const double w[3]) {
     double n[3] = {vi->normal[0], vi->normal[1], vi->normal[2]};
     double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     if (nl > 0) {
@@ -99,10 +111,10 @@ blvl_Snorm16x4 blvl__bake_tangent_frame(const blvl_bake_vertex *vi, const double
 
 void blvl__bake_tangents(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx, uint32_t ni,
                          double *scratch, blvl_Snorm16x4 *out) {
-    blvl__bake_tangent_sums(v, nv, idx, ni, scratch);
+    tangent_sums(v, nv, idx, ni, scratch);
     for (uint32_t i = 0; i < nv; i++)
-        out[i] = blvl__bake_tangent_frame(&v[i], &scratch[3 * (size_t)i],
-                                          &scratch[3 * (size_t)nv + 3 * (size_t)i]);
+        out[i] =
+            tangent_frame(&v[i], &scratch[3 * (size_t)i], &scratch[3 * (size_t)nv + 3 * (size_t)i]);
 }
 
 bool blvl__bake_tangents_window(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx,
@@ -123,7 +135,7 @@ bool blvl__bake_tangents_window(const blvl_bake_vertex *v, uint32_t nv, const ui
         uint32_t upto = t < nt ? low[t] : nv;
         for (; base < upto; base++) {
             size_t r = 3 * (size_t)(base & (W - 1));
-            emit(ctx, base, blvl__bake_tangent_frame(&v[base], &sdir[r], &tdir[r]));
+            emit(ctx, base, tangent_frame(&v[base], &sdir[r], &tdir[r]));
             memset(&sdir[r], 0, 3 * sizeof *sdir);
             memset(&tdir[r], 0, 3 * sizeof *tdir);
         }
@@ -134,28 +146,12 @@ bool blvl__bake_tangents_window(const blvl_bake_vertex *v, uint32_t nv, const ui
             memset(ring, 0, 6 * (size_t)W * sizeof *ring); /* left zero for the next surface */
             return false;
         }
-        const blvl_bake_vertex *a = &v[q[0]], *b = &v[q[1]], *c = &v[q[2]];
-        double e1[3], e2[3];
-        for (int k = 0; k < 3; k++) {
-            e1[k] = (double)b->position[k] - a->position[k];
-            e2[k] = (double)c->position[k] - a->position[k];
-        }
-        double du1 = (double)b->uv[0] - a->uv[0], dv1 = (double)b->uv[1] - a->uv[1];
-        double du2 = (double)c->uv[0] - a->uv[0], dv2 = (double)c->uv[1] - a->uv[1];
-        double rr = du1 * dv2 - du2 * dv1;
-        if (fabs(rr) < 1e-20)
-            continue;
         double s[3], w[3];
-        for (int k = 0; k < 3; k++) {
-            s[k] = (e1[k] * dv2 - e2[k] * dv1) / rr;
-            w[k] = (e2[k] * du1 - e1[k] * du2) / rr;
-        }
+        if (!triangle_dirs(v, q, s, w))
+            continue;
         for (int j = 0; j < 3; j++) {
             size_t r = 3 * (size_t)(q[j] & (W - 1));
-            for (int k = 0; k < 3; k++) {
-                sdir[r + k] += s[k];
-                tdir[r + k] += w[k];
-            }
+            add_dirs(&sdir[r], &tdir[r], s, w);
         }
     }
     return true;

@@ -12,14 +12,6 @@
 void blvl__bake_tangents(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx, uint32_t ni,
                          double *scratch, blvl_Snorm16x4 *out);
 
-/* The two halves of blvl__bake_tangents, for a caller that writes each vertex as its tangent is
- * known: the triangles' sums into scratch (u directions at 3 i, v directions at 3 nv + 3 i), then
- * one vertex's tangent from its two sums. */
-void blvl__bake_tangent_sums(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx,
-                             uint32_t ni, double *scratch);
-blvl_Snorm16x4 blvl__bake_tangent_frame(const blvl_bake_vertex *vi, const double s[3],
-                                        const double w[3]);
-
 /* The same tangents without a scratch of the surface's size, for surfaces whose triangles name
  * vertices close together (most do): sums are kept for a window of BAKE_TANGENT_WINDOW vertices,
  * and each vertex is handed to emit, in vertex order, as soon as no later triangle names it.

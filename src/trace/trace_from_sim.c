@@ -9,17 +9,8 @@
 
 #define fail(err, code, msg) blvl__fail(err, code, "trace: sim: %s", msg)
 
-blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
-                                        const blvl_options *opt, blvl_error *err) {
-    if (!out || !level)
-        return fail(err, BLVL_E_ARGUMENT, "no level");
-    *out = NULL;
-    /* The sections layer's one reading of sim: present, at a known version, verified. */
-    blvl_bytes sec;
-    blvl_Sim sim;
-    blvl_status st = blvl_level_sim(level, &sec, &sim, err);
-    if (st != BLVL_OK)
-        return st;
+blvl_trace_collider_desc *blvl__tw_descs_from_sim(blvl_Sim sim, const blvl_allocator *al,
+                                                  size_t *size) {
     uint32_t n = blvl_Sim_colliders_len(sim);
     /* One block for everything, sized first: the buffer's vectors are unaligned. */
     size_t np = 0, nv = 0, nu = 0;
@@ -33,17 +24,13 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
             nu += (size_t)blvl_Hull_face_sizes_len(h) + blvl_Hull_face_indices_len(h);
         }
     }
-    blvl_allocator al = {0};
-    if (opt)
-        al = opt->allocator;
     size_t sz_d = (size_t)n * sizeof(blvl_trace_collider_desc), sz_p = np * sizeof(blvl_Plane),
            sz_v = nv * sizeof(blvl_Vec3), sz_u = nu * sizeof(uint32_t),
            total = sz_d + sz_p + sz_v + sz_u;
-    unsigned char *block = blvl__alloc(&al, total);
-    if (!block) {
-        blvl_bytes_free(&sec);
-        return fail(err, BLVL_E_NOMEM, "out of memory");
-    }
+    unsigned char *block = blvl__alloc(al, total);
+    if (!block)
+        return NULL;
+    *size = total;
     blvl_trace_collider_desc *d = (blvl_trace_collider_desc *)block;
     blvl_Plane *pl = (blvl_Plane *)(block + sz_d);
     blvl_Vec3 *vv = (blvl_Vec3 *)(block + sz_d + sz_p);
@@ -93,8 +80,30 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
             uu += x->face_index_count;
         }
     }
+    return d;
+}
+
+blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
+                                        const blvl_options *opt, blvl_error *err) {
+    if (!out || !level)
+        return fail(err, BLVL_E_ARGUMENT, "no level");
+    *out = NULL;
+    /* The sections layer's one reading of sim: present, at a known version, verified. */
+    blvl_bytes sec;
+    blvl_Sim sim;
+    blvl_status st = blvl_level_sim(level, &sec, &sim, err);
+    if (st != BLVL_OK)
+        return st;
+    blvl_allocator al = {0};
+    if (opt)
+        al = opt->allocator;
+    size_t size = 0;
+    blvl_trace_collider_desc *d = blvl__tw_descs_from_sim(sim, &al, &size);
+    uint32_t n = blvl_Sim_colliders_len(sim);
     blvl_bytes_free(&sec);
+    if (!d)
+        return fail(err, BLVL_E_NOMEM, "out of memory");
     st = blvl_trace_world_new(out, d, n, opt, err);
-    blvl__dealloc(&al, block, total);
+    blvl__dealloc(&al, d, size);
     return st;
 }

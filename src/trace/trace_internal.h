@@ -173,6 +173,12 @@ typedef struct tw_trace {
     uint32_t touch_counts[TW_TOUCH_MAX];
 } tw_trace;
 
+/* The colliders of a sim section as descriptions (blvl_trace_world_from_level's reading), in
+ * one block from `al`: the descriptions first, then the planes, vertices and face lists they
+ * point at. *size gets the block's size for blvl__dealloc; NULL when out of memory. */
+blvl_trace_collider_desc *blvl__tw_descs_from_sim(blvl_Sim sim, const blvl_allocator *al,
+                                                  size_t *size);
+
 /* Clip the box trace against one convex solid; updates t when it stops the box sooner. */
 void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, uint32_t collider);
 /* 1 when the box [mins, maxs] at pos is inside (or touching) the solid: every pushed plane's
