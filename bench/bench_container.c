@@ -122,7 +122,7 @@ static double lib_read_sim(const char *path, enum open_kind kind, uint64_t *sum)
             exit(2);
         }
         if (kind == OPEN_PREAD) {
-            blvl_source src = {pread_cb, (uint64_t)sb.st_size, &fd};
+            blvl_source src = {.read = pread_cb, .size = (uint64_t)sb.st_size, .user = &fd};
             if (blvl_open_source(&lv, &src, NULL, &err) != BLVL_OK)
                 die("open", path, &err);
         } else {

@@ -42,7 +42,7 @@ static void expect_open_opt(const char *what, fx_file *f, blvl_status want,
     blvl_close(lv);
     unlink(path);
     free(path);
-    blvl_source src = {src_read, size, b};
+    blvl_source src = {.read = src_read, .size = size, .user = b};
     st = blvl_open_source(&lv, &src, opt, &e);
     CHECK_EQ_INT(st, want);
     blvl_close(lv);
@@ -86,7 +86,7 @@ static void expect_read(const char *what, fx_file *f, const char *tag, blvl_stat
     for (int way = 0; way < 2; way++) {
         blvl_level *lv = NULL;
         blvl_error e;
-        blvl_source src = {src_read, f->size, b};
+        blvl_source src = {.read = src_read, .size = f->size, .user = b};
         blvl_status st = way == 0 ? blvl_open_memory(&lv, b, (size_t)f->size, &opt, &e)
                                   : blvl_open_source(&lv, &src, &opt, &e);
         CHECK_EQ_INT(st, BLVL_OK);

@@ -15,6 +15,7 @@
 #   diag       -> symbols, trace, image, geom, sections, fb, container, common   blvl diag
 #   probe      -> symbols, trace, image, geom, sections, fb, container, common   blvl probe
 #   export     -> symbols, image, geom, sections, fb, container, common  glTF export
+#   http       -> container, payload, common   levels over HTTP and the section cache
 #
 # A layer's #include "X/..." of another src/ folder must be in its list; public headers are
 # checked where a layer must stand alone (common and fb see no container header). It also
@@ -42,6 +43,7 @@ allowed() { # layer -> the src/ folders it may include
     diag) echo "diag symbols trace image geom sections fb container common" ;;
     probe) echo "probe symbols trace image geom sections fb container common" ;;
     export) echo "export symbols image geom sections fb container common" ;;
+    http) echo "http container payload common" ;;
     *) echo "" ;;
     esac
 }

@@ -69,7 +69,7 @@ int main(void) {
             opt.progress_user = &s;
             blvl_level *lv = NULL;
             mem m = {file, size};
-            blvl_source src = {mem_read, size, &m};
+            blvl_source src = {.read = mem_read, .size = size, .user = &m};
             CHECK_EQ_INT(mode == 0 ? blvl_open_file(&lv, path, &opt, &err)
                                    : blvl_open_source(&lv, &src, &opt, &err),
                          BLVL_OK);

@@ -94,6 +94,12 @@ typedef struct blvl_source {
     int (*read)(void *user, uint64_t offset, void *buf, size_t len);
     uint64_t size; /* the file's length */
     void *user;
+    /* NULL, or called once when the level is done with `user`: by blvl_close, or by a
+     * blvl_open_source that fails (then before it returns). */
+    void (*close)(void *user);
+    /* NULL, or fills `err` with why the last failed read failed (its code and a message that
+     * starts with the rule's name); without it a failed read is BLVL_E_IO. */
+    void (*why)(void *user, blvl_error *err);
 } blvl_source;
 
 /* One live table entry, decoded. */

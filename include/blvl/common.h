@@ -74,6 +74,11 @@ typedef enum blvl_status {
     BLVL_E_SYMBOLS_STALE,   /* symbols: the .bsym names another level (identity mismatch) */
     BLVL_E_SYMBOLS_VERSION, /* symbols: a .bsym version this reader does not know */
     BLVL_E_SYMBOLS, /* symbols: an invariant of the .bsym is broken (the message names it) */
+    /* levels over HTTP (blvl/http.h) */
+    BLVL_E_HTTP,         /* http: the transfer failed or the server said no (status, curl error) */
+    BLVL_E_HTTP_CHANGED, /* http: the file changed between requests (ETag, Last-Modified, table) */
+    BLVL_E_HTTP_TIMEOUT, /* http: a connect, stall or total time-out passed */
+    BLVL_E_HTTP_LIMIT,   /* http: the cap on bytes received was reached */
     BLVL_STATUS_COUNT
 } blvl_status;
 

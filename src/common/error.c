@@ -48,6 +48,10 @@ static const char *const names[BLVL_STATUS_COUNT] = {
     [BLVL_E_SYMBOLS_STALE] = "symbols-stale",
     [BLVL_E_SYMBOLS_VERSION] = "symbols-version",
     [BLVL_E_SYMBOLS] = "symbols",
+    [BLVL_E_HTTP] = "http",
+    [BLVL_E_HTTP_CHANGED] = "http-changed",
+    [BLVL_E_HTTP_TIMEOUT] = "http-timeout",
+    [BLVL_E_HTTP_LIMIT] = "http-limit",
 };
 
 const char *blvl_status_name(blvl_status code) {

@@ -28,6 +28,9 @@ blvl_status blvl__open_fd(blvl_level **out, int fd, const char *path, const blvl
  * read into *owned (size e->packed_size, free with blvl__dealloc). */
 blvl_status blvl__level_packed(blvl_level *level, const blvl_entry *e, const uint8_t **bytes,
                                void **owned, blvl_error *err);
+/* A failed read of the level's source: the source's own reason when it gives one (blvl_source
+ * .why), else BLVL_E_IO with `what`. */
+blvl_status blvl__source_failed(const blvl_level *level, blvl_error *err, const char *what);
 /* Asks the kernel for the pages of [offset, offset + size) of a mapped level at once (open
  * advised MADV_RANDOM, so nothing is read around a fault); does nothing otherwise. */
 void blvl__level_prefetch(const blvl_level *level, uint64_t offset, uint64_t size);

@@ -34,7 +34,7 @@ static blvl_status load(blvl_level *lv, int (*read)(void *, uint64_t, void *, si
         return blvl__fail(err, BLVL_E_TRUNCATED, "file of %llu bytes ends inside the header",
                           (unsigned long long)lv->size);
     if (read(user, 0, head, sizeof head) != 0)
-        return blvl__fail(err, BLVL_E_IO, "could not read the header");
+        return blvl__source_failed(lv, err, "could not read the header");
     blvl_status st = blvl__header_decode(head, &lv->hdr, err);
     if (st != BLVL_OK)
         return st;
@@ -52,7 +52,7 @@ static blvl_status load(blvl_level *lv, int (*read)(void *, uint64_t, void *, si
         goto out;
     }
     if (n && read(user, lv->hdr.table_offset, table, tsize) != 0) {
-        st = blvl__fail(err, BLVL_E_IO, "could not read the table");
+        st = blvl__source_failed(lv, err, "could not read the table");
         goto out;
     }
     st = blvl__table_load(&lv->hdr, table, lv->size, lv->entries, scratch, err);
@@ -161,12 +161,18 @@ static int src_read(void *user, uint64_t off, void *buf, size_t len) {
 
 blvl_status blvl_open_source(blvl_level **out, const blvl_source *src, const blvl_options *opt,
                              blvl_error *err) {
-    if (!out || !src || !src->read)
+    if (!out || !src || !src->read) {
+        if (src && src->close)
+            src->close(src->user);
         return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no read callback");
+    }
     *out = NULL;
     blvl_level *lv = level_new(opt);
-    if (!lv)
+    if (!lv) {
+        if (src->close)
+            src->close(src->user);
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for a level");
+    }
     lv->src = *src;
     lv->size = src->size;
     blvl_status st = load(lv, src_read, &lv->src, opt, err);
@@ -179,9 +185,25 @@ blvl_status blvl_open_source(blvl_level **out, const blvl_source *src, const blv
     return BLVL_OK;
 }
 
+blvl_status blvl__source_failed(const blvl_level *lv, blvl_error *err, const char *what) {
+    if (lv->src.why) {
+        blvl_error why = {0};
+        lv->src.why(lv->src.user, &why);
+        if (why.code != BLVL_OK) {
+            why.message[sizeof why.message - 1] = 0;
+            if (err)
+                *err = why;
+            return why.code;
+        }
+    }
+    return blvl__fail(err, BLVL_E_IO, "%s", what);
+}
+
 void blvl_close(blvl_level *lv) {
     if (!lv)
         return;
+    if (lv->src.close)
+        lv->src.close(lv->src.user);
     if (lv->map)
         munmap(lv->map, (size_t)lv->size);
     const blvl_allocator *a = lv->a ? lv->a : NULL;

@@ -3,6 +3,7 @@
  * inflation budget was checked at open, over the whole table, so reads carry no state. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -39,7 +40,9 @@ blvl_status blvl__level_packed(blvl_level *lv, const blvl_entry *e, const uint8_
                           (unsigned long long)e->packed_size, e->tag);
     if (lv->src.read(lv->src.user, e->offset, buf, (size_t)e->packed_size) != 0) {
         blvl__dealloc(lv->a, buf, (size_t)e->packed_size);
-        return blvl__fail(err, BLVL_E_IO, "could not read section '%s'", e->tag);
+        char what[64];
+        snprintf(what, sizeof what, "could not read section '%s'", e->tag);
+        return blvl__source_failed(lv, err, what);
     }
     *bytes = buf;
     *owned = buf;

@@ -1,0 +1,44 @@
+/* The content-addressed cache of levels read over HTTP (docs/HTTP.md, "The cache").
+ *
+ * Sections are kept by the BLAKE3-128 digest of their packed bytes, tables (the header and
+ * table region as served, bytes 0 .. floor) by the level's identity and table digest. Every
+ * get re-checks the digest of what it read: an entry that fails is removed and reported as a
+ * miss, so the cache never hands out bytes that do not match their name. Puts are best effort
+ * (a full disk or a read-only directory only means no caching); the total size is capped and
+ * the least recently used entries are evicted first (a get counts as a use). Several processes
+ * may share one directory: entries are written to a temporary and renamed into place.
+ * Private to the http layer. */
+#ifndef BLVL_HTTP_CACHE_H
+#define BLVL_HTTP_CACHE_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "blvl/blvl.h"
+
+typedef struct blvl__cache blvl__cache;
+
+/* dir "" = $XDG_CACHE_HOME/blvl, else $HOME/.cache/blvl; created when missing. max_bytes 0 =
+ * 1 GiB. `a` may be NULL (malloc/free); the cache keeps a copy of it. */
+blvl_status blvl__cache_open(blvl__cache **out, const char *dir, uint64_t max_bytes,
+                             const blvl_allocator *a, blvl_error *err);
+void blvl__cache_close(blvl__cache *c);
+
+/* A section's packed bytes into buf (exactly `size` bytes): true on a hit whose digest matched;
+ * false on a miss (also when the entry was damaged: it is then removed). */
+bool blvl__cache_get_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE], void *buf,
+                             uint64_t size);
+/* Keep a section whose digest the caller has checked. */
+void blvl__cache_put_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE],
+                             const void *data, uint64_t size);
+
+/* The header and table region (bytes 0 .. floor) of the level named by identity and table
+ * digest: true on a hit whose header carries both names and whose table digest matches. */
+bool blvl__cache_get_table(blvl__cache *c, const uint8_t identity[BLVL_DIGEST_SIZE],
+                           const uint8_t table_digest[BLVL_DIGEST_SIZE], void *buf, uint64_t size);
+void blvl__cache_put_table(blvl__cache *c, const uint8_t identity[BLVL_DIGEST_SIZE],
+                           const uint8_t table_digest[BLVL_DIGEST_SIZE], const void *data,
+                           uint64_t size);
+
+/* Bytes the cache holds now (entries only), for tests and `blvl fetch --cache-stats`. */
+uint64_t blvl__cache_bytes(const blvl__cache *c);
+#endif
