@@ -2,9 +2,11 @@
  * between layers; 1,048,576 cells, 2,097,152 triangles before holes) baked on one core, each stage
  * timed (docs/BENCHMARKS.md, "Bake: a Riot level of 16 layers of 256 x 256 cells").
  *
- *   bench_riot [--runs N] [--side N] [--convert-only]
+ *   bench_riot [--runs N] [--side N] [--convert-only | --no-zstd]
  *     --side: cells per layer side, default 256; --convert-only: stop after convert (no model ->
- *     sections, no zstd, whose level 19 alone takes minutes), for profiling the importer
+ *     sections, no zstd, whose level 19 alone takes minutes), for profiling the importer;
+ *     --no-zstd: convert, then model -> sections as the bake does it, each section dropped when
+ *     built (bake/write.h, blvl__bake_write_dry): the whole goal, without zstd
  *
  * The level is built in memory (tests/riot_hand.h), seed 2026: each layer half terraces (flat
  * steps of 64 qu, which merge into large colliders) and half rolling hills (no two cells on one
@@ -21,6 +23,7 @@
 #include <time.h>
 
 #include "../tests/riot_hand.h"
+#include "bake/write.h"
 #include "blvl/bake.h"
 #include "blvl/blvl.h"
 #include "blvl/riot.h"
@@ -30,6 +33,14 @@ static uint64_t rng = 2026;
 static uint32_t urand(uint32_t n) {
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
     return (uint32_t)((rng >> 33) % n);
+}
+
+/* FNV-1a of the baked bytes: old and new code compared on the same level */
+static uint64_t fnv(const void *p, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ ((const uint8_t *)p)[i]) * 1099511628211ull;
+    return h;
 }
 
 static uint32_t SIDE = 256; /* cells per layer side; --side N for smaller levels */
@@ -84,7 +95,7 @@ static void build(blvl_riot_level *lv, uint64_t *solid_tris, uint64_t *drawn_tri
 
 int main(int argc, char **argv) {
     int runs = 1;
-    int convert_only = 0;
+    int convert_only = 0, no_zstd = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = atoi(argv[++i]);
@@ -93,8 +104,11 @@ int main(int argc, char **argv) {
             SIDE = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "--convert-only") == 0)
             convert_only = 1;
+        else if (strcmp(argv[i], "--no-zstd") == 0)
+            no_zstd = 1;
         else {
-            fprintf(stderr, "usage: bench_riot [--runs N] [--side 8..1024] [--convert-only]\n");
+            fprintf(stderr,
+                    "usage: bench_riot [--runs N] [--side 8..1024] [--convert-only | --no-zstd]\n");
             return 2;
         }
     }
@@ -121,7 +135,8 @@ int main(int argc, char **argv) {
            (unsigned long long)drawn, bench_peak_kib() / 1024.0);
     double *cpu_read = calloc((size_t)runs, sizeof(double));
     double *cpu_convert = calloc((size_t)runs, sizeof(double));
-    if (!cpu_read || !cpu_convert)
+    double *cpu_model = calloc((size_t)runs, sizeof(double));
+    if (!cpu_read || !cpu_convert || !cpu_model)
         return 1;
     for (int run = 0; run < runs; run++) {
         double c0 = bench_cpu(), w0 = bench_now();
@@ -147,6 +162,22 @@ int main(int argc, char **argv) {
             blvl_bake_free(b);
             continue;
         }
+        if (no_zstd) {
+            double c_model = 0;
+            size_t bytes = 0;
+            if (blvl__bake_write_dry(b, &c_model, &bytes, &err) != BLVL_OK) {
+                fprintf(stderr, "model: %s\n", err.message);
+                return 1;
+            }
+            cpu_model[run] = c_model;
+            printf(
+                "run %d: read CPU %.3f, convert CPU %.3f, model -> sections CPU %.3f (%.1f MiB), "
+                "all CPU %.3f; colliders %u, triangles %u\n",
+                run + 1, c_read, c_convert, c_model, bytes / 1048576.0,
+                c_read + c_convert + c_model, b->colliders.n, b->indices.n / 3u);
+            blvl_bake_free(b);
+            continue;
+        }
         blvl_bake_stats stats;
         void *level = NULL, *sym = NULL;
         size_t lsz = 0, ssz = 0;
@@ -164,9 +195,11 @@ int main(int argc, char **argv) {
                "zstd + digests %.3f s\n",
                t_read, c_read, t_convert, c_convert, stats.seconds_model, stats.seconds_compress);
         printf("  everything but zstd %.3f s (goal under 1 s: %s); total %.3f s wall, %.3f s CPU; "
-               "level %.1f MiB, symbols %.1f MiB; peak RSS %.1f MiB\n",
+               "level %.1f MiB, symbols %.1f MiB; peak RSS %.1f MiB; FNV-1a level %016llx, "
+               "symbols %016llx\n",
                ours, ours < 1.0 ? "met" : "NOT met", total, total_cpu, lsz / 1048576.0,
-               ssz / 1048576.0, bench_peak_kib() / 1024.0);
+               ssz / 1048576.0, bench_peak_kib() / 1024.0, (unsigned long long)fnv(level, lsz),
+               (unsigned long long)fnv(sym, ssz));
         blvl_free(&opt, level);
         blvl_free(&opt, sym);
         blvl_bake_free(b);
@@ -174,8 +207,12 @@ int main(int argc, char **argv) {
     printf("median of %d runs: read CPU %.3f s, convert CPU %.3f s, read + convert CPU %.3f s\n",
            runs, bench_median(cpu_read, (size_t)runs), bench_median(cpu_convert, (size_t)runs),
            bench_median(cpu_read, (size_t)runs) + bench_median(cpu_convert, (size_t)runs));
+    if (no_zstd)
+        printf("median of %d runs: model -> sections CPU %.3f s\n", runs,
+               bench_median(cpu_model, (size_t)runs));
     free(cpu_read);
     free(cpu_convert);
+    free(cpu_model);
     blvl_free(&opt, file);
     return 0;
 }

@@ -17,6 +17,7 @@
 /* How many more of each the caller is about to add (an estimate: more may follow). */
 typedef struct bake_counts {
     uint32_t sources, vertices, indices, surfaces, colliders;
+    size_t arena; /* bytes of the bake's arena (known hulls, prisms); 0 = no estimate */
 } bake_counts;
 
 /* Room in the model's tables for `more` beyond what they hold; BLVL_E_NOMEM or BLVL_E_ARGUMENT
@@ -55,5 +56,22 @@ blvl_status blvl__bake_add_known_hull(blvl_bake *b, const blvl_bake_collider *c,
                                       const uint8_t *face_sizes, uint32_t face_count,
                                       const uint8_t *face_indices, uint32_t *index,
                                       blvl_error *err);
+
+/* Vertical prisms over a convex outline (known_prism.c; docs/BAKE.md, "Prisms"): corners 0..n-1
+ * the surface (a triangle counter-clockwise seen from +Y, or a cell's a b c d, a north-west),
+ * n..2n-1 the same corners moved straight up (`up`) or down. The surface is one face (split -1)
+ * or two triangles along a diagonal of the quad (split 0: c-b, 1: a-d); the far side then
+ * follows the other diagonal. */
+/* The prism's face loops, counter-clockwise seen from outside (at most BAKE_KNOWN_MAX faces and
+ * 4 * BAKE_KNOWN_MAX indices). */
+void blvl__bake_prism_faces(uint32_t n, int split, bool up, uint8_t *sizes, uint8_t *idx,
+                            uint32_t *face_count, uint32_t *index_count);
+/* The cheap checks of a triangle prism or a split quad prism; true implies that
+ * blvl__bake_known_ok accepts the prism with its template faces. */
+bool blvl__bake_prism_ok(const blvl_Vec3 *points, uint32_t n, int split, bool up);
+/* blvl__bake_add_known_hull of the prism with its template faces, the same collider: through the
+ * cheap checks and stored compactly (corners in the arena, faces shared), else as before. */
+blvl_status blvl__bake_add_prism(blvl_bake *b, const blvl_bake_collider *c, const blvl_Vec3 *points,
+                                 uint32_t n, int split, bool up, uint32_t *index, blvl_error *err);
 
 #endif

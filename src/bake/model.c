@@ -57,6 +57,9 @@ blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blv
         (st = BAKE_RESERVE(b, b->surfaces, more->surfaces, err)) ||
         (st = BAKE_RESERVE(b, b->colliders, more->colliders, err)))
         return st;
+    if (more->arena && !blvl__bake_arena_reserve(b, more->arena))
+        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory reserving %zu bytes",
+                          more->arena);
     return BLVL_OK;
 }
 
@@ -80,6 +83,26 @@ void *blvl__bake_arena(blvl_bake *b, size_t bytes) {
     void *p = (uint8_t *)(k + 1) + k->used;
     k->used += bytes;
     return p;
+}
+
+bool blvl__bake_arena_reserve(blvl_bake *b, size_t bytes) {
+    bake_block *k = b->blocks;
+    bytes = (bytes + 7u) & ~(size_t)7u;
+    if (k && k->size - k->used >= bytes)
+        return true;
+    if (bytes <= BAKE_BLOCK)
+        bytes = BAKE_BLOCK;
+    if (bytes > SIZE_MAX - sizeof *k)
+        return false;
+    k = blvl__alloc(b->al, sizeof *k + bytes);
+    if (!k)
+        return false;
+    blvl__advise_large(k, sizeof *k + bytes);
+    k->size = bytes;
+    k->used = 0;
+    k->next = b->blocks;
+    b->blocks = k;
+    return true;
 }
 
 void blvl__bake_dealloc(const blvl_bake *b, void *p, size_t size) {

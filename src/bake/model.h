@@ -109,6 +109,13 @@ typedef struct bake_block {
     size_t size, used; /* bytes of data after the header */
 } bake_block;
 
+/* One prism shape's face loops (known_prism.c), shared by every prism of that shape. */
+#define BAKE_PRISM_TEMPLATES 8 /* triangle or quad, split, solid up or down */
+typedef struct bake_prism_template {
+    uint32_t *face_sizes, *face_indices; /* in the arena */
+    uint32_t face_count, face_index_count;
+} bake_prism_template;
+
 struct blvl_bake {
     blvl_options opt;
     const blvl_allocator *al; /* &opt.allocator */
@@ -134,10 +141,11 @@ struct blvl_bake {
     bool has_ambient, has_sun;
     blvl_Vec3 ambient, sun_direction, sun_color;
     float sun_intensity;
-    bake_block *blocks;      /* the arena, newest first */
-    bake_lightmap *lightmap; /* NULL = none (model_lightmaps.c) */
-    bake_grid *grid;         /* NULL = none */
-    bake_sky *sky;           /* NULL = none */
+    bake_block *blocks;                               /* the arena, newest first */
+    bake_prism_template prisms[BAKE_PRISM_TEMPLATES]; /* known_prism.c, made on first use */
+    bake_lightmap *lightmap;                          /* NULL = none (model_lightmaps.c) */
+    bake_grid *grid;                                  /* NULL = none */
+    bake_sky *sky;                                    /* NULL = none */
 };
 
 /* Frees the lightmap, light grid and sky (blvl_bake_free). */
@@ -145,6 +153,16 @@ void blvl__bake_free_lighting(blvl_bake *b);
 
 /* `bytes` from the bake's arena (8-aligned), freed with the bake; NULL when out of memory. */
 void *blvl__bake_arena(blvl_bake *b, size_t bytes);
+
+/* Room for `bytes` more in the arena in one block (one allocation with a huge-page hint, not
+ * one per MiB), so a million small records cost few page faults; NULL when out of memory. */
+bool blvl__bake_arena_reserve(blvl_bake *b, size_t bytes);
+
+/* Stores a checked prism (known_prism.c): its 2n corners `v` in the arena, the faces the
+ * template's; the collider as blvl_bake_add_hull would store it. */
+blvl_status blvl__bake_store_prism(blvl_bake *b, const blvl_bake_collider *c, blvl_Vec3 *v,
+                                   uint32_t vertex_count, const bake_prism_template *t,
+                                   uint32_t *index, blvl_error *err);
 
 /* Room for `extra` more elements in the array whose pointer is at `arrp` (n used, *cap held).
  * Counts stay below BLVL_BAKE_NONE, so every index fits the schema's "none" convention. */

@@ -116,6 +116,28 @@ blvl_status blvl__bake_add_known_hull(blvl_bake *b, const blvl_bake_collider *c,
     return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
 }
 
+blvl_status blvl__bake_store_prism(blvl_bake *b, const blvl_bake_collider *c, blvl_Vec3 *v,
+                                   uint32_t vertex_count, const bake_prism_template *t,
+                                   uint32_t *index, blvl_error *err) {
+    COLLIDER_PRELUDE(b, c, err);
+    bake_shape s = {0};
+    s.kind = blvl_Shape_Hull;
+    s.vertices = v;
+    s.vertex_count = vertex_count;
+    s.face_sizes = t->face_sizes;
+    s.face_count = t->face_count;
+    s.face_indices = t->face_indices;
+    s.face_index_count = t->face_index_count;
+    s.lo = s.hi = v[0];
+    for (uint32_t i = 1; i < vertex_count; i++) {
+        s.lo.x = v[i].x < s.lo.x ? v[i].x : s.lo.x, s.hi.x = v[i].x > s.hi.x ? v[i].x : s.hi.x;
+        s.lo.y = v[i].y < s.lo.y ? v[i].y : s.lo.y, s.hi.y = v[i].y > s.hi.y ? v[i].y : s.hi.y;
+        s.lo.z = v[i].z < s.lo.z ? v[i].z : s.lo.z, s.hi.z = v[i].z > s.hi.z ? v[i].z : s.hi.z;
+    }
+    s.arena = true;
+    return store(b, c, &s, false, index, err);
+}
+
 blvl_status blvl_bake_add_triangle(blvl_bake *b, const blvl_bake_collider *c,
                                    const blvl_Vec3 tri[3], float thickness, uint32_t *index,
                                    blvl_error *err) {

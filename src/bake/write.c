@@ -72,7 +72,7 @@ static void fill_stats(const blvl_bake *b, const run *r, blvl_bake_stats *stats)
 /* About the bytes of the largest section, sim or geometry (the builder is reused for each):
  * reserved up front, so the builder does not copy a buffer of hundreds of MiB again and again as
  * it doubles. An estimate: the builder still grows past it when it is short. */
-static size_t section_estimate(const blvl_bake *b) {
+size_t blvl__bake_section_estimate(const blvl_bake *b) {
     size_t sim = 1024 + (size_t)b->sources.n * 8;
     for (uint32_t i = 0; i < b->colliders.n; i++) {
         const bake_shape *s = &b->colliders.p[i].shape;
@@ -98,7 +98,7 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     blvl_status st = blvl__bake_plan(b, &r.plan, err);
     if (st == BLVL_OK)
         st = blvl_fb_builder_new(&r.fb, &b->opt, err);
-    if (st == BLVL_OK && !blvl__fb_builder_reserve(r.fb, section_estimate(b)))
+    if (st == BLVL_OK && !blvl__fb_builder_reserve(r.fb, blvl__bake_section_estimate(b)))
         st = blvl_fb_builder_status(r.fb, err);
     bool geo = blvl__bake_has_geometry(b), light = blvl__bake_has_lighting(b);
     uint32_t count = 2u + geo + (b->images.n > 0) + (b->sky != NULL) + (b->lightmap != NULL) +

@@ -43,6 +43,15 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
                                      const uint8_t level[16], blvl_fb_builder *fb, bake_buf *out,
                                      blvl_error *err);
 
+/* About the bytes of the largest section (write.c reserves the builder with it). */
+size_t blvl__bake_section_estimate(const blvl_bake *b);
+
+/* write_dry.c: model -> sections as blvl_bake_write_memory does it (plan, the builder reserved,
+ * every section the model fills, the .bsym for an identity of zeros), each section dropped when
+ * built: no zstd, no digests. For benchmarks: *cpu_seconds the calling thread's CPU time, *bytes
+ * the sections' sum. */
+blvl_status blvl__bake_write_dry(blvl_bake *b, double *cpu_seconds, size_t *bytes, blvl_error *err);
+
 /* Which optional sections the model fills. */
 bool blvl__bake_has_geometry(const blvl_bake *b);
 bool blvl__bake_has_lighting(const blvl_bake *b);

@@ -46,11 +46,31 @@ static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *f
     return BLVL_OK;
 }
 
-static blvl_fb_ref build_shape(blvl_fb_builder *fb, const bake_shape *s) {
+/* A prism's face loops are its template's (known_prism.c): written once per template, then
+ * named by every hull of that shape (a FlatBuffers vector may be named from many tables; the
+ * reader sees the same loops), so a million terrain prisms do not write a million copies. */
+typedef struct shared_faces {
+    bool made;
+    blvl_fb_ref sizes, indices;
+} shared_faces;
+
+static blvl_fb_ref build_shape(const blvl_bake *b, blvl_fb_builder *fb, const bake_shape *s,
+                               shared_faces *shared) {
     if (s->kind == blvl_Shape_Hull) {
         blvl_fb_ref v = blvl_Hull_vertices_create(fb, s->vertices, s->vertex_count);
-        blvl_fb_ref sz = blvl_Hull_face_sizes_create(fb, s->face_sizes, s->face_count);
-        blvl_fb_ref ix = blvl_Hull_face_indices_create(fb, s->face_indices, s->face_index_count);
+        int t = -1;
+        for (int k = 0; k < BAKE_PRISM_TEMPLATES && t < 0 && s->arena; k++)
+            if (b->prisms[k].face_sizes && s->face_sizes == b->prisms[k].face_sizes)
+                t = k;
+        blvl_fb_ref sz, ix;
+        if (t >= 0 && shared[t].made) {
+            sz = shared[t].sizes, ix = shared[t].indices;
+        } else {
+            sz = blvl_Hull_face_sizes_create(fb, s->face_sizes, s->face_count);
+            ix = blvl_Hull_face_indices_create(fb, s->face_indices, s->face_index_count);
+            if (t >= 0)
+                shared[t] = (shared_faces){true, sz, ix};
+        }
         blvl_Hull_start(fb);
         blvl_Hull_add_vertices(fb, v);
         blvl_Hull_add_face_sizes(fb, sz);
@@ -218,9 +238,10 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_b
     if (n && (st = dedupe_sources(b, src, first_of, &nsrc, err)) != BLVL_OK)
         goto done;
     blvl_fb_builder_reset(fb);
+    shared_faces shared[BAKE_PRISM_TEMPLATES] = {{0}};
     for (uint32_t i = 0; i < n; i++) {
         const bake_collider *c = &b->colliders.p[i];
-        blvl_fb_ref shape = build_shape(fb, &c->shape);
+        blvl_fb_ref shape = build_shape(b, fb, &c->shape, shared);
         blvl_Collider_start(fb);
         blvl_Collider_add_lo(fb, &c->shape.lo);
         blvl_Collider_add_hi(fb, &c->shape.hi);

@@ -84,52 +84,15 @@ static bool convex_cell(uint32_t type, const rb_grid *g, uint32_t r, uint32_t co
     return type == 1 ? picked < other : picked > other;
 }
 
-/* The faces of a prism over a cell's outline: corners 0..n-1 the surface (a, b, c, d of a cell,
- * or a triangle's three counter-clockwise seen from above), n..2n-1 their copies moved by dy.
- * The surface side is one face or, where `split` names a diagonal of a quad (0: c-b, 1: a-d),
- * two triangles; the far side follows the other diagonal. Loops are counter-clockwise seen from
- * outside, so the model takes them without the general hull (bake/known.h); a ceiling's solid
- * lies above the surface, which mirrors every loop. */
-typedef struct prism {
-    uint8_t sizes[BAKE_KNOWN_MAX], idx[4 * BAKE_KNOWN_MAX];
-    uint32_t faces, total;
-} prism;
-
-static void face(prism *f, const uint8_t *loop, uint32_t n, uint8_t shift, bool reverse) {
-    f->sizes[f->faces++] = (uint8_t)n;
-    for (uint32_t k = 0; k < n; k++)
-        f->idx[f->total++] = (uint8_t)(loop[reverse ? n - 1 - k : k] + shift);
-}
-
-static void prism_faces(prism *f, uint32_t n, int split, bool up) {
-    static const uint8_t quad[4] = {RB_A, RB_C, RB_D, RB_B}, tri3[3] = {0, 1, 2};
-    static const uint8_t diag[2][2][3] = {{{RB_A, RB_C, RB_B}, {RB_B, RB_C, RB_D}},
-                                          {{RB_A, RB_C, RB_D}, {RB_A, RB_D, RB_B}}};
-    const uint8_t *outline = n == 4 ? quad : tri3;
-    uint8_t m = (uint8_t)n;
-    f->faces = f->total = 0;
-    if (split < 0) {
-        face(f, outline, n, 0, up);
-        face(f, outline, n, m, !up);
-    } else {
-        for (int t = 0; t < 2; t++)
-            face(f, diag[split][t], 3, 0, up);
-        for (int t = 0; t < 2; t++)
-            face(f, diag[!split][t], 3, m, !up);
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        uint8_t i = outline[k], j = outline[(k + 1) % n];
-        const uint8_t side[4] = {j, i, (uint8_t)(i + m), (uint8_t)(j + m)};
-        face(f, side, 4, 0, up);
-    }
-}
-
+/* A prism over a cell's outline (bake/known.h): corners 0..n-1 the surface (a, b, c, d of a cell,
+ * or a triangle's three counter-clockwise seen from above), n..2n-1 their copies moved by dy. The
+ * surface side is one face or, where `split` names a diagonal of a quad (0: c-b, 1: a-d), two
+ * triangles; the far side follows the other diagonal. The bake takes the faces without the
+ * general hull; a ceiling's solid lies above the surface. */
 static blvl_status add_prism(rb *c, const blvl_bake_collider *bc, const blvl_Vec3 *p, uint32_t n,
                              int split, double dy) {
-    prism f;
-    prism_faces(&f, n, split, dy > 0);
     uint32_t index;
-    return blvl__bake_add_known_hull(c->b, bc, p, 2 * n, f.sizes, f.faces, f.idx, &index, c->err);
+    return blvl__bake_add_prism(c->b, bc, p, n, split, dy > 0, &index, c->err);
 }
 
 blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t first_source) {

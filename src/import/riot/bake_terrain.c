@@ -111,6 +111,7 @@ void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
     size_t cells = (size_t)L->width * L->height;
     uint64_t s = n->sources, v = n->vertices, i = n->indices, f = n->surfaces, k = n->colliders;
+    uint64_t before = k;
     for (size_t q = 0; q < cells; q++) {
         const blvl_riot_cell *cell = &L->cells[q];
         bool d0 = blvl__rb_drawn(cell->texture[0]), d1 = blvl__rb_drawn(cell->texture[1]);
@@ -129,6 +130,8 @@ void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n) {
     n->indices = i < UINT32_MAX ? (uint32_t)i : UINT32_MAX;
     n->surfaces = f < UINT32_MAX ? (uint32_t)f : UINT32_MAX;
     n->colliders = k < UINT32_MAX ? (uint32_t)k : UINT32_MAX;
+    /* the colliders' corners in the bake's arena: at most two prisms of 6 corners per cell */
+    n->arena += (size_t)(k - before) * 2u * 6u * sizeof(blvl_Vec3);
 }
 
 blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *first_source) {
