@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The content-addressed cache over a real web server (Debian's nginx on 127.0.0.1,
+# tests/support/nginx.sh; its access log is the independent count of what was sent). A level
+# read with the cache, then edited on the server outside identity, is read again: only the
+# header and table request and the new section go over the network. Two levels that share a
+# section download it once. A damaged cache file is detected, fetched again and replaced.
+# Without the cache, everything is fetched each time. Skipped (77) without nginx.
+. "$BLVL_SRC/tests/support/cli.sh"
+. "$BLVL_SRC/tests/support/nginx.sh"
+cli_workdir
+command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+
+rnd() { python3 -c "import random,sys; random.seed($2); sys.stdout.buffer.write(random.randbytes($1))"; }
+mkdir www
+rnd 300000 1 >a.bin
+rnd 200000 2 >b.bin
+rnd 150000 3 >b2.bin
+rnd 250000 4 >c.bin
+S=$src/tests/data/sections
+rc 0 pack -o www/lvl.blvl meta=$S/meta.json sim=$S/sim.json game.a=a.bin game.b=b.bin
+rc 0 pack -o www/two.blvl meta=$S/meta.json sim=$S/sim.json game.c=c.bin game.a=a.bin
+# offset, packed size and digest of a section (`ls`: tag, version, id, raw, packed, offset,
+# digest)
+where() { "$blvl" ls "$1" | awk -v t="$2" '$1 == t { print $6, $5, $7 }'; }
+packed_bytes() { # FILE TAG: the section's packed bytes, cut from the file
+    local off size
+    read -r off size _ < <(where "$1" "$2")
+    tail -c +$((off + 1)) "$1" | head -c "$size"
+}
+nginx_start www || exit 1
+u=$nginx_url/lvl.blvl
+export BLVL_CACHE=$work/cache
+# "START-END" of each request after the first, from nginx's access log
+ranges() { sleep 0.2; awk -F'\t' 'NR > 1 { sub(/^bytes=/, "", $4); print $4 }' "$nginx_log"; }
+head_bytes() { local s; s=$(stat -c %s "$1"); echo $((s < 131072 ? s : 131072)); }
+
+# 1. First read with the cache: everything comes over the network and lands in the cache.
+nginx_log_clear
+rc 0 verify "$u"
+read -r a_off a_packed a_digest < <(where www/lvl.blvl game.a)
+read -r b_off b_packed b_digest < <(where www/lvl.blvl game.b)
+ok "game.a lies past the first request" test "$((a_off + a_packed))" -gt 131072
+ok "the cache holds game.a under its digest" \
+    test -f "$BLVL_CACHE/sections/${a_digest:0:2}/$a_digest"
+ok "the cache holds game.b under its digest" \
+    test -f "$BLVL_CACHE/sections/${b_digest:0:2}/$b_digest"
+packed_bytes www/lvl.blvl game.a >a.packed
+ok "the cached game.a is its packed bytes" cmp a.packed "$BLVL_CACHE/sections/${a_digest:0:2}/$a_digest"
+id=$("$blvl" identity www/lvl.blvl)
+ok "the cache holds the table under the identity" test -n "$(ls "$BLVL_CACHE/tables" | grep "^$id-")"
+
+# 2. Read again, unchanged: the header and table request alone.
+nginx_log_clear
+rc 0 verify "$u"
+sleep 0.2
+ok "unchanged: one request (nginx says $(nginx_requests))" test "$(nginx_requests)" = 1
+ok "unchanged: $(head_bytes www/lvl.blvl) bytes (nginx says $(nginx_bytes))" \
+    test "$(nginx_bytes)" = "$(head_bytes www/lvl.blvl)"
+rc 0 fetch "$u" --want game.a --want game.b
+has out "from the cache"
+
+# 3. Edit outside identity on the server: the header and table, then the new section only.
+rc 0 put www/lvl.blvl game.b b2.bin
+read -r nb_off nb_packed _ < <(where www/lvl.blvl game.b)
+ok "the edit keeps the identity" test "$("$blvl" identity www/lvl.blvl)" = "$id"
+nginx_log_clear
+rc 0 verify "$u"
+got=$(ranges | tr '\n' ' ')
+ok "after the edit: only the new game.b is asked for (asked: $got)" \
+    test "$got" = "$nb_off-$((nb_off + nb_packed - 1)) "
+want=$(($(head_bytes www/lvl.blvl) + nb_packed))
+ok "after the edit: $want bytes sent (nginx says $(nginx_bytes))" test "$(nginx_bytes)" = "$want"
+for t in meta sim game.a game.b; do
+    "$blvl" cat www/lvl.blvl $t >local.bin
+    "$blvl" cat "$u" $t >http.bin
+    ok "$t read through the cache equals the file's" cmp local.bin http.bin
+done
+
+# 4. Another level with the same game.a: downloaded once, served from the cache.
+read -r c_off c_packed _ < <(where www/two.blvl game.c)
+nginx_log_clear
+rc 0 verify "$nginx_url/two.blvl"
+got=$(ranges | tr '\n' ' ')
+ok "the shared section is not downloaded again (asked: $got)" \
+    test "$got" = "$c_off-$((c_off + c_packed - 1)) "
+"$blvl" cat www/two.blvl game.a >local.bin
+"$blvl" cat "$nginx_url/two.blvl" game.a >http.bin
+ok "the shared section reads right" cmp local.bin http.bin
+# Wanted at open: cached sections are left out of the merged ranges.
+nginx_log_clear
+rc 0 fetch "$nginx_url/two.blvl" --want game.a --want game.c
+ok "--want of cached sections: the header request alone" test "$(ranges | wc -l)" = 0
+
+# 5. A damaged cache file: detected, fetched again, replaced; the right bytes come out.
+cached=$BLVL_CACHE/sections/${a_digest:0:2}/$a_digest
+python3 -c "import sys; f=open(sys.argv[1],'r+b'); f.seek(777); b=f.read(1); f.seek(777); f.write(bytes([b[0]^1]))" "$cached"
+ok "the cache file is damaged now" test -n "$(cmp "$cached" a.packed 2>&1)"
+nginx_log_clear
+rc 0 cat "$u" game.a
+"$blvl" cat www/lvl.blvl game.a >local.bin
+ok "damaged cache: cat gives the right bytes" cmp out local.bin
+got=$(ranges | tr '\n' ' ')
+ok "damaged cache: game.a fetched again (asked: $got)" test "$got" = "$a_off-$((a_off + a_packed - 1)) "
+ok "damaged cache: the file is replaced by the right bytes" cmp "$cached" a.packed
+# A cache file cut short is no better.
+truncate -s 1000 "$cached"
+rc 0 cat "$u" game.a
+ok "truncated cache: cat gives the right bytes" cmp out local.bin
+ok "truncated cache: replaced" cmp "$cached" a.packed
+
+# 6. Without the cache nothing is kept and everything is fetched.
+nginx_log_clear
+BLVL_CACHE= rc 0 verify "$u"
+ok "no cache: every section past the first request is asked for" test "$(ranges | wc -l)" -ge 2
+unset BLVL_CACHE
+nginx_log_clear
+rc 0 verify "$u"
+ok "BLVL_CACHE unset: every section past the first request is asked for" test "$(ranges | wc -l)" -ge 2
+
+cli_done test_http_cache_nginx
