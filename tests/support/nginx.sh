@@ -40,7 +40,11 @@ nginx_start() {
     local try
     for try in 1 2 3 4 5; do
         nginx_port=$(nginx_free_port)
+        # Run as root, nginx would hand its workers to "nobody"; keep them the current user.
+        local user=
+        [ "$(id -u)" = 0 ] && user="user $(id -un) $(id -gn);"
         cat >"$nginx_dir/nginx.conf" <<EOF
+$user
 worker_processes 1;
 daemon on;
 pid $nginx_dir/nginx.pid;
