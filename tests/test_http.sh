@@ -103,6 +103,18 @@ has err "http-limit:"
 none capped.blvl
 BLVL_HTTP_MAX_BYTES=100 "$blvl" ls "$url" >out 2>err
 has err "http-limit:"
+# A flipped byte in sim on the server: refused with section-digest, nothing returned or written.
+cp "$file" www/bad.blvl
+printf '\377' | dd of=www/bad.blvl bs=1 seek=$(($(offset sim) + 40)) conv=notrunc 2>/dev/null
+rc 1 fetch "$nginx_url/bad.blvl" --want sim
+has err "section-digest:"
+rc 1 cat "$nginx_url/bad.blvl" sim
+has err "section-digest:"
+ok "nothing of a bad section on stdout" test ! -s out
+rc 0 cat "$nginx_url/bad.blvl" game.pad2
+rc 1 fetch "$nginx_url/bad.blvl" -o bad.blvl
+has err "section-digest:"
+none bad.blvl
 rc 2 fetch "$url" -o x.blvl --want sim
 rc 2 fetch www/level.blvl
 cli_done test_http
