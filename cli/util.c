@@ -205,10 +205,7 @@ void cli_json_string(const char *s) {
 }
 
 int cli_open(const char *path, blvl_level **out) {
-    blvl_error err;
-    if (blvl_open_file(out, path, NULL, &err) != BLVL_OK)
-        return cli_fail(path, &err);
-    return CLI_OK;
+    return cli_open_with(path, NULL, out);
 }
 
 int cli_getopt_error(const cli_help *h, int argc, char **argv) {
