@@ -8,14 +8,15 @@
 . "$BLVL_SRC/tests/support/cli.sh"
 . "$BLVL_SRC/tests/support/nginx.sh"
 cli_workdir
-command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+# Debian's interpreter when it is there (a version manager's shim can take seconds to start).
+py=$(command -v /usr/bin/python3 || command -v python3) || { echo "python3 missing: skipped"; exit 77; }
 
 # Pseudo-random bytes (incompressible: stored raw, so packed sizes are predictable).
-rnd() { python3 -c "import random,sys; random.seed($2); sys.stdout.buffer.write(random.randbytes($1))"; }
+"$py" -c 'import random
+for name, n, seed in (("a", 300000, 1), ("b", 200000, 2), ("c", 250000, 3)):
+    random.seed(seed)
+    open(name + ".bin", "wb").write(random.randbytes(n))'
 mkdir www
-rnd 300000 1 >a.bin
-rnd 200000 2 >b.bin
-rnd 250000 3 >c.bin
 S=$src/tests/data/sections
 rc 0 pack -o www/lvl.blvl meta=$S/meta.json sim=$S/sim.json game.a=a.bin game.b=b.bin
 rc 0 pack -o www/other.blvl meta=$S/meta.json sim=$S/sim.json game.a=c.bin
@@ -30,27 +31,33 @@ for t in meta sim game.a game.b; do "$blvl" cat "$lvl" $t >"local.$t"; done
 
 nginx_start www || exit 1
 fpid=
-fault_stop() {
-    [ -n "$fpid" ] || return 0
-    kill "$fpid" 2>/dev/null
-    wait "$fpid" 2>/dev/null
-    fpid=
-}
-trap 'fault_stop; nginx_stop; rm -rf "$work"' EXIT
-# fault_start MODE [OPTIONS]: the fault server in front of nginx; $u is the level through it.
-fault_start() {
-    fault_stop
-    rm -f port flog
-    python3 "$src/tests/support/http_fault.py" --upstream "$nginx_url" --port-file port \
-        --log flog --mode "$@" &
-    fpid=$!
-    local i
-    for i in $(seq 200); do
-        [ -s port ] && break
-        sleep 0.02
+trap 'kill "$fpid" 2>/dev/null; wait "$fpid" 2>/dev/null; nginx_stop; rm -rf "$work"' EXIT
+# One fault server for the whole test; fault_start switches its mode (the answer count and its
+# log start again). $u is the level through it.
+"$py" "$src/tests/support/http_fault.py" --upstream "$nginx_url" --port-file port --log flog &
+fpid=$!
+for i in $(seq 250); do
+    [ -s port ] && break
+    sleep 0.02
+done
+[ -s port ] || { echo "FAIL: the fault server did not start"; exit 1; }
+fport=$(cat port)
+u=http://127.0.0.1:$fport/lvl.blvl
+fault_start() { # MODE [--OPTION VALUE]...
+    local q="mode=$1" reply
+    shift
+    while [ $# -gt 1 ]; do
+        q="$q&${1#--}=$2"
+        shift 2
     done
-    [ -s port ] || { echo "FAIL: the fault server did not start"; exit 1; }
-    u=http://127.0.0.1:$(cat port)/lvl.blvl
+    exec 3<>"/dev/tcp/127.0.0.1/$fport" || { echo "FAIL: no fault server"; exit 1; }
+    printf 'GET /-/mode?%s HTTP/1.0\r\n\r\n' "$q" >&3
+    reply=$(cat <&3)
+    exec 3<&-
+    case $reply in
+    "HTTP/1."?" 200 "*) ;;
+    *) echo "FAIL: fault mode $q: $reply"; exit 1 ;;
+    esac
 }
 one_line() { ok "$1: one line on stderr" test "$(wc -l <err)" = 1; }
 empty_out() { ok "$1: nothing on stdout" test ! -s out; }

@@ -18,10 +18,12 @@ method, path and Range header; the answer is then altered as the mode says:
   slow        the status line, the headers and --keep body bytes (default 0), then nothing for
               --stall seconds (a server or network that stalls)
 
-Usage: http_fault.py --upstream http://127.0.0.1:PORT --mode MODE --port-file FILE [--log FILE]
+Usage: http_fault.py --upstream http://127.0.0.1:PORT --port-file FILE [--log FILE] [--mode MODE ...]
 The server binds a free port of 127.0.0.1 and writes it to --port-file once it listens. With
 --log, each answer is one tab-separated line: method and path, Range header ("-" when none),
-status, body bytes sent. Python's standard library only.
+status, body bytes sent. `GET /-/mode?mode=cut&nth=2` switches to another mode (the same
+options, as query parameters; the rest back to their defaults), restarts the answer count and
+empties the log, so one server serves a whole test. Python's standard library only.
 """
 import argparse
 import os
@@ -38,11 +40,26 @@ FORWARDED = ("Content-Type", "Content-Length", "Content-Range", "ETag", "Last-Mo
 
 
 class State:
-    def __init__(self, args):
+    def __init__(self, args, parser):
         self.args = args
+        self.parser = parser
         self.lock = threading.Lock()
-        self.answers = 0  # answers with a body, counted for --nth
+        self.answers = 0  # answers counted for --nth
         self.log = open(args.log, "a", buffering=1) if args.log else None
+
+    def switch(self, query):
+        """A new mode from a query string; errors are the caller's 400."""
+        argv = ["--upstream", self.args.upstream, "--port-file", self.args.port_file]
+        for k, v in urllib.parse.parse_qsl(query, keep_blank_values=True):
+            argv += ["--" + k.replace("_", "-"), v]
+        args = parse(self.parser, argv)
+        args.log = self.args.log
+        with self.lock:
+            self.args = args
+            self.answers = 0
+            if self.log:
+                self.log.truncate(0)
+                self.log.seek(0)
 
     def next_answer(self):
         with self.lock:
@@ -134,13 +151,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
+        self.state.record(f"{self.command} {self.path}\t{rng}\t{code}\t{0 if head else len(body)}")
         if not head:
             self.wfile.write(body)
-        self.state.record(f"{self.command} {self.path}\t{rng}\t{code}\t{0 if head else len(body)}")
 
     def answer(self, head):
         st = self.server.state
         self.state = st
+        if self.path.startswith("/-/mode"):
+            try:
+                st.switch(urllib.parse.urlsplit(self.path).query)
+                code, text = 200, "ok\n"
+            except ValueError as e:
+                code, text = 400, f"{e}\n"
+            body = text.encode()
+            self.send_response(code)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         a = st.args
         rng = self.headers.get("Range")
         n = st.next_answer()
@@ -184,18 +213,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if close:
             self.send_header("Connection", "close")
         self.end_headers()
-        sent = 0
+        sent = 0 if head else keep
+        # Recorded before the body goes: once the client has it, the test may switch modes.
+        st.record(f"{self.command} {self.path}\t{rng or '-'}\t{status}\t{sent}")
         try:
             if not head:
                 self.wfile.write(body[:keep])
-                sent = keep
                 self.wfile.flush()
             if a.mode == "slow":
                 time.sleep(a.stall)
                 close = True
         except (BrokenPipeError, ConnectionResetError):
             close = True
-        st.record(f"{self.command} {self.path}\t{rng or '-'}\t{status}\t{sent}")
         if close:
             self.close_connection = True
 
@@ -205,10 +234,24 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise ValueError(message)
+
+
+def parse(p, argv):
+    a = p.parse_args(argv)
+    if a.mode == "slow" and a.keep < 0:
+        a.keep = 0
+    if a.mode == "replace" and not a.swap:
+        raise ValueError("replace needs --swap PATH")
+    return a
+
+
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = Parser(description=__doc__.split("\n")[0])
     p.add_argument("--upstream", required=True)
-    p.add_argument("--mode", required=True,
+    p.add_argument("--mode", default="pass",
                    choices=["pass", "flip", "cut", "norange", "replace", "status", "slow"])
     p.add_argument("--port-file", required=True)
     p.add_argument("--log")
@@ -218,13 +261,13 @@ def main():
     p.add_argument("--swap", help="replace: the path served instead")
     p.add_argument("--code", type=int, default=500)
     p.add_argument("--stall", type=float, default=30.0)
-    a = p.parse_args()
-    if a.mode == "slow" and a.keep < 0:
-        a.keep = 0
-    if a.mode == "replace" and not a.swap:
-        p.error("replace needs --swap PATH")
+    try:
+        a = parse(p, sys.argv[1:])
+    except ValueError as e:
+        print(f"http_fault.py: {e}", file=sys.stderr)
+        return 2
     srv = Server(("127.0.0.1", 0), Handler)
-    srv.state = State(a)
+    srv.state = State(a, p)
     tmp = a.port_file + ".tmp"
     with open(tmp, "w") as f:
         f.write(str(srv.server_address[1]) + "\n")
