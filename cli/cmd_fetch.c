@@ -12,7 +12,7 @@
 static const cli_help help = {
     "fetch",
     "URL [--want TAG]... [-o OUT.blvl] [--timeout MS] [--connect-timeout MS]\n"
-    "       [--stall-timeout MS] [--max-bytes N] [--retries N]",
+    "       [--stall-timeout MS] [--max-bytes N] [--retries N] [--cache[=DIR] | --no-cache]",
     "Reads a level from an http:// or https:// URL (any static server that honours range\n"
     "requests; docs/HTTP.md). With -o, writes the whole level to OUT.blvl, byte-identical to\n"
     "the server's file, after checking the table digest, the identity and every section's\n"
@@ -27,9 +27,14 @@ static const cli_help help = {
     "  --stall-timeout MS    a transfer that moves no byte this long fails (default 30000)\n"
     "  --max-bytes N         refuse (http-limit) past N body bytes received (default: none)\n"
     "  --retries N           retries of transient failures (default 4; 0 = none)\n"
+    "  --cache[=DIR]         keep sections in the content-addressed cache and take them from\n"
+    "                        it (DIR, default $XDG_CACHE_HOME/blvl; docs/HTTP.md); with\n"
+    "                        --want, cached sections are not downloaded again\n"
+    "  --no-cache            no cache, whatever BLVL_CACHE says\n"
     "The same settings come from BLVL_HTTP_TIMEOUT_MS, BLVL_HTTP_CONNECT_TIMEOUT_MS,\n"
-    "BLVL_HTTP_STALL_TIMEOUT_MS, BLVL_HTTP_MAX_BYTES and BLVL_HTTP_RETRIES, which every\n"
-    "command reading a URL honours; options win.\n"};
+    "BLVL_HTTP_STALL_TIMEOUT_MS, BLVL_HTTP_MAX_BYTES, BLVL_HTTP_RETRIES, and the cache from\n"
+    "BLVL_CACHE (a directory, or 1 for the default one) and BLVL_CACHE_MAX_BYTES (default\n"
+    "1 GiB), which every command reading a URL honours; options win.\n"};
 
 static void progress(void *user, uint64_t done, uint64_t total) {
     cli_progress(user, done, total);
@@ -53,6 +58,8 @@ static void print_received(const blvl_http_stats *st) {
         printf(" (%u retries, %u resumed)", st->retries, st->resumes);
     if (!st->ranges)
         printf(" (the server ignores ranges: the file came whole)");
+    if (st->bytes_cached)
+        printf(" (%llu bytes from the cache)", (unsigned long long)st->bytes_cached);
     printf("\n");
 }
 
@@ -66,6 +73,8 @@ int blvl_cmd_fetch(int argc, char **argv) {
                                           {"stall-timeout", required_argument, NULL, 'S'},
                                           {"max-bytes", required_argument, NULL, 'M'},
                                           {"retries", required_argument, NULL, 'R'},
+                                          {"cache", optional_argument, NULL, 'K'},
+                                          {"no-cache", no_argument, NULL, 'N'},
                                           {0, 0, 0, 0}};
     blvl_http_options h;
     cli_http_options(&h);
@@ -86,6 +95,10 @@ int blvl_cmd_fetch(int argc, char **argv) {
             want[nwant++] = optarg;
         } else if (c == 'o') {
             out = optarg;
+        } else if (c == 'K') {
+            h.cache_dir = optarg ? optarg : "";
+        } else if (c == 'N') {
+            h.cache_dir = NULL;
         } else if (c == 'T' || c == 'C' || c == 'S') {
             if (cli_parse_u32(optarg, &ms) != 0) {
                 rc = cli_usage(&help, "a time-out is milliseconds, not '%s'", optarg);

@@ -35,7 +35,13 @@ void cli_http_options(blvl_http_options *h) {
         h->max_bytes = x;
     if (env_u64("BLVL_HTTP_RETRIES", 1000, &x))
         h->retries = x ? (unsigned)x : BLVL_HTTP_NO_RETRY;
-    /* The cache option is read here too (docs/HTTP.md, "The cache"). */
+    /* The cache (docs/HTTP.md, "The cache"): off unless BLVL_CACHE says where; "1" is the
+     * default place ($XDG_CACHE_HOME/blvl), "" and "0" are off. */
+    const char *cache = getenv("BLVL_CACHE");
+    if (cache && cache[0] && strcmp(cache, "0") != 0)
+        h->cache_dir = strcmp(cache, "1") == 0 ? "" : cache;
+    if (env_u64("BLVL_CACHE_MAX_BYTES", UINT64_MAX, &x))
+        h->cache_max_bytes = x;
 }
 
 int cli_open_with(const char *path, const blvl_options *opt, blvl_level **out) {

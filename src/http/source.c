@@ -14,6 +14,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "container/level.h"
+#include "http/cache.h"
 #include "http/conn.h"
 
 /* A body sent whole (the server ignores ranges) is kept in memory: at most max_bytes when set,
@@ -43,6 +44,7 @@ typedef struct url_src {
     blvl_entry *entries; /* known after open: on-demand reads are checked against them */
     uint32_t count;
     blvl_error why;
+    blvl__cache *cache; /* NULL: no cache (docs/HTTP.md, "The cache") */
 } url_src;
 
 static void src_close(void *user) {
@@ -51,6 +53,7 @@ static void src_close(void *user) {
         return;
     blvl_allocator a = s->a;
     blvl__conn_free(s->conn);
+    blvl__cache_close(s->cache);
     blvl_stream_free(s->stream);
     blvl__dealloc(&a, s->head, s->head_cap ? s->head_cap : 1);
     for (size_t i = 0; i < s->nkept; i++)
@@ -167,6 +170,22 @@ static blvl_status check_section(url_src *s, const blvl_entry *e, const uint8_t 
     return BLVL_OK;
 }
 
+/* The entry whose packed bytes are exactly [off, off + len), or NULL. */
+static const blvl_entry *entry_of(const url_src *s, uint64_t off, size_t len) {
+    for (uint32_t i = 0; i < s->count; i++)
+        if (s->entries[i].offset == off && s->entries[i].packed_size == len)
+            return &s->entries[i];
+    return NULL;
+}
+
+/* A section from the cache (its digest re-checked there), counted as served by it. */
+static bool from_cache(url_src *s, const blvl_entry *e, void *buf) {
+    if (!s->cache || !blvl__cache_get_section(s->cache, e->digest, buf, e->packed_size))
+        return false;
+    blvl__conn_stats(s->conn)->bytes_cached += e->packed_size;
+    return true;
+}
+
 static int src_read(void *user, uint64_t off, void *buf, size_t len) {
     url_src *s = user;
     pthread_mutex_lock(&s->mu);
@@ -182,21 +201,21 @@ static int src_read(void *user, uint64_t off, void *buf, size_t len) {
             goto out;
         }
     }
-    /* The cache (src/http/cache.h) is asked here, by the section's digest, before the network. */
+    /* A section is asked of the cache by its digest before the network. */
+    const blvl_entry *e = entry_of(s, off, len);
+    if (e && from_cache(s, e, buf))
+        goto out;
     range_dst d = {buf, off, len, s->conn};
     blvl_status st = blvl__conn_get(s->conn, off, off + len, false, range_sink, &d, NULL, &s->why);
     if (st != BLVL_OK) {
         rc = -1;
         goto out;
     }
-    for (uint32_t i = 0; i < s->count; i++) {
-        const blvl_entry *e = &s->entries[i];
-        if (e->offset == off && e->packed_size == len) {
-            if (check_section(s, e, buf, &s->why) != BLVL_OK)
-                rc = -1;
-            /* Checked bytes may be kept by the cache here. */
-            break;
-        }
+    if (e) {
+        if (check_section(s, e, buf, &s->why) != BLVL_OK)
+            rc = -1;
+        else if (s->cache)
+            blvl__cache_put_section(s->cache, e->digest, buf, len);
     }
 out:
     pthread_mutex_unlock(&s->mu);
@@ -217,6 +236,20 @@ bool blvl_is_url(const char *path) {
 static int by_offset(const void *x, const void *y) {
     const blvl_entry *a = *(const blvl_entry *const *)x, *b = *(const blvl_entry *const *)y;
     return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* The header and table region, checked by the open, goes to the cache; so does every section
+ * of a file that came whole (the streaming reader checked each). */
+static void keep_table(url_src *s, const blvl_level *lv) {
+    blvl_info info;
+    blvl_get_info(lv, &info);
+    if (info.floor <= s->head_len)
+        blvl__cache_put_table(s->cache, info.identity, info.table_digest, s->head, info.floor);
+    for (uint32_t i = 0; s->whole && i < s->count; i++) {
+        const blvl_entry *e = &s->entries[i];
+        if (e->offset <= s->head_len && e->packed_size <= s->head_len - e->offset)
+            blvl__cache_put_section(s->cache, e->digest, s->head + e->offset, e->packed_size);
+    }
 }
 
 /* Fetches the wanted sections: entries sorted by offset, each run of neighbours (only
@@ -242,7 +275,6 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
         if (!dup && e->offset + e->packed_size > s->head_len)
             w[m++] = e;
     }
-    qsort(w, m, sizeof *w, by_offset);
     s->kept = blvl__calloc_n(&s->a, m ? m : 1, sizeof *s->kept);
     s->kept_cap = m ? m : 1;
     if (!s->kept) {
@@ -250,6 +282,22 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
         st = blvl__fail(err, BLVL_E_NOMEM, "no memory for the wanted sections");
         goto out;
     }
+    /* Sections the cache holds are kept from it and left out of the ranges asked for. */
+    size_t left = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint8_t *buf = s->cache && w[i]->packed_size <= SIZE_MAX
+                           ? blvl__alloc(&s->a, (size_t)w[i]->packed_size)
+                           : NULL;
+        if (buf && from_cache(s, w[i], buf))
+            s->kept[s->nkept++] = (kept_range){w[i]->offset, w[i]->packed_size, buf};
+        else {
+            if (buf)
+                blvl__dealloc(&s->a, buf, (size_t)w[i]->packed_size);
+            w[left++] = w[i];
+        }
+    }
+    m = left;
+    qsort(w, m, sizeof *w, by_offset);
     for (size_t i = 0; i < m;) {
         size_t j = i + 1;
         uint64_t end = w[i]->offset + w[i]->packed_size;
@@ -276,6 +324,9 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
             blvl__dealloc(&s->a, buf, (size_t)(end - start));
             goto out;
         }
+        for (size_t k = i; k < j && s->cache; k++)
+            blvl__cache_put_section(s->cache, w[k]->digest, buf + (w[k]->offset - start),
+                                    w[k]->packed_size);
         s->kept[s->nkept++] = (kept_range){start, end - start, buf};
         i = j;
     }
@@ -313,11 +364,16 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options 
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for a URL source");
     }
     blvl_status st = blvl__conn_new(&s->conn, url, opt, &h, err);
+    /* A cache directory that cannot be used means no caching, not a failure (only memory
+     * fails here). */
+    if (st == BLVL_OK && h.cache_dir)
+        st = blvl__cache_open(&s->cache, h.cache_dir, h.cache_max_bytes, a, err);
     if (st != BLVL_OK) {
         src_close(s);
         return st;
     }
-    /* The header and table: one range request for the format's largest floor. */
+    /* The header and table: always from the server, whatever the cache holds, so that an
+     * edit is seen; one range request for the format's largest floor. */
     st = blvl__conn_get(s->conn, 0, BLVL_FLOOR_MAX, true, head_sink, s, NULL, err);
     if (st == BLVL_OK && s->whole) {
         blvl__conn_stats(s->conn)->ranges = false;
@@ -350,6 +406,8 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options 
     }
     for (uint32_t i = 0; i < s->count; i++)
         s->entries[i] = *blvl_entry_at(lv, i);
+    if (s->cache)
+        keep_table(s, lv);
     if (h.nwant && h.want && !s->whole) {
         st = fetch_wanted(s, lv, &h, err);
         if (st != BLVL_OK) {
