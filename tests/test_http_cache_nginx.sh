@@ -118,4 +118,13 @@ nginx_log_clear
 rc 0 verify "$u"
 ok "BLVL_CACHE unset: every section past the first request is asked for" test "$(ranges | wc -l)" -ge 2
 
+# 7. fetch -o fills the cache as it checks: a later open reads every section from it.
+rc 0 fetch "$u" --cache="$work/cache2" -o copy.blvl
+ok "fetch -o with the cache: byte-identical" cmp copy.blvl www/lvl.blvl
+ok "fetch -o put game.a" test -f "$work/cache2/sections/${a_digest:0:2}/$a_digest"
+nginx_log_clear
+BLVL_CACHE=$work/cache2 rc 0 verify "$u"
+ok "after fetch -o: the header and table request alone (asked: $(ranges | tr '\n' ' '))" \
+    test "$(ranges | wc -l)" = 0
+
 cli_done test_http_cache_nginx

@@ -13,6 +13,8 @@
 #include "blvl/http.h"
 #include "common/alloc.h"
 #include "common/error.h"
+#include "blvl/le.h"
+#include "http/cache.h"
 #include "http/conn.h"
 
 typedef struct fetch_ctx {
@@ -22,7 +24,28 @@ typedef struct fetch_ctx {
     blvl_stream *stream;
     blvl_error bad; /* the first section that failed its digest */
     uint64_t written;
+    blvl__cache *cache; /* NULL: none; else checked sections and the table are put there */
+    const blvl_allocator *a;
 } fetch_ctx;
+
+/* Puts `size` bytes of the temporary at `off` (written and checked already) in the cache:
+ * a section by its digest, or the table region (digest NULL) by the level's names. Best
+ * effort, like every put. */
+static void cache_put(fetch_ctx *f, uint64_t off, uint64_t size, const uint8_t *digest,
+                      const uint8_t *identity, const uint8_t *table_digest) {
+    if (size > SIZE_MAX)
+        return;
+    uint8_t *buf = blvl__alloc(f->a, (size_t)size);
+    if (!buf)
+        return;
+    if (pread(f->fd, buf, (size_t)size, (off_t)off) == (ssize_t)size) {
+        if (digest)
+            blvl__cache_put_section(f->cache, digest, buf, size);
+        else
+            blvl__cache_put_table(f->cache, identity, table_digest, buf, size);
+    }
+    blvl__dealloc(f->a, buf, (size_t)size);
+}
 
 static int on_stream(void *user, const blvl_stream_event *ev) {
     fetch_ctx *f = user;
@@ -31,6 +54,14 @@ static int on_stream(void *user, const blvl_stream_event *ev) {
         snprintf(f->bad.message, sizeof f->bad.message, "%s",
                  ev->message ? ev->message : blvl_status_name(ev->status));
         return 1;
+    }
+    /* The bytes of an event are in the temporary already (file_sink writes, then feeds). */
+    if (f->cache && ev->kind == BLVL_EV_SECTION)
+        cache_put(f, ev->entry->offset, ev->entry->packed_size, ev->entry->digest, NULL, NULL);
+    if (f->cache && ev->kind == BLVL_EV_TABLE) {
+        uint8_t floor[8];
+        if (pread(f->fd, floor, sizeof floor, 16) == (ssize_t)sizeof floor)
+            cache_put(f, 0, blvl_le64(floor), NULL, ev->identity, ev->table_digest);
     }
     return 0;
 }
@@ -76,6 +107,7 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
     snprintf(tmp, plen + 16, "%s.part.XXXXXX", out_path);
     fetch_ctx f = {0};
     f.tmp = tmp;
+    f.a = a;
     f.fd = mkostemp(tmp, O_CLOEXEC);
     blvl_status st;
     if (f.fd < 0) {
@@ -85,6 +117,8 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
     }
     (void)fchmod(f.fd, 0644);
     st = blvl__conn_new(&f.conn, url, opt, http, err);
+    if (st == BLVL_OK && http && http->cache_dir)
+        st = blvl__cache_open(&f.cache, http->cache_dir, http->cache_max_bytes, a, err);
     if (st == BLVL_OK)
         st = blvl_stream_new(&f.stream, opt, on_stream, &f, err);
     if (st == BLVL_OK) {
@@ -112,6 +146,7 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
         *stats = *blvl__conn_stats(f.conn);
     blvl_stream_free(f.stream);
     blvl__conn_free(f.conn);
+    blvl__cache_close(f.cache);
     blvl__dealloc(a, tmp, plen + 16);
     if (st == BLVL_OK)
         blvl__ok(err);
