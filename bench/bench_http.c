@@ -10,7 +10,8 @@
  *    for: the first 128 KiB request + packed sim.
  * 2. The whole level: blvl_fetch_url (every digest checked, written to OUT_DIR) against
  *    `curl -s -o OUT_DIR/curl.blvl URL`, rounds interleaved.
- * Wall-clock medians of N runs (default 9) after one warm-up round; ratios of medians. */
+ * Wall-clock medians of N runs (default 9) after one warm-up round, and for 1 the process's CPU
+ * time too (the wall time includes waiting for nginx and for a core); ratios of medians. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -50,10 +51,13 @@ static double run_curl(const char *url, const char *out) {
     return bench_now() - t0;
 }
 
-/* Opens (a URL when url is set, else the file), reads sim; seconds. */
-static double open_read_sim(const char *url, const char *file, blvl_http_stats *stats) {
+/* Opens (a URL when url is set, else the file), reads sim; seconds (wall; *cpu the process's
+ * CPU time). */
+static double open_read_sim(const char *url, const char *file, blvl_http_stats *stats,
+                            double *cpu) {
     blvl_error err;
     blvl_level *lv;
+    double c0 = bench_cpu();
     double t0 = bench_now();
     blvl_status st =
         url ? blvl_open_url(&lv, url, NULL, NULL, &err) : blvl_open_file(&lv, file, NULL, &err);
@@ -63,6 +67,8 @@ static double open_read_sim(const char *url, const char *file, blvl_http_stats *
     if (blvl_read(lv, "sim", &b, &err) != BLVL_OK)
         die("read sim", &err);
     double t = bench_now() - t0;
+    if (cpu)
+        *cpu = bench_cpu() - c0;
     if (stats)
         blvl_http_get_stats(lv, stats);
     blvl_bytes_free(&b);
@@ -97,15 +103,16 @@ int main(int argc, char **argv) {
     blvl_close(lv);
 
     /* 1. open + read sim */
-    double local[MAX_RUNS], remote[MAX_RUNS];
+    double local[MAX_RUNS], remote[MAX_RUNS], lcpu[MAX_RUNS], rcpu[MAX_RUNS];
     blvl_http_stats stats = {0};
-    open_read_sim(NULL, file, NULL); /* warm-up */
-    open_read_sim(url, NULL, &stats);
+    open_read_sim(NULL, file, NULL, NULL); /* warm-up */
+    open_read_sim(url, NULL, &stats, NULL);
     for (int r = 0; r < runs; r++) {
-        local[r] = open_read_sim(NULL, file, NULL);
-        remote[r] = open_read_sim(url, NULL, &stats);
+        local[r] = open_read_sim(NULL, file, NULL, &lcpu[r]);
+        remote[r] = open_read_sim(url, NULL, &stats, &rcpu[r]);
     }
     double ml = bench_median(local, (size_t)runs), mr = bench_median(remote, (size_t)runs);
+    double mlc = bench_median(lcpu, (size_t)runs), mrc = bench_median(rcpu, (size_t)runs);
     uint64_t first = size < BLVL_FLOOR_MAX ? size : BLVL_FLOOR_MAX;
     uint64_t ideal = floor + sim_packed, asked = first + sim_packed;
     printf("http open+read sim: level %llu bytes, floor %llu, sim packed %llu\n",
@@ -117,6 +124,8 @@ int main(int argc, char **argv) {
            (double)stats.bytes_received / (double)asked, (unsigned long long)asked);
     printf("  time: local %.3f ms, http %.3f ms (local + %.3f ms; goal local + 5 ms)\n", ml * 1e3,
            mr * 1e3, (mr - ml) * 1e3);
+    printf("  cpu time of this process: local %.3f ms, http %.3f ms (local + %.3f ms)\n", mlc * 1e3,
+           mrc * 1e3, (mrc - mlc) * 1e3);
 
     /* 2. the whole level: blvl fetch vs curl -o */
     char ours[4096], theirs[4096];

@@ -17,9 +17,11 @@
 #define STALL_MS_DEFAULT 30000u
 #define RETRIES_DEFAULT 4u
 #define RETRY_DELAY_MS_DEFAULT 100u
+#define POLL_MS 50 /* how often a quiet transfer is checked for a stall */
 
 struct blvl__conn {
     CURL *curl;
+    CURLM *multi; /* drives curl so that stalls are noticed within POLL_MS */
     blvl_allocator a;
     char *url;
     uint32_t connect_ms, stall_ms, total_ms, retry_delay_ms;
@@ -41,8 +43,7 @@ struct blvl__conn {
     blvl__http_head head;
     bool refused, stalled;
     blvl_error refusal;
-    uint64_t last_move_ns;
-    curl_off_t last_dlnow;
+    uint64_t last_move_ns; /* when the last header or body byte came */
     char curl_err[CURL_ERROR_SIZE];
 };
 
@@ -152,6 +153,7 @@ static int check_head(blvl__conn *c) {
 static size_t on_header(char *buf, size_t size, size_t n, void *user) {
     blvl__conn *c = user;
     size_t len = size * n;
+    c->last_move_ns = now_ns();
     if (len >= 5 && memcmp(buf, "HTTP/", 5) == 0)
         c->head_checked = false;
     blvl__http_head_line(&c->head, buf, len);
@@ -161,6 +163,7 @@ static size_t on_header(char *buf, size_t size, size_t n, void *user) {
 static size_t on_body(char *data, size_t size, size_t n, void *user) {
     blvl__conn *c = user;
     size_t len = size * n;
+    c->last_move_ns = now_ns();
     if (!c->head_checked && check_head(c) != 0)
         return 0;
     if (!c->resp_ok)
@@ -193,21 +196,40 @@ static size_t on_body(char *data, size_t size, size_t n, void *user) {
     return len;
 }
 
-static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
-                       curl_off_t ulnow) {
-    (void)dltotal, (void)ultotal, (void)ulnow;
-    blvl__conn *c = user;
-    uint64_t t = now_ns();
-    if (dlnow != c->last_dlnow) {
-        c->last_dlnow = dlnow;
-        c->last_move_ns = t;
-        return 0;
+/* One request through the multi handle (which keeps the connection alive between requests),
+ * polled every POLL_MS so that a transfer moving no byte for stall_ms is cut promptly. */
+static CURLcode perform(blvl__conn *c) {
+    if (curl_multi_add_handle(c->multi, c->curl) != CURLM_OK)
+        return CURLE_FAILED_INIT;
+    CURLcode rc = CURLE_GOT_NOTHING;
+    for (;;) {
+        int running = 0;
+        if (curl_multi_perform(c->multi, &running) != CURLM_OK) {
+            rc = CURLE_FAILED_INIT;
+            break;
+        }
+        int queued;
+        CURLMsg *m;
+        bool done = false;
+        while ((m = curl_multi_info_read(c->multi, &queued)) != NULL)
+            if (m->msg == CURLMSG_DONE) {
+                rc = m->data.result;
+                done = true;
+            }
+        if (done || !running)
+            break;
+        if (now_ns() - c->last_move_ns > (uint64_t)c->stall_ms * 1000000u) {
+            c->stalled = true;
+            rc = CURLE_ABORTED_BY_CALLBACK;
+            break;
+        }
+        if (curl_multi_poll(c->multi, NULL, 0, POLL_MS, NULL) != CURLM_OK) {
+            rc = CURLE_FAILED_INIT;
+            break;
+        }
     }
-    if (t - c->last_move_ns > (uint64_t)c->stall_ms * 1000000u) {
-        c->stalled = true;
-        return 1;
-    }
-    return 0;
+    curl_multi_remove_handle(c->multi, c->curl);
+    return rc;
 }
 
 blvl_status blvl__conn_new(blvl__conn **out, const char *url, const blvl_options *opt,
@@ -238,7 +260,8 @@ blvl_status blvl__conn_new(blvl__conn **out, const char *url, const blvl_options
     c->t0_ns = now_ns();
     c->stats.ranges = true;
     c->curl = curl_easy_init();
-    if (!c->curl) {
+    c->multi = curl_multi_init();
+    if (!c->curl || !c->multi) {
         blvl__conn_free(c);
         return blvl__fail(err, BLVL_E_HTTP, "libcurl could not start");
     }
@@ -255,9 +278,6 @@ blvl_status blvl__conn_new(blvl__conn **out, const char *url, const blvl_options
     curl_easy_setopt(k, CURLOPT_HEADERDATA, c);
     curl_easy_setopt(k, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(k, CURLOPT_WRITEDATA, c);
-    curl_easy_setopt(k, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(k, CURLOPT_XFERINFODATA, c);
-    curl_easy_setopt(k, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(k, CURLOPT_ERRORBUFFER, c->curl_err);
     curl_easy_setopt(k, CURLOPT_USERAGENT, "blvl");
     *out = c;
@@ -269,6 +289,8 @@ void blvl__conn_free(blvl__conn *c) {
         return;
     if (c->curl)
         curl_easy_cleanup(c->curl);
+    if (c->multi)
+        curl_multi_cleanup(c->multi);
     blvl_allocator a = c->a;
     blvl__free_sized(&a, c->url);
     blvl__dealloc(&a, c, sizeof *c);
@@ -337,11 +359,10 @@ blvl_status blvl__conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool all
         c->head_checked = false;
         c->resp_ok = false;
         c->stalled = false;
-        c->last_dlnow = 0;
         c->last_move_ns = now_ns();
         c->curl_err[0] = 0;
         c->stats.requests++;
-        CURLcode rc = curl_easy_perform(c->curl);
+        CURLcode rc = perform(c);
         if (!c->head_checked && rc == CURLE_OK)
             check_head(c);
         if (c->refused) {
