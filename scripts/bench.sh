@@ -10,6 +10,8 @@
 # stage's share, peak RSS, zstd -19 of the same sections as the reference), and of a small map.
 # Then bench_http: open + read sim and the whole level over HTTP from nginx on 127.0.0.1
 # (tests/support/nginx.sh) against the local file and `curl -o`.
+# Then bench_http_cache: every section of that level read over HTTP without a cache, with an
+# empty one and with a warm one, against the local file.
 # usage: scripts/bench.sh BUILD_DIR [bench_container options: --runs N --iters N]
 set -eu
 build=${1:-build}
@@ -50,6 +52,8 @@ if command -v curl >/dev/null && [ -x "$build/bench_http" ] &&
         . "$here/tests/support/nginx.sh"
         nginx_start "$out" >/dev/null
         "$build/bench_http" "$nginx_url/big.blvl" "$out/big.blvl" "$out"
+        [ -x "$build/bench_http_cache" ] &&
+            "$build/bench_http_cache" "$nginx_url/big.blvl" "$out/big.blvl" "$out/http-cache"
     ) | tee -a "$out/results.txt"
 else
     echo "bench: nginx or curl absent: bench_http skipped (scripts/deps.sh installs them)"
