@@ -36,7 +36,7 @@ trap 'kill "$fpid" 2>/dev/null; wait "$fpid" 2>/dev/null; nginx_stop; rm -rf "$w
 # log start again). $u is the level through it.
 "$py" "$src/tests/support/http_fault.py" --upstream "$nginx_url" --port-file port --log flog &
 fpid=$!
-for i in $(seq 250); do
+for _ in $(seq 250); do
     [ -s port ] && break
     sleep 0.02
 done
@@ -62,7 +62,7 @@ fault_start() { # MODE [--OPTION VALUE]...
 one_line() { ok "$1: one line on stderr" test "$(wc -l <err)" = 1; }
 empty_out() { ok "$1: nothing on stdout" test ! -s out; }
 no_files() { # nothing named OUT or OUT.* left behind
-    ok "$1: nothing written" test -z "$(ls -A | grep -F "$2")"
+    ok "$1: nothing written" test -z "$(compgen -G "$2*")"
 }
 export BLVL_HTTP_RETRIES=2
 
