@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "blake3.h"
@@ -271,6 +272,57 @@ static void test_shared(const char *dir, const blvl_options *opt) {
     blvl__cache_close(c2);
 }
 
+/* Two processes at once on one directory with a small cap, each getting and putting (and so
+ * evicting) the same names: every hit is the right bytes, no temporary is left, and the total
+ * stays within what two processes can overshoot (each sees the other's puts at its next
+ * listing). */
+static void test_processes(const char *dir, const blvl_options *opt) {
+    enum { N = 40, SIZE = 300, CAP = 4000, ROUNDS = 300 };
+    static uint8_t data[N][SIZE], d[N][16];
+    for (unsigned i = 0; i < N; i++)
+        payload(data[i], SIZE, 200 + i, d[i]);
+    pid_t kids[2];
+    for (int k = 0; k < 2; k++) {
+        kids[k] = fork();
+        if (kids[k] == 0) {
+            blvl__cache *c = NULL;
+            blvl_error err;
+            int bad = blvl__cache_open(&c, dir, CAP, &opt->allocator, &err) != BLVL_OK;
+            uint8_t got[SIZE];
+            for (int j = 0; j < ROUNDS && !bad; j++) {
+                int i = (j * 7 + k * 13) % N;
+                if (blvl__cache_get_section(c, d[i], got, SIZE))
+                    bad |= memcmp(got, data[i], SIZE) != 0;
+                else
+                    blvl__cache_put_section(c, d[i], data[i], SIZE);
+            }
+            blvl__cache_close(c);
+            _exit(bad);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        int status = -1;
+        CHECK(kids[k] > 0 && waitpid(kids[k], &status, 0) == kids[k]);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    blvl__cache *c = NULL;
+    blvl_error err;
+    CHECK_EQ_INT(blvl__cache_open(&c, dir, CAP, &opt->allocator, &err), BLVL_OK);
+    uint64_t total = blvl__cache_bytes(c);
+    CHECK(total > 0 && total <= 2 * CAP);
+    blvl__cache_close(c);
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s/tmp", dir);
+    DIR *td = opendir(tmp);
+    CHECK(td != NULL);
+    int left = 0;
+    for (struct dirent *e; td && (e = readdir(td)) != NULL;)
+        left += e->d_name[0] != '.';
+    if (td)
+        closedir(td);
+    CHECK_EQ_INT(left, 0);
+}
+
 /* A directory that cannot be made or written: no caching, no failure. */
 static void test_unusable(const char *base, const blvl_options *opt) {
     char file[512], dir[600];
@@ -344,10 +396,10 @@ int main(void) {
         return 1;
     test_counter count;
     blvl_options opt = test_counting(&count);
-    const char *names[] = {"sections", "tables", "evict", "shared"};
-    void (*tests[])(const char *, const blvl_options *) = {test_sections, test_tables,
-                                                           test_eviction, test_shared};
-    for (int i = 0; i < 4; i++) {
+    const char *names[] = {"sections", "tables", "evict", "shared", "processes"};
+    void (*tests[])(const char *, const blvl_options *) = {
+        test_sections, test_tables, test_eviction, test_shared, test_processes};
+    for (int i = 0; i < 5; i++) {
         char dir[600];
         snprintf(dir, sizeof dir, "%s/%s", base, names[i]);
         tests[i](dir, &opt);
