@@ -7,7 +7,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../cli/http_options.c" /* cli_open_with, which util.c calls */
 #include "../cli/util.c"
 #include "check.h"
 #include "files.h"
