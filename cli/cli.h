@@ -52,7 +52,7 @@ int cli_progress_enabled(void);
 void cli_progress(const char *what, uint64_t done, uint64_t total);
 void cli_progress_clear(void);
 
-/* Opens a level, a file or an http(s):// URL (cli/http_options.c); on failure prints the
+/* Opens a level, a file or an http(s):// URL (cli/open_level.c); on failure prints the
  * one-line report and returns CLI_FAILED. */
 int cli_open(const char *path, blvl_level **out);
 /* The same with options (NULL = defaults). */

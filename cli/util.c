@@ -204,10 +204,6 @@ void cli_json_string(const char *s) {
     putchar('"');
 }
 
-int cli_open(const char *path, blvl_level **out) {
-    return cli_open_with(path, NULL, out);
-}
-
 int cli_getopt_error(const cli_help *h, int argc, char **argv) {
     const char *arg = optind - 1 < argc ? argv[optind - 1] : "";
     if (optopt && strchr(arg, '=') == NULL && arg[0] == '-' && arg[1] != '-')

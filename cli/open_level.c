@@ -1,6 +1,6 @@
-/* How every command that takes a FILE reads a URL instead: the transfer options come from the
- * environment (docs/CLI.md, "Levels over HTTP"), so info, ls, cat and the rest need no options
- * of their own; `blvl fetch` also takes them as options (cmd_fetch.c). */
+/* Opening the level a command names: a file, or an http(s):// URL. For a URL the transfer
+ * options come from the environment (docs/CLI.md, "Levels over HTTP"), so info, ls, cat and the
+ * rest need no options of their own; `blvl fetch` also takes them as options (cmd_fetch.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,4 +57,8 @@ int cli_open_with(const char *path, const blvl_options *opt, blvl_level **out) {
     if (st != BLVL_OK)
         return cli_fail(path, &err);
     return CLI_OK;
+}
+
+int cli_open(const char *path, blvl_level **out) {
+    return cli_open_with(path, NULL, out);
 }
