@@ -25,8 +25,9 @@ nginx_start www || exit 1
 url=$nginx_url/level.blvl
 file=www/level.blvl
 size=$(stat -c %s "$file")
-packed() { "$blvl" ls "$file" | awk -v t="$1" '$1 == t { print $5 }'; }
-offset() { "$blvl" ls "$file" | awk -v t="$1" '$1 == t { print $6 }'; }
+"$blvl" ls "$file" >ls.txt
+packed() { awk -v t="$1" '$1 == t { print $5 }' ls.txt; }
+offset() { awk -v t="$1" '$1 == t { print $6 }' ls.txt; }
 # transfer WHAT BYTES REQUESTS ARGS...: `blvl fetch URL ARGS...` makes nginx send exactly BYTES
 # body bytes in REQUESTS requests.
 transfer() {
@@ -56,7 +57,7 @@ transfer "sim, cameras, meta" $((131072 + $(packed sim) + $(packed cameras))) 3 
 transfer "no section" 131072 1
 
 # Every section over HTTP equals the file's.
-"$blvl" ls "$file" | awk '{ print $1 }' >tags
+awk '{ print $1 }' ls.txt >tags
 n=0
 while read -r tag; do
     "$blvl" cat "$file" "$tag" >local.bin
