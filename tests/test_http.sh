@@ -10,6 +10,7 @@
 . "$BLVL_SRC/tests/support/cli.sh"
 . "$BLVL_SRC/tests/support/nginx.sh"
 cli_workdir
+not_has() { ! grep -qF -- "$2" "$1"; }
 mkdir www
 rc 0 bake "$src/tests/data/hmap/sample.hmap" -o baked.blvl
 args=()
@@ -90,6 +91,7 @@ nginx_log_clear
 rc 0 fetch "$url" -o copy.blvl
 ok "fetch -o is byte-identical" cmp "$file" copy.blvl
 has out "received $size bytes in 1 requests"
+ok "fetch -o: a plain GET's 200 is no sign of a server ignoring ranges" not_has out "ignores ranges"
 ok "fetch -o: one plain GET" grep -q "^GET /level.blvl HTTP/1.1	200	$size	-$" "$nginx_log"
 ok "no temporary left" test "$(ls copy.blvl* | wc -l)" = 1
 
