@@ -115,6 +115,8 @@ static int check_head(blvl__conn *c) {
             return blvl__conn_refuse(c, BLVL_E_HTTP,
                                      "%s answered 200 to a range request after honouring ranges",
                                      c->url);
+        if (ranged)
+            c->stats.ranges = false; /* the server ignores ranges */
         if (h->has_length) {
             total = h->length;
             total_known = true;

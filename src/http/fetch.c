@@ -122,9 +122,7 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
     if (st == BLVL_OK)
         st = blvl_stream_new(&f.stream, opt, on_stream, &f, err);
     if (st == BLVL_OK) {
-        bool whole = false;
-        st = blvl__conn_get(f.conn, 0, UINT64_MAX, true, file_sink, &f, &whole, err);
-        blvl__conn_stats(f.conn)->ranges = !whole;
+        st = blvl__conn_get(f.conn, 0, UINT64_MAX, true, file_sink, &f, NULL, err);
     }
     if (st == BLVL_OK)
         st = blvl_stream_finish(f.stream, err);

@@ -376,7 +376,6 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options 
      * edit is seen; one range request for the format's largest floor. */
     st = blvl__conn_get(s->conn, 0, BLVL_FLOOR_MAX, true, head_sink, s, NULL, err);
     if (st == BLVL_OK && s->whole) {
-        blvl__conn_stats(s->conn)->ranges = false;
         st = blvl_stream_finish(s->stream, err);
         if (st == BLVL_OK && s->stream_err.code != BLVL_OK) {
             st = s->stream_err.code;

@@ -17,10 +17,17 @@ for _c in nginx /usr/sbin/nginx /sbin/nginx; do
 done
 
 nginx_free_port() {
-    # Ask the kernel for a free port (bind to 0), then hand it to nginx; a race with another
-    # process is possible but short, and nginx_start retries on a bind failure.
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()' 2>/dev/null ||
-        echo $((20000 + RANDOM % 20000))
+    # A random high port that nothing listens on now (ss, when present, tells); a race with
+    # another process is possible but short, and nginx_start tries another port when the bind
+    # fails.
+    local port i
+    for i in 1 2 3 4 5 6 7 8; do
+        port=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+        if ! command -v ss >/dev/null 2>&1 || ! ss -Htln "sport = :$port" 2>/dev/null | grep -q .; then
+            break
+        fi
+    done
+    echo "$port"
 }
 
 nginx_start() {
@@ -38,7 +45,7 @@ nginx_start() {
     # shellcheck disable=SC2064
     trap "nginx_stop; $prev" EXIT
     local try
-    for try in 1 2 3 4 5; do
+    for try in 1 2 3 4 5 6 7 8; do
         nginx_port=$(nginx_free_port)
         # Run as root, nginx would hand its workers to "nobody"; keep them the current user.
         local user=
