@@ -52,8 +52,9 @@ if command -v curl >/dev/null && [ -x "$build/bench_http" ] &&
         . "$here/tests/support/nginx.sh"
         nginx_start "$out" >/dev/null
         "$build/bench_http" "$nginx_url/big.blvl" "$out/big.blvl" "$out"
-        [ -x "$build/bench_http_cache" ] &&
+        if [ -x "$build/bench_http_cache" ]; then
             "$build/bench_http_cache" "$nginx_url/big.blvl" "$out/big.blvl" "$out/http-cache"
+        fi
     ) | tee -a "$out/results.txt"
 else
     echo "bench: nginx or curl absent: bench_http skipped (scripts/deps.sh installs them)"
