@@ -52,8 +52,15 @@ int cli_progress_enabled(void);
 void cli_progress(const char *what, uint64_t done, uint64_t total);
 void cli_progress_clear(void);
 
-/* Opens a level; on failure prints the one-line report and returns CLI_FAILED. */
+/* Opens a level, a file or an http(s):// URL (cli/open_level.c); on failure prints the
+ * one-line report and returns CLI_FAILED. */
 int cli_open(const char *path, blvl_level **out);
+/* The same with options (NULL = defaults). */
+int cli_open_with(const char *path, const blvl_options *opt, blvl_level **out);
+struct blvl_http_options;
+/* The HTTP transfer options every command uses for a URL: from the environment
+ * (BLVL_HTTP_TIMEOUT_MS, _CONNECT_TIMEOUT_MS, _STALL_TIMEOUT_MS, _MAX_BYTES, _RETRIES). */
+void cli_http_options(struct blvl_http_options *h);
 /* The usage error for getopt_long's '?' or ':' answer. */
 int cli_getopt_error(const cli_help *h, int argc, char **argv);
 

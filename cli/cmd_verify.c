@@ -16,7 +16,7 @@ static const cli_help help = {
     "payload version this program knows, and every core section passing the FlatBuffers\n"
     "verifier of its schema. Prints \"FILE: ok (N sections)\" for a good file and one line\n"
     "\"blvl: FILE: <rule>: <message>\" on stderr for a refused one; exits 1 when any file is\n"
-    "refused.\n\n"
+    "refused. A FILE may be an http:// or https:// URL (docs/HTTP.md).\n\n"
     "  --container   the container's checks only (any payloads, no required sections)\n"
     "  --threads N   inflation workers (default: online CPUs)\n"};
 
@@ -33,8 +33,8 @@ static int verify_one(const char *path, int container_only, unsigned threads) {
         opt.progress_user = (void *)"verify";
     }
     blvl_error err;
-    if (blvl_open_file(&lv, path, &opt, &err) != BLVL_OK)
-        return cli_fail(path, &err);
+    if (cli_open_with(path, &opt, &lv) != CLI_OK)
+        return CLI_FAILED;
     blvl_info in;
     blvl_get_info(lv, &in);
     blvl_status st = blvl_verify(lv, &err);

@@ -204,13 +204,6 @@ void cli_json_string(const char *s) {
     putchar('"');
 }
 
-int cli_open(const char *path, blvl_level **out) {
-    blvl_error err;
-    if (blvl_open_file(out, path, NULL, &err) != BLVL_OK)
-        return cli_fail(path, &err);
-    return CLI_OK;
-}
-
 int cli_getopt_error(const cli_help *h, int argc, char **argv) {
     const char *arg = optind - 1 < argc ? argv[optind - 1] : "";
     if (optopt && strchr(arg, '=') == NULL && arg[0] == '-' && arg[1] != '-')

@@ -8,6 +8,10 @@
 # size under both codec rules.
 # Then bench_bake: the .hmap bake of a generated 20,000-brush, 200-mesh map on one core (each
 # stage's share, peak RSS, zstd -19 of the same sections as the reference), and of a small map.
+# Then bench_http: open + read sim and the whole level over HTTP from nginx on 127.0.0.1
+# (tests/support/nginx.sh) against the local file and `curl -o`.
+# Then bench_http_cache: every section of that level read over HTTP without a cache, with an
+# empty one and with a warm one, against the local file.
 # usage: scripts/bench.sh BUILD_DIR [bench_container options: --runs N --iters N]
 set -eu
 build=${1:-build}
@@ -40,4 +44,18 @@ if [ -f "$oa/pak1-maps.pk3" ]; then
     "$build/bench_trace_maps" "${levels[@]}" | tee -a "$out/results.txt"
 else
     echo "bench: $oa/pak1-maps.pk3 absent: bench_trace_maps skipped (scripts/deps.sh installs it)"
+fi
+# Then bench_http: the bench level served by nginx on 127.0.0.1 (skipped without nginx or curl).
+if command -v curl >/dev/null && [ -x "$build/bench_http" ] &&
+    (. "$here/tests/support/nginx.sh"; [ -n "$nginx_bin" ]); then
+    (
+        . "$here/tests/support/nginx.sh"
+        nginx_start "$out" >/dev/null
+        "$build/bench_http" "$nginx_url/big.blvl" "$out/big.blvl" "$out"
+        if [ -x "$build/bench_http_cache" ]; then
+            "$build/bench_http_cache" "$nginx_url/big.blvl" "$out/big.blvl" "$out/http-cache"
+        fi
+    ) | tee -a "$out/results.txt"
+else
+    echo "bench: nginx or curl absent: bench_http skipped (scripts/deps.sh installs them)"
 fi

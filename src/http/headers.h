@@ -1,0 +1,36 @@
+/* The response header lines the HTTP source relies on, parsed by our own bounds-checked code
+ * (the server is hostile input): the status line, Content-Range, Content-Length, ETag and
+ * Last-Modified. Fed one line at a time, as libcurl hands them over. Private to the http layer;
+ * fuzz/fuzz_http_headers.c feeds it arbitrary lines. */
+#ifndef BLVL_HTTP_HEADERS_H
+#define BLVL_HTTP_HEADERS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BLVL__HTTP_VALUE_MAX 128 /* longest ETag / Last-Modified kept, NUL included */
+
+typedef struct blvl__http_head {
+    int status; /* from the status line; 0 before one */
+    /* Content-Range: bytes first-last/total ("*" total: total_known false) */
+    bool has_range, total_known;
+    uint64_t range_first, range_last, range_total;
+    bool has_length;
+    uint64_t length; /* Content-Length */
+    char etag[BLVL__HTTP_VALUE_MAX];
+    char last_modified[BLVL__HTTP_VALUE_MAX];
+    /* A header we rely on was malformed (or a value too long): the response is refused. */
+    bool bad;
+    char bad_what[32];
+} blvl__http_head;
+
+/* Clears everything (a new response starts, e.g. after a redirect). */
+void blvl__http_head_reset(blvl__http_head *h);
+/* One header line (CR LF or LF at its end or not). A status line ("HTTP/...") resets the
+ * fields first. Lines of other headers are ignored. Never reads past line[len - 1]. */
+void blvl__http_head_line(blvl__http_head *h, const char *line, size_t len);
+/* "bytes FIRST-LAST/TOTAL" or "bytes FIRST-LAST/" followed by "*": true when well formed with FIRST
+ * <= LAST (and LAST < TOTAL when TOTAL is given). Values past 2^62 are refused. */
+bool blvl__http_parse_content_range(const char *v, size_t len, uint64_t *first, uint64_t *last,
+                                    uint64_t *total, bool *total_known);
+#endif

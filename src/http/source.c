@@ -1,0 +1,430 @@
+/* blvl_open_url: a blvl_source over one HTTP connection. The first request asks for bytes
+ * 0..131071 (the format's largest floor), so the header and table are served from that one
+ * buffer; each section is one more range request for exactly its packed bytes, checked against
+ * its digest before anything is kept. Sections wanted at open are fetched then, neighbours
+ * merged into one range. A server that ignores ranges sends the whole file to that first
+ * request: it is read through the streaming reader (every digest checked as bytes land) and the
+ * level is served from memory. Reads are serialised by a mutex (one connection). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blvl/http.h"
+#include "common/alloc.h"
+#include "common/error.h"
+#include "container/level.h"
+#include "http/cache.h"
+#include "http/conn.h"
+
+/* A body sent whole (the server ignores ranges) is kept in memory: at most max_bytes when set,
+ * else this much (docs/HTTP.md, "Limits"). */
+#define WHOLE_MAX_DEFAULT (1ull << 30)
+
+/* Bytes fetched at open for wanted sections: [off, off + size), digests already checked. */
+typedef struct kept_range {
+    uint64_t off, size;
+    uint8_t *data;
+} kept_range;
+
+typedef struct url_src {
+    blvl__conn *conn;
+    blvl_allocator a;
+    pthread_mutex_t mu;
+    /* Bytes [0, head_len) of the file: the first response (or the whole file). */
+    uint8_t *head;
+    size_t head_cap, head_len;
+    bool whole;
+    uint64_t whole_limit;
+    blvl_stream *stream; /* the whole file's check, while it arrives */
+    blvl_error stream_err;
+    kept_range *kept;
+    size_t nkept, kept_cap;
+    blvl_options opt;    /* the caller's (allocator, limits), for the streaming reader */
+    blvl_entry *entries; /* known after open: on-demand reads are checked against them */
+    uint32_t count;
+    blvl_error why;
+    blvl__cache *cache; /* NULL: no cache (docs/HTTP.md, "The cache") */
+} url_src;
+
+static void src_close(void *user) {
+    url_src *s = user;
+    if (!s)
+        return;
+    blvl_allocator a = s->a;
+    blvl__conn_free(s->conn);
+    blvl__cache_close(s->cache);
+    blvl_stream_free(s->stream);
+    blvl__dealloc(&a, s->head, s->head_cap ? s->head_cap : 1);
+    for (size_t i = 0; i < s->nkept; i++)
+        blvl__dealloc(&a, s->kept[i].data, (size_t)s->kept[i].size);
+    blvl__dealloc(&a, s->kept, (s->kept_cap ? s->kept_cap : 1) * sizeof *s->kept);
+    blvl__dealloc(&a, s->entries, (s->count ? s->count : 1) * sizeof *s->entries);
+    pthread_mutex_destroy(&s->mu);
+    blvl__dealloc(&a, s, sizeof *s);
+}
+
+static int on_stream(void *user, const blvl_stream_event *ev) {
+    url_src *s = user;
+    if (ev->kind == BLVL_EV_SECTION_BAD && s->stream_err.code == BLVL_OK) {
+        s->stream_err.code = ev->status;
+        snprintf(s->stream_err.message, sizeof s->stream_err.message, "%s",
+                 ev->message ? ev->message : blvl_status_name(ev->status));
+        return 1;
+    }
+    return 0;
+}
+
+/* The first response: a range into head, or the whole file into a growing head and through
+ * the streaming reader. */
+static int head_sink(void *user, uint64_t off, const void *data, size_t len, bool whole) {
+    url_src *s = user;
+    if (whole && !s->whole) {
+        /* The server ignored the range: from here on the file comes whole. */
+        s->whole = true;
+        s->head_len = 0;
+        blvl_error e = {0};
+        if (blvl_stream_new(&s->stream, &s->opt, on_stream, s, &e) != BLVL_OK)
+            return blvl__conn_refuse_err(s->conn, &e);
+        uint64_t size;
+        if (blvl__conn_size(s->conn, &size)) {
+            if (size > s->whole_limit)
+                return blvl__conn_refuse(s->conn, BLVL_E_HTTP_LIMIT,
+                                         "%s ignores ranges and the file of %llu bytes is over "
+                                         "the %llu bytes kept in memory",
+                                         blvl__conn_url(s->conn), (unsigned long long)size,
+                                         (unsigned long long)s->whole_limit);
+            if (size > s->head_cap) {
+                uint8_t *p = blvl__alloc(&s->a, (size_t)size);
+                if (!p)
+                    return blvl__conn_refuse(s->conn, BLVL_E_NOMEM, "no memory for %llu bytes",
+                                             (unsigned long long)size);
+                blvl__dealloc(&s->a, s->head, s->head_cap);
+                s->head = p;
+                s->head_cap = (size_t)size;
+            }
+        }
+    }
+    if (off != s->head_len)
+        return blvl__conn_refuse(s->conn, BLVL_E_HTTP, "bytes out of order from %s",
+                                 blvl__conn_url(s->conn));
+    if (len > s->head_cap - s->head_len) {
+        if (!s->whole)
+            return blvl__conn_refuse(s->conn, BLVL_E_HTTP, "more bytes than asked from %s",
+                                     blvl__conn_url(s->conn));
+        uint64_t need = (uint64_t)s->head_len + len;
+        if (need > s->whole_limit)
+            return blvl__conn_refuse(s->conn, BLVL_E_HTTP_LIMIT,
+                                     "%s ignores ranges and the file is over the %llu bytes kept "
+                                     "in memory",
+                                     blvl__conn_url(s->conn), (unsigned long long)s->whole_limit);
+        uint64_t cap = (uint64_t)s->head_cap * 2;
+        if (cap < need)
+            cap = need;
+        if (cap > s->whole_limit)
+            cap = s->whole_limit;
+        uint8_t *p = blvl__alloc(&s->a, (size_t)cap);
+        if (!p)
+            return blvl__conn_refuse(s->conn, BLVL_E_NOMEM, "no memory for %llu bytes",
+                                     (unsigned long long)cap);
+        memcpy(p, s->head, s->head_len);
+        blvl__dealloc(&s->a, s->head, s->head_cap);
+        s->head = p;
+        s->head_cap = (size_t)cap;
+    }
+    memcpy(s->head + s->head_len, data, len);
+    s->head_len += len;
+    if (s->whole) {
+        blvl_error e = {0};
+        if (blvl_stream_feed(s->stream, data, len, &e) != BLVL_OK)
+            return blvl__conn_refuse_err(s->conn, s->stream_err.code ? &s->stream_err : &e);
+    }
+    return 0;
+}
+
+typedef struct range_dst {
+    uint8_t *buf;
+    uint64_t start, len;
+    blvl__conn *conn;
+} range_dst;
+
+static int range_sink(void *user, uint64_t off, const void *data, size_t len, bool whole) {
+    range_dst *d = user;
+    (void)whole;
+    if (off < d->start || off - d->start > d->len || len > d->len - (off - d->start))
+        return blvl__conn_refuse(d->conn, BLVL_E_HTTP, "bytes outside the range asked from %s",
+                                 blvl__conn_url(d->conn));
+    memcpy(d->buf + (off - d->start), data, len);
+    return 0;
+}
+
+/* Checks bytes that should be entry e's packed bytes. */
+static blvl_status check_section(url_src *s, const blvl_entry *e, const uint8_t *data,
+                                 blvl_error *err) {
+    uint8_t d[BLVL_DIGEST_SIZE];
+    blvl_digest(data, (size_t)e->packed_size, d);
+    if (memcmp(d, e->digest, BLVL_DIGEST_SIZE) != 0)
+        return blvl__fail(err, BLVL_E_SECTION_DIGEST,
+                          "section %s from %s does not match its digest", e->tag,
+                          blvl__conn_url(s->conn));
+    return BLVL_OK;
+}
+
+/* The entry whose packed bytes are exactly [off, off + len), or NULL. */
+static const blvl_entry *entry_of(const url_src *s, uint64_t off, size_t len) {
+    for (uint32_t i = 0; i < s->count; i++)
+        if (s->entries[i].offset == off && s->entries[i].packed_size == len)
+            return &s->entries[i];
+    return NULL;
+}
+
+/* A section from the cache (its digest re-checked there), counted as served by it. */
+static bool from_cache(url_src *s, const blvl_entry *e, void *buf) {
+    if (!s->cache || !blvl__cache_get_section(s->cache, e->digest, buf, e->packed_size))
+        return false;
+    blvl__conn_stats(s->conn)->bytes_cached += e->packed_size;
+    return true;
+}
+
+static int src_read(void *user, uint64_t off, void *buf, size_t len) {
+    url_src *s = user;
+    pthread_mutex_lock(&s->mu);
+    int rc = 0;
+    if (off <= s->head_len && len <= s->head_len - off) {
+        memcpy(buf, s->head + off, len);
+        goto out;
+    }
+    for (size_t i = 0; i < s->nkept; i++) {
+        const kept_range *k = &s->kept[i];
+        if (off >= k->off && off - k->off <= k->size && len <= k->size - (off - k->off)) {
+            memcpy(buf, k->data + (off - k->off), len);
+            goto out;
+        }
+    }
+    /* A section is asked of the cache by its digest before the network. */
+    const blvl_entry *e = entry_of(s, off, len);
+    if (e && from_cache(s, e, buf))
+        goto out;
+    range_dst d = {buf, off, len, s->conn};
+    blvl_status st = blvl__conn_get(s->conn, off, off + len, false, range_sink, &d, NULL, &s->why);
+    if (st != BLVL_OK) {
+        rc = -1;
+        goto out;
+    }
+    if (e) {
+        if (check_section(s, e, buf, &s->why) != BLVL_OK)
+            rc = -1;
+        else if (s->cache)
+            blvl__cache_put_section(s->cache, e->digest, buf, len);
+    }
+out:
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+static void src_why(void *user, blvl_error *err) {
+    url_src *s = user;
+    pthread_mutex_lock(&s->mu);
+    *err = s->why;
+    pthread_mutex_unlock(&s->mu);
+}
+
+bool blvl_is_url(const char *path) {
+    return path && (strncmp(path, "http://", 7) == 0 || strncmp(path, "https://", 8) == 0);
+}
+
+static int by_offset(const void *x, const void *y) {
+    const blvl_entry *a = *(const blvl_entry *const *)x, *b = *(const blvl_entry *const *)y;
+    return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* The header and table region, checked by the open, goes to the cache; so does every section
+ * of a file that came whole (the streaming reader checked each). */
+static void keep_table(url_src *s, const blvl_level *lv) {
+    blvl_info info;
+    blvl_get_info(lv, &info);
+    if (info.floor <= s->head_len)
+        blvl__cache_put_table(s->cache, info.identity, info.table_digest, s->head, info.floor);
+    for (uint32_t i = 0; s->whole && i < s->count; i++) {
+        const blvl_entry *e = &s->entries[i];
+        if (e->offset <= s->head_len && e->packed_size <= s->head_len - e->offset)
+            blvl__cache_put_section(s->cache, e->digest, s->head + e->offset, e->packed_size);
+    }
+}
+
+/* Fetches the wanted sections: entries sorted by offset, each run of neighbours (only
+ * alignment padding between them) one range request; every digest checked before keeping. */
+static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_options *http,
+                                blvl_error *err) {
+    size_t n = http->nwant;
+    const blvl_entry **w = blvl__calloc_n(&s->a, n, sizeof *w);
+    if (!w)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the wanted sections");
+    blvl_status st = BLVL_OK;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const blvl_entry *e = blvl_find(lv, http->want[i]);
+        if (!e) {
+            st = blvl__fail(err, BLVL_E_NOT_FOUND, "no section %s in %s",
+                            http->want[i] ? http->want[i] : "(null)", blvl__conn_url(s->conn));
+            goto out;
+        }
+        bool dup = false;
+        for (size_t j = 0; j < m; j++)
+            dup = dup || w[j] == e;
+        if (!dup && e->offset + e->packed_size > s->head_len)
+            w[m++] = e;
+    }
+    s->kept = blvl__calloc_n(&s->a, m ? m : 1, sizeof *s->kept);
+    s->kept_cap = m ? m : 1;
+    if (!s->kept) {
+        s->kept_cap = 0;
+        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for the wanted sections");
+        goto out;
+    }
+    /* Sections the cache holds are kept from it and left out of the ranges asked for. */
+    size_t left = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint8_t *buf = s->cache && w[i]->packed_size <= SIZE_MAX
+                           ? blvl__alloc(&s->a, (size_t)w[i]->packed_size)
+                           : NULL;
+        if (buf && from_cache(s, w[i], buf))
+            s->kept[s->nkept++] = (kept_range){w[i]->offset, w[i]->packed_size, buf};
+        else {
+            if (buf)
+                blvl__dealloc(&s->a, buf, (size_t)w[i]->packed_size);
+            w[left++] = w[i];
+        }
+    }
+    m = left;
+    qsort(w, m, sizeof *w, by_offset);
+    for (size_t i = 0; i < m;) {
+        size_t j = i + 1;
+        uint64_t end = w[i]->offset + w[i]->packed_size;
+        while (j < m && w[j]->offset <= ((end + 63) & ~(uint64_t)63)) {
+            end = w[j]->offset + w[j]->packed_size;
+            j++;
+        }
+        uint64_t start = w[i]->offset;
+        if (end - start > SIZE_MAX) {
+            st = blvl__fail(err, BLVL_E_NOMEM, "sections too large for memory");
+            goto out;
+        }
+        uint8_t *buf = blvl__alloc(&s->a, (size_t)(end - start));
+        if (!buf) {
+            st = blvl__fail(err, BLVL_E_NOMEM, "no memory for %llu bytes",
+                            (unsigned long long)(end - start));
+            goto out;
+        }
+        range_dst d = {buf, start, end - start, s->conn};
+        st = blvl__conn_get(s->conn, start, end, false, range_sink, &d, NULL, err);
+        for (size_t k = i; k < j && st == BLVL_OK; k++)
+            st = check_section(s, w[k], buf + (w[k]->offset - start), err);
+        if (st != BLVL_OK) {
+            blvl__dealloc(&s->a, buf, (size_t)(end - start));
+            goto out;
+        }
+        for (size_t k = i; k < j && s->cache; k++)
+            blvl__cache_put_section(s->cache, w[k]->digest, buf + (w[k]->offset - start),
+                                    w[k]->packed_size);
+        s->kept[s->nkept++] = (kept_range){start, end - start, buf};
+        i = j;
+    }
+out:
+    blvl__dealloc(&s->a, w, (n ? n : 1) * sizeof *w);
+    return st;
+}
+
+blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options *opt,
+                          const blvl_http_options *http, blvl_error *err) {
+    if (!out || !url)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no URL");
+    *out = NULL;
+    if (!blvl_is_url(url))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "not an http:// or https:// URL: %s", url);
+    blvl_http_options h = {0};
+    if (http)
+        h = *http;
+    const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    url_src *s = blvl__calloc(a, sizeof *s);
+    if (!s)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a URL source");
+    if (a)
+        s->a = *a;
+    if (opt)
+        s->opt = *opt;
+    pthread_mutex_init(&s->mu, NULL);
+    s->whole_limit = h.max_bytes ? h.max_bytes : WHOLE_MAX_DEFAULT;
+    if (s->whole_limit > SIZE_MAX)
+        s->whole_limit = SIZE_MAX;
+    s->head_cap = BLVL_FLOOR_MAX;
+    s->head = blvl__alloc(&s->a, s->head_cap);
+    if (!s->head) {
+        src_close(s);
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a URL source");
+    }
+    blvl_status st = blvl__conn_new(&s->conn, url, opt, &h, err);
+    /* A cache directory that cannot be used means no caching, not a failure (only memory
+     * fails here). */
+    if (st == BLVL_OK && h.cache_dir)
+        st = blvl__cache_open(&s->cache, h.cache_dir, h.cache_max_bytes, a, err);
+    if (st != BLVL_OK) {
+        src_close(s);
+        return st;
+    }
+    /* The header and table: always from the server, whatever the cache holds, so that an
+     * edit is seen; one range request for the format's largest floor. */
+    st = blvl__conn_get(s->conn, 0, BLVL_FLOOR_MAX, true, head_sink, s, NULL, err);
+    if (st == BLVL_OK && s->whole) {
+        st = blvl_stream_finish(s->stream, err);
+        if (st == BLVL_OK && s->stream_err.code != BLVL_OK) {
+            st = s->stream_err.code;
+            if (err)
+                *err = s->stream_err;
+        }
+    }
+    if (st != BLVL_OK) {
+        src_close(s);
+        return st;
+    }
+    uint64_t size = s->head_len;
+    if (!s->whole && !blvl__conn_size(s->conn, &size)) {
+        src_close(s);
+        return blvl__fail(err, BLVL_E_HTTP, "%s did not say the file's size", url);
+    }
+    blvl_source src = {src_read, size, s, src_close, src_why};
+    blvl_level *lv = NULL;
+    st = blvl_open_source(&lv, &src, opt, err); /* closes s when it fails */
+    if (st != BLVL_OK)
+        return st;
+    s->count = blvl_count(lv);
+    s->entries = blvl__calloc_n(&s->a, s->count ? s->count : 1, sizeof *s->entries);
+    if (!s->entries) {
+        blvl_close(lv);
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the table");
+    }
+    for (uint32_t i = 0; i < s->count; i++)
+        s->entries[i] = *blvl_entry_at(lv, i);
+    if (s->cache)
+        keep_table(s, lv);
+    if (h.nwant && h.want && !s->whole) {
+        st = fetch_wanted(s, lv, &h, err);
+        if (st != BLVL_OK) {
+            blvl_close(lv);
+            return st;
+        }
+    }
+    *out = lv;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+void blvl_http_get_stats(const blvl_level *level, blvl_http_stats *out) {
+    memset(out, 0, sizeof *out);
+    if (!level || level->src.close != src_close)
+        return;
+    url_src *s = level->src.user;
+    pthread_mutex_lock(&s->mu);
+    *out = *blvl__conn_stats(s->conn);
+    pthread_mutex_unlock(&s->mu);
+}
