@@ -222,7 +222,7 @@ static int stop_in_solid(const blvl_trace_world *w, const tw_filter *f, const tw
 static int settle(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, int brute) {
     float pos[3];
     pos_at(t, t->fraction, pos);
-    if (t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute))
+    if (w->no_backoff || t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute))
         return 0;
     double len = 0;
     for (int k = 0; k < 3; k++)

@@ -114,7 +114,14 @@ struct blvl_trace_world {
     /* reports */
     blvl_trace_report *reports;
     uint32_t report_count;
+    /* 1 = stops are not backed off (tests only: the control that shows the every-stop-free
+     * check able to fail); 0 after every build. */
+    int no_backoff;
 };
+
+/* Tests only: switch the stop back-off off (1) or on (0) for this world. Not for a world
+ * another thread is tracing. */
+void blvl__tw_world_set_no_backoff(blvl_trace_world *w, int off);
 
 blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err);
 
