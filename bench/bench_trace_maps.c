@@ -242,7 +242,8 @@ static double run_threads(worker *k, int n) {
  * code costs: a slowdown from shared lines or locks shows there, a busy machine does not). */
 static void threads_ratio(const blvl_trace_world *w, const trace_set *ts, int pairs) {
     double *rw = calloc((size_t)pairs, sizeof *rw), *rc = calloc((size_t)pairs, sizeof *rc);
-    double *share = calloc((size_t)pairs, sizeof *share), *rfree = calloc((size_t)pairs, 8);
+    double *share = calloc((size_t)pairs, sizeof *share),
+           *rfree = calloc((size_t)pairs, sizeof *rw);
     double load0[3] = {0, 0, 0}, load1[3] = {0, 0, 0};
     int nfree = 0;
     getloadavg(load0, 3);
