@@ -2,13 +2,15 @@
  * rays per second (short: 16-512 qu, long: 512-4096 qu, random directions from starts in empty
  * space where a player could be), the hierarchy's work per trace (blvl_trace_box_stats), the
  * build's growth with the collider count (the map's colliders replicated 4 and 16 times side by
- * side), and two threads tracing one world against one. Everything is CPU time (the machine is
- * shared), the median of the runs; ratios are against the baseline figures below, measured on
- * the same machine with the code before this benchmark's work (docs/BENCHMARKS.md).
+ * side), and two threads tracing one world against one (by wall time, phases interleaved).
+ * Everything else is CPU time (the machine is shared), the median of the runs; ratios are against
+ * the baseline figures below, measured on the same machine with the code before this benchmark's
+ * work (docs/BENCHMARKS.md).
  *
  *   bench_trace_maps LEVEL.blvl... [--traces N (default 100000)] [--runs R (default 5)]
- *                    [--walk N (default 1000000)] [--no-baseline]
+ *                    [--walk N (default 1000000)] [--pairs N (default 9)] [--no-baseline]
  *                    [--build-only (the 1x world build alone)]
+ *                    [--threads-only (the world build and the two-thread phases alone)]
  *
  * scripts/bench.sh bakes the five OpenArena maps into the build folder once and runs this. */
 #include <malloc.h>
@@ -200,8 +202,10 @@ static double rate_of(const blvl_trace_world *w, const trace_set *ts, int runs, 
     return (double)ts->n / med;
 }
 
+/* One tracing thread's job and its times; each on its own cache line, so the threads' writes
+ * of their results never share one. */
 typedef struct worker {
-    const blvl_trace_world *w;
+    _Alignas(64) const blvl_trace_world *w;
     const trace_set *ts;
     double cpu, wall;
 } worker;
@@ -215,35 +219,62 @@ static void *worker_main(void *p) {
     return NULL;
 }
 
-/* Two threads each tracing the whole set on one world, against one thread doing it alone:
- * throughput ratios by wall time (what the machine gave) and by each thread's CPU time (what the
- * code costs: a slowdown from shared lines or locks shows there, a busy machine does not). */
-static void threads_ratio(const blvl_trace_world *w, const trace_set *ts, int runs, double *wall2,
-                          double *cpu2) {
-    double *rw = calloc((size_t)runs, sizeof *rw), *rc = calloc((size_t)runs, sizeof *rc);
-    for (int r = 0; r < runs; r++) {
-        worker one = {w, ts, 0, 0}, two[2] = {{w, ts, 0, 0}, {w, ts, 0, 0}};
-        worker_main(&one);
-        double s = bench_now();
-        pthread_t th[2];
-        int ok0 = pthread_create(&th[0], NULL, worker_main, &two[0]) == 0;
-        int ok1 = pthread_create(&th[1], NULL, worker_main, &two[1]) == 0;
-        if (ok0)
-            pthread_join(th[0], NULL);
-        if (ok1)
-            pthread_join(th[1], NULL);
-        double wall = bench_now() - s;
-        if (!ok0 || !ok1) {
+/* n workers in their own threads at once; the wall time until the last is done. */
+static double run_threads(worker *k, int n) {
+    pthread_t th[2];
+    double s = bench_now();
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&th[i], NULL, worker_main, &k[i]) != 0) {
             fprintf(stderr, "bench_trace_maps: cannot start threads\n");
             exit(1);
         }
-        rw[r] = (2.0 * (double)ts->n / wall) / ((double)ts->n / one.wall);
+    for (int i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+    return bench_now() - s;
+}
+
+/* Two threads each tracing the whole set on one world, against one thread doing it alone, by
+ * wall time: `pairs` one-thread and two-thread phases interleaved (so a change in the machine's
+ * load falls on both), the median of the pairs' ratios. Printed with the load average and how
+ * much of the two cores the two threads got (their CPU time over twice the wall time: near 1
+ * when the second core was free), and the median over the pairs that got at least 95 % of both
+ * cores, the figure for a machine with a free core; by each thread's CPU time too (what the
+ * code costs: a slowdown from shared lines or locks shows there, a busy machine does not). */
+static void threads_ratio(const blvl_trace_world *w, const trace_set *ts, int pairs) {
+    double *rw = calloc((size_t)pairs, sizeof *rw), *rc = calloc((size_t)pairs, sizeof *rc);
+    double *share = calloc((size_t)pairs, sizeof *share),
+           *rfree = calloc((size_t)pairs, sizeof *rw);
+    double load0[3] = {0, 0, 0}, load1[3] = {0, 0, 0};
+    int nfree = 0;
+    getloadavg(load0, 3);
+    for (int r = 0; r < pairs; r++) {
+        worker one[1] = {{w, ts, 0, 0}}, two[2] = {{w, ts, 0, 0}, {w, ts, 0, 0}};
+        double wall1 = run_threads(one, 1), wall2 = run_threads(two, 2);
+        rw[r] = (2.0 * (double)ts->n / wall2) / ((double)ts->n / wall1);
         double slow = two[0].cpu > two[1].cpu ? two[0].cpu : two[1].cpu;
-        rc[r] = (2.0 * (double)ts->n / slow) / ((double)ts->n / one.cpu);
+        rc[r] = (2.0 * (double)ts->n / slow) / ((double)ts->n / one[0].cpu);
+        share[r] = (two[0].cpu + two[1].cpu) / (2.0 * wall2);
+        if (share[r] >= 0.95 && one[0].cpu >= 0.95 * wall1)
+            rfree[nfree++] = rw[r];
     }
-    *wall2 = bench_median(rw, (size_t)runs);
-    *cpu2 = bench_median(rc, (size_t)runs);
-    free(rw), free(rc);
+    getloadavg(load1, 3);
+    double lo = rw[0], hi = rw[0];
+    for (int r = 1; r < pairs; r++)
+        lo = rw[r] < lo ? rw[r] : lo, hi = rw[r] > hi ? rw[r] : hi;
+    double mw = bench_median(rw, (size_t)pairs), mc = bench_median(rc, (size_t)pairs);
+    double ms = bench_median(share, (size_t)pairs);
+    printf("  2 threads, one world (box short), %d interleaved pairs: %.2fx one thread by wall "
+           "time (median; %.2f-%.2f), %.2fx by each thread's CPU time\n",
+           pairs, mw, lo, hi, mc);
+    printf("    load average %.2f before, %.2f after; the two threads got %.0f%% of both cores "
+           "(median): the second core was %s",
+           load0[0], load1[0], 100.0 * ms, ms >= 0.95 ? "free" : "busy (shared)");
+    if (nfree)
+        printf("; pairs with both cores free: %d, median %.2fx\n", nfree,
+               bench_median(rfree, (size_t)nfree));
+    else
+        printf("; no pair had both cores free\n");
+    free(rw), free(rc), free(share), free(rfree);
 }
 
 /* ---- one map ---------------------------------------------------------------------------- */
@@ -261,7 +292,7 @@ static void print_ratio(const baseline *b, double now, double then, int lower_is
     printf(" (baseline %.3g: %.2fx)", then, lower_is_better ? then / now : now / then);
 }
 
-static int build_only;
+static int build_only, threads_only, pairs = 9;
 static size_t walk = 1000000;
 
 static int bench_map(const char *path, size_t traces, int runs, int use_baseline) {
@@ -353,7 +384,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
         offs[j][2] = (float)((j / 4) * ext[2]);
     }
     double g[3] = {bms, 0, 0};
-    for (int m = 1; m < 3; m++) {
+    for (int m = 1; m < 3 && !threads_only; m++) {
         descs y;
         uint32_t copies = m == 1 ? 4 : 16;
         if (descs_copies(x.d, x.n, copies, offs, &y)) {
@@ -363,8 +394,10 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
         g[m] = build_ms(&y, runs, NULL);
         descs_free(&y);
     }
-    printf("  build growth: 1x %.2f ms, 4x %.2f ms (%.2f per copy), 16x %.2f ms (%.2f per copy)\n",
-           g[0], g[1], g[1] / 4 / g[0], g[2], g[2] / 16 / g[0]);
+    if (!threads_only)
+        printf("  build growth: 1x %.2f ms, 4x %.2f ms (%.2f per copy), 16x %.2f ms (%.2f per "
+               "copy)\n",
+               g[0], g[1], g[1] / 4 / g[0], g[2], g[2] / 16 / g[0]);
 
     float *starts = malloc(traces * 3 * sizeof *starts);
     trace_set sets[SET_COUNT];
@@ -382,7 +415,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
         int shrt = s == SET_BOX_SHORT || s == SET_RAY_SHORT;
         make_ends(&sets[s], starts, shrt ? 16 : 512, shrt ? 512 : 4096);
     }
-    for (int s = 0; s < SET_COUNT; s++) {
+    for (int s = 0; s < SET_COUNT && !threads_only; s++) {
         size_t hits = 0;
         double rate = rate_of(w, &sets[s], runs, &hits);
         blvl_trace_stats st = {0, 0, 0, 0};
@@ -398,7 +431,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
                (double)st.colliders / (double)st.traces);
     }
     /* The chained walk: each trace starts where the previous one stopped. */
-    {
+    if (!threads_only) {
         float p[3];
         memcpy(p, starts, sizeof p);
         size_t stuck = 0;
@@ -422,11 +455,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
                "off\n",
                walk, stuck, (unsigned long long)st.backoffs);
     }
-    double w2, c2;
-    threads_ratio(w, &sets[SET_BOX_SHORT], runs, &w2, &c2);
-    printf("  2 threads, one world (box short): %.2fx one thread by wall time, %.2fx by each "
-           "thread's CPU time\n",
-           w2, c2);
+    threads_ratio(w, &sets[SET_BOX_SHORT], pairs);
     for (int s = 0; s < SET_COUNT; s++)
         free(sets[s].s), free(sets[s].e);
     free(starts);
@@ -458,19 +487,24 @@ int main(int argc, char **argv) {
             build_only = 1;
         else if (!strcmp(argv[i], "--walk") && i + 1 < argc)
             walk = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
+            pairs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads-only"))
+            threads_only = 1;
     }
-    if (!traces || runs < 1) {
+    if (!traces || runs < 1 || pairs < 1) {
         fprintf(stderr, "usage: bench_trace_maps LEVEL.blvl... [--traces N] [--runs R] "
                         "[--no-baseline]\n");
         return 2;
     }
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--traces") || !strcmp(argv[i], "--runs") ||
-            !strcmp(argv[i], "--walk")) {
+            !strcmp(argv[i], "--walk") || !strcmp(argv[i], "--pairs")) {
             i++;
             continue;
         }
-        if (!strcmp(argv[i], "--no-baseline") || !strcmp(argv[i], "--build-only"))
+        if (!strcmp(argv[i], "--no-baseline") || !strcmp(argv[i], "--build-only") ||
+            !strcmp(argv[i], "--threads-only"))
             continue;
         levels++;
         rc |= bench_map(argv[i], traces, runs, use_baseline);

@@ -5,7 +5,8 @@
  *     collider hit agree on every one;
  *   - a chained walk on one map (each trace starts where the previous one stopped, random
  *     directions, 16-512 qu): no trace ever starts in solid (docs/TRACE.md, "Every stop is
- *     free").
+ *     free"), and its control: the same walk through a move whose unbacked stop is in solid
+ *     fails with the back-off switched off.
  * Fewer brute-force traces under the sanitizers (BLVL_SANITIZED=1). Skips (77) when the maps are
  * not installed. */
 #include <math.h>
@@ -19,6 +20,7 @@
 #include "blvl/trace.h"
 #include "check.h"
 #include "support/rnd.h"
+#include "trace/trace_internal.h"
 
 #define PK3 "/usr/share/games/openarena/baseoa/pak1-maps.pk3"
 
@@ -92,7 +94,33 @@ static void compare(const char *name, const blvl_trace_world *w, int traces) {
            traces, hits);
 }
 
-static void walk(const char *name, const blvl_trace_world *w) {
+/* The chained walk from p: each trace starts where the previous one stopped, the first one
+ * towards `first` when given; returns how many traces started in solid (it stops at the
+ * first). */
+static int walk_from(const char *name, const blvl_trace_world *w, float p[3], const float *first,
+                     int traces, int *moved, blvl_trace_stats *st) {
+    int stuck = 0;
+    blvl_trace_result r;
+    for (int i = 0; i < traces; i++) {
+        float e[3];
+        if (i == 0 && first)
+            memcpy(e, first, sizeof e);
+        else
+            rnd_end(p, 16, 512, e);
+        blvl_trace_box_stats(w, NULL, p, e, box_lo, box_hi, &r, st);
+        if (r.startsolid) {
+            if (++stuck <= 5)
+                fprintf(stderr, "%s: walk trace %d starts in solid at (%.9g %.9g %.9g)\n", name, i,
+                        p[0], p[1], p[2]);
+            break;
+        }
+        *moved += r.fraction > 0;
+        memcpy(p, r.endpos, sizeof r.endpos);
+    }
+    return stuck;
+}
+
+static void walk(const char *name, blvl_trace_world *w) {
     /* a free start: the first spot on a vertical line through the map's middle */
     float lo[3], hi[3];
     world_bounds(w, lo, hi);
@@ -112,24 +140,30 @@ static void walk(const char *name, const blvl_trace_world *w) {
     if (!found)
         return;
     blvl_trace_stats st = {0, 0, 0, 0};
-    int stuck = 0, moved = 0;
-    for (int i = 0; i < WALK_TRACES; i++) {
-        float e[3];
-        rnd_end(p, 16, 512, e);
-        blvl_trace_box_stats(w, NULL, p, e, box_lo, box_hi, &r, &st);
-        if (r.startsolid) {
-            if (++stuck <= 5)
-                fprintf(stderr, "%s: walk trace %d starts in solid at (%.9g %.9g %.9g)\n", name, i,
-                        p[0], p[1], p[2]);
-            break;
-        }
-        moved += r.fraction > 0;
-        memcpy(p, r.endpos, sizeof p);
-    }
-    CHECK_EQ_INT(stuck, 0);
+    int moved = 0;
+    CHECK_EQ_INT(walk_from(name, w, p, NULL, WALK_TRACES, &moved, &st), 0);
     CHECK(moved > WALK_TRACES / 2);
     printf("%s: chained walk of %d box traces never started in solid (%llu stops backed off)\n",
            name, WALK_TRACES, (unsigned long long)st.backoffs);
+    /* The control: a move of this map whose stop, pulled back only by DIST_EPSILON, overlaps a
+     * second solid (test_trace_backoff has the two colliders). With the back-off switched off
+     * (for tests only) the walk through it must fail; with it, it must not. */
+    const float from[3] = {365.207153f, 255.90773f, -1729.01111f};
+    const float to[3] = {383.122955f, 398.850006f, -1728.96704f};
+    blvl_trace_stats cst = {0, 0, 0, 0};
+    int fails[2];
+    for (int off = 1; off >= 0; off--) {
+        memcpy(p, from, sizeof p);
+        blvl__tw_world_set_no_backoff(w, off);
+        fails[off] =
+            walk_from(off ? "control (back-off off, expected)" : name, w, p, to, 100, &moved, &cst);
+    }
+    CHECK_EQ_INT(fails[1], 1);
+    CHECK_EQ_INT(fails[0], 0);
+    CHECK(cst.backoffs >= 1);
+    printf("%s: control: with the back-off off the walk starts in solid after its first trace; "
+           "with it, 100 traces never do\n",
+           name);
 }
 
 static void run_map(blvl_q3_fs *fs, const char *name, int traces) {

@@ -278,12 +278,14 @@ static void build_node(bvh_build *b, uint32_t node, const range *whole) {
         nd->child[i] = TW_LEAF;
         nd->count[i] = 0;
     }
+    nd->leaves = nd->inner = nd->pad = 0;
     for (int i = 0; i < nr; i++) {
         for (int k = 0; k < 3; k++)
             nd->lo[k][i] = r[i].lo[k], nd->hi[k][i] = r[i].hi[k];
         if (r[i].count <= TW_BVH_LEAF_SIZE) {
             nd->child[i] = TW_LEAF | b->item_next;
-            nd->count[i] = r[i].count;
+            nd->count[i] = (uint8_t)r[i].count;
+            nd->leaves |= r[i].count ? 1u << i : 0u;
             for (uint32_t j = r[i].first; j < r[i].first + r[i].count; j++) {
                 uint32_t ci = b->ref[j];
                 const tw_collider *c = &b->w->colliders[ci];
@@ -300,6 +302,7 @@ static void build_node(bvh_build *b, uint32_t node, const range *whole) {
         } else {
             uint32_t child = b->w->node_count++;
             nd->child[i] = child;
+            nd->inner |= 1u << i;
             build_node(b, child, &r[i]);
         }
     }

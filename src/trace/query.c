@@ -133,21 +133,16 @@ static inline __attribute__((always_inline)) void trace_tree(const blvl_trace_wo
         unsigned mask = slab4(r, nd, t->fraction, tn);
         if (!mask)
             continue;
-        /* Leaves now, nearest first; inner nodes pushed farthest first so the nearest is
-         * opened next. */
-        uint32_t order[4];
-        int no = 0;
-        for (unsigned m = mask; m; m &= m - 1) {
-            int i = __builtin_ctz(m), j = no++;
-            while (j > 0 && tn[order[j - 1]] > tn[i]) {
-                order[j] = order[j - 1];
-                j--;
+        unsigned leaves = mask & nd->leaves, inner = mask & nd->inner;
+        /* Leaves now, nearest first (a hit found early drops the farther ones). */
+        while (leaves) {
+            int i = __builtin_ctz(leaves);
+            for (unsigned m = leaves & (leaves - 1); m; m &= m - 1) {
+                int j = __builtin_ctz(m);
+                i = tn[j] < tn[i] ? j : i;
             }
-            order[j] = (uint32_t)i;
-        }
-        for (int o = 0; o < no; o++) {
-            int i = (int)order[o];
-            if (!(nd->child[i] & TW_LEAF) || tn[i] > t->fraction)
+            leaves &= ~(1u << i);
+            if (tn[i] > t->fraction)
                 continue;
             if (st)
                 st->nodes++;
@@ -163,10 +158,14 @@ static inline __attribute__((always_inline)) void trace_tree(const blvl_trace_wo
                 blvl__tw_clip_box(t, w->planes + it->first_plane, it->plane_count, it->collider);
             }
         }
-        for (int o = no - 1; o >= 0; o--) {
-            int i = (int)order[o];
-            if (nd->child[i] & TW_LEAF)
-                continue;
+        /* Inner nodes pushed farthest first, so the nearest is opened next. */
+        while (inner) {
+            int i = __builtin_ctz(inner);
+            for (unsigned m = inner & (inner - 1); m; m &= m - 1) {
+                int j = __builtin_ctz(m);
+                i = tn[j] > tn[i] ? j : i;
+            }
+            inner &= ~(1u << i);
             if (st)
                 st->nodes++;
             stack[sp] = nd->child[i];
@@ -223,7 +222,7 @@ static int stop_in_solid(const blvl_trace_world *w, const tw_filter *f, const tw
 static int settle(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, int brute) {
     float pos[3];
     pos_at(t, t->fraction, pos);
-    if (t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute))
+    if (w->no_backoff || t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute))
         return 0;
     double len = 0;
     for (int k = 0; k < 3; k++)

@@ -67,18 +67,24 @@ typedef struct tw_item {
 
 /* A 4-wide hierarchy node: the bounds of its four children lane by lane (structure of arrays,
  * so one SIMD test covers all four), and each child a node index or TW_LEAF | first item (with
- * count items). An empty slot has lo > hi and count 0 and never passes a test. */
+ * count items). An empty slot has lo > hi and count 0 (its slab test may still pass: infinite
+ * bounds); `leaves` has bit i for a child that is a leaf holding colliders, `inner` for one
+ * that is a node, neither for an empty slot, so the walk sorts a node's children with two
+ * masks. 128 bytes: two cache lines. */
 #define TW_LEAF 0x80000000u
 typedef struct tw_node4 {
     float lo[3][4];
     float hi[3][4];
     uint32_t child[4];
-    uint32_t count[4];
+    uint8_t count[4];
+    uint32_t leaves, inner, pad;
 } tw_node4;
 
 /* One collider per leaf: the four-wide test of a node's children is then the test of the
  * colliders' own bounds (measured faster on real maps than leaves of 2 or 4). */
 #define TW_BVH_LEAF_SIZE 1u
+_Static_assert(TW_BVH_LEAF_SIZE <= 255, "a leaf's count is a byte");
+_Static_assert(sizeof(tw_node4) == 128, "a node is two cache lines");
 /* Binary splits along one path: past TW_BVH_SAH_DEPTH the build splits at the median, so a
  * path has at most that many plus log2(colliders) splits, and a query's fixed stack (three
  * siblings left per node) cannot overflow. */
@@ -108,7 +114,14 @@ struct blvl_trace_world {
     /* reports */
     blvl_trace_report *reports;
     uint32_t report_count;
+    /* 1 = stops are not backed off (tests only: the control that shows the every-stop-free
+     * check able to fail); 0 after every build. */
+    int no_backoff;
 };
+
+/* Tests only: switch the stop back-off off (1) or on (0) for this world. Not for a world
+ * another thread is tracing. */
+void blvl__tw_world_set_no_backoff(blvl_trace_world *w, int off);
 
 blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err);
 

@@ -241,6 +241,11 @@ fail:
     return st == BLVL_OK ? BLVL_E_NOMEM : st;
 }
 
+void blvl__tw_world_set_no_backoff(blvl_trace_world *w, int off) {
+    if (w)
+        w->no_backoff = off != 0;
+}
+
 const blvl_trace_report *blvl_trace_world_reports(const blvl_trace_world *w, uint32_t *count) {
     *count = w ? w->report_count : 0;
     return w ? w->reports : NULL;
