@@ -119,8 +119,15 @@ view_parse view_request_parse(const char *buf, size_t len, view_request *out) {
     int line = 0, saw_host = 0;
     for (;;) {
         const char *nl = memchr(buf + pos, '\n', lim - pos);
-        if (!nl)
+        if (!nl) {
+            /* a line not yet ended: refuse now what no request holds (a TLS hello, binary) */
+            for (size_t i = pos; i < lim; i++) {
+                unsigned char c = (unsigned char)buf[i];
+                if ((c < 0x20 && c != '\r' && c != '\t') || c == 0x7f)
+                    return VIEW_PARSE_BAD;
+            }
             return len >= VIEW_HEAD_MAX ? VIEW_PARSE_TOO_LARGE : VIEW_PARSE_MORE;
+        }
         size_t end = (size_t)(nl - buf);
         if (end == pos || buf[end - 1] != '\r')
             return VIEW_PARSE_BAD; /* a bare LF */
