@@ -296,6 +296,14 @@ static void *export_main(void *arg) {
     site->glb_ready = 1;
     pthread_cond_broadcast(&site->done);
     pthread_mutex_unlock(&site->lock);
+    flockfile(stdout);
+    if (glb)
+        printf("blvl view: exported the level to glTF (%zu bytes) in %.3f s\n", size,
+               site->glb_seconds);
+    else
+        printf("blvl view: the export failed: %s\n", err.message);
+    fflush(stdout);
+    funlockfile(stdout);
     return NULL;
 }
 

@@ -6,6 +6,7 @@
 # The list includes OpenArena's maps, textures and shader scripts (openarena-081-maps,
 # openarena-081-textures, openarena-data): the real-map test stage (tests/test_q3_maps.sh, which
 # skips without them) and the benchmarks bake them.
+# chromium runs blvl view's page headless in the browser test (tests/test_view.sh).
 #   BLVL_DEPS_DIR=DIR  where the BLAKE3 sources are extracted (default: .deps/ of the tree)
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
