@@ -51,7 +51,7 @@ images = []
 for m in range(materials):
     im = Image.frombytes("RGB", (tex, tex), rnd.randbytes(tex * tex * 3))
     buf = io.BytesIO()
-    im.save(buf, "JPEG", quality=92)
+    im.save(buf, "JPEG", quality=95)
     images.append({"name": "bench/noise%d.jpg" % m, "width": tex, "height": tex,
                    "encoding": "Jpeg", "color_space": "Srgb", "mips": 1, "layers": 1,
                    "data": list(buf.getvalue())})

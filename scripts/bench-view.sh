@@ -18,7 +18,7 @@ level=$build/bench/view30.blvl
 if ! "$blvl" identity "$level" >/dev/null 2>&1; then
     gen=$build/bench/view30
     echo "bench-view: generating $level" >&2
-    "$py" "$src/bench/view_level.py" "$gen" 640 1024
+    "$py" "$src/bench/view_level.py" "$gen" 680 1024
     "$blvl" pack -o "$level" meta="$gen/meta.json" geometry="$gen/geometry.json" \
         textures="$gen/textures.json" cameras="$gen/cameras.json" sim="$gen/sim.json" >/dev/null
     rm -rf "$gen"

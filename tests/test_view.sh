@@ -3,7 +3,8 @@
 # WebGL. A level packed here from JSON holds one wall of a known colour filling the view of its
 # one camera, and one collider box to the right of the centre. The screenshot's centre pixel
 # must be the wall's colour (read by Pillow, not by our code); a second screenshot with the
-# collision overlay on must differ where the collider is and nowhere near the centre; the page
+# collision overlay on must differ where the collider is and nowhere near the centre; a click
+# (?pick=) must name the wall's material at the centre and the collider right of it; the page
 # must report itself ready and report no error (it sends window errors, unhandled rejections
 # and console.error to the server, which prints them). The server is also sent hostile
 # requests (wrong method, foreign Host, oversized head, garbage), must listen on 127.0.0.1
@@ -125,8 +126,8 @@ shot() { # OUT.png QUERY
         >>chromium.log 2>&1
     [ -s "$1" ] || { fail=$((fail+1)); echo "FAIL: no screenshot $1: $(tail -n 5 chromium.log)"; }
 }
-shot plain.png "shading=unlit&markers=0&panel=0"
-shot collision.png "shading=unlit&markers=0&panel=0&collision=1"
+shot plain.png "shading=unlit&markers=0&panel=0&pick=0.5,0.5"
+shot collision.png "shading=unlit&markers=0&panel=0&collision=1&pick=0.88,0.5"
 "$py" - "$wall" >pixels.txt 2>&1 <<'EOF'
 import sys
 from PIL import Image
@@ -155,6 +156,10 @@ cat pixels.txt
 if grep -q FAIL pixels.txt; then fail=$((fail+1)); else pass=$((pass+1)); fi
 n=$(grep -c '^view: page ready' server.log)
 [ "$n" = 2 ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL: the page said ready $n times, not 2"; }
+# The clicks: the wall's material at the centre, the collider right of it.
+grep '^view: page note: pick: ' server.log >picks.txt
+has picks.txt "material 0: test/wall"
+has picks.txt "collider 0 flags 0"
 if grep -q '^view: page error' server.log; then
     fail=$((fail+1)); echo "FAIL: the page reported errors:"; grep '^view: page error' server.log
 else

@@ -387,6 +387,13 @@ async function loadGlb() {
     renderer.getContext().finish(); // the frame's drawing done, not only queued
     marks.first_frame = performance.now();
     status('ready: ' + marks.first_frame.toFixed(0) + ' ms to the first frame');
+    // ?pick=FX,FY: a click at that fraction of the view, its answer reported (the tests)
+    const at = (params.get('pick') || '').split(',').map(Number);
+    if (at.length === 2 && at.every((v) => v >= 0 && v <= 1)) {
+      const r = canvas.getBoundingClientRect();
+      pick(r.left + at[0] * r.width, r.top + at[1] * r.height);
+      report('note', 'pick: ' + $('pick').textContent.replace(/\n/g, ' | '));
+    }
     report('ready', Object.entries(marks).map(([k, v]) => k + '_ms=' + v.toFixed(0)).join(' ') +
       ' glb_bytes=' + data.byteLength);
   });
