@@ -312,6 +312,20 @@ function runAt(runs, tri) {
   return best;
 }
 
+// The first triangle of each batch in the level's indices: its primitive's index accessor
+// starts there in the one index view (docs/EXPORT.md), the symbols' runs count from there.
+function batchStarts(json) {
+  const m = new Map();
+  for (const mesh of json.meshes || []) {
+    for (const p of mesh.primitives || []) {
+      const b = p.extras && p.extras.blvl && p.extras.blvl.batch;
+      const a = json.accessors && json.accessors[p.indices];
+      if (Number.isInteger(b) && a) m.set(b, ((a.byteOffset || 0) / 12) | 0);
+    }
+  }
+  return m;
+}
+
 function pick(x, y) {
   if (!state.level) return;
   const r = canvas.getBoundingClientRect();
@@ -328,11 +342,8 @@ function pick(x, y) {
     if (flags.length) lines.push('  ' + flags.join(' '));
     if (mb.surface_params && mb.surface_params.length) lines.push('  surface ' + mb.surface_params.join(' '));
     lines.push('batch ' + (pb.batch ?? '?'));
-    const assoc = state.gltf.parser.associations.get(mesh);
-    if (assoc && pb.symbols) {
-      const json = state.gltf.parser.json;
-      const prim = json.meshes[assoc.meshes].primitives[assoc.primitives];
-      const first = ((json.accessors[prim.indices].byteOffset || 0) / 12) | 0;
+    const first = state.batchFirst.get(pb.batch);
+    if (pb.symbols && first !== undefined) {
       const run = runAt(pb.symbols, first + hit.faceIndex);
       if (run && run.kind) {
         lines.push('source: ' + run.kind + ' ' + run.index + (run.entity !== undefined ? ' of entity ' + run.entity : ''));
@@ -367,6 +378,7 @@ async function loadGlb() {
   marks.fetched = performance.now();
   const gltf = await new GLTFLoader().parseAsync(data, '');
   state.gltf = gltf;
+  state.batchFirst = batchStarts(gltf.parser.json);
   state.level = gltf.scenes[0] || gltf.scene;
   state.collision = gltf.scenes.find((s) => s.name === 'collision') || null;
   scene.add(state.level);
