@@ -105,15 +105,16 @@ static int send_head(int fd, int code, const char *type, long long length) {
     return send_all(fd, h, (size_t)n);
 }
 
-static void send_error(int fd, int code) {
+static int send_error(int fd, int code) {
     char body[96];
     int n = snprintf(body, sizeof body, "%d %s\n", code, reason(code));
     if (send_head(fd, code, "text/plain; charset=utf-8", n) == 0)
-        send_all(fd, body, (size_t)n);
+        return send_all(fd, body, (size_t)n);
+    return -1;
 }
 
 /* A file under `dir`, read whole (at most FILE_MAX). */
-static void send_file(int fd, const char *dir, const char *file, const char *type) {
+static int send_file(int fd, const char *dir, const char *file, const char *type) {
     char path[4096];
     if (snprintf(path, sizeof path, "%s/%s", dir, file) >= (int)sizeof path)
         return send_error(fd, 500);
@@ -140,9 +141,9 @@ static void send_file(int fd, const char *dir, const char *file, const char *typ
         free(buf);
         return send_error(fd, 500);
     }
-    if (send_head(fd, 200, type, (long long)size) == 0)
-        send_all(fd, buf, size);
+    int rc = send_head(fd, 200, type, (long long)size) == 0 ? send_all(fd, buf, size) : -1;
     free(buf);
+    return rc;
 }
 
 /* ---- /level/events: the level through the streaming reader ------------------------------- */
@@ -217,7 +218,7 @@ static const char *const core_tags[] = {"meta",      "sim",      "acoustics", "c
                                         "cubemaps",  "entities", "geometry",  "lighting",
                                         "lightmaps", "props",    "sites",     "textures"};
 
-static void send_events(int fd, const view_site *site) {
+static int send_events(int fd, const view_site *site) {
     events e = {fd, 0, 0};
     char l[1200], name[600], msg[600];
     int in = open(site->level_path, O_RDONLY | O_CLOEXEC);
@@ -229,7 +230,7 @@ static void send_events(int fd, const view_site *site) {
     }
     if (send_head(fd, 200, "application/x-ndjson", -1) != 0) {
         close(in);
-        return;
+        return -1;
     }
     json_str(name, sizeof name, site->level_name);
     snprintf(l, sizeof l, "{\"event\":\"file\",\"name\":%s,\"size\":%llu,\"symbols\":%s}\n", name,
@@ -271,6 +272,7 @@ static void send_events(int fd, const view_site *site) {
     blvl_stream_free(s);
     free(buf);
     close(in);
+    return e.gone ? -1 : 0;
 }
 
 /* ---- /level/level.glb --------------------------------------------------------------------- */
@@ -319,7 +321,7 @@ void view_site_finish(view_site *site) {
     site->glb = NULL;
 }
 
-static void send_glb(int fd, view_site *site) {
+static int send_glb(int fd, view_site *site) {
     pthread_mutex_lock(&site->lock);
     while (!site->glb_ready)
         pthread_cond_wait(&site->done, &site->lock);
@@ -329,16 +331,17 @@ static void send_glb(int fd, view_site *site) {
         char body[600];
         int n = snprintf(body, sizeof body, "%s\n", site->glb_err.message);
         if (send_head(fd, 500, "text/plain; charset=utf-8", n) == 0)
-            send_all(fd, body, (size_t)n);
-        return;
+            return send_all(fd, body, (size_t)n);
+        return -1;
     }
-    if (send_head(fd, 200, "model/gltf-binary", (long long)site->glb_size) == 0)
-        send_all(fd, site->glb, site->glb_size);
+    if (send_head(fd, 200, "model/gltf-binary", (long long)site->glb_size) != 0)
+        return -1;
+    return send_all(fd, site->glb, site->glb_size);
 }
 
 /* ---- /report: what the page says of itself ------------------------------------------------ */
 
-static void report(int fd, const view_request *rq) {
+static int report(int fd, const view_request *rq) {
     char kind[32], text[1024];
     view_query_get(rq->query, "kind", kind, sizeof kind);
     if (!view_query_get(rq->query, "text", text, sizeof text))
@@ -349,10 +352,9 @@ static void report(int fd, const view_request *rq) {
         printf("view: page %s: %s\n", kind, text);
         fflush(stdout);
         funlockfile(stdout);
-        send_head(fd, 204, NULL, -1);
-    } else {
-        send_error(fd, 400);
+        return send_head(fd, 204, NULL, -1);
     }
+    return send_error(fd, 400);
 }
 
 /* ---- a connection ------------------------------------------------------------------------ */
@@ -366,7 +368,7 @@ static int host_ok(const view_site *site, const char *host) {
     return strcmp(host, a) == 0 || strcmp(host, b) == 0;
 }
 
-static void serve(int fd, view_site *site) {
+static int serve(int fd, view_site *site) {
     char buf[VIEW_HEAD_MAX];
     size_t have = 0;
     view_request rq;
@@ -374,12 +376,13 @@ static void serve(int fd, view_site *site) {
     time_t deadline = time(NULL) + HEAD_DEADLINE_S;
     while (p == VIEW_PARSE_MORE) {
         if (have == sizeof buf || time(NULL) > deadline)
-            return; /* cannot happen for the first (the parser says TOO_LARGE); the second: slow */
+            return -1; /* cannot happen for the first (the parser says TOO_LARGE); the second: slow
+                        */
         ssize_t r = recv(fd, buf + have, sizeof buf - have, 0);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
-            return;
+            return -1;
         have += (size_t)r;
         p = view_request_parse(buf, have, &rq);
     }
@@ -398,8 +401,8 @@ static void serve(int fd, view_site *site) {
     if (strcmp(rq.path, "/report") == 0)
         return report(fd, &rq);
     if (strcmp(rq.path, "/favicon.ico") == 0)
-        return (void)send_head(fd, 204, NULL, -1);
-    send_error(fd, 404);
+        return send_head(fd, 204, NULL, -1);
+    return send_error(fd, 404);
 }
 
 typedef struct conn {
