@@ -18,7 +18,7 @@ level=$build/bench/view30.blvl
 if ! "$blvl" identity "$level" >/dev/null 2>&1; then
     gen=$build/bench/view30
     echo "bench-view: generating $level" >&2
-    "$py" "$src/bench/view_level.py" "$gen" 680 1024
+    "$py" "$src/bench/view_level.py" "$gen" 720 1024
     "$blvl" pack -o "$level" meta="$gen/meta.json" geometry="$gen/geometry.json" \
         textures="$gen/textures.json" cameras="$gen/cameras.json" sim="$gen/sim.json" >/dev/null
     rm -rf "$gen"
@@ -37,18 +37,27 @@ done
 url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/server.log" | head -n 1)
 grep "exported the level" "$work/server.log"
 for i in $(seq "$runs"); do
-    timeout 120 "$chromium" --headless --no-sandbox --use-angle=swiftshader \
+    # the browser's CPU time (all its processes, reaped by it) from launch to its end, printed
+    # by the wrapper when the page has said ready and the browser is stopped
+    "$py" -c 'import resource, subprocess, sys
+p = subprocess.Popen(sys.argv[1:])
+try:
+    p.wait()
+except KeyboardInterrupt:
+    p.terminate(); p.wait()
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("browser cpu_s=%.2f" % (r.ru_utime + r.ru_stime))' timeout 120 "$chromium" --headless --no-sandbox --use-angle=swiftshader \
         --enable-unsafe-swiftshader --user-data-dir="$work/profile$i" --no-first-run \
         --disable-extensions --window-size=1024,768 --remote-debugging-port=0 \
-        "${url}?panel=0" >"$work/chromium$i.log" 2>&1 &
+        "${url}?panel=0" 2>"$work/chromium$i.log" >"$work/cpu$i.txt" &
     browser=$!
     for _ in $(seq 1200); do
         [ "$(grep -c '^view: page ready' "$work/server.log")" -ge "$i" ] && break
         sleep 0.1
     done
-    kill "$browser" 2>/dev/null || true
+    kill -INT "$browser" 2>/dev/null || true
     wait "$browser" 2>/dev/null || true
-    grep '^view: page ready' "$work/server.log" | sed -n "${i}p"
+    echo "$(grep '^view: page ready' "$work/server.log" | sed -n "${i}p") $(cat "$work/cpu$i.txt")"
 done
 if grep '^view: page error' "$work/server.log"; then
     echo "bench-view: the page reported errors" >&2

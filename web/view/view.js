@@ -381,6 +381,15 @@ async function loadGlb() {
   state.batchFirst = batchStarts(gltf.parser.json);
   state.level = gltf.scenes[0] || gltf.scene;
   state.collision = gltf.scenes.find((s) => s.name === 'collision') || null;
+  // The page's materials read no normals or tangents: not uploading them saves a third of
+  // the vertex bytes (the export writes them for other viewers).
+  for (const root of gltf.scenes) {
+    root.traverse((o) => {
+      if (!o.isMesh) return;
+      o.geometry.deleteAttribute('normal');
+      o.geometry.deleteAttribute('tangent');
+    });
+  }
   scene.add(state.level);
   await prepareShading(gltf.parser);
   applyShading();
