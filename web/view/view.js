@@ -90,7 +90,17 @@ function fly(dt) {
 }
 
 // ---- the level's parts ---------------------------------------------------------------------
-const state = { size: 0, sections: 0, verified: 0, geometryOk: false, loading: false, bad: [],
+// The .glb is fetched and parsed while the file is verified, but drawn only once the server
+// has reported the geometry section good: nothing of the level shows before it is checked.
+function deferred() {
+  let resolve, reject;
+  const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
+}
+const geometryVerdict = deferred();
+const progress = { verify: 0, download: 0 };
+const showProgress = () => bar(0.45 * progress.verify + 0.45 * progress.download);
+const state = { size: 0, sections: 0, verified: 0, bad: [],
                 gltf: null, level: null, collision: null, markers: new THREE.Group(), cams: [] };
 scene.add(state.markers);
 const shading = { lit: new Map(), unlit: new Map() }; // mesh -> material of that mode
@@ -102,7 +112,11 @@ function section(ev) {
   $('sections').appendChild(li);
   state.verified++;
   if (!ev.ok) state.bad.push(ev.tag + ': ' + ev.error);
-  if (ev.tag === 'geometry' && ev.ok) { state.geometryOk = true; marks.geometry = performance.now(); }
+  if (ev.tag === 'geometry') {
+    marks.geometry = performance.now();
+    if (ev.ok) geometryVerdict.resolve();
+    else geometryVerdict.reject(new Error('the geometry section is bad: ' + ev.error));
+  }
   if (ev.tag === 'sim' && ev.ok) $('collision').disabled = false;
 }
 
@@ -116,7 +130,8 @@ function onEvent(ev) {
       break;
     case 'table': state.sections = ev.count; break;
     case 'progress':
-      bar(0.4 * ev.offset / Math.max(1, state.size));
+      progress.verify = ev.offset / Math.max(1, state.size);
+      showProgress();
       status('verified ' + state.verified + ' of ' + state.sections + ' sections');
       break;
     case 'section': section(ev); break;
@@ -126,10 +141,9 @@ function onEvent(ev) {
     case 'refused':
       status('refused: ' + ev.error);
       report('note', 'level refused: ' + ev.error);
+      geometryVerdict.reject(new Error('the level is refused: ' + ev.error));
       break;
   }
-  // the geometry is drawn as soon as its section has been checked, while the rest verifies
-  if (state.geometryOk && !state.loading) { state.loading = true; loadGlb(); }
 }
 
 async function streamEvents() {
@@ -149,10 +163,12 @@ async function streamEvents() {
       if (line) onEvent(JSON.parse(line));
     }
   }
-  if (!state.loading && !state.bad.length) { state.loading = true; loadGlb(); }
+  // a level without a geometry section: its markers and colliders once all of it is checked
+  if (!state.bad.length) geometryVerdict.resolve();
+  else geometryVerdict.reject(new Error('bad sections: ' + state.bad.join('; ')));
 }
 
-async function fetchWithProgress(url, from, to) {
+async function fetchWithProgress(url) {
   const res = await fetch(url);
   if (!res.ok) throw new Error(url + ': ' + res.status + ' ' + (await res.text()).slice(0, 300));
   const total = Number(res.headers.get('Content-Length')) || 0;
@@ -164,7 +180,7 @@ async function fetchWithProgress(url, from, to) {
     if (done) break;
     parts.push(value);
     got += value.length;
-    if (total) bar(from + (to - from) * got / total);
+    if (total) { progress.download = got / total; showProgress(); }
   }
   const out = new Uint8Array(got);
   let o = 0;
@@ -371,12 +387,20 @@ function pick(x, y) {
 }
 
 // ---- loading -----------------------------------------------------------------------------
-async function loadGlb() {
-  status('loading the geometry');
-  marks.fetch = performance.now();
-  const data = await fetchWithProgress('/level/level.glb', 0.4, 0.9);
+async function fetchGlb() {
+  const data = await fetchWithProgress('/level/level.glb');
   marks.fetched = performance.now();
   const gltf = await new GLTFLoader().parseAsync(data, '');
+  marks.parsed = performance.now();
+  return { gltf, bytes: data.byteLength };
+}
+
+async function loadGlb() {
+  const glb = fetchGlb();
+  glb.catch(() => {}); // reported below, once the verdict is in
+  await geometryVerdict.promise;
+  status('loading the geometry');
+  const { gltf, bytes } = await glb;
   state.gltf = gltf;
   state.batchFirst = batchStarts(gltf.parser.json);
   state.level = gltf.scenes[0] || gltf.scene;
@@ -416,7 +440,7 @@ async function loadGlb() {
       report('note', 'pick: ' + $('pick').textContent.replace(/\n/g, ' | '));
     }
     report('ready', Object.entries(marks).map(([k, v]) => k + '_ms=' + v.toFixed(0)).join(' ') +
-      ' glb_bytes=' + data.byteLength);
+      ' glb_bytes=' + bytes);
   });
 }
 
@@ -439,3 +463,8 @@ requestAnimationFrame(tick);
 applyLook();
 
 streamEvents().catch((e) => { status('failed: ' + e.message); report('error', e.message); });
+loadGlb().catch((e) => {
+  status('not drawn: ' + e.message);
+  // a bad or refused level is the level's fault, not the page's: a note, not an error
+  report(state.bad.length || /refused/.test(e.message) ? 'note' : 'error', e.message);
+});
