@@ -54,15 +54,15 @@ for i in $(seq "$runs"); do
     before=$(cpu_of "$server")
     # the browser's CPU time (all its processes, reaped by it) from launch to its end, printed
     # by the wrapper when the page has said ready and the browser is stopped
-    "$py" -c 'import resource, subprocess, sys
+    # (SIGTERM: a background job of a script ignores SIGINT)
+    "$py" -c 'import resource, signal, subprocess, sys
 p = subprocess.Popen(sys.argv[1:])
-try:
-    p.wait()
-except KeyboardInterrupt:
-    p.terminate(); p.wait()
+signal.signal(signal.SIGTERM, lambda *a: p.terminate())
+p.wait()
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print("browser cpu_s=%.2f" % (r.ru_utime + r.ru_stime))' timeout 120 "$chromium" --headless --no-sandbox --use-angle=swiftshader \
-        --enable-unsafe-swiftshader --user-data-dir="$work/profile-$(basename "$level")-$i" --no-first-run \
+        --enable-unsafe-swiftshader --user-data-dir="$work/profile-$(basename "$level")-$i" \
+        --no-first-run --disable-breakpad --disable-crash-reporter \
         --disable-extensions --window-size=1024,768 --remote-debugging-port=0 \
         "${url}?panel=0" 2>"$work/chromium$i.log" >"$work/cpu$i.txt" &
     browser=$!
@@ -70,7 +70,7 @@ print("browser cpu_s=%.2f" % (r.ru_utime + r.ru_stime))' timeout 120 "$chromium"
         [ "$(grep -c '^view: page ready' "$work/server.log")" -ge "$i" ] && break
         sleep 0.1
     done
-    kill -INT "$browser" 2>/dev/null || true
+    kill "$browser" 2>/dev/null || true
     wait "$browser" 2>/dev/null || true
     after=$(cpu_of "$server")
     echo "$(grep '^view: page ready' "$work/server.log" | sed -n "${i}p") $(cat "$work/cpu$i.txt") server cpu_s=$(echo "$after - $before" | bc)"

@@ -121,7 +121,8 @@ fi
 # ---- the browser -----------------------------------------------------------------------------
 shot() { # OUT.png QUERY
     timeout 90 "$chromium" --headless --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader \
-        --user-data-dir="$work/profile" --no-first-run --disable-extensions --hide-scrollbars \
+        --user-data-dir="$work/profile" --no-first-run --disable-extensions --disable-breakpad \
+        --disable-crash-reporter --hide-scrollbars \
         --window-size=640,480 --virtual-time-budget=8000 --screenshot="$work/$1" "$url?$2" \
         >>chromium.log 2>&1
     [ -s "$1" ] || { fail=$((fail+1)); echo "FAIL: no screenshot $1: $(tail -n 5 chromium.log)"; }

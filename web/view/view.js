@@ -146,8 +146,11 @@ function onEvent(ev) {
   }
 }
 
+// index.html asked for both answers before three.js loaded; a page without it asks now.
+const early = window.blvlEarly || {};
+
 async function streamEvents() {
-  const res = await fetch('/level/events');
+  const res = await (early.events || fetch('/level/events'));
   if (!res.ok) throw new Error('/level/events: ' + res.status);
   const reader = res.body.getReader();
   const dec = new TextDecoder();
@@ -168,8 +171,8 @@ async function streamEvents() {
   else geometryVerdict.reject(new Error('bad sections: ' + state.bad.join('; ')));
 }
 
-async function fetchWithProgress(url) {
-  const res = await fetch(url);
+async function fetchWithProgress(url, pending) {
+  const res = await (pending || fetch(url));
   if (!res.ok) throw new Error(url + ': ' + res.status + ' ' + (await res.text()).slice(0, 300));
   const total = Number(res.headers.get('Content-Length')) || 0;
   const reader = res.body.getReader();
@@ -388,7 +391,7 @@ function pick(x, y) {
 
 // ---- loading -----------------------------------------------------------------------------
 async function fetchGlb() {
-  const data = await fetchWithProgress('/level/level.glb');
+  const data = await fetchWithProgress('/level/level.glb', early.glb);
   marks.fetched = performance.now();
   const gltf = await new GLTFLoader().parseAsync(data, '');
   marks.parsed = performance.now();
