@@ -106,7 +106,8 @@ want_status 400 "GET / HTTP/1.1\r\n$host\r\nTransfer-Encoding: chunked\r\n\r\n" 
 want_status 505 "GET / HTTP/2.0\r\n$host\r\n\r\n" "HTTP/2.0"
 want_status 431 "GET / HTTP/1.1\r\n$host\r\nX: $(head -c 9000 /dev/zero | tr '\0' a)\r\n\r\n" "a 9 KB head"
 want_status 400 "\x16\x03\x01\x00\x05hello" "TLS bytes"
-curl -s "${url}level/events" >events.txt
+"$py" -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=30).read().decode())' \
+    "${url}level/events" >events.txt
 has events.txt '"event":"section","tag":"geometry","ok":true'
 has events.txt '"event":"end"'
 # Listening on 127.0.0.1 only (/proc/net/tcp: local address 0100007F:PORT, state 0A = LISTEN).
