@@ -23,6 +23,7 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS)
 	@scripts/gltf-validator.sh $(BUILD)
+	@scripts/three-js.sh $(BUILD)
 
 run: build
 	@scripts/run-default.sh $(BUILD)
@@ -37,6 +38,7 @@ test-sanitize: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DBLVL_SANITIZE=ON >/dev/null
 	@cmake --build build-asan -j$(JOBS)
 	@scripts/gltf-validator.sh build-asan
+	@scripts/three-js.sh build-asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  BLVL_SANITIZED=1 ctest --test-dir build-asan -j$(JOBS) --output-on-failure
 

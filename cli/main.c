@@ -33,7 +33,8 @@
     X(diag, "check a level (and its symbols) against the catalogue of checks; text dumps")         \
     X(probe, "what a player at a pose sees and stands in; render the view (--png)")                \
     X(export, "write a level as glTF 2.0 (.glb, or .gltf and .bin)")                               \
-    X(fetch, "read a level over HTTP: the whole file (-o) or only --want sections")
+    X(fetch, "read a level over HTTP: the whole file (-o) or only --want sections")                \
+    X(view, "show a level in a browser page served on 127.0.0.1 (three.js)")
 
 #define X(name, summary) int blvl_cmd_##name(int argc, char **argv);
 BLVL_COMMANDS

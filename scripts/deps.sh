@@ -6,13 +6,14 @@
 # The list includes OpenArena's maps, textures and shader scripts (openarena-081-maps,
 # openarena-081-textures, openarena-data): the real-map test stage (tests/test_q3_maps.sh, which
 # skips without them) and the benchmarks bake them.
+# chromium runs blvl view's page headless in the browser test (tests/test_view.sh).
 #   BLVL_DEPS_DIR=DIR  where the BLAKE3 sources are extracted (default: .deps/ of the tree)
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential cmake pkg-config libzstd-dev zstd b3sum flatbuffers-compiler
       python3-flatbuffers clang clang-format libclang-rt-14-dev libstb-dev
       zlib1g-dev python3-pil libzip-dev openarena-081-maps openarena-081-textures
-      openarena-data libcurl4-openssl-dev nginx)
+      openarena-data libcurl4-openssl-dev nginx chromium)
 
 # dpkg-query exits non-zero when it does not know a package; the ones it knows still print.
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${pkgs[@]}" 2>/dev/null || true)
@@ -20,7 +21,8 @@ need=()
 for p in "${pkgs[@]}"; do
     [[ $'\n'$installed$'\n' == *$'\n'"$p install ok installed"$'\n'* ]] || need+=("$p")
 done
-# node and npm run the glTF validator (scripts/gltf-validator.sh): Debian's packages, unless the
+# node and npm run the glTF validator (scripts/gltf-validator.sh) and install three.js for
+# blvl view (scripts/three-js.sh): Debian's packages, unless the
 # commands are already there (a node from elsewhere ships its own npm).
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     need+=(nodejs npm)

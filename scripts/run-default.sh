@@ -5,7 +5,8 @@
 # a box through its colliders and stream it through the streaming reader. Then the bundled
 # Rockgrave map (tests/data/hmap/sample.hmap, docs/IMPORT-HMAP.md): bake it with its symbols,
 # verify it, print its info and drop a player box onto its floor. Last, both levels exported to
-# glTF 2.0 .glb files and checked by the Khronos glTF-Validator.
+# glTF 2.0 .glb files and checked by the Khronos glTF-Validator; it ends by saying how to look at
+# the baked map in a browser (blvl view, docs/VIEW.md).
 #   scripts/run-default.sh BUILD_DIR
 set -eu
 build=${1:-build}
@@ -69,3 +70,6 @@ if [ -f "$build/gltf-validator/node_modules/gltf-validator/package.json" ]; then
     NODE_PATH=$build/gltf-validator/node_modules node "$src/tools/gltf_validate/validate.js" \
         "$glb" "${baked%.blvl}.glb"
 fi
+echo "== to look at the baked map in a browser (three.js, served on 127.0.0.1; Ctrl-C stops):"
+echo "   $blvl view              (the default: $baked with its symbols)"
+echo "   $blvl view LEVEL [--symbols F.bsym] [--port N]"

@@ -1,0 +1,52 @@
+/* Fuzz blvl view's HTTP request parser (cli/view_request.c) and its query decoder: any bytes,
+ * whole or cut anywhere, must parse to an answer without reading outside the input, and a
+ * parsed request's fields must be NUL-terminated within their limits. The parser is part of
+ * the blvl program, not the library, so its one file is compiled in here. */
+#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cli/view_request.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    /* an exact-size copy, so ASan sees a read one past the end */
+    char *buf = malloc(size ? size : 1);
+    if (!buf)
+        return 0;
+    memcpy(buf, data, size);
+    view_request rq;
+    for (size_t cut = size > 64 ? size - 64 : 0; cut <= size; cut += 16) {
+        view_parse p = view_request_parse(buf, cut, &rq);
+        (void)view_parse_status(p);
+        if (p == VIEW_PARSE_OK) {
+            assert(memchr(rq.path, 0, sizeof rq.path) && rq.path[0] == '/');
+            assert(memchr(rq.query, 0, sizeof rq.query));
+            assert(memchr(rq.host, 0, sizeof rq.host));
+            assert(rq.head_size <= cut && rq.head_size <= VIEW_HEAD_MAX);
+            char v[64];
+            view_query_get(rq.query, "kind", v, sizeof v);
+            assert(strlen(v) < sizeof v);
+            view_query_get(rq.query, "text", v, 1);
+            assert(v[0] == 0);
+        }
+        if (cut == size)
+            break;
+    }
+    view_parse p = view_request_parse(buf, size, &rq);
+    (void)p;
+    /* the query decoder on the raw bytes as a string */
+    char *q = malloc(size + 1);
+    if (q) {
+        memcpy(q, data, size);
+        q[size] = 0;
+        char v[32];
+        view_query_get(q, "a", v, sizeof v);
+        assert(strlen(v) < sizeof v);
+        free(q);
+    }
+    free(buf);
+    return 0;
+}

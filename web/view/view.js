@@ -1,0 +1,473 @@
+// blvl view's page (docs/VIEW.md). It reads the level's verification as it happens from
+// /level/events (one JSON object a line), asks for the glTF export (/level/level.glb) as soon
+// as the geometry section has been checked, and draws it with three.js. Errors and the time of
+// the first frame go back to the server (/report), which prints them. Strings from the level
+// are shown with textContent only: a level is hostile input.
+import * as THREE from 'three';
+import { GLTFLoader } from '/three/loaders/GLTFLoader.js';
+
+const params = new URLSearchParams(location.search);
+// performance.now() counts from the navigation's start: the times reported are from there
+const marks = { module: performance.now() };
+
+function report(kind, text) {
+  const q = 'kind=' + kind + '&text=' + encodeURIComponent(String(text).slice(0, 800));
+  fetch('/report?' + q).catch(() => {});
+}
+window.addEventListener('error', (e) => {
+  report('error', (e.message || 'resource failed: ' + (e.target && (e.target.src || e.target.href))) +
+    (e.filename ? ' at ' + e.filename + ':' + e.lineno : ''));
+}, true);
+window.addEventListener('unhandledrejection', (e) => {
+  report('error', 'unhandled rejection: ' + ((e.reason && e.reason.message) || e.reason));
+});
+const consoleError = console.error.bind(console);
+console.error = (...args) => { report('error', args.join(' ')); consoleError(...args); };
+
+const $ = (id) => document.getElementById(id);
+const status = (text) => { $('status').textContent = text; };
+const bar = (f) => { $('fill').style.width = (Math.max(0, Math.min(1, f)) * 100).toFixed(1) + '%'; };
+if (params.get('panel') === '0') $('panel').classList.add('hidden');
+
+// ---- renderer, scene, fly camera -------------------------------------------------------------
+const canvas = $('view');
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
+renderer.setPixelRatio(1);
+const scene = new THREE.Scene();
+scene.background = new THREE.Color(0x202028);
+const camera = new THREE.PerspectiveCamera(60, 1, 0.01, 2000);
+let yaw = 0, pitch = 0, speed = 5, dirty = true;
+
+function resize() {
+  const w = canvas.clientWidth || window.innerWidth, h = canvas.clientHeight || window.innerHeight;
+  renderer.setSize(w, h, false);
+  camera.aspect = w / Math.max(1, h);
+  camera.updateProjectionMatrix();
+  dirty = true;
+}
+window.addEventListener('resize', resize);
+resize();
+
+function applyLook() {
+  camera.quaternion.setFromEuler(new THREE.Euler(pitch, yaw, 0, 'YXZ'));
+  dirty = true;
+}
+
+const keys = new Set();
+window.addEventListener('keydown', (e) => { if (e.target.tagName !== 'SELECT') keys.add(e.code); });
+window.addEventListener('keyup', (e) => keys.delete(e.code));
+window.addEventListener('blur', () => keys.clear());
+let drag = null;
+canvas.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY, moved: 0 }; });
+window.addEventListener('pointermove', (e) => {
+  if (!drag) return;
+  const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+  drag.x = e.clientX; drag.y = e.clientY; drag.moved += Math.abs(dx) + Math.abs(dy);
+  yaw -= dx * 0.004;
+  pitch = Math.max(-1.55, Math.min(1.55, pitch - dy * 0.004));
+  applyLook();
+  $('cameras').value = '';
+});
+window.addEventListener('pointerup', (e) => {
+  if (drag && drag.moved < 4 && e.target === canvas) pick(e.clientX, e.clientY);
+  drag = null;
+});
+
+function fly(dt) {
+  if (!keys.size) return;
+  const v = new THREE.Vector3();
+  if (keys.has('KeyW')) v.z -= 1;
+  if (keys.has('KeyS')) v.z += 1;
+  if (keys.has('KeyA')) v.x -= 1;
+  if (keys.has('KeyD')) v.x += 1;
+  if (keys.has('KeyE')) v.y += 1;
+  if (keys.has('KeyQ')) v.y -= 1;
+  if (!v.lengthSq()) return;
+  v.normalize().multiplyScalar(speed * dt * (keys.has('ShiftLeft') || keys.has('ShiftRight') ? 4 : 1));
+  v.applyQuaternion(camera.quaternion);
+  camera.position.add(v);
+  dirty = true;
+}
+
+// ---- the level's parts ---------------------------------------------------------------------
+// The .glb is fetched and parsed while the file is verified, but drawn only once the server
+// has reported the geometry section good: nothing of the level shows before it is checked.
+function deferred() {
+  let resolve, reject;
+  const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
+}
+const geometryVerdict = deferred();
+const progress = { verify: 0, download: 0 };
+const showProgress = () => bar(0.45 * progress.verify + 0.45 * progress.download);
+const state = { size: 0, sections: 0, verified: 0, bad: [],
+                gltf: null, level: null, collision: null, markers: new THREE.Group(), cams: [] };
+scene.add(state.markers);
+const shading = { lit: new Map(), unlit: new Map() }; // mesh -> material of that mode
+
+function section(ev) {
+  const li = document.createElement('li');
+  li.className = ev.ok ? 'ok' : 'bad';
+  li.textContent = ev.tag + (ev.ok ? ' ✓ ' : ' ✗ ') + (ev.ok ? ev.size + ' B' : ev.error);
+  $('sections').appendChild(li);
+  state.verified++;
+  if (!ev.ok) state.bad.push(ev.tag + ': ' + ev.error);
+  if (ev.tag === 'geometry') {
+    marks.geometry = performance.now();
+    if (ev.ok) geometryVerdict.resolve();
+    else geometryVerdict.reject(new Error('the geometry section is bad: ' + ev.error));
+  }
+  if (ev.tag === 'sim' && ev.ok) $('collision').disabled = false;
+}
+
+function onEvent(ev) {
+  switch (ev.event) {
+    case 'file':
+      state.size = ev.size;
+      $('title').textContent = ev.name;
+      document.title = ev.name + ' · blvl view';
+      status('verifying 0 of ' + ev.size + ' bytes');
+      break;
+    case 'table': state.sections = ev.count; break;
+    case 'progress':
+      progress.verify = ev.offset / Math.max(1, state.size);
+      showProgress();
+      status('verified ' + state.verified + ' of ' + state.sections + ' sections');
+      break;
+    case 'section': section(ev); break;
+    case 'end':
+      status(state.bad.length ? 'verified, bad: ' + state.bad.join('; ') : 'verified ' + state.verified + ' sections');
+      break;
+    case 'refused':
+      status('refused: ' + ev.error);
+      report('note', 'level refused: ' + ev.error);
+      geometryVerdict.reject(new Error('the level is refused: ' + ev.error));
+      break;
+  }
+}
+
+// index.html asked for both answers before three.js loaded; a page without it asks now.
+const early = window.blvlEarly || {};
+
+async function streamEvents() {
+  const res = await (early.events || fetch('/level/events'));
+  if (!res.ok) throw new Error('/level/events: ' + res.status);
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true });
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      if (line) onEvent(JSON.parse(line));
+    }
+  }
+  // a level without a geometry section: its markers and colliders once all of it is checked
+  if (!state.bad.length) geometryVerdict.resolve();
+  else geometryVerdict.reject(new Error('bad sections: ' + state.bad.join('; ')));
+}
+
+async function fetchWithProgress(url, pending) {
+  const res = await (pending || fetch(url));
+  if (!res.ok) throw new Error(url + ': ' + res.status + ' ' + (await res.text()).slice(0, 300));
+  const total = Number(res.headers.get('Content-Length')) || 0;
+  const reader = res.body.getReader();
+  const parts = [];
+  let got = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    got += value.length;
+    if (total) { progress.download = got / total; showProgress(); }
+  }
+  const out = new Uint8Array(got);
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; }
+  return out.buffer;
+}
+
+// ---- shading: lightmapped or unlit, from the export's extras (docs/EXPORT.md) -------------
+const lightmapPages = new Map();
+function lightmapPage(tex, lm) {
+  const key = lm.texture + ':' + lm.layer;
+  if (!lightmapPages.has(key)) {
+    const t = tex.clone();
+    t.channel = lm.texCoord; // TEXCOORD_1 is three's uv1
+    const layers = Math.max(1, lm.layers | 0);
+    t.repeat.set(1, 1 / layers);
+    t.offset.set(0, (lm.layer | 0) / layers);
+    t.colorSpace = lm.encoding === 'gamma8' ? THREE.SRGBColorSpace : THREE.LinearSRGBColorSpace;
+    t.needsUpdate = true;
+    lightmapPages.set(key, t);
+  }
+  return lightmapPages.get(key);
+}
+
+function basicFrom(m) {
+  return new THREE.MeshBasicMaterial({
+    name: m.name, map: m.map || null, color: m.color ? m.color.clone() : 0xffffff,
+    vertexColors: !!m.vertexColors, transparent: m.transparent, opacity: m.opacity,
+    alphaTest: m.alphaTest, side: m.side, depthWrite: m.depthWrite,
+  });
+}
+
+async function prepareShading(parser) {
+  const meshes = [];
+  state.level.traverse((o) => { if (o.isMesh) meshes.push(o); });
+  for (const mesh of meshes) {
+    const orig = mesh.material;
+    mesh.userData.source = orig;
+    const unlit = basicFrom(orig);
+    let lit = unlit;
+    const lm = mesh.geometry.userData.blvl && mesh.geometry.userData.blvl.lightmap;
+    if (lm && Number.isInteger(lm.texture)) {
+      const tex = await parser.getDependency('texture', lm.texture);
+      lit = basicFrom(orig);
+      lit.lightMap = lightmapPage(tex, lm);
+      lit.lightMapIntensity = (Number(lm.gain) || 1) * Math.PI; // three divides by pi
+      lit.vertexColors = false; // the lightmap is the lighting here
+    }
+    shading.unlit.set(mesh, unlit);
+    shading.lit.set(mesh, lit);
+  }
+}
+
+function applyShading() {
+  const mode = $('lit').checked ? shading.lit : shading.unlit;
+  for (const [mesh, m] of mode) mesh.material = m;
+  dirty = true;
+}
+
+// ---- markers: spawns, teleport destinations, triggers, hurt volumes, sites ---------------
+const markerColour = { spawn: 0x40e040, teleport_dest: 0x40e0e0, trigger: 0xffd000,
+                       hurt_volume: 0xff3030, site: 0xff40ff };
+function addMarkers() {
+  const cone = new THREE.ConeGeometry(0.25, 0.6, 8).rotateX(-Math.PI / 2); // points down -Z
+  const box = new THREE.EdgesGeometry(new THREE.BoxGeometry(2, 2, 2));
+  state.level.updateMatrixWorld(true);
+  state.level.traverse((node) => {
+    const b = node.userData && node.userData.blvl;
+    if (!b || !(b.kind in markerColour)) return;
+    const colour = markerColour[b.kind];
+    let m;
+    if (b.kind === 'spawn' || b.kind === 'teleport_dest') {
+      m = new THREE.Mesh(cone, new THREE.MeshBasicMaterial({ color: colour }));
+    } else {
+      m = new THREE.LineSegments(box, new THREE.LineBasicMaterial({ color: colour }));
+    }
+    m.matrixAutoUpdate = false;
+    m.matrix.copy(node.matrixWorld);
+    m.userData.marker = b;
+    state.markers.add(m);
+  });
+  state.markers.visible = $('markers').checked;
+}
+
+// ---- cameras ---------------------------------------------------------------------------------
+function addCameras() {
+  state.level.updateMatrixWorld(true);
+  state.level.traverse((o) => { if (o.isCamera) state.cams.push(o); });
+  state.cams.forEach((c, i) => {
+    const opt = document.createElement('option');
+    opt.value = String(i);
+    opt.textContent = (c.name || 'camera ' + i);
+    $('cameras').appendChild(opt);
+  });
+}
+
+function useCamera(i) {
+  const c = state.cams[i];
+  if (!c) return;
+  const p = new THREE.Vector3(), q = new THREE.Quaternion(), s = new THREE.Vector3();
+  c.matrixWorld.decompose(p, q, s);
+  camera.position.copy(p);
+  const e = new THREE.Euler().setFromQuaternion(q, 'YXZ');
+  yaw = e.y; pitch = e.x;
+  camera.quaternion.copy(q);
+  if (c.isPerspectiveCamera) { camera.fov = c.fov; camera.updateProjectionMatrix(); }
+  $('cameras').value = String(i);
+  dirty = true;
+}
+$('cameras').addEventListener('change', (e) => {
+  if (e.target.value !== '') useCamera(Number(e.target.value));
+});
+
+function frameAll() {
+  const box = new THREE.Box3().setFromObject(state.level);
+  if (box.isEmpty()) return;
+  const c = box.getCenter(new THREE.Vector3()), r = box.getSize(new THREE.Vector3()).length() / 2;
+  camera.position.copy(c).add(new THREE.Vector3(0, r * 0.5, r * 1.2));
+  yaw = 0; pitch = -0.4;
+  applyLook();
+}
+
+// ---- the collision overlay ---------------------------------------------------------------
+function prepareCollision() {
+  if (!state.collision) { $('collision').disabled = true; return; }
+  const mat = new THREE.MeshBasicMaterial({ color: 0xff7a00, transparent: true, opacity: 0.5,
+                                            side: THREE.DoubleSide, depthWrite: false });
+  const edge = new THREE.LineBasicMaterial({ color: 0xffb060 });
+  const add = [];
+  state.collision.traverse((o) => {
+    if (!o.isMesh) return;
+    o.material = mat;
+    add.push([o, new THREE.LineSegments(new THREE.EdgesGeometry(o.geometry, 20), edge)]);
+  });
+  for (const [o, l] of add) o.add(l);
+  state.collision.visible = $('collision').checked;
+  scene.add(state.collision);
+}
+
+// ---- picking -------------------------------------------------------------------------------
+const raycaster = new THREE.Raycaster();
+function runAt(runs, tri) {
+  let best = null;
+  for (const r of runs || []) if (r.first_triangle <= tri && (!best || r.first_triangle >= best.first_triangle)) best = r;
+  return best;
+}
+
+// The first triangle of each batch in the level's indices: its primitive's index accessor
+// starts there in the one index view (docs/EXPORT.md), the symbols' runs count from there.
+function batchStarts(json) {
+  const m = new Map();
+  for (const mesh of json.meshes || []) {
+    for (const p of mesh.primitives || []) {
+      const b = p.extras && p.extras.blvl && p.extras.blvl.batch;
+      const a = json.accessors && json.accessors[p.indices];
+      if (Number.isInteger(b) && a) m.set(b, ((a.byteOffset || 0) / 12) | 0);
+    }
+  }
+  return m;
+}
+
+function pick(x, y) {
+  if (!state.level) return;
+  const r = canvas.getBoundingClientRect();
+  raycaster.setFromCamera(new THREE.Vector2((x - r.left) / r.width * 2 - 1, -((y - r.top) / r.height) * 2 + 1), camera);
+  const lines = [];
+  const hit = raycaster.intersectObject(state.level, true).find((h) => h.object.isMesh);
+  if (hit) {
+    const mesh = hit.object, src = mesh.userData.source || mesh.material;
+    const pb = mesh.geometry.userData.blvl || {};
+    const mb = (src.userData && src.userData.blvl) || {};
+    lines.push('surface at ' + hit.point.toArray().map((v) => (v / 0.0254).toFixed(0)).join(' ') + ' (units)');
+    lines.push('material ' + (mb.material ?? '?') + ': ' + (src.name || '(unnamed)'));
+    const flags = ['blend', 'alpha_test', 'sky', 'water', 'lightmapped'].filter((k) => k in mb).map((k) => k + '=' + mb[k]);
+    if (flags.length) lines.push('  ' + flags.join(' '));
+    if (mb.surface_params && mb.surface_params.length) lines.push('  surface ' + mb.surface_params.join(' '));
+    lines.push('batch ' + (pb.batch ?? '?'));
+    const first = state.batchFirst.get(pb.batch);
+    if (pb.symbols && first !== undefined) {
+      const run = runAt(pb.symbols, first + hit.faceIndex);
+      if (run && run.kind) {
+        lines.push('source: ' + run.kind + ' ' + run.index + (run.entity !== undefined ? ' of entity ' + run.entity : ''));
+        if (run.material || run.shader) lines.push('  as ' + (run.shader || run.material));
+        if (run.contents_flags || run.surface_flags) lines.push('  contents ' + run.contents_flags + ' surface ' + run.surface_flags);
+      }
+    }
+  } else {
+    lines.push('nothing there');
+  }
+  if (state.collision) {
+    const ch = raycaster.intersectObject(state.collision, true).find((h) => h.object.isMesh &&
+      (!hit || h.distance <= hit.distance + 0.1));
+    if (ch) {
+      let n = ch.object;
+      while (n && !(n.userData.blvl && n.userData.blvl.kind === 'collider')) n = n.parent;
+      const cb = n ? n.userData.blvl : {};
+      lines.push('collider ' + cb.index + ' flags ' + (cb.flags ?? 0) + (cb.flag_names && cb.flag_names.length ? ' (' + cb.flag_names.join(', ') + ')' : ''));
+      if (cb.material !== undefined) lines.push('  material ' + cb.material);
+      if (cb.source) lines.push('  source ' + [cb.source.kind, cb.source.name, cb.source.entity].filter((v) => v !== undefined).join(' '));
+      if (cb.symbols) lines.push('  from ' + JSON.stringify(cb.symbols));
+    }
+  }
+  $('pick').textContent = lines.join('\n');
+}
+
+// ---- loading -----------------------------------------------------------------------------
+async function fetchGlb() {
+  const data = await fetchWithProgress('/level/level.glb', early.glb);
+  marks.fetched = performance.now();
+  const gltf = await new GLTFLoader().parseAsync(data, '');
+  marks.parsed = performance.now();
+  return { gltf, bytes: data.byteLength };
+}
+
+async function loadGlb() {
+  const glb = fetchGlb();
+  glb.catch(() => {}); // reported below, once the verdict is in
+  await geometryVerdict.promise;
+  status('loading the geometry');
+  const { gltf, bytes } = await glb;
+  state.gltf = gltf;
+  state.batchFirst = batchStarts(gltf.parser.json);
+  state.level = gltf.scenes[0] || gltf.scene;
+  state.collision = gltf.scenes.find((s) => s.name === 'collision') || null;
+  // The page's materials read no normals or tangents: not uploading them saves a third of
+  // the vertex bytes (the export writes them for other viewers).
+  for (const root of gltf.scenes) {
+    root.traverse((o) => {
+      if (!o.isMesh) return;
+      o.geometry.deleteAttribute('normal');
+      o.geometry.deleteAttribute('tangent');
+    });
+  }
+  scene.add(state.level);
+  await prepareShading(gltf.parser);
+  applyShading();
+  addMarkers();
+  addCameras();
+  prepareCollision();
+  speed = Math.max(1, new THREE.Box3().setFromObject(state.level).getSize(new THREE.Vector3()).length() / 12);
+  const want = params.get('camera');
+  if (state.cams.length && want !== 'none') useCamera(Math.min(state.cams.length - 1, Number(want) || 0));
+  else frameAll();
+  bar(1);
+  dirty = true;
+  // the first frame with the level in it: rendered by the next animation frame
+  requestAnimationFrame(() => {
+    render();
+    renderer.getContext().finish(); // the frame's drawing done, not only queued
+    marks.first_frame = performance.now();
+    status('ready: ' + marks.first_frame.toFixed(0) + ' ms to the first frame');
+    // ?pick=FX,FY: a click at that fraction of the view, its answer reported (the tests)
+    const at = (params.get('pick') || '').split(',').map(Number);
+    if (at.length === 2 && at.every((v) => v >= 0 && v <= 1)) {
+      const r = canvas.getBoundingClientRect();
+      pick(r.left + at[0] * r.width, r.top + at[1] * r.height);
+      report('note', 'pick: ' + $('pick').textContent.replace(/\n/g, ' | '));
+    }
+    report('ready', Object.entries(marks).map(([k, v]) => k + '_ms=' + v.toFixed(0)).join(' ') +
+      ' glb_bytes=' + bytes);
+  });
+}
+
+$('lit').addEventListener('change', applyShading);
+$('collision').addEventListener('change', (e) => { if (state.collision) state.collision.visible = e.target.checked; dirty = true; });
+$('markers').addEventListener('change', (e) => { state.markers.visible = e.target.checked; dirty = true; });
+if (params.get('shading') === 'unlit') $('lit').checked = false;
+if (params.get('collision') === '1') $('collision').checked = true;
+if (params.get('markers') === '0') $('markers').checked = false;
+
+function render() { renderer.render(scene, camera); dirty = false; }
+let last = performance.now();
+function tick(now) {
+  fly(Math.min(0.1, (now - last) / 1000));
+  last = now;
+  if (dirty) render();
+  requestAnimationFrame(tick);
+}
+requestAnimationFrame(tick);
+applyLook();
+
+streamEvents().catch((e) => { status('failed: ' + e.message); report('error', e.message); });
+loadGlb().catch((e) => {
+  status('not drawn: ' + e.message);
+  // a bad or refused level is the level's fault, not the page's: a note, not an error
+  report(state.bad.length || /refused/.test(e.message) ? 'note' : 'error', e.message);
+});
