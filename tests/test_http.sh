@@ -42,20 +42,37 @@ transfer() {
     has out "received $bytes bytes in $reqs requests"
 }
 
-ok "the level is larger than the first request" test "$size" -gt 131072
-ok "sim lies past the first request" test "$(offset sim)" -ge 131072
-transfer "sim only" $((131072 + $(packed sim))) 2 --want sim
+first=4096 # the first request: the header and a table of up to 62 entries (docs/HTTP.md)
+ok "the level is larger than the first request" test "$size" -gt $first
+ok "sim lies past the first request" test "$(offset sim)" -ge $first
+transfer "sim only" $((first + $(packed sim))) 2 --want sim
 has out "sim $(packed sim)"
-ok "first request is the header and table range" grep -q "	206	131072	bytes=0-131071\$" "$nginx_log"
+ok "first request is the header and table range" grep -q "	206	$first	bytes=0-$((first - 1))\$" "$nginx_log"
 ok "then sim's packed bytes exactly" grep -q \
     "	206	$(packed sim)	bytes=$(offset sim)-$(($(offset sim) + $(packed sim) - 1))\$" "$nginx_log"
 # sim and game.pad2 are neighbours (alignment padding between them): one range.
 pad2_end=$(($(offset game.pad2) + $(packed game.pad2)))
-transfer "sim and its neighbour" $((131072 + pad2_end - $(offset sim))) 2 --want game.pad2 --want sim
-# sim and cameras are not: two ranges on the one connection; meta lies in the first request.
-transfer "sim, cameras, meta" $((131072 + $(packed sim) + $(packed cameras))) 3 \
+transfer "sim and its neighbour" $((first + pad2_end - $(offset sim))) 2 --want game.pad2 --want sim
+# sim, cameras and meta are not: three ranges on the one connection.
+transfer "sim, cameras, meta" $((first + $(packed sim) + $(packed cameras) + $(packed meta))) 4 \
     --want sim --want cameras --want meta
-transfer "no section" 131072 1
+transfer "no section" $first 1
+
+# A table longer than the first request holds (70 entries end at byte 4544): one more range
+# completes it, from the first request's end to the table's end, and nothing else is asked.
+long=()
+for i in $(seq 1 68); do
+    printf 'x%d' "$i" >"g$i.bin"
+    long+=("game.g$i=g$i.bin")
+done
+rc 0 pack -o www/long.blvl meta=meta.bin sim=sim.bin "${long[@]}"
+tend=$((64 + 64 * 70))
+nginx_log_clear
+rc 0 fetch "$nginx_url/long.blvl" --want sim
+sleep 0.2
+ok "long table: the table completed by a second range" grep -q "	206	$((tend - first))	bytes=$first-$((tend - 1))\$" "$nginx_log"
+ok "long table: three requests in all (nginx says $(nginx_requests))" test "$(nginx_requests)" = 3
+ok "long table: sim over HTTP equals the file's" bash -c "'$blvl' cat '$nginx_url/long.blvl' sim | cmp - <('$blvl' cat www/long.blvl sim)"
 
 # Every section over HTTP equals the file's.
 awk '{ print $1 }' ls.txt >tags

@@ -1,10 +1,11 @@
 /* blvl_open_url: a blvl_source over one HTTP connection. The first request asks for bytes
- * 0..131071 (the format's largest floor), so the header and table are served from that one
- * buffer; each section is one more range request for exactly its packed bytes, checked against
- * its digest before anything is kept. Sections wanted at open are fetched then, neighbours
- * merged into one range. A server that ignores ranges sends the whole file to that first
- * request: it is read through the streaming reader (every digest checked as bytes land) and the
- * level is served from memory. Reads are serialised by a mutex (one connection). */
+ * 0..4095: the header and, for a table of up to 62 entries at its usual place, the whole table
+ * (a longer table is completed by one more range), served from that one buffer; each section is one
+ * more range request for exactly its packed bytes, checked against its digest before anything is
+ * kept. Sections wanted at open are fetched then, neighbours merged into one range. A server that
+ * ignores ranges sends the whole file to that first request: it is read through the streaming
+ * reader (every digest checked as bytes land) and the level is served from memory. Reads are
+ * serialised by a mutex (one connection). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +14,16 @@
 #include "blvl/http.h"
 #include "common/alloc.h"
 #include "common/error.h"
+#include "container/format.h"
 #include "container/level.h"
 #include "http/cache.h"
 #include "http/conn.h"
+
+/* The first request's size. The format's largest floor (128 KiB) would bring any table in one
+ * round trip, but costs more than a small sim: a reader that wants one section would pay for
+ * 128 KiB it never reads. 4 KiB holds the header and a table of 62 entries written after it;
+ * a longer table costs one more range (docs/HTTP.md, "What is requested"). */
+#define FIRST_REQUEST 4096u
 
 /* A body sent whole (the server ignores ranges) is kept in memory: at most max_bytes when set,
  * else this much (docs/HTTP.md, "Limits"). */
@@ -140,6 +148,21 @@ static int head_sink(void *user, uint64_t off, const void *data, size_t len, boo
             return blvl__conn_refuse_err(s->conn, s->stream_err.code ? &s->stream_err : &e);
     }
     return 0;
+}
+
+/* After the first range: when the header says the table ends past what came, one more range
+ * from there to the table's end (at most the format's largest floor), so the open reads the
+ * header and table from the buffer. A header the open will refuse is left to it. */
+static blvl_status finish_table(url_src *s, blvl_error *err) {
+    blvl_header h;
+    uint64_t size;
+    if (s->head_len < BLVL_HEADER_SIZE || blvl__header_decode(s->head, &h, NULL) != BLVL_OK ||
+        !blvl__conn_size(s->conn, &size))
+        return BLVL_OK;
+    uint64_t end = h.table_offset + (uint64_t)h.count * BLVL_ENTRY_SIZE;
+    if (end <= s->head_len || end > s->head_cap || end > size)
+        return BLVL_OK;
+    return blvl__conn_get(s->conn, s->head_len, end, false, head_sink, s, NULL, err);
 }
 
 typedef struct range_dst {
@@ -373,8 +396,10 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options 
         return st;
     }
     /* The header and table: always from the server, whatever the cache holds, so that an
-     * edit is seen; one range request for the format's largest floor. */
-    st = blvl__conn_get(s->conn, 0, BLVL_FLOOR_MAX, true, head_sink, s, NULL, err);
+     * edit is seen; one small range request, and one more only for a long table. */
+    st = blvl__conn_get(s->conn, 0, FIRST_REQUEST, true, head_sink, s, NULL, err);
+    if (st == BLVL_OK && !s->whole)
+        st = finish_table(s, err);
     if (st == BLVL_OK && s->whole) {
         st = blvl_stream_finish(s->stream, err);
         if (st == BLVL_OK && s->stream_err.code != BLVL_OK) {
