@@ -213,11 +213,6 @@ static int on_event(void *user, const blvl_stream_event *ev) {
     return line(e, l);
 }
 
-/* Each core section is wanted, so its FlatBuffers verifier runs too (what blvl verify checks). */
-static const char *const core_tags[] = {"meta",      "sim",      "acoustics", "cameras",
-                                        "cubemaps",  "entities", "geometry",  "lighting",
-                                        "lightmaps", "props",    "sites",     "textures"};
-
 static int send_events(int fd, const view_site *site) {
     events e = {fd, 0, 0};
     char l[1200], name[600], msg[600];
@@ -242,8 +237,10 @@ static int send_events(int fd, const view_site *site) {
     blvl_status rc = buf ? blvl_stream_new(&s, NULL, on_event, &e, &err) : BLVL_E_NOMEM;
     if (rc == BLVL_OK)
         rc = blvl_sections_stream_check(s, &err);
-    for (size_t i = 0; rc == BLVL_OK && i < sizeof core_tags / sizeof *core_tags; i++)
-        rc = blvl_stream_want(s, core_tags[i], &err);
+    /* Each core section is wanted, so its FlatBuffers verifier runs too (what blvl verify
+     * checks). */
+    for (unsigned i = 0; rc == BLVL_OK && blvl_core_tag_at(i); i++)
+        rc = blvl_stream_want(s, blvl_core_tag_at(i), &err);
     uint64_t done = 0;
     while (rc == BLVL_OK && !e.gone && !*site->stop) {
         ssize_t r = read(in, buf, PIECE);

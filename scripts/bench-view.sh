@@ -22,8 +22,9 @@ if ! "$blvl" identity "$level" >/dev/null 2>&1; then
     gen=$build/bench/view30
     echo "bench-view: generating $level" >&2
     "$py" "$src/bench/view_level.py" "$gen" 720 1024
-    "$blvl" pack -o "$level" meta="$gen/meta.json" geometry="$gen/geometry.json" \
-        textures="$gen/textures.json" cameras="$gen/cameras.json" sim="$gen/sim.json" >/dev/null
+    parts=() # one section per file the generator wrote, named for its tag
+    for f in "$gen"/*.json; do parts+=("$(basename "$f" .json)=$f"); done
+    "$blvl" pack -o "$level" "${parts[@]}" >/dev/null
     rm -rf "$gen"
 fi
 work=$(mktemp -d)
