@@ -34,9 +34,12 @@ int main(void) {
                    4611686018427387904ull, 1));
     CHECK(range_bad("bytes 0-4611686018427387904/4611686018427387905")); /* past 2^62 */
     CHECK(range_bad("bytes 99999999999999999999-1/2"));
-    CHECK(range_bad("bytes 5-4/10"));  /* first > last */
-    CHECK(range_bad("bytes 0-10/10")); /* last >= total */
-    CHECK(range_bad("bytes */100"));   /* unsatisfied: no range */
+    /* 2^64 + 4: a number whose digits wrap a 64-bit value to 4 is refused, not read as 4 */
+    CHECK(range_bad("bytes 0-1/18446744073709551620"));
+    CHECK(range_bad("bytes 0-18446744073709551617/20")); /* 2^64 + 1 */
+    CHECK(range_bad("bytes 5-4/10"));                    /* first > last */
+    CHECK(range_bad("bytes 0-10/10"));                   /* last >= total */
+    CHECK(range_bad("bytes */100"));                     /* unsatisfied: no range */
     CHECK(range_bad("items 0-1/2"));
     CHECK(range_bad("bytes0-1/2"));
     CHECK(range_bad("bytes 0-1/2x"));

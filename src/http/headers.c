@@ -35,9 +35,10 @@ static bool parse_num(const char *v, size_t len, size_t *i, uint64_t *out) {
     uint64_t x = 0;
     size_t start = *i;
     while (*i < len && v[*i] >= '0' && v[*i] <= '9') {
-        x = x * 10 + (uint64_t)(v[*i] - '0');
-        if (x > NUM_MAX)
+        uint64_t d = (uint64_t)(v[*i] - '0');
+        if (x > (NUM_MAX - d) / 10) /* checked before it could wrap */
             return false;
+        x = x * 10 + d;
         (*i)++;
     }
     if (*i == start)
