@@ -57,6 +57,11 @@ void cli_progress_clear(void);
 int cli_open(const char *path, blvl_level **out);
 /* The same with options (NULL = defaults). */
 int cli_open_with(const char *path, const blvl_options *opt, blvl_level **out);
+struct blvl_symbols;
+/* cli_open, then the .bsym at `sym` (NULL: none, *syms stays NULL) checked against the level;
+ * a stale or refused .bsym is reported under its own path and closes the level. */
+int cli_open_symbols(const char *path, const char *sym, blvl_level **out,
+                     struct blvl_symbols **syms);
 struct blvl_http_options;
 /* The HTTP transfer options every command uses for a URL: from the environment
  * (BLVL_HTTP_TIMEOUT_MS, _CONNECT_TIMEOUT_MS, _STALL_TIMEOUT_MS, _MAX_BYTES, _RETRIES). */

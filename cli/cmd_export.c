@@ -66,15 +66,11 @@ int blvl_cmd_export(int argc, char **argv) {
         return cli_usage(&help, "expects -o OUT.glb or --gltf DIR");
     const char *in = argv[optind];
     blvl_level *lv;
-    int rc = cli_open(in, &lv);
+    blvl_symbols *syms;
+    int rc = cli_open_symbols(in, sym, &lv, &syms);
     if (rc != CLI_OK)
         return rc;
     blvl_error err;
-    blvl_symbols *syms = NULL;
-    if (sym && blvl_symbols_open_file(&syms, sym, lv, 0, NULL, &err) != BLVL_OK) {
-        blvl_close(lv);
-        return cli_fail(sym, &err);
-    }
     xo.symbols = syms;
     if (out && blvl_export_glb_file(lv, &xo, out, &err) != BLVL_OK)
         rc = cli_fail(in, &err);

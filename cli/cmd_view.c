@@ -73,15 +73,10 @@ int blvl_cmd_view(int argc, char **argv) {
             sym = DEFAULT_SYMBOLS;
     }
     blvl_level *lv;
-    int rc = cli_open(in, &lv);
+    blvl_symbols *syms;
+    int rc = cli_open_symbols(in, sym, &lv, &syms);
     if (rc != CLI_OK)
         return rc;
-    blvl_error err;
-    blvl_symbols *syms = NULL;
-    if (sym && blvl_symbols_open_file(&syms, sym, lv, 0, NULL, &err) != BLVL_OK) {
-        blvl_close(lv);
-        return cli_fail(sym, &err);
-    }
     const char *name = strrchr(in, '/');
     view_site site = {0};
     site.level_path = in;

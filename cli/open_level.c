@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "blvl/http.h"
+#include "blvl/symbols.h"
 #include "cli.h"
 
 static int env_u64(const char *name, uint64_t max, uint64_t *out) {
@@ -61,4 +62,18 @@ int cli_open_with(const char *path, const blvl_options *opt, blvl_level **out) {
 
 int cli_open(const char *path, blvl_level **out) {
     return cli_open_with(path, NULL, out);
+}
+
+int cli_open_symbols(const char *path, const char *sym, blvl_level **out, blvl_symbols **syms) {
+    *syms = NULL;
+    int rc = cli_open(path, out);
+    if (rc != CLI_OK || !sym)
+        return rc;
+    blvl_error err;
+    if (blvl_symbols_open_file(syms, sym, *out, 0, NULL, &err) != BLVL_OK) {
+        blvl_close(*out);
+        *out = NULL;
+        return cli_fail(sym, &err);
+    }
+    return CLI_OK;
 }
