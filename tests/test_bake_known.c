@@ -13,46 +13,12 @@
 #include "bake/shapes.h"
 #include "blvl/bake.h"
 #include "check.h"
+#include "support/prism_loops.h"
 
 static uint64_t rng = 11;
 static int urand(int n) {
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
     return (int)((rng >> 33) % (uint64_t)n);
-}
-
-typedef struct faces {
-    uint8_t sizes[16], idx[64];
-    uint32_t n, total;
-} faces;
-
-static void add(faces *f, const uint8_t *loop, uint32_t n, int shift, int reverse) {
-    f->sizes[f->n++] = (uint8_t)n;
-    for (uint32_t k = 0; k < n; k++)
-        f->idx[f->total++] = (uint8_t)(loop[reverse ? n - 1 - k : k] + shift);
-}
-
-/* Corners a b / c d (0..3) then their copies (4..7), or a triangle (0..2, counter-clockwise seen
- * from above: +y up, x right, z toward the viewer's bottom) and copies (3..5). split -1: one top
- * face; 0: triangles a-c-b, b-c-d; 1: a-c-d, a-d-b. up: the copies lie above. */
-static void prism(faces *f, int n, int split, int up) {
-    static const uint8_t quad[4] = {0, 2, 3, 1}, tri[3] = {0, 1, 2};
-    static const uint8_t diag[2][2][3] = {{{0, 2, 1}, {1, 2, 3}}, {{0, 2, 3}, {0, 3, 1}}};
-    const uint8_t *o = n == 4 ? quad : tri;
-    f->n = f->total = 0;
-    if (split < 0) {
-        add(f, o, (uint32_t)n, 0, up);
-        add(f, o, (uint32_t)n, n, !up);
-    } else {
-        add(f, diag[split][0], 3, 0, up);
-        add(f, diag[split][1], 3, 0, up);
-        add(f, diag[!split][0], 3, n, !up);
-        add(f, diag[!split][1], 3, n, !up);
-    }
-    for (int k = 0; k < n; k++) {
-        uint8_t i = o[k], j = o[(k + 1) % n];
-        const uint8_t side[4] = {j, i, (uint8_t)(i + n), (uint8_t)(j + n)};
-        add(f, side, 4, 0, up);
-    }
 }
 
 /* Whether loop a (n corners) equals loop b up to where it starts. */
@@ -115,7 +81,7 @@ int main(void) {
         if (kind == 0) { /* planar: d = b + c - a */
             h[3] = h[1] + h[2] - h[0];
             cell(p, h, dy, x0, z0);
-            prism(&f, 4, -1, up);
+            prism_loops(&f, 4, -1, up);
         } else if (kind == 1) { /* split along the diagonal that is the ridge seen from outside */
             if (h[0] + h[3] == h[1] + h[2])
                 h[3] += 2;
@@ -123,13 +89,13 @@ int main(void) {
             /* floor (solid below): the higher diagonal; ceiling: the lower */
             int split = up ? !ad_high : ad_high;
             cell(p, h, dy, x0, z0);
-            prism(&f, 4, split, up);
+            prism_loops(&f, 4, split, up);
         } else { /* a triangle a-c-b and its copy */
             cell(p, h, dy, x0, z0);
             blvl_Vec3 t[6] = {p[0], p[2], p[1], p[4], p[6], p[5]};
             memcpy(p, t, sizeof t);
             np = 6;
-            prism(&f, 3, -1, up);
+            prism_loops(&f, 3, -1, up);
         }
         bake_shape a, b;
         bool empty = true;
@@ -164,15 +130,15 @@ int main(void) {
     faces f;
     bake_shape s;
     cell(p, h, -64, 0, 0);
-    prism(&f, 4, 0, 0); /* c-b is the lower diagonal here */
+    prism_loops(&f, 4, 0, 0); /* c-b is the lower diagonal here */
     CHECK(!known(p, 8, &f, &s));
-    prism(&f, 4, 1, 0); /* a-d: the ridge, accepted */
+    prism_loops(&f, 4, 1, 0); /* a-d: the ridge, accepted */
     CHECK(known(p, 8, &f, &s));
     blvl__bake_shape_free(NULL, &s);
     /* flat: thinner than BAKE_FLAT */
     int flat[4] = {0, 0, 0, 0};
     cell(p, flat, -1.0 / 128, 0, 0);
-    prism(&f, 4, -1, 0);
+    prism_loops(&f, 4, -1, 0);
     CHECK(!known(p, 8, &f, &s));
     /* a corner on an edge: d moved onto the line b-c of a planar top is no quad any more */
     cell(p, flat, -64, 0, 0);

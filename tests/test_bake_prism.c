@@ -17,44 +17,12 @@
 #include "blvl/blvl.h"
 #include "blvl/sections.h"
 #include "check.h"
+#include "support/prism_loops.h"
 
 static uint64_t rng = 2027;
 static int urand(int n) {
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
     return (int)((rng >> 33) % (uint64_t)n);
-}
-
-typedef struct faces {
-    uint8_t sizes[16], idx[64];
-    uint32_t n, total;
-} faces;
-
-static void add(faces *f, const uint8_t *loop, uint32_t n, int shift, int reverse) {
-    f->sizes[f->n++] = (uint8_t)n;
-    for (uint32_t k = 0; k < n; k++)
-        f->idx[f->total++] = (uint8_t)(loop[reverse ? n - 1 - k : k] + shift);
-}
-
-/* The loops by hand: docs/BAKE.md, "Prisms". */
-static void hand(faces *f, int n, int split, int up) {
-    static const uint8_t quad[4] = {0, 2, 3, 1}, tri[3] = {0, 1, 2};
-    static const uint8_t diag[2][2][3] = {{{0, 2, 1}, {1, 2, 3}}, {{0, 2, 3}, {0, 3, 1}}};
-    const uint8_t *o = n == 4 ? quad : tri;
-    f->n = f->total = 0;
-    if (split < 0) {
-        add(f, o, (uint32_t)n, 0, up);
-        add(f, o, (uint32_t)n, n, !up);
-    } else {
-        add(f, diag[split][0], 3, 0, up);
-        add(f, diag[split][1], 3, 0, up);
-        add(f, diag[!split][0], 3, n, !up);
-        add(f, diag[!split][1], 3, n, !up);
-    }
-    for (int k = 0; k < n; k++) {
-        uint8_t i = o[k], j = o[(k + 1) % n];
-        const uint8_t side[4] = {j, i, (uint8_t)(i + n), (uint8_t)(j + n)};
-        add(f, side, 4, 0, up);
-    }
 }
 
 static int same_collider(const bake_collider *x, const bake_collider *y) {
@@ -76,7 +44,7 @@ static int both(blvl_bake *b, const blvl_Vec3 *p, int n, int split, int up) {
     blvl_bake_collider c;
     blvl_bake_collider_init(&c);
     faces f;
-    hand(&f, n, split, up);
+    prism_loops(&f, n, split, up);
     uint32_t i0 = 0, i1 = 0;
     CHECK(blvl__bake_add_prism(b, &c, p, (uint32_t)n, split, up, &i0, NULL) == BLVL_OK);
     CHECK(blvl__bake_add_known_hull(b, &c, p, 2u * (uint32_t)n, f.sizes, f.n, f.idx, &i1, NULL) ==
@@ -136,7 +104,7 @@ static void written(void) {
     for (uint32_t k = 0; k < 4 && k < blvl_Sim_colliders_len(sim); k++) {
         blvl_Hull hull = blvl_Collider_shape_as_Hull(blvl_Sim_colliders_at(sim, k));
         faces f;
-        hand(&f, n[k], split[k], 0);
+        prism_loops(&f, n[k], split[k], 0);
         CHECK_EQ_INT(blvl_Hull_vertices_len(hull), 2u * (uint32_t)n[k]);
         CHECK_EQ_INT(blvl_Hull_face_sizes_len(hull), f.n);
         CHECK_EQ_INT(blvl_Hull_face_indices_len(hull), f.total);
@@ -163,7 +131,7 @@ int main(void) {
         for (int split = -1; split <= (n == 4 ? 1 : -1); split++)
             for (int up = 0; up < 2; up++) {
                 faces f, g;
-                hand(&f, n, split, up);
+                prism_loops(&f, n, split, up);
                 blvl__bake_prism_faces((uint32_t)n, split, up, g.sizes, g.idx, &g.n, &g.total);
                 CHECK_EQ_INT(g.n, f.n);
                 CHECK_EQ_INT(g.total, f.total);
@@ -213,7 +181,7 @@ int main(void) {
         for (int q = 0; q < n; q++)
             p[n + q] = (blvl_Vec3){p[q].x, (float)((double)p[q].y + t), p[q].z};
         faces f;
-        hand(&f, n, split, up);
+        prism_loops(&f, n, split, up);
         int fast = blvl__bake_prism_ok(p, (uint32_t)n, split, up);
         int general = blvl__bake_known_ok(p, 2u * (uint32_t)n, f.sizes, f.n, f.idx);
         tried++;
