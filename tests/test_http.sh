@@ -42,6 +42,7 @@ transfer() {
     has out "received $bytes bytes in $reqs requests"
 }
 
+ct_line="Content-Type: application/octet-stream" # what nginx says of .blvl (tests/support/nginx.sh)
 first=4096 # the first request: the header and a table of up to 62 entries (docs/HTTP.md)
 ok "the level is larger than the first request" test "$size" -gt $first
 ok "sim lies past the first request" test "$(offset sim)" -ge $first
@@ -53,9 +54,28 @@ ok "then sim's packed bytes exactly" grep -q \
 # sim and game.pad2 are neighbours (alignment padding between them): one range.
 pad2_end=$(($(offset game.pad2) + $(packed game.pad2)))
 transfer "sim and its neighbour" $((first + pad2_end - $(offset sim))) 2 --want game.pad2 --want sim
-# sim, cameras and meta are not: three ranges on the one connection.
-transfer "sim, cameras, meta" $((first + $(packed sim) + $(packed cameras) + $(packed meta))) 4 \
-    --want sim --want cameras --want meta
+# sim, cameras and meta are not neighbours: ONE request for the three ranges, answered with a
+# multipart/byteranges body. Its size is computed from the multipart grammar as nginx writes it
+# (per part: CR LF "--" boundary CR LF, its Content-Type and Content-Range lines, CR LF, the
+# bytes; then CR LF "--" boundary "--" CR LF), with the boundary's length read from curl's own
+# answer to the same Range header, whose body size must be the same.
+ranges=
+for t in $(for t in sim cameras meta; do echo "$(offset $t) $t"; done | sort -n | awk '{ print $2 }'); do
+    ranges="$ranges${ranges:+,}$(offset $t)-$(($(offset $t) + $(packed $t) - 1))"
+done
+curl -s -D mp.hdr -o mp.body -r "$ranges" "$url"
+boundary=$(tr -d '\r' <mp.hdr | sed -n 's/^Content-Type: multipart\/byteranges; boundary=//p')
+ok "nginx answers several ranges with multipart/byteranges" test -n "$boundary"
+mp=$((${#boundary} + 8))
+for r in ${ranges//,/ }; do
+    a=${r%-*} b=${r#*-}
+    cr="Content-Range: bytes $a-$b/$size"
+    mp=$((mp + 4 + ${#boundary} + 2 + ${#ct_line} + 2 + ${#cr} + 4 + b - a + 1))
+done
+ok "the multipart body computed equals curl's ($(stat -c %s mp.body))" test "$(stat -c %s mp.body)" = $mp
+transfer "sim, cameras, meta" $((first + mp)) 2 --want sim --want cameras --want meta
+ok "sim, cameras, meta: one multipart answer to the three ranges" \
+    grep -q "	206	$mp	bytes=$ranges\$" "$nginx_log"
 transfer "no section" $first 1
 
 # A table longer than the first request holds (70 entries end at byte 4544): one more range

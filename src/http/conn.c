@@ -12,12 +12,18 @@
 
 #include "common/alloc.h"
 #include "common/error.h"
+#include "http/multipart.h"
 
 #define CONNECT_MS_DEFAULT 10000u
 #define STALL_MS_DEFAULT 30000u
 #define RETRIES_DEFAULT 4u
 #define RETRY_DELAY_MS_DEFAULT 100u
 #define POLL_MS 50 /* how often a quiet transfer is checked for a stall */
+/* One request asks for at most this many ranges, in a Range header of at most this many
+ * characters (docs/HTTP.md, "Limits"): servers cap both (nginx's header buffers, CDNs' range
+ * counts), and more ranges would save little over a second request. */
+#define RANGES_PER_REQUEST 32u
+#define RANGE_HEADER_MAX 1000u
 
 struct blvl__conn {
     CURL *curl;
@@ -45,6 +51,13 @@ struct blvl__conn {
     blvl_error refusal;
     uint64_t last_move_ns; /* when the last header or body byte came */
     char curl_err[CURL_ERROR_SIZE];
+    /* The server answered 200 to several ranges: one range per request from then on. */
+    bool one_range;
+    /* A request for several ranges in flight (blvl__conn_get_spans). */
+    bool in_multi, multi_200, mp_on;
+    blvl__span *spans;
+    size_t nspans, part_i, part_j; /* a single-part answer covers spans part_i..part_j */
+    blvl__multipart mp;
 };
 
 static uint64_t now_ns(void) {
@@ -77,6 +90,17 @@ int blvl__conn_refuse(blvl__conn *c, blvl_status code, const char *fmt, ...) {
 /* Checks the response's headers once, before its first body byte (or after a bodiless one):
  * a status we take, a Content-Range that is the range asked for, and the same file as the
  * first response described. Returns 0 when the body may be delivered. */
+/* An error's message past its "<status name>: " prefix (the conn's refusal adds its own). */
+static const char *rule_text(const blvl_error *e) {
+    const char *p = strstr(e->message, ": ");
+    return p ? p + 2 : e->message;
+}
+
+static int mp_sink(void *user, uint64_t off, const uint8_t *data, size_t len) {
+    blvl__conn *c = user;
+    return c->sink(c->sink_user, off, data, len, false);
+}
+
 static int check_head(blvl__conn *c) {
     c->head_checked = true;
     const blvl__http_head *h = &c->head;
@@ -95,7 +119,36 @@ static int check_head(blvl__conn *c) {
     bool ranged = c->next > 0 || c->req_end != UINT64_MAX;
     uint64_t total = 0;
     bool total_known = false;
-    if (status == 206) {
+    if (c->in_multi && status == 200) {
+        c->multi_200 = true; /* seen at the end of the headers already; no body is taken */
+        return 1;
+    }
+    if (c->in_multi && h->multipart) {
+        if (h->has_range)
+            return blvl__conn_refuse(c, BLVL_E_HTTP,
+                                     "multipart: a multipart answer with a Content-Range from %s",
+                                     c->url);
+        blvl__multipart_init(&c->mp, h->boundary, h->boundary_len,
+                             c->size_known ? c->size : UINT64_MAX, c->spans, c->nspans, mp_sink, c);
+        c->mp_on = true;
+        c->pos = 0;
+        c->last_byte = UINT64_MAX; /* the parser bounds the body */
+        c->resp_whole = false;
+    } else if (c->in_multi) {
+        /* One part: a coalesced span from an asked range's start to an asked range's end. */
+        if (status != 206 || !h->has_range || !h->total_known)
+            return blvl__conn_refuse(c, BLVL_E_HTTP,
+                                     "206 without a Content-Range giving the size from %s", c->url);
+        total = h->range_total;
+        total_known = true;
+        blvl_error e = {0};
+        if (blvl__spans_part(c->spans, c->nspans, h->range_first, h->range_last, &c->part_i,
+                             &c->part_j, &e) != BLVL_OK)
+            return blvl__conn_refuse(c, e.code, "%s from %s", rule_text(&e), c->url);
+        c->pos = h->range_first;
+        c->last_byte = h->range_last;
+        c->resp_whole = false;
+    } else if (status == 206) {
         if (!h->has_range || !h->total_known)
             return blvl__conn_refuse(c, BLVL_E_HTTP,
                                      "206 without a Content-Range giving the size from %s", c->url);
@@ -159,6 +212,13 @@ static size_t on_header(char *buf, size_t size, size_t n, void *user) {
     if (len >= 5 && memcmp(buf, "HTTP/", 5) == 0)
         c->head_checked = false;
     blvl__http_head_line(&c->head, buf, len);
+    /* A 200 to several ranges is the whole file coming: stopped at the end of its headers,
+     * before a body byte is taken. */
+    bool end = (len == 2 && buf[0] == '\r' && buf[1] == '\n') || (len == 1 && buf[0] == '\n');
+    if (end && c->in_multi && c->head.status == 200) {
+        c->multi_200 = true;
+        return 0;
+    }
     return len;
 }
 
@@ -175,6 +235,26 @@ static size_t on_body(char *data, size_t size, size_t n, void *user) {
         blvl__conn_refuse(c, BLVL_E_HTTP_LIMIT, "more than %llu bytes received from %s",
                           (unsigned long long)c->max_bytes, c->url);
         return 0;
+    }
+    if (c->in_multi) {
+        blvl_error e = {0};
+        blvl_status st;
+        if (c->mp_on)
+            st = blvl__multipart_feed(&c->mp, (const uint8_t *)data, len, &e);
+        else if (c->pos > c->last_byte || len > c->last_byte + 1 - c->pos) {
+            blvl__conn_refuse(c, BLVL_E_HTTP, "%s sent more bytes than its headers announced",
+                              c->url);
+            return 0;
+        } else
+            st = blvl__spans_deliver(c->spans, c->part_i, c->part_j, c->pos, (const uint8_t *)data,
+                                     len, mp_sink, c, &e);
+        c->pos += len;
+        if (st != BLVL_OK) {
+            /* A no-op when the sink stopped the transfer: its own refusal stays. */
+            blvl__conn_refuse(c, e.code, "%s from %s", rule_text(&e), c->url);
+            return 0;
+        }
+        return len;
     }
     uint64_t pos = c->pos;
     if (c->last_byte != UINT64_MAX && (len > c->last_byte + 1 - pos || pos > c->last_byte)) {
@@ -291,7 +371,7 @@ void blvl__conn_free(blvl__conn *c) {
         return;
     if (c->curl)
         curl_easy_cleanup(c->curl);
-    if (c->multi)
+    if (c->in_multi)
         curl_multi_cleanup(c->multi);
     blvl_allocator a = c->a;
     blvl__free_sized(&a, c->url);
@@ -329,6 +409,64 @@ static bool transient_curl(CURLcode rc) {
     }
 }
 
+/* Sets up one attempt's common state and sends it: the Range header (NULL: none). */
+static CURLcode send_request(blvl__conn *c, const char *range, uint64_t left) {
+    curl_easy_setopt(c->curl, CURLOPT_RANGE, range);
+    curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS, left == UINT64_MAX ? 0L : (long)left);
+    blvl__http_head_reset(&c->head);
+    c->head_checked = false;
+    c->resp_ok = false;
+    c->stalled = false;
+    c->last_move_ns = now_ns();
+    c->curl_err[0] = 0;
+    c->stats.requests++;
+    return perform(c);
+}
+
+/* After an attempt that did not bring its bytes: BLVL_OK when it may be retried (`why` says
+ * what happened, *timeout whether it was a time-out), else the refusal. */
+static blvl_status failed_attempt(blvl__conn *c, CURLcode rc, long status, char *why,
+                                  size_t why_len, bool *timeout, blvl_error *err) {
+    *timeout = false;
+    if (status != 0 && status != 200 && status != 206) {
+        if (status != 408 && status != 429 && status < 500)
+            return blvl__fail(err, BLVL_E_HTTP, "HTTP %ld from %s", status, c->url);
+        snprintf(why, why_len, "HTTP %ld", status);
+    } else if (c->stalled) {
+        *timeout = true;
+        snprintf(why, why_len, "no byte for %u ms", c->stall_ms);
+    } else if (rc == CURLE_OPERATION_TIMEDOUT) {
+        if (remaining_ms(c) == 0)
+            return blvl__fail(err, BLVL_E_HTTP_TIMEOUT, "%s: the total time-out of %u ms passed",
+                              c->url, c->total_ms);
+        *timeout = true;
+        snprintf(why, why_len, "%s", c->curl_err[0] ? c->curl_err : "timed out");
+    } else if (transient_curl(rc)) {
+        snprintf(why, why_len, "%s", c->curl_err[0] ? c->curl_err : curl_easy_strerror(rc));
+    } else {
+        return blvl__fail(err, BLVL_E_HTTP, "%s: %s", c->url,
+                          c->curl_err[0] ? c->curl_err : curl_easy_strerror(rc));
+    }
+    return BLVL_OK;
+}
+
+/* Before retry number attempt + 1: the error when retries are spent, else the pause (doubling,
+ * cut to the total time left). */
+static blvl_status back_off(blvl__conn *c, unsigned attempt, uint64_t *delay, const char *why,
+                            bool timeout, blvl_error *err) {
+    if (attempt >= c->retries)
+        return blvl__fail(err, timeout ? BLVL_E_HTTP_TIMEOUT : BLVL_E_HTTP,
+                          "%s: %s (after %u retries)", c->url, why, attempt);
+    uint64_t pause = *delay;
+    uint64_t left = remaining_ms(c);
+    if (left != UINT64_MAX && pause > left)
+        pause = left;
+    sleep_ms(pause);
+    *delay *= 2;
+    c->stats.retries++;
+    return BLVL_OK;
+}
+
 blvl_status blvl__conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool allow_whole,
                            blvl__conn_sink sink, void *user, bool *whole, blvl_error *err) {
     c->req_start = start;
@@ -346,25 +484,16 @@ blvl_status blvl__conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool all
             return blvl__fail(err, BLVL_E_HTTP_TIMEOUT, "%s: the total time-out of %u ms passed",
                               c->url, c->total_ms);
         char range[64];
-        if (c->next == 0 && c->req_end == UINT64_MAX)
-            curl_easy_setopt(c->curl, CURLOPT_RANGE, NULL);
-        else {
+        const char *r = NULL;
+        if (c->next != 0 || c->req_end != UINT64_MAX) {
             if (c->req_end == UINT64_MAX)
                 snprintf(range, sizeof range, "%llu-", (unsigned long long)c->next);
             else
                 snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)c->next,
                          (unsigned long long)(c->req_end - 1));
-            curl_easy_setopt(c->curl, CURLOPT_RANGE, range);
+            r = range;
         }
-        curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS, left == UINT64_MAX ? 0L : (long)left);
-        blvl__http_head_reset(&c->head);
-        c->head_checked = false;
-        c->resp_ok = false;
-        c->stalled = false;
-        c->last_move_ns = now_ns();
-        c->curl_err[0] = 0;
-        c->stats.requests++;
-        CURLcode rc = perform(c);
+        CURLcode rc = send_request(c, r, left);
         if (!c->head_checked && rc == CURLE_OK)
             check_head(c);
         if (c->refused) {
@@ -396,37 +525,112 @@ blvl_status blvl__conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool all
             }
             snprintf(why, sizeof why, "the response ended after %llu of %llu bytes",
                      (unsigned long long)(c->next - start), (unsigned long long)(target - start));
-        } else if (status != 0 && status != 200 && status != 206) {
-            if (status != 408 && status != 429 && status < 500)
-                return blvl__fail(err, BLVL_E_HTTP, "HTTP %ld from %s", status, c->url);
-            snprintf(why, sizeof why, "HTTP %ld", status);
-        } else if (c->stalled) {
-            timeout = true;
-            snprintf(why, sizeof why, "no byte for %u ms", c->stall_ms);
-        } else if (rc == CURLE_OPERATION_TIMEDOUT) {
-            if (remaining_ms(c) == 0)
-                return blvl__fail(err, BLVL_E_HTTP_TIMEOUT,
-                                  "%s: the total time-out of %u ms passed", c->url, c->total_ms);
-            timeout = true;
-            snprintf(why, sizeof why, "%s", c->curl_err[0] ? c->curl_err : "timed out");
-        } else if (transient_curl(rc)) {
-            snprintf(why, sizeof why, "%s", c->curl_err[0] ? c->curl_err : curl_easy_strerror(rc));
         } else {
-            return blvl__fail(err, BLVL_E_HTTP, "%s: %s", c->url,
-                              c->curl_err[0] ? c->curl_err : curl_easy_strerror(rc));
+            blvl_status st = failed_attempt(c, rc, status, why, sizeof why, &timeout, err);
+            if (st != BLVL_OK)
+                return st;
         }
-        if (attempt >= c->retries)
-            return blvl__fail(err, timeout ? BLVL_E_HTTP_TIMEOUT : BLVL_E_HTTP,
-                              "%s: %s (after %u retries)", c->url, why, attempt);
-        uint64_t pause = delay;
-        left = remaining_ms(c);
-        if (left != UINT64_MAX && pause > left)
-            pause = left;
-        sleep_ms(pause);
-        delay *= 2;
-        c->stats.retries++;
+        blvl_status st = back_off(c, attempt, &delay, why, timeout, err);
+        if (st != BLVL_OK)
+            return st;
         if (c->next > start)
             c->stats.resumes++;
+    }
+}
+
+static size_t spans_left(const blvl__span *s, size_t n, uint64_t *got) {
+    size_t left = 0;
+    *got = 0;
+    for (size_t k = 0; k < n; k++) {
+        left += s[k].got < s[k].end - s[k].start;
+        *got += s[k].got;
+    }
+    return left;
+}
+
+blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__conn_sink sink,
+                                 void *user, blvl_error *err) {
+    uint64_t delay = c->retry_delay_ms;
+    unsigned attempt = 0;
+    for (;;) {
+        uint64_t before;
+        size_t left = spans_left(s, n, &before);
+        if (left == 0) {
+            blvl__ok(err);
+            return BLVL_OK;
+        }
+        if (c->one_range || left == 1) {
+            /* One range per request: each with its own retries, from what did not arrive. */
+            for (size_t k = 0; k < n; k++) {
+                if (s[k].got >= s[k].end - s[k].start)
+                    continue;
+                blvl_status st = blvl__conn_get(c, s[k].start + s[k].got, s[k].end, false, sink,
+                                                user, NULL, err);
+                if (st != BLVL_OK)
+                    return st;
+                s[k].got = s[k].end - s[k].start;
+            }
+            continue;
+        }
+        char range[RANGE_HEADER_MAX + 1];
+        uint64_t ms = remaining_ms(c);
+        if (ms == 0)
+            return blvl__fail(err, BLVL_E_HTTP_TIMEOUT, "%s: the total time-out of %u ms passed",
+                              c->url, c->total_ms);
+        blvl__spans_ask(s, n, RANGES_PER_REQUEST, range, sizeof range);
+        c->in_multi = true;
+        c->multi_200 = false;
+        c->mp_on = false;
+        c->spans = s;
+        c->nspans = n;
+        c->sink = sink;
+        c->sink_user = user;
+        c->refused = false;
+        c->req_start = 0;
+        c->req_end = UINT64_MAX;
+        CURLcode rc = send_request(c, range, ms);
+        if (!c->head_checked && rc == CURLE_OK && !c->multi_200)
+            check_head(c);
+        c->in_multi = false;
+        if (c->refused) {
+            if (err)
+                *err = c->refusal;
+            return c->refusal.code;
+        }
+        if (c->multi_200) {
+            /* Many CDNs and object stores answer several ranges with the whole file: that
+             * transfer was stopped at its headers; one range per request from now on. */
+            c->one_range = true;
+            continue;
+        }
+        uint64_t after;
+        spans_left(s, n, &after);
+        long status = c->head.status;
+        if (!status)
+            curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
+        bool timeout = false;
+        char why[CURL_ERROR_SIZE + 64];
+        if (rc == CURLE_OK && c->resp_ok) {
+            if (c->mp_on) {
+                blvl_error e = {0};
+                if (blvl__multipart_finish(&c->mp, &e) != BLVL_OK)
+                    return blvl__fail(err, e.code, "%s from %s", rule_text(&e), c->url);
+            }
+            /* A whole answer; ranges it did not cover are asked again, as long as each
+             * answer brings something. */
+            if (after > before)
+                continue;
+            snprintf(why, sizeof why, "the answer held none of the ranges asked");
+        } else {
+            blvl_status st = failed_attempt(c, rc, status, why, sizeof why, &timeout, err);
+            if (st != BLVL_OK)
+                return st;
+        }
+        blvl_status st = back_off(c, attempt++, &delay, why, timeout, err);
+        if (st != BLVL_OK)
+            return st;
+        if (after > before)
+            c->stats.resumes++; /* the retry asks only for what did not arrive whole */
     }
 }
 

@@ -9,6 +9,7 @@
 
 #include "blvl/http.h"
 #include "http/headers.h"
+#include "http/multipart.h"
 
 typedef struct blvl__conn blvl__conn;
 
@@ -29,6 +30,15 @@ void blvl__conn_free(blvl__conn *c);
  * *whole (may be NULL) tells whether the bytes came from a 200. */
 blvl_status blvl__conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool allow_whole,
                            blvl__conn_sink sink, void *user, bool *whole, blvl_error *err);
+/* Several ranges: s[0..n) sorted by start, not overlapping, `got` 0 (or what arrived already).
+ * Asked together in one request (multipart/byteranges, at most 32 ranges and 1000 characters
+ * of Range header per request, more requests for more); an answer of one part covering a
+ * coalesced span is taken too. A server that answers several ranges with 200 has that
+ * transfer stopped at its headers and is asked one range per request from then on. A cut
+ * answer is retried for what did not arrive whole. Bytes reach the sink once each, in order
+ * within a span, spans in any order. */
+blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__conn_sink sink,
+                                 void *user, blvl_error *err);
 /* For a sink: records why it stops the transfer (returned by blvl__conn_get). */
 int blvl__conn_refuse(blvl__conn *c, blvl_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

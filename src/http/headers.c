@@ -100,6 +100,74 @@ static bool keep_value(char *dst, const char *v, size_t len) {
     return true;
 }
 
+/* RFC 2046's bchars (a boundary's characters; a space only inside, never last). */
+static bool bchar(char c) {
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+        return true;
+    return c != 0 && strchr("'()+_,-./:=? ", c) != NULL;
+}
+
+int blvl__http_parse_byteranges_type(const char *v, size_t len, char *boundary, size_t *blen) {
+    static const char type[] = "multipart/byteranges";
+    size_t n = sizeof type - 1, i = 0;
+    if (len < n)
+        return 0;
+    for (; i < n; i++)
+        if (lower(v[i]) != type[i])
+            return 0;
+    if (i < len && v[i] != ';' && !is_space(v[i]))
+        return 0; /* another type that starts the same */
+    /* Parameters: ; name=value, the first boundary taken, the others skipped. */
+    while (i < len) {
+        while (i < len && is_space(v[i]))
+            i++;
+        if (i >= len || v[i] != ';')
+            return -1;
+        i++;
+        while (i < len && is_space(v[i]))
+            i++;
+        size_t name = i;
+        while (i < len && v[i] != '=' && v[i] != ';' && !is_space(v[i]))
+            i++;
+        size_t name_len = i - name;
+        if (i >= len || v[i] != '=')
+            return -1;
+        i++;
+        bool quoted = i < len && v[i] == '"';
+        if (quoted)
+            i++;
+        size_t val = i;
+        if (quoted) {
+            while (i < len && v[i] != '"')
+                i++;
+            if (i >= len)
+                return -1;
+        } else {
+            while (i < len && v[i] != ';' && !is_space(v[i]))
+                i++;
+        }
+        size_t val_len = i - val;
+        if (quoted)
+            i++;
+        static const char b[] = "boundary";
+        bool is_b = name_len == sizeof b - 1;
+        for (size_t k = 0; is_b && k < name_len; k++)
+            is_b = lower(v[name + k]) == b[k];
+        if (!is_b)
+            continue;
+        if (val_len == 0 || val_len > BLVL__HTTP_BOUNDARY_MAX || v[val + val_len - 1] == ' ')
+            return -1;
+        for (size_t k = 0; k < val_len; k++)
+            if (!bchar(v[val + k]))
+                return -1;
+        memcpy(boundary, v + val, val_len);
+        boundary[val_len] = 0;
+        *blen = val_len;
+        return 1;
+    }
+    return -1;
+}
+
 static bool name_is(const char *line, size_t nlen, const char *name) {
     size_t n = strlen(name);
     if (nlen != n)
@@ -167,6 +235,13 @@ void blvl__http_head_line(blvl__http_head *h, const char *line, size_t len) {
         }
         h->has_length = true;
         h->length = n;
+    } else if (name_is(line, colon, "content-type")) {
+        int r = blvl__http_parse_byteranges_type(val, vlen, h->boundary, &h->boundary_len);
+        if (r < 0 || (r > 0 && h->multipart)) {
+            set_bad(h, "Content-Type");
+            return;
+        }
+        h->multipart = r > 0;
     } else if (name_is(line, colon, "etag")) {
         if (!keep_value(h->etag, val, vlen))
             set_bad(h, "ETag");

@@ -181,6 +181,27 @@ static int range_sink(void *user, uint64_t off, const void *data, size_t len, bo
     return 0;
 }
 
+/* The buffers of the runs of wanted sections, one per span asked. */
+typedef struct runs_dst {
+    kept_range *runs;
+    size_t n;
+    blvl__conn *conn;
+} runs_dst;
+
+static int runs_sink(void *user, uint64_t off, const void *data, size_t len, bool whole) {
+    runs_dst *d = user;
+    (void)whole;
+    for (size_t i = 0; i < d->n; i++) {
+        kept_range *k = &d->runs[i];
+        if (off >= k->off && off - k->off <= k->size && len <= k->size - (off - k->off)) {
+            memcpy(k->data + (off - k->off), data, len);
+            return 0;
+        }
+    }
+    return blvl__conn_refuse(d->conn, BLVL_E_HTTP, "bytes outside the ranges asked from %s",
+                             blvl__conn_url(d->conn));
+}
+
 /* Checks bytes that should be entry e's packed bytes. */
 static blvl_status check_section(url_src *s, const blvl_entry *e, const uint8_t *data,
                                  blvl_error *err) {
@@ -285,6 +306,7 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for the wanted sections");
     blvl_status st = BLVL_OK;
     size_t m = 0;
+    blvl__span *spans = NULL;
     for (size_t i = 0; i < n; i++) {
         const blvl_entry *e = blvl_find(lv, http->want[i]);
         if (!e) {
@@ -321,6 +343,15 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
     }
     m = left;
     qsort(w, m, sizeof *w, by_offset);
+    /* Runs of neighbours, each one span (and one kept buffer); all asked together. */
+    size_t nruns = 0;
+    size_t *first = blvl__calloc_n(&s->a, m ? m + 1 : 1, sizeof *first);
+    spans = blvl__calloc_n(&s->a, m ? m : 1, sizeof *spans);
+    if (!first || !spans) {
+        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for the wanted sections");
+        blvl__dealloc(&s->a, first, (m ? m + 1 : 1) * sizeof *first);
+        goto out;
+    }
     for (size_t i = 0; i < m;) {
         size_t j = i + 1;
         uint64_t end = w[i]->offset + w[i]->packed_size;
@@ -328,32 +359,36 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
             end = w[j]->offset + w[j]->packed_size;
             j++;
         }
-        uint64_t start = w[i]->offset;
-        if (end - start > SIZE_MAX) {
-            st = blvl__fail(err, BLVL_E_NOMEM, "sections too large for memory");
-            goto out;
-        }
-        uint8_t *buf = blvl__alloc(&s->a, (size_t)(end - start));
-        if (!buf) {
-            st = blvl__fail(err, BLVL_E_NOMEM, "no memory for %llu bytes",
-                            (unsigned long long)(end - start));
-            goto out;
-        }
-        range_dst d = {buf, start, end - start, s->conn};
-        st = blvl__conn_get(s->conn, start, end, false, range_sink, &d, NULL, err);
-        for (size_t k = i; k < j && st == BLVL_OK; k++)
-            st = check_section(s, w[k], buf + (w[k]->offset - start), err);
-        if (st != BLVL_OK) {
-            blvl__dealloc(&s->a, buf, (size_t)(end - start));
-            goto out;
-        }
-        for (size_t k = i; k < j && s->cache; k++)
-            blvl__cache_put_section(s->cache, w[k]->digest, buf + (w[k]->offset - start),
-                                    w[k]->packed_size);
-        s->kept[s->nkept++] = (kept_range){start, end - start, buf};
+        first[nruns] = i;
+        spans[nruns++] = (blvl__span){.start = w[i]->offset, .end = end};
         i = j;
     }
+    first[nruns] = m;
+    size_t kept0 = s->nkept;
+    for (size_t r = 0; r < nruns && st == BLVL_OK; r++) {
+        uint64_t len = spans[r].end - spans[r].start;
+        uint8_t *buf = len <= SIZE_MAX ? blvl__alloc(&s->a, (size_t)len) : NULL;
+        if (!buf)
+            st = blvl__fail(err, BLVL_E_NOMEM, "no memory for %llu bytes", (unsigned long long)len);
+        else
+            s->kept[s->nkept++] = (kept_range){spans[r].start, len, buf};
+    }
+    runs_dst d = {s->kept + kept0, nruns, s->conn};
+    if (st == BLVL_OK && nruns)
+        st = blvl__conn_get_spans(s->conn, spans, nruns, runs_sink, &d, err);
+    /* Every digest checked before any byte is kept for a read. */
+    for (size_t r = 0; r < nruns && st == BLVL_OK; r++)
+        for (size_t k = first[r]; k < first[r + 1] && st == BLVL_OK; k++)
+            st = check_section(s, w[k], s->kept[kept0 + r].data + (w[k]->offset - spans[r].start),
+                               err);
+    for (size_t r = 0; r < nruns && st == BLVL_OK && s->cache; r++)
+        for (size_t k = first[r]; k < first[r + 1]; k++)
+            blvl__cache_put_section(s->cache, w[k]->digest,
+                                    s->kept[kept0 + r].data + (w[k]->offset - spans[r].start),
+                                    w[k]->packed_size);
+    blvl__dealloc(&s->a, first, (m ? m + 1 : 1) * sizeof *first);
 out:
+    blvl__dealloc(&s->a, spans, (m ? m : 1) * sizeof *spans);
     blvl__dealloc(&s->a, w, (n ? n : 1) * sizeof *w);
     return st;
 }
