@@ -13,7 +13,7 @@ py=$(command -v /usr/bin/python3 || command -v python3) || { echo "python3 missi
 
 # Pseudo-random bytes (incompressible: stored raw, so packed sizes are predictable).
 "$py" -c 'import random
-for name, n, seed in (("a", 300000, 1), ("b", 200000, 2), ("c", 250000, 3)):
+for name, n, seed in (("a", 300000, 1), ("b", 200000, 2), ("c", 250000, 3), ("c1k", 1000, 4)):
     random.seed(seed)
     open(name + ".bin", "wb").write(random.randbytes(n))'
 mkdir www
@@ -164,5 +164,57 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 has err "http-timeout:"
 ok "total time-out: gave up in ${ms} ms (time-out 700 ms)" test "$ms" -lt 3000
 no_files "slow fetch" slow.blvl
+
+# Several ranges in one request (two sections that are not neighbours: game.c lies between).
+rc 0 pack -o www/mp.blvl meta=$S/meta.json sim=$S/sim.json game.a=a.bin game.c=c1k.bin game.b=b.bin
+mpw() { "$blvl" ls www/mp.blvl | awk -v t="$1" '$1 == t { print $6, $5 }'; }
+read -r ma_off ma_packed < <(mpw game.a)
+read -r mb_off mb_packed < <(mpw game.b)
+mp_size=$(stat -c %s www/mp.blvl)
+ranges="bytes=$ma_off-$((ma_off + ma_packed - 1)),$mb_off-$((mb_off + mb_packed - 1))"
+m=http://127.0.0.1:$fport/mp.blvl
+multi_lines() { grep -c "	$ranges	" flog; }
+fault_start pass
+rc 0 fetch "$m" --want game.a --want game.b
+ok "multipart: one request for both ranges" test "$(multi_lines)" = 1
+body=$(awk -F'\t' -v r="$ranges" '$2 == r { print $4 }' flog)
+ok "multipart: the body holds both sections and the part headers ($body bytes)" \
+    test "$body" -gt $((ma_packed + mb_packed)) -a "$body" -lt $((ma_packed + mb_packed + 512))
+has out "received $((4096 + body)) bytes in 2 requests"
+# A flipped byte inside the second part: refused by its digest, nothing printed.
+fault_start flip --at $((mb_off + 1000))
+rc 1 fetch "$m" --want game.a --want game.b
+has err "blvl: $m: section-digest:"
+one_line "multipart flip"
+empty_out "multipart flip"
+# Cut in the middle of the second part: the retry asks only for the rest of it.
+cut=$((mb_off + mb_packed / 2))
+fault_start cut --cut-at $cut
+rc 0 fetch "$m" --want game.a --want game.b
+has out "1 resumed"
+ok "multipart cut: the retry's Range is the rest of the second part" \
+    grep -q "	bytes=$cut-$((mb_off + mb_packed - 1))	206	" flog
+ok "multipart cut: three requests" test "$(wc -l <flog)" = 3
+# 200 to several ranges: that transfer is stopped at its headers, single ranges follow, and
+# the client takes none of the whole file's bytes (its byte count is the three ranges').
+fault_start multi200
+rc 0 fetch "$m" --want game.a --want game.b
+has out "received $((4096 + ma_packed + mb_packed)) bytes in 4 requests"
+ok "multi200: asked for both ranges once, answered 200" grep -q "	$ranges	200	" flog
+sent=$(awk -F'\t' '$3 == 200 { print $4 }' flog)
+ok "multi200: the server sent $sent of $mp_size bytes before the client closed" \
+    test "$sent" -lt $((mp_size / 4))
+ok "multi200: then game.a alone" grep -q "	bytes=$ma_off-$((ma_off + ma_packed - 1))	206	" flog
+ok "multi200: then game.b alone" grep -q "	bytes=$mb_off-$((mb_off + mb_packed - 1))	206	" flog
+# One part covering both ranges and the gap between them.
+fault_start coalesce
+rc 0 fetch "$m" --want game.a --want game.b
+has out "received $((4096 + mb_off + mb_packed - ma_off)) bytes in 2 requests"
+has out "game.b $mb_packed"
+# A malformed multipart body: a clear error naming the rule.
+fault_start badmultipart
+rc 1 fetch "$m" --want game.a --want game.b
+has err "blvl: $m: http: multipart boundary:"
+one_line "badmultipart"
 
 cli_done test_http_faults

@@ -9,7 +9,15 @@ method, path and Range header; the answer is then altered as the mode says:
               falls in the answer: a whole file, one range, or a part of a multipart answer
   cut         the --nth answer with a body (1 = the first) promises its whole length but sends
               only --keep bytes of it (default: half) and closes the connection; later
-              answers are unchanged (a client should resume from where it stopped)
+              answers are unchanged (a client should resume from where it stopped). With
+              --cut-at, the first answer holding that file offset (in a whole file, a range or a
+              part of a multipart answer) is cut just before it instead
+  multi200    a request for several ranges gets 200 and the whole file, sent in 16 KiB pieces
+              2 ms apart (as many CDNs and object stores answer); the log says how many body
+              bytes went out before the client closed; single ranges are forwarded
+  coalesce    a request for several ranges is forwarded as one range from the first asked
+              byte to the last: a 206 of one part covering them and the gaps between them
+  badmultipart  a multipart answer has the boundary of its second delimiter altered
   norange     the Range header is not forwarded: 200 with the whole file, no Accept-Ranges
   replace     after --nth answers, every request for the path is forwarded for --swap instead
               (another file: a new ETag and size, as when a file is replaced on the server)
@@ -45,6 +53,7 @@ class State:
         self.parser = parser
         self.lock = threading.Lock()
         self.answers = 0  # answers counted for --nth
+        self.cut_done = False  # cut --cut-at: done once
         self.log = open(args.log, "a", buffering=1) if args.log else None
 
     def switch(self, query):
@@ -57,6 +66,7 @@ class State:
         with self.lock:
             self.args = args
             self.answers = 0
+            self.cut_done = False
             if self.log:
                 self.log.truncate(0)
                 self.log.seek(0)
@@ -88,23 +98,35 @@ def content_start(headers):
     return 0
 
 
-def flip_at(body, headers, at):
-    """The body with the byte at file offset `at` flipped (when the answer covers it)."""
-    body = bytearray(body)
-    start = content_start(headers)
-    if start is not None:
-        if start <= at < start + len(body):
-            body[at - start] ^= 0x5A
-        return bytes(body)
-    # multipart/byteranges: each part's own Content-Range places its bytes.
+def boundary_of(headers):
     ctype = headers.get("Content-Type", "")
-    boundary = None
     for p in ctype.split(";"):
         p = p.strip()
         if p.startswith("boundary="):
-            boundary = p[len("boundary="):].strip('"').encode()
+            return p[len("boundary="):].strip('"').encode()
+    return None
+
+
+def flip_at(body, headers, at):
+    """The body with the byte at file offset `at` flipped (when the answer covers it)."""
+    i = body_pos(body, headers, at)
+    if i is None:
+        return body
+    body = bytearray(body)
+    body[i] ^= 0x5A
+    return bytes(body)
+
+
+def body_pos(body, headers, at):
+    """The index in the body of the byte at file offset `at`, or None when the answer does not
+    hold it."""
+    start = content_start(headers)
+    if start is not None:
+        return at - start if start <= at < start + len(body) else None
+    # multipart/byteranges: each part's own Content-Range places its bytes.
+    boundary = boundary_of(headers)
     if not boundary:
-        return bytes(body)
+        return None
     delim = b"--" + boundary
     pos = 0
     while True:
@@ -124,12 +146,12 @@ def flip_at(body, headers, at):
                 except (IndexError, ValueError):
                     continue
                 if a <= at <= b:
-                    body[data_start + at - a] ^= 0x5A
+                    return data_start + at - a
                 pos = data_start + (b - a + 1)
                 break
         else:
             pos = data_start
-    return bytes(body)
+    return None
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -138,6 +160,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, fmt, *args):  # quiet: the --log file says what happened
         pass
+
+    def handle(self):
+        try:
+            super().handle()
+        except (ConnectionResetError, BrokenPipeError):
+            pass  # a client that closed a connection (multi200): nothing to answer
 
     def do_HEAD(self):
         self.answer(head=True)
@@ -180,8 +208,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if a.mode == "replace" and n > a.nth:
             path = a.swap
         fwd = {}
-        if rng and a.mode != "norange":
+        several = bool(rng) and "," in rng
+        if rng and a.mode != "norange" and not (a.mode == "multi200" and several):
             fwd["Range"] = rng
+        if a.mode == "coalesce" and several:
+            spans = [r.split("-") for r in rng.split("=", 1)[1].split(",")]
+            fwd["Range"] = "bytes=%d-%d" % (min(int(x) for x, _ in spans),
+                                            max(int(y) for _, y in spans))
         for h in ("If-Range", "If-Match", "If-None-Match", "If-Modified-Since"):
             if self.headers.get(h) and a.mode != "norange":
                 fwd[h] = self.headers[h]
@@ -199,12 +232,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
             headers.pop("Accept-Ranges", None)
         if a.mode == "flip" and not head:
             body = flip_at(body, headers, a.at)
+        if a.mode == "badmultipart" and boundary_of(headers):
+            delim = b"--" + boundary_of(headers)
+            second = body.find(delim, body.find(delim) + 1)
+            if second >= 0:
+                body = body[:second + 2] + b"X" + body[second + 3:]
         keep = len(body)
         close = False
-        if a.mode == "cut" and n == a.nth and not head:
-            keep = a.keep if a.keep >= 0 else len(body) // 2
-            keep = min(keep, len(body))
-            close = True
+        if a.mode == "cut" and not head:
+            at = body_pos(body, headers, a.cut_at) if a.cut_at >= 0 else None
+            if a.cut_at >= 0 and at is not None and not st.cut_done:
+                st.cut_done = True
+                keep = at
+                close = True
+            elif a.cut_at < 0 and n == a.nth:
+                keep = a.keep if a.keep >= 0 else len(body) // 2
+                keep = min(keep, len(body))
+                close = True
+        if a.mode == "multi200" and several and not head:
+            self.send_paced(status, headers, body, rng)
+            return
         if a.mode == "slow":
             keep = max(0, min(a.keep, len(body)))
         self.send_response(status)
@@ -227,6 +274,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
             close = True
         if close:
             self.close_connection = True
+
+
+    def send_paced(self, status, headers, body, rng):
+        """The whole body in 16 KiB pieces 2 ms apart until the client goes away; logged once
+        it is over, with the body bytes that went out."""
+        self.send_response(status)
+        for k, v in headers.items():
+            if k != "Accept-Ranges":
+                self.send_header(k, v)
+        self.end_headers()
+        sent = 0
+        try:
+            while sent < len(body):
+                self.wfile.write(body[sent:sent + 16384])
+                self.wfile.flush()
+                sent = min(len(body), sent + 16384)
+                time.sleep(0.002)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+        self.state.record(f"{self.command} {self.path}\t{rng}\t{status}\t{sent}")
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
@@ -252,12 +320,14 @@ def main():
     p = Parser(description=__doc__.split("\n")[0])
     p.add_argument("--upstream", required=True)
     p.add_argument("--mode", default="pass",
-                   choices=["pass", "flip", "cut", "norange", "replace", "status", "slow"])
+                   choices=["pass", "flip", "cut", "norange", "replace", "status", "slow",
+                            "multi200", "coalesce", "badmultipart"])
     p.add_argument("--port-file", required=True)
     p.add_argument("--log")
     p.add_argument("--at", type=int, default=0, help="flip: the file offset of the byte")
     p.add_argument("--nth", type=int, default=1)
     p.add_argument("--keep", type=int, default=-1)
+    p.add_argument("--cut-at", type=int, default=-1, help="cut: the file offset to cut before")
     p.add_argument("--swap", help="replace: the path served instead")
     p.add_argument("--code", type=int, default=500)
     p.add_argument("--stall", type=float, default=30.0)
