@@ -117,9 +117,12 @@ int main(void) {
         CHECK_EQ_INT(b.requests, a.requests);
         CHECK_EQ_INT(b.bytes_received, a.bytes_received);
         const blvl_entry *ed = blvl_find(lv, "game.d"), *ef = blvl_find(lv, "game.f");
-        /* d and f are not neighbours (e lies between): header+table, then one range each. */
-        CHECK_EQ_INT(a.requests, 3);
-        CHECK_EQ_INT(a.bytes_received, 4096 + ed->packed_size + ef->packed_size);
+        /* d and f are not neighbours (e lies between): header+table, then one request for
+         * both ranges, a multipart answer (their bytes and under 512 bytes of part headers;
+         * test_http.sh checks nginx's exact size). */
+        CHECK_EQ_INT(a.requests, 2);
+        uint64_t sections = 4096 + ed->packed_size + ef->packed_size;
+        CHECK(a.bytes_received > sections && a.bytes_received < sections + 512);
         blvl_close(lv);
     }
     /* A wanted tag the level lacks. */
