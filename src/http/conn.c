@@ -1,7 +1,9 @@
 /* One libcurl easy handle per level: requests go out one at a time on one kept-alive
  * connection. Every response is checked against what the first one said (size, ETag,
  * Last-Modified) before a body byte is handed on; body bytes are counted against the cap and
- * delivered in file order exactly once, so a cut transfer is resumed from its last byte. */
+ * delivered in file order exactly once, so a cut transfer is resumed from its last byte. Several
+ * ranges go in one request (blvl__conn_get_spans): a multipart answer is parsed as it streams,
+ * a single coalesced part is taken apart, and a 200 is stopped at its headers. */
 #include "http/conn.h"
 
 #include <curl/curl.h>

@@ -2,7 +2,8 @@
  * 0..4095: the header and, for a table of up to 62 entries at its usual place, the whole table
  * (a longer table is completed by one more range), served from that one buffer; each section is one
  * more range request for exactly its packed bytes, checked against its digest before anything is
- * kept. Sections wanted at open are fetched then, neighbours merged into one range. A server that
+ * kept. Sections wanted at open are fetched then, neighbours merged into one range and all the
+ * ranges asked in one request (multipart/byteranges, src/http/multipart.c). A server that
  * ignores ranges sends the whole file to that first request: it is read through the streaming
  * reader (every digest checked as bytes land) and the level is served from memory. Reads are
  * serialised by a mutex (one connection). */
