@@ -9,9 +9,15 @@
  *    count) against header + table (64 bytes + 64 per entry) + packed sim, and against what the
  *    design asks for: the first request (4 KiB, or to the table's end when that is further) +
  *    packed sim.
+ * 1b. Open with want = {sim, OTHER} (OTHER the first game section of 64 KiB or more that is not
+ *    sim's neighbour; the
+ *    level is opened at every run, nothing cached): bytes received and requests (the library's
+ *    counts), wall and CPU time. Sections that are not neighbours go in one multi-range request
+ *    (docs/HTTP.md); built against an older library, the same measure shows one request each.
  * 2. The whole level: blvl_fetch_url (every digest checked, written to OUT_DIR, flushed to disk
  *    before the rename) against `curl -s -o OUT_DIR/http-curl.blvl URL`, and against that
- *    followed by an fsync of curl's file (the same durability), rounds interleaved.
+ *    followed by an fsync of curl's file (the same durability), rounds interleaved; and the
+ *    CPU time of each (this process's for blvl_fetch_url, the child's rusage for curl).
  * Wall-clock medians of N runs (default 9) after one warm-up round, and for 1 the process's CPU
  * time too (the wall time includes waiting for nginx and for a core); ratios of medians. */
 #include <errno.h>
@@ -19,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,7 +41,8 @@ static void die(const char *what, const blvl_error *err) {
     exit(2);
 }
 
-static double run_curl(const char *url, const char *out) {
+/* curl -s -f -o OUT URL; wall seconds, *cpu the child's user + system CPU time. */
+static double run_curl(const char *url, const char *out, double *cpu) {
     double t0 = bench_now();
     pid_t pid = fork();
     if (pid < 0)
@@ -43,9 +52,12 @@ static double run_curl(const char *url, const char *out) {
         _exit(127);
     }
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
+    struct rusage ru;
+    while (wait4(pid, &status, 0, &ru) < 0)
         if (errno != EINTR)
-            die("waitpid", NULL);
+            die("wait4", NULL);
+    *cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         fprintf(stderr, "bench_http: curl failed (status %d)\n", status);
         exit(2);
@@ -78,6 +90,25 @@ static double open_read_sim(const char *url, const char *file, blvl_http_stats *
     return t;
 }
 
+/* Opens the URL with want = {sim, other}; seconds (wall; *cpu the process's CPU time). */
+static double open_want2(const char *url, const char *other, blvl_http_stats *stats, double *cpu) {
+    const char *want[] = {"sim", other};
+    blvl_http_options h = {0};
+    h.want = want;
+    h.nwant = 2;
+    blvl_error err;
+    blvl_level *lv;
+    double c0 = bench_cpu();
+    double t0 = bench_now();
+    if (blvl_open_url(&lv, url, NULL, &h, &err) != BLVL_OK)
+        die("open with want", &err);
+    double t = bench_now() - t0;
+    *cpu = bench_cpu() - c0;
+    blvl_http_get_stats(lv, stats);
+    blvl_close(lv);
+    return t;
+}
+
 int main(int argc, char **argv) {
     if (argc < 4) {
         fprintf(stderr, "usage: bench_http URL FILE OUT_DIR [--runs N]\n");
@@ -102,6 +133,20 @@ int main(int argc, char **argv) {
         return 2;
     }
     uint64_t sim_packed = sim->packed_size, floor = info.floor, size = info.file_size;
+    /* The first game section of 64 KiB or more past the first request that is not sim's
+     * neighbour (a map's geometry, say). */
+    char other[BLVL_TAG_MAX + 1] = "";
+    uint64_t other_packed = 0;
+    for (uint32_t i = 0; i < blvl_count(lv) && !other[0]; i++) {
+        const blvl_entry *e = blvl_entry_at(lv, i);
+        bool near = e->offset + e->packed_size + 64 >= sim->offset &&
+                    e->offset <= sim->offset + sim->packed_size + 64;
+        if (e != sim && e->offset >= 4096 && !near && strchr(e->tag, '.') &&
+            e->packed_size >= 65536) {
+            snprintf(other, sizeof other, "%s", e->tag);
+            other_packed = e->packed_size;
+        }
+    }
     blvl_close(lv);
 
     /* 1. open + read sim */
@@ -132,17 +177,34 @@ int main(int argc, char **argv) {
     printf("  cpu time of this process: local %.3f ms, http %.3f ms (local + %.3f ms)\n", mlc * 1e3,
            mrc * 1e3, (mrc - mlc) * 1e3);
 
+    /* 1b. open with want = {sim, other} */
+    if (other[0]) {
+        double tw[MAX_RUNS], cw[MAX_RUNS];
+        open_want2(url, other, &stats, &cw[0]); /* warm-up */
+        for (int r = 0; r < runs; r++)
+            tw[r] = open_want2(url, other, &stats, &cw[r]);
+        printf("http open with want sim + %s (%llu + %llu bytes packed): %llu bytes received in "
+               "%u requests (%+lld over the first request and the two sections); wall %.3f ms, "
+               "cpu %.3f ms\n",
+               other, (unsigned long long)sim_packed, (unsigned long long)other_packed,
+               (unsigned long long)stats.bytes_received, stats.requests,
+               (long long)stats.bytes_received - (long long)(first + sim_packed + other_packed),
+               bench_median(tw, (size_t)runs) * 1e3, bench_median(cw, (size_t)runs) * 1e3);
+    }
+
     /* 2. the whole level: blvl fetch vs curl -o */
     char ours[4096], theirs[4096];
     snprintf(ours, sizeof ours, "%s/http-fetch.blvl", dir);
     snprintf(theirs, sizeof theirs, "%s/http-curl.blvl", dir);
-    double tf[MAX_RUNS], tc[MAX_RUNS], ts[MAX_RUNS];
+    double tf[MAX_RUNS], tc[MAX_RUNS], ts[MAX_RUNS], cf[MAX_RUNS], cc[MAX_RUNS];
     for (int r = -1; r < runs; r++) {
+        double c0 = bench_cpu();
         double t0 = bench_now();
         if (blvl_fetch_url(url, ours, NULL, NULL, NULL, &err) != BLVL_OK)
             die("fetch", &err);
         double t = bench_now() - t0;
-        double c = run_curl(url, theirs);
+        double fcpu = bench_cpu() - c0, ccpu = 0;
+        double c = run_curl(url, theirs, &ccpu);
         /* blvl_fetch_url flushes its file to disk before the rename; curl does not. */
         double s0 = bench_now();
         int fd = open(theirs, O_RDONLY);
@@ -152,6 +214,8 @@ int main(int argc, char **argv) {
         if (r >= 0) {
             tf[r] = t;
             tc[r] = c;
+            cf[r] = fcpu;
+            cc[r] = ccpu;
             ts[r] = c + (bench_now() - s0);
         }
     }
@@ -160,6 +224,10 @@ int main(int argc, char **argv) {
     printf("http whole level (%llu bytes): blvl_fetch_url %.1f ms, curl -o %.1f ms: ratio %.3f "
            "(goal <= 1.1); curl -o then fsync %.1f ms: ratio %.3f\n",
            (unsigned long long)size, mf * 1e3, mc * 1e3, mf / mc, ms * 1e3, mf / ms);
+    double mcf = bench_median(cf, (size_t)runs), mcc = bench_median(cc, (size_t)runs);
+    printf("  cpu time: blvl_fetch_url %.1f ms (every digest, the copy to the file), curl %.1f ms "
+           "(its process, start-up included): ratio %.3f\n",
+           mcf * 1e3, mcc * 1e3, mcf / mcc);
     unlink(ours);
     unlink(theirs);
     return 0;
