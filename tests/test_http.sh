@@ -114,8 +114,17 @@ done
 "$blvl" info "$file" | tail -n +2 >want.txt
 "$blvl" info "$url" | tail -n +2 >got.txt
 ok "info over HTTP (past the file line)" cmp want.txt got.txt
+nginx_log_clear
 rc 0 verify "$url"
 has out "$url: ok ("
+# verify reads every section (digests), then the core ones again (their FlatBuffers): over
+# HTTP each section past the first request is asked once, none twice (core sections read are
+# kept for the level's life).
+sleep 0.2
+past=$(awk -v f=$first '$6 + $5 > f' ls.txt | wc -l)
+ok "verify: the first request and one per section past it (nginx says $(nginx_requests))" \
+    test "$(nginx_requests)" = $((1 + past))
+ok "verify: no range asked twice" test -z "$(awk -F'\t' '{ print $4 }' "$nginx_log" | sort | uniq -d)"
 "$blvl" dump "$file" meta >want.txt
 "$blvl" dump "$url" meta >got.txt
 ok "dump meta over HTTP" cmp want.txt got.txt

@@ -127,4 +127,29 @@ BLVL_CACHE=$work/cache2 rc 0 verify "$u"
 ok "after fetch -o: the header and table request alone (asked: $(ranges | tr '\n' ' '))" \
     test "$(ranges | wc -l)" = 0
 
+# 8. A table longer than the first request holds (70 entries end past byte 4096): with the
+# cache, the first open asks for the rest of the table region up to the floor and keeps it
+# under the identity and table digest; the next open takes it from there: one request.
+long=()
+for i in $(seq 1 68); do
+    printf 'x%d' "$i" >"g$i.bin"
+    long+=("game.g$i=g$i.bin")
+done
+rc 0 pack -o www/long.blvl meta=$S/meta.json sim=$S/sim.json "${long[@]}"
+floor=$("$blvl" ls www/long.blvl | awk 'NR == 1 || $6 < m { m = $6 } END { print m }')
+ok "the long table's floor ($floor) lies past the first request" test "$floor" -gt 4096
+"$blvl" ls www/long.blvl >want.txt
+export BLVL_CACHE=$work/cache3
+nginx_log_clear
+"$blvl" ls "$nginx_url/long.blvl" >got.txt
+ok "long table: ls over HTTP" cmp want.txt got.txt
+ok "long table, first open: the rest of the region to the floor (asked: $(ranges | tr '\n' ' '))" \
+    test "$(ranges)" = "4096-$((floor - 1))"
+nginx_log_clear
+"$blvl" ls "$nginx_url/long.blvl" >got.txt
+ok "long table, second open: ls over HTTP" cmp want.txt got.txt
+ok "long table, second open: the first request alone (asked: $(ranges | tr '\n' ' '))" \
+    test "$(nginx_requests)" = 1
+unset BLVL_CACHE
+
 cli_done test_http_cache_nginx

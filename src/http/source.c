@@ -30,6 +30,12 @@
  * else this much (docs/HTTP.md, "Limits"). */
 #define WHOLE_MAX_DEFAULT (1ull << 30)
 
+/* Core sections (meta, sim, ...: tags without a dot) read on demand are kept, up to this many
+ * bytes per level, because the library reads them again itself: blvl_sections_verify after
+ * blvl_verify (`blvl verify URL`), blvl_level_section for each caller. Game sections are
+ * never kept (docs/HTTP.md, "What is requested"). */
+#define CORE_KEEP_MAX (16u << 20)
+
 /* Bytes fetched at open for wanted sections: [off, off + size), digests already checked. */
 typedef struct kept_range {
     uint64_t off, size;
@@ -49,6 +55,7 @@ typedef struct url_src {
     blvl_error stream_err;
     kept_range *kept;
     size_t nkept, kept_cap;
+    uint64_t core_kept;  /* bytes of core sections kept on demand */
     blvl_options opt;    /* the caller's (allocator, limits), for the streaming reader */
     blvl_entry *entries; /* known after open: on-demand reads are checked against them */
     uint32_t count;
@@ -163,6 +170,22 @@ static blvl_status finish_table(url_src *s, blvl_error *err) {
     uint64_t end = h.table_offset + (uint64_t)h.count * BLVL_ENTRY_SIZE;
     if (end <= s->head_len || end > s->head_cap || end > size)
         return BLVL_OK;
+    if (s->cache && h.floor <= s->head_cap && h.floor <= size && h.floor >= end) {
+        /* The table region under the names the header just gave: the rest of the table from
+         * the cache (its digest is checked by the open as for bytes from the network); else
+         * the request goes to the floor, so that the region can be kept for the next open. */
+        uint8_t *buf = blvl__alloc(&s->a, (size_t)h.floor);
+        bool hit = buf && blvl__cache_get_table(s->cache, h.identity, h.table_digest, buf, h.floor);
+        if (hit) {
+            memcpy(s->head + s->head_len, buf + s->head_len, (size_t)(h.floor - s->head_len));
+            blvl__conn_stats(s->conn)->bytes_cached += h.floor - s->head_len;
+            s->head_len = (size_t)h.floor;
+        }
+        blvl__dealloc(&s->a, buf, (size_t)h.floor);
+        if (hit)
+            return BLVL_OK;
+        end = h.floor;
+    }
     return blvl__conn_get(s->conn, s->head_len, end, false, head_sink, s, NULL, err);
 }
 
@@ -231,6 +254,37 @@ static bool from_cache(url_src *s, const blvl_entry *e, void *buf) {
     return true;
 }
 
+/* Room in s->kept for `extra` more ranges; false when there is no memory. */
+static bool kept_room(url_src *s, size_t extra) {
+    if (extra <= s->kept_cap - s->nkept)
+        return true;
+    size_t cap = s->kept_cap * 2 > s->nkept + extra ? s->kept_cap * 2 : s->nkept + extra + 8;
+    kept_range *k = blvl__calloc_n(&s->a, cap, sizeof *k);
+    if (!k)
+        return false;
+    if (s->nkept)
+        memcpy(k, s->kept, s->nkept * sizeof *k);
+    blvl__dealloc(&s->a, s->kept, (s->kept_cap ? s->kept_cap : 1) * sizeof *s->kept);
+    s->kept = k;
+    s->kept_cap = cap;
+    return true;
+}
+
+/* A core section just fetched and checked is kept while the budget lasts (best effort: no
+ * memory means it is fetched again when read again). */
+static void keep_core(url_src *s, const blvl_entry *e, const void *data) {
+    if (strchr(e->tag, '.') || e->packed_size > CORE_KEEP_MAX - s->core_kept)
+        return;
+    if (!kept_room(s, 1))
+        return;
+    uint8_t *copy = blvl__alloc(&s->a, (size_t)e->packed_size);
+    if (!copy)
+        return;
+    memcpy(copy, data, (size_t)e->packed_size);
+    s->kept[s->nkept++] = (kept_range){e->offset, e->packed_size, copy};
+    s->core_kept += e->packed_size;
+}
+
 static int src_read(void *user, uint64_t off, void *buf, size_t len) {
     url_src *s = user;
     pthread_mutex_lock(&s->mu);
@@ -259,8 +313,11 @@ static int src_read(void *user, uint64_t off, void *buf, size_t len) {
     if (e) {
         if (check_section(s, e, buf, &s->why) != BLVL_OK)
             rc = -1;
-        else if (s->cache)
-            blvl__cache_put_section(s->cache, e->digest, buf, len);
+        else {
+            if (s->cache)
+                blvl__cache_put_section(s->cache, e->digest, buf, len);
+            keep_core(s, e, buf);
+        }
     }
 out:
     pthread_mutex_unlock(&s->mu);
@@ -321,10 +378,7 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
         if (!dup && e->offset + e->packed_size > s->head_len)
             w[m++] = e;
     }
-    s->kept = blvl__calloc_n(&s->a, m ? m : 1, sizeof *s->kept);
-    s->kept_cap = m ? m : 1;
-    if (!s->kept) {
-        s->kept_cap = 0;
+    if (!kept_room(s, m)) {
         st = blvl__fail(err, BLVL_E_NOMEM, "no memory for the wanted sections");
         goto out;
     }
