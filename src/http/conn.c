@@ -373,7 +373,7 @@ void blvl__conn_free(blvl__conn *c) {
         return;
     if (c->curl)
         curl_easy_cleanup(c->curl);
-    if (c->in_multi)
+    if (c->multi)
         curl_multi_cleanup(c->multi);
     blvl_allocator a = c->a;
     blvl__free_sized(&a, c->url);
