@@ -92,6 +92,19 @@ rc 0 fetch "$nginx_url/long.blvl" --want sim
 sleep 0.2
 ok "long table: the table completed by a second range" grep -q "	206	$((tend - first))	bytes=$first-$((tend - 1))\$" "$nginx_log"
 ok "long table: three requests in all (nginx says $(nginx_requests))" test "$(nginx_requests)" = 3
+# 34 wanted sections that are not neighbours (every other one): at most 32 ranges a request,
+# so two multi-range requests, of 32 and 2 ranges, after the two table requests.
+odd=()
+for i in $(seq 1 2 67); do odd+=(--want "game.g$i"); done
+nginx_log_clear
+rc 0 fetch "$nginx_url/long.blvl" "${odd[@]}"
+sleep 0.2
+ok "34 ranges: four requests (nginx says $(nginx_requests))" test "$(nginx_requests)" = 4
+ok "34 ranges: 32 in the first multi-range request" \
+    test "$(awk -F'\t' 'NR == 3 { print gsub(/,/, ",", $4) + 1 }' "$nginx_log")" = 32
+ok "34 ranges: 2 in the second" \
+    test "$(awk -F'\t' 'NR == 4 { print gsub(/,/, ",", $4) + 1 }' "$nginx_log")" = 2
+has out "game.g67 "
 ok "long table: sim over HTTP equals the file's" bash -c "'$blvl' cat '$nginx_url/long.blvl' sim | cmp - <('$blvl' cat www/long.blvl sim)"
 
 # Every section over HTTP equals the file's.
