@@ -7,7 +7,7 @@
 // (transferred, not copied) and hands them to GLTFLoader as they are.
 // The page draws no normals or tangents, so their attributes are taken out of the JSON and
 // their bytes are not kept.
-// Messages: {progress, total} as bytes land, then {json, views, bytes} or {error}.
+// Messages: {progress, total} as bytes land, then {json, views, bytes, at} or {error}.
 const CAP = 2 ** 31; // a .glb is under 4 GiB; past 2 GiB a page cannot hold it anyway
 const JSON_CAP = 256 << 20;
 const DROPPED = ['NORMAL', 'TANGENT'];
@@ -120,7 +120,10 @@ async function download() {
   if (head.binStart + head.binLength > got || (total && got !== total)) fail(got + ' of ' + (total || head.binStart + head.binLength) + ' bytes');
   const views = new Array(p.count).fill(null);
   for (const v of p.views) views[v.i] = v.bytes.buffer;
-  self.postMessage({ json: head.json, views, bytes: got }, p.views.map((v) => v.bytes.buffer));
+  // when the last byte landed, on the clock of the page's navigation (the worker's own clock
+  // starts when it does)
+  const at = performance.timeOrigin + performance.now();
+  self.postMessage({ json: head.json, views, bytes: got, at }, p.views.map((v) => v.bytes.buffer));
 }
 
 download().catch((e) => self.postMessage({ error: String((e && e.message) || e) }));

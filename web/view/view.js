@@ -35,6 +35,7 @@ const canvas = $('view');
 // software GL (SwiftShader), and the screenshots need neither.
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: false });
 renderer.setPixelRatio(1);
+marks.webgl = performance.now(); // WebGL has started (a software GL takes seconds)
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x202028);
 const camera = new THREE.PerspectiveCamera(60, 1, 0.01, 2000);
@@ -462,8 +463,9 @@ class ViewBuffers {
 
 async function fetchGlb() {
   if (!early.glb) throw new Error('index.html did not start the download');
-  const { json, views, bytes } = await early.glb;
+  const { json, views, bytes, at } = await early.glb;
   progress.download = 1;
+  marks.downloaded = at - performance.timeOrigin;
   marks.fetched = performance.now();
   const gltf = await new GLTFLoader().register((p) => new LateTextures(p))
     .register(() => new ViewBuffers(views)).parseAsync(json, '');
