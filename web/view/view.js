@@ -298,6 +298,18 @@ async function prepareShading(parser) {
   }
 }
 
+// The first frame in one simple shader: every mesh of the level in its vertex colours, both
+// faces, no markers. A software GL (SwiftShader) compiles each shader on its first draw, about
+// 0.2 s apiece on this machine, and a level's materials, lightmaps and markers need ten or
+// more; they come with the next frame (applyShading).
+function firstLook() {
+  const coloured = new THREE.MeshBasicMaterial({ vertexColors: true, side: THREE.DoubleSide });
+  const plain = new THREE.MeshBasicMaterial({ side: THREE.DoubleSide });
+  for (const mesh of shading.lit.keys()) mesh.material = mesh.geometry.hasAttribute('color') ? coloured : plain;
+  state.markers.visible = false;
+  dirty = true;
+}
+
 function applyShading() {
   const mode = $('lit').checked ? shading.lit : shading.unlit;
   for (const [mesh, m] of mode) mesh.material = m;
@@ -326,7 +338,7 @@ function addMarkers() {
     m.userData.marker = b;
     state.markers.add(m);
   });
-  state.markers.visible = $('markers').checked;
+  state.markers.visible = false; // shown from the second frame (firstLook)
 }
 
 // ---- cameras ---------------------------------------------------------------------------------
@@ -485,7 +497,7 @@ async function loadGlb() {
   state.collision = gltf.scenes.find((s) => s.name === 'collision') || null;
   scene.add(state.level);
   await prepareShading(gltf.parser);
-  applyShading();
+  firstLook();
   addMarkers();
   addCameras();
   prepareCollision();
@@ -510,6 +522,14 @@ async function loadGlb() {
     }
     report('ready', Object.entries(marks).map(([k, v]) => k + '_ms=' + v.toFixed(0)).join(' ') +
       ' glb_bytes=' + bytes);
+    // the level's own materials and the markers: the next frame, its shaders compiled then
+    applyShading();
+    state.markers.visible = $('markers').checked;
+    requestAnimationFrame(() => {
+      render();
+      renderer.getContext().finish();
+      report('note', 'materials_ms=' + performance.now().toFixed(0));
+    });
     lateTextures(gltf.parser).then(() => {
       report('note', 'textures_ms=' + performance.now().toFixed(0));
     }, (e) => report('error', 'textures: ' + e.message));
