@@ -7,7 +7,7 @@
 # Each run prints the page's own times (milliseconds from the navigation's start,
 # performance.now(); materials_ms: the frame after the first, with the level's own materials
 # and the markers; textures_ms: the textures decoded and swapped in after the first frame),
-# the browser's CPU time (all its processes, to the textures) and the server's CPU time for
+# the browser's CPU time (all its processes, up to both notes) and the server's CPU time for
 # that page load; last the medians and the load average.
 #   scripts/bench-view.sh BUILD_DIR [RUNS]
 set -eu
