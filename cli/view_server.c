@@ -38,6 +38,7 @@ static const asset assets[] = {
     {"/", 0, "index.html", "text/html; charset=utf-8"},
     {"/view.js", 0, "view.js", "text/javascript; charset=utf-8"},
     {"/view.css", 0, "view.css", "text/css; charset=utf-8"},
+    {"/fetch-glb.js", 0, "fetch-glb.js", "text/javascript; charset=utf-8"},
     {"/three/three.module.min.js", 1, "build/three.module.min.js",
      "text/javascript; charset=utf-8"},
     /* GLTFLoader imports "../utils/BufferGeometryUtils.js": the two keep their relative places */

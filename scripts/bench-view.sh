@@ -5,7 +5,9 @@
 # WebGL, in real time. The reference, measured in the same run the same way: the bundled
 # default level (tests/data/sections/, 60 KB), whose cost is the browser's start and three.js.
 # Each run prints the page's own times (milliseconds from the navigation's start,
-# performance.now()), the browser's CPU time (all its processes) and the server's CPU time for
+# performance.now(); materials_ms: the frame after the first, with the level's own materials
+# and the markers; textures_ms: the textures decoded and swapped in after the first frame),
+# the browser's CPU time (all its processes, up to both notes) and the server's CPU time for
 # that page load; last the medians and the load average.
 #   scripts/bench-view.sh BUILD_DIR [RUNS]
 set -eu
@@ -67,14 +69,21 @@ print("browser cpu_s=%.2f" % (r.ru_utime + r.ru_stime))' timeout 120 "$chromium"
         --disable-extensions --window-size=1024,768 --remote-debugging-port=0 \
         "${url}?panel=0" 2>"$work/chromium$i.log" >"$work/cpu$i.txt" &
     browser=$!
+    # the first frame (ready), then the frame with the materials and the textures swapped in
+    # (notes)
     for _ in $(seq 1200); do
-        [ "$(grep -c '^view: page ready' "$work/server.log")" -ge "$i" ] && break
+        [ "$(grep -c '^view: page note: textures_ms=' "$work/server.log")" -ge "$i" ] &&
+            [ "$(grep -c '^view: page note: materials_ms=' "$work/server.log")" -ge "$i" ] && break
+        grep -q '^view: page error' "$work/server.log" && break
         sleep 0.1
     done
     kill "$browser" 2>/dev/null || true
     wait "$browser" 2>/dev/null || true
     after=$(cpu_of "$server")
-    echo "$(grep '^view: page ready' "$work/server.log" | sed -n "${i}p") $(cat "$work/cpu$i.txt") server cpu_s=$(echo "$after - $before" | bc)"
+    echo "$(grep '^view: page ready' "$work/server.log" | sed -n "${i}p")" \
+        "$(grep -o '^view: page note: materials_ms=[0-9]*' "$work/server.log" | sed -n "${i}s/.* //p")" \
+        "$(grep -o '^view: page note: textures_ms=[0-9]*' "$work/server.log" | sed -n "${i}s/.* //p")" \
+        "$(cat "$work/cpu$i.txt") server cpu_s=$(echo "$after - $before" | bc)"
 done
 if grep '^view: page error' "$work/server.log"; then
     echo "bench-view: the page reported errors" >&2
@@ -82,6 +91,8 @@ if grep '^view: page error' "$work/server.log"; then
 fi
 grep '^view: page ready' "$work/server.log" | grep -o 'first_frame_ms=[0-9]*' | cut -d= -f2 |
     sort -n | awk '{a[NR]=$1} END {print "median first frame: " a[int((NR+1)/2)] " ms of " NR " runs"}'
+grep -o '^view: page note: textures_ms=[0-9]*' "$work/server.log" | cut -d= -f2 |
+    sort -n | awk '{a[NR]=$1} END {print "median textures in: " a[int((NR+1)/2)] " ms"}'
 kill -INT "$server"
 wait "$server" || true
 server=

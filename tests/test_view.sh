@@ -26,19 +26,38 @@ if [ ! -f "$build/three/node_modules/three/build/three.module.min.js" ]; then
 fi
 
 # ---- the level: a wall of colour 40,160,220 at z = -256 facing the camera at the origin ----
+# and, in the view's top right corner, a white quad with a texture of one colour, 200,90,30 (the
+# page draws its first frame before textures are decoded and swaps them in after: the
+# screenshot, taken later, must show the texture's colour there, not the white stand-in)
 wall="40 160 220"
+tex="200 90 30"
 "$py" - <<'EOF'
-import json
+import io, json
+from PIL import Image
 col = {"r": 40, "g": 160, "b": 220, "a": 255}
-def v(x, y):
-    return {"position": {"x": x, "y": y, "z": -256}, "normal": {"x": 0, "y": 0, "z": 1},
-            "uv": {"x": 0, "y": 0}, "lightmap_uv": {"x": 0, "y": 0}, "color": col,
+white = {"r": 255, "g": 255, "b": 255, "a": 255}
+def v(x, y, z=-256, c=col, u=0, w=0):
+    return {"position": {"x": x, "y": y, "z": z}, "normal": {"x": 0, "y": 0, "z": 1},
+            "uv": {"x": u, "y": w}, "lightmap_uv": {"x": 0, "y": 0}, "color": c,
             "tangent": {"x": 32767, "y": 0, "z": 0, "w": 32767}}
 S = 4096
-json.dump({"vertices": [v(-S, -S), v(S, -S), v(S, S), v(-S, S)], "indices": [0, 1, 2, 0, 2, 3],
+# the quad covers 0.7..0.95 of the width and 0.05..0.3 of the height from the camera
+quad = [v(100, 75, -250, white, 0, 0), v(225, 75, -250, white, 1, 0),
+        v(225, 169, -250, white, 1, 1), v(100, 169, -250, white, 0, 1)]
+json.dump({"vertices": [v(-S, -S), v(S, -S), v(S, S), v(-S, S)] + quad,
+           "indices": [0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7],
            "batches": [{"first_index": 0, "index_count": 6, "material": 0,
-                        "lo": {"x": -S, "y": -S, "z": -256}, "hi": {"x": S, "y": S, "z": -256}}],
-           "materials": [{"name": "test/wall", "blend": "Opaque"}]}, open("geometry.json", "w"))
+                        "lo": {"x": -S, "y": -S, "z": -256}, "hi": {"x": S, "y": S, "z": -256}},
+                       {"first_index": 6, "index_count": 6, "material": 1,
+                        "lo": {"x": 100, "y": 75, "z": -250}, "hi": {"x": 225, "y": 169, "z": -250}}],
+           "materials": [{"name": "test/wall", "blend": "Opaque"},
+                         {"name": "test/textured", "texture": 0, "blend": "Opaque"}]},
+          open("geometry.json", "w"))
+png = io.BytesIO()
+Image.new("RGB", (8, 8), (200, 90, 30)).save(png, "PNG")
+json.dump({"images": [{"name": "test/orange.png", "width": 8, "height": 8, "encoding": "Png",
+                       "color_space": "Srgb", "mips": 1, "layers": 1,
+                       "data": list(png.getvalue())}]}, open("textures.json", "w"))
 json.dump({"cameras": [{"name": "front", "purpose": "Thumbnail", "pos": {"x": 0, "y": 0, "z": 0},
                         "yaw": 0, "pitch": 0, "fov_x": 90}]}, open("cameras.json", "w"))
 lo, hi = (100, -64, -240), (300, 64, -200) # right of the centre, in front of the wall
@@ -53,7 +72,7 @@ json.dump({"name": "wall", "author": "test_view", "created": 0, "tool": "test_vi
            "engine": "Urt"}, open("meta.json", "w"))
 EOF
 ok "pack the wall level" "$blvl" pack -o wall.blvl meta=meta.json geometry=geometry.json \
-    cameras=cameras.json sim=sim.json
+    cameras=cameras.json sim=sim.json textures=textures.json
 
 # ---- the server ------------------------------------------------------------------------------
 "$blvl" view wall.blvl --port 0 >server.log 2>server.err &
@@ -130,10 +149,11 @@ shot() { # OUT.png QUERY
 }
 shot plain.png "shading=unlit&markers=0&panel=0&pick=0.5,0.5"
 shot collision.png "shading=unlit&markers=0&panel=0&collision=1&pick=0.88,0.5"
-"$py" - "$wall" >pixels.txt 2>&1 <<'EOF'
+"$py" - "$wall" "$tex" >pixels.txt 2>&1 <<'EOF'
 import sys
 from PIL import Image
 want = tuple(int(v) for v in sys.argv[1].split())
+orange = tuple(int(v) for v in sys.argv[2].split())
 a = Image.open("plain.png").convert("RGB")
 b = Image.open("collision.png").convert("RGB")
 w, h = a.size
@@ -142,6 +162,10 @@ c = a.getpixel((w // 2, h // 2))
 print("centre", c)
 if not close(c, want):
     print("FAIL: the centre pixel is", c, "not the wall's", want)
+t = a.getpixel((int(w * 0.825), int(h * 0.12)))
+print("textured quad", t)
+if not close(t, orange):
+    print("FAIL: the textured quad is", t, "not its texture's", orange, "(the texture not swapped in?)")
 # The collider spans x 100..300 at z -240..-200: from the camera, 0.42..1.5 of the half-width
 # right of the centre, rows within about 0.27..0.32 of the half-height of it.
 region = [(x, y) for x in range(int(w * 0.80), int(w * 0.97), 4) for y in range(int(h * 0.45), int(h * 0.55), 4)]
@@ -162,6 +186,9 @@ n=$(grep -c '^view: page ready' server.log)
 grep '^view: page note: pick: ' server.log >picks.txt
 has picks.txt "material 0: test/wall"
 has picks.txt "collider 0 flags 0"
+# after the first frame: the frame with the level's materials, and every texture swapped in
+has server.log "view: page note: materials_ms="
+has server.log "view: page note: textures_ms="
 if grep -q '^view: page error' server.log; then
     fail=$((fail+1)); echo "FAIL: the page reported errors:"; grep '^view: page error' server.log
 else

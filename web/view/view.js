@@ -31,8 +31,11 @@ if (params.get('panel') === '0') $('panel').classList.add('hidden');
 
 // ---- renderer, scene, fly camera -------------------------------------------------------------
 const canvas = $('view');
-const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
+// No antialiasing and no preserved drawing buffer: both cost a copy of every frame on a
+// software GL (SwiftShader), and the screenshots need neither.
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: false });
 renderer.setPixelRatio(1);
+marks.webgl = performance.now(); // WebGL has started (a software GL takes seconds)
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x202028);
 const camera = new THREE.PerspectiveCamera(60, 1, 0.01, 2000);
@@ -146,8 +149,9 @@ function onEvent(ev) {
   }
 }
 
-// index.html asked for both answers before three.js loaded; a page without it asks now.
+// index.html asked for both answers before three.js loaded (the .glb through a worker).
 const early = window.blvlEarly || {};
+early.onProgress = (got, total) => { progress.download = got / total; showProgress(); };
 
 async function streamEvents() {
   const res = await (early.events || fetch('/level/events'));
@@ -171,24 +175,81 @@ async function streamEvents() {
   else geometryVerdict.reject(new Error('bad sections: ' + state.bad.join('; ')));
 }
 
-async function fetchWithProgress(url, pending) {
-  const res = await (pending || fetch(url));
-  if (!res.ok) throw new Error(url + ': ' + res.status + ' ' + (await res.text()).slice(0, 300));
-  const total = Number(res.headers.get('Content-Length')) || 0;
-  const reader = res.body.getReader();
-  const parts = [];
-  let got = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    got += value.length;
-    if (total) { progress.download = got / total; showProgress(); }
+// ---- textures: after the first frame -------------------------------------------------------
+// GLTFLoader would decode every image before it hands over the scene. This plugin gives each
+// embedded texture a white 1 x 1 stand-in at once (so the materials, and their shader, are the
+// final ones), and lateTextures() decodes the images off the main thread (createImageBitmap)
+// once the level is on the screen, each swapped in as it is ready.
+let whiteSource = null;
+function standIn() {
+  if (!whiteSource) {
+    const c = document.createElement('canvas');
+    c.width = c.height = 1;
+    const g = c.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 1, 1);
+    whiteSource = new THREE.Source(c);
   }
-  const out = new Uint8Array(got);
-  let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
-  return out.buffer;
+  return whiteSource;
+}
+const FILTERS = { 9728: THREE.NearestFilter, 9729: THREE.LinearFilter, 9984: THREE.NearestMipmapNearestFilter,
+                  9985: THREE.LinearMipmapNearestFilter, 9986: THREE.NearestMipmapLinearFilter,
+                  9987: THREE.LinearMipmapLinearFilter };
+const WRAPS = { 33071: THREE.ClampToEdgeWrapping, 33648: THREE.MirroredRepeatWrapping, 10497: THREE.RepeatWrapping };
+class LateTextures {
+  constructor(parser) { this.parser = parser; this.name = 'blvl_late_textures'; }
+  loadTexture(index) {
+    const json = this.parser.json, def = json.textures[index];
+    const img = json.images && json.images[def.source];
+    if (!img || img.bufferView === undefined) return null; // anything else: GLTFLoader's way
+    const t = new THREE.Texture();
+    t.source = standIn();
+    t.flipY = false; // glTF's convention, as GLTFLoader sets it
+    t.name = def.name || img.name || '';
+    const s = (json.samplers || [])[def.sampler] || {};
+    t.magFilter = FILTERS[s.magFilter] || THREE.LinearFilter;
+    t.minFilter = FILTERS[s.minFilter] || THREE.LinearMipmapLinearFilter;
+    t.wrapS = WRAPS[s.wrapS] || THREE.RepeatWrapping;
+    t.wrapT = WRAPS[s.wrapT] || THREE.RepeatWrapping;
+    t.userData.blvlLate = def.source; // copied by clone(): every use of it is found again
+    t.needsUpdate = true;
+    return Promise.resolve(t);
+  }
+}
+
+// The stand-ins of image `image` in every material, replaced by textures of `source`: a new
+// texture object each (three allocates its GL texture anew; the program stays the same).
+function swapIn(image, source) {
+  const made = new Map();
+  const visit = (m) => {
+    for (const slot of ['map', 'lightMap']) {
+      const t = m && m[slot];
+      if (!t || t.userData.blvlLate !== image) continue;
+      if (!made.has(t)) {
+        const r = t.clone();
+        r.source = source;
+        delete r.userData.blvlLate;
+        r.needsUpdate = true;
+        made.set(t, r);
+      }
+      m[slot] = made.get(t);
+    }
+  };
+  for (const mode of [shading.lit, shading.unlit]) for (const m of mode.values()) visit(m);
+  for (const mesh of shading.lit.keys()) visit(mesh.userData.source);
+  for (const t of made.keys()) t.dispose();
+  dirty = true;
+}
+
+async function lateTextures(parser) {
+  const images = parser.json.images || [];
+  await Promise.all(images.map(async (img, i) => {
+    if (img.bufferView === undefined) return;
+    const bytes = await parser.getDependency('bufferView', img.bufferView);
+    const bmp = await createImageBitmap(new Blob([bytes], { type: img.mimeType }),
+                                        { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+    swapIn(i, new THREE.Source(bmp));
+  }));
 }
 
 // ---- shading: lightmapped or unlit, from the export's extras (docs/EXPORT.md) -------------
@@ -237,6 +298,18 @@ async function prepareShading(parser) {
   }
 }
 
+// The first frame in one simple shader: every mesh of the level in its vertex colours, both
+// faces, no markers. A software GL (SwiftShader) compiles each shader on its first draw, about
+// 0.2 s apiece on this machine, and a level's materials, lightmaps and markers need ten or
+// more; they come with the next frame (applyShading).
+function firstLook() {
+  const coloured = new THREE.MeshBasicMaterial({ vertexColors: true, side: THREE.DoubleSide });
+  const plain = new THREE.MeshBasicMaterial({ side: THREE.DoubleSide });
+  for (const mesh of shading.lit.keys()) mesh.material = mesh.geometry.hasAttribute('color') ? coloured : plain;
+  state.markers.visible = false;
+  dirty = true;
+}
+
 function applyShading() {
   const mode = $('lit').checked ? shading.lit : shading.unlit;
   for (const [mesh, m] of mode) mesh.material = m;
@@ -265,7 +338,7 @@ function addMarkers() {
     m.userData.marker = b;
     state.markers.add(m);
   });
-  state.markers.visible = $('markers').checked;
+  state.markers.visible = false; // shown from the second frame (firstLook)
 }
 
 // ---- cameras ---------------------------------------------------------------------------------
@@ -390,12 +463,26 @@ function pick(x, y) {
 }
 
 // ---- loading -----------------------------------------------------------------------------
+// The buffer views the download worker cut out of the .glb (fetch-glb.js), handed to
+// GLTFLoader as they are: it would otherwise copy each out of one copy of the binary chunk.
+class ViewBuffers {
+  constructor(views) { this.views = views; this.name = 'blvl_view_buffers'; }
+  loadBufferView(index) {
+    const v = this.views[index];
+    return v ? Promise.resolve(v) : Promise.reject(new Error('buffer view ' + index + ' was not kept'));
+  }
+}
+
 async function fetchGlb() {
-  const data = await fetchWithProgress('/level/level.glb', early.glb);
+  if (!early.glb) throw new Error('index.html did not start the download');
+  const { json, views, bytes, at } = await early.glb;
+  progress.download = 1;
+  marks.downloaded = at - performance.timeOrigin;
   marks.fetched = performance.now();
-  const gltf = await new GLTFLoader().parseAsync(data, '');
+  const gltf = await new GLTFLoader().register((p) => new LateTextures(p))
+    .register(() => new ViewBuffers(views)).parseAsync(json, '');
   marks.parsed = performance.now();
-  return { gltf, bytes: data.byteLength };
+  return { gltf, bytes };
 }
 
 async function loadGlb() {
@@ -408,18 +495,9 @@ async function loadGlb() {
   state.batchFirst = batchStarts(gltf.parser.json);
   state.level = gltf.scenes[0] || gltf.scene;
   state.collision = gltf.scenes.find((s) => s.name === 'collision') || null;
-  // The page's materials read no normals or tangents: not uploading them saves a third of
-  // the vertex bytes (the export writes them for other viewers).
-  for (const root of gltf.scenes) {
-    root.traverse((o) => {
-      if (!o.isMesh) return;
-      o.geometry.deleteAttribute('normal');
-      o.geometry.deleteAttribute('tangent');
-    });
-  }
   scene.add(state.level);
   await prepareShading(gltf.parser);
-  applyShading();
+  firstLook();
   addMarkers();
   addCameras();
   prepareCollision();
@@ -444,6 +522,17 @@ async function loadGlb() {
     }
     report('ready', Object.entries(marks).map(([k, v]) => k + '_ms=' + v.toFixed(0)).join(' ') +
       ' glb_bytes=' + bytes);
+    // the level's own materials and the markers: the next frame, its shaders compiled then
+    applyShading();
+    state.markers.visible = $('markers').checked;
+    requestAnimationFrame(() => {
+      render();
+      renderer.getContext().finish();
+      report('note', 'materials_ms=' + performance.now().toFixed(0));
+    });
+    lateTextures(gltf.parser).then(() => {
+      report('note', 'textures_ms=' + performance.now().toFixed(0));
+    }, (e) => report('error', 'textures: ' + e.message));
   });
 }
 
