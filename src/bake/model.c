@@ -301,7 +301,8 @@ blvl_status blvl_bake_add_source(blvl_bake *b, const blvl_bake_source *s, uint32
         return st;
     if (index)
         *index = b->sources.n;
-    b->sources.p[b->sources.n++] = *s;
+    b->sources.p[b->sources.n++] = (blvl_symbols_source){
+        s->kind, s->index, s->surface_flags, s->contents_flags, s->entity, s->material};
     blvl__ok(err);
     return BLVL_OK;
 }

@@ -10,6 +10,7 @@
 #include "bake/shapes.h"
 #include "blvl/bake.h"
 #include "blvl/common.h"
+#include "blvl/symbols.h"
 
 /* A growable array: p holds cap elements, the first n used. */
 #define BAKE_ARRAY(T)                                                                              \
@@ -123,7 +124,8 @@ struct blvl_bake {
     blvl_options opt;
     const blvl_allocator *al; /* &opt.allocator */
     blvl_bake_meta meta;      /* strings owned */
-    BAKE_ARRAY(blvl_bake_source) sources;
+    /* kept in the .bsym's form, handed to its writer as they are (no copy of a million) */
+    BAKE_ARRAY(blvl_symbols_source) sources;
     BAKE_ARRAY(bake_image) images;
     BAKE_ARRAY(blvl_bake_material) materials; /* name, source_name, source_texture owned */
     BAKE_ARRAY(blvl_bake_vertex) vertices;

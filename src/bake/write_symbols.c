@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bake/write.h"
+#include "common/advise.h"
 #include "common/alloc.h"
 #include "common/error.h"
 #include "symbols/symbols_internal.h"
@@ -25,13 +26,14 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
     }
     uint32_t *cols = nc ? blvl__alloc(b->al, (size_t)nc * sizeof *cols) : NULL;
     blvl_symbols_run *runs = most ? blvl__alloc(b->al, most * sizeof *runs) : NULL;
-    blvl_symbols_source *srcs = ns ? blvl__alloc(b->al, (size_t)ns * sizeof *srcs) : NULL;
     blvl_symbols_material *mats = nm ? blvl__alloc(b->al, (size_t)nm * sizeof *mats) : NULL;
     blvl_status st = BLVL_OK;
-    if ((nc && !cols) || (most && !runs) || (ns && !srcs) || (nm && !mats)) {
+    if ((nc && !cols) || (most && !runs) || (nm && !mats)) {
         st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing symbols");
         goto done;
     }
+    blvl__advise_large(cols, (size_t)nc * sizeof *cols); /* a level's worth: MiBs, fresh */
+    blvl__advise_large(runs, most * sizeof *runs);
     for (uint32_t i = 0; i < nc; i++)
         cols[i] = b->colliders.p[i].c.symbol;
     uint32_t nr = 0, tri = 0;
@@ -50,11 +52,6 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
             runs[nr++] = (blvl_symbols_run){tri, s->source};
         tri += s->index_count / 3u;
     }
-    for (uint32_t i = 0; i < ns; i++) {
-        const blvl_bake_source *s = &b->sources.p[i];
-        srcs[i] = (blvl_symbols_source){s->kind,           s->index,  s->surface_flags,
-                                        s->contents_flags, s->entity, s->material};
-    }
     for (uint32_t i = 0; i < nm; i++) {
         const blvl_bake_material *m = &b->materials.p[i];
         mats[i] = (blvl_symbols_material){m->source_name ? m->source_name : m->name,
@@ -68,7 +65,7 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
                            .collider_count = nc,
                            .runs = runs,
                            .run_count = nr,
-                           .sources = srcs,
+                           .sources = b->sources.p,
                            .source_count = ns,
                            .materials = mats,
                            .material_count = nm};
@@ -77,7 +74,6 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
 done:
     blvl__bake_dealloc(b, cols, (size_t)nc * sizeof *cols);
     blvl__bake_dealloc(b, runs, most * sizeof *runs);
-    blvl__bake_dealloc(b, srcs, (size_t)ns * sizeof *srcs);
     blvl__bake_dealloc(b, mats, (size_t)nm * sizeof *mats);
     return st;
 }
