@@ -166,12 +166,19 @@ typedef struct mat_run {
     uint32_t next;       /* the next material in first-drawn order */
 } mat_run;
 
-/* Counts per material slot (m, or mat_count for none) and the first-drawn order. */
+static const mat_run EMPTY_RUN = {0, 0, 0, 0, 0, 0, UINT32_MAX};
+
+void blvl__rb_terrain_free(rb *c) {
+    if (c->runs)
+        blvl__dealloc(c->al, c->runs, ((size_t)c->mat_count + 1) * sizeof *c->runs);
+    c->runs = NULL;
+}
+
+/* Counts per material slot (m, or mat_count for none; every slot empty on entry) and the
+ * first-drawn order. */
 static uint32_t count_runs(const rb *c, const blvl_riot_layer *L, size_t cells, mat_run *mr,
                            uint32_t *tot) {
-    uint32_t nm = c->mat_count + 1, head = UINT32_MAX, *tail = &head;
-    for (uint32_t m = 0; m < nm; m++)
-        mr[m] = (mat_run){0, 0, 0, 0, 0, 0, UINT32_MAX};
+    uint32_t head = UINT32_MAX, *tail = &head;
     for (size_t q = 0; q < cells; q++) {
         cell_draw d = cell_draw_of(c, &L->cells[q]);
         for (int run = 0; run < d.runs; run++) {
@@ -202,9 +209,16 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
     *first_source = BLVL_BAKE_NONE;
     bool ceiling = L->type == 1;
     size_t cells = (size_t)g->w * g->h, nm = (size_t)c->mat_count + 1;
-    mat_run *mr = blvl__alloc(c->al, nm * sizeof *mr);
-    if (!mr)
-        return blvl__rb_nomem(c);
+    if (!cells)
+        return BLVL_OK; /* no cells: nothing drawn, no source */
+    if (!c->runs) {
+        c->runs = blvl__alloc(c->al, nm * sizeof *c->runs);
+        if (!c->runs)
+            return blvl__rb_nomem(c);
+        for (size_t m = 0; m < nm; m++)
+            c->runs[m] = EMPTY_RUN;
+    }
+    mat_run *mr = c->runs;
     uint32_t tot[3];
     uint32_t head = count_runs(c, L, cells, mr, tot);
     /* the layer's room, written in place (bake/known.h): no staging copy */
@@ -271,6 +285,7 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
         sf.material = m < c->mat_count ? m : BLVL_BAKE_NONE;
         st = blvl__bake_add_surface_tris(c->b, &sf, ts + mr[m].t0, c->err);
     }
-    blvl__dealloc(c->al, mr, nm * sizeof *mr);
+    for (uint32_t m = head, next; m != UINT32_MAX; m = next) /* empty again for the next layer */
+        next = mr[m].next, mr[m] = EMPTY_RUN;
     return st;
 }
