@@ -160,7 +160,7 @@ int main(void) {
     CHECK_EQ_INT(i0, 0);
     CHECK_EQ_INT(i1, 1);
     CHECK_EQ_INT(i2, BLVL_BAKE_NONE);
-    bake_counts more = {10, 20, 30, 5, 7, 0};
+    bake_counts more = {10, 20, 30, 5, 7, 4, 0};
     CHECK(blvl__bake_reserve_counts(b, &more, NULL) == BLVL_OK);
     more.vertices = BLVL_BAKE_NONE; /* past the tables' limit */
     CHECK(blvl__bake_reserve_counts(b, &more, NULL) == BLVL_E_ARGUMENT);

@@ -23,6 +23,7 @@
 #include "blvl/riot.h"
 #include "blvl/sections.h"
 #include "blvl/sections/bsym.h"
+#include "blvl/symbols.h"
 #include "blvl/trace.h"
 #include "check.h"
 #include "riot_hand.h"
@@ -491,6 +492,46 @@ static void test_materials(const baked *b) {
     }
 }
 
+/* Every drawn triangle's .bsym source is the cell it lies in (its centroid's cell, found from the
+ * positions alone), whatever surfaces the bake drew the cells with: one per layer and material
+ * since the bake keeps a per-triangle source map. Sources are the cells, layer by layer. */
+static void test_triangle_sources(const blvl_riot_level *lv, const baked *b) {
+    blvl_symbols *sym = NULL;
+    blvl_error err;
+    CHECK_EQ_INT(blvl_symbols_open_memory(&sym, b->sym, b->ssz, b->level, 0, NULL, &err), BLVL_OK);
+    if (!sym)
+        return;
+    blvl_Geometry g = b->g;
+    uint32_t ntri = blvl_Geometry_indices_len(g) / 3, wrong = 0, lost = 0, sources = 0;
+    for (uint32_t t = 0; t < ntri; t++) {
+        double x = 0, z = 0;
+        for (int j = 0; j < 3; j++) {
+            blvl_Vertex v = blvl_Geometry_vertices_at(g, blvl_Geometry_indices_at(g, 3 * t + j));
+            x += v.position.x / 3.0, z += v.position.z / 3.0;
+        }
+        uint32_t li;
+        double c, r;
+        if (!locate(lv, x, z, &li, &c, &r)) {
+            lost++;
+            continue;
+        }
+        uint32_t want = (uint32_t)floor(r) * lv->layers[li].width + (uint32_t)floor(c);
+        for (uint32_t k = 0; k < li; k++)
+            want += lv->layers[k].width * lv->layers[k].height;
+        wrong += blvl_symbols_triangle_source(sym, t) != want;
+        sources += blvl_symbols_triangle_source(sym, t) != BLVL_SYMBOLS_NONE;
+    }
+    CHECK(ntri > 0);
+    CHECK_EQ_INT(lost, 0);
+    CHECK_EQ_INT(wrong, 0);
+    CHECK_EQ_INT(sources, ntri);
+    /* fewer surfaces than cells, yet a run per cell: more runs than batches */
+    uint32_t nruns = 0;
+    blvl_symbols_runs(sym, &nruns);
+    CHECK(nruns > blvl_Geometry_batches_len(g));
+    blvl_symbols_free(sym);
+}
+
 static void test_mixed(void) {
     blvl_riot_level lv;
     build_mixed(&lv);
@@ -505,6 +546,7 @@ static void test_mixed(void) {
         test_points(&lv, &b);
         test_entities(&lv, &b);
         test_materials(&b);
+        test_triangle_sources(&lv, &b);
         /* determinism */
         CHECK_EQ_INT(bake_level(&lv, &b2, &err), BLVL_OK);
         CHECK(b.lsz == b2.lsz && memcmp(b.lv, b2.lv, b.lsz) == 0);

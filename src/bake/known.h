@@ -17,7 +17,8 @@
 /* How many more of each the caller is about to add (an estimate: more may follow). */
 typedef struct bake_counts {
     uint32_t sources, vertices, indices, surfaces, colliders;
-    size_t arena; /* bytes of the bake's arena (known hulls, prisms); 0 = no estimate */
+    uint32_t tri_sources; /* triangles of blvl__bake_add_surface_tris surfaces */
+    size_t arena;         /* bytes of the bake's arena (known hulls, prisms); 0 = no estimate */
 } bake_counts;
 
 /* Room in the model's tables for `more` beyond what they hold; BLVL_E_NOMEM or BLVL_E_ARGUMENT
@@ -31,6 +32,18 @@ blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blv
 blvl_status blvl__bake_surface_room(blvl_bake *b, uint32_t vertex_count, uint32_t index_count,
                                     blvl_bake_vertex **vertices, uint32_t **indices,
                                     blvl_error *err);
+
+/* Room at the end of the model's per-triangle source map for `count` entries, written in place
+ * and handed to blvl__bake_add_surface_tris; valid until the next add. */
+blvl_status blvl__bake_tri_source_room(blvl_bake *b, uint32_t count, uint32_t **tri_sources,
+                                       blvl_error *err);
+
+/* blvl_bake_add_surface for a surface whose triangles come from different sources (a run of
+ * cells drawn as one surface): tri_sources[s->index_count / 3] each names a source added
+ * already, or NONE; s->source is ignored. The .bsym still names every triangle's source, so one
+ * surface can stand for many cells: fewer surfaces, the same written geometry and symbols. */
+blvl_status blvl__bake_add_surface_tris(blvl_bake *b, const blvl_bake_surface *s,
+                                        const uint32_t *tri_sources, blvl_error *err);
 
 /* The shape of points[point_count] with face_count faces: face f is face_sizes[f] corner
  * indices in face_indices, in order, counter-clockwise seen from outside. *known false (and

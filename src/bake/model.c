@@ -55,6 +55,7 @@ blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blv
         (st = BAKE_RESERVE(b, b->vertices, more->vertices, err)) ||
         (st = BAKE_RESERVE(b, b->indices, more->indices, err)) ||
         (st = BAKE_RESERVE(b, b->surfaces, more->surfaces, err)) ||
+        (st = BAKE_RESERVE(b, b->tri_sources, more->tri_sources, err)) ||
         (st = BAKE_RESERVE(b, b->colliders, more->colliders, err)))
         return st;
     if (more->arena && !blvl__bake_arena_reserve(b, more->arena))
@@ -243,6 +244,7 @@ void blvl_bake_free(blvl_bake *b) {
     BAKE_FREE(b, b->vertices);
     BAKE_FREE(b, b->indices);
     BAKE_FREE(b, b->surfaces);
+    BAKE_FREE(b, b->tri_sources);
     BAKE_FREE(b, b->colliders);
     BAKE_FREE(b, b->doors);
     BAKE_FREE(b, b->triggers);
@@ -299,7 +301,8 @@ blvl_status blvl_bake_add_source(blvl_bake *b, const blvl_bake_source *s, uint32
         return st;
     if (index)
         *index = b->sources.n;
-    b->sources.p[b->sources.n++] = *s;
+    b->sources.p[b->sources.n++] = (blvl_symbols_source){
+        s->kind, s->index, s->surface_flags, s->contents_flags, s->entity, s->material};
     blvl__ok(err);
     return BLVL_OK;
 }

@@ -10,6 +10,7 @@
 #include "bake/shapes.h"
 #include "blvl/bake.h"
 #include "blvl/common.h"
+#include "blvl/symbols.h"
 
 /* A growable array: p holds cap elements, the first n used. */
 #define BAKE_ARRAY(T)                                                                              \
@@ -30,6 +31,9 @@ typedef struct bake_surface {
     uint32_t first_vertex, vertex_count; /* in blvl_bake.vertices */
     uint32_t first_index, index_count;   /* in blvl_bake.indices, local to the surface */
     uint32_t material, door, breakable, fog, gametypes, source;
+    /* NONE: every triangle's source is `source`; else triangle t's is tri_sources[this + t]
+     * (blvl__bake_add_surface_tris: one surface for many cells, each triangle still named) */
+    uint32_t first_tri_source;
     uint16_t lightmap_layer;
 } bake_surface;
 
@@ -120,12 +124,14 @@ struct blvl_bake {
     blvl_options opt;
     const blvl_allocator *al; /* &opt.allocator */
     blvl_bake_meta meta;      /* strings owned */
-    BAKE_ARRAY(blvl_bake_source) sources;
+    /* kept in the .bsym's form, handed to its writer as they are (no copy of a million) */
+    BAKE_ARRAY(blvl_symbols_source) sources;
     BAKE_ARRAY(bake_image) images;
     BAKE_ARRAY(blvl_bake_material) materials; /* name, source_name, source_texture owned */
     BAKE_ARRAY(blvl_bake_vertex) vertices;
     BAKE_ARRAY(uint32_t) indices;
     BAKE_ARRAY(bake_surface) surfaces;
+    BAKE_ARRAY(uint32_t) tri_sources; /* per triangle, for surfaces with first_tri_source */
     BAKE_ARRAY(bake_collider) colliders;
     BAKE_ARRAY(blvl_bake_door) doors;       /* name, team owned */
     BAKE_ARRAY(blvl_bake_trigger) triggers; /* planes owned */

@@ -189,6 +189,7 @@ blvl_status blvl_bake_add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl
                       .fog = s->fog,
                       .gametypes = s->gametypes,
                       .source = s->source,
+                      .first_tri_source = BLVL_BAKE_NONE,
                       .lightmap_layer = s->lightmap_layer};
     if (s->vertex_count && !vin)
         memcpy(b->vertices.p + b->vertices.n, s->vertices, s->vertex_count * sizeof *s->vertices);
@@ -214,5 +215,46 @@ blvl_status blvl__bake_surface_room(blvl_bake *b, uint32_t vertex_count, uint32_
     *vertices = b->vertices.p ? b->vertices.p + b->vertices.n : NULL; /* NULL: nothing asked */
     *indices = b->indices.p ? b->indices.p + b->indices.n : NULL;
     blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl__bake_tri_source_room(blvl_bake *b, uint32_t count, uint32_t **tri_sources,
+                                       blvl_error *err) {
+    if (!b || !tri_sources)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: tri_source_room needs a bake and an output");
+    blvl_status st = BAKE_RESERVE(b, b->tri_sources, count, err);
+    if (st != BLVL_OK)
+        return st;
+    *tri_sources = b->tri_sources.p ? b->tri_sources.p + b->tri_sources.n : NULL;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl__bake_add_surface_tris(blvl_bake *b, const blvl_bake_surface *s,
+                                        const uint32_t *tri_sources, blvl_error *err) {
+    if (!b || !s || (s->index_count >= 3 && !tri_sources))
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "bake: add_surface_tris needs a bake, a surface and its sources");
+    uint32_t nt = s->index_count / 3u;
+    for (uint32_t t = 0; t < nt; t++) {
+        blvl_status st =
+            blvl__bake_check_index(tri_sources[t], b->sources.n, "triangle source", err);
+        if (st != BLVL_OK)
+            return st;
+    }
+    /* Written in place (blvl__bake_tri_source_room): nothing to copy. */
+    bool in = nt && b->tri_sources.p && tri_sources == b->tri_sources.p + b->tri_sources.n &&
+              nt <= b->tri_sources.cap - b->tri_sources.n;
+    blvl_status st = BAKE_RESERVE(b, b->tri_sources, nt, err);
+    if (st != BLVL_OK)
+        return st;
+    blvl_bake_surface one = *s;
+    one.source = BLVL_BAKE_NONE;
+    if ((st = blvl_bake_add_surface(b, &one, err)) != BLVL_OK)
+        return st;
+    if (nt && !in)
+        memcpy(b->tri_sources.p + b->tri_sources.n, tri_sources, nt * sizeof *tri_sources);
+    b->surfaces.p[b->surfaces.n - 1].first_tri_source = b->tri_sources.n;
+    b->tri_sources.n += nt;
     return BLVL_OK;
 }

@@ -9,12 +9,20 @@
 #include <math.h>
 #include <string.h>
 
+/* Rounded half away from zero, as lround, without a library call per component: the
+ * truncation and the remainder are exact for |x| <= 32767. */
 static int16_t snorm16(double x) {
+    if (x != x)
+        return 0; /* what lround's out-of-range answer gave; no NaN reaches here */
     if (x > 1.0)
         x = 1.0;
     if (x < -1.0)
         x = -1.0;
-    return (int16_t)lround(x * 32767.0);
+    double y = x * 32767.0;
+    int32_t i = (int32_t)y;
+    double f = y - (double)i;
+    i += f >= 0.5 ? 1 : f <= -0.5 ? -1 : 0;
+    return (int16_t)i;
 }
 
 static void fallback(const double n[3], double t[3]) {

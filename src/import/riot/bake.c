@@ -319,6 +319,7 @@ blvl_status blvl_riot_bake(const blvl_riot_level *level, blvl_bake *b, blvl_erro
         blvl__ok(err);
     if (c.layer_entity)
         blvl__dealloc(c.al, c.layer_entity, nl * sizeof *c.layer_entity);
+    blvl__rb_terrain_free(&c);
     table_free(&c);
     return st;
 }

@@ -42,6 +42,9 @@ typedef struct rb {
     /* texture reference -> material index: open addressing, keys 0 = empty slot (ref + 1 kept) */
     uint32_t *mat_keys, *mat_vals;
     uint32_t mat_cap, mat_count;
+    /* bake_terrain.c: one entry per material (and one for none), made once for the bake and left
+     * empty after each layer, so a layer costs its cells, not the level's materials */
+    struct mat_run *runs;
 } rb;
 
 /* bake.c */
@@ -96,6 +99,7 @@ void blvl__rb_grid_free(rb *c, rb_grid *g);
  * and an estimate of its colliders, so the model's tables are sized once (bake_terrain.c). */
 void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n);
 blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *first_source);
+void blvl__rb_terrain_free(rb *c);
 
 /* bake_collide.c */
 blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t first_source);

@@ -1,7 +1,8 @@
 /* One layer's terrain (docs/IMPORT-RIOT.md, "Terrain", "Vertex colour", "Symbols"): the vertex
  * grid in qu with normals and Lambert colours, a symbol source per cell, and the drawn
- * triangles: per cell one surface when both triangles are drawn with one material, else one per
- * drawn triangle. */
+ * triangles: one surface per material of the layer, each cell's triangles in it in cell order
+ * (a cell's two triangles share their corners when both are drawn with one material), and
+ * each triangle's cell in the bake's per-triangle source map. */
 #include <math.h>
 #include <string.h>
 
@@ -107,95 +108,184 @@ static blvl_bake_vertex vertex(const rb_grid *g, const blvl_riot_cell *cell, uin
     return v;
 }
 
+/* What a cell draws: its triangles' materials, and whether both go in one piece (both drawn
+ * with one material: four corners shared) or each alone. */
+typedef struct cell_draw {
+    uint32_t m[2];
+    bool drawn[2];
+    int runs; /* 1: both triangles together; 2: each drawn one alone */
+} cell_draw;
+
+static cell_draw cell_draw_of(const rb *c, const blvl_riot_cell *cell) {
+    cell_draw d;
+    d.m[0] = blvl__rb_material(c, cell->texture[0]);
+    d.m[1] = blvl__rb_material(c, cell->texture[1]);
+    d.drawn[0] = blvl__rb_drawn(cell->texture[0]);
+    d.drawn[1] = blvl__rb_drawn(cell->texture[1]);
+    d.runs = d.drawn[0] && d.drawn[1] && d.m[0] == d.m[1] ? 1 : 2;
+    return d;
+}
+
 void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
     size_t cells = (size_t)L->width * L->height;
-    uint64_t s = n->sources, v = n->vertices, i = n->indices, f = n->surfaces, k = n->colliders;
+    uint64_t s = n->sources, v = n->vertices, i = n->indices, k = n->colliders;
     uint64_t before = k;
     for (size_t q = 0; q < cells; q++) {
         const blvl_riot_cell *cell = &L->cells[q];
-        bool d0 = blvl__rb_drawn(cell->texture[0]), d1 = blvl__rb_drawn(cell->texture[1]);
+        cell_draw d = cell_draw_of(c, cell);
         s++;
-        if (d0 && d1 &&
-            blvl__rb_material(c, cell->texture[0]) == blvl__rb_material(c, cell->texture[1]))
-            v += 4, i += 6, f += 1; /* one surface, as blvl__rb_terrain below */
+        if (d.runs == 1)
+            v += 4, i += 6; /* the two triangles share their four corners */
         else
-            v += 3u * (d0 + d1), i += 3u * (d0 + d1), f += (uint64_t)d0 + d1;
+            v += 3u * (d.drawn[0] + d.drawn[1]), i += 3u * (d.drawn[0] + d.drawn[1]);
         /* one collider per cell is between the merged (fewer) and split (two) extremes */
         k += cell->texture[0] != BLVL_RIOT_HOLE || cell->texture[1] != BLVL_RIOT_HOLE;
     }
+    /* one surface per material the layer draws (at most every material, and the cells) */
+    uint64_t f = n->surfaces + (cells < (uint64_t)c->mat_count + 1 ? cells : c->mat_count + 1u);
+    uint64_t t = n->tri_sources + (i - n->indices) / 3u;
     /* past the tables' limit the model refuses anyway: saturate and let it say so */
     n->sources = s < UINT32_MAX ? (uint32_t)s : UINT32_MAX;
     n->vertices = v < UINT32_MAX ? (uint32_t)v : UINT32_MAX;
     n->indices = i < UINT32_MAX ? (uint32_t)i : UINT32_MAX;
     n->surfaces = f < UINT32_MAX ? (uint32_t)f : UINT32_MAX;
+    n->tri_sources = t < UINT32_MAX ? (uint32_t)t : UINT32_MAX;
     n->colliders = k < UINT32_MAX ? (uint32_t)k : UINT32_MAX;
     /* the colliders' corners in the bake's arena: at most two prisms of 6 corners per cell */
     n->arena += (size_t)(k - before) * 2u * 6u * sizeof(blvl_Vec3);
 }
 
+/* One surface per material the layer draws, in the order the cells first draw each, so the
+ * written geometry (surfaces of a batch in the order added, a surface's vertices in its own
+ * order) and the .bsym's runs are what one surface per cell gave; a per-triangle source map
+ * names each triangle's cell (blvl__bake_add_surface_tris). */
+typedef struct mat_run {
+    uint32_t v, i, t;    /* counts, then (writing) how many written */
+    uint32_t v0, i0, t0; /* where its region starts in the layer's room */
+    uint32_t next;       /* the next material in first-drawn order */
+} mat_run;
+
+static const mat_run EMPTY_RUN = {0, 0, 0, 0, 0, 0, UINT32_MAX};
+
+void blvl__rb_terrain_free(rb *c) {
+    if (c->runs)
+        blvl__dealloc(c->al, c->runs, ((size_t)c->mat_count + 1) * sizeof *c->runs);
+    c->runs = NULL;
+}
+
+/* Counts per material slot (m, or mat_count for none; every slot empty on entry) and the
+ * first-drawn order. */
+static uint32_t count_runs(const rb *c, const blvl_riot_layer *L, size_t cells, mat_run *mr,
+                           uint32_t *tot) {
+    uint32_t head = UINT32_MAX, *tail = &head;
+    for (size_t q = 0; q < cells; q++) {
+        cell_draw d = cell_draw_of(c, &L->cells[q]);
+        for (int run = 0; run < d.runs; run++) {
+            int t = d.runs == 1 ? 0 : run;
+            if (!d.drawn[t])
+                continue;
+            uint32_t m = d.m[t] < c->mat_count ? d.m[t] : c->mat_count;
+            if (!mr[m].t) {
+                *tail = m;
+                tail = &mr[m].next;
+            }
+            mr[m].v += d.runs == 1 ? 4 : 3;
+            mr[m].i += d.runs == 1 ? 6 : 3;
+            mr[m].t += d.runs == 1 ? 2 : 1;
+        }
+    }
+    tot[0] = tot[1] = tot[2] = 0;
+    for (uint32_t m = head; m != UINT32_MAX; m = mr[m].next) {
+        mr[m].v0 = tot[0], mr[m].i0 = tot[1], mr[m].t0 = tot[2];
+        tot[0] += mr[m].v, tot[1] += mr[m].i, tot[2] += mr[m].t;
+        mr[m].v = mr[m].i = mr[m].t = 0;
+    }
+    return head;
+}
+
 blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *first_source) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
-    blvl_status st = BLVL_OK;
     *first_source = BLVL_BAKE_NONE;
     bool ceiling = L->type == 1;
+    size_t cells = (size_t)g->w * g->h, nm = (size_t)c->mat_count + 1;
+    if (!cells)
+        return BLVL_OK; /* no cells: nothing drawn, no source */
+    if (!c->runs) {
+        c->runs = blvl__alloc(c->al, nm * sizeof *c->runs);
+        if (!c->runs)
+            return blvl__rb_nomem(c);
+        for (size_t m = 0; m < nm; m++)
+            c->runs[m] = EMPTY_RUN;
+    }
+    mat_run *mr = c->runs;
+    uint32_t tot[3];
+    uint32_t head = count_runs(c, L, cells, mr, tot);
+    /* the layer's room, written in place (bake/known.h): no staging copy */
+    blvl_bake_vertex *vs = NULL;
+    uint32_t *idx = NULL, *ts = NULL;
+    blvl_status st = blvl__bake_surface_room(c->b, tot[0], tot[1], &vs, &idx, c->err);
+    if (st == BLVL_OK)
+        st = blvl__bake_tri_source_room(c->b, tot[2], &ts, c->err);
     for (uint32_t r = 0; r < g->h && st == BLVL_OK; r++)
-        for (uint32_t col = 0; col < g->w && st == BLVL_OK; col++) {
+        for (uint32_t col = 0; col < g->w; col++) {
             size_t k = (size_t)r * g->w + col;
             const blvl_riot_cell *cell = &L->cells[k];
             /* the source: the four corners' vertex types, the cell's flags and layer type */
             uint32_t types = 0;
             for (int q = 0; q < 4; q++)
                 types |= (uint32_t)L->vertices[corner_index(g, r, col, q)].type << (8 * q);
-            uint32_t m[2] = {blvl__rb_material(c, cell->texture[0]),
-                             blvl__rb_material(c, cell->texture[1])};
+            cell_draw d = cell_draw_of(c, cell);
             blvl_bake_source s = {blvl_SourceKind_Face,
                                   (uint32_t)k,
                                   types,
                                   (uint32_t)cell->flags | (L->type << 16),
                                   c->layer_entity[layer],
-                                  m[0] != BLVL_BAKE_NONE ? m[0] : m[1]};
+                                  d.m[0] != BLVL_BAKE_NONE ? d.m[0] : d.m[1]};
             uint32_t src;
             if ((st = blvl_bake_add_source(c->b, &s, &src, c->err)) != BLVL_OK)
                 break;
             if (k == 0)
                 *first_source = src;
-            bool drawn[2] = {blvl__rb_drawn(cell->texture[0]), blvl__rb_drawn(cell->texture[1])};
             const uint8_t(*tri)[3] = TRI[cell->flags & 1];
-            /* one surface for both triangles when they share a material, else one each */
-            int runs = drawn[0] && drawn[1] && m[0] == m[1] ? 1 : 2;
-            for (int run = 0; run < runs && st == BLVL_OK; run++) {
-                /* written straight into the model's arrays (bake/known.h): no staging copy */
-                blvl_bake_vertex *vs;
-                uint32_t *idx, nv = 0, ni = 0;
-                if ((st = blvl__bake_surface_room(c->b, 4, 6, &vs, &idx, c->err)) != BLVL_OK)
-                    break;
+            for (int run = 0; run < d.runs; run++) {
+                int only = d.runs == 1 ? -1 : run; /* -1: both triangles */
+                if (only >= 0 && !d.drawn[only])
+                    continue;
+                uint32_t m = d.m[only < 0 ? 0 : only];
+                mat_run *u = &mr[m < c->mat_count ? m : c->mat_count];
+                blvl_bake_vertex *vv = vs + u->v0 + u->v;
+                uint32_t *ii = idx + u->i0 + u->i, nv = 0, ni = 0;
                 int slot[4] = {-1, -1, -1, -1};
                 for (int t = 0; t < 2; t++) {
-                    if (!drawn[t] || (runs == 2 && t != run))
+                    if (!d.drawn[t] || (only >= 0 && t != only))
                         continue;
                     for (int j = 0; j < 3; j++) {
                         /* a ceiling faces down: the same corners the other way round */
                         int q = tri[t][ceiling && j ? 3 - j : j];
                         if (slot[q] < 0) {
                             slot[q] = (int)nv;
-                            vs[nv++] = vertex(g, cell, r, col, q);
+                            vv[nv++] = vertex(g, cell, r, col, q);
                         }
-                        idx[ni++] = (uint32_t)slot[q];
+                        ii[ni++] = u->v + (uint32_t)slot[q]; /* local to the material's surface */
                     }
+                    ts[u->t0 + u->t++] = src;
                 }
-                if (!ni)
-                    continue;
-                blvl_bake_surface sf;
-                blvl_bake_surface_init(&sf);
-                sf.vertices = vs;
-                sf.vertex_count = nv;
-                sf.indices = idx;
-                sf.index_count = ni;
-                sf.material = m[runs == 1 ? 0 : run];
-                sf.source = src;
-                st = blvl_bake_add_surface(c->b, &sf, c->err);
+                u->v += nv;
+                u->i += ni;
             }
         }
+    for (uint32_t m = head; m != UINT32_MAX && st == BLVL_OK; m = mr[m].next) {
+        blvl_bake_surface sf;
+        blvl_bake_surface_init(&sf);
+        sf.vertices = vs + mr[m].v0;
+        sf.vertex_count = mr[m].v;
+        sf.indices = idx + mr[m].i0;
+        sf.index_count = mr[m].i;
+        sf.material = m < c->mat_count ? m : BLVL_BAKE_NONE;
+        st = blvl__bake_add_surface_tris(c->b, &sf, ts + mr[m].t0, c->err);
+    }
+    for (uint32_t m = head, next; m != UINT32_MAX; m = next) /* empty again for the next layer */
+        next = mr[m].next, mr[m] = EMPTY_RUN;
     return st;
 }
