@@ -9,6 +9,11 @@
 # and the markers; textures_ms: the textures decoded and swapped in after the first frame),
 # the browser's CPU time (all its processes, up to both notes) and the server's CPU time for
 # that page load; last the medians and the load average.
+# Each level is measured twice: "cold", the browser launched with the page's URL (its own start,
+# about 2.5 s here for SwiftShader's GPU process, is inside the page's times), and "warm", the
+# browser already running (a fresh profile, started on a blank local page that navigates to the
+# view's URL 2 s later): what a user sees who opens the printed URL in the browser they have open.
+# Both start with an empty cache: nothing of the page is cached.
 #   scripts/bench-view.sh BUILD_DIR [RUNS]
 set -eu
 build=${1:-build}
@@ -42,9 +47,10 @@ done <"$src/schema/core_tags.txt"
 ticks=$(getconf CLK_TCK)
 cpu_of() { awk -v t="$ticks" '{printf "%.2f", ($14 + $15) / t}' "/proc/$1/stat"; }
 
-bench_level() { # LEVEL NAME
+bench_level() { # LEVEL NAME cold|warm
 level=$1
-echo "== $2: $level, $(wc -c <"$level") bytes"
+mode=$3
+echo "== $2, $mode browser: $level, $(wc -c <"$level") bytes"
 "$blvl" view "$level" --port 0 >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 600); do
@@ -53,6 +59,13 @@ for _ in $(seq 600); do
 done
 url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/server.log" | head -n 1)
 grep "exported the level" "$work/server.log"
+start="${url}?panel=0"
+if [ "$mode" = warm ]; then
+    # a blank local page that sends the running browser to the view 2 s after its start
+    printf '<!doctype html><title>warm</title><script>setTimeout(function () {\n location.href = %s;\n}, 2000);</script>\n' \
+        "'${url}?panel=0'" >"$work/warm.html"
+    start="file://$work/warm.html"
+fi
 for i in $(seq "$runs"); do
     before=$(cpu_of "$server")
     # the browser's CPU time (all its processes, reaped by it) from launch to its end, printed
@@ -64,10 +77,10 @@ signal.signal(signal.SIGTERM, lambda *a: p.terminate())
 p.wait()
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print("browser cpu_s=%.2f" % (r.ru_utime + r.ru_stime))' timeout 120 "$chromium" --headless --no-sandbox --use-angle=swiftshader \
-        --enable-unsafe-swiftshader --user-data-dir="$work/profile-$(basename "$level")-$i" \
+        --enable-unsafe-swiftshader --user-data-dir="$work/profile-$(basename "$level")-$mode-$i" \
         --no-first-run --disable-breakpad --disable-crash-reporter \
         --disable-extensions --window-size=1024,768 --remote-debugging-port=0 \
-        "${url}?panel=0" 2>"$work/chromium$i.log" >"$work/cpu$i.txt" &
+        "$start" 2>"$work/chromium$i.log" >"$work/cpu$i.txt" &
     browser=$!
     # the first frame (ready), then the frame with the materials and the textures swapped in
     # (notes)
@@ -98,6 +111,8 @@ wait "$server" || true
 server=
 }
 
-bench_level "$ref" "reference (the default level)"
-bench_level "$build/bench/view30.blvl" "the 30 MB level"
+for mode in cold warm; do
+    bench_level "$ref" "reference (the default level)" "$mode"
+    bench_level "$build/bench/view30.blvl" "the 30 MB level" "$mode"
+done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
