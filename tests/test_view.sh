@@ -71,8 +71,9 @@ json.dump({"colliders": [{"lo": dict(zip("xyz", lo)), "hi": dict(zip("xyz", hi))
 json.dump({"name": "wall", "author": "test_view", "created": 0, "tool": "test_view",
            "engine": "Urt"}, open("meta.json", "w"))
 EOF
-ok "pack the wall level" "$blvl" pack -o wall.blvl meta=meta.json geometry=geometry.json \
-    cameras=cameras.json sim=sim.json textures=textures.json
+parts=() # one section per file written above, named for its tag
+for f in *.json; do parts+=("${f%.json}=$f"); done
+ok "pack the wall level (${#parts[@]} sections)" "$blvl" pack -o wall.blvl "${parts[@]}"
 
 # ---- the server ------------------------------------------------------------------------------
 "$blvl" view wall.blvl --port 0 >server.log 2>server.err &
