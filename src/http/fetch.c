@@ -4,6 +4,7 @@
  * temporary is renamed into place only when all of it checked. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,86 @@
 #include "http/cache.h"
 #include "http/conn.h"
 
-#define WRITEBACK_STEP (8u << 20)
+#define WRITEBACK_STEP (4u << 20)
+
+/* Flushes the temporary to disk from a thread of its own while the transfer goes on, so that
+ * the fsync before the rename finds only the tail left. On a virtual disk a flush is the host
+ * writing what the guest wrote: 30 MB took 23-25 ms at the end, and starting the write-back
+ * early (sync_file_range) left 17-19 ms of it; flushed every 4 MiB as the bytes land it leaves
+ * 2-5 ms. A flush error is kept: the kernel reports it to one fsync only. */
+typedef struct flusher {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_t thread;
+    int fd;
+    bool running; /* the thread was started */
+    bool stop;
+    uint64_t want; /* bytes written when a flush was last asked for */
+    uint64_t done; /* bytes known flushed */
+    int error;     /* errno of a failed flush, 0 if none */
+} flusher;
+
+static void *flusher_main(void *arg) {
+    flusher *fl = arg;
+    pthread_mutex_lock(&fl->lock);
+    for (;;) {
+        while (!fl->stop && fl->want == fl->done)
+            pthread_cond_wait(&fl->wake, &fl->lock);
+        if (fl->want == fl->done) /* stopped with nothing asked */
+            break;
+        uint64_t target = fl->want;
+        pthread_mutex_unlock(&fl->lock);
+        int rc = fdatasync(fl->fd);
+        int e = rc ? errno : 0;
+        pthread_mutex_lock(&fl->lock);
+        fl->done = target;
+        if (e && !fl->error)
+            fl->error = e;
+        if (fl->stop)
+            break;
+    }
+    pthread_mutex_unlock(&fl->lock);
+    return NULL;
+}
+
+static void flusher_start(flusher *fl, int fd) {
+    memset(fl, 0, sizeof *fl);
+    fl->fd = fd;
+    if (pthread_mutex_init(&fl->lock, NULL) != 0)
+        return;
+    if (pthread_cond_init(&fl->wake, NULL) != 0) {
+        pthread_mutex_destroy(&fl->lock);
+        return;
+    }
+    fl->running = pthread_create(&fl->thread, NULL, flusher_main, fl) == 0;
+    if (!fl->running) {
+        pthread_cond_destroy(&fl->wake);
+        pthread_mutex_destroy(&fl->lock);
+    }
+}
+
+/* Asks for a flush of what is written so far; never waits for one. */
+static void flusher_ask(flusher *fl, uint64_t written) {
+    pthread_mutex_lock(&fl->lock);
+    fl->want = written;
+    pthread_cond_signal(&fl->wake);
+    pthread_mutex_unlock(&fl->lock);
+}
+
+/* Waits for the thread (its flush in progress, if any) and returns a flush's errno, or 0. */
+static int flusher_stop(flusher *fl) {
+    if (!fl->running)
+        return 0;
+    pthread_mutex_lock(&fl->lock);
+    fl->stop = true;
+    pthread_cond_signal(&fl->wake);
+    pthread_mutex_unlock(&fl->lock);
+    pthread_join(fl->thread, NULL);
+    fl->running = false;
+    pthread_cond_destroy(&fl->wake);
+    pthread_mutex_destroy(&fl->lock);
+    return fl->error;
+}
 
 typedef struct fetch_ctx {
     blvl__conn *conn;
@@ -26,7 +106,8 @@ typedef struct fetch_ctx {
     blvl_stream *stream;
     blvl_error bad; /* the first section that failed its digest */
     uint64_t written;
-    uint64_t queued;    /* bytes handed to the kernel's write-back so far (sync_file_range) */
+    uint64_t queued; /* bytes handed to the flusher (or the kernel's write-back) so far */
+    flusher flush;
     blvl__cache *cache; /* NULL: none; else checked sections and the table are put there */
     const blvl_allocator *a;
 } fetch_ctx;
@@ -88,11 +169,14 @@ static int file_sink(void *user, uint64_t off, const void *data, size_t len, boo
         left -= (size_t)n;
     }
     f->written += len;
-    /* Start the write-back of every 8 MiB as it lands, so that the fsync before the rename
-     * finds little left to write (it was a quarter of a whole-level fetch). Advice only. */
+    /* Flush every 4 MiB as it lands (see flusher); without the thread, at least start the
+     * write-back (advice only). */
     if (f->written - f->queued >= WRITEBACK_STEP) {
-        (void)sync_file_range(f->fd, (off_t)f->queued, (off_t)(f->written - f->queued),
-                              SYNC_FILE_RANGE_WRITE);
+        if (f->flush.running)
+            flusher_ask(&f->flush, f->written);
+        else
+            (void)sync_file_range(f->fd, (off_t)f->queued, (off_t)(f->written - f->queued),
+                                  SYNC_FILE_RANGE_WRITE);
         f->queued = f->written;
     }
     blvl_error e = {0};
@@ -132,8 +216,10 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
     if (st == BLVL_OK)
         st = blvl_stream_new(&f.stream, opt, on_stream, &f, err);
     if (st == BLVL_OK) {
+        flusher_start(&f.flush, f.fd);
         st = blvl__conn_get(f.conn, 0, UINT64_MAX, true, file_sink, &f, NULL, err);
     }
+    int flush_error = flusher_stop(&f.flush);
     if (st == BLVL_OK)
         st = blvl_stream_finish(f.stream, err);
     if (st == BLVL_OK && f.bad.code != BLVL_OK) {
@@ -141,6 +227,8 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
         if (err)
             *err = f.bad;
     }
+    if (st == BLVL_OK && flush_error)
+        st = blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", tmp, strerror(flush_error));
     if (st == BLVL_OK && fsync(f.fd) != 0)
         st = blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", tmp, strerror(errno));
     if (close(f.fd) != 0 && st == BLVL_OK)
