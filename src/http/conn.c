@@ -469,6 +469,14 @@ static blvl_status back_off(blvl__conn *c, unsigned attempt, uint64_t *delay, co
     return BLVL_OK;
 }
 
+/* The answer's status: from our header parser, else from libcurl (a transfer that failed before
+ * a status line was read gives 0). */
+static long response_status(blvl__conn *c) {
+    long status = c->head.status;
+    if (!status)
+        curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
+    return status;
+}
 blvl_status blvl__conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool allow_whole,
                            blvl__conn_sink sink, void *user, bool *whole, blvl_error *err) {
     c->req_start = start;
@@ -505,9 +513,7 @@ blvl_status blvl__conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool all
         }
         if (c->resp_ok && c->resp_whole)
             got_whole = true;
-        long status = c->head.status;
-        if (!status)
-            curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
+        long status = response_status(c);
         bool timeout = false;
         char why[CURL_ERROR_SIZE + 64];
         if (rc == CURLE_OK && c->resp_ok) {
@@ -607,9 +613,7 @@ blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__c
         }
         uint64_t after;
         spans_left(s, n, &after);
-        long status = c->head.status;
-        if (!status)
-            curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
+        long status = response_status(c);
         bool timeout = false;
         char why[CURL_ERROR_SIZE + 64];
         if (rc == CURLE_OK && c->resp_ok) {
