@@ -130,12 +130,17 @@ bool blvl__bake_tangents_window(const blvl_bake_vertex *v, uint32_t nv, const ui
                                 blvl__bake_tangent_emit emit, void *ctx) {
     const uint32_t W = BAKE_TANGENT_WINDOW, nt = ni / 3u;
     double *sdir = ring, *tdir = ring + 3 * (size_t)W;
-    /* low[t]: the least vertex a triangle at or after t names; below it, every sum is final */
+    /* low[t]: the least vertex a triangle at or after t names; below it, every sum is final.
+     * When triangle t is summed, the ring holds [low[t], low[t] + W): a triangle naming a vertex
+     * past that is found here, before anything is emitted, so a caller that streams what emit
+     * gives never has to take a vertex back. */
     for (uint32_t t = nt, m = nv; t-- > 0;) {
         const uint32_t *q = idx + 3 * (size_t)t;
         m = q[0] < m ? q[0] : m;
         m = q[1] < m ? q[1] : m;
         m = q[2] < m ? q[2] : m;
+        if (q[0] - m >= W || q[1] - m >= W || q[2] - m >= W)
+            return false;
         low[t] = m;
     }
     uint32_t base = 0; /* vertices below base are emitted; the ring holds [base, base + W) */
@@ -149,11 +154,7 @@ bool blvl__bake_tangents_window(const blvl_bake_vertex *v, uint32_t nv, const ui
         }
         if (t == nt)
             break;
-        const uint32_t *q = idx + 3 * (size_t)t;
-        if (q[0] - base >= W || q[1] - base >= W || q[2] - base >= W) {
-            memset(ring, 0, 6 * (size_t)W * sizeof *ring); /* left zero for the next surface */
-            return false;
-        }
+        const uint32_t *q = idx + 3 * (size_t)t; /* within the ring: checked above */
         double s[3], w[3];
         if (!triangle_dirs(v, q, s, w))
             continue;

@@ -17,8 +17,8 @@ void blvl__bake_tangents(const blvl_bake_vertex *v, uint32_t nv, const uint32_t 
  * and each vertex is handed to emit, in vertex order, as soon as no later triangle names it.
  * Every sum is added in the same order as blvl__bake_tangents adds it, so the values are the
  * same. `ring` holds 6 * BAKE_TANGENT_WINDOW doubles, zero on entry and left zero; `low` holds
- * ni / 3 entries. False when a triangle names a vertex past the window (some vertices may have
- * been emitted): the caller then uses blvl__bake_tangents for the whole surface. */
+ * ni / 3 entries. False, before any vertex is emitted, when a triangle names a vertex past the
+ * window: the caller then uses blvl__bake_tangents for the whole surface. */
 #define BAKE_TANGENT_WINDOW 4096u
 typedef void (*blvl__bake_tangent_emit)(void *ctx, uint32_t vertex, blvl_Snorm16x4 tangent);
 bool blvl__bake_tangents_window(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx,

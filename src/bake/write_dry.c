@@ -4,6 +4,14 @@
 #include "common/error.h"
 #include "fb/reserve.h"
 
+/* The geometry section's sink: its bytes are made and dropped, only counted. */
+static blvl_status count_bytes(void *ctx, const void *data, size_t size, blvl_error *err) {
+    (void)data;
+    *(size_t *)ctx += size;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
 typedef blvl_status (*dry_fn)(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                               blvl_error *err);
 
@@ -37,9 +45,10 @@ blvl_status blvl__bake_write_dry(blvl_bake *b, double *cpu_seconds, size_t *byte
         if (has[i] && (st = fns[i](b, fb, &buf, err)) == BLVL_OK)
             *bytes += buf.size;
         /* geometry after sim, as the writer orders them */
-        if (i == 1 && st == BLVL_OK && blvl__bake_has_geometry(b) &&
-            (st = blvl__bake_write_geometry(b, &plan, fb, &buf, err)) == BLVL_OK)
-            *bytes += buf.size;
+        if (i == 1 && st == BLVL_OK && blvl__bake_has_geometry(b)) {
+            const bake_sink sink = {count_bytes, bytes};
+            st = blvl__bake_write_geometry(b, &plan, fb, &sink, err);
+        }
     }
     static const uint8_t zero[16] = {0};
     if (st == BLVL_OK && (st = blvl__bake_write_symbols(b, &plan, zero, fb, &buf, err)) == BLVL_OK)

@@ -1,6 +1,8 @@
 /* The geometry section: vertices with their tangents and indices in batch order (surfaces of
  * a batch are contiguous, each surface's vertices follow in its own order), batches with their
- * bounds, and the materials. */
+ * bounds, and the materials. The vertices are the buffer's first vector, so they are its last
+ * bytes: everything else is built first and the vertices are streamed after it, a piece at a
+ * time, never the whole array in memory (a level's are hundreds of MiB). */
 #include <string.h>
 
 #include "bake/material_ext.h"
@@ -58,13 +60,30 @@ static blvl_status build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl
     return BLVL_OK;
 }
 
+/* The vertices stream out in pieces of this many bytes (a whole number of vertices): the
+ * section's largest part never needs to be in memory at once. */
+#define VERTEX_PIECE (20160u * sizeof(blvl_Vertex))
+
 typedef struct emit_ctx {
     const blvl_bake_vertex *sv; /* the surface's vertices */
-    uint8_t *dst;               /* where its first is written */
+    uint8_t *piece;             /* VERTEX_PIECE bytes; `fill` of them written */
+    size_t fill;
+    const bake_sink *sink;
+    blvl_status st;
+    blvl_error *err;
 } emit_ctx;
 
+static void flush(emit_ctx *e) {
+    if (e->st == BLVL_OK && e->fill)
+        e->st = e->sink->put(e->sink->ctx, e->piece, e->fill, e->err);
+    e->fill = 0;
+}
+
+/* Vertices come in plan order and, within a surface, in vertex order (tangents.h). */
 static void emit(void *ctx, uint32_t i, blvl_Snorm16x4 tangent) {
-    const emit_ctx *e = ctx;
+    emit_ctx *e = ctx;
+    if (e->fill == VERTEX_PIECE)
+        flush(e);
     const blvl_bake_vertex *v = &e->sv[i];
     blvl_Vertex d;
     d.position = (blvl_Vec3){v->position[0], v->position[1], v->position[2]};
@@ -73,14 +92,14 @@ static void emit(void *ctx, uint32_t i, blvl_Snorm16x4 tangent) {
     d.lightmap_uv = (blvl_Vec2){v->lightmap_uv[0], v->lightmap_uv[1]};
     d.color = (blvl_Rgba8){v->color[0], v->color[1], v->color[2], v->color[3]};
     d.tangent = tangent;
-    memcpy(e->dst + (size_t)i * sizeof d, &d, sizeof d);
+    memcpy(e->piece + e->fill, &d, sizeof d);
+    e->fill += sizeof d;
 }
 
-/* The vertices in plan order, each with its tangent, written in place into the builder's
- * vector at `dst` (no staging copy: a level's vertices are tens of MiB). Tangents through the
- * window (tangents.h); a surface whose triangles name vertices far apart through a scratch of
- * its size, allocated only then. */
-static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, uint8_t *dst,
+/* The vertices in plan order, each with its tangent, into the sink (the tail of the section's
+ * buffer). Tangents through the window (tangents.h); a surface whose triangles name vertices far
+ * apart through a scratch of its size, allocated only then. */
+static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, const bake_sink *sink,
                                 blvl_error *err) {
     uint32_t most = 0, most_tri = 0;
     for (uint32_t i = 0; i < b->surfaces.n; i++) {
@@ -91,26 +110,25 @@ static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, uint8
     size_t ring_n = 6 * (size_t)BAKE_TANGENT_WINDOW, full_n = 6 * (size_t)most;
     double *ring = blvl__alloc(b->al, ring_n * sizeof *ring), *full = NULL;
     uint32_t *low = blvl__alloc(b->al, ((size_t)most_tri + 1) * sizeof *low);
+    emit_ctx e = {.piece = blvl__alloc(b->al, VERTEX_PIECE), .sink = sink, .err = err};
     blvl_Snorm16x4 *tan = NULL;
-    blvl_status st = BLVL_OK;
-    if (!ring || !low) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
+    if (!ring || !low || !e.piece) {
+        e.st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
         goto done;
     }
     memset(ring, 0, ring_n * sizeof *ring);
-    for (uint32_t o = 0; o < plan->order_count; o++) {
+    for (uint32_t o = 0; o < plan->order_count && e.st == BLVL_OK; o++) {
         const bake_surface *s = &b->surfaces.p[plan->order[o]];
-        emit_ctx e = {b->vertices.p + s->first_vertex, dst};
+        e.sv = b->vertices.p + s->first_vertex;
         const uint32_t *si = b->indices.p + s->first_index;
         uint32_t nv = s->vertex_count;
-        dst += (size_t)nv * sizeof(blvl_Vertex);
         if (blvl__bake_tangents_window(e.sv, nv, si, s->index_count, ring, low, emit, &e))
             continue;
         if (!full) {
             full = blvl__alloc(b->al, full_n * sizeof *full);
             tan = blvl__alloc(b->al, (size_t)most * sizeof *tan);
             if (!full || !tan) {
-                st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
+                e.st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
                 goto done;
             }
         }
@@ -118,12 +136,14 @@ static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, uint8
         for (uint32_t k = 0; k < nv; k++)
             emit(&e, k, tan[k]);
     }
+    flush(&e);
 done:
+    blvl__bake_dealloc(b, e.piece, VERTEX_PIECE);
     blvl__bake_dealloc(b, ring, ring_n * sizeof *ring);
     blvl__bake_dealloc(b, low, ((size_t)most_tri + 1) * sizeof *low);
     blvl__bake_dealloc(b, full, full_n * sizeof *full);
     blvl__bake_dealloc(b, tan, (size_t)most * sizeof *tan);
-    return st;
+    return e.st;
 }
 
 static void grow(blvl_Vec3 *lo, blvl_Vec3 *hi, const float p[3]) {
@@ -162,7 +182,7 @@ static void put_indices(const blvl_bake *b, const bake_plan *plan, uint8_t *dst,
 }
 
 blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
-                                      blvl_fb_builder *fb, bake_buf *out, blvl_error *err) {
+                                      blvl_fb_builder *fb, const bake_sink *sink, blvl_error *err) {
     uint32_t nv = b->vertices.n, ni = b->indices.n, nb = plan->batch_count;
     uint32_t nr = nb > b->materials.n ? nb : b->materials.n;
     blvl_Vec3 *bounds = nb ? blvl__alloc(b->al, (size_t)nb * 2 * sizeof *bounds) : NULL;
@@ -174,14 +194,11 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     }
     blvl_fb_builder_reset(fb);
     blvl_fb_ref vref = 0, iref = 0;
-    if (nv) {
-        uint8_t *p = blvl__fb_vector_start(fb, nv, sizeof(blvl_Vertex), 4);
-        if (!p) {
+    if (nv) { /* the vertices follow the buffer: put_vertices streams them after it */
+        if (!blvl__fb_tail_start(fb, nv, sizeof(blvl_Vertex), 4)) {
             st = blvl_fb_builder_status(fb, err);
             goto done;
         }
-        if ((st = put_vertices(b, plan, p, err)) != BLVL_OK)
-            goto done;
         vref = blvl__fb_vector_end(fb, nv);
     }
     if (ni) {
@@ -217,7 +234,13 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     blvl_Geometry_add_indices(fb, iref);
     blvl_Geometry_add_batches(fb, bref);
     blvl_Geometry_add_materials(fb, mref);
-    st = blvl_Geometry_finish(fb, blvl_Geometry_end(fb), &out->data, &out->size, err);
+    const uint8_t *front = NULL;
+    size_t front_size = 0;
+    st = blvl_Geometry_finish(fb, blvl_Geometry_end(fb), &front, &front_size, err);
+    if (st == BLVL_OK)
+        st = sink->put(sink->ctx, front, front_size, err);
+    if (st == BLVL_OK && nv)
+        st = put_vertices(b, plan, sink, err);
 done:
     blvl__bake_dealloc(b, bounds, (size_t)nb * 2 * sizeof *bounds);
     blvl__bake_refs_free(b, refs, nr);

@@ -24,6 +24,7 @@ struct blvl_fb_builder {
     const blvl_allocator *a; /* &alloc */
     uint8_t *buf;
     size_t cap, used; /* bytes live at buf[cap - used, cap) */
+    size_t tail;      /* bytes of a first vector kept out of buf (blvl__fb_tail_start) */
     size_t minalign;
     int in_table;
     pending *fields;
@@ -70,7 +71,7 @@ static int reserve(blvl_fb_builder *b, void **arr, size_t *cap, size_t need, siz
 static int room(blvl_fb_builder *b, size_t n) {
     if (b->status)
         return 0;
-    if (n > BLVL_FB_MAX_SIZE || b->used + n > BLVL_FB_MAX_SIZE) {
+    if (n > BLVL_FB_MAX_SIZE || b->tail + b->used + n > BLVL_FB_MAX_SIZE) {
         set_error(b, BLVL_E_ARGUMENT, "buffer would exceed 2 GiB");
         return 0;
     }
@@ -107,7 +108,7 @@ static uint8_t *push(blvl_fb_builder *b, size_t n) {
 static int align_for(blvl_fb_builder *b, size_t len, size_t align) {
     if (align > b->minalign)
         b->minalign = align;
-    size_t pad = (align - ((b->used + len) & (align - 1))) & (align - 1);
+    size_t pad = (align - ((b->tail + b->used + len) & (align - 1))) & (align - 1);
     return pad == 0 || push(b, pad) != NULL;
 }
 
@@ -181,6 +182,7 @@ void blvl_fb_builder_free(blvl_fb_builder *b) {
 
 void blvl_fb_builder_reset(blvl_fb_builder *b) {
     b->used = 0;
+    b->tail = 0;
     b->minalign = 4;
     b->in_table = 0;
     b->nfields = 0;
@@ -262,6 +264,35 @@ void *blvl__fb_vector_start(blvl_fb_builder *b, size_t count, size_t elem_size, 
 
 blvl_fb_ref blvl__fb_vector_end(blvl_fb_builder *b, size_t count) {
     return vector_end(b, count);
+}
+
+/* Every distance inside the buffer is a difference of two end distances, so the tail's bytes
+ * need not be in buf: only the alignment (align_for) and the size limit (room) count them. */
+int blvl__fb_tail_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align) {
+    if (!not_in_table(b, "vector created inside a table"))
+        return 0;
+    if (b->used || b->tail) {
+        set_error(b, BLVL_E_ARGUMENT, "a tail vector is the first thing built");
+        return 0;
+    }
+    if (elem_size && count > BLVL_FB_MAX_SIZE / elem_size) {
+        set_error(b, BLVL_E_ARGUMENT, "vector over 2 GiB");
+        return 0;
+    }
+    if (align < 4)
+        align = 4;
+    if ((count * elem_size) & (align - 1)) { /* the padding would follow it: not worth a case */
+        set_error(b, BLVL_E_ARGUMENT, "a tail vector's bytes are a multiple of its alignment");
+        return 0;
+    }
+    if (align > b->minalign)
+        b->minalign = align;
+    b->tail = count * elem_size;
+    return 1;
+}
+
+size_t blvl__fb_tail_size(const blvl_fb_builder *b) {
+    return b->tail;
 }
 
 blvl_fb_ref blvl_fb_create_struct_vector(blvl_fb_builder *b, const blvl_fb_type *t,

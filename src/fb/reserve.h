@@ -20,4 +20,13 @@ int blvl__fb_builder_reserve(blvl_fb_builder *b, size_t bytes);
 void *blvl__fb_vector_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align);
 blvl_fb_ref blvl__fb_vector_end(blvl_fb_builder *b, size_t count);
 
+/* The first vector of a buffer left out of the builder's memory (a section's vertices are
+ * hundreds of MiB): only on an empty builder; then blvl__fb_vector_end(b, count) as for any
+ * vector. The finished buffer is what blvl_fb_finish returns followed by the vector's
+ * count * elem_size bytes, which the caller produces itself (blvl__fb_tail_size of them), so
+ * they never need to be in memory at once. 0 on failure (the builder's error set), and when
+ * the bytes are not a multiple of align. */
+int blvl__fb_tail_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align);
+size_t blvl__fb_tail_size(const blvl_fb_builder *b);
+
 #endif
