@@ -10,21 +10,22 @@
 #include "blvl/bake.h"
 #include "blvl/sections/sim.h"
 
-/* One collider's shape: Planes (kind blvl_Shape_Planes) or Hull (blvl_Shape_Hull). */
+/* One collider's shape: Planes (kind blvl_Shape_Planes) or Hull (blvl_Shape_Hull). Pointers,
+ * then the rest, so a level's hundreds of thousands carry no padding (80 bytes on 64 bits). */
 typedef struct bake_shape {
-    uint8_t kind;
-    blvl_Vec3 lo, hi; /* bounds, qu */
     /* Planes: outward planes, the brush's own faces first, then the axial planes it lacks,
      * then the edge bevels; each unit length. */
     blvl_Plane *planes;
-    uint32_t plane_count;
     /* Hull */
     blvl_Vec3 *vertices;
-    uint32_t vertex_count;
     uint32_t *face_sizes;
-    uint32_t face_count;
     uint32_t *face_indices;
+    blvl_Vec3 lo, hi; /* bounds, qu */
+    uint32_t plane_count;
+    uint32_t vertex_count;
+    uint32_t face_count;
     uint32_t face_index_count;
+    uint8_t kind;
     /* Hull: vertices, face_sizes and face_indices are one allocation at vertices (known.c:
      * one allocation per collider, not three); blvl__bake_shape_free frees it whole. */
     bool packed;
