@@ -21,7 +21,7 @@ static int16_t snorm16(double x) {
     double y = x * 32767.0;
     int32_t i = (int32_t)y;
     double f = y - (double)i;
-    i += f >= 0.5 ? 1 : f <= -0.5 ? -1 : 0;
+    i += (f >= 0.5) - (f <= -0.5); /* no branch: which way it goes is the data's coin toss */
     return (int16_t)i;
 }
 
