@@ -45,6 +45,25 @@ blvl_status blvl__bake_tri_source_room(blvl_bake *b, uint32_t count, uint32_t **
 blvl_status blvl__bake_add_surface_tris(blvl_bake *b, const blvl_bake_surface *s,
                                         const uint32_t *tri_sources, blvl_error *err);
 
+/* `bytes` from the bake's arena (8-aligned), freed with the bake; NULL when out of memory. An
+ * importer keeps there what must live as long as the bake (a made surface's data, below). */
+void *blvl__bake_arena(blvl_bake *b, size_t bytes);
+
+/* A surface whose vertices the bake makes when it writes them instead of holding them: an
+ * importer whose vertices repeat a few values (a terrain cell's corners: one grid vertex's
+ * position, normal and colour, the cell's UV) keeps those, a few bytes a vertex, where the model
+ * would hold 44. `make` fills out[0 .. count) with the surface's vertices first .. first + count,
+ * the same ones every time it is asked (the bake asks more than once); `ctx` (the importer's, in
+ * the bake's arena, so it lives as long as the bake) is handed back. The surface is checked as
+ * blvl__bake_add_surface_tris checks it (tri_sources NULL: s->source for every triangle), with
+ * s->vertices NULL; a made surface cannot move with a door (the sim section's door bounds read
+ * the model's vertices). A vertex that is not finite fails the write, naming the surface. */
+typedef void (*blvl__bake_make_fn)(const void *ctx, uint32_t first, uint32_t count,
+                                   blvl_bake_vertex *out);
+blvl_status blvl__bake_add_surface_made(blvl_bake *b, const blvl_bake_surface *s,
+                                        const uint32_t *tri_sources, blvl__bake_make_fn make,
+                                        const void *ctx, blvl_error *err);
+
 /* The shape of points[point_count] with face_count faces: face f is face_sizes[f] corner
  * indices in face_indices, in order, counter-clockwise seen from outside. *known false (and
  * *out zeroed, BLVL_OK) when a check fails; BLVL_E_NOMEM only when allocating fails. */

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bake/known.h"
 #include "bake/shapes.h"
 #include "blvl/bake.h"
 #include "blvl/common.h"
@@ -35,6 +36,10 @@ typedef struct bake_surface {
      * (blvl__bake_add_surface_tris: one surface for many cells, each triangle still named) */
     uint32_t first_tri_source;
     uint16_t lightmap_layer;
+    /* NULL: the vertices are in blvl_bake.vertices at first_vertex; else the bake makes them
+     * when it writes (blvl__bake_add_surface_made), and first_vertex means nothing */
+    blvl__bake_make_fn make;
+    const void *make_ctx;
 } bake_surface;
 
 typedef struct bake_collider {
@@ -129,6 +134,7 @@ struct blvl_bake {
     BAKE_ARRAY(bake_image) images;
     BAKE_ARRAY(blvl_bake_material) materials; /* name, source_name, source_texture owned */
     BAKE_ARRAY(blvl_bake_vertex) vertices;
+    uint32_t made_vertices; /* of the made surfaces, held by no table */
     BAKE_ARRAY(uint32_t) indices;
     BAKE_ARRAY(bake_surface) surfaces;
     BAKE_ARRAY(uint32_t) tri_sources; /* per triangle, for surfaces with first_tri_source */
@@ -156,9 +162,6 @@ struct blvl_bake {
 
 /* Frees the lightmap, light grid and sky (blvl_bake_free). */
 void blvl__bake_free_lighting(blvl_bake *b);
-
-/* `bytes` from the bake's arena (8-aligned), freed with the bake; NULL when out of memory. */
-void *blvl__bake_arena(blvl_bake *b, size_t bytes);
 
 /* Room for `bytes` more in the arena in one block (one allocation with a huge-page hint, not
  * one per MiB), so a million small records cost few page faults; NULL when out of memory. */

@@ -130,12 +130,14 @@ void blvl_bake_surface_init(blvl_bake_surface *s) {
     s->source = BLVL_BAKE_NONE;
 }
 
-static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s, blvl_error *err) {
+/* `made`: its vertices come later (the write checks them as it makes them). */
+static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s, bool made,
+                                 blvl_error *err) {
     blvl_status st;
     if (s->index_count % 3u)
         return blvl__fail(err, BLVL_E_ARGUMENT,
                           "bake: surface index_count %u is not a multiple of 3", s->index_count);
-    if ((s->vertex_count && !s->vertices) || (s->index_count && !s->indices))
+    if ((s->vertex_count && !s->vertices && !made) || (s->index_count && !s->indices))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertices or indices NULL");
     if ((st = blvl__bake_check_index(s->material, b->materials.n, "surface material", err)) ||
         (st = blvl__bake_check_index(s->door, b->doors.n, "surface door", err)) ||
@@ -151,7 +153,7 @@ static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s,
             return blvl__fail(err, BLVL_E_ARGUMENT,
                               "bake: surface index %u at %u is past its %u vertices", s->indices[i],
                               i, s->vertex_count);
-    for (uint32_t i = 0; i < s->vertex_count; i++) {
+    for (uint32_t i = 0; i < s->vertex_count && !made; i++) {
         const blvl_bake_vertex *v = &s->vertices[i];
         for (int k = 0; k < 3; k++)
             if (!isfinite(v->position[k]) || !isfinite(v->normal[k]))
@@ -163,12 +165,42 @@ static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s,
     return BLVL_OK;
 }
 
-blvl_status blvl_bake_add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl_error *err) {
-    if (!b || !s)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_surface needs a bake and a surface");
-    blvl_status st = check_surface(b, s, err);
+/* make: NULL for a surface whose vertices are given, else a made surface's (known.h). */
+static blvl_status add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl__bake_make_fn make,
+                               const void *ctx, blvl_error *err) {
+    blvl_status st = check_surface(b, s, make != NULL, err);
     if (st != BLVL_OK)
         return st;
+    if (make) { /* no table holds them, but the section's indices still number them all */
+        uint64_t all = (uint64_t)b->vertices.n + b->made_vertices + s->vertex_count;
+        if (all > BLVL_BAKE_NONE - 1u)
+            return blvl__fail(err, BLVL_E_ARGUMENT, "bake: more than %u vertices in one level",
+                              BLVL_BAKE_NONE - 1u);
+        if ((st = BAKE_RESERVE(b, b->indices, s->index_count, err)) ||
+            (st = BAKE_RESERVE(b, b->surfaces, 1, err)))
+            return st;
+        bool iin = s->index_count && b->indices.p && s->indices == b->indices.p + b->indices.n &&
+                   s->index_count <= b->indices.cap - b->indices.n;
+        if (s->index_count && !iin)
+            memcpy(b->indices.p + b->indices.n, s->indices, s->index_count * sizeof *s->indices);
+        b->surfaces.p[b->surfaces.n++] = (bake_surface){.vertex_count = s->vertex_count,
+                                                        .first_index = b->indices.n,
+                                                        .index_count = s->index_count,
+                                                        .material = s->material,
+                                                        .door = s->door,
+                                                        .breakable = s->breakable,
+                                                        .fog = s->fog,
+                                                        .gametypes = s->gametypes,
+                                                        .source = s->source,
+                                                        .first_tri_source = BLVL_BAKE_NONE,
+                                                        .lightmap_layer = s->lightmap_layer,
+                                                        .make = make,
+                                                        .make_ctx = ctx};
+        b->indices.n += s->index_count;
+        b->made_vertices += s->vertex_count;
+        blvl__ok(err);
+        return BLVL_OK;
+    }
     /* Written in place (blvl__bake_surface_room): the room is there, nothing to copy. */
     /* (p is NULL before the first reservation: no offset is applied to it then.) */
     bool vin = s->vertex_count && b->vertices.p && s->vertices == b->vertices.p + b->vertices.n &&
@@ -202,6 +234,12 @@ blvl_status blvl_bake_add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl
     return BLVL_OK;
 }
 
+blvl_status blvl_bake_add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl_error *err) {
+    if (!b || !s)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_surface needs a bake and a surface");
+    return add_surface(b, s, NULL, NULL, err);
+}
+
 blvl_status blvl__bake_surface_room(blvl_bake *b, uint32_t vertex_count, uint32_t index_count,
                                     blvl_bake_vertex **vertices, uint32_t **indices,
                                     blvl_error *err) {
@@ -230,11 +268,10 @@ blvl_status blvl__bake_tri_source_room(blvl_bake *b, uint32_t count, uint32_t **
     return BLVL_OK;
 }
 
-blvl_status blvl__bake_add_surface_tris(blvl_bake *b, const blvl_bake_surface *s,
-                                        const uint32_t *tri_sources, blvl_error *err) {
-    if (!b || !s || (s->index_count >= 3 && !tri_sources))
-        return blvl__fail(err, BLVL_E_ARGUMENT,
-                          "bake: add_surface_tris needs a bake, a surface and its sources");
+/* A surface with one source per triangle (make: NULL, or a made surface's). */
+static blvl_status add_surface_tris(blvl_bake *b, const blvl_bake_surface *s,
+                                    const uint32_t *tri_sources, blvl__bake_make_fn make,
+                                    const void *ctx, blvl_error *err) {
     uint32_t nt = s->index_count / 3u;
     for (uint32_t t = 0; t < nt; t++) {
         blvl_status st =
@@ -250,11 +287,37 @@ blvl_status blvl__bake_add_surface_tris(blvl_bake *b, const blvl_bake_surface *s
         return st;
     blvl_bake_surface one = *s;
     one.source = BLVL_BAKE_NONE;
-    if ((st = blvl_bake_add_surface(b, &one, err)) != BLVL_OK)
+    if ((st = add_surface(b, &one, make, ctx, err)) != BLVL_OK)
         return st;
     if (nt && !in)
         memcpy(b->tri_sources.p + b->tri_sources.n, tri_sources, nt * sizeof *tri_sources);
     b->surfaces.p[b->surfaces.n - 1].first_tri_source = b->tri_sources.n;
     b->tri_sources.n += nt;
     return BLVL_OK;
+}
+
+blvl_status blvl__bake_add_surface_tris(blvl_bake *b, const blvl_bake_surface *s,
+                                        const uint32_t *tri_sources, blvl_error *err) {
+    if (!b || !s || (s->index_count >= 3 && !tri_sources))
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "bake: add_surface_tris needs a bake, a surface and its sources");
+    return add_surface_tris(b, s, tri_sources, NULL, NULL, err);
+}
+
+blvl_status blvl__bake_add_surface_made(blvl_bake *b, const blvl_bake_surface *s,
+                                        const uint32_t *tri_sources, blvl__bake_make_fn make,
+                                        const void *ctx, blvl_error *err) {
+    if (!b || !s || !make)
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "bake: add_surface_made needs a bake, a surface and a maker");
+    if (s->vertices)
+        return blvl__fail(
+            err, BLVL_E_ARGUMENT,
+            "bake: a made surface's vertices are made, not given (vertices not NULL)");
+    if (s->door != BLVL_BAKE_NONE)
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "bake: a made surface cannot move with a door (door %u)", s->door);
+    if (!tri_sources)
+        return add_surface(b, s, make, ctx, err);
+    return add_surface_tris(b, s, tri_sources, make, ctx, err);
 }

@@ -3,6 +3,7 @@
  * bounds, and the materials. The vertices are the buffer's first vector, so they are its last
  * bytes: everything else is built first and the vertices are streamed after it, a piece at a
  * time, never the whole array in memory (a level's are hundreds of MiB). */
+#include <math.h>
 #include <string.h>
 
 #include "bake/material_ext.h"
@@ -60,6 +61,24 @@ static blvl_status build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl
     return BLVL_OK;
 }
 
+/* A surface's vertices: where the model holds them, or made into `scratch` (room for the
+ * largest made surface; known.h). */
+static const blvl_bake_vertex *surface_vertices(const blvl_bake *b, const bake_surface *s,
+                                                blvl_bake_vertex *scratch) {
+    if (!s->make)
+        return b->vertices.p + s->first_vertex;
+    s->make(s->make_ctx, 0, s->vertex_count, scratch);
+    return scratch;
+}
+
+static uint32_t most_made(const blvl_bake *b) {
+    uint32_t most = 0;
+    for (uint32_t i = 0; i < b->surfaces.n; i++)
+        if (b->surfaces.p[i].make && b->surfaces.p[i].vertex_count > most)
+            most = b->surfaces.p[i].vertex_count;
+    return most;
+}
+
 /* The vertices stream out in pieces of this many bytes (a whole number of vertices): the
  * section's largest part never needs to be in memory at once. */
 #define VERTEX_PIECE (20160u * sizeof(blvl_Vertex))
@@ -100,7 +119,7 @@ static void emit(void *ctx, uint32_t i, blvl_Snorm16x4 tangent) {
  * buffer). Tangents through the window (tangents.h); a surface whose triangles name vertices far
  * apart through a scratch of its size, allocated only then. */
 static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, const bake_sink *sink,
-                                blvl_error *err) {
+                                blvl_bake_vertex *scratch, blvl_error *err) {
     uint32_t most = 0, most_tri = 0;
     for (uint32_t i = 0; i < b->surfaces.n; i++) {
         const bake_surface *s = &b->surfaces.p[i];
@@ -119,7 +138,7 @@ static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, const
     memset(ring, 0, ring_n * sizeof *ring);
     for (uint32_t o = 0; o < plan->order_count && e.st == BLVL_OK; o++) {
         const bake_surface *s = &b->surfaces.p[plan->order[o]];
-        e.sv = b->vertices.p + s->first_vertex;
+        e.sv = surface_vertices(b, s, scratch);
         const uint32_t *si = b->indices.p + s->first_index;
         uint32_t nv = s->vertex_count;
         if (blvl__bake_tangents_window(e.sv, nv, si, s->index_count, ring, low, emit, &e))
@@ -152,15 +171,30 @@ static void grow(blvl_Vec3 *lo, blvl_Vec3 *hi, const float p[3]) {
     lo->z = p[2] < lo->z ? p[2] : lo->z, hi->z = p[2] > hi->z ? p[2] : hi->z;
 }
 
+static bool finite_vertex(const blvl_bake_vertex *v) {
+    bool ok = true;
+    for (int k = 0; k < 3; k++)
+        ok = ok && isfinite(v->position[k]) && isfinite(v->normal[k]);
+    for (int k = 0; k < 2; k++)
+        ok = ok && isfinite(v->uv[k]) && isfinite(v->lightmap_uv[k]);
+    return ok;
+}
+
 /* The indices in plan order, offset to the written vertices, in place at `dst`; each batch's
- * bounds (lo[i], hi[i]): the positions its indices name, in their order (the first sets both). */
-static void put_indices(const blvl_bake *b, const bake_plan *plan, uint8_t *dst, blvl_Vec3 *lo,
-                        blvl_Vec3 *hi) {
+ * bounds (lo[i], hi[i]): the positions its indices name, in their order (the first sets both).
+ * Made surfaces' vertices are made here first, and checked as add_surface checks given ones. */
+static blvl_status put_indices(const blvl_bake *b, const bake_plan *plan, uint8_t *dst,
+                               blvl_Vec3 *lo, blvl_Vec3 *hi, blvl_bake_vertex *scratch,
+                               blvl_error *err) {
     uint32_t vc = 0, r = 0, left = 0; /* r: the batch of order[o]; left: its surfaces to come */
     bool any = false;
     for (uint32_t o = 0; o < plan->order_count; o++) {
         const bake_surface *s = &b->surfaces.p[plan->order[o]];
-        const blvl_bake_vertex *sv = b->vertices.p + s->first_vertex;
+        const blvl_bake_vertex *sv = surface_vertices(b, s, scratch);
+        for (uint32_t k = 0; s->make && k < s->vertex_count; k++)
+            if (!finite_vertex(&sv[k]))
+                return blvl__fail(err, BLVL_E_ARGUMENT,
+                                  "bake: made surface %u: vertex %u not finite", plan->order[o], k);
         const uint32_t *si = b->indices.p + s->first_index;
         if (r < plan->batch_count && left == 0 && o == plan->batches[r].first)
             left = plan->batches[r].count, any = false;
@@ -179,16 +213,18 @@ static void put_indices(const blvl_bake *b, const bake_plan *plan, uint8_t *dst,
         if (left && --left == 0)
             r++;
     }
+    return BLVL_OK;
 }
 
 blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
                                       blvl_fb_builder *fb, const bake_sink *sink, blvl_error *err) {
-    uint32_t nv = b->vertices.n, ni = b->indices.n, nb = plan->batch_count;
-    uint32_t nr = nb > b->materials.n ? nb : b->materials.n;
+    uint32_t nv = b->vertices.n + b->made_vertices, ni = b->indices.n, nb = plan->batch_count;
+    uint32_t nr = nb > b->materials.n ? nb : b->materials.n, nm = most_made(b);
     blvl_Vec3 *bounds = nb ? blvl__alloc(b->al, (size_t)nb * 2 * sizeof *bounds) : NULL;
+    blvl_bake_vertex *scratch = nm ? blvl__alloc(b->al, (size_t)nm * sizeof *scratch) : NULL;
     blvl_fb_ref *refs = blvl__bake_refs(b, nr, err);
     blvl_status st = BLVL_OK;
-    if ((nb && !bounds) || (nr && !refs)) {
+    if ((nb && !bounds) || (nr && !refs) || (nm && !scratch)) {
         st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing geometry");
         goto done;
     }
@@ -207,7 +243,8 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
             st = blvl_fb_builder_status(fb, err);
             goto done;
         }
-        put_indices(b, plan, p, bounds, bounds + nb);
+        if ((st = put_indices(b, plan, p, bounds, bounds + nb, scratch, err)) != BLVL_OK)
+            goto done;
         iref = blvl__fb_vector_end(fb, ni);
     }
     for (uint32_t i = 0; i < nb; i++) {
@@ -240,9 +277,10 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     if (st == BLVL_OK)
         st = sink->put(sink->ctx, front, front_size, err);
     if (st == BLVL_OK && nv)
-        st = put_vertices(b, plan, sink, err);
+        st = put_vertices(b, plan, sink, scratch, err);
 done:
     blvl__bake_dealloc(b, bounds, (size_t)nb * 2 * sizeof *bounds);
+    blvl__bake_dealloc(b, scratch, (size_t)nm * sizeof *scratch);
     blvl__bake_refs_free(b, refs, nr);
     return st;
 }

@@ -14,16 +14,11 @@ static size_t grid_n(const rb_grid *g) {
     return ((size_t)g->w + 1) * ((size_t)g->h + 1);
 }
 
+/* pos, normal and color are in the bake's arena: the made vertices read them when the bake
+ * writes (blvl__bake_add_surface_made), so they live as long as the bake. */
 void blvl__rb_grid_free(rb *c, rb_grid *g) {
-    size_t n = grid_n(g);
     if (g->hraw)
-        blvl__dealloc(c->al, g->hraw, n * sizeof *g->hraw);
-    if (g->pos)
-        blvl__dealloc(c->al, g->pos, n * sizeof *g->pos);
-    if (g->normal)
-        blvl__dealloc(c->al, g->normal, n * sizeof *g->normal);
-    if (g->color)
-        blvl__dealloc(c->al, g->color, n * sizeof *g->color);
+        blvl__dealloc(c->al, g->hraw, grid_n(g) * sizeof *g->hraw);
     memset(g, 0, sizeof *g);
 }
 
@@ -41,9 +36,9 @@ blvl_status blvl__rb_grid_make(rb *c, uint32_t layer, rb_grid *g) {
     g->h = L->height;
     size_t n = grid_n(g), row = (size_t)g->w + 1;
     g->hraw = blvl__alloc(c->al, n * sizeof *g->hraw);
-    g->pos = blvl__alloc(c->al, n * sizeof *g->pos);
-    g->normal = blvl__alloc(c->al, n * sizeof *g->normal);
-    g->color = blvl__alloc(c->al, n * sizeof *g->color);
+    g->pos = blvl__bake_arena(c->b, n * sizeof *g->pos);
+    g->normal = blvl__bake_arena(c->b, n * sizeof *g->normal);
+    g->color = blvl__bake_arena(c->b, n * sizeof *g->color);
     if (!g->hraw || !g->pos || !g->normal || !g->color)
         return blvl__rb_nomem(c);
     for (size_t i = 0; i < n; i++) {
@@ -95,17 +90,29 @@ static size_t corner_index(const rb_grid *g, uint32_t r, uint32_t col, int corne
     return ((size_t)r + (corner >= RB_C)) * row + col + (corner & 1);
 }
 
-static blvl_bake_vertex vertex(const rb_grid *g, const blvl_riot_cell *cell, uint32_t r,
-                               uint32_t col, int corner) {
-    size_t i = corner_index(g, r, col, corner);
-    blvl_bake_vertex v;
-    memset(&v, 0, sizeof v);
-    v.position[0] = g->pos[i].x, v.position[1] = g->pos[i].y, v.position[2] = g->pos[i].z;
-    v.normal[0] = g->normal[i].x, v.normal[1] = g->normal[i].y, v.normal[2] = g->normal[i].z;
-    v.uv[0] = (float)(cell->uv[U_SLOT[corner]] / 65535.0);
-    v.uv[1] = (float)(cell->uv[V_SLOT[corner]] / 65535.0);
-    memcpy(v.color, g->color[i], 4);
-    return v;
+/* A made surface's vertices (blvl__bake_add_surface_made): a grid vertex's position, normal
+ * and colour with a cell corner's UV, 8 bytes a vertex here instead of the model's 44. */
+typedef struct rb_made {
+    const blvl_Vec3 *pos, *normal;
+    const uint8_t (*color)[4];
+    const uint32_t *grid;    /* per vertex: its grid vertex */
+    const uint16_t (*uv)[2]; /* per vertex: the cell's u and v at that corner */
+} rb_made;
+
+static void make_vertices(const void *ctx, uint32_t first, uint32_t count, blvl_bake_vertex *out) {
+    const rb_made *m = ctx;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t i = m->grid[first + k];
+        const uint16_t *uv = m->uv[first + k];
+        blvl_bake_vertex *v = &out[k];
+        memset(v, 0, sizeof *v);
+        v->position[0] = m->pos[i].x, v->position[1] = m->pos[i].y, v->position[2] = m->pos[i].z;
+        v->normal[0] = m->normal[i].x, v->normal[1] = m->normal[i].y;
+        v->normal[2] = m->normal[i].z;
+        v->uv[0] = (float)(uv[0] / 65535.0);
+        v->uv[1] = (float)(uv[1] / 65535.0);
+        memcpy(v->color, m->color[i], 4);
+    }
 }
 
 /* What a cell draws: its triangles' materials, and whether both go in one piece (both drawn
@@ -129,7 +136,7 @@ static cell_draw cell_draw_of(const rb *c, const blvl_riot_cell *cell) {
 void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
     size_t cells = (size_t)L->width * L->height;
-    uint64_t s = n->sources, v = n->vertices, i = n->indices, k = n->colliders;
+    uint64_t s = n->sources, v = 0, i = n->indices, k = n->colliders; /* v: made vertices */
     uint64_t before = k;
     for (size_t q = 0; q < cells; q++) {
         const blvl_riot_cell *cell = &L->cells[q];
@@ -147,13 +154,16 @@ void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n) {
     uint64_t t = n->tri_sources + (i - n->indices) / 3u;
     /* past the tables' limit the model refuses anyway: saturate and let it say so */
     n->sources = s < UINT32_MAX ? (uint32_t)s : UINT32_MAX;
-    n->vertices = v < UINT32_MAX ? (uint32_t)v : UINT32_MAX;
     n->indices = i < UINT32_MAX ? (uint32_t)i : UINT32_MAX;
     n->surfaces = f < UINT32_MAX ? (uint32_t)f : UINT32_MAX;
     n->tri_sources = t < UINT32_MAX ? (uint32_t)t : UINT32_MAX;
     n->colliders = k < UINT32_MAX ? (uint32_t)k : UINT32_MAX;
-    /* the colliders' corners in the bake's arena: at most two prisms of 6 corners per cell */
+    /* the colliders' corners in the bake's arena: at most two prisms of 6 corners per cell;
+     * the grid and the made vertices' references there too */
     n->arena += (size_t)(k - before) * 2u * 6u * sizeof(blvl_Vec3);
+    n->arena += ((size_t)L->width + 1) * ((size_t)L->height + 1) * (2 * sizeof(blvl_Vec3) + 4);
+    n->arena += (size_t)v * (sizeof(uint32_t) + 2 * sizeof(uint16_t));
+    n->arena += ((size_t)c->mat_count + 1) * (sizeof(rb_made) + 8);
 }
 
 /* One surface per material the layer draws, in the order the cells first draw each, so the
@@ -221,10 +231,15 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
     mat_run *mr = c->runs;
     uint32_t tot[3];
     uint32_t head = count_runs(c, L, cells, mr, tot);
-    /* the layer's room, written in place (bake/known.h): no staging copy */
-    blvl_bake_vertex *vs = NULL;
+    /* the layer's room, written in place (bake/known.h): no staging copy; the made vertices'
+     * references in the bake's arena */
+    blvl_bake_vertex *no_vertices = NULL;
     uint32_t *idx = NULL, *ts = NULL;
-    blvl_status st = blvl__bake_surface_room(c->b, tot[0], tot[1], &vs, &idx, c->err);
+    uint32_t *vg = blvl__bake_arena(c->b, (size_t)tot[0] * sizeof *vg);
+    uint16_t(*vuv)[2] = blvl__bake_arena(c->b, (size_t)tot[0] * sizeof *vuv);
+    if (tot[0] && (!vg || !vuv))
+        return blvl__rb_nomem(c);
+    blvl_status st = blvl__bake_surface_room(c->b, 0, tot[1], &no_vertices, &idx, c->err);
     if (st == BLVL_OK)
         st = blvl__bake_tri_source_room(c->b, tot[2], &ts, c->err);
     for (uint32_t r = 0; r < g->h && st == BLVL_OK; r++)
@@ -254,8 +269,8 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
                     continue;
                 uint32_t m = d.m[only < 0 ? 0 : only];
                 mat_run *u = &mr[m < c->mat_count ? m : c->mat_count];
-                blvl_bake_vertex *vv = vs + u->v0 + u->v;
-                uint32_t *ii = idx + u->i0 + u->i, nv = 0, ni = 0;
+                uint32_t *gg = vg + u->v0 + u->v, *ii = idx + u->i0 + u->i, nv = 0, ni = 0;
+                uint16_t(*uu)[2] = vuv + u->v0 + u->v;
                 int slot[4] = {-1, -1, -1, -1};
                 for (int t = 0; t < 2; t++) {
                     if (!d.drawn[t] || (only >= 0 && t != only))
@@ -265,7 +280,9 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
                         int q = tri[t][ceiling && j ? 3 - j : j];
                         if (slot[q] < 0) {
                             slot[q] = (int)nv;
-                            vv[nv++] = vertex(g, cell, r, col, q);
+                            gg[nv] = (uint32_t)corner_index(g, r, col, q);
+                            uu[nv][0] = cell->uv[U_SLOT[q]];
+                            uu[nv++][1] = cell->uv[V_SLOT[q]];
                         }
                         ii[ni++] = u->v + (uint32_t)slot[q]; /* local to the material's surface */
                     }
@@ -276,14 +293,18 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
             }
         }
     for (uint32_t m = head; m != UINT32_MAX && st == BLVL_OK; m = mr[m].next) {
+        rb_made *mk = blvl__bake_arena(c->b, sizeof *mk);
+        if (!mk)
+            return blvl__rb_nomem(c);
+        *mk = (rb_made){g->pos, g->normal, (const uint8_t(*)[4])g->color, vg + mr[m].v0,
+                        (const uint16_t(*)[2])(vuv + mr[m].v0)};
         blvl_bake_surface sf;
         blvl_bake_surface_init(&sf);
-        sf.vertices = vs + mr[m].v0;
         sf.vertex_count = mr[m].v;
         sf.indices = idx + mr[m].i0;
         sf.index_count = mr[m].i;
         sf.material = m < c->mat_count ? m : BLVL_BAKE_NONE;
-        st = blvl__bake_add_surface_tris(c->b, &sf, ts + mr[m].t0, c->err);
+        st = blvl__bake_add_surface_made(c->b, &sf, ts + mr[m].t0, make_vertices, mk, c->err);
     }
     for (uint32_t m = head, next; m != UINT32_MAX; m = next) /* empty again for the next layer */
         next = mr[m].next, mr[m] = EMPTY_RUN;
