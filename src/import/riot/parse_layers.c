@@ -187,8 +187,9 @@ static blvl_status block(rt_cur *c, blvl_riot_layer *l) {
     st = inflate_block(c, l, size, buf, want);
     if (!st) {
         l->compressed = blvl__alloc(c->a, size);
-        l->vertices = blvl__calloc_n(c->a, (size_t)nv, sizeof *l->vertices);
-        l->cells = nc ? blvl__calloc_n(c->a, (size_t)nc, sizeof *l->cells) : NULL;
+        /* not zeroed: decode() sets every field of every element (tens of MiB in a big level) */
+        l->vertices = blvl__alloc(c->a, (size_t)nv * sizeof *l->vertices);
+        l->cells = nc ? blvl__alloc(c->a, (size_t)nc * sizeof *l->cells) : NULL;
         if (!l->compressed || !l->vertices || (nc && !l->cells))
             st = blvl__fail(c->err, BLVL_E_NOMEM, "%llu bytes of layer data",
                             (unsigned long long)want);
