@@ -165,49 +165,24 @@ static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s,
     return BLVL_OK;
 }
 
-/* make: NULL for a surface whose vertices are given, else a made surface's (known.h). */
+/* make: NULL for a surface whose vertices are given, else a made surface's (known.h), whose
+ * vertices no table holds but the section's indices still number. */
 static blvl_status add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl__bake_make_fn make,
                                const void *ctx, blvl_error *err) {
     blvl_status st = check_surface(b, s, make != NULL, err);
     if (st != BLVL_OK)
         return st;
-    if (make) { /* no table holds them, but the section's indices still number them all */
-        uint64_t all = (uint64_t)b->vertices.n + b->made_vertices + s->vertex_count;
-        if (all > BLVL_BAKE_NONE - 1u)
-            return blvl__fail(err, BLVL_E_ARGUMENT, "bake: more than %u vertices in one level",
-                              BLVL_BAKE_NONE - 1u);
-        if ((st = BAKE_RESERVE(b, b->indices, s->index_count, err)) ||
-            (st = BAKE_RESERVE(b, b->surfaces, 1, err)))
-            return st;
-        bool iin = s->index_count && b->indices.p && s->indices == b->indices.p + b->indices.n &&
-                   s->index_count <= b->indices.cap - b->indices.n;
-        if (s->index_count && !iin)
-            memcpy(b->indices.p + b->indices.n, s->indices, s->index_count * sizeof *s->indices);
-        b->surfaces.p[b->surfaces.n++] = (bake_surface){.vertex_count = s->vertex_count,
-                                                        .first_index = b->indices.n,
-                                                        .index_count = s->index_count,
-                                                        .material = s->material,
-                                                        .door = s->door,
-                                                        .breakable = s->breakable,
-                                                        .fog = s->fog,
-                                                        .gametypes = s->gametypes,
-                                                        .source = s->source,
-                                                        .first_tri_source = BLVL_BAKE_NONE,
-                                                        .lightmap_layer = s->lightmap_layer,
-                                                        .make = make,
-                                                        .make_ctx = ctx};
-        b->indices.n += s->index_count;
-        b->made_vertices += s->vertex_count;
-        blvl__ok(err);
-        return BLVL_OK;
-    }
+    if (make && (uint64_t)b->vertices.n + b->made_vertices + s->vertex_count > BLVL_BAKE_NONE - 1u)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: more than %u vertices in one level",
+                          BLVL_BAKE_NONE - 1u);
+    uint32_t held = make ? 0 : s->vertex_count; /* vertices the model's table takes */
     /* Written in place (blvl__bake_surface_room): the room is there, nothing to copy. */
     /* (p is NULL before the first reservation: no offset is applied to it then.) */
-    bool vin = s->vertex_count && b->vertices.p && s->vertices == b->vertices.p + b->vertices.n &&
-               s->vertex_count <= b->vertices.cap - b->vertices.n;
+    bool vin = held && b->vertices.p && s->vertices == b->vertices.p + b->vertices.n &&
+               held <= b->vertices.cap - b->vertices.n;
     bool iin = s->index_count && b->indices.p && s->indices == b->indices.p + b->indices.n &&
                s->index_count <= b->indices.cap - b->indices.n;
-    if ((st = BAKE_RESERVE(b, b->vertices, s->vertex_count, err)) ||
+    if ((st = BAKE_RESERVE(b, b->vertices, held, err)) ||
         (st = BAKE_RESERVE(b, b->indices, s->index_count, err)) ||
         (st = BAKE_RESERVE(b, b->surfaces, 1, err)))
         return st;
@@ -222,12 +197,15 @@ static blvl_status add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl__b
                       .gametypes = s->gametypes,
                       .source = s->source,
                       .first_tri_source = BLVL_BAKE_NONE,
-                      .lightmap_layer = s->lightmap_layer};
-    if (s->vertex_count && !vin)
-        memcpy(b->vertices.p + b->vertices.n, s->vertices, s->vertex_count * sizeof *s->vertices);
+                      .lightmap_layer = s->lightmap_layer,
+                      .make = make,
+                      .make_ctx = ctx};
+    if (held && !vin)
+        memcpy(b->vertices.p + b->vertices.n, s->vertices, held * sizeof *s->vertices);
     if (s->index_count && !iin)
         memcpy(b->indices.p + b->indices.n, s->indices, s->index_count * sizeof *s->indices);
-    b->vertices.n += s->vertex_count;
+    b->vertices.n += held;
+    b->made_vertices += s->vertex_count - held;
     b->indices.n += s->index_count;
     b->surfaces.p[b->surfaces.n++] = r;
     blvl__ok(err);
