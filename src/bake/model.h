@@ -189,6 +189,9 @@ void blvl__bake_str_free(blvl_bake *b, char *s);
 void *blvl__bake_dup(blvl_bake *b, const void *p, size_t n, bool *ok);
 
 /* The checks every add makes: an index names something added already, or is NONE. */
+/* Every float of the vertex finite (add_surface checks given vertices, the geometry writer made
+ * ones). */
+bool blvl__bake_vertex_finite(const blvl_bake_vertex *v);
 blvl_status blvl__bake_check_index(uint32_t index, uint32_t count, const char *what,
                                    blvl_error *err);
 bool blvl__bake_finite3(blvl_Vec3 v);

@@ -153,16 +153,20 @@ static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s,
             return blvl__fail(err, BLVL_E_ARGUMENT,
                               "bake: surface index %u at %u is past its %u vertices", s->indices[i],
                               i, s->vertex_count);
-    for (uint32_t i = 0; i < s->vertex_count && !made; i++) {
-        const blvl_bake_vertex *v = &s->vertices[i];
-        for (int k = 0; k < 3; k++)
-            if (!isfinite(v->position[k]) || !isfinite(v->normal[k]))
-                return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertex %u not finite", i);
-        for (int k = 0; k < 2; k++)
-            if (!isfinite(v->uv[k]) || !isfinite(v->lightmap_uv[k]))
-                return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertex %u not finite", i);
-    }
+    for (uint32_t i = 0; i < s->vertex_count && !made; i++)
+        if (!blvl__bake_vertex_finite(&s->vertices[i]))
+            return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertex %u not finite", i);
     return BLVL_OK;
+}
+
+bool blvl__bake_vertex_finite(const blvl_bake_vertex *v) {
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(v->position[k]) || !isfinite(v->normal[k]))
+            return false;
+    for (int k = 0; k < 2; k++)
+        if (!isfinite(v->uv[k]) || !isfinite(v->lightmap_uv[k]))
+            return false;
+    return true;
 }
 
 /* make: NULL for a surface whose vertices are given, else a made surface's (known.h), whose

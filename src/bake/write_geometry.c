@@ -3,7 +3,6 @@
  * bounds, and the materials. The vertices are the buffer's first vector, so they are its last
  * bytes: everything else is built first and the vertices are streamed after it, a piece at a
  * time, never the whole array in memory (a level's are hundreds of MiB). */
-#include <math.h>
 #include <string.h>
 
 #include "bake/material_ext.h"
@@ -171,15 +170,6 @@ static void grow(blvl_Vec3 *lo, blvl_Vec3 *hi, const float p[3]) {
     lo->z = p[2] < lo->z ? p[2] : lo->z, hi->z = p[2] > hi->z ? p[2] : hi->z;
 }
 
-static bool finite_vertex(const blvl_bake_vertex *v) {
-    bool ok = true;
-    for (int k = 0; k < 3; k++)
-        ok = ok && isfinite(v->position[k]) && isfinite(v->normal[k]);
-    for (int k = 0; k < 2; k++)
-        ok = ok && isfinite(v->uv[k]) && isfinite(v->lightmap_uv[k]);
-    return ok;
-}
-
 /* The indices in plan order, offset to the written vertices, in place at `dst`; each batch's
  * bounds (lo[i], hi[i]): the positions its indices name, in their order (the first sets both).
  * Made surfaces' vertices are made here first, and checked as add_surface checks given ones. */
@@ -192,7 +182,7 @@ static blvl_status put_indices(const blvl_bake *b, const bake_plan *plan, uint8_
         const bake_surface *s = &b->surfaces.p[plan->order[o]];
         const blvl_bake_vertex *sv = surface_vertices(b, s, scratch);
         for (uint32_t k = 0; s->make && k < s->vertex_count; k++)
-            if (!finite_vertex(&sv[k]))
+            if (!blvl__bake_vertex_finite(&sv[k]))
                 return blvl__fail(err, BLVL_E_ARGUMENT,
                                   "bake: made surface %u: vertex %u not finite", plan->order[o], k);
         const uint32_t *si = b->indices.p + s->first_index;
