@@ -4,7 +4,9 @@
 # the hmap sample, a Subspace map, a Riot level and the Quake 3 room of make_bsp.py. Then a level
 # edited outside identity (blvl put LEVEL extra.tag FILE) still matches its .bsym, another bake's
 # .bsym is stale (and read with BLVL_SYMBOLS_READ_STALE says so), and flatc decodes both a baked
-# .bsym (checked against `blvl dump` of its level in Python) and one blvl_symbols_write made.
+# .bsym (checked against `blvl dump` of its level in Python) and one blvl_symbols_write made. Each
+# bake's geometry section (its vertices streamed, the Riot terrain's made when written) is decoded
+# by flatc too, and must equal our reader's dump of it.
 set -u
 . "${BLVL_SRC:?}/tests/support/cli.sh"
 cli_workdir
@@ -30,6 +32,11 @@ for name in hmap subspace riot q3; do
         { fail=$((fail+1)); echo "FAIL: flatc cannot decode $name.bsym"; continue; }
     "$blvl" dump "$name.blvl" sim >"$name.sim.json"
     "$blvl" dump "$name.blvl" geometry >"$name.geo.json" 2>/dev/null || echo '{}' >"$name.geo.json"
+    # the geometry section's bytes (the vertices streamed after the builder's part) decoded by
+    # flatc, against our reader's dump of them in the check below
+    "$blvl" cat "$name.blvl" geometry >"$name.geometry.bin" &&
+        flatc --json --strict-json --raw-binary -o . "$src/schema/geometry.fbs" -- "$name.geometry.bin" ||
+        { fail=$((fail+1)); echo "FAIL: flatc cannot decode $name's geometry section"; continue; }
     if /usr/bin/python3 - "$name" <<'PY'; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $name.bsym against its level (Python)"; fi
 import json, sys
 n = sys.argv[1]
@@ -54,6 +61,16 @@ else:
 for s in b.get("sources", []):
     m = s.get("material", 0)
     assert m == 0xFFFFFFFF or m < nmat
+fg = json.load(open(n + ".geometry.json"))
+assert fg.get("indices", []) == geo.get("indices", []), "flatc's indices differ from ours"
+fv, ov = fg.get("vertices", []), geo.get("vertices", [])
+assert len(fv) == len(ov) > 0, (len(fv), len(ov))
+def close(a, b):
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(close(a[k], b[k]) for k in a)
+    return abs(a - b) <= 1e-5 * max(1.0, abs(a), abs(b))
+bad = [i for i, (a, b) in enumerate(zip(fv, ov)) if not close(a, b)]
+assert not bad, ("vertices differ", bad[:4], fv[bad[0]], ov[bad[0]])
 gm = len(geo.get("materials", []))
 for m in b.get("materials", []):
     k = m.get("baked", 0xFFFFFFFF)
