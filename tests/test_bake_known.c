@@ -160,7 +160,13 @@ int main(void) {
     CHECK_EQ_INT(i0, 0);
     CHECK_EQ_INT(i1, 1);
     CHECK_EQ_INT(i2, BLVL_BAKE_NONE);
-    bake_counts more = {10, 20, 30, 5, 7, 4, 0};
+    bake_counts more = {.sources = 10,
+                        .vertices = 20,
+                        .indices = 30,
+                        .surfaces = 5,
+                        .colliders = 7,
+                        .made_prisms = 3,
+                        .tri_sources = 4};
     CHECK(blvl__bake_reserve_counts(b, &more, NULL) == BLVL_OK);
     more.vertices = BLVL_BAKE_NONE; /* past the tables' limit */
     CHECK(blvl__bake_reserve_counts(b, &more, NULL) == BLVL_E_ARGUMENT);

@@ -51,7 +51,8 @@ static int both(blvl_bake *b, const blvl_Vec3 *p, int n, int split, int up) {
           BLVL_OK);
     if (i0 == BLVL_BAKE_NONE || i1 == BLVL_BAKE_NONE)
         return i0 == i1;
-    return same_collider(&b->colliders.p[i0], &b->colliders.p[i1]);
+    bake_collider_view v0, v1;
+    return same_collider(blvl__bake_collider_at(b, i0, &v0), blvl__bake_collider_at(b, i1, &v1));
 }
 
 static float step_h(void) { /* heights: small, large, and near the limit */

@@ -17,6 +17,7 @@
 /* How many more of each the caller is about to add (an estimate: more may follow). */
 typedef struct bake_counts {
     uint32_t sources, vertices, indices, surfaces, colliders;
+    uint32_t made_prisms; /* blvl__bake_add_prism_made */
     uint32_t tri_sources; /* triangles of blvl__bake_add_surface_tris surfaces */
     size_t arena;         /* bytes of the bake's arena (known hulls, prisms); 0 = no estimate */
 } bake_counts;
@@ -105,5 +106,19 @@ bool blvl__bake_prism_ok(const blvl_Vec3 *points, uint32_t n, int split, bool up
  * cheap checks and stored compactly (corners in the arena, faces shared), else as before. */
 blvl_status blvl__bake_add_prism(blvl_bake *b, const blvl_bake_collider *c, const blvl_Vec3 *points,
                                  uint32_t n, int split, bool up, uint32_t *index, blvl_error *err);
+
+/* Made prisms: the same collider as blvl__bake_add_prism of the corners make(ctx, key, n, out)
+ * writes (2n of them, as above), but the bake keeps the key, not the corners, and makes them
+ * again when it writes. make must write the same corners for the same key every time, and ctx
+ * (with what it points to) must live as long as the bake. A prism the cheap checks refuse, or a
+ * collider with a source_name, is stored as blvl__bake_add_prism stores it. _maker registers a
+ * maker once (at most 65536 a bake) and gives its number. */
+typedef void (*blvl__bake_prism_make_fn)(const void *ctx, const uint32_t key[4], uint32_t n,
+                                         blvl_Vec3 *out);
+blvl_status blvl__bake_prism_maker(blvl_bake *b, blvl__bake_prism_make_fn make, const void *ctx,
+                                   uint32_t *maker, blvl_error *err);
+blvl_status blvl__bake_add_prism_made(blvl_bake *b, const blvl_bake_collider *c, uint32_t maker,
+                                      const uint32_t key[4], uint32_t n, int split, bool up,
+                                      uint32_t *index, blvl_error *err);
 
 #endif

@@ -198,3 +198,35 @@ blvl_status blvl__bake_add_prism(blvl_bake *b, const blvl_bake_collider *c, cons
     blvl__bake_prism_faces(n, split, up, sizes, idx, &nf, &nt);
     return blvl__bake_add_known_hull(b, c, points, 2 * n, sizes, nf, idx, index, err);
 }
+
+blvl_status blvl__bake_prism_maker(blvl_bake *b, blvl__bake_prism_make_fn make, const void *ctx,
+                                   uint32_t *maker, blvl_error *err) {
+    if (!b || !make || !maker)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: prism_maker: a bake, a maker and *maker");
+    if (b->prism_makers.n > UINT16_MAX)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: over 65536 prism makers");
+    blvl_status st = BAKE_RESERVE(b, b->prism_makers, 1, err);
+    if (st != BLVL_OK)
+        return st;
+    *maker = b->prism_makers.n;
+    b->prism_makers.p[b->prism_makers.n++] = (bake_prism_maker){make, ctx};
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl__bake_add_prism_made(blvl_bake *b, const blvl_bake_collider *c, uint32_t maker,
+                                      const uint32_t key[4], uint32_t n, int split, bool up,
+                                      uint32_t *index, blvl_error *err) {
+    if (!b || !c || !key || maker >= b->prism_makers.n || (n != 3 && n != 4) || split < -1 ||
+        split > 1 || (n == 3 && split >= 0))
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "bake: add_prism_made: a registered maker, a key and 3 or 4 corners");
+    blvl_Vec3 p[8];
+    b->prism_makers.p[maker].make(b->prism_makers.p[maker].ctx, key, n, p);
+    if (c->source_name || !blvl__bake_prism_ok(p, n, split, up))
+        return blvl__bake_add_prism(b, c, p, n, split, up, index, err); /* stored */
+    if (!template_of(b, n, split, up))
+        return blvl__fail(err, BLVL_E_NOMEM, "hull: out of memory");
+    return blvl__bake_store_made_prism(b, c, maker, key, (uint8_t)variant(n, split, up), index,
+                                       err);
+}

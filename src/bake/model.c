@@ -56,7 +56,13 @@ blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blv
         (st = BAKE_RESERVE(b, b->indices, more->indices, err)) ||
         (st = BAKE_RESERVE(b, b->surfaces, more->surfaces, err)) ||
         (st = BAKE_RESERVE(b, b->tri_sources, more->tri_sources, err)) ||
-        (st = BAKE_RESERVE(b, b->colliders, more->colliders, err)))
+        (st = BAKE_RESERVE(b, b->colliders, more->colliders, err)) ||
+        (st = BAKE_RESERVE(b, b->made_prisms, more->made_prisms, err)) ||
+        (st = BAKE_RESERVE(b, b->collider_order,
+                           more->colliders > UINT32_MAX - more->made_prisms
+                               ? UINT32_MAX
+                               : more->colliders + more->made_prisms,
+                           err)))
         return st;
     if (more->arena && !blvl__bake_arena_reserve(b, more->arena))
         return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory reserving %zu bytes",
@@ -246,6 +252,9 @@ void blvl_bake_free(blvl_bake *b) {
     BAKE_FREE(b, b->surfaces);
     BAKE_FREE(b, b->tri_sources);
     BAKE_FREE(b, b->colliders);
+    BAKE_FREE(b, b->made_prisms);
+    BAKE_FREE(b, b->prism_makers);
+    BAKE_FREE(b, b->collider_order);
     BAKE_FREE(b, b->doors);
     BAKE_FREE(b, b->triggers);
     BAKE_FREE(b, b->teleports);

@@ -47,6 +47,28 @@ typedef struct bake_collider {
     bake_shape shape;
 } bake_collider;
 
+/* A made prism (blvl__bake_add_prism_made): the collider's fields, without a name, and what its
+ * maker needs to make the corners again. The shape (corners, template faces, bounds) is made
+ * when a writer asks (blvl__bake_collider_at): 44 bytes a collider where a stored prism takes
+ * 120 and its corners 72 or 96 more. */
+typedef struct bake_made_prism {
+    uint32_t key[4];
+    uint32_t flags, material, door, gametypes, source_entity, symbol;
+    uint16_t maker;
+    uint8_t source_kind, variant; /* variant: the template's (known_prism.c) */
+} bake_made_prism;
+
+typedef struct bake_prism_maker {
+    blvl__bake_prism_make_fn make;
+    const void *ctx;
+} bake_prism_maker;
+
+/* Collider i as the writers see it: a stored one, or a made prism made into `corners`. */
+typedef struct bake_collider_view {
+    bake_collider k;
+    blvl_Vec3 corners[8];
+} bake_collider_view;
+
 typedef struct bake_teleport {
     char *name;
     blvl_Vec3 position;
@@ -137,8 +159,13 @@ struct blvl_bake {
     uint32_t made_vertices; /* of the made surfaces, held by no table */
     BAKE_ARRAY(uint32_t) indices;
     BAKE_ARRAY(bake_surface) surfaces;
-    BAKE_ARRAY(uint32_t) tri_sources; /* per triangle, for surfaces with first_tri_source */
-    BAKE_ARRAY(bake_collider) colliders;
+    BAKE_ARRAY(uint32_t) tri_sources;    /* per triangle, for surfaces with first_tri_source */
+    BAKE_ARRAY(bake_collider) colliders; /* the stored ones */
+    BAKE_ARRAY(bake_made_prism) made_prisms;
+    BAKE_ARRAY(bake_prism_maker) prism_makers;
+    /* collider i (the order they were added in) is colliders.p[order[i]], or
+     * made_prisms.p[order[i] & ~BAKE_MADE] when BAKE_MADE is set */
+    BAKE_ARRAY(uint32_t) collider_order;
     BAKE_ARRAY(blvl_bake_door) doors;       /* name, team owned */
     BAKE_ARRAY(blvl_bake_trigger) triggers; /* planes owned */
     BAKE_ARRAY(bake_teleport) teleports;
@@ -166,6 +193,25 @@ void blvl__bake_free_lighting(blvl_bake *b);
 /* Room for `bytes` more in the arena in one block (one allocation with a huge-page hint, not
  * one per MiB), so a million small records cost few page faults; NULL when out of memory. */
 bool blvl__bake_arena_reserve(blvl_bake *b, size_t bytes);
+
+#define BAKE_MADE 0x80000000u
+
+/* The colliders in the order added, stored or made. _at returns collider i (in *v when made:
+ * valid until v is used again); _info its fields alone, without making a shape. */
+static inline uint32_t blvl__bake_collider_count(const blvl_bake *b) {
+    return b->collider_order.n;
+}
+const bake_collider *blvl__bake_collider_at(const blvl_bake *b, uint32_t i, bake_collider_view *v);
+blvl_bake_collider blvl__bake_collider_info(const blvl_bake *b, uint32_t i);
+
+/* Stores a checked made prism (known_prism.c): the collider as blvl__bake_store_prism would
+ * store the corners its maker makes, in the form above. */
+blvl_status blvl__bake_store_made_prism(blvl_bake *b, const blvl_bake_collider *c, uint32_t maker,
+                                        const uint32_t key[4], uint8_t variant, uint32_t *index,
+                                        blvl_error *err);
+/* The shape of a checked prism: its 2n corners `v` (not copied), the template's faces. */
+void blvl__bake_prism_shape(blvl_Vec3 *v, uint32_t vertex_count, const bake_prism_template *t,
+                            bake_shape *s);
 
 /* Stores a checked prism (known_prism.c): its 2n corners `v` in the arena, the faces the
  * template's; the collider as blvl_bake_add_hull would store it. */

@@ -47,16 +47,80 @@ static blvl_status store(blvl_bake *b, const blvl_bake_collider *c, bake_shape *
     k.c.source_name = blvl__bake_str(b, c->source_name, &ok);
     blvl_status st = ok ? BAKE_RESERVE(b, b->colliders, 1, err)
                         : blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a collider");
+    if (st == BLVL_OK)
+        st = BAKE_RESERVE(b, b->collider_order, 1, err);
     if (st != BLVL_OK) {
         blvl__bake_str_free(b, (char *)k.c.source_name);
         blvl__bake_shape_free(b->al, shape);
         return st;
     }
     if (index)
-        *index = b->colliders.n;
+        *index = b->collider_order.n;
+    b->collider_order.p[b->collider_order.n++] = b->colliders.n;
     b->colliders.p[b->colliders.n++] = k;
     blvl__ok(err);
     return BLVL_OK;
+}
+
+blvl_status blvl__bake_store_made_prism(blvl_bake *b, const blvl_bake_collider *c, uint32_t maker,
+                                        const uint32_t key[4], uint8_t variant, uint32_t *index,
+                                        blvl_error *err) {
+    if (index)
+        *index = BLVL_BAKE_NONE;
+    blvl_status st = check_collider(b, c, err);
+    if (st == BLVL_OK && b->made_prisms.n >= BAKE_MADE - 1u)
+        st = blvl__fail(err, BLVL_E_ARGUMENT, "bake: over %u made prisms", BAKE_MADE - 1u);
+    if (st == BLVL_OK)
+        st = BAKE_RESERVE(b, b->made_prisms, 1, err);
+    if (st == BLVL_OK)
+        st = BAKE_RESERVE(b, b->collider_order, 1, err);
+    if (st != BLVL_OK)
+        return st;
+    bake_made_prism m = {.key = {key[0], key[1], key[2], key[3]},
+                         .flags = c->flags,
+                         .material = c->material,
+                         .door = c->door,
+                         .gametypes = c->gametypes,
+                         .source_entity = c->source_entity,
+                         .symbol = c->symbol,
+                         .maker = (uint16_t)maker,
+                         .source_kind = c->source_kind,
+                         .variant = variant};
+    if (index)
+        *index = b->collider_order.n;
+    b->collider_order.p[b->collider_order.n++] = BAKE_MADE | b->made_prisms.n;
+    b->made_prisms.p[b->made_prisms.n++] = m;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+static blvl_bake_collider made_info(const bake_made_prism *m) {
+    return (blvl_bake_collider){.flags = m->flags,
+                                .material = m->material,
+                                .door = m->door,
+                                .gametypes = m->gametypes,
+                                .source_kind = m->source_kind,
+                                .source_name = NULL,
+                                .source_entity = m->source_entity,
+                                .symbol = m->symbol};
+}
+
+blvl_bake_collider blvl__bake_collider_info(const blvl_bake *b, uint32_t i) {
+    uint32_t at = b->collider_order.p[i];
+    return at & BAKE_MADE ? made_info(&b->made_prisms.p[at & ~BAKE_MADE]) : b->colliders.p[at].c;
+}
+
+const bake_collider *blvl__bake_collider_at(const blvl_bake *b, uint32_t i, bake_collider_view *v) {
+    uint32_t at = b->collider_order.p[i];
+    if (!(at & BAKE_MADE))
+        return &b->colliders.p[at];
+    const bake_made_prism *m = &b->made_prisms.p[at & ~BAKE_MADE];
+    const bake_prism_maker *mk = &b->prism_makers.p[m->maker];
+    uint32_t n = m->variant < 2 ? 3u : 4u; /* known_prism.c's variants */
+    mk->make(mk->ctx, m->key, n, v->corners);
+    v->k.c = made_info(m);
+    blvl__bake_prism_shape(v->corners, 2 * n, &b->prisms[m->variant], &v->k.shape);
+    return &v->k;
 }
 
 #define COLLIDER_PRELUDE(b, c, err)                                                                \
@@ -120,22 +184,29 @@ blvl_status blvl__bake_store_prism(blvl_bake *b, const blvl_bake_collider *c, bl
                                    uint32_t vertex_count, const bake_prism_template *t,
                                    uint32_t *index, blvl_error *err) {
     COLLIDER_PRELUDE(b, c, err);
-    bake_shape s = {0};
-    s.kind = blvl_Shape_Hull;
-    s.vertices = v;
-    s.vertex_count = vertex_count;
-    s.face_sizes = t->face_sizes;
-    s.face_count = t->face_count;
-    s.face_indices = t->face_indices;
-    s.face_index_count = t->face_index_count;
-    s.lo = s.hi = v[0];
-    for (uint32_t i = 1; i < vertex_count; i++) {
-        s.lo.x = v[i].x < s.lo.x ? v[i].x : s.lo.x, s.hi.x = v[i].x > s.hi.x ? v[i].x : s.hi.x;
-        s.lo.y = v[i].y < s.lo.y ? v[i].y : s.lo.y, s.hi.y = v[i].y > s.hi.y ? v[i].y : s.hi.y;
-        s.lo.z = v[i].z < s.lo.z ? v[i].z : s.lo.z, s.hi.z = v[i].z > s.hi.z ? v[i].z : s.hi.z;
-    }
-    s.arena = true;
+    bake_shape s;
+    blvl__bake_prism_shape(v, vertex_count, t, &s);
     return store(b, c, &s, false, index, err);
+}
+
+void blvl__bake_prism_shape(blvl_Vec3 *v, uint32_t vertex_count, const bake_prism_template *t,
+                            bake_shape *s) {
+    memset(s, 0, sizeof *s);
+    s->kind = blvl_Shape_Hull;
+    s->vertices = v;
+    s->vertex_count = vertex_count;
+    s->face_sizes = t->face_sizes;
+    s->face_count = t->face_count;
+    s->face_indices = t->face_indices;
+    s->face_index_count = t->face_index_count;
+    blvl_Vec3 lo = v[0], hi = v[0];
+    for (uint32_t i = 1; i < vertex_count; i++) {
+        lo.x = v[i].x < lo.x ? v[i].x : lo.x, hi.x = v[i].x > hi.x ? v[i].x : hi.x;
+        lo.y = v[i].y < lo.y ? v[i].y : lo.y, hi.y = v[i].y > hi.y ? v[i].y : hi.y;
+        lo.z = v[i].z < lo.z ? v[i].z : lo.z, hi.z = v[i].z > hi.z ? v[i].z : hi.z;
+    }
+    s->lo = lo, s->hi = hi;
+    s->arena = true; /* the corners: the arena's or the caller's; the faces the template's */
 }
 
 blvl_status blvl_bake_add_triangle(blvl_bake *b, const blvl_bake_collider *c,

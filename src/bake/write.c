@@ -71,8 +71,8 @@ static void fill_stats(const blvl_bake *b, const run *r, blvl_bake_stats *stats)
     if (!stats)
         return;
     memset(stats, 0, sizeof *stats);
-    stats->colliders = b->colliders.n;
-    for (uint32_t i = 0; i < b->colliders.n; i++)
+    stats->colliders = blvl__bake_collider_count(b);
+    for (uint32_t i = 0; i < b->colliders.n; i++) /* made prisms are hulls: no planes */
         stats->planes += b->colliders.p[i].shape.plane_count;
     stats->triangles = b->indices.n / 3u;
     stats->batches = r->plan.batch_count;
@@ -94,6 +94,10 @@ size_t blvl__bake_section_estimate(const blvl_bake *b) {
         sim += 96 + (size_t)s->plane_count * sizeof(blvl_Plane) +
                (size_t)s->vertex_count * sizeof(blvl_Vec3) + (size_t)s->face_count * 4 +
                (size_t)s->face_index_count * 4;
+    }
+    for (uint32_t i = 0; i < b->made_prisms.n; i++) { /* the faces are shared: written once */
+        uint8_t v = b->made_prisms.p[i].variant;
+        sim += 96 + (v < 2 ? 6u : 8u) * sizeof(blvl_Vec3);
     }
     /* the vertices are streamed after the builder's bytes (write_geometry.c), never in it */
     size_t geo =

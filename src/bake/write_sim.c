@@ -11,7 +11,7 @@
 /* collider_sources: (kind, name, entity) triples in first-seen order; out[i] = collider i's. */
 static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *first_of,
                                   uint32_t *count, blvl_error *err) {
-    uint32_t n = b->colliders.n, cap = 16;
+    uint32_t n = blvl__bake_collider_count(b), cap = 16;
     while (cap < 2u * (uint64_t)n && cap < (1u << 31))
         cap <<= 1;
     uint32_t *slots = blvl__alloc(b->al, (size_t)cap * sizeof *slots);
@@ -20,7 +20,7 @@ static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *f
     memset(slots, 0xFF, (size_t)cap * sizeof *slots);
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
-        const blvl_bake_collider *c = &b->colliders.p[i].c;
+        const blvl_bake_collider ci = blvl__bake_collider_info(b, i), *c = &ci;
         uint64_t h = 1469598103934665603ull ^ c->source_kind;
         h = (h ^ c->source_entity) * 1099511628211ull;
         for (const char *s = c->source_name; s && *s; s++)
@@ -33,7 +33,8 @@ static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *f
                 first_of[k++] = i;
                 break;
             }
-            const blvl_bake_collider *o = &b->colliders.p[first_of[slots[at]]].c;
+            const blvl_bake_collider oi = blvl__bake_collider_info(b, first_of[slots[at]]),
+                                     *o = &oi;
             if (o->source_kind == c->source_kind && o->source_entity == c->source_entity &&
                 (o->source_name == NULL) == (c->source_name == NULL) &&
                 (!c->source_name || strcmp(o->source_name, c->source_name) == 0))
@@ -103,9 +104,12 @@ static bool door_bounds(const blvl_bake *b, uint32_t d, blvl_Vec3 *lo, blvl_Vec3
         return true;
     }
     bool any = false;
-    for (uint32_t i = 0; i < b->colliders.n; i++)
-        if (b->colliders.p[i].c.door == d)
-            grow_box(lo, hi, b->colliders.p[i].shape.lo, b->colliders.p[i].shape.hi, &any);
+    bake_collider_view v;
+    for (uint32_t i = 0; i < blvl__bake_collider_count(b); i++)
+        if (blvl__bake_collider_info(b, i).door == d) {
+            const bake_collider *c = blvl__bake_collider_at(b, i, &v);
+            grow_box(lo, hi, c->shape.lo, c->shape.hi, &any);
+        }
     if (any)
         return true;
     for (uint32_t i = 0; i < b->surfaces.n; i++) {
@@ -216,7 +220,7 @@ static blvl_fb_ref build_hurts(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_
 }
 
 static uint32_t max_count(const blvl_bake *b) {
-    uint32_t m = b->colliders.n;
+    uint32_t m = blvl__bake_collider_count(b);
     uint32_t o[] = {b->doors.n, b->triggers.n, b->teleports.n, b->spawns.n, b->hurts.n};
     for (size_t i = 0; i < sizeof o / sizeof o[0]; i++)
         m = o[i] > m ? o[i] : m;
@@ -225,7 +229,7 @@ static uint32_t max_count(const blvl_bake *b) {
 
 blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                  blvl_error *err) {
-    uint32_t n = b->colliders.n, m = max_count(b);
+    uint32_t n = blvl__bake_collider_count(b), m = max_count(b);
     blvl_fb_ref *refs = blvl__bake_refs(b, m, err);
     uint32_t *src = n ? blvl__alloc(b->al, (size_t)n * sizeof *src) : NULL;
     uint32_t *first_of = n ? blvl__alloc(b->al, (size_t)n * sizeof *first_of) : NULL;
@@ -239,8 +243,9 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_b
         goto done;
     blvl_fb_builder_reset(fb);
     shared_faces shared[BAKE_PRISM_TEMPLATES] = {{0}};
+    bake_collider_view view;
     for (uint32_t i = 0; i < n; i++) {
-        const bake_collider *c = &b->colliders.p[i];
+        const bake_collider *c = blvl__bake_collider_at(b, i, &view);
         blvl_fb_ref shape = build_shape(b, fb, &c->shape, shared);
         blvl_Collider_start(fb);
         blvl_Collider_add_lo(fb, &c->shape.lo);
@@ -255,7 +260,7 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_b
     }
     blvl_fb_ref colliders = n ? blvl_fb_create_ref_vector(fb, refs, n) : 0;
     for (uint32_t k = 0; k < nsrc; k++) {
-        const blvl_bake_collider *c = &b->colliders.p[first_of[k]].c;
+        const blvl_bake_collider ci = blvl__bake_collider_info(b, first_of[k]), *c = &ci;
         blvl_fb_ref name = blvl__bake_fb_str(fb, c->source_name);
         blvl_ColliderSource_start(fb);
         blvl_ColliderSource_add_kind(fb, c->source_kind);

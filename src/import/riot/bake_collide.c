@@ -17,6 +17,7 @@
 #include "bake_internal.h"
 #include "blvl/sections/sim.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 typedef struct cellinfo {
     int32_t gx, gz; /* b - a, c - a */
@@ -84,15 +85,32 @@ static bool convex_cell(uint32_t type, const rb_grid *g, uint32_t r, uint32_t co
     return type == 1 ? picked < other : picked > other;
 }
 
+/* A layer's prisms are made prisms (bake/known.h): the bake keeps each one's grid corners, not
+ * its corners, and makes the corners again from the grid (in its arena) when it writes. */
+typedef struct prism_grid {
+    const blvl_Vec3 *pos;
+    double dy;
+} prism_grid;
+
+static void make_prism(const void *ctx, const uint32_t key[4], uint32_t n, blvl_Vec3 *out) {
+    const prism_grid *pg = ctx;
+    for (uint32_t q = 0; q < n; q++) {
+        out[q] = pg->pos[key[q]];
+        out[n + q] = moved(out[q], pg->dy);
+    }
+}
+
 /* A prism over a cell's outline (bake/known.h): corners 0..n-1 the surface (a, b, c, d of a cell,
- * or a triangle's three counter-clockwise seen from above), n..2n-1 their copies moved by dy. The
- * surface side is one face or, where `split` names a diagonal of a quad (0: c-b, 1: a-d), two
- * triangles; the far side follows the other diagonal. The bake takes the faces without the
- * general hull; a ceiling's solid lies above the surface. */
-static blvl_status add_prism(rb *c, const blvl_bake_collider *bc, const blvl_Vec3 *p, uint32_t n,
-                             int split, double dy) {
-    uint32_t index;
-    return blvl__bake_add_prism(c->b, bc, p, n, split, dy > 0, &index, c->err);
+ * or a triangle's three counter-clockwise seen from above: the grid vertices `corner`), n..2n-1
+ * their copies moved by dy. The surface side is one face or, where `split` names a diagonal of a
+ * quad (0: c-b, 1: a-d), two triangles; the far side follows the other diagonal. The bake takes
+ * the faces without the general hull; a ceiling's solid lies above the surface. */
+static blvl_status add_prism(rb *c, const blvl_bake_collider *bc, uint32_t maker,
+                             const size_t *corner, uint32_t n, int split, double dy) {
+    uint32_t index, key[4] = {0, 0, 0, 0};
+    for (uint32_t q = 0; q < n; q++)
+        key[q] = (uint32_t)corner[q]; /* a grid's vertices fit: blvl__rb_colliders checks */
+    return blvl__bake_add_prism_made(c->b, bc, maker, key, n, split, dy > 0, &index, c->err);
 }
 
 blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t first_source) {
@@ -100,6 +118,17 @@ blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t
     if (!g->w || !g->h)
         return BLVL_OK;
     size_t cells = (size_t)g->w * g->h, row = (size_t)g->w + 1;
+    if (row * ((size_t)g->h + 1) > UINT32_MAX)
+        return blvl__fail(c->err, BLVL_E_ARGUMENT, "riot: layer %u: %zu grid vertices, over 2^32",
+                          layer, row * ((size_t)g->h + 1));
+    prism_grid *pg = blvl__bake_arena(c->b, sizeof *pg);
+    if (!pg)
+        return blvl__rb_nomem(c);
+    *pg = (prism_grid){g->pos, thickness(L->type)};
+    uint32_t maker;
+    blvl_status st = blvl__bake_prism_maker(c->b, make_prism, pg, &maker, c->err);
+    if (st != BLVL_OK)
+        return st;
     cellinfo *info = blvl__calloc_n(c->al, cells, sizeof *info);
     uint8_t *used = blvl__calloc_n(c->al, cells, 1);
     if (!info || !used) {
@@ -120,7 +149,6 @@ blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t
                         L->cells[k].texture[1] != BLVL_RIOT_HOLE;
     }
     double dy = thickness(L->type);
-    blvl_status st = BLVL_OK;
     for (uint32_t r = 0; r < g->h && st == BLVL_OK; r++)
         for (uint32_t col = 0; col < g->w && st == BLVL_OK; col++) {
             size_t k = (size_t)r * g->w + col;
@@ -146,47 +174,36 @@ blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t
                         look(c, &lk, L->cells[q].texture[0]);
                         look(c, &lk, L->cells[q].texture[1]);
                     }
-                blvl_Vec3 p[8];
                 size_t corner[4] = {(size_t)r * row + col, (size_t)r * row + c1,
                                     (size_t)r1 * row + col, (size_t)r1 * row + c1};
-                for (int q = 0; q < 4; q++) {
-                    p[q] = g->pos[corner[q]];
-                    p[4 + q] = moved(p[q], dy);
-                }
                 collider_init(c, layer, &lk, symbol, &bc);
-                st = add_prism(c, &bc, p, 4, -1, dy);
+                st = add_prism(c, &bc, maker, corner, 4, -1, dy);
                 continue;
             }
             used[k] = 1;
             const blvl_riot_cell *cell = &L->cells[k];
             if (convex_cell(L->type, g, r, col, cell)) {
-                blvl_Vec3 p[8];
                 size_t a = (size_t)r * row + col;
                 size_t corner[4] = {a, a + 1, a + row, a + row + 1};
                 looks lk = {BLVL_BAKE_NONE, false, false, true};
                 look(c, &lk, cell->texture[0]);
                 look(c, &lk, cell->texture[1]);
-                for (int q = 0; q < 4; q++) {
-                    p[q] = g->pos[corner[q]];
-                    p[4 + q] = moved(p[q], dy);
-                }
                 collider_init(c, layer, &lk, symbol, &bc);
-                st = add_prism(c, &bc, p, 4, cell->flags & 1, dy);
+                st = add_prism(c, &bc, maker, corner, 4, cell->flags & 1, dy);
                 continue;
             }
             for (int t = 0; t < 2 && st == BLVL_OK; t++) {
                 if (cell->texture[t] == BLVL_RIOT_HOLE)
                     continue;
-                blvl_Vec3 p[6];
+                size_t corner[3];
                 for (int j = 0; j < 3; j++) {
                     int q = TRI[cell->flags & 1][t][j];
-                    p[j] = g->pos[((size_t)r + (q >= RB_C)) * row + col + (q & 1)];
-                    p[3 + j] = moved(p[j], dy);
+                    corner[j] = ((size_t)r + (q >= RB_C)) * row + col + (q & 1);
                 }
                 looks lk = {BLVL_BAKE_NONE, false, false, true};
                 look(c, &lk, cell->texture[t]);
                 collider_init(c, layer, &lk, symbol, &bc);
-                st = add_prism(c, &bc, p, 3, -1, dy);
+                st = add_prism(c, &bc, maker, corner, 3, -1, dy);
             }
         }
     blvl__dealloc(c->al, info, cells * sizeof *info);

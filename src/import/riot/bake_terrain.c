@@ -136,8 +136,7 @@ static cell_draw cell_draw_of(const rb *c, const blvl_riot_cell *cell) {
 void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
     size_t cells = (size_t)L->width * L->height;
-    uint64_t s = n->sources, v = 0, i = n->indices, k = n->colliders; /* v: made vertices */
-    uint64_t before = k;
+    uint64_t s = n->sources, v = 0, i = n->indices, k = n->made_prisms; /* v: made vertices */
     for (size_t q = 0; q < cells; q++) {
         const blvl_riot_cell *cell = &L->cells[q];
         cell_draw d = cell_draw_of(c, cell);
@@ -157,10 +156,9 @@ void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n) {
     n->indices = i < UINT32_MAX ? (uint32_t)i : UINT32_MAX;
     n->surfaces = f < UINT32_MAX ? (uint32_t)f : UINT32_MAX;
     n->tri_sources = t < UINT32_MAX ? (uint32_t)t : UINT32_MAX;
-    n->colliders = k < UINT32_MAX ? (uint32_t)k : UINT32_MAX;
-    /* the colliders' corners in the bake's arena: at most two prisms of 6 corners per cell;
-     * the grid and the made vertices' references there too */
-    n->arena += (size_t)(k - before) * 2u * 6u * sizeof(blvl_Vec3);
+    n->made_prisms = k < UINT32_MAX ? (uint32_t)k : UINT32_MAX;
+    /* the grid and the made vertices' references in the bake's arena (the prisms keep their
+     * grid corners, not corners: bake_collide.c) */
     n->arena += ((size_t)L->width + 1) * ((size_t)L->height + 1) * (2 * sizeof(blvl_Vec3) + 4);
     n->arena += (size_t)v * (sizeof(uint32_t) + 2 * sizeof(uint16_t));
     n->arena += ((size_t)c->mat_count + 1) * (sizeof(rb_made) + 8);
