@@ -6,7 +6,7 @@
 # .bsym is stale (and read with BLVL_SYMBOLS_READ_STALE says so), and flatc decodes both a baked
 # .bsym (checked against `blvl dump` of its level in Python) and one blvl_symbols_write made. Each
 # bake's geometry section (its vertices streamed, the Riot terrain's made when written) is decoded
-# by flatc too, and must equal our reader's dump of it.
+# by flatc too, and must equal our reader's dump of it; so is a sim section written in runs.
 set -u
 . "${BLVL_SRC:?}/tests/support/cli.sh"
 cli_workdir
@@ -111,5 +111,37 @@ assert m[0]["name"] == "textures/base/wall" and m[0]["shader"] == "scripts/base.
 assert m[0]["texture"] == "textures/base/wall.tga" and m[0].get("baked", N) == 5
 assert m[0]["unknown"] == ["surfaceparm nomarks", "qer_editorimage textures/x.tga"]
 assert "name" not in m[1] and m[1].get("baked", N) == N
+PY
+# A sim section written in runs (more than three of them: tests/test_bake_sim_runs.c, which
+# checks it against the model through our reader) decoded by flatc: every collider's bounds,
+# flags, door, source and hull corners as our reader's dump gives them.
+if [ -x "$BLVL_BUILD/test_bake_sim_runs" ] && "$BLVL_BUILD/test_bake_sim_runs" runs.blvl >log 2>&1 &&
+    "$blvl" cat runs.blvl sim >runs.sim.bin &&
+    flatc --json --strict-json --defaults-json --raw-binary -o . "$src/schema/sim.fbs" -- runs.sim.bin &&
+    "$blvl" dump runs.blvl sim >runs.dump.json 2>/dev/null &&
+    /usr/bin/python3 - <<'PY'; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: a sim section of runs decoded by flatc"; fi
+import json
+f = json.load(open("runs.sim.json"))["colliders"]
+d = json.load(open("runs.dump.json"))["colliders"]
+assert len(f) == len(d) > 3 * 4096, (len(f), len(d))
+N = 0xFFFFFFFF
+default = {"flags": 0, "material": N, "door": N, "source": N, "gametypes": N}  # dump omits them
+def close(a, b):
+    return abs(float(a) - float(b)) <= 1e-6 * max(1.0, abs(float(b)))
+def vec(a, b):
+    return all(close(a[k], b[k]) for k in "xyz")
+doors = sources = 0
+for i, (x, y) in enumerate(zip(f, d)):
+    assert vec(x["lo"], y["lo"]) and vec(x["hi"], y["hi"]), i
+    for k in default:
+        assert x.get(k, default[k]) == y.get(k, default[k]), (i, k, x.get(k), y.get(k))
+    doors += x["door"] != N
+    sources = max(sources, x["source"])
+    assert x["shape_type"] == y["shape_type"], i
+    if x["shape_type"] == "Hull":
+        xv, yv = x["shape"]["vertices"], y["shape"]["vertices"]
+        assert len(xv) == len(yv) and all(vec(p, q) for p, q in zip(xv, yv)), i
+        assert x["shape"]["face_indices"] == y["shape"]["face_indices"], i
+assert doors > 0 and sources > 0, (doors, sources)
 PY
 cli_done test_symbols_bake

@@ -50,14 +50,16 @@ static blvl_status to_writer(void *ctx, const void *data, size_t size, blvl_erro
     return st;
 }
 
-/* Streamed: its vertices go to the writer a piece at a time as they are made. */
-static blvl_status geometry_fn(run *r, blvl_error *err) {
+/* Streamed sections: sim (its colliders a run at a time) and geometry (its vertices a piece at a
+ * time as they are made) go to the writer in pieces. */
+static blvl_status streamed(run *r, const char *tag, blvl_error *err) {
     double t0 = blvl__bake_now(), c0 = blvl__bake_cpu_now();
     r->in_writer = r->cpu_in_writer = 0;
     const bake_sink sink = {to_writer, r};
-    blvl_status st = blvl_writer_begin(r->w, "geometry", 0, BLVL_ENTRY_FLAG_IDENTITY, err);
+    blvl_status st = blvl_writer_begin(r->w, tag, 0, BLVL_ENTRY_FLAG_IDENTITY, err);
     if (st == BLVL_OK)
-        st = blvl__bake_write_geometry(r->b, &r->plan, r->fb, &sink, err);
+        st = tag[0] == 's' ? blvl__bake_write_sim(r->b, r->fb, &sink, err)
+                           : blvl__bake_write_geometry(r->b, &r->plan, r->fb, &sink, err);
     double t1 = blvl__bake_now();
     if (st == BLVL_OK)
         st = blvl_writer_end(r->w, err);
@@ -84,25 +86,19 @@ static void fill_stats(const blvl_bake *b, const run *r, blvl_bake_stats *stats)
     stats->seconds_compress = r->compress;
 }
 
-/* About the bytes of the largest section, sim or geometry (the builder is reused for each):
- * reserved up front, so the builder does not copy a buffer of hundreds of MiB again and again as
- * it doubles. An estimate: the builder still grows past it when it is short. */
+/* About the most the builder holds for one buffer (it is reused for each): reserved up front, so
+ * it does not copy a buffer of tens of MiB again and again as it doubles. The streamed sections
+ * hold their front and a run of colliders (sim) or no vertices (geometry); the .bsym is built
+ * whole. An estimate: the builder still grows past it when it is short. */
 size_t blvl__bake_section_estimate(const blvl_bake *b) {
-    size_t sim = 1024 + (size_t)b->sources.n * 8;
-    for (uint32_t i = 0; i < b->colliders.n; i++) {
-        const bake_shape *s = &b->colliders.p[i].shape;
-        sim += 96 + (size_t)s->plane_count * sizeof(blvl_Plane) +
-               (size_t)s->vertex_count * sizeof(blvl_Vec3) + (size_t)s->face_count * 4 +
-               (size_t)s->face_index_count * 4;
-    }
-    for (uint32_t i = 0; i < b->made_prisms.n; i++) { /* the faces are shared: written once */
-        uint8_t v = b->made_prisms.p[i].variant;
-        sim += 96 + (v < 2 ? 6u : 8u) * sizeof(blvl_Vec3);
-    }
-    /* the vertices are streamed after the builder's bytes (write_geometry.c), never in it */
+    size_t n = blvl__bake_collider_count(b);
+    size_t sim = 1024 + n * 36 + ((size_t)2 << 20);
     size_t geo =
         1024 + (size_t)b->indices.n * 4 + (size_t)b->surfaces.n * 8 + (size_t)b->materials.n * 128;
-    return sim > geo ? sim : geo;
+    size_t sym = 1024 + (size_t)b->sources.n * 28 + n * 4 + (size_t)(b->indices.n / 3u) * 8 +
+                 (size_t)b->materials.n * 64;
+    size_t most = sim > geo ? sim : geo;
+    return most > sym ? most : sym;
 }
 
 /* The level into memory (*level from the writer, blvl_free) and, when symbols is not NULL, the
@@ -130,9 +126,9 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     if (st == BLVL_OK)
         st = add_section(&r, "meta", blvl__bake_write_meta, err);
     if (st == BLVL_OK)
-        st = add_section(&r, "sim", blvl__bake_write_sim, err);
+        st = streamed(&r, "sim", err);
     if (st == BLVL_OK && geo)
-        st = geometry_fn(&r, err);
+        st = streamed(&r, "geometry", err);
     if (st == BLVL_OK && b->images.n)
         st = add_section(&r, "textures", blvl__bake_write_textures, err);
     if (st == BLVL_OK && b->sky)

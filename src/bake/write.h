@@ -17,13 +17,15 @@ typedef struct bake_buf {
 
 blvl_status blvl__bake_write_meta(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                   blvl_error *err);
-blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
-                                 blvl_error *err);
 /* Where a streamed section goes: its bytes in order, in pieces of any size. */
 typedef struct bake_sink {
     blvl_status (*put)(void *ctx, const void *data, size_t size, blvl_error *err);
     void *ctx;
 } bake_sink;
+
+/* The sim section into the sink: the front, then its colliders a run at a time (write_sim.c). */
+blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, const bake_sink *sink,
+                                 blvl_error *err);
 
 /* The geometry section into the sink, not into one buffer: what the builder holds, then the
  * vertices a piece at a time. */

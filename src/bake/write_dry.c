@@ -4,7 +4,7 @@
 #include "common/error.h"
 #include "fb/reserve.h"
 
-/* The geometry section's sink: its bytes are made and dropped, only counted. */
+/* The streamed sections' sink: their bytes are made and dropped, only counted. */
 static blvl_status count_bytes(void *ctx, const void *data, size_t size, blvl_error *err) {
     (void)data;
     *(size_t *)ctx += size;
@@ -27,12 +27,11 @@ blvl_status blvl__bake_write_dry(blvl_bake *b, double *cpu_seconds, size_t *byte
     st = blvl_fb_builder_new(&fb, &b->opt, err);
     if (st == BLVL_OK && !blvl__fb_builder_reserve(fb, blvl__bake_section_estimate(b)))
         st = blvl_fb_builder_status(fb, err);
-    const dry_fn fns[] = {
-        blvl__bake_write_meta,     blvl__bake_write_sim,       blvl__bake_write_textures,
-        blvl__bake_write_cubemaps, blvl__bake_write_lightmaps, blvl__bake_write_lighting,
-        blvl__bake_write_entities, blvl__bake_write_sites,     blvl__bake_write_cameras};
+    const dry_fn fns[] = {blvl__bake_write_meta,     blvl__bake_write_textures,
+                          blvl__bake_write_cubemaps, blvl__bake_write_lightmaps,
+                          blvl__bake_write_lighting, blvl__bake_write_entities,
+                          blvl__bake_write_sites,    blvl__bake_write_cameras};
     const bool has[] = {true,
-                        true,
                         b->images.n > 0,
                         b->sky != NULL,
                         b->lightmap != NULL,
@@ -44,11 +43,12 @@ blvl_status blvl__bake_write_dry(blvl_bake *b, double *cpu_seconds, size_t *byte
     for (size_t i = 0; i < sizeof fns / sizeof fns[0] && st == BLVL_OK; i++) {
         if (has[i] && (st = fns[i](b, fb, &buf, err)) == BLVL_OK)
             *bytes += buf.size;
-        /* geometry after sim, as the writer orders them */
-        if (i == 1 && st == BLVL_OK && blvl__bake_has_geometry(b)) {
-            const bake_sink sink = {count_bytes, bytes};
+        /* sim and geometry after meta, as the writer orders them */
+        const bake_sink sink = {count_bytes, bytes};
+        if (i == 0 && st == BLVL_OK)
+            st = blvl__bake_write_sim(b, fb, &sink, err);
+        if (i == 0 && st == BLVL_OK && blvl__bake_has_geometry(b))
             st = blvl__bake_write_geometry(b, &plan, fb, &sink, err);
-        }
     }
     static const uint8_t zero[16] = {0};
     if (st == BLVL_OK && (st = blvl__bake_write_symbols(b, &plan, zero, fb, &buf, err)) == BLVL_OK)

@@ -7,6 +7,7 @@
 #include "blvl/sections/sim_builder.h"
 #include "common/alloc.h"
 #include "common/error.h"
+#include "fb/reserve.h"
 
 /* collider_sources: (kind, name, entity) triples in first-seen order; out[i] = collider i's. */
 static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *first_of,
@@ -227,24 +228,11 @@ static uint32_t max_count(const blvl_bake *b) {
     return m;
 }
 
-blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
-                                 blvl_error *err) {
-    uint32_t n = blvl__bake_collider_count(b), m = max_count(b);
-    blvl_fb_ref *refs = blvl__bake_refs(b, m, err);
-    uint32_t *src = n ? blvl__alloc(b->al, (size_t)n * sizeof *src) : NULL;
-    uint32_t *first_of = n ? blvl__alloc(b->al, (size_t)n * sizeof *first_of) : NULL;
-    blvl_status st = BLVL_OK;
-    if ((m && !refs) || (n && (!src || !first_of))) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing sim");
-        goto done;
-    }
-    uint32_t nsrc = 0;
-    if (n && (st = dedupe_sources(b, src, first_of, &nsrc, err)) != BLVL_OK)
-        goto done;
-    blvl_fb_builder_reset(fb);
-    shared_faces shared[BAKE_PRISM_TEMPLATES] = {{0}};
+/* Colliders [from, to) into fb, refs[i] collider i's table. */
+static void build_colliders(const blvl_bake *b, blvl_fb_builder *fb, uint32_t from, uint32_t to,
+                            const uint32_t *src, shared_faces *shared, blvl_fb_ref *refs) {
     bake_collider_view view;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = from; i < to; i++) {
         const bake_collider *c = blvl__bake_collider_at(b, i, &view);
         blvl_fb_ref shape = build_shape(b, fb, &c->shape, shared);
         blvl_Collider_start(fb);
@@ -258,6 +246,52 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_b
         blvl_Collider_add_gametypes(fb, c->c.gametypes);
         refs[i] = blvl_Collider_end(fb);
     }
+}
+
+/* The colliders are built first, so they are the buffer's last bytes, and most of it (a Riot
+ * level's 800,000 take 117 MiB). They are built a run at a time and dropped (fb/reserve.h);
+ * the rest of the section follows and goes to the sink, then each run is built again from its
+ * mark, newest first, and goes to the sink: the builder never holds more than a run and the
+ * front. */
+enum { SIM_RUN = 4096 }; /* colliders a run: about 600 KiB */
+
+typedef struct sim_run {
+    blvl__fb_mark mark;
+    shared_faces shared[BAKE_PRISM_TEMPLATES]; /* as they were when the run began */
+} sim_run;
+
+static blvl_status put_held(blvl_fb_builder *fb, const bake_sink *sink, blvl_error *err) {
+    size_t size;
+    const uint8_t *p = blvl__fb_held(fb, &size);
+    return size ? sink->put(sink->ctx, p, size, err) : BLVL_OK;
+}
+
+blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, const bake_sink *sink,
+                                 blvl_error *err) {
+    uint32_t n = blvl__bake_collider_count(b), m = max_count(b);
+    uint32_t nruns = (uint32_t)(((uint64_t)n + SIM_RUN - 1) / SIM_RUN);
+    blvl_fb_ref *refs = blvl__bake_refs(b, m, err);
+    uint32_t *src = n ? blvl__alloc(b->al, (size_t)n * sizeof *src) : NULL;
+    uint32_t *first_of = n ? blvl__alloc(b->al, (size_t)n * sizeof *first_of) : NULL;
+    sim_run *runs = blvl__alloc(b->al, ((size_t)nruns + 1) * sizeof *runs);
+    blvl_status st = BLVL_OK;
+    if ((m && !refs) || (n && (!src || !first_of)) || !runs) {
+        st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing sim");
+        goto done;
+    }
+    uint32_t nsrc = 0;
+    if (n && (st = dedupe_sources(b, src, first_of, &nsrc, err)) != BLVL_OK)
+        goto done;
+    blvl_fb_builder_reset(fb);
+    shared_faces shared[BAKE_PRISM_TEMPLATES] = {{0}};
+    for (uint32_t r = 0; r < nruns; r++) {
+        runs[r].mark = blvl__fb_mark_now(fb);
+        memcpy(runs[r].shared, shared, sizeof shared);
+        uint32_t to = n - r * SIM_RUN > SIM_RUN ? (r + 1) * SIM_RUN : n;
+        build_colliders(b, fb, r * SIM_RUN, to, src, shared, refs);
+        blvl__fb_forget(fb);
+    }
+    runs[nruns].mark = blvl__fb_mark_now(fb);
     blvl_fb_ref colliders = n ? blvl_fb_create_ref_vector(fb, refs, n) : 0;
     for (uint32_t k = 0; k < nsrc; k++) {
         const blvl_bake_collider ci = blvl__bake_collider_info(b, first_of[k]), *c = &ci;
@@ -284,10 +318,35 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, bake_b
     blvl_Sim_add_hurt_volumes(fb, hurts);
     blvl_Sim_add_kill_y(fb, b->kill_y);
     blvl_fb_ref root = blvl_Sim_end(fb);
-    st = blvl_Sim_finish(fb, root, &out->data, &out->size, err);
+    const uint8_t *front;
+    size_t front_size;
+    st = blvl_Sim_finish(fb, root, &front, &front_size, err);
+    if (st == BLVL_OK)
+        st = put_held(fb, sink, err);
+    for (uint32_t r = nruns; r-- > 0 && st == BLVL_OK;) {
+        if (!blvl__fb_rewind(fb, &runs[r].mark)) {
+            st = blvl_fb_builder_status(fb, err);
+            break;
+        }
+        memcpy(shared, runs[r].shared, sizeof shared);
+        uint32_t to = n - r * SIM_RUN > SIM_RUN ? (r + 1) * SIM_RUN : n;
+        build_colliders(b, fb, r * SIM_RUN, to, src, shared, refs);
+        blvl__fb_mark now = blvl__fb_mark_now(fb);
+        if ((st = blvl_fb_builder_status(fb, err)) != BLVL_OK)
+            break;
+        if (now.used != runs[r + 1].mark.used || now.nvt != runs[r + 1].mark.nvt) {
+            /* the same colliders must take the same bytes: a maker that changed its mind */
+            st = blvl__fail(err, BLVL_E_ARGUMENT,
+                            "bake: sim: colliders %u..%u built again to another size", r * SIM_RUN,
+                            to - 1);
+            break;
+        }
+        st = put_held(fb, sink, err);
+    }
 done:
     blvl__bake_refs_free(b, refs, m);
     blvl__bake_dealloc(b, src, (size_t)n * sizeof *src);
     blvl__bake_dealloc(b, first_of, (size_t)n * sizeof *first_of);
+    blvl__bake_dealloc(b, runs, ((size_t)nruns + 1) * sizeof *runs);
     return st;
 }

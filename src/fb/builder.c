@@ -19,11 +19,17 @@ typedef struct pending {
     uint32_t pos;  /* position inside the table object, set at table_end */
 } pending;
 
+typedef struct vtable_rec {
+    uint32_t end;  /* end distance */
+    uint32_t copy; /* offset of its copy in vtbytes */
+} vtable_rec;
+
 struct blvl_fb_builder {
     blvl_allocator alloc;    /* a copy of the caller's */
     const blvl_allocator *a; /* &alloc */
     uint8_t *buf;
-    size_t cap, used; /* bytes live at buf[cap - used, cap) */
+    size_t cap, used; /* end distance of the front: bytes live at buf[cap - (used - gone), cap) */
+    size_t gone;      /* bytes built and dropped (blvl__fb_forget), still counted in used */
     size_t tail;      /* bytes of a first vector kept out of buf (blvl__fb_tail_start) */
     size_t minalign;
     int in_table;
@@ -31,8 +37,10 @@ struct blvl_fb_builder {
     size_t nfields, capfields;
     uint8_t *scratch;
     size_t scratch_used, scratch_cap;
-    uint32_t *vtables; /* end distances of the vtables written so far */
+    vtable_rec *vtables; /* the vtables written so far */
     size_t nvt, capvt;
+    uint8_t *vtbytes; /* their copies: dropped bytes are never read back */
+    size_t vtbytes_used, vtbytes_cap;
     uint8_t *vt; /* vtable image being assembled */
     size_t vtcap;
     blvl_status status;
@@ -67,6 +75,11 @@ static int reserve(blvl_fb_builder *b, void **arr, size_t *cap, size_t need, siz
     return 1;
 }
 
+/* Where the byte at end distance d lies (d within what is held). */
+static uint8_t *addr(const blvl_fb_builder *b, size_t d) {
+    return b->buf + b->cap - (d - b->gone);
+}
+
 /* Make room for `n` more bytes in front of what is built. */
 static int room(blvl_fb_builder *b, size_t n) {
     if (b->status)
@@ -75,10 +88,11 @@ static int room(blvl_fb_builder *b, size_t n) {
         set_error(b, BLVL_E_ARGUMENT, "buffer would exceed 2 GiB");
         return 0;
     }
-    if (b->buf && b->cap - b->used >= n)
+    size_t held = b->used - b->gone;
+    if (b->buf && b->cap - held >= n)
         return 1; /* the first call allocates, so even an empty push has a real pointer */
     size_t ncap = b->cap ? b->cap : 1024;
-    while (ncap - b->used < n)
+    while (ncap - held < n)
         ncap *= 2;
     uint8_t *p = blvl__alloc(b->a, ncap);
     if (!p) {
@@ -86,7 +100,7 @@ static int room(blvl_fb_builder *b, size_t n) {
         return 0;
     }
     if (b->buf) {
-        memcpy(p + ncap - b->used, b->buf + b->cap - b->used, b->used);
+        memcpy(p + ncap - held, b->buf + b->cap - held, held);
         blvl__dealloc(b->a, b->buf, b->cap);
     }
     b->buf = p;
@@ -99,7 +113,7 @@ static uint8_t *push(blvl_fb_builder *b, size_t n) {
     if (!room(b, n))
         return NULL;
     b->used += n;
-    uint8_t *p = b->buf + b->cap - b->used;
+    uint8_t *p = addr(b, b->used);
     memset(p, 0, n);
     return p;
 }
@@ -139,7 +153,8 @@ int blvl__fb_builder_reserve(blvl_fb_builder *b, size_t bytes) {
     }
     blvl__advise_large(p, bytes);
     if (b->buf) {
-        memcpy(p + bytes - b->used, b->buf + b->cap - b->used, b->used);
+        size_t held = b->used - b->gone;
+        memcpy(p + bytes - held, b->buf + b->cap - held, held);
         blvl__dealloc(b->a, b->buf, b->cap);
     }
     b->buf = p;
@@ -177,17 +192,21 @@ void blvl_fb_builder_free(blvl_fb_builder *b) {
         blvl__dealloc(a, b->vtables, b->capvt * sizeof *b->vtables);
     if (b->vt)
         blvl__dealloc(a, b->vt, b->vtcap);
+    if (b->vtbytes)
+        blvl__dealloc(a, b->vtbytes, b->vtbytes_cap);
     blvl__dealloc(a, b, sizeof *b);
 }
 
 void blvl_fb_builder_reset(blvl_fb_builder *b) {
     b->used = 0;
+    b->gone = 0;
     b->tail = 0;
     b->minalign = 4;
     b->in_table = 0;
     b->nfields = 0;
     b->scratch_used = 0;
     b->nvt = 0;
+    b->vtbytes_used = 0;
     b->status = BLVL_OK;
     blvl__ok(&b->err);
 }
@@ -237,7 +256,7 @@ static uint8_t *vector_start(blvl_fb_builder *b, size_t count, size_t elem_size,
     if (!room(b, count * elem_size))
         return NULL;
     b->used += count * elem_size;
-    return b->buf + b->cap - b->used;
+    return addr(b, b->used);
 }
 
 static blvl_fb_ref vector_end(blvl_fb_builder *b, size_t count) {
@@ -449,7 +468,7 @@ blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b) {
     if (!align_for(b, objsize, maxalign) || !push(b, objsize))
         return 0;
     size_t d = b->used;
-    uint8_t *obj = b->buf + b->cap - d;
+    uint8_t *obj = addr(b, d);
     for (size_t i = 0; i < b->nfields; i++) {
         pending *f = &b->fields[i];
         if (f->is_ref) {
@@ -477,20 +496,23 @@ blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b) {
     }
     size_t vd = 0;
     for (size_t i = 0; i < b->nvt && !vd; i++) {
-        const uint8_t *old = b->buf + b->cap - b->vtables[i];
+        const uint8_t *old = b->vtbytes + b->vtables[i].copy;
         if (blvl_fb_u16(old) == vtsize && memcmp(old, b->vt, vtsize) == 0)
-            vd = b->vtables[i];
+            vd = b->vtables[i].end;
     }
     if (!vd) {
         uint8_t *p = push(b, vtsize);
-        if (!p || !reserve(b, (void **)&b->vtables, &b->capvt, b->nvt + 1, sizeof *b->vtables))
+        if (!p || !reserve(b, (void **)&b->vtables, &b->capvt, b->nvt + 1, sizeof *b->vtables) ||
+            !reserve(b, (void **)&b->vtbytes, &b->vtbytes_cap, b->vtbytes_used + vtsize, 1))
             return 0;
         memcpy(p, b->vt, vtsize);
+        memcpy(b->vtbytes + b->vtbytes_used, b->vt, vtsize);
         vd = b->used;
-        b->vtables[b->nvt++] = (uint32_t)vd;
+        b->vtables[b->nvt++] = (vtable_rec){(uint32_t)vd, (uint32_t)b->vtbytes_used};
+        b->vtbytes_used += vtsize;
     }
     /* soffset = table address - vtable address = vd - d in end distances. */
-    put32(b->buf + b->cap - d, (uint32_t)(int32_t)((int64_t)vd - (int64_t)d));
+    put32(addr(b, d), (uint32_t)(int32_t)((int64_t)vd - (int64_t)d));
     return (blvl_fb_ref)d;
 }
 
@@ -518,8 +540,8 @@ blvl_status blvl_fb_finish_id(blvl_fb_builder *b, blvl_fb_ref root, const char *
             *err = b->err;
         return b->status;
     }
-    *data = b->buf + b->cap - b->used;
-    *size = b->used;
+    *data = addr(b, b->used);
+    *size = b->used - b->gone;
     blvl__ok(err);
     return BLVL_OK;
 }
@@ -527,4 +549,33 @@ blvl_status blvl_fb_finish_id(blvl_fb_builder *b, blvl_fb_ref root, const char *
 blvl_status blvl_fb_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t **data, size_t *size,
                            blvl_error *err) {
     return blvl_fb_finish_id(b, root, NULL, data, size, err);
+}
+
+blvl__fb_mark blvl__fb_mark_now(const blvl_fb_builder *b) {
+    return (blvl__fb_mark){b->used, b->minalign, b->nvt};
+}
+
+void blvl__fb_forget(blvl_fb_builder *b) {
+    if (not_in_table(b, "bytes dropped inside a table"))
+        b->gone = b->used;
+}
+
+int blvl__fb_rewind(blvl_fb_builder *b, const blvl__fb_mark *m) {
+    if (!not_in_table(b, "rewound inside a table"))
+        return 0;
+    if (m->used > b->used || m->nvt > b->nvt) {
+        set_error(b, BLVL_E_ARGUMENT, "rewound to a mark not of this build");
+        return 0;
+    }
+    b->used = b->gone = m->used;
+    b->minalign = m->minalign;
+    if (m->nvt < b->nvt)
+        b->vtbytes_used = b->vtables[m->nvt].copy;
+    b->nvt = m->nvt;
+    return 1;
+}
+
+const uint8_t *blvl__fb_held(const blvl_fb_builder *b, size_t *size) {
+    *size = b->used - b->gone;
+    return b->buf ? addr(b, b->used) : NULL;
 }

@@ -29,4 +29,24 @@ blvl_fb_ref blvl__fb_vector_end(blvl_fb_builder *b, size_t count);
 int blvl__fb_tail_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align);
 size_t blvl__fb_tail_size(const blvl_fb_builder *b);
 
+/* A buffer built in pieces, never whole in memory (a section of hundreds of MiB): every
+ * distance inside a FlatBuffer is a difference of two end distances, so bytes built and
+ * dropped still count, and building again from a mark gives the same bytes as before (the
+ * builder's state is its end distance, its alignment and its vtables, whose copies it keeps).
+ * The caller builds a run, drops it (forget), goes on; then, to emit the buffer front to back,
+ * takes what the builder holds after finish, and builds each dropped run again from its mark
+ * (rewind), newest first, taking what is held after each. Outside a table only. */
+typedef struct blvl__fb_mark {
+    size_t used, minalign, nvt;
+} blvl__fb_mark;
+blvl__fb_mark blvl__fb_mark_now(const blvl_fb_builder *b);
+/* Drops every byte held; what follows is built as if they were there. */
+void blvl__fb_forget(blvl_fb_builder *b);
+/* Back to a mark taken earlier in this build, holding nothing; 0 (the builder's error set) for
+ * a mark past what is built. */
+int blvl__fb_rewind(blvl_fb_builder *b, const blvl__fb_mark *m);
+/* The bytes held: those built since the last forget or rewind (after finish: the buffer's
+ * front, as blvl_fb_finish returns it). */
+const uint8_t *blvl__fb_held(const blvl_fb_builder *b, size_t *size);
+
 #endif
