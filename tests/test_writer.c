@@ -17,6 +17,7 @@
 
 #include "blvl/blvl.h"
 #include "check.h"
+#include "common/alloc.h"
 #include "container/layout.h"
 #include "files.h"
 #include "payload/codec.h"
@@ -91,7 +92,7 @@ static uint8_t *reference(size_t *size) {
     memcpy(f, region, floor);
     for (size_t i = 0; i < NSECS; i++) {
         memcpy(f + entries[i].offset, items[i].out, items[i].out_size);
-        free(items[i].out);
+        blvl__dealloc(NULL, items[i].out, items[i].out_size); /* the library's, by its size */
     }
     free(region);
     *size = file_size;
