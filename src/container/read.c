@@ -199,6 +199,7 @@ typedef struct verify_ctx {
     blvl_inflater *workers;
     uint64_t work;             /* for progress: packed bytes hashed + raw bytes inflated */
     atomic_uint_fast64_t done; /* of `work` */
+    uint64_t reported;         /* the last `done` progress was given (the calling thread's) */
 } verify_ctx;
 
 static blvl_status verify_job(void *vctx, unsigned worker, size_t j, blvl_error *err) {
@@ -219,8 +220,10 @@ static blvl_status verify_job(void *vctx, unsigned worker, size_t j, blvl_error 
         did = s->chunks[job->chunk].raw_size;
     }
     uint64_t done = atomic_fetch_add(&v->done, did) + did;
-    if (worker == 0 && v->lv->opt.progress) /* worker 0 is the calling thread */
+    if (worker == 0 && v->lv->opt.progress) { /* worker 0 is the calling thread */
         v->lv->opt.progress(v->lv->opt.progress_user, done, v->work);
+        v->reported = done;
+    }
     return st;
 }
 
@@ -277,6 +280,10 @@ static blvl_status verify_mapped(blvl_level *lv, blvl_error *err) {
     verify_ctx v = {.lv = lv, .secs = secs, .jobs = jobs, .workers = ws, .work = work};
     atomic_init(&v.done, 0);
     st = blvl__pool_run(nw, j, verify_job, &v, 1, err);
+    /* the other workers may have taken the last jobs, or all of them: the end is reported here */
+    uint64_t done = atomic_load(&v.done);
+    if (st == BLVL_OK && lv->opt.progress && v.reported != done)
+        lv->opt.progress(lv->opt.progress_user, done, work);
     if (st == BLVL_OK && parse_bad != UINT32_MAX) {
         st = parse_st;
         if (err)
