@@ -181,11 +181,11 @@ static const bake_prism_template *template_of(blvl_bake *b, uint32_t n, int spli
     return &b->prisms[v];
 }
 
-blvl_status blvl__bake_add_prism(blvl_bake *b, const blvl_bake_collider *c, const blvl_Vec3 *points,
-                                 uint32_t n, int split, bool up, uint32_t *index, blvl_error *err) {
-    if (!b || !points || (n != 3 && n != 4) || split < -1 || split > 1 || (n == 3 && split >= 0))
-        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_prism: a prism of 3 or 4 corners");
-    if (blvl__bake_prism_ok(points, n, split, up)) {
+/* A prism whose cheap checks gave `ok`: stored compactly, else through the known-hull path. */
+static blvl_status store_checked(blvl_bake *b, const blvl_bake_collider *c, const blvl_Vec3 *points,
+                                 uint32_t n, int split, bool up, bool ok, uint32_t *index,
+                                 blvl_error *err) {
+    if (ok) {
         const bake_prism_template *t = template_of(b, n, split, up);
         blvl_Vec3 *v = t ? blvl__bake_arena(b, 2 * n * sizeof *v) : NULL;
         if (!v)
@@ -197,6 +197,14 @@ blvl_status blvl__bake_add_prism(blvl_bake *b, const blvl_bake_collider *c, cons
     uint32_t nf, nt;
     blvl__bake_prism_faces(n, split, up, sizes, idx, &nf, &nt);
     return blvl__bake_add_known_hull(b, c, points, 2 * n, sizes, nf, idx, index, err);
+}
+
+blvl_status blvl__bake_add_prism(blvl_bake *b, const blvl_bake_collider *c, const blvl_Vec3 *points,
+                                 uint32_t n, int split, bool up, uint32_t *index, blvl_error *err) {
+    if (!b || !points || (n != 3 && n != 4) || split < -1 || split > 1 || (n == 3 && split >= 0))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_prism: a prism of 3 or 4 corners");
+    return store_checked(b, c, points, n, split, up, blvl__bake_prism_ok(points, n, split, up),
+                         index, err);
 }
 
 blvl_status blvl__bake_prism_maker(blvl_bake *b, blvl__bake_prism_make_fn make, const void *ctx,
@@ -223,8 +231,9 @@ blvl_status blvl__bake_add_prism_made(blvl_bake *b, const blvl_bake_collider *c,
                           "bake: add_prism_made: a registered maker, a key and 3 or 4 corners");
     blvl_Vec3 p[8];
     b->prism_makers.p[maker].make(b->prism_makers.p[maker].ctx, key, n, p);
-    if (c->source_name || !blvl__bake_prism_ok(p, n, split, up))
-        return blvl__bake_add_prism(b, c, p, n, split, up, index, err); /* stored */
+    bool ok = blvl__bake_prism_ok(p, n, split, up);
+    if (c->source_name || !ok) /* the kept form has no name */
+        return store_checked(b, c, p, n, split, up, ok, index, err);
     if (!template_of(b, n, split, up))
         return blvl__fail(err, BLVL_E_NOMEM, "hull: out of memory");
     return blvl__bake_store_made_prism(b, c, maker, key, (uint8_t)variant(n, split, up), index,

@@ -50,16 +50,25 @@ static blvl_status to_writer(void *ctx, const void *data, size_t size, blvl_erro
     return st;
 }
 
+static blvl_status sim_to(run *r, const bake_sink *sink, blvl_error *err) {
+    return blvl__bake_write_sim(r->b, r->fb, sink, err);
+}
+
+static blvl_status geometry_to(run *r, const bake_sink *sink, blvl_error *err) {
+    return blvl__bake_write_geometry(r->b, &r->plan, r->fb, sink, err);
+}
+
 /* Streamed sections: sim (its colliders a run at a time) and geometry (its vertices a piece at a
  * time as they are made) go to the writer in pieces. */
-static blvl_status streamed(run *r, const char *tag, blvl_error *err) {
+static blvl_status streamed(run *r, const char *tag,
+                            blvl_status (*fn)(run *, const bake_sink *, blvl_error *),
+                            blvl_error *err) {
     double t0 = blvl__bake_now(), c0 = blvl__bake_cpu_now();
     r->in_writer = r->cpu_in_writer = 0;
     const bake_sink sink = {to_writer, r};
     blvl_status st = blvl_writer_begin(r->w, tag, 0, BLVL_ENTRY_FLAG_IDENTITY, err);
     if (st == BLVL_OK)
-        st = tag[0] == 's' ? blvl__bake_write_sim(r->b, r->fb, &sink, err)
-                           : blvl__bake_write_geometry(r->b, &r->plan, r->fb, &sink, err);
+        st = fn(r, &sink, err);
     double t1 = blvl__bake_now();
     if (st == BLVL_OK)
         st = blvl_writer_end(r->w, err);
@@ -126,9 +135,9 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     if (st == BLVL_OK)
         st = add_section(&r, "meta", blvl__bake_write_meta, err);
     if (st == BLVL_OK)
-        st = streamed(&r, "sim", err);
+        st = streamed(&r, "sim", sim_to, err);
     if (st == BLVL_OK && geo)
-        st = streamed(&r, "geometry", err);
+        st = streamed(&r, "geometry", geometry_to, err);
     if (st == BLVL_OK && b->images.n)
         st = add_section(&r, "textures", blvl__bake_write_textures, err);
     if (st == BLVL_OK && b->sky)

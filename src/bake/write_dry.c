@@ -27,29 +27,25 @@ blvl_status blvl__bake_write_dry(blvl_bake *b, double *cpu_seconds, size_t *byte
     st = blvl_fb_builder_new(&fb, &b->opt, err);
     if (st == BLVL_OK && !blvl__fb_builder_reserve(fb, blvl__bake_section_estimate(b)))
         st = blvl_fb_builder_status(fb, err);
-    const dry_fn fns[] = {blvl__bake_write_meta,     blvl__bake_write_textures,
-                          blvl__bake_write_cubemaps, blvl__bake_write_lightmaps,
-                          blvl__bake_write_lighting, blvl__bake_write_entities,
-                          blvl__bake_write_sites,    blvl__bake_write_cameras};
-    const bool has[] = {true,
-                        b->images.n > 0,
-                        b->sky != NULL,
-                        b->lightmap != NULL,
-                        blvl__bake_has_lighting(b),
-                        b->entities.n > 0,
-                        b->sites.n > 0,
-                        b->cameras.n > 0};
+    /* the writer's order: meta, sim, geometry, then the rest */
     bake_buf buf = {0};
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0] && st == BLVL_OK; i++) {
+    if (st == BLVL_OK && (st = blvl__bake_write_meta(b, fb, &buf, err)) == BLVL_OK)
+        *bytes += buf.size;
+    const bake_sink sink = {count_bytes, bytes};
+    if (st == BLVL_OK)
+        st = blvl__bake_write_sim(b, fb, &sink, err);
+    if (st == BLVL_OK && blvl__bake_has_geometry(b))
+        st = blvl__bake_write_geometry(b, &plan, fb, &sink, err);
+    const dry_fn fns[] = {blvl__bake_write_textures,  blvl__bake_write_cubemaps,
+                          blvl__bake_write_lightmaps, blvl__bake_write_lighting,
+                          blvl__bake_write_entities,  blvl__bake_write_sites,
+                          blvl__bake_write_cameras};
+    const bool has[] = {
+        b->images.n > 0,   b->sky != NULL, b->lightmap != NULL, blvl__bake_has_lighting(b),
+        b->entities.n > 0, b->sites.n > 0, b->cameras.n > 0};
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0] && st == BLVL_OK; i++)
         if (has[i] && (st = fns[i](b, fb, &buf, err)) == BLVL_OK)
             *bytes += buf.size;
-        /* sim and geometry after meta, as the writer orders them */
-        const bake_sink sink = {count_bytes, bytes};
-        if (i == 0 && st == BLVL_OK)
-            st = blvl__bake_write_sim(b, fb, &sink, err);
-        if (i == 0 && st == BLVL_OK && blvl__bake_has_geometry(b))
-            st = blvl__bake_write_geometry(b, &plan, fb, &sink, err);
-    }
     static const uint8_t zero[16] = {0};
     if (st == BLVL_OK && (st = blvl__bake_write_symbols(b, &plan, zero, fb, &buf, err)) == BLVL_OK)
         *bytes += buf.size;

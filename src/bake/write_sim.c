@@ -260,6 +260,11 @@ typedef struct sim_run {
     shared_faces shared[BAKE_PRISM_TEMPLATES]; /* as they were when the run began */
 } sim_run;
 
+/* One past run r's last collider. */
+static uint32_t run_end(uint32_t r, uint32_t n) {
+    return n - r * SIM_RUN > SIM_RUN ? (r + 1) * SIM_RUN : n;
+}
+
 static blvl_status put_held(blvl_fb_builder *fb, const bake_sink *sink, blvl_error *err) {
     size_t size;
     const uint8_t *p = blvl__fb_held(fb, &size);
@@ -287,8 +292,7 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, const 
     for (uint32_t r = 0; r < nruns; r++) {
         runs[r].mark = blvl__fb_mark_now(fb);
         memcpy(runs[r].shared, shared, sizeof shared);
-        uint32_t to = n - r * SIM_RUN > SIM_RUN ? (r + 1) * SIM_RUN : n;
-        build_colliders(b, fb, r * SIM_RUN, to, src, shared, refs);
+        build_colliders(b, fb, r * SIM_RUN, run_end(r, n), src, shared, refs);
         blvl__fb_forget(fb);
     }
     runs[nruns].mark = blvl__fb_mark_now(fb);
@@ -320,16 +324,16 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, const 
     blvl_fb_ref root = blvl_Sim_end(fb);
     const uint8_t *front;
     size_t front_size;
-    st = blvl_Sim_finish(fb, root, &front, &front_size, err);
+    st = blvl_Sim_finish(fb, root, &front, &front_size, err); /* what the builder holds */
     if (st == BLVL_OK)
-        st = put_held(fb, sink, err);
+        st = sink->put(sink->ctx, front, front_size, err);
     for (uint32_t r = nruns; r-- > 0 && st == BLVL_OK;) {
         if (!blvl__fb_rewind(fb, &runs[r].mark)) {
             st = blvl_fb_builder_status(fb, err);
             break;
         }
         memcpy(shared, runs[r].shared, sizeof shared);
-        uint32_t to = n - r * SIM_RUN > SIM_RUN ? (r + 1) * SIM_RUN : n;
+        uint32_t to = run_end(r, n);
         build_colliders(b, fb, r * SIM_RUN, to, src, shared, refs);
         blvl__fb_mark now = blvl__fb_mark_now(fb);
         if ((st = blvl_fb_builder_status(fb, err)) != BLVL_OK)
