@@ -12,12 +12,30 @@
 
 typedef struct pending {
     uint16_t id;
+    uint16_t seq; /* the order it was added in */
     uint8_t is_ref;
     uint8_t align;
-    uint32_t size;
+    uint16_t size; /* add_field refuses more */
     uint32_t data; /* scratch offset, or the ref */
     uint32_t pos;  /* position inside the table object, set at table_end */
 } pending;
+
+/* A table's layout (where each field goes, its size, its vtable) depends only on its fields'
+ * ids, sizes, alignments and kinds in the order they were added, and a builder makes the same
+ * few kinds of table again and again (a million colliders): the layouts of recent kinds are
+ * kept, with the vtable each found, and a table of a kept kind skips the sort, the layout and
+ * the vtable search. The vtable found stays the first equal one until a rewind or reset drops
+ * vtables, which forgets every layout. */
+#define LAYOUT_FIELDS 16
+#define LAYOUT_SLOTS 8
+typedef struct layout {
+    uint64_t gen; /* valid while it equals the builder's */
+    uint32_t n;
+    uint32_t objsize, maxalign;
+    uint32_t vtable;             /* index in vtables */
+    uint64_t key[LAYOUT_FIELDS]; /* id, size, align, kind, in the order added */
+    uint16_t pos[LAYOUT_FIELDS]; /* position in the object, in the order added */
+} layout;
 
 typedef struct vtable_rec {
     uint32_t end;  /* end distance */
@@ -43,9 +61,18 @@ struct blvl_fb_builder {
     size_t vtbytes_used, vtbytes_cap;
     uint8_t *vt; /* vtable image being assembled */
     size_t vtcap;
+    uint64_t seen; /* ids below 64 added to the open table */
+    uint64_t kind; /* hash of the open table's fields' keys, in the order added */
+    uint64_t gen;  /* layouts of another generation are stale */
+    layout layouts[LAYOUT_SLOTS];
     blvl_status status;
     blvl_error err;
 };
+
+/* What a field contributes to its table's kind. */
+static uint64_t field_key(const pending *f) {
+    return f->id | (uint64_t)f->size << 16 | (uint64_t)f->align << 32 | (uint64_t)f->is_ref << 40;
+}
 
 static void set_error(blvl_fb_builder *b, blvl_status code, const char *what) {
     if (b->status == BLVL_OK) {
@@ -172,6 +199,7 @@ blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_options *opt, 
         b->alloc = opt->allocator;
     b->a = &b->alloc;
     b->minalign = 4;
+    b->gen = 1; /* the zeroed layouts are stale */
     *out = b;
     blvl__ok(err);
     return BLVL_OK;
@@ -207,6 +235,7 @@ void blvl_fb_builder_reset(blvl_fb_builder *b) {
     b->scratch_used = 0;
     b->nvt = 0;
     b->vtbytes_used = 0;
+    b->gen++;
     b->status = BLVL_OK;
     blvl__ok(&b->err);
 }
@@ -351,9 +380,11 @@ void blvl_fb_table_start(blvl_fb_builder *b) {
     b->in_table = 1;
     b->nfields = 0;
     b->scratch_used = 0;
+    b->seen = 0;
+    b->kind = 0;
 }
 
-static pending *add_field(blvl_fb_builder *b, unsigned id, size_t size, size_t align) {
+static pending *add_field(blvl_fb_builder *b, unsigned id, size_t size, size_t align, bool is_ref) {
     if (b->status)
         return NULL;
     if (!b->in_table) {
@@ -364,25 +395,36 @@ static pending *add_field(blvl_fb_builder *b, unsigned id, size_t size, size_t a
         set_error(b, BLVL_E_ARGUMENT, "field id or size out of range");
         return NULL;
     }
-    for (size_t i = 0; i < b->nfields; i++)
-        if (b->fields[i].id == id) {
-            set_error(b, BLVL_E_ARGUMENT, "field added twice");
-            return NULL;
-        }
-    if (!reserve(b, (void **)&b->fields, &b->capfields, b->nfields + 1, sizeof *b->fields))
+    bool twice = false;
+    if (id < 64) {
+        twice = b->seen >> id & 1u;
+        b->seen |= (uint64_t)1 << id;
+    } else {
+        for (size_t i = 0; i < b->nfields && !twice; i++)
+            twice = b->fields[i].id == id;
+    }
+    if (twice) {
+        set_error(b, BLVL_E_ARGUMENT, "field added twice");
         return NULL;
-    pending *f = &b->fields[b->nfields++];
+    }
+    if (b->nfields >= b->capfields &&
+        !reserve(b, (void **)&b->fields, &b->capfields, b->nfields + 1, sizeof *b->fields))
+        return NULL;
+    pending *f = &b->fields[b->nfields];
     f->id = (uint16_t)id;
-    f->is_ref = 0;
+    f->seq = (uint16_t)b->nfields++;
+    f->is_ref = is_ref;
     f->align = (uint8_t)(align ? align : 1);
-    f->size = (uint32_t)size;
+    f->size = (uint16_t)size;
     f->data = 0;
     f->pos = 0;
+    b->kind = (b->kind ^ field_key(f)) * 0x100000001B3ull;
     return f;
 }
 
 static uint8_t *scratch(blvl_fb_builder *b, pending *f) {
-    if (!reserve(b, (void **)&b->scratch, &b->scratch_cap, b->scratch_used + f->size, 1))
+    if (b->scratch_used + f->size > b->scratch_cap &&
+        !reserve(b, (void **)&b->scratch, &b->scratch_cap, b->scratch_used + f->size, 1))
         return NULL;
     f->data = (uint32_t)b->scratch_used;
     b->scratch_used += f->size;
@@ -395,7 +437,7 @@ void blvl_fb_add_raw(blvl_fb_builder *b, unsigned id, const void *bytes, size_t 
         set_error(b, BLVL_E_ARGUMENT, "bad field alignment");
         return;
     }
-    pending *f = add_field(b, id, size, align);
+    pending *f = add_field(b, id, size, align, false);
     uint8_t *p = f ? scratch(b, f) : NULL;
     if (p && size)
         memcpy(p, bytes, size);
@@ -404,7 +446,7 @@ void blvl_fb_add_raw(blvl_fb_builder *b, unsigned id, const void *bytes, size_t 
 void blvl_fb_add_struct(blvl_fb_builder *b, unsigned id, const blvl_fb_type *t, const void *v) {
     if (!v)
         return;
-    pending *f = add_field(b, id, t->size, t->align);
+    pending *f = add_field(b, id, t->size, t->align, false);
     uint8_t *p = f ? scratch(b, f) : NULL;
     if (p)
         blvl_fb__struct_copy(t, p, v);
@@ -417,11 +459,9 @@ void blvl_fb_add_ref(blvl_fb_builder *b, unsigned id, blvl_fb_ref ref) {
         set_error(b, BLVL_E_ARGUMENT, "field refers to nothing built");
         return;
     }
-    pending *f = add_field(b, id, 4, 4);
-    if (f) {
-        f->is_ref = 1;
+    pending *f = add_field(b, id, 4, 4, true);
+    if (f)
         f->data = ref;
-    }
 }
 
 static int field_order(const pending *x, const pending *y) {
@@ -430,14 +470,18 @@ static int field_order(const pending *x, const pending *y) {
     return x->id < y->id ? -1 : (x->id > y->id);
 }
 
-blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b) {
-    if (b->status)
-        return 0;
-    if (!b->in_table) {
-        set_error(b, BLVL_E_ARGUMENT, "table_end without table_start");
-        return 0;
-    }
-    b->in_table = 0;
+/* The open table's slot among the kept layouts, and whether the layout kept there is its own. */
+static layout *layout_slot(blvl_fb_builder *b, bool *same) {
+    uint64_t h = (b->kind ^ b->nfields) * 0x100000001B3ull;
+    layout *L = &b->layouts[(h ^ h >> 32) & (LAYOUT_SLOTS - 1)];
+    *same = L->gen == b->gen && L->n == b->nfields && b->nfields <= LAYOUT_FIELDS;
+    for (size_t i = 0; *same && i < b->nfields; i++)
+        *same = L->key[i] == field_key(&b->fields[i]);
+    return L;
+}
+
+/* Sort the fields into the canonical order and place them; the object's size and alignment. */
+static void lay_out(blvl_fb_builder *b, size_t *objsize, size_t *maxalign, unsigned *maxid) {
     /* Insertion sort: tables have few fields, and the order must be total. */
     for (size_t i = 1; i < b->nfields; i++) {
         pending t = b->fields[i];
@@ -448,22 +492,76 @@ blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b) {
         }
         b->fields[j] = t;
     }
-    size_t off = 4, maxalign = 4;
-    unsigned maxid = 0;
+    size_t off = 4;
+    *maxalign = 4;
+    *maxid = 0;
     for (size_t i = 0; i < b->nfields; i++) {
         pending *f = &b->fields[i];
         off = (off + f->align - 1) & ~(size_t)(f->align - 1);
         f->pos = (uint32_t)off;
         off += f->size;
-        if (f->align > maxalign)
-            maxalign = f->align;
-        if (f->id + 1u > maxid)
-            maxid = f->id + 1u;
+        if (f->align > *maxalign)
+            *maxalign = f->align;
+        if (f->id + 1u > *maxid)
+            *maxid = f->id + 1u;
     }
-    size_t objsize = off, vtsize = 4 + 2 * (size_t)maxid;
-    if (objsize > 0xFFFF || vtsize > 0xFFFF) {
-        set_error(b, BLVL_E_ARGUMENT, "table too large for a vtable");
+    *objsize = off;
+}
+
+/* The index in vtables of the first vtable equal to the one of the laid-out fields, written
+ * first when there is none; SIZE_MAX on failure (the error set). */
+static size_t find_vtable(blvl_fb_builder *b, size_t objsize, unsigned maxid) {
+    size_t vtsize = 4 + 2 * (size_t)maxid;
+    if (!reserve(b, (void **)&b->vt, &b->vtcap, vtsize, 1))
+        return SIZE_MAX;
+    memset(b->vt, 0, vtsize);
+    b->vt[0] = (uint8_t)vtsize;
+    b->vt[1] = (uint8_t)(vtsize >> 8);
+    b->vt[2] = (uint8_t)objsize;
+    b->vt[3] = (uint8_t)(objsize >> 8);
+    for (size_t i = 0; i < b->nfields; i++) {
+        pending *f = &b->fields[i];
+        b->vt[4 + 2 * f->id] = (uint8_t)f->pos;
+        b->vt[5 + 2 * f->id] = (uint8_t)(f->pos >> 8);
+    }
+    for (size_t i = 0; i < b->nvt; i++) {
+        const uint8_t *old = b->vtbytes + b->vtables[i].copy;
+        if (blvl_fb_u16(old) == vtsize && memcmp(old, b->vt, vtsize) == 0)
+            return i;
+    }
+    uint8_t *p = push(b, vtsize);
+    if (!p || !reserve(b, (void **)&b->vtables, &b->capvt, b->nvt + 1, sizeof *b->vtables) ||
+        !reserve(b, (void **)&b->vtbytes, &b->vtbytes_cap, b->vtbytes_used + vtsize, 1))
+        return SIZE_MAX;
+    memcpy(p, b->vt, vtsize);
+    memcpy(b->vtbytes + b->vtbytes_used, b->vt, vtsize);
+    b->vtables[b->nvt] = (vtable_rec){(uint32_t)b->used, (uint32_t)b->vtbytes_used};
+    b->vtbytes_used += vtsize;
+    return b->nvt++;
+}
+
+blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b) {
+    if (b->status)
         return 0;
+    if (!b->in_table) {
+        set_error(b, BLVL_E_ARGUMENT, "table_end without table_start");
+        return 0;
+    }
+    b->in_table = 0;
+    bool same;
+    layout *L = layout_slot(b, &same);
+    size_t objsize, maxalign;
+    unsigned maxid = 0;
+    if (same) {
+        objsize = L->objsize, maxalign = L->maxalign;
+        for (size_t i = 0; i < b->nfields; i++)
+            b->fields[i].pos = L->pos[i];
+    } else {
+        lay_out(b, &objsize, &maxalign, &maxid);
+        if (objsize > 0xFFFF || 4 + 2 * (size_t)maxid > 0xFFFF) {
+            set_error(b, BLVL_E_ARGUMENT, "table too large for a vtable");
+            return 0;
+        }
     }
     if (!align_for(b, objsize, maxalign) || !push(b, objsize))
         return 0;
@@ -482,36 +580,22 @@ blvl_fb_ref blvl_fb_table_end(blvl_fb_builder *b) {
             memcpy(obj + f->pos, b->scratch + f->data, f->size);
         }
     }
-    if (!reserve(b, (void **)&b->vt, &b->vtcap, vtsize, 1))
+    size_t vi = same ? L->vtable : find_vtable(b, objsize, maxid);
+    if (vi == SIZE_MAX)
         return 0;
-    memset(b->vt, 0, vtsize);
-    b->vt[0] = (uint8_t)vtsize;
-    b->vt[1] = (uint8_t)(vtsize >> 8);
-    b->vt[2] = (uint8_t)objsize;
-    b->vt[3] = (uint8_t)(objsize >> 8);
-    for (size_t i = 0; i < b->nfields; i++) {
-        pending *f = &b->fields[i];
-        b->vt[4 + 2 * f->id] = (uint8_t)f->pos;
-        b->vt[5 + 2 * f->id] = (uint8_t)(f->pos >> 8);
-    }
-    size_t vd = 0;
-    for (size_t i = 0; i < b->nvt && !vd; i++) {
-        const uint8_t *old = b->vtbytes + b->vtables[i].copy;
-        if (blvl_fb_u16(old) == vtsize && memcmp(old, b->vt, vtsize) == 0)
-            vd = b->vtables[i].end;
-    }
-    if (!vd) {
-        uint8_t *p = push(b, vtsize);
-        if (!p || !reserve(b, (void **)&b->vtables, &b->capvt, b->nvt + 1, sizeof *b->vtables) ||
-            !reserve(b, (void **)&b->vtbytes, &b->vtbytes_cap, b->vtbytes_used + vtsize, 1))
-            return 0;
-        memcpy(p, b->vt, vtsize);
-        memcpy(b->vtbytes + b->vtbytes_used, b->vt, vtsize);
-        vd = b->used;
-        b->vtables[b->nvt++] = (vtable_rec){(uint32_t)vd, (uint32_t)b->vtbytes_used};
-        b->vtbytes_used += vtsize;
+    if (!same && b->nfields <= LAYOUT_FIELDS) { /* keep it, each field at the place it was added */
+        *L = (layout){.gen = b->gen,
+                      .n = (uint32_t)b->nfields,
+                      .objsize = (uint32_t)objsize,
+                      .maxalign = (uint32_t)maxalign,
+                      .vtable = (uint32_t)vi};
+        for (size_t i = 0; i < b->nfields; i++) {
+            L->key[b->fields[i].seq] = field_key(&b->fields[i]);
+            L->pos[b->fields[i].seq] = (uint16_t)b->fields[i].pos;
+        }
     }
     /* soffset = table address - vtable address = vd - d in end distances. */
+    size_t vd = b->vtables[vi].end;
     put32(addr(b, d), (uint32_t)(int32_t)((int64_t)vd - (int64_t)d));
     return (blvl_fb_ref)d;
 }
@@ -569,6 +653,7 @@ int blvl__fb_rewind(blvl_fb_builder *b, const blvl__fb_mark *m) {
     }
     b->used = b->gone = m->used;
     b->minalign = m->minalign;
+    b->gen++; /* the kept layouts may name vtables dropped here */
     if (m->nvt < b->nvt)
         b->vtbytes_used = b->vtables[m->nvt].copy;
     b->nvt = m->nvt;
