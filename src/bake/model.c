@@ -70,7 +70,9 @@ blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blv
     return BLVL_OK;
 }
 
-#define BAKE_BLOCK (1u << 20)
+/* A block and its header make 2 MiB: one huge page where the default allocator maps blocks
+ * (common/alloc.c). */
+#define BAKE_BLOCK (((size_t)2 << 20) - sizeof(bake_block))
 
 void *blvl__bake_arena(blvl_bake *b, size_t bytes) {
     bytes = (bytes + 7u) & ~(size_t)7u;

@@ -7,12 +7,13 @@
 #include <sys/mman.h>
 #endif
 
-/* The default's large blocks (a bake's tables, a builder's buffer: tens of MiB) are mappings of
- * their own on 2 MiB boundaries with a huge-page hint: malloc's mappings start 16 bytes past a
- * boundary, so their first and last 2 MiB take 4 KiB pages, and a page fault costs the same
- * whatever its size (on a virtual machine, microseconds). Every free is sized (the contract
- * above), so the size tells which blocks are mappings. Not under AddressSanitizer, which must
- * see every block. */
+/* The default's large blocks (1 MiB and more: a bake's tables, a builder's buffer, a parsed
+ * level's arrays) are mappings of their own on 2 MiB boundaries with a huge-page hint: malloc's
+ * mappings start 16 bytes past a boundary, so their first and last 2 MiB take 4 KiB pages, and a
+ * page fault costs the same whatever its size (on a virtual machine, microseconds: a 1.8 MiB
+ * block in 4 KiB pages costs more than a whole huge page). A block takes at most twice its size.
+ * Every free is sized (the contract above), so the size tells which blocks are mappings. Not
+ * under AddressSanitizer, which must see every block. */
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(__SANITIZE_ADDRESS__)
 #define BLVL_BIG_BLOCKS 1
 #endif
@@ -24,7 +25,7 @@
 
 #ifdef BLVL_BIG_BLOCKS
 #define HUGE_PAGE ((size_t)2 << 20)
-#define BIG_BLOCK ((size_t)4 << 20)
+#define BIG_BLOCK ((size_t)1 << 20)
 
 static size_t big_length(size_t size) {
     return (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);

@@ -167,7 +167,13 @@ static blvl_status inflate_block(rt_cur *c, const blvl_riot_layer *l, uint32_t s
     return st;
 }
 
-static blvl_status block(rt_cur *c, blvl_riot_layer *l) {
+/* The inflated bytes of one layer at a time, kept for the next (layers are often one size). */
+typedef struct scratch {
+    uint8_t *p;
+    size_t cap;
+} scratch;
+
+static blvl_status block(rt_cur *c, blvl_riot_layer *l, scratch *k) {
     uint64_t at = c->pos;
     uint32_t size;
     blvl_status st = blvl__rt_u32(c, "compressedSize", &size);
@@ -180,10 +186,15 @@ static blvl_status block(rt_cur *c, blvl_riot_layer *l) {
     uint64_t want = blvl__rt_layer_data_size(l->width, l->height); /* checked in def() */
     uint64_t nv = ((uint64_t)l->width + 1) * ((uint64_t)l->height + 1);
     uint64_t nc = (uint64_t)l->width * l->height;
-    uint8_t *buf = blvl__alloc(c->a, (size_t)want);
-    if (!buf)
-        return blvl__fail(c->err, BLVL_E_NOMEM, "%llu bytes of layer data",
-                          (unsigned long long)want);
+    if (want > k->cap) {
+        blvl__dealloc(c->a, k->p, k->cap);
+        k->cap = 0;
+        if (!(k->p = blvl__alloc(c->a, (size_t)want)))
+            return blvl__fail(c->err, BLVL_E_NOMEM, "%llu bytes of layer data",
+                              (unsigned long long)want);
+        k->cap = (size_t)want;
+    }
+    uint8_t *buf = k->p;
     st = inflate_block(c, l, size, buf, want);
     if (!st) {
         l->compressed = blvl__alloc(c->a, size);
@@ -200,7 +211,6 @@ static blvl_status block(rt_cur *c, blvl_riot_layer *l) {
         decode(buf, l);
         c->pos += size;
     }
-    blvl__dealloc(c->a, buf, (size_t)want);
     return st;
 }
 
@@ -219,10 +229,12 @@ blvl_status blvl__rt_parse_layers(rt_cur *c, blvl_riot_level *level) {
         rt_leave(c);
     }
     st = blvl__rt_u32(c, "unknown", &level->layers_unknown);
+    scratch k = {NULL, 0};
     for (uint32_t i = 0; !st && i < n; i++) {
         rt_enter(c, "layer", i);
-        st = block(c, &level->layers[i]);
+        st = block(c, &level->layers[i], &k);
         rt_leave(c);
     }
+    blvl__dealloc(c->a, k.p, k.cap);
     return st ? st : blvl__rt_end(c);
 }
