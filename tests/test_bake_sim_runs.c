@@ -2,8 +2,9 @@
  * again newest first after the front): a level of more than three runs of colliders (boxes,
  * general hulls, made and stored prisms, named ones sharing sources, door colliders) is written,
  * opened and verified (the FlatBuffers verifier follows every offset), and every collider read
- * back equals the model's: bounds, flags, material, door, its source's kind, entity and name,
- * and a hull's corners and loops; a door's bounds are its colliders'. Given a path, the level is
+ * back equals the model's: bounds, flags, material, door, its source's kind, entity and name
+ * (hundreds of sources, each once, in the order colliders first name them), and a hull's
+ * corners and loops; a door's bounds are its colliders'. Given a path, the level is
  * also written there (tests/test_symbols_bake.sh decodes its sim section with flatc). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,11 @@ int main(int argc, char **argv) {
         c.flags = k % 5 == 0 ? 1u : 0u;
         c.door = k % 1000 == 7 ? door : BLVL_BAKE_NONE;
         c.source_name = k % 4 < 2 ? names[(k / 4) % 4] : k % 16 == 14 ? "beta" : NULL;
+        char part[32];
+        if (k % 8 == 1) { /* hundreds of sources, each met again later */
+            snprintf(part, sizeof part, "part %u", k / 8 % 600);
+            c.source_name = part;
+        }
         c.source_entity = k % 3 == 0 ? BLVL_BAKE_NONE : ent[k % 2];
         c.source_kind = (uint8_t)(k % 2);
         uint32_t x = k % 97, z = k / 97, index = 0;
@@ -105,7 +111,7 @@ int main(int argc, char **argv) {
         return check_report("test_bake_sim_runs");
     }
     CHECK_EQ_INT(blvl_Sim_colliders_len(sim), COLLIDERS);
-    uint32_t bad = 0, hulls = 0;
+    uint32_t bad = 0, hulls = 0, next = 0; /* next: sources come in first-seen order */
     blvl_Vec3 dlo = {1e30f, 1e30f, 1e30f}, dhi = {-1e30f, -1e30f, -1e30f};
     for (uint32_t i = 0; i < COLLIDERS && i < blvl_Sim_colliders_len(sim); i++) {
         bake_collider_view v;
@@ -117,6 +123,8 @@ int main(int argc, char **argv) {
             blvl_Collider_material(c) == m->c.material && blvl_Collider_door(c) == m->c.door &&
             blvl_Collider_shape_type(c) == (blvl_Shape)m->shape.kind;
         uint32_t s = blvl_Collider_source(c);
+        ok = ok && s <= next;
+        next += s == next;
         if (s < blvl_Sim_collider_sources_len(sim)) {
             blvl_ColliderSource cs = blvl_Sim_collider_sources_at(sim, s);
             blvl_fb_str name = blvl_ColliderSource_name(cs);
@@ -152,6 +160,19 @@ int main(int argc, char **argv) {
                     m->c.source_name ? m->c.source_name : "-");
         bad += !ok;
     }
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(next, blvl_Sim_collider_sources_len(sim));
+    CHECK(next > 600);
+    for (uint32_t i = 0; i < next; i++) /* each source once */
+        for (uint32_t j = i + 1; j < next; j++) {
+            blvl_ColliderSource x = blvl_Sim_collider_sources_at(sim, i);
+            blvl_ColliderSource y = blvl_Sim_collider_sources_at(sim, j);
+            blvl_fb_str xn = blvl_ColliderSource_name(x), yn = blvl_ColliderSource_name(y);
+            bad += blvl_ColliderSource_kind(x) == blvl_ColliderSource_kind(y) &&
+                   blvl_ColliderSource_entity(x) == blvl_ColliderSource_entity(y) &&
+                   blvl_ColliderSource_name_present(x) == blvl_ColliderSource_name_present(y) &&
+                   xn.len == yn.len && !memcmp(xn.ptr, yn.ptr, xn.len);
+        }
     CHECK_EQ_INT(bad, 0);
     CHECK(hulls > COLLIDERS / 2);
     CHECK(b->made_prisms.n > COLLIDERS / 8);

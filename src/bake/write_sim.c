@@ -9,24 +9,53 @@
 #include "common/error.h"
 #include "fb/reserve.h"
 
-/* collider_sources: (kind, name, entity) triples in first-seen order; out[i] = collider i's. */
+static uint64_t source_hash(const blvl_bake_collider *c) {
+    uint64_t h = 1469598103934665603ull ^ c->source_kind;
+    h = (h ^ c->source_entity) * 1099511628211ull;
+    for (const char *s = c->source_name; s && *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (h ^ (c->source_name != NULL)) * 1099511628211ull;
+}
+
+static bool same_source(const blvl_bake_collider *o, const blvl_bake_collider *c) {
+    return o->source_kind == c->source_kind && o->source_entity == c->source_entity &&
+           (o->source_name == NULL) == (c->source_name == NULL) &&
+           (!c->source_name || strcmp(o->source_name, c->source_name) == 0);
+}
+
+/* collider_sources: (kind, name, entity) triples in first-seen order; out[i] = collider i's.
+ * A level has few sources and long runs of colliders from one, so the table starts small and
+ * grows with the sources, and a collider from its predecessor's source is not looked up. */
 static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *first_of,
                                   uint32_t *count, blvl_error *err) {
-    uint32_t n = blvl__bake_collider_count(b), cap = 16;
-    while (cap < 2u * (uint64_t)n && cap < (1u << 31))
-        cap <<= 1;
-    uint32_t *slots = blvl__alloc(b->al, (size_t)cap * sizeof *slots);
-    if (!slots)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory naming collider sources");
-    memset(slots, 0xFF, (size_t)cap * sizeof *slots);
-    uint32_t k = 0;
+    uint32_t n = blvl__bake_collider_count(b), cap = 64, k = 0;
+    uint32_t *slots = NULL;
+    blvl_bake_collider prev = {0};
     for (uint32_t i = 0; i < n; i++) {
         const blvl_bake_collider ci = blvl__bake_collider_info(b, i), *c = &ci;
-        uint64_t h = 1469598103934665603ull ^ c->source_kind;
-        h = (h ^ c->source_entity) * 1099511628211ull;
-        for (const char *s = c->source_name; s && *s; s++)
-            h = (h ^ (unsigned char)*s) * 1099511628211ull;
-        h = (h ^ (c->source_name != NULL)) * 1099511628211ull;
+        if (i > 0 && same_source(&prev, c)) {
+            out[i] = out[i - 1];
+            continue;
+        }
+        prev = ci;
+        if (!slots || (2u * (uint64_t)k >= cap && cap < (1u << 31))) { /* half full: grow */
+            if (slots) {
+                blvl__dealloc(b->al, slots, (size_t)cap * sizeof *slots);
+                cap *= 2;
+            }
+            if (!(slots = blvl__alloc(b->al, (size_t)cap * sizeof *slots)))
+                return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory naming collider sources");
+            memset(slots, 0xFF, (size_t)cap * sizeof *slots);
+            for (uint32_t j = 0; j < k; j++) {
+                const blvl_bake_collider oj = blvl__bake_collider_info(b, first_of[j]);
+                uint64_t h = source_hash(&oj);
+                uint32_t at = (uint32_t)(h ^ (h >> 32)) & (cap - 1);
+                while (slots[at] != BLVL_BAKE_NONE)
+                    at = (at + 1) & (cap - 1);
+                slots[at] = j;
+            }
+        }
+        uint64_t h = source_hash(c);
         uint32_t at = (uint32_t)(h ^ (h >> 32)) & (cap - 1);
         for (;; at = (at + 1) & (cap - 1)) {
             if (slots[at] == BLVL_BAKE_NONE) {
@@ -34,11 +63,8 @@ static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *f
                 first_of[k++] = i;
                 break;
             }
-            const blvl_bake_collider oi = blvl__bake_collider_info(b, first_of[slots[at]]),
-                                     *o = &oi;
-            if (o->source_kind == c->source_kind && o->source_entity == c->source_entity &&
-                (o->source_name == NULL) == (c->source_name == NULL) &&
-                (!c->source_name || strcmp(o->source_name, c->source_name) == 0))
+            const blvl_bake_collider oi = blvl__bake_collider_info(b, first_of[slots[at]]);
+            if (same_source(&oi, c))
                 break;
         }
         out[i] = slots[at];
