@@ -14,7 +14,9 @@
  * triangles. Stages, CLOCK_MONOTONIC around the public calls, threads = 1: write (blvl_riot_write,
  * zlib deflate of every layer), read (blvl_riot_read: SRSC, records, inflate), convert
  * (blvl_bake_new + blvl_riot_bake), model -> sections (stats.seconds_model), zstd + digests
- * (stats.seconds_compress). The goal (under 1 s) is read + convert + model. */
+ * (stats.seconds_compress). The goal (under 1 s) is read + convert + model. With --no-zstd each
+ * run also prints its page faults and kernel CPU: a run's first touches of fresh memory, which
+ * the first run of a process pays in full (docs/BENCHMARKS.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +141,9 @@ int main(int argc, char **argv) {
     if (!cpu_read || !cpu_convert || !cpu_model)
         return 1;
     for (int run = 0; run < runs; run++) {
+        long f0, f1;
+        double k0, k1;
+        bench_kernel(&f0, &k0);
         double c0 = bench_cpu(), w0 = bench_now();
         blvl_riot_level *lv = NULL;
         if (blvl_riot_read(file, file_size, &opt, &lv, &err) != BLVL_OK) {
@@ -170,11 +175,13 @@ int main(int argc, char **argv) {
                 return 1;
             }
             cpu_model[run] = c_model;
+            bench_kernel(&f1, &k1);
             printf(
                 "run %d: read CPU %.3f, convert CPU %.3f, model -> sections CPU %.3f (%.1f MiB), "
-                "all CPU %.3f; colliders %u, triangles %u\n",
+                "all CPU %.3f (%ld page faults, kernel %.3f s); colliders %u, triangles %u\n",
                 run + 1, c_read, c_convert, c_model, bytes / 1048576.0,
-                c_read + c_convert + c_model, blvl__bake_collider_count(b), b->indices.n / 3u);
+                c_read + c_convert + c_model, f1 - f0, k1 - k0, blvl__bake_collider_count(b),
+                b->indices.n / 3u);
             blvl_bake_free(b);
             continue;
         }

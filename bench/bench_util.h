@@ -66,6 +66,15 @@ static inline long bench_peak_kib(void) {
     return ru.ru_maxrss;
 }
 
+/* Page faults taken and kernel CPU time so far: what first touches of memory cost (on a virtual
+ * machine a large share of a fresh process's time) shows as their difference across a stage. */
+static inline void bench_kernel(long *faults, double *kernel_s) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    *faults = ru.ru_minflt + ru.ru_majflt;
+    *kernel_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
 #ifdef BLVL_TRACE_H /* the trace benchmarks */
 /* Where a player could be: the box [mins, maxs] free at p, ground within 512 qu below and a
  * roof (or sky) below height `top` above (a point in the void around a map would measure
