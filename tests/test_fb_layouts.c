@@ -192,20 +192,16 @@ int main(void) {
     check_table(blvl_fb_vec_table(v, 1), 2, 2);
 
     /* A field added twice is refused, below id 64 (a bit mask) and above. */
-    blvl_fb_builder_reset(a);
-    uint32_t x = 7;
-    blvl_fb_table_start(a);
-    blvl_fb_add_raw(a, 2, &x, 4, 4);
-    blvl_fb_add_raw(a, 2, &x, 4, 4);
-    CHECK_EQ_INT(blvl_fb_builder_status(a, &err), BLVL_E_ARGUMENT);
-    CHECK(strstr(err.message, "field added twice") != NULL);
-    blvl_fb_builder_reset(a);
-    blvl_fb_table_start(a);
-    blvl_fb_add_raw(a, 70, &x, 4, 4);
-    blvl_fb_add_raw(a, 3, &x, 4, 4);
-    blvl_fb_add_raw(a, 70, &x, 4, 4);
-    CHECK_EQ_INT(blvl_fb_builder_status(a, &err), BLVL_E_ARGUMENT);
-    CHECK(strstr(err.message, "field added twice") != NULL);
+    static const unsigned ids[2][3] = {{2, 2, 0}, {70, 3, 70}};
+    for (int k = 0; k < 2; k++) {
+        blvl_fb_builder_reset(a);
+        uint32_t x = 7;
+        blvl_fb_table_start(a);
+        for (int j = 0; j < 2 + k; j++)
+            blvl_fb_add_raw(a, ids[k][j], &x, 4, 4);
+        CHECK_EQ_INT(blvl_fb_builder_status(a, &err), BLVL_E_ARGUMENT);
+        CHECK(strstr(err.message, "field added twice") != NULL);
+    }
 
     blvl_fb_builder_free(a);
     blvl_fb_builder_free(b);

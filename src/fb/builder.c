@@ -33,7 +33,7 @@ typedef struct layout {
     uint32_t n;
     uint32_t objsize, maxalign;
     uint32_t vtable;             /* index in vtables */
-    uint64_t key[LAYOUT_FIELDS]; /* id, size, align, kind, in the order added */
+    uint64_t key[LAYOUT_FIELDS]; /* field_key of each, in the order added */
     uint16_t pos[LAYOUT_FIELDS]; /* position in the object, in the order added */
 } layout;
 
@@ -62,14 +62,13 @@ struct blvl_fb_builder {
     uint8_t *vt; /* vtable image being assembled */
     size_t vtcap;
     uint64_t seen; /* ids below 64 added to the open table */
-    uint64_t kind; /* hash of the open table's fields' keys, in the order added */
     uint64_t gen;  /* layouts of another generation are stale */
     layout layouts[LAYOUT_SLOTS];
     blvl_status status;
     blvl_error err;
 };
 
-/* What a field contributes to its table's kind. */
+/* What of a field decides its table's layout: id, size, alignment, whether it is a reference. */
 static uint64_t field_key(const pending *f) {
     return f->id | (uint64_t)f->size << 16 | (uint64_t)f->align << 32 | (uint64_t)f->is_ref << 40;
 }
@@ -381,10 +380,9 @@ void blvl_fb_table_start(blvl_fb_builder *b) {
     b->nfields = 0;
     b->scratch_used = 0;
     b->seen = 0;
-    b->kind = 0;
 }
 
-static pending *add_field(blvl_fb_builder *b, unsigned id, size_t size, size_t align, bool is_ref) {
+static pending *add_field(blvl_fb_builder *b, unsigned id, size_t size, size_t align) {
     if (b->status)
         return NULL;
     if (!b->in_table) {
@@ -407,24 +405,21 @@ static pending *add_field(blvl_fb_builder *b, unsigned id, size_t size, size_t a
         set_error(b, BLVL_E_ARGUMENT, "field added twice");
         return NULL;
     }
-    if (b->nfields >= b->capfields &&
-        !reserve(b, (void **)&b->fields, &b->capfields, b->nfields + 1, sizeof *b->fields))
+    if (!reserve(b, (void **)&b->fields, &b->capfields, b->nfields + 1, sizeof *b->fields))
         return NULL;
     pending *f = &b->fields[b->nfields];
     f->id = (uint16_t)id;
     f->seq = (uint16_t)b->nfields++;
-    f->is_ref = is_ref;
+    f->is_ref = 0;
     f->align = (uint8_t)(align ? align : 1);
     f->size = (uint16_t)size;
     f->data = 0;
     f->pos = 0;
-    b->kind = (b->kind ^ field_key(f)) * 0x100000001B3ull;
     return f;
 }
 
 static uint8_t *scratch(blvl_fb_builder *b, pending *f) {
-    if (b->scratch_used + f->size > b->scratch_cap &&
-        !reserve(b, (void **)&b->scratch, &b->scratch_cap, b->scratch_used + f->size, 1))
+    if (!reserve(b, (void **)&b->scratch, &b->scratch_cap, b->scratch_used + f->size, 1))
         return NULL;
     f->data = (uint32_t)b->scratch_used;
     b->scratch_used += f->size;
@@ -437,7 +432,7 @@ void blvl_fb_add_raw(blvl_fb_builder *b, unsigned id, const void *bytes, size_t 
         set_error(b, BLVL_E_ARGUMENT, "bad field alignment");
         return;
     }
-    pending *f = add_field(b, id, size, align, false);
+    pending *f = add_field(b, id, size, align);
     uint8_t *p = f ? scratch(b, f) : NULL;
     if (p && size)
         memcpy(p, bytes, size);
@@ -446,7 +441,7 @@ void blvl_fb_add_raw(blvl_fb_builder *b, unsigned id, const void *bytes, size_t 
 void blvl_fb_add_struct(blvl_fb_builder *b, unsigned id, const blvl_fb_type *t, const void *v) {
     if (!v)
         return;
-    pending *f = add_field(b, id, t->size, t->align, false);
+    pending *f = add_field(b, id, t->size, t->align);
     uint8_t *p = f ? scratch(b, f) : NULL;
     if (p)
         blvl_fb__struct_copy(t, p, v);
@@ -459,9 +454,11 @@ void blvl_fb_add_ref(blvl_fb_builder *b, unsigned id, blvl_fb_ref ref) {
         set_error(b, BLVL_E_ARGUMENT, "field refers to nothing built");
         return;
     }
-    pending *f = add_field(b, id, 4, 4, true);
-    if (f)
+    pending *f = add_field(b, id, 4, 4);
+    if (f) {
+        f->is_ref = 1;
         f->data = ref;
+    }
 }
 
 static int field_order(const pending *x, const pending *y) {
@@ -472,7 +469,9 @@ static int field_order(const pending *x, const pending *y) {
 
 /* The open table's slot among the kept layouts, and whether the layout kept there is its own. */
 static layout *layout_slot(blvl_fb_builder *b, bool *same) {
-    uint64_t h = (b->kind ^ b->nfields) * 0x100000001B3ull;
+    uint64_t h = b->nfields;
+    for (size_t i = 0; i < b->nfields; i++)
+        h = (h ^ field_key(&b->fields[i])) * 0x100000001B3ull;
     layout *L = &b->layouts[(h ^ h >> 32) & (LAYOUT_SLOTS - 1)];
     *same = L->gen == b->gen && L->n == b->nfields && b->nfields <= LAYOUT_FIELDS;
     for (size_t i = 0; *same && i < b->nfields; i++)
