@@ -12,7 +12,7 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential cmake pkg-config libzstd-dev zstd b3sum flatbuffers-compiler
       python3-flatbuffers clang clang-format libclang-rt-14-dev libstb-dev
-      zlib1g-dev python3-pil libzip-dev openarena-081-maps openarena-081-textures
+      libjpeg-dev zlib1g-dev python3-pil libzip-dev openarena-081-maps openarena-081-textures
       openarena-data libcurl4-openssl-dev curl nginx chromium)
 
 # dpkg-query exits non-zero when it does not know a package; the ones it knows still print.

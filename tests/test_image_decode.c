@@ -2,8 +2,8 @@
  * BC3, BC4, BC5, BC6H and BC7 blocks (every mode) put in DDS files that Pillow decodes, texel
  * for texel against ours (BC6H within one step: Pillow rounds down where we round to nearest,
  * and leaves out the interpolation's rounding term); PNGs we write read back by Pillow; PNGs
- * Pillow writes in six pixel formats and a JPEG read by us. Then the sizes, the mip chain's
- * layout, the refusals, and every byte through the caller's allocator. */
+ * Pillow writes in six pixel formats and JPEGs of five kinds read by us. Then the sizes, the mip
+ * chain's layout, the refusals, and every byte through the caller's allocator. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,68 +388,209 @@ static void png_both_ways(const char *dir) {
     free(src);
 }
 
-/* A JPEG from Pillow: ours and libjpeg's decodes differ by their IDCT and chroma upsampling, so
- * the check is closeness (mean and largest difference), and the size. */
-static void jpeg(const char *dir) {
+/* A JPEG that Pillow writes, and Pillow's own decode of it as RGBA (the reference). */
+static int pil_jpeg(const char *dir, const uint8_t *pix, uint32_t w, uint32_t h, const char *kind,
+                    uint8_t **file, size_t *fn, uint8_t **want) {
     char src[256], jpg[256], ref[256], cmd[1024];
+    size_t rn = 0;
+    snprintf(src, sizeof src, "%s/j.rgba", dir);
+    snprintf(jpg, sizeof jpg, "%s/j_%s.jpg", dir, kind);
+    snprintf(ref, sizeof ref, "%s/j_%s.rgba", dir, kind);
+    *file = *want = NULL;
+    if (test_spit(src, pix, (size_t)w * h * 4) != 0)
+        return -1;
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/image/pil_check.py mkjpeg %s %u %u %s %s %s",
+             src, w, h, jpg, ref, kind);
+    if (test_run(cmd) != 0)
+        return -1;
+    *file = test_slurp(jpg, fn);
+    *want = test_slurp(ref, &rn);
+    return *file && *want && rn == (size_t)w * h * 4 ? 0 : -1;
+}
+
+/* JPEGs from Pillow in five kinds. Pillow decodes through the same libjpeg-turbo, so ours must
+ * equal its texels exactly: what is ours to get right is the setup (colour space, upsampling,
+ * rows in order, every byte from the caller's allocator) and CMYK, which Pillow leaves as inks
+ * and the reference turns to RGB by the documented rule. */
+static void jpeg_kinds(const char *dir) {
+    static const char *const kinds[] = {"rgb", "444", "progressive", "grey", "cmyk"};
     uint32_t w = 48, h = 40;
     uint8_t *pix = pattern(w, h);
-    snprintf(src, sizeof src, "%s/j.rgba", dir);
-    snprintf(jpg, sizeof jpg, "%s/j.jpg", dir);
-    snprintf(ref, sizeof ref, "%s/j_ref.rgba", dir);
-    CHECK(test_spit(src, pix, (size_t)w * h * 4) == 0);
-    snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/image/pil_check.py mkjpeg %s %u %u %s %s",
-             src, w, h, jpg, ref);
-    CHECK(test_run(cmd) == 0);
-    size_t fn, rn;
-    uint8_t *file = test_slurp(jpg, &fn), *want = test_slurp(ref, &rn);
-    CHECK(file && want);
-    if (file && want) {
-        test_counter cnt;
-        blvl_options opt = test_counting(&cnt);
-        blvl_image_desc d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn);
-        blvl_image_rgba px;
-        blvl_error err;
-        CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_OK);
-        if (px.pixels) {
-            uint64_t sum = 0;
-            int worst = 0;
-            for (size_t i = 0; i < rn; i++) {
-                int dd = abs(px.pixels[i] - want[i]);
-                sum += (uint64_t)dd;
-                worst = dd > worst ? dd : worst;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        uint8_t *file, *want;
+        size_t fn;
+        CHECK(pil_jpeg(dir, pix, w, h, kinds[k], &file, &fn, &want) == 0);
+        if (file && want) {
+            test_counter cnt;
+            blvl_options opt = test_counting(&cnt);
+            blvl_image_desc d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn);
+            blvl_image_rgba px;
+            blvl_error err;
+            CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_OK);
+            if (px.pixels && memcmp(px.pixels, want, (size_t)w * h * 4) != 0) {
+                fprintf(stderr, "jpeg of kind %s decodes differently from Pillow\n", kinds[k]);
+                CHECK_MEM(px.pixels, want, (size_t)w * h * 4);
             }
-            printf("jpeg: mean difference %.3f, largest %d\n", (double)sum / (double)rn, worst);
-            CHECK(sum * 2 < rn); /* mean under 0.5 */
-            CHECK(worst <= 12);
+            blvl_image_rgba_free(&px, &opt);
+            CHECK(cnt.calls > 2); /* libjpeg's buffers came from the caller's allocator */
+            CHECK_EQ_INT(cnt.live, 0);
+            CHECK_EQ_INT(cnt.bad_free, 0);
         }
-        blvl_image_rgba_free(&px, &opt);
-        d = desc(w, h + 1, BLVL_IMAGE_JPEG, 1, 1, file, fn); /* another size: refused */
-        CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
-        d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn - fn / 3); /* cut short */
-        if (blvl_image_decode(&d, 0, &px, &opt, &err) == BLVL_OK)
-            blvl_image_rgba_free(&px, &opt); /* stb may fill what is missing: no crash, no leak */
-        /* a Huffman table whose counts sum past 256 symbols: refused before stb reads it */
-        for (size_t i = 0; i + 21 < fn; i++)
-            if (file[i] == 0xFF && file[i + 1] == 0xC4) {
-                memset(file + i + 5, 0xFF, 16);
-                break;
-            }
-        d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn);
-        CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
-        CHECK(strstr(err.message, "Huffman") != NULL);
-        CHECK_EQ_INT(cnt.live, 0);
-        CHECK_EQ_INT(cnt.bad_free, 0);
+        free(file);
+        free(want);
     }
+    free(pix);
+}
+
+/* Damaged JPEGs are refused, never patched over; every allocation failing in turn. */
+static void jpeg_damage(const char *dir) {
+    uint32_t w = 48, h = 40;
+    uint8_t *pix = pattern(w, h), *file, *want;
+    size_t fn;
+    CHECK(pil_jpeg(dir, pix, w, h, "progressive", &file, &fn, &want) == 0);
+    if (!file || !want) {
+        free(file);
+        free(want);
+        free(pix);
+        return;
+    }
+    test_counter cnt;
+    blvl_options opt = test_counting(&cnt);
+    blvl_image_rgba px;
+    blvl_error err;
+    blvl_image_desc d = desc(w, h + 1, BLVL_IMAGE_JPEG, 1, 1, file, fn); /* another size */
+    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
+    CHECK(strstr(err.message, "described") != NULL);
+    /* cut short anywhere, without EOI: refused by the walk (a segment past the end) or the
+     * decoder (no EOI), never patched over */
+    size_t refused = 0;
+    for (size_t cut = 4; cut < fn; cut += 7) {
+        d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, cut);
+        refused += blvl_image_decode(&d, 0, &px, &opt, &err) == BLVL_E_ARGUMENT && !px.pixels &&
+                   strstr(err.message, "jpeg") != NULL;
+    }
+    CHECK_EQ_INT(refused, (fn - 4 + 6) / 7);
+
+    /* Each scan cut to half its data and closed by EOI: the decoder runs out of bits in the
+     * middle of a scan and meets a marker (stb_image, which decoded JPEG here before, shifted
+     * by 32 there). */
+    uint8_t *cut = malloc(fn + 2);
+    size_t scans = 0;
+    for (size_t i = 2; cut && i + 4 < fn; i++) {
+        if (file[i] != 0xFF || file[i + 1] != 0xDA)
+            continue;
+        size_t data = i + 2 + ((size_t)file[i + 2] << 8 | file[i + 3]), end = data;
+        while (end + 1 < fn && !(file[end] == 0xFF && file[end + 1] && file[end + 1] < 0xD0))
+            end++;
+        size_t keep = data + (end - data) / 2;
+        memcpy(cut, file, keep);
+        cut[keep] = 0xFF;
+        cut[keep + 1] = 0xD9;
+        d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, cut, keep + 2);
+        CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
+        CHECK(strstr(err.message, "does not decode") != NULL);
+        scans++;
+    }
+    CHECK(scans >= 6); /* a progressive colour picture has several scans */
+    printf("jpeg: %zu scans cut short, each refused (%s)\n", scans, err.message);
+    free(cut);
+
+    /* every allocation failing in turn: NOMEM, never a refusal of the data, never a leak */
+    long nomem = 0, k;
+    for (k = 1; k < 400; k++) {
+        test_counter fail;
+        blvl_options fo = test_counting(&fail);
+        fail.fail_at = k;
+        d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn);
+        blvl_status st = blvl_image_decode(&d, 0, &px, &fo, &err);
+        if (st == BLVL_OK)
+            blvl_image_rgba_free(&px, &fo);
+        else
+            nomem++;
+        CHECK(st == BLVL_OK || st == BLVL_E_NOMEM);
+        CHECK_EQ_INT(fail.live, 0);
+        CHECK_EQ_INT(fail.bad_free, 0);
+        if (fail.calls < k) /* this run made fewer allocations than k: all were tried */
+            break;
+    }
+    CHECK(k < 400);
+    CHECK_EQ_INT(nomem, k - 1);
+    printf("jpeg: %ld allocations, each failing in turn gives nomem\n", k - 1);
+
+    /* a Huffman table whose counts sum past 256 symbols: refused before the decoder reads it */
+    for (size_t i = 0; i + 21 < fn; i++)
+        if (file[i] == 0xFF && file[i + 1] == 0xC4) {
+            memset(file + i + 5, 0xFF, 16);
+            break;
+        }
+    d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn);
+    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
+    CHECK(strstr(err.message, "Huffman") != NULL);
+    CHECK_EQ_INT(cnt.live, 0);
+    CHECK_EQ_INT(cnt.bad_free, 0);
     free(file);
     free(want);
     free(pix);
+}
+
+/* An 8x8 grey progressive JPEG made by hand, every coefficient zero: the DC and each of the 63
+ * AC coefficients in a scan of its own, first with its low `al` bits left out, then refined a
+ * bit a scan, so 64 * (al + 1) scans. Both Huffman tables hold one code, "0", for symbol 0 (a
+ * DC difference of 0; an end of band), so each scan's data is one bit padded to 0x7F. */
+static size_t progressive_zeros(uint8_t *out, int al) {
+    size_t n = 0;
+    static const uint8_t head[] = {0xFF, 0xD8,                                         /* SOI */
+                                   0xFF, 0xC2, 0, 11, 8,    0, 8, 0, 8, 1, 1, 0x11, 0, /* SOF2 */
+                                   0xFF, 0xC4, 0, 20, 0x00, 1, 0, 0, 0, 0, 0, 0,    0,
+                                   0,    0,    0, 0,  0,    0, 0, 0, 0, /* DHT: DC 0 */
+                                   0xFF, 0xC4, 0, 20, 0x10, 1, 0, 0, 0, 0, 0, 0,    0,
+                                   0,    0,    0, 0,  0,    0, 0, 0, 0, /* DHT: AC 0 */
+                                   0xFF, 0xDB, 0, 67, 0};               /* DQT 0, then 64 ones */
+    memcpy(out, head, sizeof head);
+    n = sizeof head;
+    memset(out + n, 1, 64);
+    n += 64;
+    for (int k = 0; k < 64; k++)
+        for (int ah = 0; ah <= al; ah++) {
+            /* first scan: Ah 0, Al al; then Ah = Al + 1 each time, down to Al 0 */
+            int hi = ah ? al - ah + 1 : 0, lo = al - ah;
+            uint8_t sos[] = {0xFF, 0xDA, 0,          8,          1,
+                             1,    0x00, (uint8_t)k, (uint8_t)k, (uint8_t)(hi << 4 | lo),
+                             0x7F};
+            memcpy(out + n, sos, sizeof sos);
+            n += sizeof sos;
+        }
+    out[n++] = 0xFF;
+    out[n++] = 0xD9;
+    return n;
+}
+
+static void jpeg_scans(void) {
+    static uint8_t buf[16384];
+    blvl_image_rgba px;
+    blvl_error err;
+    size_t n = progressive_zeros(buf, 3); /* 256 scans: the most decoded */
+    blvl_image_desc d = desc(8, 8, BLVL_IMAGE_JPEG, 1, 1, buf, n);
+    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_OK);
+    if (px.pixels) {
+        int flat = 1;
+        for (size_t i = 0; i < 64 * 4; i++)
+            flat &= px.pixels[i] == (i % 4 == 3 ? 255 : 128); /* zero DC: mid grey */
+        CHECK(flat);
+    }
+    blvl_image_rgba_free(&px, NULL);
+    n = progressive_zeros(buf, 4); /* 320 scans */
+    d = desc(8, 8, BLVL_IMAGE_JPEG, 1, 1, buf, n);
+    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK(strstr(err.message, "over 256 scans") != NULL);
+    CHECK(px.pixels == NULL);
 }
 
 int main(void) {
     sizes();
     refusals();
     layout();
+    jpeg_scans();
     if (!have_pillow()) {
         printf("test_image_decode: no Pillow (python3-pil): skipped\n");
         return 77;
@@ -460,7 +601,8 @@ int main(void) {
         return 1;
     bcn_vs_pillow(dir);
     png_both_ways(dir);
-    jpeg(dir);
+    jpeg_kinds(dir);
+    jpeg_damage(dir);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -44,6 +44,23 @@ static void decode_blocks(block_fn fn, uint32_t block_bytes, const uint8_t *src,
     }
 }
 
+blvl_status blvl__image_stored_size(uint32_t encoding, const uint8_t *data, size_t size,
+                                    uint32_t *w, uint32_t *h, blvl_error *err) {
+    *w = *h = 0;
+    if (encoding == BLVL_IMAGE_PNG)
+        return blvl__image_png_size(data, size, w, h, err);
+    if (encoding == BLVL_IMAGE_JPEG)
+        return blvl__image_jpeg_size(data, size, w, h, err);
+    return blvl__fail(err, BLVL_E_ARGUMENT, "image: encoding %u is neither png nor jpeg", encoding);
+}
+
+blvl_status blvl__image_decode_coded(const blvl_image_desc *d, uint32_t height,
+                                     const blvl_allocator *a, uint8_t **pixels, blvl_error *err) {
+    if (d->encoding == BLVL_IMAGE_JPEG)
+        return blvl__image_decode_jpeg(d, height, a, pixels, err);
+    return blvl__image_decode_png(d, height, a, pixels, err);
+}
+
 blvl_status blvl_image_decode(const blvl_image_desc *d, uint32_t mip, blvl_image_rgba *out,
                               const blvl_options *opt, blvl_error *err) {
     if (out)
@@ -67,7 +84,7 @@ blvl_status blvl_image_decode(const blvl_image_desc *d, uint32_t mip, blvl_image
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     uint32_t w = blvl__image_mip_side(d->width, mip), h = blvl__image_mip_side(d->height, mip);
     if (d->encoding == BLVL_IMAGE_PNG || d->encoding == BLVL_IMAGE_JPEG) {
-        st = blvl__image_decode_stb(d, d->height * d->layers, a, &out->pixels, err);
+        st = blvl__image_decode_coded(d, d->height * d->layers, a, &out->pixels, err);
         if (st)
             return st;
     } else {

@@ -1,6 +1,7 @@
 /* A PNG's and a JPEG's size read from their headers, with no decoding: the one reader that the
- * image layer's stb path (image_stb.c) and the Quake 3 importer (src/import/q3/image_size.c)
- * share. Each caller words its own refusals from the fault and offset. */
+ * image layer's decoders (image_png.c, image_jpeg.c) and the Quake 3 importer
+ * (src/import/q3/image_size.c) share. Each caller words its own refusals from the fault and offset.
+ */
 #include <string.h>
 
 #include "image_internal.h"
@@ -15,8 +16,9 @@ bool blvl__png_ihdr(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h) {
     return true;
 }
 
-/* Debian's stb_image 2.27 trusts a Huffman table's 16 counts, which may sum past the 256
- * symbols it has room for: every table of a DHT segment's data checked. */
+/* A Huffman table's 16 counts may sum past the 256 symbols a table holds (stb_image 2.27, which
+ * decoded JPEG here before, wrote past its table): every table of a DHT segment's data checked,
+ * a refusal that names the offset before any decoder reads the data. */
 static bool dht_ok(const uint8_t *p, size_t len) {
     while (len) {
         if (len < 17 || (p[0] >> 4) > 1 || (p[0] & 15) > 3)
@@ -84,8 +86,7 @@ blvl__jpeg_fault blvl__jpeg_walk(const uint8_t *d, size_t n, bool whole, uint32_
                    !(d[pos] == 0xFF && d[pos + 1] && (d[pos + 1] < 0xD0 || d[pos + 1] > 0xD7)))
                 pos++;
             if (pos + 1 >= n)
-                return BLVL__JPEG_OK; /* the data ends without EOI: stb decides what it makes
-                                       * of that */
+                return BLVL__JPEG_OK; /* the data ends without EOI: the decoder refuses that */
         }
     }
 }

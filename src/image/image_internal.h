@@ -58,7 +58,7 @@ static inline uint32_t blvl__bits_get(blvl__bits *b, uint32_t n) {
 }
 
 /* The size a PNG's IHDR or a JPEG's one frame header gives, after the walk the decoder makes
- * before stb sees the bytes (every PNG chunk within the data; JPEG segments, Huffman tables and
+ * before it reads the bytes (every PNG chunk within the data; JPEG segments, Huffman tables and
  * a single frame header checked). Also the export's check of the bytes it embeds as they are. */
 blvl_status blvl__image_stored_size(uint32_t encoding, const uint8_t *data, size_t size,
                                     uint32_t *w, uint32_t *h, blvl_error *err);
@@ -83,14 +83,26 @@ typedef enum blvl__jpeg_fault {
 
 /* A JPEG's markers walked from its SOI; the first frame header's (SOFn's) size into *w, *h.
  * whole false: stops at that frame header, the bytes past it unread. whole true: on to EOI or
- * the data's end, every Huffman table checked and entropy-coded data skipped, so stb_image sees
- * nothing it trusts blindly; one frame header only. A segment's fault names its length field. */
+ * the data's end, every Huffman table checked and entropy-coded data skipped; one frame header
+ * only. A segment's fault names its length field. */
 blvl__jpeg_fault blvl__jpeg_walk(const uint8_t *d, size_t n, bool whole, uint32_t *w, uint32_t *h,
                                  size_t *at);
 
-/* PNG and JPEG through stb_image: the picture must be width x height (the caller checked the
+/* The size a PNG's IHDR or a JPEG's frame header gives, the whole file checked as each decoder
+ * below needs (PNG: every chunk within the file; JPEG: blvl__jpeg_walk, whole). */
+blvl_status blvl__image_png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,
+                                 blvl_error *err);
+blvl_status blvl__image_jpeg_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,
+                                  blvl_error *err);
+
+/* PNG through stb_image (image_png.c), JPEG through libjpeg-turbo (image_jpeg.c), or either by
+ * its encoding (image_decode.c): the picture must be width x height (the caller checked the
  * texel limit); pixels from `a`, out->pixels sized width * height * 4. */
-blvl_status blvl__image_decode_stb(const blvl_image_desc *d, uint32_t height,
+blvl_status blvl__image_decode_png(const blvl_image_desc *d, uint32_t height,
                                    const blvl_allocator *a, uint8_t **pixels, blvl_error *err);
+blvl_status blvl__image_decode_jpeg(const blvl_image_desc *d, uint32_t height,
+                                    const blvl_allocator *a, uint8_t **pixels, blvl_error *err);
+blvl_status blvl__image_decode_coded(const blvl_image_desc *d, uint32_t height,
+                                     const blvl_allocator *a, uint8_t **pixels, blvl_error *err);
 
 #endif

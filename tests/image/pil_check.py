@@ -6,8 +6,11 @@
   mkpng SRC W H MODE OUT REF       Pillow writes SRC (RGBA texels) as a PNG in MODE (RGBA, RGB,
                                    L, LA, P, I;16) for our decoder, and what its texels are as
                                    RGBA (REF)
-  mkjpeg SRC W H OUT REF           Pillow writes SRC as a JPEG (quality 95) and its own decode
-                                   of that file as RGBA texels (REF)
+  mkjpeg SRC W H OUT REF [KIND]    Pillow writes SRC as a JPEG (quality 95) and its own decode
+                                   of that file as RGBA texels (REF). KIND: rgb (4:2:0, the
+                                   default), 444, progressive, grey, cmyk (Adobe's inverted
+                                   inks; REF is each ink times the black, over 255, rounded as
+                                   the C decoder rounds, from the inks Pillow decodes)
 """
 import sys
 
@@ -64,8 +67,31 @@ def main(argv):
         return 0
     if cmd == "mkjpeg":
         src, w, h, out, ref = argv[2], int(argv[3]), int(argv[4]), argv[5], argv[6]
-        Image.frombytes("RGBA", (w, h), rgba(src, w, h)).convert("RGB").save(out, "JPEG", quality=95)
-        open(ref, "wb").write(Image.open(out).convert("RGBA").tobytes())
+        kind = argv[7] if len(argv) > 7 else "rgb"
+        im = Image.frombytes("RGBA", (w, h), rgba(src, w, h))
+        if kind == "grey":
+            im.convert("L").save(out, "JPEG", quality=95)
+        elif kind == "cmyk":
+            im.convert("CMYK").save(out, "JPEG", quality=95)
+        else:
+            extra = {"444": {"subsampling": 0}, "progressive": {"progressive": True}}.get(kind, {})
+            im.convert("RGB").save(out, "JPEG", quality=95, **extra)
+        back = Image.open(out)
+        if kind == "cmyk":
+            assert back.mode == "CMYK", back.mode
+            px = back.tobytes()
+
+            def ink(x, k):  # Adobe stores 255 - ink; Pillow gives the ink
+                t = (255 - x) * (255 - k) + 128
+                return (t + (t >> 8)) >> 8
+
+            outb = bytearray()
+            for i in range(0, len(px), 4):
+                c, m, y, k = px[i:i + 4]
+                outb += bytes((ink(c, k), ink(m, k), ink(y, k), 255))
+            open(ref, "wb").write(bytes(outb))
+        else:
+            open(ref, "wb").write(back.convert("RGBA").tobytes())
         return 0
     return 2
 

@@ -1,7 +1,7 @@
 /* Pixels of any image the bake reads (the sky's faces, a light image's average colour): TGA
- * by image_tga.c, JPEG and PNG by the image layer (src/image/), whose stb_image path checks a
- * JPEG's markers and tables and a PNG's chunks before stb sees them and caps stb's buffers, so
- * a hostile .pk3 image gets a refusal, never stb's own faults. */
+ * by image_tga.c, JPEG and PNG by the image layer (src/image/), which checks a JPEG's markers
+ * and tables and a PNG's chunks before its decoders see them and caps their memory, so a
+ * hostile .pk3 image gets a refusal, never a decoder's own faults. */
 #include <string.h>
 
 #include "common/alloc.h"
@@ -17,7 +17,7 @@ blvl_status blvl__q3i_decode(const uint8_t *data, size_t size, const char *name,
     int kind = blvl__q3i_kind(data, size);
     if (kind == Q3I_TGA)
         return blvl__q3i_tga(data, size, name, a, rgba, w, h, err);
-    /* The size from the headers first, so stb never sees an image past the limits. */
+    /* The size from the headers first, so no decoder sees an image past the limits. */
     uint32_t hw, hh;
     blvl_status st = kind == Q3I_JPEG ? blvl__q3i_jpeg_size(data, size, name, &hw, &hh, err)
                                       : blvl__q3i_png_size(data, size, name, &hw, &hh, err);
@@ -27,7 +27,7 @@ blvl_status blvl__q3i_decode(const uint8_t *data, size_t size, const char *name,
                          data, size};
     uint8_t *out = NULL;
     blvl_error ierr;
-    st = blvl__image_decode_stb(&d, hh, a, &out, &ierr);
+    st = blvl__image_decode_coded(&d, hh, a, &out, &ierr);
     if (st == BLVL_E_NOMEM)
         return blvl__fail(err, BLVL_E_NOMEM, "nomem: image %s", name);
     if (st) /* "image: jpeg data does not decode" and the like, under this map's rule */

@@ -32,8 +32,8 @@ blvl_status blvl__q3i_jpeg_size(const uint8_t *data, size_t size, const char *na
 blvl_status blvl__q3i_png_size(const uint8_t *data, size_t size, const char *name, uint32_t *w,
                                uint32_t *h, blvl_error *err);
 
-/* Any of the three kinds as RGBA8 rows top to bottom (JPEG and PNG through stb_image), freed
- * with blvl__dealloc(a, rgba, w * h * 4). */
+/* Any of the three kinds as RGBA8 rows top to bottom (JPEG by libjpeg-turbo, PNG by stb_image),
+ * freed with blvl__dealloc(a, rgba, w * h * 4). */
 blvl_status blvl__q3i_decode(const uint8_t *data, size_t size, const char *name,
                              const blvl_allocator *a, uint8_t **rgba, uint32_t *w, uint32_t *h,
                              blvl_error *err);

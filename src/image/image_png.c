@@ -1,8 +1,8 @@
-/* PNG and JPEG through stb_image (Debian's libstb-dev). The picture's size is read from its own
- * header first (PNG's IHDR, JPEG's first frame header) and must be the described one, so stb
- * never sees a picture past the texel limit. stb allocates through macros that take no
- * context: they reach the caller's allocator through `stb_alloc`, a _Thread_local pointer set
- * only for the duration of one call. stb checks every allocation it makes. */
+/* PNG through stb_image (Debian's libstb-dev). The picture's size is read from its IHDR first
+ * and must be the described one, so stb never sees a picture past the texel limit. stb allocates
+ * through macros that take no context: they reach the caller's allocator through `stb_alloc`, a
+ * _Thread_local pointer set only for the duration of one call. stb checks every allocation it
+ * makes. */
 #include <string.h>
 
 #include "common/alloc.h"
@@ -36,7 +36,6 @@ static void *stb_realloc(void *p, size_t old, size_t n) {
 #define STBI_REALLOC_SIZED(p, oldsz, newsz) stb_realloc((p), (oldsz), (newsz))
 #define STBI_FREE(p) stb_free(p)
 #define STBI_ASSERT(x) ((void)0)
-#define STBI_ONLY_JPEG
 #define STBI_ONLY_PNG
 #define STBI_NO_STDIO
 #define STBI_NO_LINEAR
@@ -61,7 +60,8 @@ static uint32_t be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static blvl_status png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h, blvl_error *err) {
+blvl_status blvl__image_png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,
+                                 blvl_error *err) {
     if (!blvl__png_ihdr(d, n, w, h))
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data is no PNG with its IHDR first");
     /* Every chunk's data within the file (stb_image 2.27 allocates an IDAT's length before it
@@ -83,75 +83,28 @@ static blvl_status png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h
     return BLVL_OK;
 }
 
-/* A JPEG walked marker by marker to its end before stb sees it (blvl__jpeg_walk, whole). */
-static blvl_status jpeg_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,
-                             blvl_error *err) {
-    size_t at;
-    switch (blvl__jpeg_walk(d, n, true, w, h, &at)) {
-    case BLVL__JPEG_OK:
-        return BLVL_OK;
-    case BLVL__JPEG_NO_SOI:
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data is no JPEG (no FF D8)");
-    case BLVL__JPEG_NO_MARKER:
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data has no marker at offset %zu", at);
-    case BLVL__JPEG_ENDS_IN_MARKER:
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data ends in a marker");
-    case BLVL__JPEG_SCAN_FIRST:
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg scan before a frame header");
-    case BLVL__JPEG_END_FIRST:
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data has no frame header");
-    case BLVL__JPEG_NO_LENGTH:
-    case BLVL__JPEG_LENGTH:
-        return blvl__fail(err, BLVL_E_ARGUMENT,
-                          "image: jpeg segment at offset %zu runs past the end", at);
-    case BLVL__JPEG_SHORT_FRAME:
-    case BLVL__JPEG_SECOND_FRAME:
-        return blvl__fail(err, BLVL_E_ARGUMENT,
-                          "image: jpeg frame header at offset %zu is short or not the first", at);
-    case BLVL__JPEG_HUFFMAN:
-    default:
-        return blvl__fail(err, BLVL_E_ARGUMENT,
-                          "image: jpeg Huffman table at offset %zu has over 256 symbols or runs "
-                          "past its segment",
-                          at);
-    }
-}
-
-blvl_status blvl__image_stored_size(uint32_t encoding, const uint8_t *data, size_t size,
-                                    uint32_t *w, uint32_t *h, blvl_error *err) {
-    *w = *h = 0;
-    if (encoding == BLVL_IMAGE_PNG)
-        return png_size(data, size, w, h, err);
-    if (encoding == BLVL_IMAGE_JPEG)
-        return jpeg_size(data, size, w, h, err);
-    return blvl__fail(err, BLVL_E_ARGUMENT, "image: encoding %u is neither png nor jpeg", encoding);
-}
-
-blvl_status blvl__image_decode_stb(const blvl_image_desc *d, uint32_t height,
+blvl_status blvl__image_decode_png(const blvl_image_desc *d, uint32_t height,
                                    const blvl_allocator *a, uint8_t **pixels, blvl_error *err) {
     *pixels = NULL;
-    int png = d->encoding == BLVL_IMAGE_PNG;
-    const char *name = png ? "png" : "jpeg";
     uint32_t hw = 0, hh = 0;
-    blvl_status st = png ? png_size(d->data, d->size, &hw, &hh, err)
-                         : jpeg_size(d->data, d->size, &hw, &hh, err);
+    blvl_status st = blvl__image_png_size(d->data, d->size, &hw, &hh, err);
     if (st)
         return st;
     if (hw != d->width || hh != height)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: %s data is %ux%u, described %ux%u", name,
-                          hw, hh, d->width, height);
+        return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data is %ux%u, described %ux%u", hw, hh,
+                          d->width, height);
     if (d->size > (size_t)INT32_MAX)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: %s data over 2 GiB", name);
+        return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data over 2 GiB");
     /* stb's largest buffers: the compressed data gathered (at most twice the file), the
-     * inflated rows and the converted pictures (at most 8 bytes a texel, 16-bit RGBA), JPEG's
-     * components padded to whole blocks of 4x4 MCUs. Generous; a bomb goes far past it. */
+     * inflated rows and the converted pictures (at most 8 bytes a texel, 16-bit RGBA).
+     * Generous; a bomb goes far past it. */
     stb_max = 2 * d->size + 16 * ((size_t)d->width + 64) * ((size_t)height + 64) + 65536;
     stb_alloc = a;
     int x = 0, y = 0, comp = 0;
     uint8_t *px = stbi_load_from_memory(d->data, (int)d->size, &x, &y, &comp, 4);
     if (!px) {
         stb_alloc = NULL;
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: %s data does not decode", name);
+        return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data does not decode");
     }
     size_t bytes = (size_t)x * (size_t)y * 4;
     int same = (uint32_t)x == hw && (uint32_t)y == hh;
@@ -161,8 +114,8 @@ blvl_status blvl__image_decode_stb(const blvl_image_desc *d, uint32_t height,
     stbi_image_free(px);
     stb_alloc = NULL;
     if (!same)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: %s data decodes to %dx%d, not %ux%u", name,
-                          x, y, hw, hh);
+        return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data decodes to %dx%d, not %ux%u", x, y,
+                          hw, hh);
     if (!out)
         return blvl__fail(err, BLVL_E_NOMEM, "image: %zu bytes of texels", bytes);
     *pixels = out;
