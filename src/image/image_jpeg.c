@@ -123,7 +123,9 @@ static blvl_status refused(jpeg_job *j, blvl_error *err) {
         blvl__dealloc(j->a, j->out, j->bytes);
     j->out = NULL;
     jpeg_destroy_decompress(&j->ci);
-    if (j->mem.fault == BLVL__JPEG_MEM_NOMEM)
+    /* libjpeg's own manager, made by jpeg_create_decompress before ours, fails the same way */
+    if (j->mem.fault == BLVL__JPEG_MEM_NOMEM ||
+        (!j->mem.fault && j->ci.err->msg_code == JERR_OUT_OF_MEMORY))
         return blvl__fail(err, BLVL_E_NOMEM, "image: jpeg decode's working memory");
     if (j->mem.fault == BLVL__JPEG_MEM_CAP)
         return blvl__fail(err, BLVL_E_ARGUMENT,

@@ -27,16 +27,21 @@ struct blvl__jpeg_block {
     size_t size; /* all of it, this header included, as given to the allocator */
 };
 
+/* A virtual array of either kind: its rows' bytes, its size, and the rows once realized. */
+typedef struct virt {
+    void *rows; /* a JSAMPARRAY or JBLOCKARRAY; NULL until realize_virt_arrays */
+    size_t row_bytes;
+    bool blocks;
+    JDIMENSION height, maxaccess;
+    struct virt *next;
+} virt;
+
 struct jvirt_sarray_control {
-    JSAMPARRAY rows; /* NULL until realize_virt_arrays */
-    JDIMENSION width, height, maxaccess;
-    struct jvirt_sarray_control *next;
+    virt v;
 };
 
 struct jvirt_barray_control {
-    JBLOCKARRAY rows;
-    JDIMENSION width, height, maxaccess;
-    struct jvirt_barray_control *next;
+    virt v;
 };
 
 static blvl__jpeg_mem *mem_of(j_common_ptr c) {
@@ -84,8 +89,9 @@ static void *alloc_small(j_common_ptr c, int pool, size_t n) {
 }
 
 /* Rows of `bytes` each (padded to 64), `count` of them, in one block; the row pointers in
- * another. */
-static void **take_rows(j_common_ptr c, int pool, size_t bytes, JDIMENSION count, bool zero) {
+ * another, stored as the kind libjpeg reads them as (samples' or blocks' rows). */
+static void *take_rows(j_common_ptr c, int pool, size_t bytes, JDIMENSION count, bool blocks,
+                       bool zero) {
     blvl__jpeg_mem *m = mem_of(c);
     size_t stride = (bytes + ALIGN - 1) & ~(size_t)(ALIGN - 1);
     size_t rows = count ? count : 1;
@@ -96,86 +102,83 @@ static void **take_rows(j_common_ptr c, int pool, size_t bytes, JDIMENSION count
         stop(c, JERR_OUT_OF_MEMORY, 3);
         return NULL;
     }
-    void **ptrs = take(c, pool, rows * sizeof(void *), false);
+    void *ptrs = take(c, pool, rows * (blocks ? sizeof(JBLOCKROW) : sizeof(JSAMPROW)), false);
     uint8_t *data = take(c, pool, stride * rows, zero);
     for (size_t i = 0; i < rows; i++)
-        ptrs[i] = data + stride * i;
+        if (blocks)
+            ((JBLOCKARRAY)ptrs)[i] = (JBLOCKROW)(void *)(data + stride * i);
+        else
+            ((JSAMPARRAY)ptrs)[i] = data + stride * i;
     return ptrs;
 }
 
 static JSAMPARRAY alloc_sarray(j_common_ptr c, int pool, JDIMENSION samples, JDIMENSION rows) {
-    return (JSAMPARRAY)take_rows(c, pool, (size_t)samples * sizeof(JSAMPLE), rows, false);
+    return take_rows(c, pool, (size_t)samples * sizeof(JSAMPLE), rows, false, false);
 }
 
 static JBLOCKARRAY alloc_barray(j_common_ptr c, int pool, JDIMENSION blocks, JDIMENSION rows) {
-    return (JBLOCKARRAY)take_rows(c, pool, (size_t)blocks * sizeof(JBLOCK), rows, false);
+    return take_rows(c, pool, (size_t)blocks * sizeof(JBLOCK), rows, true, false);
+}
+
+static virt *request_virt(j_common_ptr c, int pool, size_t size, size_t row_bytes, bool blocks,
+                          JDIMENSION height, JDIMENSION maxaccess) {
+    if (pool != JPOOL_IMAGE) {
+        stop(c, JERR_BAD_POOL_ID, pool);
+        return NULL;
+    }
+    virt *v = take(c, pool, size, true);
+    v->row_bytes = row_bytes;
+    v->blocks = blocks;
+    v->height = height;
+    v->maxaccess = maxaccess;
+    v->next = mem_of(c)->virts;
+    mem_of(c)->virts = v;
+    return v;
 }
 
 static jvirt_sarray_ptr request_virt_sarray(j_common_ptr c, int pool, boolean pre_zero,
                                             JDIMENSION width, JDIMENSION height,
                                             JDIMENSION maxaccess) {
     (void)pre_zero;
-    if (pool != JPOOL_IMAGE) {
-        stop(c, JERR_BAD_POOL_ID, pool);
-        return NULL;
-    }
-    struct jvirt_sarray_control *v = take(c, pool, sizeof *v, true);
-    v->width = width;
-    v->height = height;
-    v->maxaccess = maxaccess;
-    v->next = mem_of(c)->sarrays;
-    mem_of(c)->sarrays = v;
-    return v;
+    return (jvirt_sarray_ptr)request_virt(c, pool, sizeof(struct jvirt_sarray_control),
+                                          (size_t)width * sizeof(JSAMPLE), false, height,
+                                          maxaccess);
 }
 
 static jvirt_barray_ptr request_virt_barray(j_common_ptr c, int pool, boolean pre_zero,
                                             JDIMENSION width, JDIMENSION height,
                                             JDIMENSION maxaccess) {
     (void)pre_zero;
-    if (pool != JPOOL_IMAGE) {
-        stop(c, JERR_BAD_POOL_ID, pool);
-        return NULL;
-    }
-    struct jvirt_barray_control *v = take(c, pool, sizeof *v, true);
-    v->width = width;
-    v->height = height;
-    v->maxaccess = maxaccess;
-    v->next = mem_of(c)->barrays;
-    mem_of(c)->barrays = v;
-    return v;
+    return (jvirt_barray_ptr)request_virt(c, pool, sizeof(struct jvirt_barray_control),
+                                          (size_t)width * sizeof(JBLOCK), true, height, maxaccess);
 }
 
 static void realize_virt_arrays(j_common_ptr c) {
-    blvl__jpeg_mem *m = mem_of(c);
-    for (struct jvirt_sarray_control *v = m->sarrays; v; v = v->next)
+    for (virt *v = mem_of(c)->virts; v; v = v->next)
         if (!v->rows)
-            v->rows = (JSAMPARRAY)take_rows(c, JPOOL_IMAGE, (size_t)v->width * sizeof(JSAMPLE),
-                                            v->height, true);
-    for (struct jvirt_barray_control *v = m->barrays; v; v = v->next)
-        if (!v->rows)
-            v->rows = (JBLOCKARRAY)take_rows(c, JPOOL_IMAGE, (size_t)v->width * sizeof(JBLOCK),
-                                             v->height, true);
+            v->rows = take_rows(c, JPOOL_IMAGE, v->row_bytes, v->height, v->blocks, true);
 }
 
-/* The same checks as libjpeg's manager: within the array, no more rows than asked for. */
+/* The same checks as libjpeg's manager: realized, within the array, no more rows than asked
+ * for. */
+static bool access_ok(j_common_ptr c, const virt *v, JDIMENSION start, JDIMENSION count) {
+    if (!v->rows || (uint64_t)start + count > v->height || count > v->maxaccess) {
+        stop(c, JERR_BAD_VIRTUAL_ACCESS, 0);
+        return false;
+    }
+    return true;
+}
+
 static JSAMPARRAY access_virt_sarray(j_common_ptr c, jvirt_sarray_ptr v, JDIMENSION start,
                                      JDIMENSION count, boolean writable) {
     (void)writable;
-    if (!v->rows || (uint64_t)start + count > v->height || count > v->maxaccess) {
-        stop(c, JERR_BAD_VIRTUAL_ACCESS, 0);
-        return NULL;
-    }
-    return v->rows + start;
+    return access_ok(c, &v->v, start, count) ? (JSAMPARRAY)v->v.rows + start : NULL;
 }
 
 static JBLOCKARRAY access_virt_barray(j_common_ptr c, jvirt_barray_ptr v, JDIMENSION start,
                                       JDIMENSION count, boolean writable) {
     (void)writable;
-    if (!v->rows || (uint64_t)start + count > v->height || count > v->maxaccess) {
-        stop(c, JERR_BAD_VIRTUAL_ACCESS, 0);
-        return NULL;
-    }
-    return v->rows + start;
+    return access_ok(c, &v->v, start, count) ? (JBLOCKARRAY)v->v.rows + start : NULL;
 }
 
 static void free_pool(j_common_ptr c, int pool) {
@@ -184,10 +187,8 @@ static void free_pool(j_common_ptr c, int pool) {
         stop(c, JERR_BAD_POOL_ID, pool);
         return;
     }
-    if (pool == JPOOL_IMAGE) { /* the arrays' records lived in this pool */
-        m->sarrays = NULL;
-        m->barrays = NULL;
-    }
+    if (pool == JPOOL_IMAGE) /* the arrays' records lived in this pool */
+        m->virts = NULL;
     for (blvl__jpeg_block *b = m->pools[pool], *next; b; b = next) {
         next = b->next;
         m->used -= b->size;

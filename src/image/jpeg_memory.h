@@ -19,10 +19,9 @@ typedef struct blvl__jpeg_mem {
     struct jpeg_memory_mgr *own; /* libjpeg's manager, which holds what was made before ours */
     const blvl_allocator *a;
     blvl__jpeg_block *pools[JPOOL_NUMPOOLS];
-    struct jvirt_sarray_control *sarrays; /* virtual arrays asked for, in the image pool */
-    struct jvirt_barray_control *barrays;
-    size_t used, cap; /* bytes taken from `a`, and the most the decode may take */
-    int fault;        /* BLVL__JPEG_MEM_*: set before the error exit */
+    struct virt *virts; /* the virtual arrays asked for, in the image pool */
+    size_t used, cap;   /* bytes taken from `a`, and the most the decode may take */
+    int fault;          /* BLVL__JPEG_MEM_*: set before the error exit */
 } blvl__jpeg_mem;
 
 /* Puts `m` in place of the manager jpeg_create_decompress made: from here every allocation of
