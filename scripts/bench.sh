@@ -31,7 +31,8 @@ if [ -x "$build/bench_bake" ]; then # built once the .hmap conversion is in the 
     "$build/bench_bake" --write "$out/bake_small.hmap" --small >/dev/null
     "$build/bench_bake" "$out/bake_small.hmap" | tee -a "$out/results.txt"
 fi
-# Then bench_trace_maps: blvl-trace on five OpenArena maps, baked once into BUILD_DIR/bench/trace-maps/.
+# Then bench_trace_maps: blvl-trace on five OpenArena maps, baked once into BUILD_DIR/bench/trace-maps/,
+# and bench_jpeg: OpenArena's JPEGs decoded.
 oa=/usr/share/games/openarena/baseoa
 if [ -f "$oa/pak1-maps.pk3" ]; then
     mkdir -p "$out/trace-maps"
@@ -42,6 +43,9 @@ if [ -f "$oa/pak1-maps.pk3" ]; then
         levels+=("$lv")
     done
     "$build/bench_trace_maps" "${levels[@]}" | tee -a "$out/results.txt"
+    # bench_jpeg: every JPEG of OpenArena's archives through blvl_image_decode against
+    # libjpeg-turbo called directly.
+    "$build/bench_jpeg" | tee -a "$out/results.txt"
 else
     echo "bench: $oa/pak1-maps.pk3 absent: bench_trace_maps skipped (scripts/deps.sh installs it)"
 fi
