@@ -1,5 +1,6 @@
-/* JPEG through libjpeg-turbo (Debian's libjpeg-dev): baseline, extended, progressive and
- * arithmetic-coded pictures of 1, 3 or 4 components to RGBA8.
+/* JPEG through libjpeg-turbo (Debian's libjpeg-dev): pictures of 1, 3 or 4 components, of any
+ * process Debian's build reads (baseline, extended, progressive; Huffman or arithmetic coding),
+ * to RGBA8.
  *
  * The data is treated as hostile. Before libjpeg sees it, its markers are walked to the end
  * (blvl__jpeg_walk) and the frame's size must be the described one, so no picture past the
