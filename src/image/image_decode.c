@@ -56,6 +56,14 @@ blvl_status blvl__image_stored_size(uint32_t encoding, const uint8_t *data, size
 
 blvl_status blvl__image_decode_coded(const blvl_image_desc *d, uint32_t height,
                                      const blvl_allocator *a, uint8_t **pixels, blvl_error *err) {
+    *pixels = NULL;
+    uint32_t w, h;
+    blvl_status st = blvl__image_stored_size(d->encoding, d->data, d->size, &w, &h, err);
+    if (st)
+        return st;
+    if (w != d->width || h != height)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "image: %s data is %ux%u, described %ux%u",
+                          blvl__image_encoding_name(d->encoding), w, h, d->width, height);
     if (d->encoding == BLVL_IMAGE_JPEG)
         return blvl__image_decode_jpeg(d, height, a, pixels, err);
     return blvl__image_decode_png(d, height, a, pixels, err);

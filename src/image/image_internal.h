@@ -95,9 +95,10 @@ blvl_status blvl__image_png_size(const uint8_t *d, size_t n, uint32_t *w, uint32
 blvl_status blvl__image_jpeg_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,
                                   blvl_error *err);
 
-/* PNG through stb_image (image_png.c), JPEG through libjpeg-turbo (image_jpeg.c), or either by
- * its encoding (image_decode.c): the picture must be width x height (the caller checked the
- * texel limit); pixels from `a`, out->pixels sized width * height * 4. */
+/* PNG or JPEG by its encoding (image_decode.c): the file checked (blvl__image_stored_size) and
+ * its picture must be width x height (the caller checked the texel limit); then PNG through
+ * stb_image (image_png.c), JPEG through libjpeg-turbo (image_jpeg.c), which take the checked
+ * file only. Pixels from `a`, sized width * height * 4. */
 blvl_status blvl__image_decode_png(const blvl_image_desc *d, uint32_t height,
                                    const blvl_allocator *a, uint8_t **pixels, blvl_error *err);
 blvl_status blvl__image_decode_jpeg(const blvl_image_desc *d, uint32_t height,

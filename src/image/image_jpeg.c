@@ -2,9 +2,9 @@
  * process Debian's build reads (baseline, extended, progressive; Huffman or arithmetic coding),
  * to RGBA8.
  *
- * The data is treated as hostile. Before libjpeg sees it, its markers are walked to the end
- * (blvl__jpeg_walk) and the frame's size must be the described one, so no picture past the
- * texel limit is decoded. libjpeg then takes all its memory from the caller's allocator
+ * The data is treated as hostile. Before libjpeg sees it, its markers have been walked to the
+ * end (blvl__image_decode_coded) and the frame's size is the described one, so no picture past
+ * the texel limit is decoded. libjpeg then takes all its memory from the caller's allocator
  * (jpeg_memory.c), capped at what a picture of that size needs. Its warnings, which report
  * damaged data it would otherwise patch over with made-up texels (a scan cut short, a bad
  * Huffman code, bytes where a marker belongs), are refusals, as libjpeg's authors advise for
@@ -193,13 +193,7 @@ static blvl_status run(jpeg_job *j, blvl_error *err) {
 blvl_status blvl__image_decode_jpeg(const blvl_image_desc *d, uint32_t height,
                                     const blvl_allocator *a, uint8_t **pixels, blvl_error *err) {
     *pixels = NULL;
-    uint32_t w = 0, h = 0;
-    blvl_status st = blvl__image_jpeg_size(d->data, d->size, &w, &h, err);
-    if (st)
-        return st;
-    if (w != d->width || h != height)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data is %ux%u, described %ux%u", w, h,
-                          d->width, height);
+    uint32_t w = d->width, h = height;
     if (d->size > ULONG_MAX)
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: jpeg data over %lu bytes", ULONG_MAX);
     jpeg_job j;
@@ -212,7 +206,7 @@ blvl_status blvl__image_decode_jpeg(const blvl_image_desc *d, uint32_t height,
     /* Coefficients of up to four components at 2 bytes each, padded to whole MCUs of up to
      * 32x32 texels, with room to spare; the tables and rows fit in the 4 MiB. */
     j.cap = 16 * ((size_t)w + 64) * ((size_t)h + 64) + ((size_t)4 << 20);
-    st = run(&j, err);
+    blvl_status st = run(&j, err);
     if (st == BLVL_OK)
         *pixels = j.out;
     return st;

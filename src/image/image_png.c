@@ -86,13 +86,7 @@ blvl_status blvl__image_png_size(const uint8_t *d, size_t n, uint32_t *w, uint32
 blvl_status blvl__image_decode_png(const blvl_image_desc *d, uint32_t height,
                                    const blvl_allocator *a, uint8_t **pixels, blvl_error *err) {
     *pixels = NULL;
-    uint32_t hw = 0, hh = 0;
-    blvl_status st = blvl__image_png_size(d->data, d->size, &hw, &hh, err);
-    if (st)
-        return st;
-    if (hw != d->width || hh != height)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data is %ux%u, described %ux%u", hw, hh,
-                          d->width, height);
+    uint32_t hw = d->width, hh = height;
     if (d->size > (size_t)INT32_MAX)
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data over 2 GiB");
     /* stb's largest buffers: the compressed data gathered (at most twice the file), the
