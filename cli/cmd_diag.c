@@ -14,7 +14,7 @@ static const cli_help help = {
     "diag",
     "LEVEL [--symbols F.bsym] [--json] [--only CODE]... | LEVEL --dump KIND [--symbols F.bsym]\n"
     "       | --list",
-    "Runs blvl-diag's checks over LEVEL (each has a stable code, D0001...; docs/DIAG.md) and\n"
+    "Runs blvl-diag's checks over LEVEL (each has a stable code, D0000...; docs/DIAG.md) and\n"
     "prints one line per finding:\n"
     "  CODE SEVERITY SECTION[INDEX]: MESSAGE[ — source: WHERE IT CAME FROM]\n"
     "and a count on stderr. Exit status 0 when no finding is an error, 1 when one is (or the\n"
@@ -22,7 +22,8 @@ static const cli_help help = {
     "  --symbols F.bsym   the level's symbols: findings name their source; a stale or\n"
     "                     damaged file is itself a finding (D0037, D0038)\n"
     "  --json             one JSON document: {\"file\", \"findings\": [...], \"counts\"}\n"
-    "  --only CODE        run only this check (repeatable)\n"
+    "  --only CODE        run only this check (repeatable); a damaged section (D0000) is\n"
+    "                     reported whatever --only says\n"
     "  --dump KIND        instead of checking, one tab-separated row per element with a header\n"
     "                     row: colliders, batches, materials, entities or spawns (symbols\n"
     "                     columns with --symbols)\n"

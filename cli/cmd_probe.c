@@ -42,6 +42,9 @@ static const cli_help help = {
     "  --size WxH             its size (default 640x480)\n"
     "  --colliders            draw the collider outlines over it\n"
     "  --no-textures          shade every surface by its normal\n"
+    "A damaged sim or geometry section refuses the level; a damaged cameras, textures,\n"
+    "lighting or lightmaps section is gone on without, with a warning on stderr naming the\n"
+    "section and its rule (--json: \"damaged\": [{\"section\", \"rule\", \"message\"}]).\n"
     "Exit status: 0 done, 1 the level or symbols are refused, 2 usage error.\n"};
 
 static const char *parse_num(const char *s, float *out) {
@@ -287,8 +290,35 @@ static void print(const blvl_probe *p, const blvl_symbols *sym, const blvl_probe
     key(&o, "yaw");
     num(r->spawn_yaw);
     end(&o);
-    if (json)
-        puts("}");
+    if (json) { /* the sections refused and gone on without, each with its rule */
+        uint32_t n = 0;
+        const blvl_probe_damage *d = blvl_probe_damaged(p, &n);
+        printf(",\"damaged\":[");
+        for (uint32_t i = 0; i < n; i++) {
+            printf("%s{\"section\":", i ? "," : "");
+            cli_json_string(d[i].section);
+            printf(",\"rule\":");
+            cli_json_string(blvl_status_name(d[i].error.code));
+            printf(",\"message\":");
+            cli_json_string(d[i].error.message);
+            putchar('}');
+        }
+        puts("]}");
+    }
+}
+
+/* One line on stderr per section refused: which, its rule, and what the run does without it. */
+static void warn_damaged(const char *file, const blvl_probe *p) {
+    uint32_t n = 0;
+    const blvl_probe_damage *d = blvl_probe_damaged(p, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *s = d[i].section;
+        const char *without = !strcmp(s, "textures")  ? "surfaces are shaded by their normal"
+                              : !strcmp(s, "cameras") ? "no camera can be chosen"
+                                                      : "surfaces are not lightmapped";
+        fprintf(stderr, "blvl probe: %s: warning: section %s is damaged, %s: %s\n", file, s,
+                without, d[i].error.message);
+    }
 }
 
 /* ---- the command ------------------------------------------------------------------------- */
@@ -413,6 +443,12 @@ int blvl_cmd_probe(int argc, char **argv) {
         rc = cli_fail(symbols, &err);
         goto done;
     }
+    if (png && !(flags & BLVL_PROBE_RENDER_NO_TEXTURES) &&
+        blvl_probe_load_pictures(p, &err) != BLVL_OK) {
+        rc = cli_fail(file, &err);
+        goto done;
+    }
+    warn_damaged(file, p);
     if (camera) {
         bool framed = false;
         if (blvl_probe_camera(p, camera, &pose, &framed, &err) != BLVL_OK) {
@@ -429,10 +465,7 @@ int blvl_cmd_probe(int argc, char **argv) {
     blvl_probe_result r;
     blvl_probe_look(p, &pose, &r);
     print(p, sym, &pose, &r, json);
-    if (png && !(flags & BLVL_PROBE_RENDER_NO_TEXTURES) &&
-        blvl_probe_load_pictures(p, &err) != BLVL_OK)
-        rc = cli_fail(file, &err);
-    else if (png)
+    if (png)
         rc = render(p, &pose, png, w, h, flags);
 done:
     blvl_symbols_free(sym);

@@ -54,9 +54,46 @@ ok "--json of a clean level parses" python3 -m json.tool out
 
 # ---- the catalogue ---------------------------------------------------------------------------
 rc 0 diag --list
-ok "--list: 38 checks and a header" test "$(wc -l <out)" = 39
+ok "--list: 39 checks and a header" test "$(wc -l <out)" = 40
 for c in $(tail -n +2 out | cut -f1); do
     ok "$c is documented in docs/DIAG.md" grep -q "^| $c | " "$src/docs/DIAG.md"
+done
+
+# ---- damaged sections: one D0000 naming the container's rule, the checks that need it skipped --
+# flip_in LEVEL TAG OUT: OUT is LEVEL with one bit flipped in the middle of TAG's stored bytes
+# (offset and packed size from `blvl ls`), so that section fails its digest.
+flip_in() {
+    "$blvl" ls "$1" >ls.txt || return 1
+    python3 -c '
+import sys
+src, tag, out = sys.argv[1:]
+at = [int(f[5]) + int(f[4]) // 2 for f in (l.split() for l in open("ls.txt")) if f[0] == tag][0]
+b = bytearray(open(src, "rb").read())
+b[at] ^= 0x10
+open(out, "wb").write(b)' "$@"
+}
+flip_in "$clean" textures tex_bad.blvl
+rc 1 diag tex_bad.blvl
+has out "D0000 error textures: section-digest: "
+ok "damaged textures: D0000 alone, no D0004 over an empty table" \
+    test "$(cut -d' ' -f1 out | sort -u)" = D0000
+ok "damaged textures: one line" test "$(wc -l <out)" = 1
+has err "1 errors, 0 warnings"
+rc 1 diag tex_bad.blvl --only D0004 # the asked check cannot judge it: D0000 still says why
+has out "D0000 error textures: section-digest: "
+rc 1 diag --json tex_bad.blvl
+ok "damaged textures: --json names the section and the rule" python3 -c '
+import json
+d = json.load(open("out"))
+assert d["counts"] == {"error": 1, "warning": 0, "info": 0}, d
+(f,) = d["findings"]
+assert (f["code"], f["severity"], f["section"], f["index"]) == ("D0000", "error", "textures", None), f
+assert f["message"].startswith("section-digest: "), f'
+for tag in sim geometry lighting lightmaps cubemaps acoustics; do
+    flip_in "$clean" $tag ${tag}_bad.blvl
+    rc 1 diag ${tag}_bad.blvl
+    has out "D0000 error $tag: section-digest: "
+    ok "damaged $tag: D0000 alone" test "$(cut -d' ' -f1 out | sort -u)" = D0000
 done
 
 # ---- symbols ---------------------------------------------------------------------------------

@@ -329,6 +329,126 @@ static void framing_check(void) {
     blvl_free(NULL, lvb);
 }
 
+/* ---- damaged sections: sim and geometry refuse the level, the others are gone on without -- */
+
+/* The room level with one bit flipped in the middle of section `tag`'s stored bytes (its digest
+ * fails); malloc'd, *size bytes. */
+static uint8_t *room_flipped(const char *tag, size_t *size) {
+    uint8_t *bytes = test_slurp(level_path, size);
+    blvl_level *lv;
+    blvl_error err;
+    if (!bytes || blvl_open_memory(&lv, bytes, *size, NULL, &err) != BLVL_OK) {
+        CHECK(0);
+        free(bytes);
+        return NULL;
+    }
+    const blvl_entry *e = blvl_find(lv, tag);
+    CHECK(e != NULL);
+    uint64_t at = e ? e->offset + e->packed_size / 2 : 0;
+    blvl_close(lv);
+    if (at < *size)
+        bytes[at] ^= 0x10;
+    return bytes;
+}
+
+/* Exactly one damaged section, `tag`, refused by section-digest. */
+static void one_damage(const blvl_probe *p, const char *tag) {
+    uint32_t n = 99;
+    const blvl_probe_damage *d = blvl_probe_damaged(p, &n);
+    CHECK_EQ_INT(n, 1);
+    if (n == 1 && d) {
+        CHECK(strcmp(d[0].section, tag) == 0);
+        CHECK(d[0].error.code == BLVL_E_SECTION_DIGEST);
+        CHECK(strncmp(d[0].error.message, "section-digest: ", 16) == 0);
+    }
+}
+
+static void damaged_checks(void) {
+    size_t size = 0;
+    blvl_level *lv;
+    blvl_probe *p;
+    blvl_error err;
+    uint8_t px[64 * 48 * 4];
+    const blvl_probe_pose far = {{0, EYE_Y, FAR_SEEN}, 0, 0, 0, 90};
+
+    /* textures: the probe builds, and says so once the pictures are loaded; the far wall is
+     * drawn by its normal instead of its red texels */
+    uint8_t *bytes = room_flipped("textures", &size);
+    if (bytes && blvl_open_memory(&lv, bytes, size, NULL, &err) == BLVL_OK) {
+        CHECK(blvl_probe_new(&p, lv, NULL, &err) == BLVL_OK);
+        uint32_t n = 99;
+        CHECK(blvl_probe_damaged(p, &n) == NULL && n == 0); /* not read yet */
+        CHECK(blvl_probe_load_pictures(p, &err) == BLVL_OK);
+        one_damage(p, "textures");
+        CHECK(blvl_probe_render(p, &far, 64, 48, 0, px, &err) == BLVL_OK);
+        const uint8_t *c = px + (24 * 64 + 32) * 4;
+        CHECK(abs(c[0] - 128) <= 2 && abs(c[1] - 128) <= 2 && abs(c[2] - 255) <= 2);
+        blvl_probe_free(p);
+        blvl_close(lv);
+    }
+    free(bytes);
+
+    /* cameras: a pose still works; asking for a camera names the section's rule */
+    bytes = room_flipped("cameras", &size);
+    if (bytes && blvl_open_memory(&lv, bytes, size, NULL, &err) == BLVL_OK) {
+        CHECK(blvl_probe_new(&p, lv, NULL, &err) == BLVL_OK);
+        one_damage(p, "cameras");
+        blvl_probe_pose pose;
+        bool framed = true;
+        CHECK(blvl_probe_camera(p, "yaw0", &pose, &framed, &err) == BLVL_E_SECTION_DIGEST);
+        CHECK(!framed && strstr(err.message, "cameras") && strstr(err.message, "section-digest"));
+        blvl_probe_result r;
+        blvl_probe_look(p, &far, &r);
+        CHECK(r.tri.hit && near(r.tri.distance, 1000, 0.01f));
+        blvl_probe_free(p);
+        blvl_close(lv);
+    }
+    free(bytes);
+
+    /* sim and geometry: the probe cannot work without them, the build fails with the rule */
+    const char *fatal[] = {"sim", "geometry"};
+    for (int i = 0; i < 2; i++) {
+        bytes = room_flipped(fatal[i], &size);
+        if (bytes && blvl_open_memory(&lv, bytes, size, NULL, &err) == BLVL_OK) {
+            CHECK(blvl_probe_new(&p, lv, NULL, &err) == BLVL_E_SECTION_DIGEST);
+            CHECK(strncmp(err.message, "section-digest: ", 16) == 0);
+            blvl_close(lv);
+        }
+        free(bytes);
+    }
+}
+
+/* The CLI on the room with damaged textures: exit 0, a warning on stderr naming the section and
+ * the rule, and --json's "damaged" list. */
+static void cli_damaged(const char *bin) {
+    char cmd[4096], path[320], png[320], js[320], errs[320];
+    size_t size = 0;
+    uint8_t *bytes = room_flipped("textures", &size);
+    snprintf(path, sizeof path, "%s/tex_bad.blvl", dir);
+    snprintf(png, sizeof png, "%s/tex_bad.png", dir);
+    snprintf(js, sizeof js, "%s/tex_bad.json", dir);
+    snprintf(errs, sizeof errs, "%s/tex_bad.err", dir);
+    CHECK(bytes && test_spit(path, bytes, size) == 0);
+    free(bytes);
+    snprintf(cmd, sizeof cmd,
+             "'%s' probe '%s' --pose 0 %g %g 0 0 --json --png '%s' --size 64x48 >'%s' 2>'%s' && "
+             "grep -q 'warning: section textures is damaged, surfaces are shaded by their normal: "
+             "section-digest: ' '%s' && /usr/bin/python3 -c 'import json, sys; "
+             "d = json.load(open(sys.argv[1]))[\"damaged\"]; "
+             "assert [(x[\"section\"], x[\"rule\"]) for x in d] == [(\"textures\", "
+             "\"section-digest\")], d; "
+             "assert d[0][\"message\"].startswith(\"section-digest: \"), d' '%s'",
+             bin, path, (double)EYE_Y, (double)FAR_SEEN, png, js, errs, errs, js);
+    CHECK(test_run(cmd) == 0);
+    /* the healthy level: an empty list, no warning */
+    snprintf(cmd, sizeof cmd,
+             "'%s' probe '%s' --pose 0 %g %g 0 0 --json --png '%s' --size 64x48 >'%s' 2>'%s' && "
+             "! grep -q warning '%s' && /usr/bin/python3 -c 'import json, sys; "
+             "assert json.load(open(sys.argv[1]))[\"damaged\"] == []' '%s'",
+             bin, level_path, (double)EYE_Y, (double)FAR_SEEN, png, js, errs, errs, js);
+    CHECK(test_run(cmd) == 0);
+}
+
 /* The CLI: JSON through python3's json, the picture through Pillow. */
 static void cli_checks(const char *bin) {
     char cmd[4096], png[320], js[320];
@@ -407,12 +527,15 @@ int main(void) {
     if (build() == 0) {
         library_checks();
         framing_check();
+        damaged_checks();
         if (!bin)
             fprintf(stderr, "BLVL_BIN unset: the command-line checks are skipped\n");
         else if (system("/usr/bin/python3 -c 'import PIL' 2>/dev/null") != 0)
             fprintf(stderr, "no Pillow: the command-line checks are skipped\n");
         else
             cli_checks(bin);
+        if (bin)
+            cli_damaged(bin);
     }
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -6,8 +6,10 @@
 # map's lightmap lump is not empty (read from the .bsp's header by Python, apart from blvl), and
 # its bake report zero missing images unless the map is in EXPECTED_MISSING below. The stage
 # must finish within 15 minutes on 2 cores: the bakes run under `timeout`, and a map they did not
-# reach fails. Skips (77) when the packages are not installed. Under the sanitizer build
-# (BLVL_SANITIZED=1) only the maps of BLVL_Q3_SANITIZED_MAPS are baked. docs/IMPORT-Q3.md.
+# reach fails. Every spawn must have something solid below it (`blvl diag --only D0033`; 17 stock
+# maps float spawns more than 64 qu above their floor, which the game allows: docs/DIAG.md).
+# Skips (77) when the packages are not installed. Under the sanitizer build (BLVL_SANITIZED=1)
+# only the maps of BLVL_Q3_SANITIZED_MAPS are baked. docs/IMPORT-Q3.md.
 set -u
 # Maps whose images do not all ship in the packages: MAP=COUNT, at most COUNT distinct images
 # that its drawn shaders name and no archive of the folder holds (the materials step's report;
@@ -75,6 +77,8 @@ bake_one() {
         "$blvl" verify "$b.blvl" >"$b.verify" 2>&1
         echo $? >>"$b.verify"
         "$blvl" ls "$b.blvl" >"$b.ls" 2>&1
+        "$blvl" diag "$b.blvl" --only D0033 >"$b.d33" 2>&1
+        echo $? >>"$b.d33"
         rm -f "$b.blvl" "$b.bsym" # keep the disk use small
     fi
 }
@@ -91,6 +95,8 @@ while IFS=$'\t' read -r n lm; do
     if [ ! -f "$b.rc" ]; then bad "$b: not baked within $LIMIT s"; continue; fi
     if [ "$(cat "$b.rc")" != 0 ]; then bad "$b: bake exited $(cat "$b.rc"): $(head -c 300 "$b.err")"; continue; fi
     if [ "$(tail -n1 "$b.verify")" != 0 ]; then bad "$b: verify: $(head -c 300 "$b.verify")"; continue; fi
+    # the game drops a spawned player from any height (docs/DIAG.md): no spawn falls out
+    if [ "$(tail -n1 "$b.d33")" != 0 ]; then bad "$b: diag D0033: $(head -c 300 "$b.d33")"; fi
     have=" $(cut -d' ' -f1 "$b.ls" | tr '\n' ' ') "
     for s in $REQUIRED; do
         [[ $have == *" $s "* ]] && continue

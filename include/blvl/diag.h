@@ -1,6 +1,6 @@
 /* blvl-diag: a catalogue of checks over a level (and its .bsym symbols), each with a stable code.
  *
- *   blvl_diag_catalogue(&n)      every check: code "D0001", severity, what it looks for
+ *   blvl_diag_catalogue(&n)      every check: code "D0000", severity, what it looks for
  *   blvl_diag_check_find(code)   one check by its code (NULL when there is none)
  *   blvl_diag_run(level, ...)    run the checks, one callback per finding
  *   blvl_diag_collect(level, ...) the same into an array (blvl_diag_findings_free)
@@ -14,9 +14,10 @@
  *
  * docs/DIAG.md lists every check with an example of what triggers it. A finding is a fact about
  * the level, not a failure of the call: blvl_diag_run returns BLVL_OK for a level full of errors
- * and fails only for a bad argument, the allocator, or a level whose required sections cannot be
- * read at all (then nothing can be checked). A core section that is absent or fails the verifier
- * is read as empty (the verifier's refusal is `blvl verify`'s job). */
+ * and fails only for a bad argument, the allocator, or a read that failed outside the level's
+ * bytes (I/O, HTTP). A core section that is absent is read as empty; one refused by its digest,
+ * its chunks or the FlatBuffers verifier is one D0000 finding whose message starts with the
+ * rule's name, and the checks that need that section are skipped. */
 #ifndef BLVL_DIAG_H
 #define BLVL_DIAG_H
 
@@ -64,7 +65,8 @@ typedef struct blvl_diag_finding {
 typedef int (*blvl_diag_fn)(void *user, const blvl_diag_finding *finding);
 
 typedef struct blvl_diag_options {
-    /* Only these codes (NULL/0: every check). A code not in the catalogue is BLVL_E_ARGUMENT. */
+    /* Only these codes (NULL/0: every check). A code not in the catalogue is BLVL_E_ARGUMENT.
+     * D0000 (a section refused as damaged: the checks that need it are skipped) is always on. */
     const char *const *only;
     uint32_t only_count;
     /* Findings reported per check, 0 = no limit; the counts below count them all. */

@@ -64,15 +64,31 @@ BLVL_API void blvl_probe_pose_axes(const blvl_probe_pose *pose, float forward[3]
 typedef struct blvl_probe blvl_probe;
 
 /* Build from a level: its sim (required: colliders for the trace, spawns), geometry (triangles,
- * batches, materials; absent = nothing to draw) and cameras. */
+ * batches, materials; absent = nothing to draw) and cameras. sim and geometry are fatal: one
+ * that is refused (its digest, chunks, the FlatBuffers verifier) fails the build with that
+ * rule's status. cameras, textures, lighting and lightmaps only degrade the probe: a refused one
+ * is read as absent and listed by blvl_probe_damaged (a damaged cameras section makes
+ * blvl_probe_camera fail with its rule; --pose still works). */
 BLVL_API blvl_status blvl_probe_new(blvl_probe **out, blvl_level *level, const blvl_options *opt,
                                     blvl_error *err);
 /* Decode the base textures the drawn materials name and lighting profile 0's lightmap colour
  * page, for blvl_probe_render (without it every surface is shaded by its normal). A picture
- * that does not decode is left out (its surfaces drawn by normal). Call once, before threads
- * share the probe; fails only for a bad argument or the allocator. */
+ * that does not decode is left out (its surfaces drawn by normal); a textures, lighting or
+ * lightmaps section that is refused is left out and listed by blvl_probe_damaged. Call once,
+ * before threads share the probe; fails only for a bad argument or the allocator. */
 BLVL_API blvl_status blvl_probe_load_pictures(blvl_probe *p, blvl_error *err);
 BLVL_API void blvl_probe_free(blvl_probe *p);
+
+/* A section the probe read and refused, and went on without. */
+typedef struct blvl_probe_damage {
+    const char *section; /* the tag: "cameras", "textures", "lighting", "lightmaps" */
+    blvl_error error;    /* error.code the rule (blvl_status_name: "section-digest",
+                            "chunk-index", "flatbuffer", ...); the message starts with it */
+} blvl_probe_damage;
+
+/* The sections refused so far (by blvl_probe_new, then blvl_probe_load_pictures), in the order
+ * they were read; *count of them (0: none). Valid while the probe lives. */
+BLVL_API const blvl_probe_damage *blvl_probe_damaged(const blvl_probe *p, uint32_t *count);
 
 /* The trace world the probe built from sim (for the caller's own queries). */
 BLVL_API const blvl_trace_world *blvl_probe_world(const blvl_probe *p);

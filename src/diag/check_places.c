@@ -1,12 +1,13 @@
 /* Where a player is put or touched, through the trace (as the player moves, every match type,
- * doors closed): spawns and teleport destinations inside a solid, spawns with no floor within
- * 64 units below, and trigger and hurt volumes with no point a player could stand in. */
+ * doors closed): spawns and teleport destinations inside a solid, spawns with nothing solid below
+ * them at all (the game drops a spawned player until it lands, from any height, so only a spawn
+ * that would fall out of the level is wrong), and trigger and hurt volumes with no point a player
+ * could stand in. */
 #include <math.h>
 
 #include "diag/diag_internal.h"
 
-#define FLOOR_REACH 64.0f /* qu below the player origin */
-#define SAMPLES 5         /* per axis, through a volume's bounds */
+#define SAMPLES 5 /* per axis, through a volume's bounds */
 
 static bool solid_at(const blvl_trace_world *w, blvl_Vec3 p, uint32_t *collider) {
     const float q[3] = {p.x, p.y, p.z};
@@ -81,6 +82,19 @@ static void volumes(dg *d, const blvl_trace_world *w) {
     }
 }
 
+/* The lowest point of any collider (+INFINITY when there is none): below it nothing can stop a
+ * fall. */
+static float world_bottom(const blvl_trace_world *w) {
+    float bottom = INFINITY;
+    uint32_t n = blvl_trace_world_collider_count(w);
+    for (uint32_t i = 0; i < n; i++) {
+        float lo[3], hi[3];
+        if (blvl_trace_world_bounds(w, i, lo, hi) && isfinite(lo[1]) && lo[1] < bottom)
+            bottom = lo[1];
+    }
+    return bottom;
+}
+
 void blvl__dg_check_places(dg *d) {
     if (!blvl__dg_any(d, DG_SPAWN_SOLID, DG_HURT_SOLID))
         return;
@@ -88,6 +102,7 @@ void blvl__dg_check_places(dg *d) {
     if (!w)
         return;
     uint32_t n = blvl_Sim_spawns_len(d->sim), c = BLVL_TRACE_NONE;
+    float bottom = d->on[DG_SPAWN_FLOOR] ? world_bottom(w) : INFINITY;
     for (uint32_t i = 0; i < n && !d->stop; i++) {
         blvl_Vec3 p = blvl_Spawn_position(blvl_Sim_spawns_at(d->sim, i));
         if (!blvl__dg_finite3(p))
@@ -100,13 +115,16 @@ void blvl__dg_check_places(dg *d) {
         }
         if (!d->on[DG_SPAWN_FLOOR])
             continue;
-        const float from[3] = {p.x, p.y, p.z}, to[3] = {p.x, p.y - FLOOR_REACH, p.z};
+        /* a ray from the spawn to below the lowest collider: the whole fall, however long */
+        const float from[3] = {p.x, p.y, p.z};
+        const float to[3] = {p.x, (isfinite(bottom) && bottom < p.y ? bottom : p.y) - 1.0f, p.z};
         blvl_trace_result r;
         blvl_trace_ray(w, NULL, from, to, &r);
         if (r.fraction >= 1.0f && !r.startsolid)
             blvl__dg_emit(d, DG_SPAWN_FLOOR, "sim.spawns", i, DG_SRC_NONE, 0,
-                          "at %g %g %g: nothing solid within %g units below", (double)p.x,
-                          (double)p.y, (double)p.z, (double)FLOOR_REACH);
+                          "at %g %g %g: nothing solid below it; a player spawned here falls out of "
+                          "the level",
+                          (double)p.x, (double)p.y, (double)p.z);
     }
     n = blvl_Sim_teleport_dests_len(d->sim);
     for (uint32_t i = 0; i < n && d->on[DG_DEST_SOLID] && !d->stop; i++) {

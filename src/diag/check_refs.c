@@ -1,5 +1,6 @@
 /* Cross-section indices: every index field against the length of the vector it names (that
- * vector may be in an absent section: then every index but none is out of range). */
+ * vector may be in an absent section: then every index but none is out of range). An index into
+ * a damaged section is not judged: its length is unknown (D0000 says why). */
 #include "diag/diag_internal.h"
 
 #define NONE 0xFFFFFFFFu
@@ -26,8 +27,11 @@ static void batches(dg *d) {
         blvl_Batch b = blvl_Geometry_batches_at(d->geo, i);
         ref(d, DG_BATCH_MATERIAL, sec, i, DG_SRC_BATCH, "material", blvl_Batch_material(b), nm,
             "materials");
-        ref(d, DG_BATCH_FOG, sec, i, DG_SRC_BATCH, "fog", blvl_Batch_fog(b), nf,
-            "lighting.fog_volumes");
+        if (blvl__dg_ok(d, DG_LIGHT))
+            ref(d, DG_BATCH_FOG, sec, i, DG_SRC_BATCH, "fog", blvl_Batch_fog(b), nf,
+                "lighting.fog_volumes");
+        if (!blvl__dg_ok(d, DG_SIM))
+            continue;
         ref(d, DG_BATCH_SIM, sec, i, DG_SRC_BATCH, "breakable", blvl_Batch_breakable(b), nbr,
             "sim.breakables");
         ref(d, DG_BATCH_SIM, sec, i, DG_SRC_BATCH, "door", blvl_Batch_door(b), nd, "sim.doors");
@@ -73,8 +77,9 @@ static void colliders(dg *d) {
             "doors");
         ref(d, DG_COLLIDER_SOURCE, sec, i, DG_SRC_COLLIDER, "source", blvl_Collider_source(c), ns,
             "collider_sources");
-        ref(d, DG_COLLIDER_MATERIAL, sec, i, DG_SRC_COLLIDER, "material", blvl_Collider_material(c),
-            nm, "geometry.materials");
+        if (blvl__dg_ok(d, DG_GEO))
+            ref(d, DG_COLLIDER_MATERIAL, sec, i, DG_SRC_COLLIDER, "material",
+                blvl_Collider_material(c), nm, "geometry.materials");
     }
     uint32_t nt = blvl_Sim_triggers_len(d->sim), ntd = blvl_Sim_teleport_dests_len(d->sim);
     for (uint32_t i = 0; i < nt && !d->stop; i++)
@@ -86,7 +91,7 @@ static void lighting(dg *d) {
     uint32_t ncube = blvl_Cubemaps_images_len(d->cube),
              nst = blvl_Lighting_light_styles_len(d->light);
     uint32_t np = blvl_Lighting_reflection_probes_len(d->light);
-    for (uint32_t i = 0; i < np && !d->stop; i++)
+    for (uint32_t i = 0; i < np && blvl__dg_ok(d, DG_CUBE) && !d->stop; i++)
         ref(d, DG_PROBE_CUBEMAP, "lighting.reflection_probes", i, DG_SRC_NONE, "cubemap",
             blvl_ReflectionProbe_cubemap(blvl_Lighting_reflection_probes_at(d->light, i)), ncube,
             "cubemaps.images");
@@ -96,7 +101,7 @@ static void lighting(dg *d) {
             blvl_PunctualLight_style(blvl_Lighting_punctual_lights_at(d->light, i)), nst,
             "light_styles");
     uint32_t nlm = blvl_Lightmaps_lightmaps_len(d->lm);
-    for (uint32_t i = 0; i < nlm && !d->stop; i++) {
+    for (uint32_t i = 0; i < nlm && blvl__dg_ok(d, DG_LIGHT) && !d->stop; i++) {
         blvl_Lightmap lm = blvl_Lightmaps_lightmaps_at(d->lm, i);
         uint32_t ns = blvl_Lightmap_styles_len(lm);
         for (uint32_t s = 0; s < ns; s++) {
@@ -110,17 +115,19 @@ static void lighting(dg *d) {
     uint32_t npr = blvl_Lighting_profiles_len(d->light);
     for (uint32_t i = 0; i < npr && !d->stop; i++) {
         blvl_LightingProfile p = blvl_Lighting_profiles_at(d->light, i);
-        ref(d, DG_PROFILE_REF, "lighting.profiles", i, DG_SRC_NONE, "lightmap",
-            blvl_LightingProfile_lightmap(p), nlm, "lightmaps.lightmaps");
-        ref(d, DG_PROFILE_REF, "lighting.profiles", i, DG_SRC_NONE, "sky",
-            blvl_LightingProfile_sky(p), ncube, "cubemaps.images");
+        if (blvl__dg_ok(d, DG_LM))
+            ref(d, DG_PROFILE_REF, "lighting.profiles", i, DG_SRC_NONE, "lightmap",
+                blvl_LightingProfile_lightmap(p), nlm, "lightmaps.lightmaps");
+        if (blvl__dg_ok(d, DG_CUBE))
+            ref(d, DG_PROFILE_REF, "lighting.profiles", i, DG_SRC_NONE, "sky",
+                blvl_LightingProfile_sky(p), ncube, "cubemaps.images");
     }
 }
 
 void blvl__dg_check_refs(dg *d) {
     if (blvl__dg_any(d, DG_BATCH_MATERIAL, DG_BATCH_SIM))
         batches(d);
-    if (d->on[DG_MATERIAL_TEXTURE])
+    if (d->on[DG_MATERIAL_TEXTURE] && blvl__dg_ok(d, DG_TEX))
         materials(d);
     if (blvl__dg_any(d, DG_COLLIDER_BREAKABLE, DG_TRIGGER_DEST))
         colliders(d);

@@ -114,20 +114,36 @@ const blvl_trace_world *blvl__dg_world(dg *d) {
     return d->world;
 }
 
-/* Read a core section for the checks; absent or refused reads as the empty table. */
-static const uint8_t *read_section(dg *d, const char *tag, blvl_bytes *b) {
+/* A failure that says nothing about the level's bytes: the run cannot judge it and fails. */
+static bool transport(blvl_status st) {
+    return st == BLVL_E_NOMEM || st == BLVL_E_IO || st == BLVL_E_ARGUMENT || st == BLVL_E_HTTP ||
+           st == BLVL_E_HTTP_CHANGED || st == BLVL_E_HTTP_TIMEOUT || st == BLVL_E_HTTP_LIMIT;
+}
+
+/* Read a core section for the checks. Absent (or dropped for an unknown version) reads as the
+ * empty table. Refused by the container or the verifier (digest, chunks, FlatBuffers, a required
+ * section missing or of an unknown version) is one D0000 naming the rule, and the section is
+ * marked damaged so the checks that need it step aside instead of judging an empty table. */
+static const uint8_t *read_section(dg *d, dg_sec which, const char *tag, blvl_bytes *b) {
     const uint8_t *root = NULL;
     blvl_error e;
     blvl_status st = blvl_level_section(d->level, tag, b, &root, &e);
-    if (st != BLVL_OK) {
-        if (st == BLVL_E_NOMEM) {
+    if (st == BLVL_OK)
+        return root;
+    memset(b, 0, sizeof *b);
+    if (st == BLVL_E_NOT_FOUND)
+        return NULL;
+    if (transport(st)) {
+        if (!d->fatal) {
             d->fatal = st;
-            d->stop = 1;
+            d->fatal_err = e;
         }
-        memset(b, 0, sizeof *b);
+        d->stop = 1;
         return NULL;
     }
-    return root;
+    d->damaged[which] = true;
+    blvl__dg_emit(d, DG_SECTION_DAMAGED, tag, BLVL_DIAG_NONE, DG_SRC_NONE, 0, "%s", e.message);
+    return NULL;
 }
 
 /* Open the .bsym bytes against the level: a stale or refused file is a finding. */
@@ -202,20 +218,16 @@ blvl_status blvl_diag_run(blvl_level *level, const blvl_diag_options *dopt, blvl
                               dopt->only && dopt->only[i] ? dopt->only[i] : "(null)");
         d.on[id] = true;
     }
-    /* The required sections must at least open: without sim there is no level to check. */
-    blvl_error e;
-    blvl_status st = blvl_level_sim(level, &d.b_sim, &d.sim, &e);
-    if (st != BLVL_OK) {
-        if (err)
-            *err = e;
-        return st;
-    }
-    d.geo.p_ = read_section(&d, "geometry", &d.b_geo);
-    d.tex.p_ = read_section(&d, "textures", &d.b_tex);
-    d.cube.p_ = read_section(&d, "cubemaps", &d.b_cube);
-    d.lm.p_ = read_section(&d, "lightmaps", &d.b_lm);
-    d.light.p_ = read_section(&d, "lighting", &d.b_light);
-    d.ac.p_ = read_section(&d, "acoustics", &d.b_ac);
+    /* D0000 is on whatever `only` says: the checks asked for cannot judge a damaged section. */
+    d.on[DG_SECTION_DAMAGED] = true;
+    d.sim.p_ = read_section(&d, DG_SIM, "sim", &d.b_sim);
+    d.geo.p_ = read_section(&d, DG_GEO, "geometry", &d.b_geo);
+    d.tex.p_ = read_section(&d, DG_TEX, "textures", &d.b_tex);
+    d.cube.p_ = read_section(&d, DG_CUBE, "cubemaps", &d.b_cube);
+    d.lm.p_ = read_section(&d, DG_LM, "lightmaps", &d.b_lm);
+    d.light.p_ = read_section(&d, DG_LIGHT, "lighting", &d.b_light);
+    d.ac.p_ = read_section(&d, DG_AC, "acoustics", &d.b_ac);
+    d.world_tried = d.damaged[DG_SIM]; /* no trace world from a damaged sim */
 
     blvl_symbols *owned = NULL;
     open_symbols(&d, dopt, opt, &owned);
@@ -240,8 +252,13 @@ blvl_status blvl_diag_run(blvl_level *level, const blvl_diag_options *dopt, blvl
     blvl_bytes_free(&d.b_ac);
     if (counts)
         *counts = d.counts;
-    if (d.fatal)
+    if (d.fatal == BLVL_E_NOMEM)
         return blvl__fail(err, d.fatal, "diag: no memory to check the level");
+    if (d.fatal) {
+        if (err)
+            *err = d.fatal_err;
+        return d.fatal;
+    }
     blvl__ok(err);
     return BLVL_OK;
 }

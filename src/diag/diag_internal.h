@@ -1,6 +1,7 @@
 /* What the checks of blvl-diag share: the catalogue as one X-macro (code, severity, section,
  * title; the order is the run order and the codes never change meaning), the run's context with
- * the sections read once, and the one function every check reports through. */
+ * the sections read once (and which of them were refused as damaged), and the one function every
+ * check reports through. */
 #ifndef BLVL_DIAG_INTERNAL_H
 #define BLVL_DIAG_INTERNAL_H
 
@@ -12,6 +13,7 @@
 #include "common/alloc.h"
 
 #define DG_CHECKS                                                                                  \
+    X(SECTION_DAMAGED, "D0000", ERROR, "*", "section refused: digest, chunks or FlatBuffers")      \
     X(BATCH_MATERIAL, "D0001", ERROR, "geometry.batches", "batch material out of range")           \
     X(BATCH_FOG, "D0002", ERROR, "geometry.batches", "batch fog volume out of range")              \
     X(BATCH_SIM, "D0003", ERROR, "geometry.batches", "batch breakable or door out of range")       \
@@ -45,7 +47,7 @@
     X(FIRST_EDGE, "D0030", ERROR, "acoustics.probes", "first_edge not monotone")                   \
     X(ACOUSTIC_REF, "D0031", ERROR, "acoustics", "acoustic probe or room index out of range")      \
     X(SPAWN_SOLID, "D0032", ERROR, "sim.spawns", "spawn in solid")                                 \
-    X(SPAWN_FLOOR, "D0033", ERROR, "sim.spawns", "spawn with no floor within 64 units")            \
+    X(SPAWN_FLOOR, "D0033", ERROR, "sim.spawns", "spawn with nothing solid below it")              \
     X(DEST_SOLID, "D0034", ERROR, "sim.teleport_dests", "teleport destination in solid")           \
     X(TRIGGER_SOLID, "D0035", ERROR, "sim.triggers", "trigger holds no empty space")               \
     X(HURT_SOLID, "D0036", ERROR, "sim.hurt_volumes", "hurt volume holds no empty space")          \
@@ -58,6 +60,18 @@ enum {
 #undef X
         DG_COUNT
 };
+
+/* The core sections diag reads, each once. */
+typedef enum dg_sec {
+    DG_SIM,
+    DG_GEO,
+    DG_TEX,
+    DG_CUBE,
+    DG_LM,
+    DG_LIGHT,
+    DG_AC,
+    DG_SEC_COUNT
+} dg_sec;
 
 /* Which element a finding's symbols source is looked up for. */
 typedef enum dg_src { DG_SRC_NONE, DG_SRC_COLLIDER, DG_SRC_BATCH, DG_SRC_TRIANGLE } dg_src;
@@ -72,9 +86,12 @@ typedef struct dg {
     uint32_t reported[DG_COUNT];
     uint32_t max_per;
     int stop;
-    blvl_status fatal;       /* the allocator said no: the run fails with it */
+    blvl_status fatal; /* the allocator or the transport said no: the run fails with it */
+    blvl_error fatal_err;
     const blvl_symbols *sym; /* usable for sources: not stale */
-    /* sections, each empty when absent or refused */
+    /* sections, each empty when absent or refused; a refused one is damaged (D0000), and the
+     * checks that read it step aside (blvl__dg_ok) */
+    bool damaged[DG_SEC_COUNT];
     blvl_bytes b_sim, b_geo, b_tex, b_cube, b_lm, b_light, b_ac;
     blvl_Sim sim;
     blvl_Geometry geo;
@@ -95,6 +112,10 @@ bool blvl__dg_any(const dg *d, int first, int last);
 /* The trace world of the level's sim (NULL when it could not be built). */
 const blvl_trace_world *blvl__dg_world(dg *d);
 bool blvl__dg_finite3(blvl_Vec3 v);
+/* Is the section usable: not refused as damaged (absent is usable: it reads as empty)? */
+static inline bool blvl__dg_ok(const dg *d, dg_sec s) {
+    return !d->damaged[s];
+}
 
 void blvl__dg_check_refs(dg *d);
 void blvl__dg_check_geometry(dg *d);

@@ -48,6 +48,11 @@ blvl_status blvl_probe_camera(const blvl_probe *p, const char *which, blvl_probe
         return blvl__fail(err, BLVL_E_ARGUMENT, "probe: no camera asked for");
     if (framed)
         *framed = false;
+    if (p->cameras_damaged) /* the camera asked for may be in it: no framing in its place */
+        for (uint32_t i = 0; i < p->damaged_count; i++)
+            if (strcmp(p->damaged[i].section, "cameras") == 0)
+                return blvl__fail(err, p->damaged[i].error.code, "probe: cameras: %s",
+                                  p->damaged[i].error.message);
     for (uint32_t i = 0; i < p->camera_count; i++)
         if (p->cameras[i].name && strcmp(p->cameras[i].name, which) == 0) {
             *out = p->cameras[i].pose;

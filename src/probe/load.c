@@ -110,13 +110,40 @@ static blvl_status load_sim(blvl_probe *p, blvl_level *level, blvl_error *err) {
     return BLVL_OK;
 }
 
+blvl_status blvl__probe_degraded(blvl_probe *p, const char *section, blvl_status st,
+                                 const blvl_error *e, blvl_error *err) {
+    if (st == BLVL_E_NOMEM) {
+        if (err)
+            *err = *e;
+        return st;
+    }
+    for (uint32_t i = 0; i < p->damaged_count; i++)
+        if (strcmp(p->damaged[i].section, section) == 0)
+            return BLVL_OK;
+    if (p->damaged_count < sizeof p->damaged / sizeof *p->damaged) {
+        p->damaged[p->damaged_count].section = section;
+        p->damaged[p->damaged_count].error = *e;
+        p->damaged_count++;
+    }
+    return BLVL_OK;
+}
+
+const blvl_probe_damage *blvl_probe_damaged(const blvl_probe *p, uint32_t *count) {
+    if (count)
+        *count = p ? p->damaged_count : 0;
+    return p && p->damaged_count ? p->damaged : NULL;
+}
+
 static blvl_status load_cameras(blvl_probe *p, blvl_level *level, blvl_error *err) {
     blvl_Cameras c;
-    blvl_status st = blvl_level_cameras(level, &p->cameras_bytes, &c, err);
+    blvl_error e;
+    blvl_status st = blvl_level_cameras(level, &p->cameras_bytes, &c, &e);
     if (st == BLVL_E_NOT_FOUND)
         return BLVL_OK;
-    if (st != BLVL_OK)
-        return st;
+    if (st != BLVL_OK) { /* degraded: a --pose needs no camera; blvl_probe_camera says why */
+        p->cameras_damaged = st != BLVL_E_NOMEM;
+        return blvl__probe_degraded(p, "cameras", st, &e, err);
+    }
     p->camera_count = blvl_Cameras_cameras_len(c);
     p->cameras = alloc_n(p, p->camera_count, sizeof *p->cameras);
     if (!p->cameras)

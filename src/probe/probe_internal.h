@@ -46,6 +46,11 @@ struct blvl_probe {
     blvl_options opt;
     blvl_level *level; /* borrowed: open while the probe lives */
     bool pictures_loaded;
+    /* sections read, refused, and gone on without: at most cameras, textures, lighting and
+     * lightmaps, each once */
+    blvl_probe_damage damaged[4];
+    uint32_t damaged_count;
+    bool cameras_damaged;
     blvl_trace_world *world;
     blvl_bytes geometry_bytes, sim_bytes, cameras_bytes;
     /* geometry: vertices copied (aligned), triangles whose indices are all in range */
@@ -73,6 +78,11 @@ struct blvl_probe {
     bool lightmap_gamma;     /* Gamma8: bytes already in display space */
     float lightmap_lut[256]; /* a lightmap byte as display light (gain and gamma applied) */
 };
+
+/* load.c: note a degradable section's refusal `st` (not BLVL_OK, not absent); BLVL_E_NOMEM is
+ * returned to fail the call, anything else is kept for blvl_probe_damaged and BLVL_OK returned. */
+blvl_status blvl__probe_degraded(blvl_probe *p, const char *section, blvl_status st,
+                                 const blvl_error *e, blvl_error *err);
 
 /* texture.c: the pictures blvl_probe_load_pictures decoded. */
 void blvl__probe_free_pictures(blvl_probe *p);

@@ -44,16 +44,29 @@ static void free_picture(const blvl_probe *p, probe_picture *pic) {
     pic->rgba = NULL;
 }
 
-static void load_lightmap(blvl_probe *p, blvl_level *level) {
+/* Read a degradable section: BLVL_OK with *ok when it is there, BLVL_OK without when it is
+ * absent or refused (noted), BLVL_E_NOMEM. */
+static blvl_status read_degraded(blvl_probe *p, const char *tag, blvl_bytes *b,
+                                 const uint8_t **root, bool *ok, blvl_error *err) {
+    blvl_error e;
+    blvl_status st = blvl_level_section(p->level, tag, b, root, &e);
+    *ok = st == BLVL_OK;
+    if (st == BLVL_OK || st == BLVL_E_NOT_FOUND)
+        return BLVL_OK;
+    return blvl__probe_degraded(p, tag, st, &e, err);
+}
+
+static blvl_status load_lightmap(blvl_probe *p, blvl_error *err) {
     blvl_bytes lb, mb;
-    blvl_Lighting lighting;
-    blvl_Lightmaps maps;
-    blvl_error err;
+    blvl_Lighting lighting = {NULL};
+    blvl_Lightmaps maps = {NULL};
+    bool have_lighting = false, have_maps = false;
     memset(&lb, 0, sizeof lb);
     memset(&mb, 0, sizeof mb);
-    if (blvl_level_lighting(level, &lb, &lighting, &err) == BLVL_OK &&
-        blvl_Lighting_profiles_len(lighting) > 0 &&
-        blvl_level_lightmaps(level, &mb, &maps, &err) == BLVL_OK) {
+    blvl_status st = read_degraded(p, "lighting", &lb, &lighting.p_, &have_lighting, err);
+    if (st == BLVL_OK && have_lighting && blvl_Lighting_profiles_len(lighting) > 0)
+        st = read_degraded(p, "lightmaps", &mb, &maps.p_, &have_maps, err);
+    if (st == BLVL_OK && have_maps) {
         blvl_LightingProfile prof = blvl_Lighting_profiles_at(lighting, 0);
         uint32_t i = blvl_LightingProfile_lightmap(prof);
         if (i < blvl_Lightmaps_lightmaps_len(maps)) {
@@ -74,6 +87,7 @@ static void load_lightmap(blvl_probe *p, blvl_level *level) {
     }
     blvl_bytes_free(&lb);
     blvl_bytes_free(&mb);
+    return st;
 }
 
 blvl_status blvl_probe_load_pictures(blvl_probe *p, blvl_error *err) {
@@ -83,9 +97,13 @@ blvl_status blvl_probe_load_pictures(blvl_probe *p, blvl_error *err) {
         return BLVL_OK;
     p->pictures_loaded = true;
     blvl_bytes tb;
-    blvl_Textures tex;
+    blvl_Textures tex = {NULL};
+    bool have = false;
     memset(&tb, 0, sizeof tb);
-    if (blvl_level_textures(p->level, &tb, &tex, err) == BLVL_OK) {
+    blvl_status st = read_degraded(p, "textures", &tb, &tex.p_, &have, err);
+    if (st != BLVL_OK)
+        return st;
+    if (have) {
         uint32_t n = blvl_Textures_images_len(tex);
         p->textures = blvl__calloc_n(&p->al, n ? n : 1, sizeof *p->textures);
         if (!p->textures) {
@@ -101,8 +119,7 @@ blvl_status blvl_probe_load_pictures(blvl_probe *p, blvl_error *err) {
         }
     }
     blvl_bytes_free(&tb);
-    load_lightmap(p, p->level);
-    return BLVL_OK;
+    return load_lightmap(p, err);
 }
 
 void blvl__probe_free_pictures(blvl_probe *p) {
