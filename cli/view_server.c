@@ -277,7 +277,8 @@ static int send_events_level(int fd, const view_site *site) {
         if (st == BLVL_E_NOT_FOUND) /* a game section, or a core one dropped for its version */
             st = blvl_read(site->level, en->tag, &b, &err);
         blvl_bytes_free(&b);
-        section_line(&e, en, en->offset,
+        /* the offset where the section ends, as the streaming reader's events give it */
+        section_line(&e, en, en->offset + en->packed_size,
                      st == BLVL_OK    ? NULL
                      : err.message[0] ? err.message
                                       : blvl_status_name(st));

@@ -7,7 +7,8 @@
 # prints is stripped of every control byte: C0, DEL, C1 sent raw and C1 sent as UTF-8, and bytes
 # that are not UTF-8; the text around them is kept. Then `blvl view URL` of a level served by
 # nginx on 127.0.0.1: /level/events verifies it through the HTTP source it was opened with (every
-# section good, and a section damaged on the server reported bad with its digest rule).
+# section good, its section lines those `blvl view FILE` gives for the same file, and a section
+# damaged on the server reported bad with its digest rule).
 set -u
 . "${BLVL_SRC:?}/tests/support/cli.sh"
 . "$BLVL_SRC/tests/support/nginx.sh"
@@ -170,6 +171,14 @@ done
 has url-events.txt '"event":"end"'
 has url-events.txt "\"event\":\"file\",\"name\":\"good.blvl\",\"size\":$(stat -c %s www/good.blvl)"
 ok "view URL: no section refused" test "$(grep -c '"ok":false\|refused' url-events.txt)" = 0
+# the same verdicts, offsets and sizes as the file's own events (the streaming reader's)
+serve www/good.blvl file.log || { fail=$((fail+1)); echo "FAIL: view of the file printed no URL"; }
+want 200 "view FILE: /level/events" "/level/events?t=$token"
+grep '"event":"section"' body >file-sections.txt
+grep '"event":"section"' url-events.txt >url-sections.txt
+ok "view URL: the section lines are the file's" cmp file-sections.txt url-sections.txt
+ok "view URL: 7 section lines" test "$(wc -l <url-sections.txt)" = 7
+serve "$nginx_url/good.blvl" url2.log || { fail=$((fail+1)); echo "FAIL: view URL printed no URL"; }
 want 200 "view URL: the .glb" "/level/level.glb?t=$token"
 ok "view URL: the .glb is a glTF binary" test "$(head -c 4 body)" = glTF
 serve "$nginx_url/bad.blvl" bad.log || { fail=$((fail+1)); echo "FAIL: view URL (bad) printed no URL"; }
