@@ -24,11 +24,13 @@
 static const cli_help help = {
     "view", "[LEVEL] [--port N] [--symbols F.bsym]",
     "Serves a page that shows LEVEL with three.js at http://127.0.0.1:PORT/ (bound to 127.0.0.1\n"
-    "only) and prints that URL; Ctrl-C stops it. The page streams the level through the\n"
-    "verifier (a progress bar, each section as it is checked), then draws its glTF export: a\n"
-    "fly camera (WASD + mouse), the level's cameras, lightmapped or unlit shading, the\n"
-    "colliders as an overlay, spawns, triggers and sites as markers, and a click on a surface\n"
-    "shows its material, collider flags and source. docs/VIEW.md describes the page.\n"
+    "only) and prints that URL with this run's token (?t=TOKEN), which the page needs: open\n"
+    "that one; Ctrl-C stops it. LEVEL may be a file or an http:// or https:// URL. The page\n"
+    "streams the level through the verifier (a progress bar, each section as it is checked),\n"
+    "then draws its glTF export: a fly camera (WASD + mouse), the level's cameras, lightmapped\n"
+    "or unlit shading, the colliders as an overlay, spawns, triggers and sites as markers, and\n"
+    "a click on a surface shows its material, collider flags and source. docs/VIEW.md\n"
+    "describes the page.\n"
     "Without LEVEL: the bundled default that `make run` bakes (" DEFAULT_LEVEL ").\n"
     "  --port N          the port (default 8765; 0 = any free one)\n"
     "  --symbols F.bsym  the level's symbols: the source of each surface and collider\n"
@@ -80,7 +82,7 @@ int blvl_cmd_view(int argc, char **argv) {
     const char *name = strrchr(in, '/');
     view_site site = {0};
     site.level_path = in;
-    site.level_name = name ? name + 1 : in;
+    site.level_name = name && name[1] ? name + 1 : in;
     site.web_dir = BLVL_SOURCE_DIR "/web/view";
     site.three_dir = BLVL_BUILD_DIR "/three/node_modules/three";
     site.level = lv;
@@ -91,6 +93,12 @@ int blvl_cmd_view(int argc, char **argv) {
     if (access(BLVL_BUILD_DIR "/three/node_modules/three/build/three.module.min.js", R_OK) != 0)
         fprintf(stderr, "blvl view: three.js is not installed in " BLVL_BUILD_DIR
                         "/three (make build runs scripts/three-js.sh): the page cannot draw\n");
+    int e = view_make_token(site.token);
+    if (e != 0) {
+        rc = cli_failf("getrandom", BLVL_E_IO, "no random bytes for the page's token: %s",
+                       strerror(e));
+        goto out;
+    }
     int fd = view_listen(&site, (int)port);
     if (fd < 0) {
         rc = cli_failf("127.0.0.1", BLVL_E_IO, "cannot listen on port %u: %s", port,
@@ -107,7 +115,8 @@ int blvl_cmd_view(int argc, char **argv) {
         rc = cli_failf(in, BLVL_E_IO, "cannot start the export thread");
         goto out;
     }
-    printf("blvl view: %s at http://127.0.0.1:%d/ (Ctrl-C stops)\n", site.level_name, site.port);
+    printf("blvl view: %s at http://127.0.0.1:%d/?t=%s (Ctrl-C stops)\n", site.level_name,
+           site.port, site.token);
     fflush(stdout);
     if (view_serve(&site, fd) != 0) {
         /* a connection still runs: leave the level to the process's exit */

@@ -2,6 +2,7 @@
  * CRLF, a GET of an origin-form target, headers as `name: value` (no folding, no body). */
 #include "view_request.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int view_parse_status(view_parse p) {
@@ -78,8 +79,11 @@ static view_parse request_line(const char *s, size_t n, view_request *out) {
     return VIEW_PARSE_OK;
 }
 
+/* Which of the headers kept once have been seen (a second one is refused). */
+enum { SAW_HOST = 1, SAW_ORIGIN = 2, SAW_FETCH_SITE = 4 };
+
 /* One header line s[0..n) (no CRLF). */
-static view_parse header_line(const char *s, size_t n, view_request *out, int *saw_host) {
+static view_parse header_line(const char *s, size_t n, view_request *out, int *saw) {
     size_t i = 0;
     while (i < n && is_tchar((unsigned char)s[i]))
         i++;
@@ -97,12 +101,29 @@ static view_parse header_line(const char *s, size_t n, view_request *out, int *s
             return VIEW_PARSE_BAD;
     }
     if (name_is(s, name_n, "host")) {
-        if ((*saw_host)++)
+        if (*saw & SAW_HOST)
             return VIEW_PARSE_BAD; /* two Host headers */
+        *saw |= SAW_HOST;
         if (e - i >= VIEW_HOST_MAX)
             return VIEW_PARSE_TOO_LARGE;
         memcpy(out->host, s + i, e - i);
         out->host[e - i] = 0;
+    } else if (name_is(s, name_n, "origin")) {
+        if (*saw & SAW_ORIGIN)
+            return VIEW_PARSE_BAD; /* two answers to "who asks": neither is believed */
+        *saw |= SAW_ORIGIN;
+        out->has_origin = 1;
+        if (e - i < VIEW_HOST_MAX) { /* longer: no origin of ours, left "" */
+            memcpy(out->origin, s + i, e - i);
+            out->origin[e - i] = 0;
+        }
+    } else if (name_is(s, name_n, "sec-fetch-site")) {
+        if (*saw & SAW_FETCH_SITE)
+            return VIEW_PARSE_BAD;
+        *saw |= SAW_FETCH_SITE;
+        size_t k = e - i < VIEW_FETCH_SITE_MAX ? e - i : VIEW_FETCH_SITE_MAX - 1;
+        memcpy(out->fetch_site, s + i, k);
+        out->fetch_site[k] = 0;
     } else if (name_is(s, name_n, "transfer-encoding")) {
         return VIEW_PARSE_BAD; /* a GET here has no body */
     } else if (name_is(s, name_n, "content-length")) {
@@ -116,7 +137,7 @@ view_parse view_request_parse(const char *buf, size_t len, view_request *out) {
     memset(out, 0, sizeof *out);
     size_t lim = len < VIEW_HEAD_MAX ? len : VIEW_HEAD_MAX;
     size_t pos = 0;
-    int line = 0, saw_host = 0;
+    int line = 0, saw = 0;
     for (;;) {
         const char *nl = memchr(buf + pos, '\n', lim - pos);
         if (!nl) {
@@ -146,7 +167,7 @@ view_parse view_request_parse(const char *buf, size_t len, view_request *out) {
         } else {
             if (line > VIEW_HEADERS_MAX)
                 return VIEW_PARSE_TOO_LARGE;
-            view_parse r = header_line(s, n, out, &saw_host);
+            view_parse r = header_line(s, n, out, &saw);
             if (r != VIEW_PARSE_OK)
                 return r;
         }
@@ -183,7 +204,8 @@ int view_query_get(const char *query, const char *key, char *out, size_t cap) {
                         i += 2;
                     }
                 }
-                out[o++] = (char)(c < 0x20 ? '?' : c);
+                if (c != 0) /* a C string cannot hold it */
+                    out[o++] = (char)c;
             }
             out[o] = 0;
             return 1;
@@ -195,4 +217,78 @@ int view_query_get(const char *query, const char *key, char *out, size_t cap) {
             p++;
     }
     return 0;
+}
+
+/* The length of the UTF-8 sequence at s (1..4) when it is valid and encodes no control
+ * character; 0 when the byte at s starts nothing to keep (RFC 3629's table of well-formed
+ * sequences: no overlong form, no surrogate, nothing past U+10FFFF). */
+static size_t printable_at(const unsigned char *s) {
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return c >= 0x20 && c != 0x7f;
+    unsigned char lo = 0x80, hi = 0xbf;
+    size_t n;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4;
+    else
+        return 0; /* a continuation byte on its own (0x80-0xbf: C1 included), C0, C1, F5..FF */
+    if (c == 0xc2)
+        lo = 0xa0; /* C2 80..C2 9F are U+0080..U+009F, the C1 controls */
+    else if (c == 0xe0)
+        lo = 0xa0;
+    else if (c == 0xed)
+        hi = 0x9f;
+    else if (c == 0xf0)
+        lo = 0x90;
+    else if (c == 0xf4)
+        hi = 0x8f;
+    if (s[1] < lo || s[1] > hi)
+        return 0; /* the NUL at the end stops here too */
+    for (size_t k = 2; k < n; k++)
+        if (s[k] < 0x80 || s[k] > 0xbf)
+            return 0;
+    return n;
+}
+
+size_t view_text_clean(char *s) {
+    unsigned char *u = (unsigned char *)s;
+    size_t o = 0;
+    for (size_t i = 0; u[i];) {
+        size_t n = printable_at(u + i);
+        if (n == 0) {
+            i++; /* dropped: one byte, then look again from the next */
+            continue;
+        }
+        memmove(u + o, u + i, n);
+        o += n;
+        i += n;
+    }
+    u[o] = 0;
+    return o;
+}
+
+const char *view_guard(const view_request *rq, int port, const char *token) {
+    if (rq->has_origin) {
+        char a[64], b[64];
+        snprintf(a, sizeof a, "http://127.0.0.1:%d", port);
+        snprintf(b, sizeof b, "http://localhost:%d", port);
+        if (strcmp(rq->origin, a) != 0 && strcmp(rq->origin, b) != 0)
+            return "a request from a page of another origin";
+    }
+    /* same-site is another origin too (another port of 127.0.0.1); a browser sends the rest */
+    if (rq->fetch_site[0] && strcmp(rq->fetch_site, "same-origin") != 0 &&
+        strcmp(rq->fetch_site, "none") != 0)
+        return "a request from a page of another site";
+    char got[VIEW_TOKEN_LEN + 2] = {0}; /* zeroed: a short token is compared as far as ours */
+    if (!view_query_get(rq->query, "t", got, sizeof got))
+        return "no token: open the URL blvl view printed (it ends in ?t=...)";
+    /* every byte compared, whatever differs first: the time says nothing of the token */
+    unsigned diff = strlen(got) != VIEW_TOKEN_LEN || strlen(token) != VIEW_TOKEN_LEN;
+    for (size_t i = 0; i < VIEW_TOKEN_LEN && token[i]; i++)
+        diff |= (unsigned)(got[i] ^ token[i]);
+    return diff ? "a wrong token: open the URL blvl view printed (it ends in ?t=...)" : NULL;
 }

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "blvl/export.h"
+#include "blvl/http.h"
 #include "blvl/sections.h"
 #include "view_request.h"
 
@@ -114,6 +116,15 @@ static int send_error(int fd, int code) {
     return -1;
 }
 
+/* 403 with the reason in the body, for whoever reads it (curl, the browser's console). */
+static int send_forbidden(int fd, const char *why) {
+    char body[160];
+    int n = snprintf(body, sizeof body, "403 Forbidden: %s\n", why);
+    if (send_head(fd, 403, "text/plain; charset=utf-8", n) == 0)
+        return send_all(fd, body, (size_t)n);
+    return -1;
+}
+
 /* A file under `dir`, read whole (at most FILE_MAX). */
 static int send_file(int fd, const char *dir, const char *file, const char *type) {
     char path[4096];
@@ -182,28 +193,39 @@ static int line(events *e, const char *text) {
     return e->gone;
 }
 
+/* The `section` line of entry `en`: good when `error` is NULL. */
+static int section_line(events *e, const blvl_entry *en, uint64_t offset, const char *error) {
+    char l[1024], a[64], b[600];
+    json_str(a, sizeof a, en->tag);
+    if (error) {
+        e->bad++;
+        json_str(b, sizeof b, error);
+    }
+    snprintf(l, sizeof l,
+             "{\"event\":\"section\",\"tag\":%s,\"ok\":%s,\"offset\":%llu,\"size\":%llu%s%s}\n", a,
+             error ? "false" : "true", (unsigned long long)offset,
+             (unsigned long long)en->packed_size, error ? ",\"error\":" : "", error ? b : "");
+    return line(e, l);
+}
+
+static int table_line(events *e, uint32_t count, uint64_t offset) {
+    char l[128];
+    snprintf(l, sizeof l, "{\"event\":\"table\",\"count\":%u,\"offset\":%llu}\n", count,
+             (unsigned long long)offset);
+    return line(e, l);
+}
+
 static int on_event(void *user, const blvl_stream_event *ev) {
     events *e = user;
-    char l[1024], a[64], b[600];
+    char l[1024];
     switch (ev->kind) {
     case BLVL_EV_TABLE:
-        snprintf(l, sizeof l, "{\"event\":\"table\",\"count\":%u,\"offset\":%llu}\n", ev->count,
-                 (unsigned long long)ev->offset);
-        break;
+        return table_line(e, ev->count, ev->offset);
     case BLVL_EV_SECTION:
+        return section_line(e, ev->entry, ev->offset, NULL);
     case BLVL_EV_SECTION_BAD:
-        json_str(a, sizeof a, ev->entry->tag);
-        if (ev->kind == BLVL_EV_SECTION_BAD) {
-            e->bad++;
-            json_str(b, sizeof b, ev->message ? ev->message : blvl_status_name(ev->status));
-        }
-        snprintf(l, sizeof l,
-                 "{\"event\":\"section\",\"tag\":%s,\"ok\":%s,\"offset\":%llu,\"size\":%llu%s%s}\n",
-                 a, ev->kind == BLVL_EV_SECTION ? "true" : "false", (unsigned long long)ev->offset,
-                 (unsigned long long)ev->entry->packed_size,
-                 ev->kind == BLVL_EV_SECTION_BAD ? ",\"error\":" : "",
-                 ev->kind == BLVL_EV_SECTION_BAD ? b : "");
-        break;
+        return section_line(e, ev->entry, ev->offset,
+                            ev->message ? ev->message : blvl_status_name(ev->status));
     case BLVL_EV_END:
         snprintf(l, sizeof l, "{\"event\":\"end\",\"offset\":%llu}\n",
                  (unsigned long long)ev->offset);
@@ -214,7 +236,68 @@ static int on_event(void *user, const blvl_stream_event *ev) {
     return line(e, l);
 }
 
+static int by_offset(const void *x, const void *y) {
+    const blvl_entry *a = *(const blvl_entry *const *)x, *b = *(const blvl_entry *const *)y;
+    return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* A level opened from a URL: verified through the source it was opened with (its connection
+ * and cache), not by opening its name as a path. Its header, table, table digest and identity
+ * were checked when it was opened; each section is then read in file order, as blvl verify
+ * reads it (digest, chunk index, inflation), and a core section goes through its version rule
+ * and FlatBuffers verifier (blvl_level_section), as the streaming check does for a file. */
+static int send_events_level(int fd, const view_site *site) {
+    events e = {fd, 0, 0};
+    char l[1200], name[600];
+    blvl_info in;
+    blvl_get_info(site->level, &in);
+    const blvl_entry **order = malloc((in.count ? in.count : 1) * sizeof *order);
+    if (!order)
+        return send_error(fd, 500);
+    for (uint32_t i = 0; i < in.count; i++)
+        order[i] = blvl_entry_at(site->level, i);
+    qsort(order, in.count, sizeof *order, by_offset);
+    if (send_head(fd, 200, "application/x-ndjson", -1) != 0) {
+        free(order);
+        return -1;
+    }
+    json_str(name, sizeof name, site->level_name);
+    snprintf(l, sizeof l, "{\"event\":\"file\",\"name\":%s,\"size\":%llu,\"symbols\":%s}\n", name,
+             (unsigned long long)in.file_size, site->symbols ? "true" : "false");
+    line(&e, l);
+    table_line(&e, in.count, in.table_offset + (uint64_t)in.count * BLVL_ENTRY_SIZE);
+    for (uint32_t i = 0; i < in.count && !e.gone && !*site->stop; i++) {
+        const blvl_entry *en = order[i];
+        blvl_error err = {0};
+        blvl_bytes b = {0};
+        const uint8_t *root;
+        blvl_status st = BLVL_E_NOT_FOUND;
+        if (blvl_section_type(en->tag, NULL))
+            st = blvl_level_section(site->level, en->tag, &b, &root, &err);
+        if (st == BLVL_E_NOT_FOUND) /* a game section, or a core one dropped for its version */
+            st = blvl_read(site->level, en->tag, &b, &err);
+        blvl_bytes_free(&b);
+        /* the offset where the section ends, as the streaming reader's events give it */
+        section_line(&e, en, en->offset + en->packed_size,
+                     st == BLVL_OK    ? NULL
+                     : err.message[0] ? err.message
+                                      : blvl_status_name(st));
+        snprintf(l, sizeof l, "{\"event\":\"progress\",\"offset\":%llu}\n",
+                 (unsigned long long)(en->offset + en->packed_size));
+        line(&e, l);
+    }
+    free(order);
+    if (!e.gone && !*site->stop) {
+        snprintf(l, sizeof l, "{\"event\":\"end\",\"offset\":%llu}\n",
+                 (unsigned long long)in.file_size);
+        line(&e, l);
+    }
+    return e.gone ? -1 : 0;
+}
+
 static int send_events(int fd, const view_site *site) {
+    if (blvl_is_url(site->level_path))
+        return send_events_level(fd, site);
     events e = {fd, 0, 0};
     char l[1200], name[600], msg[600];
     int in = open(site->level_path, O_RDONLY | O_CLOEXEC);
@@ -344,6 +427,7 @@ static int report(int fd, const view_request *rq) {
     view_query_get(rq->query, "kind", kind, sizeof kind);
     if (!view_query_get(rq->query, "text", text, sizeof text))
         text[0] = 0;
+    view_text_clean(text); /* no byte a terminal would act on reaches stdout */
     if (strcmp(kind, "ready") == 0 || strcmp(kind, "error") == 0 || strcmp(kind, "note") == 0) {
         /* one line, flushed: the tests wait for these */
         flockfile(stdout);
@@ -392,11 +476,19 @@ static int serve(int fd, view_site *site) {
         if (strcmp(rq.path, assets[i].path) == 0)
             return send_file(fd, assets[i].three ? site->three_dir : site->web_dir, assets[i].file,
                              assets[i].type);
-    if (strcmp(rq.path, "/level/events") == 0)
+    /* The routes that act (print, verify, hand out the level) answer only the page this run
+     * served: its origin and its token (docs/VIEW.md, "Who may ask"). */
+    int events = strcmp(rq.path, "/level/events") == 0;
+    int glb = strcmp(rq.path, "/level/level.glb") == 0;
+    int rep = strcmp(rq.path, "/report") == 0;
+    const char *why = events || glb || rep ? view_guard(&rq, site->port, site->token) : NULL;
+    if (why)
+        return send_forbidden(fd, why);
+    if (events)
         return send_events(fd, site);
-    if (strcmp(rq.path, "/level/level.glb") == 0)
+    if (glb)
         return send_glb(fd, site);
-    if (strcmp(rq.path, "/report") == 0)
+    if (rep)
         return report(fd, &rq);
     if (strcmp(rq.path, "/favicon.ico") == 0)
         return send_head(fd, 204, NULL, -1);
@@ -418,6 +510,22 @@ static void *conn_main(void *arg) {
     c.site->active--;
     pthread_mutex_unlock(&c.site->lock);
     return NULL;
+}
+
+int view_make_token(char out[VIEW_TOKEN_LEN + 1]) {
+    unsigned char r[VIEW_TOKEN_LEN / 2];
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t n = getrandom(r + got, sizeof r - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : EIO;
+        got += (size_t)n;
+    }
+    for (size_t i = 0; i < sizeof r; i++)
+        snprintf(out + 2 * i, 3, "%02x", r[i]);
+    return 0;
 }
 
 int view_listen(view_site *site, int port) {

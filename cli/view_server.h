@@ -10,19 +10,24 @@
 #include <stdint.h>
 
 #include "blvl/blvl.h"
+#include "view_request.h"
 
 struct blvl_symbols;
 
 #define VIEW_CONNECTIONS 32
 
 typedef struct view_site {
-    const char *level_path; /* streamed through the verifier for /level/events */
+    const char *level_path; /* a file streamed through the verifier for /level/events; a URL
+                               is verified through `level`, the source it was opened with */
     const char *level_name; /* what the page shows */
     const char *web_dir;    /* the page: index.html, view.js, view.css */
     const char *three_dir;  /* npm's three package (its build/ and examples/jsm/) */
     blvl_level *level;      /* open: the export reads it */
     const struct blvl_symbols *symbols;
     int port; /* the bound port (for the Host check) */
+    /* The per-run token the routes that act want as `t` (docs/VIEW.md, "Who may ask"): 32
+     * lowercase hex digits from view_make_token. */
+    char token[VIEW_TOKEN_LEN + 1];
     volatile sig_atomic_t *stop;
 
     /* the .glb, made once by a thread started with the server; readers wait for it */
@@ -36,6 +41,10 @@ typedef struct view_site {
 
     int active; /* connections being served (under lock) */
 } view_site;
+
+/* 16 bytes of getrandom(2) as 32 lowercase hex digits and a NUL into out. Returns 0, or an
+ * errno when the kernel gives no random bytes (the server must then not start). */
+int view_make_token(char out[VIEW_TOKEN_LEN + 1]);
 
 /* Binds 127.0.0.1:port (0 = any free port); site->port is then the bound one. Returns the
  * listening socket or -1 with errno set. */

@@ -25,6 +25,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             assert(memchr(rq.path, 0, sizeof rq.path) && rq.path[0] == '/');
             assert(memchr(rq.query, 0, sizeof rq.query));
             assert(memchr(rq.host, 0, sizeof rq.host));
+            assert(memchr(rq.origin, 0, sizeof rq.origin));
+            assert(memchr(rq.fetch_site, 0, sizeof rq.fetch_site));
+            /* the guard on whatever was parsed: an answer, nothing read past a field */
+            (void)view_guard(&rq, 8765, "0123456789abcdef0123456789abcdef");
             assert(rq.head_size <= cut && rq.head_size <= VIEW_HEAD_MAX);
             char v[64];
             view_query_get(rq.query, "kind", v, sizeof v);
@@ -45,6 +49,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char v[32];
         view_query_get(q, "a", v, sizeof v);
         assert(strlen(v) < sizeof v);
+        /* what /report prints: no control byte, no length growth, only valid UTF-8 left */
+        size_t before = strlen(q), after = view_text_clean(q);
+        assert(after <= before && after == strlen(q));
+        for (size_t i = 0; i < after; i++) {
+            unsigned char c = (unsigned char)q[i];
+            assert(c >= 0x20 && c != 0x7f);
+            assert(!(c == 0xc2 && (unsigned char)q[i + 1] < 0xa0));
+        }
+        assert(view_text_clean(q) == after); /* clean text stays as it is */
         free(q);
     }
     free(buf);

@@ -57,13 +57,13 @@ for _ in $(seq 600); do
     grep -q "exported the level" "$work/server.log" && break
     sleep 0.1
 done
-url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/server.log" | head -n 1)
+url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?t=[0-9a-f]*' "$work/server.log" | head -n 1) # with its token
 grep "exported the level" "$work/server.log"
-start="${url}?panel=0"
+start="${url}&panel=0"
 if [ "$mode" = warm ]; then
     # a blank local page that sends the running browser to the view 2 s after its start
     printf '<!doctype html><title>warm</title><script>setTimeout(function () {\n location.href = %s;\n}, 2000);</script>\n' \
-        "'${url}?panel=0'" >"$work/warm.html"
+        "'${url}&panel=0'" >"$work/warm.html"
     start="file://$work/warm.html"
 fi
 for i in $(seq "$runs"); do

@@ -8,7 +8,9 @@
 # must report itself ready and report no error (it sends window errors, unhandled rejections
 # and console.error to the server, which prints them). The server is also sent hostile
 # requests (wrong method, foreign Host, oversized head, garbage), must listen on 127.0.0.1
-# only, and must stop on Ctrl-C (SIGINT) with status 0. Skips (77) without chromium.
+# only, and must stop on Ctrl-C (SIGINT) with status 0. The page is opened at the URL the
+# server prints, its token included (tests/test_view_guard.sh checks who else may ask). Skips
+# (77) without chromium.
 set -u
 . "${BLVL_SRC:?}/tests/support/cli.sh"
 cli_workdir
@@ -80,7 +82,8 @@ ok "pack the wall level (${#parts[@]} sections)" "$blvl" pack -o wall.blvl "${pa
 server=$!
 url=
 for _ in $(seq 100); do
-    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' server.log 2>/dev/null | head -n 1)
+    # the URL with this run's token, which the page needs (docs/VIEW.md, "Who may ask")
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?t=[0-9a-f]*' server.log 2>/dev/null | head -n 1)
     [ -n "$url" ] && break
     sleep 0.1
 done
@@ -90,7 +93,8 @@ if [ -z "$url" ]; then
     exit 1
 fi
 port=${url##*:}
-port=${port%/}
+port=${port%%/*}
+token=${url##*?t=}
 pass=$((pass+1))
 
 # Raw requests (the server's answers to what a browser would never send).
@@ -127,7 +131,7 @@ want_status 505 "GET / HTTP/2.0\r\n$host\r\n\r\n" "HTTP/2.0"
 want_status 431 "GET / HTTP/1.1\r\n$host\r\nX: $(head -c 9000 /dev/zero | tr '\0' a)\r\n\r\n" "a 9 KB head"
 want_status 400 "\x16\x03\x01\x00\x05hello" "TLS bytes"
 "$py" -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=30).read().decode())' \
-    "${url}level/events" >events.txt
+    "http://127.0.0.1:$port/level/events?t=$token" >events.txt
 has events.txt '"event":"section","tag":"geometry","ok":true'
 has events.txt '"event":"end"'
 # Listening on 127.0.0.1 only (/proc/net/tcp: local address 0100007F:PORT, state 0A = LISTEN).
@@ -144,7 +148,7 @@ shot() { # OUT.png QUERY
     timeout 90 "$chromium" --headless --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader \
         --user-data-dir="$work/profile" --no-first-run --disable-extensions --disable-breakpad \
         --disable-crash-reporter --hide-scrollbars \
-        --window-size=640,480 --virtual-time-budget=8000 --screenshot="$work/$1" "$url?$2" \
+        --window-size=640,480 --virtual-time-budget=8000 --screenshot="$work/$1" "$url&$2" \
         >>chromium.log 2>&1
     [ -s "$1" ] || { fail=$((fail+1)); echo "FAIL: no screenshot $1: $(tail -n 5 chromium.log)"; }
 }

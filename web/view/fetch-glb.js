@@ -65,7 +65,9 @@ function readHead(head, end) {
 }
 
 async function download() {
-  const res = await fetch('/level/level.glb');
+  // the page's token (?t=, docs/VIEW.md), handed to this worker in its own URL
+  const t = new URLSearchParams(self.location.search).get('t') || '';
+  const res = await fetch('/level/level.glb?t=' + encodeURIComponent(t));
   if (!res.ok) fail(res.status + ' ' + (await res.text()).slice(0, 300));
   const total = Number(res.headers.get('Content-Length')) || 0;
   if (total > CAP) fail(total + ' bytes, more than a page can hold');

@@ -7,11 +7,14 @@ import * as THREE from 'three';
 import { GLTFLoader } from '/three/loaders/GLTFLoader.js';
 
 const params = new URLSearchParams(location.search);
+// this run's token: /report and /level/* answer 403 without it (docs/VIEW.md, "Who may ask")
+const token = params.get('t') || '';
 // performance.now() counts from the navigation's start: the times reported are from there
 const marks = { module: performance.now() };
 
 function report(kind, text) {
-  const q = 'kind=' + kind + '&text=' + encodeURIComponent(String(text).slice(0, 800));
+  const q = 'kind=' + kind + '&text=' + encodeURIComponent(String(text).slice(0, 800)) +
+    '&t=' + encodeURIComponent(token);
   fetch('/report?' + q).catch(() => {});
 }
 window.addEventListener('error', (e) => {
@@ -154,7 +157,10 @@ const early = window.blvlEarly || {};
 early.onProgress = (got, total) => { progress.download = got / total; showProgress(); };
 
 async function streamEvents() {
-  const res = await (early.events || fetch('/level/events'));
+  const res = await (early.events || fetch('/level/events?t=' + encodeURIComponent(token)));
+  if (res.status === 403)
+    throw new Error(token ? 'this page is not the one this run of blvl view served: open the URL it printed'
+                          : 'no token: open the URL blvl view printed (it ends in ?t=...)');
   if (!res.ok) throw new Error('/level/events: ' + res.status);
   const reader = res.body.getReader();
   const dec = new TextDecoder();
