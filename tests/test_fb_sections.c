@@ -107,6 +107,7 @@ int main(void) {
      * for the optional tags in byte order. A meta the verifier refuses is reported before a
      * missing sim (rule by rule, sim's required-section would come first). */
     uint8_t junk[8] = {0x00, 0xFF, 0xFF, 0x00, 0, 0, 0, 0}; /* root offset past the end */
+    in[2].data = geo;                                       /* the bad geometry above is freed */
     blvl_section_in badmeta[2] = {{"meta", 0, 1, junk, sizeof junk}, in[2]};
     CHECK_EQ_INT(open_with(badmeta, 2, &lv, &file, &fsize), BLVL_OK);
     CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_E_FLATBUFFER);

@@ -20,7 +20,7 @@ typedef struct blvl_codec {
     const blvl_allocator *a;
     ZSTD_CCtx *test;  /* level 1: the test */
     ZSTD_CCtx *best;  /* level 19: the stored frame */
-    uint8_t *scratch; /* the level-1 frame, discarded */
+    uint8_t *scratch; /* ZSTD_compressBound(4 MiB): every frame is made here */
     size_t scratch_size;
     int legacy; /* benchmarks only: level 19 on every chunk, no level-1 probe */
 } blvl_codec;
