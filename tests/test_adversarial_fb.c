@@ -158,8 +158,14 @@ static void hand_cases(void) {
     put16(b + 6, 200);
     CHECK(refused(b, n, "past the end"));
     full(b);
-    put16(b + 6, 2);
-    CHECK(refused(b, n, "past the end"));
+    put16(b + 6, 2); /* smaller than the table's own 4-byte vtable offset */
+    CHECK(refused(b, n, "table size under 4"));
+    full(b);
+    put16(b + 6, 0);
+    CHECK(refused(b, n, "table size under 4"));
+    full(b);
+    put16(b + 6, 4); /* 4 is a table, but too small for the fields its vtable names */
+    CHECK(refused(b, n, "outside its table"));
 
     /* field offsets inside the vtable pointing past the table's inline size, into the soffset,
      * or misaligned for the field */

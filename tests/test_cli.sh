@@ -187,6 +187,12 @@ cp a.blvl tdig.blvl
 printf '\xff' | dd of=tdig.blvl bs=1 seek=30 conv=notrunc 2>/dev/null
 rc 1 identity tdig.blvl
 one_line tdig.blvl table-digest
+# identity opens the level (every rule of FORMAT.md §2-§4, no payload read): 2 MiB of junk
+# after the last section breaks rule 10, and there is no name to print
+cp a.blvl unref.blvl
+head -c 2097152 /dev/zero >>unref.blvl
+rc 1 identity unref.blvl
+one_line unref.blvl unreferenced-bytes
 head -c 1000 a.blvl >short.blvl
 rc 1 verify --container short.blvl
 one_line short.blvl truncated

@@ -216,6 +216,23 @@ static void table_rules(void) {
     f.e[1].tag[3] = '.';
     expect_open("16-byte game tag", &f, BLVL_OK);
 
+    /* A tag of punctuation alone is a tag (FORMAT.md §4 rule 1): with a dot ("." "..") a game
+     * tag, without ("-" "_") a core tag, which must carry the identity flag. */
+    const char *game_punct[] = {".", "..", ".-", "-._"}, *core_punct[] = {"-", "_", "--"};
+    for (unsigned i = 0; i < 4; i++) {
+        fx_base(&f);
+        fx_tag(&f.e[1], game_punct[i]);
+        expect_open(game_punct[i], &f, BLVL_OK);
+        CHECK(blvl_tag_valid(game_punct[i], NULL));
+    }
+    for (unsigned i = 0; i < 3; i++) {
+        fx_base(&f);
+        fx_tag(&f.e[1], core_punct[i]);
+        expect_open(core_punct[i], &f, BLVL_E_CORE_NOT_IDENTITY);
+        f.e[1].flags = 1;
+        expect_open(core_punct[i], &f, BLVL_OK);
+    }
+
     fx_base(&f);
     fx_tag(&f.e[1], "meta");
     f.e[1].flags = 1;
@@ -238,6 +255,21 @@ static void table_rules(void) {
     fx_base(&f);
     f.size -= 1;
     expect_open("entry past EOF", &f, BLVL_E_ENTRY_PAST_EOF);
+
+    /* Rule 8 runs entry by entry, both checks for entry 0 before entry 1 (FORMAT.md §4): meta
+     * (entry 0) runs past the end and x.blob (entry 1) starts below the floor, so past-eof.
+     * Checked all below-floor first, it would be below-floor. A stream, which cannot know the
+     * file length, leaves past-eof for the end and reports x.blob below the floor. */
+    fx_base(&f);
+    f.e[1].offset = 4096 - 192; /* 3904..4020, in the slack */
+    f.size = 4096 + 4;          /* meta's 21 bytes at 4096 run past it */
+    expect_open("entry 0 past EOF before entry 1 below floor", &f, BLVL_E_ENTRY_PAST_EOF);
+    expect_stream(&f, BLVL_E_ENTRY_BELOW_FLOOR);
+    fx_base(&f);
+    f.e[0].offset = 4096 - 192;
+    f.e[1].offset = 4096;
+    f.size = 4096 + 4;
+    expect_open("entry 0 below floor before entry 1 past EOF", &f, BLVL_E_ENTRY_BELOW_FLOOR);
 
     fx_base(&f);
     f.e[1].offset = 4096;

@@ -247,6 +247,15 @@ static void writer_refusals(void) {
     CHECK_EQ_INT(blvl_count(lv), 0);
     blvl_close(lv);
     blvl_free(NULL, out);
+    /* punctuation alone is a tag: "-" is a core tag (the writer gives it the identity flag),
+     * "." a game tag (flags as given) */
+    blvl_section_in punct[2] = {{"-", 0, 0, "x", 1}, {".", 0, 0, "y", 1}};
+    CHECK_EQ_INT(blvl_write_memory(punct, 2, NULL, &out, &size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_open_memory(&lv, out, size, NULL, &e), BLVL_OK);
+    CHECK(blvl_find(lv, "-") && blvl_find(lv, "-")->flags == BLVL_ENTRY_FLAG_IDENTITY);
+    CHECK(blvl_find(lv, ".") && blvl_find(lv, ".")->flags == 0);
+    blvl_close(lv);
+    blvl_free(NULL, out);
     /* the most sections a region holds: floor capped at 128 KiB */
     enum { MANY = 2047 };
     static blvl_section_in m[MANY + 1];

@@ -103,6 +103,38 @@ int main(void) {
     blvl_free(NULL, file);
     free(bad);
 
+    /* The level rules run tag by tag (FORMAT.md §15): all three for meta, then for sim, then
+     * for the optional tags in byte order. A meta the verifier refuses is reported before a
+     * missing sim (rule by rule, sim's required-section would come first). */
+    uint8_t junk[8] = {0x00, 0xFF, 0xFF, 0x00, 0, 0, 0, 0}; /* root offset past the end */
+    in[2].data = geo;                                       /* the bad geometry above is freed */
+    blvl_section_in badmeta[2] = {{"meta", 0, 1, junk, sizeof junk}, in[2]};
+    CHECK_EQ_INT(open_with(badmeta, 2, &lv, &file, &fsize), BLVL_OK);
+    CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_E_FLATBUFFER);
+    CHECK(strstr(err.message, "section meta") != NULL);
+    blvl_close(lv);
+    blvl_free(NULL, file);
+    CHECK_EQ_INT(blvl_sections_check(badmeta, 2, NULL, &err), BLVL_E_FLATBUFFER);
+    CHECK(strstr(err.message, "section meta") != NULL);
+    /* geometry and acoustics both bad, geometry first in the table: acoustics is reported */
+    blvl_section_in two[4] = {in[0],
+                              in[1],
+                              {"geometry", 0, 1, junk, sizeof junk},
+                              {"acoustics", 0, 1, junk, sizeof junk}};
+    CHECK_EQ_INT(open_with(two, 4, &lv, &file, &fsize), BLVL_OK);
+    CHECK_EQ_INT(blvl_sections_verify(lv, &err), BLVL_E_FLATBUFFER);
+    CHECK(strstr(err.message, "section acoustics") != NULL);
+    blvl_close(lv);
+    blvl_free(NULL, file);
+    CHECK_EQ_INT(blvl_sections_check(two, 4, NULL, &err), BLVL_E_FLATBUFFER);
+    CHECK(strstr(err.message, "section acoustics") != NULL);
+    /* the order is the registry's: meta, sim, then the other core tags by name */
+    const char *order[] = {"meta",     "sim",      "acoustics", "cameras", "cubemaps", "entities",
+                           "geometry", "lighting", "lightmaps", "props",   "sites",    "textures"};
+    for (unsigned i = 0; i < sizeof order / sizeof *order; i++)
+        CHECK(blvl_core_tag_at(i) && !strcmp(blvl_core_tag_at(i), order[i]));
+    CHECK(blvl_core_tag_at(12) == NULL);
+
     /* JSON by tag */
     char *json;
     size_t jlen;

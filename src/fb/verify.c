@@ -287,7 +287,10 @@ static blvl_status table_at(verifier *v, uint64_t pos, const blvl_fb_type *t) {
     uint32_t vtsize = blvl_fb_u16(vt), objsize = blvl_fb_u16(vt + 2);
     if (vtsize < 4 || (vtsize & 1) || !in_bounds(v, (uint64_t)vtpos, vtsize))
         return fail(v, (uint64_t)vtpos, "bad vtable size");
-    if (objsize < 4 || !in_bounds(v, pos, objsize))
+    /* The object size counts the table's own 4-byte vtable offset, so under 4 is no table. */
+    if (objsize < 4)
+        return fail(v, pos, "table size under 4 (its vtable offset alone is 4 bytes)");
+    if (!in_bounds(v, pos, objsize))
         return fail(v, pos, "table size runs past the end of the buffer");
     v->depth++;
     for (uint32_t i = 0; i < t->field_count; i++) {

@@ -2,7 +2,6 @@
 #include "payload/codec.h"
 
 #include <string.h>
-#include <zstd_errors.h>
 
 #include "common/alloc.h"
 #include "common/error.h"
@@ -49,20 +48,27 @@ static blvl_status zfail(blvl_error *err, size_t r) {
                       ZSTD_getErrorName(r));
 }
 
+/* The scratch buffer, ZSTD_compressBound(4 MiB) bytes: room for any frame of any chunk. */
+static blvl_status scratch(blvl_codec *c, blvl_error *err) {
+    if (c->scratch)
+        return BLVL_OK;
+    size_t bound = ZSTD_compressBound(BLVL_CHUNK_MAX);
+    if (!(c->scratch = blvl__alloc(c->a, bound)))
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a compressed chunk");
+    c->scratch_size = bound;
+    return BLVL_OK;
+}
+
 blvl_status blvl__codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_size, uint8_t *dst,
                               uint8_t *codec, uint32_t *packed_size, blvl_error *err) {
     *codec = BLVL_CODEC_RAW;
     *packed_size = raw_size;
+    blvl_status st = scratch(c, err);
+    if (st != BLVL_OK)
+        return st;
     if (!c->legacy) {
         if (!c->test && !(c->test = make_cctx(c->a, BLVL_ZSTD_TEST_LEVEL)))
             return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd encoder");
-        /* Room for any frame, so the test sees the true level-1 size. */
-        size_t bound = ZSTD_compressBound(BLVL_CHUNK_MAX);
-        if (!c->scratch) {
-            if (!(c->scratch = blvl__alloc(c->a, bound)))
-                return blvl__fail(err, BLVL_E_NOMEM, "no memory for a compressed chunk");
-            c->scratch_size = bound;
-        }
         size_t r = ZSTD_compress2(c->test, c->scratch, c->scratch_size, src, raw_size);
         if (ZSTD_isError(r))
             return zfail(err, r);
@@ -71,12 +77,16 @@ blvl_status blvl__codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_si
     }
     if (!c->best && !(c->best = make_cctx(c->a, BLVL_ZSTD_LEVEL)))
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd encoder");
-    size_t r = ZSTD_compress2(c->best, dst, raw_size - 1, src, raw_size);
-    if (ZSTD_isError(r)) {
-        if (ZSTD_getErrorCode(r) != ZSTD_error_dstSize_tooSmall)
-            return zfail(err, r);
+    /* Into the bound-sized scratch, never into raw_size - 1 bytes: libzstd refuses a buffer
+     * that its worst case does not fit (dstSize_tooSmall) even when the frame it would make is
+     * a few bytes smaller than the chunk, and such a chunk must be stored as that frame
+     * (FORMAT.md §7). The frame is copied out only when it is kept. */
+    size_t r = ZSTD_compress2(c->best, c->scratch, c->scratch_size, src, raw_size);
+    if (ZSTD_isError(r))
+        return zfail(err, r);
+    if (r >= raw_size)
         return BLVL_OK; /* not smaller than the chunk: stored raw */
-    }
+    memcpy(dst, c->scratch, r);
     *codec = BLVL_CODEC_ZSTD;
     *packed_size = (uint32_t)r;
     return BLVL_OK;

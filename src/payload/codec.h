@@ -2,8 +2,10 @@
  * (and so the identity): compress at zstd level 1 first; when that frame is not smaller than
  * 31/32 of the raw size (level1_size * 32 >= raw_size * 31) store the chunk raw; otherwise
  * compress at level 19 and store that frame when it is smaller than the raw chunk, the raw
- * chunk when not. Both levels use the format's frame parameters: content size, no checksum, no
- * dictionary ID, zstd's own threading off. The level-1 pass keeps level 19 (about 5 MB/s) off
+ * chunk when not. Each frame is one ZSTD_compress2 call (the content size known and written)
+ * with the level set and every other parameter at libzstd's default: no checksum, no
+ * dictionary ID, zstd's own threading off; the `zstd -N --no-check FILE` tool makes the same
+ * bytes. The level-1 pass keeps level 19 (about 5 MB/s) off
  * data it cannot shrink (JPEG, PNG, already-compressed bytes). */
 #ifndef BLVL_PAYLOAD_CODEC_H
 #define BLVL_PAYLOAD_CODEC_H
@@ -18,7 +20,7 @@ typedef struct blvl_codec {
     const blvl_allocator *a;
     ZSTD_CCtx *test;  /* level 1: the test */
     ZSTD_CCtx *best;  /* level 19: the stored frame */
-    uint8_t *scratch; /* the level-1 frame, discarded */
+    uint8_t *scratch; /* ZSTD_compressBound(4 MiB): every frame is made here */
     size_t scratch_size;
     int legacy; /* benchmarks only: level 19 on every chunk, no level-1 probe */
 } blvl_codec;
@@ -26,9 +28,10 @@ typedef struct blvl_codec {
 void blvl__codec_init(blvl_codec *c, const blvl_allocator *a);
 void blvl__codec_free(blvl_codec *c);
 
-/* Encode one chunk of 1..4 MiB. `dst` has room for raw_size - 1 bytes (a frame that does not
- * fit would not be smaller than the chunk). Sets *codec and *packed_size; a raw chunk's bytes
- * are `src` itself (nothing is copied to dst). */
+/* Encode one chunk of 1..4 MiB. Both levels compress into the codec's scratch of
+ * ZSTD_compressBound(4 MiB) bytes; a level-19 frame that is kept is smaller than the chunk and is
+ * copied to `dst`, which has room for raw_size - 1 bytes. Sets *codec and *packed_size; a raw
+ * chunk's bytes are `src` itself (nothing is copied to dst). */
 blvl_status blvl__codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_size, uint8_t *dst,
                               uint8_t *codec, uint32_t *packed_size, blvl_error *err);
 

@@ -33,8 +33,8 @@ static blvl_status pack_chunk(void *vctx, unsigned worker, size_t j, blvl_error 
     pack_ctx *p = vctx;
     chunk_job *c = &p->jobs[j];
     const uint8_t *src = p->items[c->item].raw + c->raw_offset;
-    /* Room for one byte less than the raw chunk: a frame that does not fit would not have
-     * made the chunk smaller, and the chunk is stored raw. */
+    /* Room for one byte less than the raw chunk: the codec compresses into its own
+     * bound-sized scratch and copies a frame here only when it is smaller than the chunk. */
     c->buf = blvl__alloc(p->a, c->raw_size - 1);
     if (!c->buf)
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for a compressed chunk");

@@ -15,7 +15,7 @@
 
 typedef struct slot {
     blvl_pipe_slot pub;
-    uint8_t *out; /* BLVL_CHUNK_MAX - 1 bytes: room for a frame smaller than any chunk */
+    uint8_t *out; /* BLVL_CHUNK_MAX - 1 bytes: a kept frame is smaller than its chunk */
     int done;
 } slot;
 

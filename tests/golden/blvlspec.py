@@ -106,7 +106,9 @@ def zstd_frame_info(frame):
 
 def zstd_at(level, data):
     """One zstd frame at `level` from the zstd tool: content size present (the tool knows the
-    size of a file argument), no checksum, no dictionary id."""
+    size of a file argument), no checksum, no dictionary id, every other parameter the level's
+    default. The tool writes the frame whatever its size: one a few bytes smaller than the
+    chunk is kept (docs/FORMAT.md section 7), and this is what a writer must reproduce."""
     with tempfile.NamedTemporaryFile(delete=False) as f:
         f.write(data)
         name = f.name
@@ -118,6 +120,13 @@ def zstd_at(level, data):
     size, checksum, did = zstd_frame_info(frame)
     assert size == len(data) and checksum == 0 and did == 0, "unexpected zstd frame header"
     return frame
+
+
+def zstd_version():
+    """The zstd tool's version, e.g. "1.5.4" (from `zstd -V`)."""
+    out = subprocess.run(["zstd", "-V"], stdout=subprocess.PIPE, check=True).stdout.decode()
+    word = next(w for w in out.split() if w.startswith("v") and w[1:2].isdigit())
+    return word[1:].rstrip(",")
 
 
 def unzstd(frame):

@@ -40,6 +40,13 @@ def text(n, seed):
     return bytes(out[:n])
 
 
+def near(n, m, seed):
+    """n bytes: n - m incompressible bytes, then their first m again (one match of length m).
+    Chosen by m, the level-19 frame lands a few bytes under n."""
+    head = noise(n - m, seed)
+    return head + head[:m]
+
+
 # name -> list of (tag, data, version, flags); order is table and file order.
 def golden_sections():
     return {
@@ -56,6 +63,26 @@ def golden_sections():
         "game": [("meta", FB_EMPTY_12, 0, 1), ("sim", FB_EMPTY_16, 0, 1),
                  ("eds.blocks", noise(700, "game.blocks"), 0, 0),
                  ("eds.rules", noise(200, "game.rules"), 3, 1)],
+        # chunks at the edge of the codec rule (docs/FORMAT.md section 7), lengths from the zstd
+        # 1.5.4 tool: R raw bytes, L1 and L19 its level-1 and level-19 frames.
+        "near": [("meta", FB_EMPTY_12, 0, 1), ("sim", FB_EMPTY_16, 0, 1),
+                 # R 19, L1 18, L19 18: zstd, the frame 1 byte under the chunk
+                 ("eds.gap1", b"fbefbefbefbefbefbef", 0, 1),
+                 # R 30, L1 26, L19 29: zstd, level 19 worse than level 1 and still 1 under
+                 ("eds.gap1-l19", b"tlbvsptYbvsptlbvsptlbvsptlbvsp", 0, 1),
+                 # R 18 and 24, L1 17, L19 16: zstd, 2 and 8 bytes under
+                 ("eds.gap2", b"a" * 18, 0, 1), ("eds.gap8", b"a" * 24, 0, 0),
+                 # R 28, L1 24, L19 28: raw (a frame as long as the chunk is not smaller)
+                 ("eds.l19-equal", b"aaaaaaaaaaaaaaaaUaaaaaaaaNaa", 0, 1),
+                 # R 17, L1 17, L19 16: raw, the level-1 probe decides before level 19
+                 ("eds.probe", b"a" * 17, 0, 1),
+                 # R 64, L1 62 (32 x 62 = 31 x 64 exactly), L19 62: raw
+                 ("eds.probe-equal", near(64, 19, "near.64"), 0, 1),
+                 # R 40, 64, 100, 250: L19 2, 3, 7, 8 bytes under the chunk: zstd
+                 ("eds.near40", near(40, 17, "near.40"), 0, 1),
+                 ("eds.near64", near(64, 20, "near.64"), 0, 0),
+                 ("eds.near100", near(100, 24, "near.100"), 1, 1),
+                 ("eds.near250", near(250, 25, "near.250"), 0, 1)],
         # the level "edited" starts from.
         "base": [("meta", FB_EMPTY_12, 0, 1), ("sim", FB_EMPTY_16, 0, 1),
                  ("eds.notes", noise(500, "base.notes"), 0, 0)],
