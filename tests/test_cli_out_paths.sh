@@ -218,7 +218,7 @@ interrupted() {
     ok "$what: a temporary appeared while writing" test -n "$seen"
     sleep 0.2
     kill -s "$sig" "$pid"
-    wait "$pid"
+    { wait "$pid"; } 2>/dev/null # without bash's "Hangup" notice
     local got=$?
     ok "$what: SIG$sig ends it as the signal would (exit $got, want $((128 + code)))" \
         test "$got" = $((128 + code))
