@@ -104,6 +104,7 @@ static void progress(void *user, uint64_t done, uint64_t total) {
 int cli_bake_q3(const char *in, const uint8_t *data, size_t size, const q3_args *a,
                 const q3_out *o) {
     blvl_options opt = {0};
+    cli_out_options(&opt);
     opt.threads = o->threads;
     if (cli_progress_enabled())
         opt.progress = progress;
@@ -195,6 +196,7 @@ int cli_bake_q3(const char *in, const uint8_t *data, size_t size, const q3_args 
         goto done;
     }
     report_line(shown, &report);
+    cli_reports_off_stdout(o->out);
     printf("baked %s: %u colliders, %u planes, %u triangles, %u batches, %u materials, "
            "%u entities%s%s\n",
            o->out, stats.colliders, stats.planes, stats.triangles, stats.batches, stats.materials,

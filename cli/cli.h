@@ -66,6 +66,13 @@ struct blvl_http_options;
 /* The HTTP transfer options every command uses for a URL: from the environment
  * (BLVL_HTTP_TIMEOUT_MS, _CONNECT_TIMEOUT_MS, _STALL_TIMEOUT_MS, _MAX_BYTES, _RETRIES). */
 void cli_http_options(struct blvl_http_options *h);
+/* Options for a call that writes files by path (cli/out_files.c): sets the temp_file hook so
+ * that SIGINT, SIGTERM and SIGHUP remove the library's temporaries before the program ends,
+ * and installs those handlers (a signal the program ignores stays ignored). */
+void cli_out_options(blvl_options *opt);
+/* Called once OUT is written: when OUT is the program's own stdout (-o /dev/stdout), what the
+ * command prints next goes to stderr, so stdout carries the file's bytes alone. */
+void cli_reports_off_stdout(const char *out);
 /* The usage error for getopt_long's '?' or ':' answer. */
 int cli_getopt_error(const cli_help *h, int argc, char **argv);
 

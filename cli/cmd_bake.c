@@ -159,6 +159,7 @@ static blvl_status fill_subspace(const char *in, const uint8_t *data, size_t siz
 static int bake(fill_fn fill, const char *in, const uint8_t *data, size_t size, const char *out,
                 const char *symbols, unsigned threads) {
     blvl_options opt = {0};
+    cli_out_options(&opt);
     opt.threads = threads;
     if (cli_progress_enabled())
         opt.progress = progress;
@@ -177,6 +178,7 @@ static int bake(fill_fn fill, const char *in, const uint8_t *data, size_t size, 
         rc = cli_fail(out, &err);
         goto done;
     }
+    cli_reports_off_stdout(out);
     printf("baked %s: %u colliders, %u planes, %u triangles, %u batches, %u materials, "
            "%u entities%s%s\n",
            out, stats.colliders, stats.planes, stats.triangles, stats.batches, stats.materials,

@@ -45,6 +45,9 @@ int blvl_cmd_export(int argc, char **argv) {
                                           {NULL, 0, NULL, 0}};
     const char *out = NULL, *dir = NULL, *sym = NULL;
     blvl_export_options xo = {0};
+    blvl_options base = {0};
+    cli_out_options(&base);
+    xo.base = &base;
     int c;
     opterr = 0;
     optind = 1;

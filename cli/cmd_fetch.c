@@ -145,12 +145,15 @@ int blvl_cmd_fetch(int argc, char **argv) {
     blvl_error err;
     blvl_http_stats st;
     if (out) {
-        blvl_status s = blvl_fetch_url(url, out, NULL, &h, &st, &err);
+        blvl_options opt = {0};
+        cli_out_options(&opt);
+        blvl_status s = blvl_fetch_url(url, out, &opt, &h, &st, &err);
         cli_progress_clear();
         if (s != BLVL_OK) {
             rc = cli_fail(url, &err);
             goto done;
         }
+        cli_reports_off_stdout(out);
         printf("%s: %llu bytes\n", out, (unsigned long long)st.bytes_received);
         print_received(&st);
         goto done;

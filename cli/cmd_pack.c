@@ -108,6 +108,7 @@ static int append_file(blvl_writer *w, const pack_input *s, uint8_t *buf) {
 /* Writes the level through the streaming writer: nothing is left at OUT unless it commits. */
 static int write_level(const char *out, pack_input *in, int n, unsigned threads) {
     blvl_options wo = {0};
+    cli_out_options(&wo);
     wo.threads = threads;
     if (cli_progress_enabled())
         wo.progress = progress;

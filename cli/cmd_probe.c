@@ -323,19 +323,6 @@ static void warn_damaged(const char *file, const blvl_probe *p) {
 
 /* ---- the command ------------------------------------------------------------------------- */
 
-static int write_file(const char *path, const uint8_t *data, size_t size) {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return cli_failf(path, BLVL_E_IO, "cannot create: %s", strerror(errno));
-    int ok = fwrite(data, 1, size, f) == size;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) {
-        remove(path);
-        return cli_failf(path, BLVL_E_IO, "write error");
-    }
-    return CLI_OK;
-}
-
 static int render(const blvl_probe *p, const blvl_probe_pose *pose, const char *png, uint32_t w,
                   uint32_t h, unsigned flags) {
     uint8_t *rgba = malloc((size_t)w * h * 4), *file = NULL;
@@ -347,8 +334,13 @@ static int render(const blvl_probe *p, const blvl_probe_pose *pose, const char *
     if (blvl_probe_render(p, pose, w, h, flags, rgba, &err) != BLVL_OK ||
         blvl_image_write_png(rgba, w, h, &file, &size, NULL, &err) != BLVL_OK)
         rc = cli_fail(png, &err);
-    else
-        rc = write_file(png, file, size);
+    else {
+        /* by the out-file rule, as every writer: /dev/null stays a device, a link a link */
+        blvl_options opt = {0};
+        cli_out_options(&opt);
+        if (blvl_file_write(png, file, size, &opt, &err) != BLVL_OK)
+            rc = cli_fail(png, &err);
+    }
     free(rgba);
     blvl_free(NULL, file);
     return rc;

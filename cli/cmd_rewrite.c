@@ -148,6 +148,7 @@ int blvl_cmd_rewrite(int argc, char **argv) {
     if (rc != CLI_OK)
         goto done;
     blvl_options opt = {0};
+    cli_out_options(&opt);
     opt.threads = threads;
     blvl_error err;
     blvl_status st =

@@ -511,8 +511,9 @@ static void edit_invalid(void) {
 /* Finding: the writer copied every mode bit of the file it replaces, setuid, setgid and sticky
  * included, onto the new file, which it owns: a setuid bit on a level baked over by another
  * user (root, a build service) would become a setuid file of that user. Only the permission
- * bits (0777) are kept now. Correctly handled: a symbolic link at the target is replaced by
- * the new file, never written through; no temporary file is left behind by a failure. */
+ * bits (0777) are kept now. A symbolic link at the target is followed (issue 28: the link
+ * stays, the file it names is replaced); a directory is refused; no temporary file is left
+ * behind by a failure. */
 static void temp_and_rename(void) {
     char dir[] = "/tmp/blvl-adv-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
@@ -536,20 +537,26 @@ static void temp_and_rename(void) {
     CHECK(stat(path, &sb) == 0);
     CHECK_EQ_INT(sb.st_mode & 07777, 0640);
 
-    /* a symlink at the target: replaced, its target untouched */
+    /* a symlink at the target (the out-file rule, docs/API.md): the link stays a link and
+     * the file it names is replaced, keeping its mode */
     fd = open(other, O_CREAT | O_WRONLY, 0644);
     CHECK(fd >= 0 && write(fd, "keep", 4) == 4);
     close(fd);
+    CHECK(chmod(other, 0604) == 0);
     CHECK(symlink(other, link) == 0);
     CHECK_EQ_INT(blvl_write_file(link, in, 1, NULL, &err), BLVL_OK);
-    CHECK(lstat(link, &sb) == 0 && S_ISREG(sb.st_mode));
-    CHECK(file_is(other, (const uint8_t *)"keep", 4));
+    CHECK(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
+    CHECK(stat(other, &sb) == 0 && (sb.st_mode & 07777) == 0604);
+    size_t got = 0;
+    uint8_t *bytes = fx_read_file(other, &got);
+    CHECK(bytes && got > 4 && memcmp(bytes, "BLVL", 4) == 0); /* the new level */
+    free(bytes);
 
-    /* a failed write leaves nothing behind: the target is a directory */
+    /* a directory is refused before anything is written */
     char sub[300];
     snprintf(sub, sizeof sub, "%s/sub", dir);
     CHECK(mkdir(sub, 0755) == 0);
-    CHECK_EQ_INT(blvl_write_file(sub, in, 1, NULL, &err), BLVL_E_IO);
+    CHECK_EQ_INT(blvl_write_file(sub, in, 1, NULL, &err), BLVL_E_ARGUMENT);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "test $(ls -A %s | wc -l) -eq 4", dir); /* 3 files + sub */
     CHECK(system(cmd) == 0);

@@ -75,10 +75,11 @@ int main(void) {
     CHECK(same_file(lvp, "old level", 9));
     CHECK_EQ_INT(temporaries(dir), 0);
 
-    /* The level's path is a directory: the rename fails after both temporaries were written;
-     * the old symbols stay and both temporaries are gone. */
+    /* The level's path is a directory: refused (the out-file rule, docs/API.md) before any
+     * work; the old symbols stay and no temporary is made. */
     CHECK(mkdir(sub, 0755) == 0);
-    CHECK(blvl_bake_write_file(b, sub, syp, NULL, &err) == BLVL_E_IO);
+    CHECK(blvl_bake_write_file(b, sub, syp, NULL, &err) == BLVL_E_ARGUMENT);
+    CHECK(strstr(err.message, "is a directory") != NULL);
     CHECK(same_file(syp, "old symbols", 11));
     CHECK_EQ_INT(temporaries(dir), 0);
     struct stat sb;

@@ -39,6 +39,7 @@
  *              blvl_writer_begin, _append, _end, _add   write sections
  *              blvl_writer_commit, _commit_memory, _abort   finish or drop the level
  *              blvl_write_memory, blvl_write_file   bake a level from whole sections
+ *              blvl_file_write        write any bytes to a path by the out-file rule
  *              blvl_rewrite_file, blvl_rewrite_edit_file   compacting copy, with edits
  *              blvl_edit_put, blvl_edit_drop   in-place edits outside identity
  *              blvl_stream_new, _want, _set_check, _feed, _finish, _free, _options
@@ -288,6 +289,14 @@ BLVL_API blvl_status blvl_write_memory(const blvl_section_in *sections, size_t c
 BLVL_API blvl_status blvl_write_file(const char *path, const blvl_section_in *sections,
                                      size_t count, const blvl_options *opt, blvl_error *err);
 /* *out of blvl_write_memory is freed with blvl_free(opt, *out). */
+
+/* Writes `size` bytes to `path` by the rule every writer of the library follows (docs/API.md,
+ * "Output files"): a directory is refused (BLVL_E_ARGUMENT); an existing device, FIFO or socket
+ * is written through; anything else is written to a temporary beside the file the path names
+ * (symlinks followed), flushed and renamed over it, keeping an existing file's mode and, where
+ * the process may, its owner. */
+BLVL_API blvl_status blvl_file_write(const char *path, const void *data, size_t size,
+                                     const blvl_options *opt, blvl_error *err);
 
 /* ---- rewrite and in-place edits ----------------------------------------------------------- */
 

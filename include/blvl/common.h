@@ -139,6 +139,15 @@ typedef struct blvl_options {
     /* Trace world builds: called once per report (may be NULL); the world keeps them too. */
     void (*trace_report)(void *user, const struct blvl_trace_report *report);
     void *trace_report_user;
+    /* Every file written by path (blvl_write_file, the writer, rewrite, the bake, the export,
+     * blvl_fetch_url, blvl_file_write) goes to a temporary name beside its target and is
+     * renamed over it when whole (docs/API.md, "Output files"). Called on the calling thread
+     * with `created` true just before a temporary is created (the name may not exist yet) and
+     * with `created` false once its name is gone (renamed or removed), so a program can remove
+     * what is left should a signal end it (the blvl program does). `path` lives only during
+     * the call: copy it. NULL for none. */
+    void (*temp_file)(void *user, const char *path, bool created);
+    void *temp_file_user;
 } blvl_options;
 
 /* Frees a buffer the library handed out (blvl_writer_commit_memory, blvl_write_memory, the

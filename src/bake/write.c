@@ -203,14 +203,14 @@ blvl_status blvl_bake_write_memory(blvl_bake *b, void **level, size_t *level_siz
 }
 
 /* Writes `data` to a temporary beside `path` and syncs it; the rename comes later. */
-static blvl_status stage(blvl_out_file *f, const char *path, const blvl_allocator *al,
+static blvl_status stage(blvl_out_file *f, const char *path, const blvl_options *opt,
                          const void *data, size_t size, blvl_error *err) {
-    blvl_status st = blvl__out_open(f, path, al, err);
+    blvl_status st = blvl__out_open_opt(f, path, opt, err);
     if (st != BLVL_OK)
         return st;
     st = blvl__out_write(f, data, size, err);
-    if (st == BLVL_OK && fsync(f->fd) != 0)
-        st = blvl__fail(err, BLVL_E_IO, "cannot flush %s", f->tmp);
+    if (st == BLVL_OK)
+        st = blvl__out_sync(f, err);
     if (st != BLVL_OK)
         blvl__out_abort(f);
     return st;
@@ -234,9 +234,9 @@ blvl_status blvl_bake_write_file(blvl_bake *b, const char *level_path, const cha
         return st;
     double t0 = blvl__bake_now();
     blvl_out_file lf = {.fd = -1}, sf = {.fd = -1};
-    st = stage(&lf, level_path, b->al, lv, lsize, err);
+    st = stage(&lf, level_path, &b->opt, lv, lsize, err);
     if (st == BLVL_OK && symbols_path) {
-        st = stage(&sf, symbols_path, b->al, sy, ssize, err);
+        st = stage(&sf, symbols_path, &b->opt, sy, ssize, err);
         if (st != BLVL_OK)
             blvl__out_abort(&lf);
     }

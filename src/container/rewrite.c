@@ -221,7 +221,7 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
     if ((st = blvl__budget_check(entries, (uint32_t)n, covered, err)) != BLVL_OK)
         goto out;
     blvl_out_file f;
-    if ((st = blvl__out_open(&f, out_path, a, err)) != BLVL_OK)
+    if ((st = blvl__out_open_opt(&f, out_path, opt, err)) != BLVL_OK)
         goto out;
     uint64_t at = floor;
     st = blvl__out_write(&f, region, (size_t)floor, err);

@@ -1,6 +1,10 @@
 #include "container/target.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/alloc.h"
 #include "common/error.h"
@@ -16,12 +20,27 @@ struct blvl_mem_block {
 };
 
 blvl_status blvl__target_file(blvl_target *t, const char *path, const blvl_allocator *a,
-                              blvl_error *err) {
+                              const blvl_options *opt, blvl_error *err) {
     memset(t, 0, sizeof *t);
     t->kind = BLVL_TARGET_FILE;
     t->a = a;
     t->file.fd = -1;
-    return blvl__out_open(&t->file, path, a, err);
+    t->spool_fd = -1;
+    blvl_options o = {0};
+    if (opt)
+        o = *opt;
+    if (a)
+        o.allocator = *a;
+    blvl_status st = blvl__out_open_opt(&t->file, path, &o, err);
+    t->file.a = a; /* the caller's, which outlives this frame */
+    if (st != BLVL_OK || t->file.seekable)
+        return st;
+    /* A pipe or terminal: the header comes last, so the payload waits in a file that has no
+     * name (nothing to leave behind, whatever ends the process), else in memory. */
+    const char *dir = secure_getenv("TMPDIR");
+    t->spool_fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    t->spool_memory = t->spool_fd < 0;
+    return BLVL_OK;
 }
 
 void blvl__target_memory(blvl_target *t, const blvl_allocator *a) {
@@ -63,6 +82,49 @@ static blvl_status mem_append(blvl_target *t, const uint8_t *p, size_t len, blvl
     return BLVL_OK;
 }
 
+static blvl_status spool_write(blvl_target *t, const void *data, size_t len, blvl_error *err) {
+    const uint8_t *p = data;
+    while (len) {
+        ssize_t w = write(t->spool_fd, p, len > (1u << 30) ? (1u << 30) : len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return blvl__fail(err, BLVL_E_IO, "cannot spool the level for %s: %s", t->file.path,
+                              w < 0 ? strerror(errno) : "no progress");
+        p += w;
+        len -= (size_t)w;
+    }
+    return BLVL_OK;
+}
+
+/* A non-seekable file at commit: the region, then the spooled payload, in order. */
+static blvl_status spool_drain(blvl_target *t, const uint8_t *region, uint64_t floor,
+                               blvl_error *err) {
+    blvl_status st = blvl__out_write(&t->file, region, (size_t)floor, err);
+    for (blvl_mem_block *b = t->first; b && st == BLVL_OK; b = b->next)
+        st = blvl__out_write(&t->file, b->data, b->len, err);
+    if (st != BLVL_OK || t->spool_fd < 0)
+        return st;
+    size_t cap = 1u << 20;
+    uint8_t *buf = blvl__alloc(t->a, cap);
+    if (!buf)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory to copy the level");
+    for (off_t at = 0; st == BLVL_OK;) {
+        ssize_t n = pread(t->spool_fd, buf, cap, at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            st = blvl__fail(err, BLVL_E_IO, "cannot read back the level for %s: %s", t->file.path,
+                            strerror(errno));
+        if (n <= 0)
+            break;
+        st = blvl__out_write(&t->file, buf, (size_t)n, err);
+        at += n;
+    }
+    blvl__dealloc(t->a, buf, cap);
+    return st;
+}
+
 static void mem_free(blvl_target *t) {
     for (blvl_mem_block *b = t->first, *next; b; b = next) {
         next = b->next;
@@ -77,6 +139,10 @@ blvl_status blvl__target_write(blvl_target *t, uint64_t off, const void *data, s
         return BLVL_OK;
     switch (t->kind) {
     case BLVL_TARGET_FILE:
+        if (t->spool_memory)
+            return mem_append(t, data, len, err);
+        if (t->spool_fd >= 0)
+            return spool_write(t, data, len, err);
         return blvl__out_pwrite(&t->file, data, len, off, err);
     case BLVL_TARGET_MEMORY:
         return mem_append(t, data, len, err);
@@ -95,9 +161,15 @@ blvl_status blvl__target_commit(blvl_target *t, const uint8_t *region, uint64_t 
         *out = NULL;
     switch (t->kind) {
     case BLVL_TARGET_FILE:
-        st = blvl__out_pwrite(&t->file, region, (size_t)floor, 0, err);
-        if (st == BLVL_OK)
-            return blvl__out_commit(&t->file, err); /* aborts by itself on failure */
+        if (t->spool_memory || t->spool_fd >= 0)
+            st = spool_drain(t, region, floor, err);
+        else
+            st = blvl__out_pwrite(&t->file, region, (size_t)floor, 0, err);
+        if (st == BLVL_OK) {
+            st = blvl__out_commit(&t->file, err); /* aborts the file by itself on failure */
+            blvl__target_abort(t);                /* the spool, if any */
+            return st;
+        }
         break;
     case BLVL_TARGET_MEMORY: {
         if (file_size > SIZE_MAX) {
@@ -139,6 +211,10 @@ blvl_status blvl__target_commit(blvl_target *t, const uint8_t *region, uint64_t 
 void blvl__target_abort(blvl_target *t) {
     if (t->kind == BLVL_TARGET_FILE && (t->file.tmp || t->file.fd >= 0))
         blvl__out_abort(&t->file);
-    if (t->kind == BLVL_TARGET_MEMORY)
+    if (t->kind == BLVL_TARGET_FILE && t->spool_fd >= 0)
+        close(t->spool_fd);
+    if (t->kind == BLVL_TARGET_FILE)
+        t->spool_fd = -1;
+    if (t->kind == BLVL_TARGET_MEMORY || t->kind == BLVL_TARGET_FILE)
         mem_free(t);
 }

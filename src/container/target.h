@@ -1,7 +1,10 @@
-/* Where the streaming writer puts a level: a file (temporary name beside the path, renamed
- * over it at commit), memory (blocks, joined into one buffer at commit) or the caller's
- * pwrite-style sink. Payload bytes arrive in order from the floor up; the first `floor` bytes
- * (header and table) come last, at commit. */
+/* Where the streaming writer puts a level: a file (by the out-file rule, out_file.h: a
+ * temporary beside the path renamed over it at commit, or a device written through), memory
+ * (blocks, joined into one buffer at commit) or the caller's pwrite-style sink. Payload bytes
+ * arrive in order from the floor up; the first `floor` bytes (header and table) come last, at
+ * commit. A file that cannot seek (a pipe, a terminal) gets the payload spooled, in an unnamed
+ * temporary file of TMPDIR (or memory where the system has none), and everything in order at
+ * commit. */
 #ifndef BLVL_CONTAINER_TARGET_H
 #define BLVL_CONTAINER_TARGET_H
 #include "blvl/blvl.h"
@@ -14,11 +17,14 @@ typedef struct blvl_target {
     const blvl_allocator *a;
     blvl_out_file file;
     blvl_sink sink;
-    blvl_mem_block *first, *last; /* memory */
+    blvl_mem_block *first, *last; /* memory, or a non-seekable file's spool in memory */
+    int spool_fd;                 /* a non-seekable file's spool: an unnamed file, or -1 */
+    bool spool_memory;            /* a non-seekable file's spool is first..last */
 } blvl_target;
 
+/* `opt` (may be NULL) gives the out-file's temp_file hook; `a` the allocator. */
 blvl_status blvl__target_file(blvl_target *t, const char *path, const blvl_allocator *a,
-                              blvl_error *err);
+                              const blvl_options *opt, blvl_error *err);
 void blvl__target_memory(blvl_target *t, const blvl_allocator *a);
 void blvl__target_sink(blvl_target *t, const blvl_sink *sink, const blvl_allocator *a);
 /* Payload bytes at `off` (>= floor), in increasing order without gaps. */

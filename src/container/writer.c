@@ -125,7 +125,7 @@ blvl_status blvl_writer_open_file(blvl_writer **out, const char *path, uint32_t 
     blvl_writer *w;
     if ((st = open_common(&w, max_sections, opt, err)) != BLVL_OK)
         return st;
-    if ((st = blvl__target_file(&w->target, path, w->a, err)) != BLVL_OK) {
+    if ((st = blvl__target_file(&w->target, path, w->a, opt, err)) != BLVL_OK) {
         writer_free(w);
         return st;
     }

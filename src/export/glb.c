@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "container/out_file.h"
 #include "export/export_internal.h"
 
 static void le32(uint8_t *p, uint32_t v) {
@@ -40,20 +39,6 @@ blvl_status xp_glb(xp *x, const char *json, size_t json_len, uint8_t **out, size
     return BLVL_OK;
 }
 
-static blvl_status write_whole(const char *path, const void *data, size_t size,
-                               const blvl_allocator *al, blvl_error *err) {
-    blvl_out_file f;
-    blvl_status st = blvl__out_open(&f, path, al, err);
-    if (st != BLVL_OK)
-        return st;
-    st = blvl__out_write(&f, data, size, err);
-    if (st == BLVL_OK)
-        st = blvl__out_commit(&f, err);
-    if (st != BLVL_OK)
-        blvl__out_abort(&f);
-    return st;
-}
-
 blvl_status blvl_export_glb_file(blvl_level *level, const blvl_export_options *xo, const char *path,
                                  blvl_error *err) {
     if (!path)
@@ -64,7 +49,7 @@ blvl_status blvl_export_glb_file(blvl_level *level, const blvl_export_options *x
     if (st != BLVL_OK)
         return st;
     const blvl_allocator *al = xo && xo->base ? &xo->base->allocator : NULL;
-    st = write_whole(path, glb, n, al, err);
+    st = blvl_file_write(path, glb, n, xo ? xo->base : NULL, err);
     blvl__free_sized(al, glb);
     return st;
 }
@@ -91,11 +76,11 @@ blvl_status blvl_export_gltf_files(blvl_level *level, const blvl_export_options 
     blvl_status st = blvl_export_gltf(level, xo, uri, &json, &jn, &bin, &bn, err);
     if (st == BLVL_OK) {
         snprintf(path, sz, "%s/%s.bin", dir, name);
-        st = write_whole(path, bin, bn, al, err);
+        st = blvl_file_write(path, bin, bn, xo ? xo->base : NULL, err);
     }
     if (st == BLVL_OK) {
         snprintf(path, sz, "%s/%s.gltf", dir, name);
-        st = write_whole(path, json, jn, al, err);
+        st = blvl_file_write(path, json, jn, xo ? xo->base : NULL, err);
     }
     blvl__free_sized(al, json);
     blvl__free_sized(al, bin);

@@ -14,6 +14,7 @@
 #include "blvl/http.h"
 #include "common/alloc.h"
 #include "common/error.h"
+#include "container/out_file.h"
 #include "blvl/le.h"
 #include "http/cache.h"
 #include "http/conn.h"
@@ -194,29 +195,24 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
     if (!blvl_is_url(url))
         return blvl__fail(err, BLVL_E_ARGUMENT, "not an http:// or https:// URL: %s", url);
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
-    size_t plen = strlen(out_path);
-    char *tmp = blvl__alloc(a, plen + 16);
-    if (!tmp)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a path");
-    snprintf(tmp, plen + 16, "%s.part.XXXXXX", out_path);
-    fetch_ctx f = {0};
-    f.tmp = tmp;
-    f.a = a;
-    f.fd = mkostemp(tmp, O_CLOEXEC);
-    blvl_status st;
-    if (f.fd < 0) {
-        st = blvl__fail(err, BLVL_E_IO, "cannot create %s: %s", tmp, strerror(errno));
-        blvl__dealloc(a, tmp, plen + 16);
+    /* The out-file rule (container/out_file.h): a temporary beside OUT renamed over it, or a
+     * device written through. */
+    blvl_out_file out;
+    blvl_status st = blvl__out_open_opt(&out, out_path, opt, err);
+    if (st != BLVL_OK)
         return st;
-    }
-    (void)fchmod(f.fd, 0644);
+    fetch_ctx f = {0};
+    f.tmp = blvl__out_name(&out);
+    f.a = a;
+    f.fd = out.fd;
     st = blvl__conn_new(&f.conn, url, opt, http, err);
     if (st == BLVL_OK && http && http->cache_dir)
         st = blvl__cache_open(&f.cache, http->cache_dir, http->cache_max_bytes, a, err);
     if (st == BLVL_OK)
         st = blvl_stream_new(&f.stream, opt, on_stream, &f, err);
     if (st == BLVL_OK) {
-        flusher_start(&f.flush, f.fd);
+        if (!out.direct) /* a device or pipe written through has nothing to flush */
+            flusher_start(&f.flush, f.fd);
         st = blvl__conn_get(f.conn, 0, UINT64_MAX, true, file_sink, &f, NULL, err);
     }
     int flush_error = flusher_stop(&f.flush);
@@ -228,22 +224,16 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
             *err = f.bad;
     }
     if (st == BLVL_OK && flush_error)
-        st = blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", tmp, strerror(flush_error));
-    if (st == BLVL_OK && fsync(f.fd) != 0)
-        st = blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", tmp, strerror(errno));
-    if (close(f.fd) != 0 && st == BLVL_OK)
-        st = blvl__fail(err, BLVL_E_IO, "cannot close %s: %s", tmp, strerror(errno));
-    if (st == BLVL_OK && rename(tmp, out_path) != 0)
-        st = blvl__fail(err, BLVL_E_IO, "cannot rename %s to %s: %s", tmp, out_path,
-                        strerror(errno));
-    if (st != BLVL_OK)
-        unlink(tmp);
+        st = blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", f.tmp, strerror(flush_error));
+    if (st == BLVL_OK)
+        st = blvl__out_commit(&out, err); /* aborts by itself on failure */
+    else
+        blvl__out_abort(&out);
     if (stats && f.conn)
         *stats = *blvl__conn_stats(f.conn);
     blvl_stream_free(f.stream);
     blvl__conn_free(f.conn);
     blvl__cache_close(f.cache);
-    blvl__dealloc(a, tmp, plen + 16);
     if (st == BLVL_OK)
         blvl__ok(err);
     return st;
