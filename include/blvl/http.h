@@ -20,6 +20,9 @@
 extern "C" {
 #endif
 
+/* A warning that fails nothing (the library prints nothing itself): one line, no newline. */
+typedef void (*blvl_warn_fn)(void *user, const char *message);
+
 /* What blvl_open_url and blvl_fetch_url do beyond blvl_options (NULL or zeroed = defaults). */
 typedef struct blvl_http_options {
     /* Sections fetched at open (adjacent ones merged into one range request); the others are
@@ -46,6 +49,10 @@ typedef struct blvl_http_options {
     /* Bytes received so far out of the bytes the current request expects (0 when unknown). */
     blvl_progress_fn progress;
     void *progress_user;
+    /* Things that fail nothing but a user should hear of (the cache folder holding something
+     * it did not write: docs/HTTP.md, "The cache"), each kind once. NULL = not reported. */
+    blvl_warn_fn warn;
+    void *warn_user;
 } blvl_http_options;
 
 #define BLVL_HTTP_NO_RETRY (~0u)
