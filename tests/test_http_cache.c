@@ -586,6 +586,10 @@ static void test_foreign_entries(const char *dir, const blvl_options *opt) {
     CHECK(!blvl__cache_get_section(c, d[1], got, sizeof got));
     CHECK(!blvl__cache_get_section(c, d[2], got, sizeof got));
     CHECK_EQ_INT(w.n, 1); /* once per cache */
+    /* A get leaves them (the put replaces them in one rename; a failed fetch removes nothing). */
+    CHECK(S_ISFIFO(mode_of(section_path(dir, d[0]))));
+    CHECK(S_ISDIR(mode_of(section_path(dir, d[1]))));
+    CHECK(S_ISLNK(mode_of(section_path(dir, d[2]))));
     for (unsigned i = 0; i < 3; i++) {
         blvl__cache_put_section(c, d[i], data[i], 500);
         CHECK(S_ISREG(mode_of(section_path(dir, d[i]))));

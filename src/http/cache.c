@@ -688,7 +688,7 @@ bool blvl__cache_get_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SI
     section_rel(digest, rel);
     uint64_t file_size;
     entry_state st = read_entry(c, rel, buf, size, NULL, 0, &file_size);
-    if (st == ENTRY_MISSING)
+    if (st == ENTRY_MISSING || st == ENTRY_FOREIGN) /* a FOREIGN one is replaced by the put */
         return false;
     uint8_t got[BLVL_DIGEST_SIZE];
     if (st == ENTRY_READ) {
@@ -735,7 +735,7 @@ bool blvl__cache_get_table(blvl__cache *c, const uint8_t identity[BLVL_DIGEST_SI
     uint8_t tail[BLVL_DIGEST_SIZE], got[BLVL_DIGEST_SIZE];
     uint64_t file_size;
     entry_state st = read_entry(c, rel, buf, size, tail, sizeof tail, &file_size);
-    if (st == ENTRY_MISSING)
+    if (st == ENTRY_MISSING || st == ENTRY_FOREIGN) /* a FOREIGN one is replaced by the put */
         return false;
     if (st == ENTRY_READ) {
         blvl_digest(buf, (size_t)size, got);
