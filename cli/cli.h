@@ -64,7 +64,8 @@ int cli_open_symbols(const char *path, const char *sym, blvl_level **out,
                      struct blvl_symbols **syms);
 struct blvl_http_options;
 /* The HTTP transfer options every command uses for a URL: from the environment
- * (BLVL_HTTP_TIMEOUT_MS, _CONNECT_TIMEOUT_MS, _STALL_TIMEOUT_MS, _MAX_BYTES, _RETRIES). */
+ * (BLVL_HTTP_TIMEOUT_MS, _CONNECT_TIMEOUT_MS, _STALL_TIMEOUT_MS, _SPEED_LIMIT, _SPEED_TIME_MS,
+ * _MAX_BYTES, _RETRIES), and warnings printed on stderr. */
 void cli_http_options(struct blvl_http_options *h);
 /* Options for a call that writes files by path (cli/out_files.c): sets the temp_file hook so
  * that SIGINT, SIGTERM and SIGHUP remove the library's temporaries before the program ends,

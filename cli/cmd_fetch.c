@@ -12,7 +12,8 @@
 static const cli_help help = {
     "fetch",
     "URL [--want TAG]... [-o OUT.blvl] [--timeout MS] [--connect-timeout MS]\n"
-    "       [--stall-timeout MS] [--max-bytes N] [--retries N] [--cache[=DIR] | --no-cache]",
+    "       [--stall-timeout MS] [--speed-limit N] [--speed-time MS] [--max-bytes N]\n"
+    "       [--retries N] [--cache[=DIR] | --no-cache]",
     "Reads a level from an http:// or https:// URL (any static server that honours range\n"
     "requests; docs/HTTP.md). With -o, writes the whole level to OUT.blvl, byte-identical to\n"
     "the server's file, after checking the table digest, the identity and every section's\n"
@@ -25,14 +26,19 @@ static const cli_help help = {
     "  --timeout MS          the whole transfer, retries included (default: none)\n"
     "  --connect-timeout MS  each connection (default 10000)\n"
     "  --stall-timeout MS    a transfer that moves no byte this long fails (default 30000)\n"
+    "  --speed-limit N       a transfer slower than N bytes a second on average over\n"
+    "                        --speed-time fails as a stall does (default 1024; 0 = none)\n"
+    "  --speed-time MS       the period of --speed-limit (default 30000)\n"
     "  --max-bytes N         refuse (http-limit) past N body bytes received (default: none)\n"
-    "  --retries N           retries of transient failures (default 4; 0 = none)\n"
+    "  --retries N           retries of transient failures (default 4; 0 = none), after\n"
+    "                        100 ms, doubling up to 30 s between two\n"
     "  --cache[=DIR]         keep sections in the content-addressed cache and take them from\n"
     "                        it (DIR, default $XDG_CACHE_HOME/blvl; docs/HTTP.md); with\n"
     "                        --want, cached sections are not downloaded again\n"
     "  --no-cache            no cache, whatever BLVL_CACHE says\n"
     "The same settings come from BLVL_HTTP_TIMEOUT_MS, BLVL_HTTP_CONNECT_TIMEOUT_MS,\n"
-    "BLVL_HTTP_STALL_TIMEOUT_MS, BLVL_HTTP_MAX_BYTES, BLVL_HTTP_RETRIES, and the cache from\n"
+    "BLVL_HTTP_STALL_TIMEOUT_MS, BLVL_HTTP_SPEED_LIMIT, BLVL_HTTP_SPEED_TIME_MS,\n"
+    "BLVL_HTTP_MAX_BYTES, BLVL_HTTP_RETRIES, and the cache from\n"
     "BLVL_CACHE (a directory, or 1 for the default one) and BLVL_CACHE_MAX_BYTES (default\n"
     "1 GiB), which every command reading a URL honours; options win.\n"};
 
@@ -71,6 +77,8 @@ int blvl_cmd_fetch(int argc, char **argv) {
                                           {"timeout", required_argument, NULL, 'T'},
                                           {"connect-timeout", required_argument, NULL, 'C'},
                                           {"stall-timeout", required_argument, NULL, 'S'},
+                                          {"speed-limit", required_argument, NULL, 'L'},
+                                          {"speed-time", required_argument, NULL, 'P'},
                                           {"max-bytes", required_argument, NULL, 'M'},
                                           {"retries", required_argument, NULL, 'R'},
                                           {"cache", optional_argument, NULL, 'K'},
@@ -99,7 +107,7 @@ int blvl_cmd_fetch(int argc, char **argv) {
             h.cache_dir = optarg ? optarg : "";
         } else if (c == 'N') {
             h.cache_dir = NULL;
-        } else if (c == 'T' || c == 'C' || c == 'S') {
+        } else if (c == 'T' || c == 'C' || c == 'S' || c == 'P') {
             if (cli_parse_u32(optarg, &ms) != 0) {
                 rc = cli_usage(&help, "a time-out is milliseconds, not '%s'", optarg);
                 goto done;
@@ -108,8 +116,16 @@ int blvl_cmd_fetch(int argc, char **argv) {
                 h.total_timeout_ms = ms;
             else if (c == 'C')
                 h.connect_timeout_ms = ms;
+            else if (c == 'P')
+                h.speed_time_ms = ms;
             else
                 h.stall_timeout_ms = ms;
+        } else if (c == 'L') {
+            if (cli_parse_u32(optarg, &ms) != 0 || ms == BLVL_HTTP_NO_SPEED_LIMIT) {
+                rc = cli_usage(&help, "--speed-limit wants bytes a second, not '%s'", optarg);
+                goto done;
+            }
+            h.speed_limit = ms ? ms : BLVL_HTTP_NO_SPEED_LIMIT;
         } else if (c == 'M' || c == 'R') {
             if (parse_u64(optarg, &x) != 0 || (c == 'R' && x > 1000)) {
                 rc = cli_usage(&help, "--%s wants a number, not '%s'",

@@ -23,6 +23,13 @@ static int env_u64(const char *name, uint64_t max, uint64_t *out) {
     return 1;
 }
 
+/* The library's warnings for a URL (the cache folder holding what it did not write), on stderr
+ * in the usual one-line shape. */
+static void http_warn(void *user, const char *message) {
+    (void)user;
+    fprintf(stderr, "blvl: warning: %s\n", message);
+}
+
 void cli_http_options(blvl_http_options *h) {
     memset(h, 0, sizeof *h);
     uint64_t x;
@@ -36,6 +43,12 @@ void cli_http_options(blvl_http_options *h) {
         h->max_bytes = x;
     if (env_u64("BLVL_HTTP_RETRIES", 1000, &x))
         h->retries = x ? (unsigned)x : BLVL_HTTP_NO_RETRY;
+    /* The minimum speed: bytes a second (0 = none) on average over the time in ms. */
+    if (env_u64("BLVL_HTTP_SPEED_LIMIT", UINT32_MAX - 1, &x))
+        h->speed_limit = x ? (uint32_t)x : BLVL_HTTP_NO_SPEED_LIMIT;
+    if (env_u64("BLVL_HTTP_SPEED_TIME_MS", UINT32_MAX, &x))
+        h->speed_time_ms = (uint32_t)x;
+    h->warn = http_warn;
     /* The cache (docs/HTTP.md, "The cache"): off unless BLVL_CACHE says where; "1" is the
      * default place ($XDG_CACHE_HOME/blvl), "" and "0" are off. */
     const char *cache = getenv("BLVL_CACHE");

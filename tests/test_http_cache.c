@@ -1,15 +1,20 @@
 /* The content-addressed cache of the http layer (src/http/cache.h), without a network: put and
  * get of sections and tables, a damaged entry dropped and reported as a miss, least recently
  * used eviction under a small cap, two caches on one directory, an unusable directory that
- * means no caching and no failure, and every byte through the caller's allocator. Digests are
- * computed here with BLAKE3 directly, not through the library. */
+ * means no caching and no failure, and every byte through the caller's allocator; the folder
+ * holding only what the cache wrote: DIR/tmp cleaned of the cache's own temporaries only, a
+ * symlink at DIR/tmp not followed, a FIFO, a folder or a symlink at an entry's name a miss that
+ * the next put replaces (the FIFO without blocking), new folders 0700. Digests are computed
+ * here with BLAKE3 directly, not through the library. */
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "blake3.h"
@@ -63,7 +68,7 @@ static void flip_byte(const char *path, long at) {
 }
 
 static void rm_rf(const char *dir) {
-    char cmd[600];
+    char cmd[1024];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
@@ -390,6 +395,268 @@ static void test_default_dir(const char *base, const blvl_options *opt) {
     blvl__cache_close(c);
 }
 
+/* ---- the cache folder holds only what the cache wrote (docs/HTTP.md, "The cache") -------- */
+
+/* Warnings the cache gave, for the checks below. */
+typedef struct warned {
+    int n;
+    char last[1024];
+} warned;
+
+static void on_warn(void *user, const char *message) {
+    warned *w = user;
+    w->n++;
+    snprintf(w->last, sizeof w->last, "%s", message);
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Sets a file's times two hours back: older than the temporaries' hour. */
+static void make_old(const char *path) {
+    struct timespec ts[2];
+    clock_gettime(CLOCK_REALTIME, &ts[0]);
+    ts[0].tv_sec -= 7200;
+    ts[1] = ts[0];
+    CHECK_EQ_INT(utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+static mode_t mode_of(const char *path) {
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return 0;
+    return sb.st_mode;
+}
+
+/* DIR/tmp cleaning removes only old temporaries named as the cache names them; another
+ * program's files there (any age, any name, the cache's old plain-number pattern included)
+ * stay, and a symlink there is not followed. */
+static void test_tmp_foreign(const char *dir, const blvl_options *opt) {
+    char p[700], other[700], elsewhere[640];
+    mkdir(dir, 0700);
+    snprintf(p, sizeof p, "%s/tmp", dir);
+    mkdir(p, 0700);
+    snprintf(elsewhere, sizeof elsewhere, "%s-elsewhere", dir);
+    mkdir(elsewhere, 0700);
+    const char *foreign[] = {"notes.txt", "123.4.5678901234", "blvl-1.2.3.tmp", ".hidden",
+                             "blvl-1.2.1234567890123456789.tmp.keep"};
+    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++) {
+        snprintf(p, sizeof p, "%s/tmp/%s", dir, foreign[i]);
+        write_file(p, "someone else's\n");
+        make_old(p);
+    }
+    /* A symlink with a temporary's name, to a file elsewhere: neither removed through. */
+    snprintf(other, sizeof other, "%s/precious", elsewhere);
+    write_file(other, "precious\n");
+    make_old(other);
+    snprintf(p, sizeof p, "%s/tmp/blvl-9.9.1234567890123456789.tmp", dir);
+    CHECK_EQ_INT(symlink(other, p), 0);
+    /* The cache's own: an old one (removed) and a fresh one (another process writing it). */
+    char old_tmp[700], new_tmp[700];
+    snprintf(old_tmp, sizeof old_tmp, "%s/tmp/blvl-77.0.1700000000123456789.tmp", dir);
+    write_file(old_tmp, "left by a process that died\n");
+    make_old(old_tmp);
+    snprintf(new_tmp, sizeof new_tmp, "%s/tmp/blvl-78.0.1700000000123456789.tmp", dir);
+    write_file(new_tmp, "being written\n");
+
+    blvl__cache *c = NULL;
+    blvl_error err;
+    warned w = {0};
+    CHECK_EQ_INT(blvl__cache_open_warn(&c, dir, 0, &opt->allocator, on_warn, &w, &err), BLVL_OK);
+    CHECK(!exists(old_tmp));
+    CHECK(exists(new_tmp));
+    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++) {
+        snprintf(p, sizeof p, "%s/tmp/%s", dir, foreign[i]);
+        CHECK(exists(p));
+    }
+    CHECK(exists(other));
+    snprintf(p, sizeof p, "%s/tmp/blvl-9.9.1234567890123456789.tmp", dir);
+    CHECK(S_ISLNK(mode_of(p))); /* a symlink is not a temporary the cache wrote */
+    CHECK_EQ_INT(w.n, 0);
+    /* And the cache still works beside them. */
+    uint8_t data[200], d[16], got[200];
+    payload(data, sizeof data, 60, d);
+    blvl__cache_put_section(c, d, data, sizeof data);
+    CHECK(blvl__cache_get_section(c, d, got, sizeof got));
+    blvl__cache_close(c);
+    rm_rf(elsewhere);
+}
+
+/* DIR/tmp a symlink to another folder (a planted `shared/tmp -> elsewhere`, or BLVL_CACHE=$HOME
+ * with ~/tmp a link): never followed. Nothing there is removed, nothing is written there, the
+ * cache says so once, and gets still work. */
+static void test_tmp_symlink(const char *dir, const blvl_options *opt) {
+    char elsewhere[700], p[800], kept[800];
+    snprintf(elsewhere, sizeof elsewhere, "%s-elsewhere", dir);
+    mkdir(elsewhere, 0700);
+    /* Old files there, one of them even named as the cache names its temporaries. */
+    snprintf(kept, sizeof kept, "%s/blvl-5.0.1700000000123456789.tmp", elsewhere);
+    write_file(kept, "another user's\n");
+    make_old(kept);
+    snprintf(p, sizeof p, "%s/report.txt", elsewhere);
+    write_file(p, "another user's\n");
+    make_old(p);
+
+    /* A section put before the link was planted. */
+    uint8_t data[200], d[16], got[200];
+    payload(data, sizeof data, 61, d);
+    blvl__cache *c = NULL;
+    blvl_error err;
+    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    blvl__cache_put_section(c, d, data, sizeof data);
+    blvl__cache_close(c);
+    char tmp[700];
+    snprintf(tmp, sizeof tmp, "%s/tmp", dir);
+    rm_rf(tmp);
+    CHECK_EQ_INT(symlink(elsewhere, tmp), 0);
+
+    warned w = {0};
+    CHECK_EQ_INT(blvl__cache_open_warn(&c, dir, 0, &opt->allocator, on_warn, &w, &err), BLVL_OK);
+    CHECK(exists(kept));
+    CHECK(exists(p));
+    CHECK(blvl__cache_get_section(c, d, got, sizeof got)); /* gets still work */
+    CHECK_MEM(got, data, sizeof data);
+    uint8_t d2[16];
+    payload(data, sizeof data, 62, d2);
+    blvl__cache_put_section(c, d2, data, sizeof data); /* not written (not through the link) */
+    blvl__cache_put_section(c, d2, data, sizeof data);
+    CHECK(!exists(section_path(dir, d2)));
+    CHECK(S_ISLNK(mode_of(tmp)));
+    DIR *e = opendir(elsewhere);
+    int n = 0;
+    for (struct dirent *de; e && (de = readdir(e)) != NULL;)
+        n += de->d_name[0] != '.';
+    if (e)
+        closedir(e);
+    CHECK_EQ_INT(n, 2);   /* nothing added there either */
+    CHECK_EQ_INT(w.n, 1); /* said once */
+    CHECK(strstr(w.last, "/tmp is a symlink") != NULL);
+    blvl__cache_close(c);
+    rm_rf(elsewhere);
+}
+
+static void sigalrm_fail(int sig) {
+    (void)sig;
+    static const char msg[] = "test_http_cache: a get blocked on a FIFO\n";
+    if (write(2, msg, sizeof msg - 1) < 0) {
+    }
+    _exit(2);
+}
+
+/* Something that is not a regular file at an entry's name: a FIFO (open() without O_NONBLOCK
+ * would wait forever for a writer), a folder, a symlink. Each is a miss, said once, and the
+ * put after the fetch replaces it, so the next get is a hit. A folder with files in it is
+ * left alone (the cache removes only what it wrote), and said so. */
+static void test_foreign_entries(const char *dir, const blvl_options *opt) {
+    blvl__cache *c = NULL;
+    blvl_error err;
+    warned w = {0};
+    CHECK_EQ_INT(blvl__cache_open_warn(&c, dir, 0, &opt->allocator, on_warn, &w, &err), BLVL_OK);
+    uint8_t data[4][500], d[4][16], got[500];
+    for (unsigned i = 0; i < 4; i++)
+        payload(data[i], 500, 70 + i, d[i]);
+    char fan[700];
+    for (unsigned i = 0; i < 4; i++) {
+        snprintf(fan, sizeof fan, "%s", section_path(dir, d[i]));
+        *strrchr(fan, '/') = '\0';
+        mkdir(fan, 0700);
+    }
+    CHECK_EQ_INT(mkfifo(section_path(dir, d[0]), 0600), 0);
+    CHECK_EQ_INT(mkdir(section_path(dir, d[1]), 0700), 0);
+    CHECK_EQ_INT(symlink("/dev/zero", section_path(dir, d[2])), 0);
+    char inner[800];
+    CHECK_EQ_INT(mkdir(section_path(dir, d[3]), 0700), 0);
+    snprintf(inner, sizeof inner, "%s/theirs", section_path(dir, d[3]));
+    write_file(inner, "a file someone keeps here\n");
+
+    /* The FIFO: bounded by an alarm (the old code blocked in open() for ever). */
+    signal(SIGALRM, sigalrm_fail);
+    alarm(10);
+    CHECK(!blvl__cache_get_section(c, d[0], got, sizeof got));
+    alarm(0);
+    signal(SIGALRM, SIG_DFL);
+    CHECK_EQ_INT(w.n, 1);
+    CHECK(strstr(w.last, "is a FIFO, not a file") != NULL);
+    CHECK(!blvl__cache_get_section(c, d[1], got, sizeof got));
+    CHECK(!blvl__cache_get_section(c, d[2], got, sizeof got));
+    CHECK_EQ_INT(w.n, 1); /* once per cache */
+    /* A get leaves them (the put replaces them in one rename; a failed fetch removes nothing). */
+    CHECK(S_ISFIFO(mode_of(section_path(dir, d[0]))));
+    CHECK(S_ISDIR(mode_of(section_path(dir, d[1]))));
+    CHECK(S_ISLNK(mode_of(section_path(dir, d[2]))));
+    for (unsigned i = 0; i < 3; i++) {
+        blvl__cache_put_section(c, d[i], data[i], 500);
+        CHECK(S_ISREG(mode_of(section_path(dir, d[i]))));
+        memset(got, 0, sizeof got);
+        CHECK(blvl__cache_get_section(c, d[i], got, sizeof got));
+        CHECK_MEM(got, data[i], 500);
+    }
+    /* The folder with a file in it: kept as it is, the entry not kept, said once. */
+    CHECK(!blvl__cache_get_section(c, d[3], got, sizeof got));
+    blvl__cache_put_section(c, d[3], data[3], 500);
+    CHECK(S_ISDIR(mode_of(section_path(dir, d[3]))));
+    CHECK(exists(inner));
+    CHECK_EQ_INT(w.n, 2);
+    CHECK(strstr(w.last, "is a folder with files in it") != NULL);
+    CHECK(!blvl__cache_get_section(c, d[3], got, sizeof got));
+    blvl__cache_close(c);
+    /* A cache without a hook is as safe, and quiet. */
+    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    unlink(section_path(dir, d[0]));
+    CHECK_EQ_INT(mkfifo(section_path(dir, d[0]), 0600), 0);
+    signal(SIGALRM, sigalrm_fail);
+    alarm(10);
+    CHECK(!blvl__cache_get_section(c, d[0], got, sizeof got));
+    alarm(0);
+    signal(SIGALRM, SIG_DFL);
+    blvl__cache_close(c);
+}
+
+/* New folders are the user's alone (0700) whatever the umask, unless the parent is setgid (a
+ * folder shared by a group): then 0770, and the setgid bit passes on. */
+static void test_modes(const char *base, const blvl_options *opt) {
+    mode_t old = umask(0);
+    char dir[600], p[700];
+    snprintf(dir, sizeof dir, "%s/modes/a/b", base);
+    blvl__cache *c = NULL;
+    blvl_error err;
+    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    uint8_t data[64], d[16];
+    payload(data, sizeof data, 80, d);
+    blvl__cache_put_section(c, d, data, sizeof data);
+    blvl__cache_close(c);
+    char fan[700];
+    snprintf(fan, sizeof fan, "%s", section_path(dir, d));
+    *strrchr(fan, '/') = '\0';
+    const char *subs[] = {"/..", "", "/sections", "/tables", "/tmp"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(p, sizeof p, "%s%s", dir, subs[i]);
+        CHECK_EQ_INT(mode_of(p) & 07777, 0700);
+    }
+    CHECK_EQ_INT(mode_of(fan) & 07777, 0700);
+
+    /* A group's shared folder: setgid. */
+    snprintf(p, sizeof p, "%s/group", base);
+    CHECK_EQ_INT(mkdir(p, 0770), 0);
+    CHECK_EQ_INT(chmod(p, 02770), 0);
+    snprintf(dir, sizeof dir, "%s/group/cache", base);
+    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    blvl__cache_put_section(c, d, data, sizeof data);
+    blvl__cache_close(c);
+    snprintf(fan, sizeof fan, "%s", section_path(dir, d));
+    *strrchr(fan, '/') = '\0';
+    CHECK_EQ_INT(mode_of(dir) & 0777, 0770);
+    CHECK(mode_of(dir) & S_ISGID);
+    CHECK_EQ_INT(mode_of(fan) & 0777, 0770);
+    umask(old);
+}
+
 int main(void) {
     char base[] = "/tmp/blvl-cache-test.XXXXXX";
     if (!mkdtemp(base))
@@ -406,6 +673,15 @@ int main(void) {
     }
     test_unusable(base, &opt);
     test_default_dir(base, &opt);
+    const char *names2[] = {"tmp-foreign", "tmp-symlink", "foreign-entries"};
+    void (*tests2[])(const char *, const blvl_options *) = {test_tmp_foreign, test_tmp_symlink,
+                                                            test_foreign_entries};
+    for (int i = 0; i < 3; i++) {
+        char dir[600];
+        snprintf(dir, sizeof dir, "%s/%s", base, names2[i]);
+        tests2[i](dir, &opt);
+    }
+    test_modes(base, &opt);
     CHECK(count.calls > 0); /* the eviction listings went through the allocator */
     CHECK_EQ_INT(count.live, 0);
     CHECK_EQ_INT(count.bad_free, 0);

@@ -4,7 +4,9 @@
 # read with the cache, then edited on the server outside identity, is read again: only the
 # header and table request and the new section go over the network. Two levels that share a
 # section download it once. A damaged cache file is detected, fetched again and replaced.
-# Without the cache, everything is fetched each time. Skipped (77) without nginx.
+# Without the cache, everything is fetched each time. The cache folder holds only what the
+# cache wrote: a FIFO or a folder at an entry is replaced (and said once), a symlink at tmp is
+# not followed, new folders are 0700. Skipped (77) without nginx.
 . "$BLVL_SRC/tests/support/cli.sh"
 . "$BLVL_SRC/tests/support/nginx.sh"
 cli_workdir
@@ -150,6 +152,61 @@ nginx_log_clear
 ok "long table, second open: ls over HTTP" cmp want.txt got.txt
 ok "long table, second open: the first request alone (asked: $(ranges | tr '\n' ' '))" \
     test "$(nginx_requests)" = 1
+unset BLVL_CACHE
+
+# 9. The cache folder holds only what the cache wrote (docs/HTTP.md, "The cache"). Every
+# command bounded: a FIFO used to hang a read for ever.
+printf '#!/bin/sh\nexec timeout 30 "%s" "$@"\n' "$blvl" >bounded
+chmod +x bounded
+same_file() { test -f "$1" && cmp "$1" "$2"; } # never opens a FIFO (cmp would wait for ever)
+export BLVL_CACHE=$work/cache
+cached=$BLVL_CACHE/sections/${a_digest:0:2}/$a_digest
+"$blvl" cat www/lvl.blvl game.a >local.bin
+rm -f "$cached"
+mkfifo "$cached"
+nginx_log_clear
+blvl=./bounded rc 0 cat "$u" game.a
+ok "FIFO at an entry: cat gives the right bytes" cmp out local.bin
+has err "blvl: warning: cache: $BLVL_CACHE/sections/${a_digest:0:2}/$a_digest is a FIFO, not a file: taken as a miss, fetched and put in its place"
+ok "FIFO at an entry: said once" test "$(wc -l <err)" = 1
+ok "FIFO at an entry: fetched again (asked: $(ranges | tr '\n' ' '))" \
+    test "$(ranges)" = "$a_off-$((a_off + a_packed - 1))"
+ok "FIFO at an entry: replaced by the section" same_file "$cached" a.packed
+nginx_log_clear
+blvl=./bounded rc 0 cat "$u" game.a
+ok "FIFO replaced: the next read is from the cache, quiet" test ! -s err -a -z "$(ranges)"
+# An empty folder at an entry's name: replaced, not fetched at every read.
+rm -f "$cached"
+mkdir "$cached"
+blvl=./bounded rc 0 cat "$u" game.a
+has err "is a folder, not a file"
+ok "folder at an entry: replaced by the section" same_file "$cached" a.packed
+nginx_log_clear
+blvl=./bounded rc 0 cat "$u" game.a
+ok "folder replaced: the next read is from the cache" test -z "$(ranges)"
+# DIR/tmp a symlink to someone else's folder: not followed, nothing there removed or written,
+# said once; reads still work (without caching).
+mkdir elsewhere
+echo theirs >elsewhere/blvl-1.0.1700000000123456789.tmp
+echo theirs >elsewhere/notes
+touch -d '2 hours ago' elsewhere/*
+export BLVL_CACHE=$work/cache5
+mkdir -p "$BLVL_CACHE"
+ln -s "$work/elsewhere" "$BLVL_CACHE/tmp"
+blvl=./bounded rc 0 cat "$u" game.b
+has err "blvl: warning: cache: $BLVL_CACHE/tmp is a symlink, not a folder: not used"
+ok "tmp symlink: said once" test "$(wc -l <err)" = 1
+ok "tmp symlink: the other folder's files survive" \
+    test -f elsewhere/notes -a -f elsewhere/blvl-1.0.1700000000123456789.tmp
+ok "tmp symlink: nothing written there" test "$(ls elsewhere | wc -l)" = 2
+ok "tmp symlink: the link stays" test -L "$BLVL_CACHE/tmp"
+# New folders are the user's alone.
+export BLVL_CACHE=$work/new/cache
+(umask 000 && "$blvl" cat "$u" game.a >/dev/null)
+for d in "$work/new" "$BLVL_CACHE" "$BLVL_CACHE/sections" "$BLVL_CACHE/sections/${a_digest:0:2}" \
+    "$BLVL_CACHE/tables" "$BLVL_CACHE/tmp"; do
+    ok "new folder ${d#"$work"/} is 0700 (umask 000)" test "$(stat -c %a "$d")" = 700
+done
 unset BLVL_CACHE
 
 cli_done test_http_cache_nginx

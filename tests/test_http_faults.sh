@@ -218,4 +218,66 @@ rc 1 fetch "$m" --want game.a --want game.b
 has err "blvl: $m: http: multipart boundary:"
 one_line "badmultipart"
 
+# Every command below is bounded (a hang is a failure, not a stuck test).
+printf '#!/bin/sh\nexec timeout 30 "%s" "$@"\n' "$blvl" >bounded
+chmod +x bounded
+
+# A server that sends one byte every 0.2 s: never silent for the stall time-out, far under the
+# minimum speed. With the speed time at 1 s and one retry, it is given up in two periods and
+# one pause (docs/HTTP.md, "Limits"): http-timeout naming the speed, well under the 30 s bound.
+fault_start trickle --interval 0.2
+t0=$(date +%s%N)
+blvl=./bounded BLVL_HTTP_SPEED_TIME_MS=1000 BLVL_HTTP_RETRIES=1 rc 1 info "$u"
+ms=$((($(date +%s%N) - t0) / 1000000))
+has err "blvl: $u: http-timeout:"
+has err "under the minimum speed of 1024 bytes a second for 1000 ms (after 1 retries)"
+one_line "trickle"
+ok "trickle: gave up in ${ms} ms (two 1 s periods and a 100 ms pause)" test "$ms" -lt 5000
+# The server logs an answer once the client has gone (its next byte fails): waited for.
+for _ in $(seq 40); do
+    [ "$(wc -l <flog)" = 2 ] && break
+    sleep 0.05
+done
+ok "trickle: asked twice" test "$(wc -l <flog)" = 2
+# fetch takes the same rule as options; --speed-limit 0 turns it off (the stall rule alone
+# would wait for ever: the total time-out ends it here).
+fault_start trickle --interval 0.2
+t0=$(date +%s%N)
+blvl=./bounded rc 1 fetch "$u" -o slow2.blvl --speed-limit 2048 --speed-time 800 --retries 0
+ms=$((($(date +%s%N) - t0) / 1000000))
+has err "under the minimum speed of 2048 bytes a second for 800 ms (after 0 retries)"
+ok "trickle fetch: gave up in ${ms} ms" test "$ms" -lt 4000
+no_files "trickle fetch" slow2.blvl
+fault_start trickle --interval 0.2
+blvl=./bounded rc 1 fetch "$u" -o slow3.blvl --speed-limit 0 --speed-time 800 --timeout 2500 --retries 0
+has err "http-timeout:"
+one_line "trickle without a minimum speed"
+# A bad value is refused.
+rc 2 fetch "$u" --speed-limit fast
+has err "--speed-limit wants bytes a second"
+
+# Redirects that are refused say why, not "HTTP 302".
+fault_start redirect --location file:///etc/passwd
+blvl=./bounded rc 1 info "$u"
+has err "blvl: $u: http: redirect refused: file scheme (Location file:///etc/passwd)"
+one_line "redirect file"
+fault_start redirect
+blvl=./bounded rc 1 info "$u"
+has err "blvl: $u: http: redirect refused: a loop (Location /lvl.blvl again)"
+one_line "redirect loop"
+fault_start redirect --location "http://127.0.0.1:$fport/lvl.blvl?x"
+blvl=./bounded rc 1 cat "$u" meta
+has err "http: redirect refused: a loop"
+empty_out "redirect loop cat"
+
+# A server that gzips what it serves (ranges included): named, not "the response ended after
+# N of 4096 bytes".
+fault_start gzip
+blvl=./bounded rc 1 info "$u"
+has err "blvl: $u: http: content-encoding gzip not accepted from $u"
+one_line "gzip"
+blvl=./bounded rc 1 fetch "$u" -o gz.blvl
+has err "content-encoding gzip not accepted"
+no_files "gzip fetch" gz.blvl
+
 cli_done test_http_faults

@@ -103,6 +103,19 @@ int main(void) {
     feed(&h, "HTTP/1.1 099 Low");
     CHECK(h.bad && h.status == 0);
 
+    /* Content-Encoding: kept lowercased to be named when refused (conn.c); control bytes
+     * replaced, a long value cut to fit; none after a new status line. */
+    blvl__http_head_reset(&h);
+    feed(&h, "HTTP/1.1 206 Partial Content");
+    CHECK(h.encoding[0] == 0);
+    feed(&h, "Content-Encoding:  GZip \r\n");
+    CHECK(strcmp(h.encoding, "gzip") == 0 && !h.bad);
+    feed(&h, "Content-Encoding: br\x01x-very-long-name-of-an-encoding-that-goes-on");
+    CHECK(strlen(h.encoding) == sizeof h.encoding - 1);
+    CHECK(strncmp(h.encoding, "br?x-very-long", 14) == 0);
+    feed(&h, "HTTP/1.1 200 OK");
+    CHECK(h.encoding[0] == 0);
+
     /* A line without its end, and bytes past `len` that must not be read. */
     blvl__http_head_reset(&h);
     const char buf[] = "ETag: \"ab\"GARBAGE";

@@ -20,6 +20,9 @@
 extern "C" {
 #endif
 
+/* A warning that fails nothing (the library prints nothing itself): one line, no newline. */
+typedef void (*blvl_warn_fn)(void *user, const char *message);
+
 /* What blvl_open_url and blvl_fetch_url do beyond blvl_options (NULL or zeroed = defaults). */
 typedef struct blvl_http_options {
     /* Sections fetched at open (adjacent ones merged into one range request); the others are
@@ -35,8 +38,9 @@ typedef struct blvl_http_options {
      * 0 = no cap. */
     uint64_t max_bytes;
     /* Transient failures (connection refused or cut, 408, 429, 5xx, a stall) retried this many
-     * times with doubling backoff from retry_delay_ms; a cut transfer resumes from its last
-     * byte. 0 = 4 retries, 100 ms first delay; BLVL_HTTP_NO_RETRY for none. */
+     * times with doubling backoff from retry_delay_ms, each pause at most 30 s (or
+     * retry_delay_ms when that is longer); a cut transfer resumes from its last byte. 0 = 4
+     * retries, 100 ms first delay; BLVL_HTTP_NO_RETRY for none. */
     unsigned retries;
     uint32_t retry_delay_ms;
     /* The content-addressed cache: NULL = no cache; "" = $XDG_CACHE_HOME/blvl (else
@@ -46,9 +50,20 @@ typedef struct blvl_http_options {
     /* Bytes received so far out of the bytes the current request expects (0 when unknown). */
     blvl_progress_fn progress;
     void *progress_user;
+    /* The minimum speed (curl's --speed-limit / --speed-time): a transfer that moves fewer
+     * than speed_limit bytes a second on average over speed_time_ms fails as a stall does
+     * (and is retried). 0 = 1024 bytes a second over 30 000 ms; speed_limit
+     * BLVL_HTTP_NO_SPEED_LIMIT for none. */
+    uint32_t speed_limit;
+    uint32_t speed_time_ms;
+    /* Things that fail nothing but a user should hear of (the cache folder holding something
+     * it did not write: docs/HTTP.md, "The cache"), each kind once. NULL = not reported. */
+    blvl_warn_fn warn;
+    void *warn_user;
 } blvl_http_options;
 
 #define BLVL_HTTP_NO_RETRY (~0u)
+#define BLVL_HTTP_NO_SPEED_LIMIT (~0u)
 
 /* What the network and the cache did for a level (or a fetch), for the caller and for tests. */
 typedef struct blvl_http_stats {

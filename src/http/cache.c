@@ -19,13 +19,23 @@
  * overshoot the cap by what they put between two listings.
  *
  * Nothing here fails its caller: a directory that cannot be made, opened or written means no
- * caching, a damaged entry is removed and is a miss. */
+ * caching, a damaged entry is removed and is a miss.
+ *
+ * The folder may be shared, or be a folder of the user's own ($HOME): the cache touches only
+ * what it wrote. Temporaries are removed only when their name is one this file makes
+ * (tmp_name_ok); every folder is opened one component at a time with O_NOFOLLOW, so a symlink
+ * planted at `tmp`, `sections`, `tables` or a fan-out folder is never followed (a `tmp` that is
+ * not a real folder turns puts off); an entry is looked at with fstatat before it is opened,
+ * then opened O_NONBLOCK, so a FIFO or a device at an entry's name cannot hang a read: anything
+ * that is not a regular file is a miss, and the put that follows replaces it. New folders are
+ * 0700, or 0770 under a setgid parent (a folder shared by a group, by the usual convention). */
 #include "http/cache.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,13 +50,21 @@
 #define CACHE_DEFAULT_MAX (1ull << 30)
 #define TMP_STALE_SECONDS 3600 /* a temporary this old was left by a process that died */
 #define REL_MAX 80             /* "tables/" + 32 + "-" + 32, with room */
+#define TMP_PREFIX "blvl-"     /* temporaries: blvl-PID.SEQ.NANOSECONDS.tmp */
+#define TMP_SUFFIX ".tmp"
+#define DIR_OPEN (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
 struct blvl__cache {
     blvl_allocator a;
     int dirfd; /* -1: no caching */
+    int tmpfd; /* DIR/tmp, opened without following a symlink; -1: no puts */
     uint64_t max_bytes;
     uint64_t bytes; /* entries' bytes: the last listing plus this cache's puts since */
     uint64_t seq;   /* temporaries' names */
+    blvl_warn_fn warn;
+    void *warn_user;
+    bool warned_tmp, warned_entry, warned_dir; /* each said once per cache */
+    char path[PATH_MAX];                       /* for messages */
 };
 
 /* One entry found by a listing. */
@@ -107,11 +125,145 @@ static struct timespec now(void) {
     return ts;
 }
 
+/* A warning through the caller's hook (the library prints nothing itself), once per kind per
+ * cache: a command opening one level says it once. */
+static void say(blvl__cache *c, bool *once, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(blvl__cache *c, bool *once, const char *fmt, ...) {
+    if (!c->warn || *once)
+        return;
+    *once = true;
+    char msg[PATH_MAX + 256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    c->warn(c->warn_user, msg);
+}
+
+static const char *kind_of(mode_t m) {
+    return S_ISDIR(m)                 ? "folder"
+           : S_ISLNK(m)               ? "symlink"
+           : S_ISFIFO(m)              ? "FIFO"
+           : S_ISSOCK(m)              ? "socket"
+           : S_ISCHR(m) || S_ISBLK(m) ? "device"
+                                      : "special file";
+}
+
+/* ---- folders ----------------------------------------------------------------------------- */
+
+/* A new folder's mode: the user's alone, unless its parent is setgid (a folder shared by a
+ * group, by the usual convention: the group then keeps access, and Linux passes the setgid
+ * bit and the group on). */
+static mode_t folder_mode(int parent_fd) {
+    struct stat sb;
+    if (fstat(parent_fd, &sb) == 0 && (sb.st_mode & S_ISGID))
+        return 0770;
+    return 0700;
+}
+
+/* The folder `path` (components separated by '/', relative to the cache directory), opened one
+ * component at a time without following a symlink; missing components made when `make`. -1
+ * (errno set) when a component is missing, a symlink or not a folder. */
+static int open_folder(const blvl__cache *c, const char *path, size_t len, bool make) {
+    int fd = c->dirfd;
+    size_t i = 0;
+    while (i < len) {
+        char comp[REL_MAX];
+        size_t n = 0;
+        while (i < len && path[i] != '/' && n + 1 < sizeof comp)
+            comp[n++] = path[i++];
+        comp[n] = '\0';
+        i++; /* past the '/' */
+        int next = openat(fd, comp, DIR_OPEN);
+        if (next < 0 && errno == ENOENT && make) {
+            (void)mkdirat(fd, comp, folder_mode(fd));
+            next = openat(fd, comp, DIR_OPEN);
+        }
+        int e = errno;
+        if (fd != c->dirfd)
+            close(fd);
+        if (next < 0) {
+            errno = e;
+            return -1;
+        }
+        fd = next;
+    }
+    return fd == c->dirfd ? fcntl(c->dirfd, F_DUPFD_CLOEXEC, 0) : fd;
+}
+
+/* The folder holding entry `rel`, opened as above; *leaf is the entry's name in it. */
+static int open_parent(const blvl__cache *c, const char *rel, const char **leaf, bool make) {
+    const char *slash = strrchr(rel, '/');
+    *leaf = slash ? slash + 1 : rel;
+    return open_folder(c, rel, slash ? (size_t)(slash - rel) : 0, make);
+}
+
+/* `name` is one the cache gives its temporaries (write_entry): blvl-PID.SEQ.NANOSECONDS.tmp.
+ * Only such names are ever removed from DIR/tmp. */
+static size_t digits(const char *s) {
+    size_t n = 0;
+    while (s[n] >= '0' && s[n] <= '9')
+        n++;
+    return n;
+}
+
+static bool tmp_name_ok(const char *n) {
+    size_t p = strlen(TMP_PREFIX), k;
+    if (strncmp(n, TMP_PREFIX, p) != 0)
+        return false;
+    n += p;
+    for (int field = 0; field < 2; field++) {
+        k = digits(n);
+        if (k == 0 || n[k] != '.')
+            return false;
+        n += k + 1;
+    }
+    k = digits(n);
+    return k >= 10 && strcmp(n + k, TMP_SUFFIX) == 0;
+}
+
+/* DIR/tmp, made when missing, never through a symlink. Anything else at that name (a planted
+ * `tmp -> elsewhere`, a file) turns puts off, with a warning: the cache writes and removes
+ * temporaries only in a folder it can trust to be its own. */
+static int open_tmp(blvl__cache *c) {
+    int fd = open_folder(c, "tmp", 3, true);
+    if (fd < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+        struct stat sb;
+        const char *what = "not a folder";
+        if (fstatat(c->dirfd, "tmp", &sb, AT_SYMLINK_NOFOLLOW) == 0)
+            what = kind_of(sb.st_mode);
+        say(c, &c->warned_tmp,
+            "cache: %s/tmp is a %s, not a folder: not used (nothing is written to the cache, "
+            "nothing there is removed)",
+            c->path, what);
+    }
+    return fd;
+}
+
 /* Marks an entry used now (access and modification time both). */
 static void touch(const blvl__cache *c, const char *rel) {
+    const char *leaf;
+    int pfd = open_parent(c, rel, &leaf, false);
+    if (pfd < 0)
+        return;
     struct timespec ts[2];
     ts[0] = ts[1] = now();
-    (void)utimensat(c->dirfd, rel, ts, 0);
+    (void)utimensat(pfd, leaf, ts, AT_SYMLINK_NOFOLLOW);
+    close(pfd);
+}
+
+/* unlinkat for an entry, through its folder opened without following symlinks. */
+static int unlink_entry(const blvl__cache *c, const char *rel) {
+    const char *leaf;
+    int pfd = open_parent(c, rel, &leaf, false);
+    if (pfd < 0)
+        return -1;
+    int r = unlinkat(pfd, leaf, 0);
+    int e = errno;
+    close(pfd);
+    errno = e;
+    return r;
 }
 
 static void forget(blvl__cache *c, uint64_t size) {
@@ -121,7 +273,7 @@ static void forget(blvl__cache *c, uint64_t size) {
 /* Removes a damaged entry. Another process may have just renamed a good one into its place:
  * that costs a fetch later, never a wrong byte (every get re-checks). */
 static void drop(blvl__cache *c, const char *rel, uint64_t size) {
-    if (unlinkat(c->dirfd, rel, 0) == 0)
+    if (unlink_entry(c, rel) == 0)
         forget(c, size);
 }
 
@@ -151,7 +303,7 @@ static void list_push(item_list *l, const char *rel, const struct stat *sb) {
 
 /* Adds the entries of folder `sub` to the total and, with `l`, to the list. */
 static uint64_t list_folder(const blvl__cache *c, const char *sub, bool tables, item_list *l) {
-    int fd = openat(c->dirfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = open_folder(c, sub, strlen(sub), false);
     if (fd < 0)
         return 0;
     DIR *d = fdopendir(fd);
@@ -180,7 +332,7 @@ static uint64_t list_folder(const blvl__cache *c, const char *sub, bool tables, 
 /* The bytes of every entry (and, with `l`, the entries themselves). */
 static uint64_t list_all(const blvl__cache *c, item_list *l) {
     uint64_t total = list_folder(c, "tables", true, l);
-    int fd = openat(c->dirfd, "sections", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = open_folder(c, "sections", 8, false);
     if (fd < 0)
         return total;
     DIR *d = fdopendir(fd);
@@ -200,9 +352,12 @@ static uint64_t list_all(const blvl__cache *c, item_list *l) {
     return total;
 }
 
-/* Temporaries left by processes that died while writing. */
+/* Temporaries left by processes that died while writing: regular files older than an hour
+ * whose name is one write_entry makes. Nothing else in DIR/tmp is touched. */
 static void clean_tmp(const blvl__cache *c) {
-    int fd = openat(c->dirfd, "tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (c->tmpfd < 0)
+        return;
+    int fd = openat(c->tmpfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* fdopendir owns it */
     if (fd < 0)
         return;
     DIR *d = fdopendir(fd);
@@ -214,8 +369,8 @@ static void clean_tmp(const blvl__cache *c) {
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         struct stat sb;
-        if (e->d_name[0] == '.' || fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
-            !S_ISREG(sb.st_mode))
+        if (!tmp_name_ok(e->d_name) ||
+            fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(sb.st_mode))
             continue;
         if (sb.st_mtim.tv_sec < limit)
             (void)unlinkat(dirfd(d), e->d_name, 0);
@@ -241,7 +396,7 @@ static void evict(blvl__cache *c) {
         uint64_t goal = c->max_bytes - c->max_bytes / 16;
         qsort(l.v, l.n, sizeof *l.v, item_order);
         for (size_t i = 0; i < l.n && total > goal; i++) {
-            int r = unlinkat(c->dirfd, l.v[i].rel, 0);
+            int r = unlink_entry(c, l.v[i].rel);
             if (r == 0 || errno == ENOENT) /* gone either way */
                 total -= l.v[i].size;
         }
@@ -283,45 +438,94 @@ static bool write_all(int fd, const void *buf, uint64_t size) {
     return true;
 }
 
-typedef enum { ENTRY_READ, ENTRY_MISSING, ENTRY_DAMAGED } entry_state;
+/* ENTRY_FOREIGN: something that is not a regular file (a FIFO, a folder, a symlink, a device)
+ * sits at the entry's name. It is a miss; the put that follows the fetch replaces it. */
+typedef enum { ENTRY_READ, ENTRY_MISSING, ENTRY_DAMAGED, ENTRY_FOREIGN } entry_state;
 
 /* Reads an entry whose file must hold exactly `size` bytes then `tail_size` more (into
- * `tail`). A file of any other length is damaged; *file_size says how long it was. */
-static entry_state read_entry(const blvl__cache *c, const char *rel, void *buf, uint64_t size,
-                              void *tail, uint64_t tail_size, uint64_t *file_size) {
+ * `tail`). A file of any other length is damaged; *file_size says how long it was. The name
+ * is looked at before it is opened, and opened non-blocking: a FIFO (or a device) at an
+ * entry's name would otherwise block open() forever, before any type check could run. */
+static entry_state read_entry(blvl__cache *c, const char *rel, void *buf, uint64_t size, void *tail,
+                              uint64_t tail_size, uint64_t *file_size) {
     *file_size = 0;
-    int fd = openat(c->dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
+    const char *leaf;
+    int pfd = open_parent(c, rel, &leaf, false);
+    if (pfd < 0)
         return ENTRY_MISSING;
     struct stat sb;
-    entry_state st = ENTRY_DAMAGED;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        close(fd);
-        return ENTRY_MISSING;
+    entry_state st = ENTRY_MISSING;
+    int fd = -1;
+    if (fstatat(pfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+        goto done;
+    st = ENTRY_FOREIGN;
+    if (!S_ISREG(sb.st_mode))
+        goto done;
+    fd = openat(pfd, leaf, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        st = errno == ENOENT || errno == EACCES ? ENTRY_MISSING : ENTRY_FOREIGN;
+        goto done;
     }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) /* swapped since the fstatat */
+        goto done;
+    st = ENTRY_DAMAGED;
     *file_size = (uint64_t)sb.st_size;
     if (*file_size == size + tail_size && read_all(fd, buf, size, 0) &&
         read_all(fd, tail, tail_size, size))
         st = ENTRY_READ;
-    close(fd);
+done:
+    if (st == ENTRY_FOREIGN)
+        say(c, &c->warned_entry,
+            "cache: %s/%s is a %s, not a file: taken as a miss, fetched and put in its place",
+            c->path, rel, kind_of(sb.st_mode));
+    if (fd >= 0)
+        close(fd);
+    close(pfd);
     return st;
 }
 
-/* Writes `data` then `tail` to a temporary, marks it used now, renames it to `rel`. */
+/* Renames temporary `tmp` over entry `leaf` of folder `pfd`. Rename replaces a FIFO, a
+ * symlink or a stale file at that name, not a folder: an empty folder is removed first; a
+ * folder with something in it is left alone (the cache removes only what it wrote), said
+ * once, and the entry is not kept. */
+static bool place(blvl__cache *c, const char *tmp, int pfd, const char *leaf, const char *rel) {
+    if (renameat(c->tmpfd, tmp, pfd, leaf) == 0)
+        return true;
+    if (errno != EISDIR && errno != ENOTEMPTY && errno != EEXIST)
+        return false;
+    if (unlinkat(pfd, leaf, AT_REMOVEDIR) == 0 && renameat(c->tmpfd, tmp, pfd, leaf) == 0)
+        return true;
+    say(c, &c->warned_dir,
+        "cache: %s/%s is a folder with files in it: not replaced, so that entry is not kept "
+        "(remove the folder)",
+        c->path, rel);
+    return false;
+}
+
+/* Writes `data` then `tail` to a temporary in DIR/tmp, marks it used now, renames it to
+ * `rel` (its folder made when missing). */
 static bool write_entry(blvl__cache *c, const char *rel, const void *data, uint64_t size,
                         const void *tail, uint64_t tail_size) {
+    if (c->tmpfd < 0)
+        return false;
+    const char *leaf;
+    int pfd = open_parent(c, rel, &leaf, true);
+    if (pfd < 0)
+        return false;
     char tmp[REL_MAX];
     int fd = -1;
     for (int attempt = 0; attempt < 8 && fd < 0; attempt++) {
         struct timespec t = now();
-        snprintf(tmp, sizeof tmp, "tmp/%ld.%llu.%lld%09ld", (long)getpid(),
+        snprintf(tmp, sizeof tmp, TMP_PREFIX "%ld.%llu.%lld%09ld" TMP_SUFFIX, (long)getpid(),
                  (unsigned long long)c->seq++, (long long)t.tv_sec, t.tv_nsec);
-        fd = openat(c->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        fd = openat(c->tmpfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST)
             break;
     }
-    if (fd < 0)
+    if (fd < 0) {
+        close(pfd);
         return false;
+    }
     bool ok = write_all(fd, data, size) && write_all(fd, tail, tail_size);
     if (ok) {
         struct timespec ts[2];
@@ -332,21 +536,27 @@ static bool write_entry(blvl__cache *c, const char *rel, const void *data, uint6
     if (close(fd) != 0)
         ok = false;
     if (ok)
-        ok = renameat(c->dirfd, tmp, c->dirfd, rel) == 0;
+        ok = place(c, tmp, pfd, leaf, rel);
     if (!ok)
-        (void)unlinkat(c->dirfd, tmp, 0);
+        (void)unlinkat(c->tmpfd, tmp, 0);
+    close(pfd);
     return ok;
 }
 
 /* True when `rel` already holds a file of `size` bytes (then marked used): a put need not
  * write it again. */
 static bool already_there(const blvl__cache *c, const char *rel, uint64_t size) {
-    struct stat sb;
-    if (fstatat(c->dirfd, rel, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(sb.st_mode) ||
-        (uint64_t)sb.st_size != size)
+    const char *leaf;
+    int pfd = open_parent(c, rel, &leaf, false);
+    if (pfd < 0)
         return false;
-    touch(c, rel);
-    return true;
+    struct stat sb;
+    bool there = fstatat(pfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
+                 (uint64_t)sb.st_size == size;
+    close(pfd);
+    if (there)
+        touch(c, rel);
+    return there;
 }
 
 static void put(blvl__cache *c, const char *rel, const void *data, uint64_t size, const void *tail,
@@ -355,15 +565,13 @@ static void put(blvl__cache *c, const char *rel, const void *data, uint64_t size
     if (c->dirfd < 0 || total > c->max_bytes || already_there(c, rel, total))
         return;
     if (!write_entry(c, rel, data, size, tail, tail_size)) {
-        /* The folder may be missing (a fan-out folder not made yet, or removed by hand). */
-        char dir[REL_MAX];
-        snprintf(dir, sizeof dir, "%s", rel);
-        char *slash = strrchr(dir, '/');
-        *slash = '\0';
-        (void)mkdirat(c->dirfd, "sections", 0777);
-        (void)mkdirat(c->dirfd, "tables", 0777);
-        (void)mkdirat(c->dirfd, "tmp", 0777);
-        (void)mkdirat(c->dirfd, dir, 0777);
+        /* DIR/tmp may have been removed by hand since the open: made again once. */
+        struct stat sb;
+        if (c->tmpfd >= 0 && fstat(c->tmpfd, &sb) == 0 && sb.st_nlink > 0)
+            return;
+        if (c->tmpfd >= 0)
+            close(c->tmpfd);
+        c->tmpfd = open_tmp(c);
         if (!write_entry(c, rel, data, size, tail, tail_size))
             return;
     }
@@ -393,19 +601,40 @@ static bool cache_path(const char *dir, char *buf, size_t cap) {
     return n > 0 && (size_t)n < cap;
 }
 
+/* One folder of the path, made with folder_mode's rule (its parent is `path` up to its last
+ * slash). */
+static void make_dir(const char *path) {
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", path);
+    char *slash = strrchr(parent, '/');
+    if (slash == parent)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    else
+        snprintf(parent, sizeof parent, ".");
+    int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (pfd < 0)
+        return;
+    (void)mkdir(path, folder_mode(pfd));
+    close(pfd);
+}
+
 /* mkdir -p: each missing folder of the path, then the path itself. */
 static void make_dirs(char *path) {
     for (char *p = path + 1; *p; p++)
         if (*p == '/') {
             *p = '\0';
-            (void)mkdir(path, 0777);
+            if (access(path, F_OK) != 0)
+                make_dir(path);
             *p = '/';
         }
-    (void)mkdir(path, 0777);
+    make_dir(path);
 }
 
-blvl_status blvl__cache_open(blvl__cache **out, const char *dir, uint64_t max_bytes,
-                             const blvl_allocator *a, blvl_error *err) {
+blvl_status blvl__cache_open_warn(blvl__cache **out, const char *dir, uint64_t max_bytes,
+                                  const blvl_allocator *a, blvl_warn_fn warn, void *warn_user,
+                                  blvl_error *err) {
     *out = NULL;
     blvl__cache *c = blvl__calloc(a, sizeof *c);
     if (!c)
@@ -413,16 +642,20 @@ blvl_status blvl__cache_open(blvl__cache **out, const char *dir, uint64_t max_by
     if (a)
         c->a = *a;
     c->dirfd = -1;
+    c->tmpfd = -1;
+    c->warn = warn;
+    c->warn_user = warn_user;
     c->max_bytes = max_bytes ? max_bytes : CACHE_DEFAULT_MAX;
-    char path[PATH_MAX];
-    if (cache_path(dir, path, sizeof path)) {
-        make_dirs(path);
-        c->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    /* The directory itself is the caller's choice, followed if it is a symlink; everything
+     * under it is opened without following one. */
+    if (cache_path(dir, c->path, sizeof c->path)) {
+        make_dirs(c->path);
+        c->dirfd = open(c->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     }
     if (c->dirfd >= 0) {
-        (void)mkdirat(c->dirfd, "sections", 0777);
-        (void)mkdirat(c->dirfd, "tables", 0777);
-        (void)mkdirat(c->dirfd, "tmp", 0777);
+        (void)mkdirat(c->dirfd, "sections", folder_mode(c->dirfd));
+        (void)mkdirat(c->dirfd, "tables", folder_mode(c->dirfd));
+        c->tmpfd = open_tmp(c);
         clean_tmp(c);
         c->bytes = list_all(c, NULL);
     }
@@ -431,9 +664,16 @@ blvl_status blvl__cache_open(blvl__cache **out, const char *dir, uint64_t max_by
     return BLVL_OK;
 }
 
+blvl_status blvl__cache_open(blvl__cache **out, const char *dir, uint64_t max_bytes,
+                             const blvl_allocator *a, blvl_error *err) {
+    return blvl__cache_open_warn(out, dir, max_bytes, a, NULL, NULL, err);
+}
+
 void blvl__cache_close(blvl__cache *c) {
     if (!c)
         return;
+    if (c->tmpfd >= 0)
+        close(c->tmpfd);
     if (c->dirfd >= 0)
         close(c->dirfd);
     blvl_allocator a = c->a;
@@ -448,7 +688,7 @@ bool blvl__cache_get_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SI
     section_rel(digest, rel);
     uint64_t file_size;
     entry_state st = read_entry(c, rel, buf, size, NULL, 0, &file_size);
-    if (st == ENTRY_MISSING)
+    if (st == ENTRY_MISSING || st == ENTRY_FOREIGN) /* a FOREIGN one is replaced by the put */
         return false;
     uint8_t got[BLVL_DIGEST_SIZE];
     if (st == ENTRY_READ) {
@@ -495,7 +735,7 @@ bool blvl__cache_get_table(blvl__cache *c, const uint8_t identity[BLVL_DIGEST_SI
     uint8_t tail[BLVL_DIGEST_SIZE], got[BLVL_DIGEST_SIZE];
     uint64_t file_size;
     entry_state st = read_entry(c, rel, buf, size, tail, sizeof tail, &file_size);
-    if (st == ENTRY_MISSING)
+    if (st == ENTRY_MISSING || st == ENTRY_FOREIGN) /* a FOREIGN one is replaced by the put */
         return false;
     if (st == ENTRY_READ) {
         blvl_digest(buf, (size_t)size, got);

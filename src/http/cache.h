@@ -14,13 +14,21 @@
 #include <stdint.h>
 
 #include "blvl/blvl.h"
+#include "blvl/http.h"
 
 typedef struct blvl__cache blvl__cache;
 
-/* dir "" = $XDG_CACHE_HOME/blvl, else $HOME/.cache/blvl; created when missing. max_bytes 0 =
+/* dir "" = $XDG_CACHE_HOME/blvl, else $HOME/.cache/blvl; created when missing (new folders
+ * 0700, 0770 under a setgid parent). max_bytes 0 =
  * 1 GiB. `a` may be NULL (malloc/free); the cache keeps a copy of it. */
 blvl_status blvl__cache_open(blvl__cache **out, const char *dir, uint64_t max_bytes,
                              const blvl_allocator *a, blvl_error *err);
+/* The same, with a hook for warnings (NULL: none): something at a name the cache uses that it
+ * did not write (a symlink or a file at DIR/tmp, a FIFO or a folder at an entry's name), each
+ * kind said once per cache. */
+blvl_status blvl__cache_open_warn(blvl__cache **out, const char *dir, uint64_t max_bytes,
+                                  const blvl_allocator *a, blvl_warn_fn warn, void *warn_user,
+                                  blvl_error *err);
 void blvl__cache_close(blvl__cache *c);
 
 /* A section's packed bytes into buf (exactly `size` bytes): true on a hit whose digest matched;

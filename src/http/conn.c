@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "common/alloc.h"
@@ -20,6 +21,10 @@
 #define STALL_MS_DEFAULT 30000u
 #define RETRIES_DEFAULT 4u
 #define RETRY_DELAY_MS_DEFAULT 100u
+#define RETRY_PAUSE_MAX_MS 30000u /* the doubling stops here (docs/HTTP.md, "Failures") */
+#define SPEED_LIMIT_DEFAULT 1024u /* bytes a second, on average over SPEED_MS_DEFAULT */
+#define SPEED_MS_DEFAULT 30000u
+#define REDIRECTS_MAX 5
 #define POLL_MS 50 /* how often a quiet transfer is checked for a stall */
 /* One request asks for at most this many ranges, in a Range header of at most this many
  * characters (docs/HTTP.md, "Limits"): servers cap both (nginx's header buffers, CDNs' range
@@ -33,6 +38,7 @@ struct blvl__conn {
     blvl_allocator a;
     char *url;
     uint32_t connect_ms, stall_ms, total_ms, retry_delay_ms;
+    uint32_t speed_limit, speed_ms; /* speed_limit 0: no minimum speed */
     unsigned retries;
     uint64_t max_bytes;
     blvl_progress_fn progress;
@@ -49,9 +55,17 @@ struct blvl__conn {
     blvl__conn_sink sink;
     void *sink_user;
     blvl__http_head head;
-    bool refused, stalled;
+    bool refused, stalled, slow;
     blvl_error refusal;
     uint64_t last_move_ns; /* when the last header or body byte came */
+    /* The minimum speed: bytes (header and body) since the current period of speed_ms began. */
+    uint64_t period_ns, period_bytes;
+    /* The Location headers of the request in flight (hashes, to tell a loop from a long
+     * chain; the last one's scheme and text for the message). */
+    uint64_t loc_hash[REDIRECTS_MAX + 2];
+    unsigned nloc;
+    bool loc_loop;
+    char loc_text[96], loc_scheme[16];
     char curl_err[CURL_ERROR_SIZE];
     /* The server answered 200 to several ranges: one range per request from then on. */
     bool one_range;
@@ -118,6 +132,11 @@ static int check_head(blvl__conn *c) {
     if (h->bad)
         return blvl__conn_refuse(c, BLVL_E_HTTP, "malformed %s header from %s", h->bad_what,
                                  c->url);
+    /* A compressed body holds none of the file's byte ranges (blvl never sends
+     * Accept-Encoding; docs/HTTP.md, "Serving levels"). */
+    if (h->encoding[0] && strcmp(h->encoding, "identity") != 0)
+        return blvl__conn_refuse(c, BLVL_E_HTTP, "content-encoding %s not accepted from %s",
+                                 h->encoding, c->url);
     bool ranged = c->next > 0 || c->req_end != UINT64_MAX;
     uint64_t total = 0;
     bool total_known = false;
@@ -207,10 +226,48 @@ static int check_head(blvl__conn *c) {
     return 0;
 }
 
+/* A Location header: remembered for the message of a refused redirect (curl follows the
+ * redirects; its own error would only say "HTTP 302"). */
+static void note_location(blvl__conn *c, const char *v, size_t len) {
+    while (len && (v[len - 1] == '\r' || v[len - 1] == '\n' || v[len - 1] == ' '))
+        len--;
+    while (len && (*v == ' ' || *v == '\t')) {
+        v++;
+        len--;
+    }
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (uint8_t)v[i]) * 1099511628211ull;
+    for (unsigned i = 0; i < c->nloc; i++)
+        if (c->loc_hash[i] == h)
+            c->loc_loop = true;
+    if (c->nloc < sizeof c->loc_hash / sizeof c->loc_hash[0])
+        c->loc_hash[c->nloc++] = h;
+    size_t k = 0; /* printable bytes only: the text goes into a message */
+    for (size_t i = 0; i < len && k + 1 < sizeof c->loc_text; i++)
+        c->loc_text[k++] = (v[i] >= 0x20 && v[i] < 0x7f) ? v[i] : '?';
+    c->loc_text[k] = '\0';
+    k = 0;
+    while (k < len && k + 1 < sizeof c->loc_scheme &&
+           ((v[k] >= 'a' && v[k] <= 'z') || (v[k] >= 'A' && v[k] <= 'Z') ||
+            (k > 0 && ((v[k] >= '0' && v[k] <= '9') || v[k] == '+' || v[k] == '-' || v[k] == '.'))))
+        k++;
+    if (k < len && v[k] == ':') {
+        for (size_t i = 0; i < k; i++)
+            c->loc_scheme[i] = (char)(v[i] | 0x20);
+        c->loc_scheme[k] = '\0';
+    } else {
+        c->loc_scheme[0] = '\0'; /* a relative reference: the same scheme */
+    }
+}
+
 static size_t on_header(char *buf, size_t size, size_t n, void *user) {
     blvl__conn *c = user;
     size_t len = size * n;
     c->last_move_ns = now_ns();
+    c->period_bytes += len;
+    if (len > 9 && (buf[0] | 0x20) == 'l' && strncasecmp(buf, "location:", 9) == 0)
+        note_location(c, buf + 9, len - 9);
     if (len >= 5 && memcmp(buf, "HTTP/", 5) == 0)
         c->head_checked = false;
     blvl__http_head_line(&c->head, buf, len);
@@ -228,6 +285,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *user) {
     blvl__conn *c = user;
     size_t len = size * n;
     c->last_move_ns = now_ns();
+    c->period_bytes += len;
     if (!c->head_checked && check_head(c) != 0)
         return 0;
     if (!c->resp_ok)
@@ -302,10 +360,22 @@ static CURLcode perform(blvl__conn *c) {
             }
         if (done || !running)
             break;
-        if (now_ns() - c->last_move_ns > (uint64_t)c->stall_ms * 1000000u) {
+        uint64_t t = now_ns();
+        if (t - c->last_move_ns > (uint64_t)c->stall_ms * 1000000u) {
             c->stalled = true;
             rc = CURLE_ABORTED_BY_CALLBACK;
             break;
+        }
+        /* The minimum speed, period by period from the request's start: fewer than
+         * speed_limit * speed_ms / 1000 bytes in one period ends the transfer as a stall. */
+        if (c->speed_limit && t - c->period_ns >= (uint64_t)c->speed_ms * 1000000u) {
+            if (c->period_bytes * 1000u < (uint64_t)c->speed_limit * c->speed_ms) {
+                c->slow = true;
+                rc = CURLE_ABORTED_BY_CALLBACK;
+                break;
+            }
+            c->period_ns = t;
+            c->period_bytes = 0;
         }
         if (curl_multi_poll(c->multi, NULL, 0, POLL_MS, NULL) != CURLM_OK) {
             rc = CURLE_FAILED_INIT;
@@ -339,6 +409,10 @@ blvl_status blvl__conn_new(blvl__conn **out, const char *url, const blvl_options
     c->max_bytes = h.max_bytes;
     c->retries = h.retries == BLVL_HTTP_NO_RETRY ? 0 : h.retries ? h.retries : RETRIES_DEFAULT;
     c->retry_delay_ms = h.retry_delay_ms ? h.retry_delay_ms : RETRY_DELAY_MS_DEFAULT;
+    c->speed_limit = h.speed_limit == BLVL_HTTP_NO_SPEED_LIMIT ? 0
+                     : h.speed_limit                           ? h.speed_limit
+                                                               : SPEED_LIMIT_DEFAULT;
+    c->speed_ms = h.speed_time_ms ? h.speed_time_ms : SPEED_MS_DEFAULT;
     c->progress = h.progress;
     c->progress_user = h.progress_user;
     c->t0_ns = now_ns();
@@ -355,7 +429,7 @@ blvl_status blvl__conn_new(blvl__conn **out, const char *url, const blvl_options
     curl_easy_setopt(k, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(k, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(k, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(k, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(k, CURLOPT_MAXREDIRS, (long)REDIRECTS_MAX);
     curl_easy_setopt(k, CURLOPT_CONNECTTIMEOUT_MS, (long)c->connect_ms);
     curl_easy_setopt(k, CURLOPT_BUFFERSIZE, 512L * 1024);
     curl_easy_setopt(k, CURLOPT_HEADERFUNCTION, on_header);
@@ -419,7 +493,13 @@ static CURLcode send_request(blvl__conn *c, const char *range, uint64_t left) {
     c->head_checked = false;
     c->resp_ok = false;
     c->stalled = false;
+    c->slow = false;
     c->last_move_ns = now_ns();
+    c->period_ns = c->last_move_ns;
+    c->period_bytes = 0;
+    c->nloc = 0;
+    c->loc_loop = false;
+    c->loc_text[0] = c->loc_scheme[0] = '\0';
     c->curl_err[0] = 0;
     c->stats.requests++;
     return perform(c);
@@ -430,6 +510,18 @@ static CURLcode send_request(blvl__conn *c, const char *range, uint64_t left) {
 static blvl_status failed_attempt(blvl__conn *c, CURLcode rc, long status, char *why,
                                   size_t why_len, bool *timeout, blvl_error *err) {
     *timeout = false;
+    /* A refused redirect: curl stops on it, and its status (302...) is not the reason. */
+    if (rc == CURLE_TOO_MANY_REDIRECTS) {
+        if (c->loc_loop)
+            return blvl__fail(err, BLVL_E_HTTP,
+                              "redirect refused: a loop (Location %s again) from %s", c->loc_text,
+                              c->url);
+        return blvl__fail(err, BLVL_E_HTTP, "redirect refused: more than %d redirects from %s",
+                          REDIRECTS_MAX, c->url);
+    }
+    if (rc == CURLE_UNSUPPORTED_PROTOCOL && c->nloc > 0)
+        return blvl__fail(err, BLVL_E_HTTP, "redirect refused: %s scheme (Location %s) from %s",
+                          c->loc_scheme[0] ? c->loc_scheme : "unknown", c->loc_text, c->url);
     if (status != 0 && status != 200 && status != 206) {
         if (status != 408 && status != 429 && status < 500)
             return blvl__fail(err, BLVL_E_HTTP, "HTTP %ld from %s", status, c->url);
@@ -437,6 +529,10 @@ static blvl_status failed_attempt(blvl__conn *c, CURLcode rc, long status, char 
     } else if (c->stalled) {
         *timeout = true;
         snprintf(why, why_len, "no byte for %u ms", c->stall_ms);
+    } else if (c->slow) {
+        *timeout = true;
+        snprintf(why, why_len, "under the minimum speed of %u bytes a second for %u ms",
+                 c->speed_limit, c->speed_ms);
     } else if (rc == CURLE_OPERATION_TIMEDOUT) {
         if (remaining_ms(c) == 0)
             return blvl__fail(err, BLVL_E_HTTP_TIMEOUT, "%s: the total time-out of %u ms passed",
@@ -452,19 +548,49 @@ static blvl_status failed_attempt(blvl__conn *c, CURLcode rc, long status, char 
     return BLVL_OK;
 }
 
-/* Before retry number attempt + 1: the error when retries are spent, else the pause (doubling,
- * cut to the total time left). */
-static blvl_status back_off(blvl__conn *c, unsigned attempt, uint64_t *delay, const char *why,
-                            bool timeout, blvl_error *err) {
+uint64_t blvl__conn_retry_pause_ms(uint32_t first_ms, unsigned attempt) {
+    uint64_t cap = first_ms > RETRY_PAUSE_MAX_MS ? first_ms : RETRY_PAUSE_MAX_MS;
+    uint64_t pause = first_ms;
+    for (unsigned i = 0; i < attempt && pause < cap; i++)
+        pause *= 2;
+    return pause < cap ? pause : cap;
+}
+
+uint64_t blvl__conn_budget_ms(const blvl_http_options *http) {
+    blvl_http_options h = {0};
+    if (http)
+        h = *http;
+    unsigned retries = h.retries == BLVL_HTTP_NO_RETRY ? 0
+                       : h.retries                     ? h.retries
+                                                       : RETRIES_DEFAULT;
+    uint32_t first = h.retry_delay_ms ? h.retry_delay_ms : RETRY_DELAY_MS_DEFAULT;
+    if (h.speed_limit == BLVL_HTTP_NO_SPEED_LIMIT)
+        return UINT64_MAX; /* a server that trickles is never given up on */
+    uint64_t attempt = h.stall_timeout_ms ? h.stall_timeout_ms : STALL_MS_DEFAULT;
+    uint64_t speed = h.speed_time_ms ? h.speed_time_ms : SPEED_MS_DEFAULT;
+    if (speed < attempt)
+        attempt = speed;
+    uint64_t total = 0;
+    for (unsigned i = 0; i <= retries; i++) {
+        total += attempt + POLL_MS;
+        if (i < retries)
+            total += blvl__conn_retry_pause_ms(first, i);
+    }
+    return total;
+}
+
+/* Before retry number attempt + 1: the error when retries are spent, else the pause (doubling
+ * up to RETRY_PAUSE_MAX_MS, cut to the total time left). */
+static blvl_status back_off(blvl__conn *c, unsigned attempt, const char *why, bool timeout,
+                            blvl_error *err) {
     if (attempt >= c->retries)
         return blvl__fail(err, timeout ? BLVL_E_HTTP_TIMEOUT : BLVL_E_HTTP,
                           "%s: %s (after %u retries)", c->url, why, attempt);
-    uint64_t pause = *delay;
+    uint64_t pause = blvl__conn_retry_pause_ms(c->retry_delay_ms, attempt);
     uint64_t left = remaining_ms(c);
     if (left != UINT64_MAX && pause > left)
         pause = left;
     sleep_ms(pause);
-    *delay *= 2;
     c->stats.retries++;
     return BLVL_OK;
 }
@@ -486,7 +612,6 @@ blvl_status blvl__conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool all
     c->sink = sink;
     c->sink_user = user;
     c->refused = false;
-    uint64_t delay = c->retry_delay_ms;
     bool got_whole = false;
     for (unsigned attempt = 0;; attempt++) {
         uint64_t left = remaining_ms(c);
@@ -538,7 +663,7 @@ blvl_status blvl__conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool all
             if (st != BLVL_OK)
                 return st;
         }
-        blvl_status st = back_off(c, attempt, &delay, why, timeout, err);
+        blvl_status st = back_off(c, attempt, why, timeout, err);
         if (st != BLVL_OK)
             return st;
         if (c->next > start)
@@ -558,7 +683,6 @@ static size_t spans_left(const blvl__span *s, size_t n, uint64_t *got) {
 
 blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__conn_sink sink,
                                  void *user, blvl_error *err) {
-    uint64_t delay = c->retry_delay_ms;
     unsigned attempt = 0;
     for (;;) {
         uint64_t before;
@@ -632,7 +756,7 @@ blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__c
             if (st != BLVL_OK)
                 return st;
         }
-        blvl_status st = back_off(c, attempt++, &delay, why, timeout, err);
+        blvl_status st = back_off(c, attempt++, why, timeout, err);
         if (st != BLVL_OK)
             return st;
         if (after > before)

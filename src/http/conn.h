@@ -45,6 +45,15 @@ int blvl__conn_refuse(blvl__conn *c, blvl_status code, const char *fmt, ...)
 /* The same with an error already made (its message kept as it is). */
 int blvl__conn_refuse_err(blvl__conn *c, const blvl_error *e);
 
+/* The pause before retry number attempt + 1 (attempt from 0): first_ms doubled each time, at
+ * most 30 s (or first_ms when that is longer). */
+uint64_t blvl__conn_retry_pause_ms(uint32_t first_ms, unsigned attempt);
+/* The longest one request can take under these settings (NULL: the defaults) against a server
+ * that sends nothing or sends under the minimum speed, retries and pauses included: each
+ * attempt ends within min(stall, speed time) and a 50 ms check. UINT64_MAX without a minimum
+ * speed (a server that trickles is never given up on). */
+uint64_t blvl__conn_budget_ms(const blvl_http_options *http);
+
 /* The file's size once a response told it (0 and false before). */
 bool blvl__conn_size(const blvl__conn *c, uint64_t *size);
 const char *blvl__conn_url(const blvl__conn *c);

@@ -207,7 +207,8 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
     f.fd = out.fd;
     st = blvl__conn_new(&f.conn, url, opt, http, err);
     if (st == BLVL_OK && http && http->cache_dir)
-        st = blvl__cache_open(&f.cache, http->cache_dir, http->cache_max_bytes, a, err);
+        st = blvl__cache_open_warn(&f.cache, http->cache_dir, http->cache_max_bytes, a, http->warn,
+                                   http->warn_user, err);
     if (st == BLVL_OK)
         st = blvl_stream_new(&f.stream, opt, on_stream, &f, err);
     if (st == BLVL_OK) {

@@ -242,6 +242,12 @@ void blvl__http_head_line(blvl__http_head *h, const char *line, size_t len) {
             return;
         }
         h->multipart = r > 0;
+    } else if (name_is(line, colon, "content-encoding")) {
+        /* Kept only to be named when refused: printable bytes, lowercased, cut to fit. */
+        size_t n = 0;
+        for (size_t i = 0; i < vlen && n + 1 < sizeof h->encoding; i++)
+            h->encoding[n++] = (val[i] >= 0x20 && val[i] < 0x7f) ? lower(val[i]) : '?';
+        h->encoding[n] = 0;
     } else if (name_is(line, colon, "etag")) {
         if (!keep_value(h->etag, val, vlen))
             set_bad(h, "ETag");

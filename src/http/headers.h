@@ -1,8 +1,8 @@
 /* The response header lines the HTTP source relies on, parsed by our own bounds-checked code
  * (the server is hostile input): the status line, Content-Range, Content-Length, ETag,
- * Last-Modified and a multipart/byteranges Content-Type's boundary. Fed one line at a time, as
- * libcurl hands them over. Private to the http layer; fuzz/fuzz_http_headers.c feeds it arbitrary
- * lines. */
+ * Last-Modified, Content-Encoding and a multipart/byteranges Content-Type's boundary. Fed one line
+ * at a time, as libcurl hands them over. Private to the http layer; fuzz/fuzz_http_headers.c feeds
+ * it arbitrary lines. */
 #ifndef BLVL_HTTP_HEADERS_H
 #define BLVL_HTTP_HEADERS_H
 #include <stdbool.h>
@@ -25,6 +25,8 @@ typedef struct blvl__http_head {
     bool multipart;
     char boundary[BLVL__HTTP_BOUNDARY_MAX + 1];
     size_t boundary_len;
+    /* Content-Encoding, lowercased ("" when none; longer values cut to 31 characters). */
+    char encoding[32];
     /* A header we rely on was malformed (or a value too long): the response is refused. */
     bool bad;
     char bad_what[32];

@@ -480,7 +480,8 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options 
     /* A cache directory that cannot be used means no caching, not a failure (only memory
      * fails here). */
     if (st == BLVL_OK && h.cache_dir)
-        st = blvl__cache_open(&s->cache, h.cache_dir, h.cache_max_bytes, a, err);
+        st = blvl__cache_open_warn(&s->cache, h.cache_dir, h.cache_max_bytes, a, h.warn,
+                                   h.warn_user, err);
     if (st != BLVL_OK) {
         src_close(s);
         return st;

@@ -25,6 +25,12 @@ method, path and Range header; the answer is then altered as the mode says:
               forwarded unchanged
   slow        the status line, the headers and --keep body bytes (default 0), then nothing for
               --stall seconds (a server or network that stalls)
+  trickle     the status line and the headers, then the body one byte every --interval seconds
+              (default 1: a server far under any sane minimum speed, never silent long enough
+              for a stall)
+  redirect    302 to --location (default: the path asked, a loop)
+  gzip        the answer's body gzip-compressed, with Content-Encoding: gzip (a server that
+              compresses whatever it serves, ranges included)
 
 Usage: http_fault.py --upstream http://127.0.0.1:PORT --port-file FILE [--log FILE] [--mode MODE ...]
 The server binds a free port of 127.0.0.1 and writes it to --port-file once it listens. With
@@ -34,6 +40,7 @@ options, as query parameters; the rest back to their defaults), restarts the ans
 empties the log, so one server serves a whole test. Python's standard library only.
 """
 import argparse
+import gzip
 import os
 import http.client
 import http.server
@@ -44,7 +51,7 @@ import time
 import urllib.parse
 
 FORWARDED = ("Content-Type", "Content-Length", "Content-Range", "ETag", "Last-Modified",
-             "Accept-Ranges")
+             "Accept-Ranges", "Content-Encoding")
 
 
 class State:
@@ -207,6 +214,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if a.mode == "replace" and n > a.nth:
             path = a.swap
+        if a.mode == "redirect":
+            self.send_response(302)
+            self.send_header("Location", a.location or self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            st.record(f"{self.command} {self.path}\t{rng or '-'}\t302\t0")
+            return
         fwd = {}
         several = bool(rng) and "," in rng
         if rng and a.mode != "norange" and not (a.mode == "multi200" and several):
@@ -230,6 +244,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             conn.close()
         if a.mode == "norange":
             headers.pop("Accept-Ranges", None)
+        if a.mode == "gzip" and not head:
+            body = gzip.compress(body)
+            headers["Content-Length"] = str(len(body))
+            headers["Content-Encoding"] = "gzip"
+        if a.mode == "trickle" and not head:
+            self.send_trickle(status, headers, body, rng)
+            return
         if a.mode == "flip" and not head:
             body = flip_at(body, headers, a.at)
         if a.mode == "badmultipart" and boundary_of(headers):
@@ -276,6 +297,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
 
 
+    def send_trickle(self, status, headers, body, rng):
+        """The headers at once, then one body byte every --interval seconds until the client
+        goes away; logged once it is over, with the body bytes that went out."""
+        self.send_response(status)
+        for k, v in headers.items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.flush()
+        sent = 0
+        try:
+            while sent < len(body):
+                self.wfile.write(body[sent:sent + 1])
+                self.wfile.flush()
+                sent += 1
+                time.sleep(self.state.args.interval)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+        self.state.record(f"{self.command} {self.path}\t{rng or '-'}\t{status}\t{sent}")
+
     def send_paced(self, status, headers, body, rng):
         """The whole body in 16 KiB pieces 2 ms apart until the client goes away; logged once
         it is over, with the body bytes that went out."""
@@ -321,7 +362,8 @@ def main():
     p.add_argument("--upstream", required=True)
     p.add_argument("--mode", default="pass",
                    choices=["pass", "flip", "cut", "norange", "replace", "status", "slow",
-                            "multi200", "coalesce", "badmultipart"])
+                            "multi200", "coalesce", "badmultipart", "trickle", "redirect",
+                            "gzip"])
     p.add_argument("--port-file", required=True)
     p.add_argument("--log")
     p.add_argument("--at", type=int, default=0, help="flip: the file offset of the byte")
@@ -331,6 +373,8 @@ def main():
     p.add_argument("--swap", help="replace: the path served instead")
     p.add_argument("--code", type=int, default=500)
     p.add_argument("--stall", type=float, default=30.0)
+    p.add_argument("--interval", type=float, default=1.0, help="trickle: seconds a byte")
+    p.add_argument("--location", help="redirect: the Location (default: the path asked)")
     try:
         a = parse(p, sys.argv[1:])
     except ValueError as e:
