@@ -36,6 +36,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "container/format.h"
+#include "payload/digest.h"
 
 #define CACHE_DEFAULT_MAX (1ull << 30)
 #define TMP_STALE_SECONDS 3600 /* a temporary this old was left by a process that died */
@@ -469,6 +470,83 @@ void blvl__cache_put_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SI
     char rel[REL_MAX];
     section_rel(digest, rel);
     put(c, rel, data, size, NULL, 0);
+}
+
+/* ---- a section put from a file, in pieces ------------------------------------------------- */
+
+#define COPY_PIECE (1u << 20)
+
+/* Copies [off, off + size) of `fd` to a new temporary, hashing the bytes as they pass; renames
+ * it to `rel` only when they match `digest`. Memory: one piece, whatever the size. */
+static bool copy_entry(blvl__cache *c, const char *rel, const uint8_t digest[BLVL_DIGEST_SIZE],
+                       int fd, uint64_t off, uint64_t size) {
+    uint8_t *buf = blvl__alloc(&c->a, COPY_PIECE);
+    if (!buf)
+        return false;
+    char tmp[REL_MAX];
+    int out = -1;
+    for (int attempt = 0; attempt < 8 && out < 0; attempt++) {
+        struct timespec t = now();
+        snprintf(tmp, sizeof tmp, "tmp/%ld.%llu.%lld%09ld", (long)getpid(),
+                 (unsigned long long)c->seq++, (long long)t.tv_sec, t.tv_nsec);
+        out = openat(c->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (out < 0 && errno != EEXIST)
+            break;
+    }
+    if (out < 0) {
+        blvl__dealloc(&c->a, buf, COPY_PIECE);
+        return false;
+    }
+    blvl_hasher h;
+    blvl__hasher_init(&h);
+    bool ok = true;
+    for (uint64_t done = 0; ok && done < size;) {
+        size_t n = size - done > COPY_PIECE ? COPY_PIECE : (size_t)(size - done);
+        ok = read_all(fd, buf, n, off + done) && write_all(out, buf, n);
+        if (ok)
+            blvl__hasher_update(&h, buf, n);
+        done += n;
+    }
+    blvl__dealloc(&c->a, buf, COPY_PIECE);
+    uint8_t got[BLVL_DIGEST_SIZE];
+    blvl__hasher_final(&h, got);
+    ok = ok && memcmp(got, digest, BLVL_DIGEST_SIZE) == 0;
+    if (ok) {
+        struct timespec ts[2];
+        ts[0] = ts[1] = now();
+        ok = futimens(out, ts) == 0;
+    }
+    if (close(out) != 0)
+        ok = false;
+    if (ok)
+        ok = renameat(c->dirfd, tmp, c->dirfd, rel) == 0;
+    if (!ok)
+        (void)unlinkat(c->dirfd, tmp, 0);
+    return ok;
+}
+
+void blvl__cache_put_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE], int fd,
+                                uint64_t off, uint64_t size) {
+    if (!c || c->dirfd < 0 || size > c->max_bytes)
+        return;
+    char rel[REL_MAX];
+    section_rel(digest, rel);
+    if (already_there(c, rel, size))
+        return;
+    if (!copy_entry(c, rel, digest, fd, off, size)) {
+        /* The fan-out folder may be missing (not made yet, or removed by hand). */
+        char dir[REL_MAX];
+        snprintf(dir, sizeof dir, "%s", rel);
+        *strrchr(dir, '/') = '\0';
+        (void)mkdirat(c->dirfd, "sections", 0777);
+        (void)mkdirat(c->dirfd, "tmp", 0777);
+        (void)mkdirat(c->dirfd, dir, 0777);
+        if (!copy_entry(c, rel, digest, fd, off, size))
+            return;
+    }
+    c->bytes += size;
+    if (c->bytes > c->max_bytes)
+        evict(c);
 }
 
 /* The header and table region `buf` (size bytes) names this identity and table digest, and
