@@ -549,6 +549,56 @@ void blvl__cache_put_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST
         evict(c);
 }
 
+bool blvl__cache_get_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE],
+                                uint64_t size, int out) {
+    if (!c || c->dirfd < 0)
+        return false;
+    char rel[REL_MAX];
+    section_rel(digest, rel);
+    int fd = openat(c->dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return false;
+    }
+    uint64_t file_size = (uint64_t)sb.st_size;
+    uint8_t *buf = blvl__alloc(&c->a, COPY_PIECE);
+    bool damaged = file_size != size, written = true; /* a failed write is not the entry's */
+    blvl_hasher h;
+    blvl__hasher_init(&h);
+    for (uint64_t done = 0; buf && !damaged && written && done < size;) {
+        size_t n = size - done > COPY_PIECE ? COPY_PIECE : (size_t)(size - done);
+        damaged = !read_all(fd, buf, n, done);
+        if (damaged)
+            break;
+        blvl__hasher_update(&h, buf, n);
+        for (size_t at = 0; written && at < n;) {
+            ssize_t w = pwrite(out, buf + at, n - at, (off_t)(done + at));
+            if (w < 0 && errno == EINTR)
+                continue;
+            written = w > 0;
+            at += written ? (size_t)w : 0;
+        }
+        done += n;
+    }
+    close(fd);
+    bool ok = buf && !damaged && written;
+    blvl__dealloc(&c->a, buf, COPY_PIECE);
+    if (ok) {
+        uint8_t got[BLVL_DIGEST_SIZE];
+        blvl__hasher_final(&h, got);
+        damaged = memcmp(got, digest, BLVL_DIGEST_SIZE) != 0;
+        ok = !damaged;
+    }
+    if (ok)
+        touch(c, rel);
+    else if (damaged)
+        drop(c, rel, file_size);
+    return ok;
+}
+
 /* The header and table region `buf` (size bytes) names this identity and table digest, and
  * its table matches its digest. */
 static bool table_matches(const uint8_t *buf, uint64_t size,
