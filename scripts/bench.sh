@@ -12,6 +12,9 @@
 # (tests/support/nginx.sh) against the local file and `curl -o`.
 # Then bench_http_cache: every section of that level read over HTTP without a cache, with an
 # empty one and with a warm one, against the local file.
+# Then bench_http_memory: peak RSS of `blvl fetch -o` (with and without --cache), `blvl cat URL
+# TAG` and `blvl verify URL` on a level with a 256 MiB section (192 MiB that do not compress,
+# then 64 MiB of zeros), against `curl -o` of the same file.
 # usage: scripts/bench.sh BUILD_DIR [bench_container options: --runs N --iters N]
 set -eu
 build=${1:-build}
@@ -58,6 +61,16 @@ if command -v curl >/dev/null && [ -x "$build/bench_http" ] &&
         "$build/bench_http" "$nginx_url/big.blvl" "$out/big.blvl" "$out"
         if [ -x "$build/bench_http_cache" ]; then
             "$build/bench_http_cache" "$nginx_url/big.blvl" "$out/big.blvl" "$out/http-cache"
+        fi
+        if [ -x "$build/bench_http_memory" ]; then
+            mem=$out/http-memory
+            mkdir -p "$mem"
+            if [ ! -f "$out/section256.blvl" ]; then
+                { head -c $((192 << 20)) /dev/urandom; head -c $((64 << 20)) /dev/zero; } >"$mem/big.bin"
+                "$build/blvl" pack --container -o "$out/section256.blvl" game.big="$mem/big.bin" >/dev/null
+                rm -f "$mem/big.bin"
+            fi
+            "$build/bench_http_memory" "$build/blvl" "$nginx_url/section256.blvl" game.big "$mem"
         fi
     ) | tee -a "$out/results.txt"
 else

@@ -368,7 +368,8 @@ static void stream_budget_ghost(void) {
     CHECK_EQ_INT(s.size, raw);
     free(file);
 
-    /* the ghost: a third entry, 2^40 bytes past the end, that never arrives */
+    /* the ghost: a third entry, 2 GiB past the end, that never arrives (2 GiB raw, so that its
+     * packed size keeps to the packed-size rule) */
     fx_base(&f);
     f.e[1].packed = pn;
     f.e[1].raw = raw;
@@ -377,8 +378,8 @@ static void stream_budget_ghost(void) {
     f.count = f.nentries = 3;
     fx_tag(&f.e[2], "x.ghost");
     f.e[2].offset = (f.size + 63) / 64 * 64;
-    f.e[2].packed = 1ull << 40;
-    f.e[2].raw = 5;
+    f.e[2].packed = 1ull << 31;
+    f.e[2].raw = 1ull << 31;
     f.e[2].digest_set = 1;
     file = fx_emit(&f);
     CHECK_EQ_INT(blvl_open_memory(&lv, file, size, NULL, &err), BLVL_E_ENTRY_PAST_EOF);
@@ -392,8 +393,9 @@ static void stream_budget_ghost(void) {
 }
 
 /* Correctly handled: a stream holds the reserved region's table and the wanted section only,
- * however large the unwanted sections are or claim to be; a wanted section that claims 2^40
- * bytes is held as its bytes arrive, not as its entry claims. */
+ * however large the unwanted sections are or claim to be; a wanted section that claims 2 GiB
+ * (the most the packed-size rule leaves a table to claim) is held as its bytes arrive, not as
+ * its entry claims. */
 static void stream_holds_little(void) {
     size_t big = 6u << 20;
     uint8_t *raw = malloc(big);
@@ -412,12 +414,12 @@ static void stream_holds_little(void) {
     blvl_free(NULL, file);
     free(raw);
 
-    /* a wanted section whose entry claims 2^40 bytes; the stream carries 300 KB of it */
+    /* a wanted section whose entry claims 2 GiB; the stream carries 300 KB of it */
     static uint8_t junk[300000];
     fx_file f;
     fx_base(&f);
-    f.e[1].packed = 1ull << 40;
-    f.e[1].raw = 5;
+    f.e[1].packed = 1ull << 31;
+    f.e[1].raw = 1ull << 31;
     f.e[1].digest_set = 1;
     f.payload[1] = NULL;
     f.size = f.e[1].offset;
@@ -579,7 +581,8 @@ static void table_arith(void) {
     f.e[1].packed = UINT64_MAX - f.e[1].offset + 1; /* offset + packed wraps to 0 */
     f.e[1].digest_set = 1;
     uint8_t *b = fx_emit(&f);
-    CHECK_EQ_INT(blvl_open_memory(&lv, b, (size_t)f.size, &opt, &err), BLVL_E_ENTRY_PAST_EOF);
+    /* the packed-size rule (an entry rule, before placement) refuses such a size first */
+    CHECK_EQ_INT(blvl_open_memory(&lv, b, (size_t)f.size, &opt, &err), BLVL_E_PACKED_SIZE);
     free(b);
     fx_base(&f);
     f.e[1].offset = UINT64_MAX - 63; /* aligned, far past the end */

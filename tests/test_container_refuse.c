@@ -279,6 +279,7 @@ static void table_rules(void) {
     f.e[0].digest_set = 1;
     f.e[0].offset = 4096 + 64;
     f.e[0].packed = 64; /* 4160..4224 lies inside x.blob's 4096..4212 */
+    f.e[0].raw = 64;    /* within the packed-size bound */
     expect_open("entries overlap", &f, BLVL_E_ENTRY_OVERLAP);
 
     fx_base(&f);
@@ -417,7 +418,9 @@ static void payload_rules(void) {
     memset(pay, 0, 8);
     fx_le32(pay + 4, 0);
     set_blob(&f, 8, 0);
-    expect_read("empty section with stray bytes", &f, "x.blob", BLVL_E_CHUNK_INDEX, 0);
+    /* §7 rule 4 (an empty section is exactly its count) can no longer be broken by a table
+     * that opens: the packed-size bound of raw size 0 is 4. */
+    expect_open("empty section with stray bytes", &f, BLVL_E_PACKED_SIZE);
 
     fx_base(&f);
     fx_le32(pay, 5); /* 5 chunks claimed in a 4-byte payload */
@@ -441,12 +444,14 @@ static void payload_rules(void) {
 
     fx_base(&f);
     {
-        /* two raw chunks of 50: the writer's 4 MiB cut would give one */
-        size_t n = 0;
-        memcpy(pay, text, 100);
-        n = 100;
-        n += put_index(pay + n, 50, 50, 0);
-        n += put_index(pay + n, 50, 50, 0);
+        /* two chunks of 50: the writer's 4 MiB cut would give one (zstd, so that the two
+         * index entries stay within the packed-size bound of 100 raw bytes) */
+        size_t z0 = zstd_frame(pay, sizeof pay, text, 50, 0);
+        size_t z1 = zstd_frame(pay + z0, sizeof pay - z0, text + 50, 50, 0);
+        size_t n = z0 + z1;
+        CHECK(n + 28 <= 116);
+        n += put_index(pay + n, (uint32_t)z0, 50, 1);
+        n += put_index(pay + n, (uint32_t)z1, 50, 1);
         fx_le32(pay + n, 2);
         set_blob(&f, n + 4, 100);
         expect_read("chunks not cut at 4 MiB", &f, "x.blob", BLVL_E_CHUNK_INDEX, 0);
@@ -454,9 +459,14 @@ static void payload_rules(void) {
 
     fx_base(&f);
     {
-        size_t n = fx_raw_payload(pay + 1, text, 100); /* a stray byte before the chunk */
+        /* a stray byte before the chunk (zstd: a raw chunk and a stray byte would break the
+         * packed-size bound) */
         pay[0] = 0;
-        set_blob(&f, n + 1, 100);
+        size_t z = zstd_frame(pay + 1, sizeof pay - 1, text, 100, 0);
+        size_t n = 1 + z + put_index(pay + 1 + z, (uint32_t)z, 100, 1);
+        fx_le32(pay + n, 1);
+        n += 4;
+        set_blob(&f, n, 100);
         expect_read("chunks do not tile the payload", &f, "x.blob", BLVL_E_CHUNK_INDEX, 0);
     }
 
@@ -552,8 +562,10 @@ static void payload_rules(void) {
     }
     fx_base(&f);
     {
-        /* A zstd chunk not smaller than its raw size is legal (no writer makes one): 100
-         * bytes that do not compress, stored as a frame of more than 100 bytes. */
+        /* A zstd chunk not smaller than its raw size is legal (no writer makes one) while the
+         * section keeps to its packed-size bound: 100 bytes that do not compress, stored as
+         * a frame of more than 100 bytes, after a 4 MiB chunk of zeros whose small frame
+         * makes room. Alone, the same frame breaks the bound and the table is refused. */
         uint8_t noise[100];
         uint32_t x = 2463534242u;
         for (size_t i = 0; i < sizeof noise; i++) {
@@ -565,6 +577,17 @@ static void payload_rules(void) {
         size_t n = a + put_index(pay + a, (uint32_t)a, sizeof noise, 1);
         fx_le32(pay + n, 1);
         set_blob(&f, n + 4, sizeof noise);
+        expect_open("zstd chunk larger than raw, alone", &f, BLVL_E_PACKED_SIZE);
+        uint8_t *zeros = calloc(1, 4u << 20);
+        CHECK(zeros != NULL);
+        size_t z = zstd_frame(pay, sizeof pay, zeros, 4u << 20, 0);
+        free(zeros);
+        a = zstd_frame(pay + z, sizeof pay - z, noise, sizeof noise, 0);
+        n = z + a;
+        n += put_index(pay + n, (uint32_t)z, 4u << 20, 1);
+        n += put_index(pay + n, (uint32_t)a, sizeof noise, 1);
+        fx_le32(pay + n, 2);
+        set_blob(&f, n + 4, (4u << 20) + sizeof noise);
         expect_read("zstd chunk larger than raw", &f, "x.blob", BLVL_OK, 0);
     }
 }
@@ -653,8 +676,86 @@ static void default_budget(void) {
     free(pay1);
 }
 
+/* A source of `size` bytes: the file's bytes, then zeros (a server that claims a larger
+ * file than the level's bytes). */
+typedef struct claim_src {
+    const uint8_t *b;
+    uint64_t n;
+} claim_src;
+
+static int claim_read(void *user, uint64_t off, void *buf, size_t len) {
+    const claim_src *c = user;
+    memset(buf, 0, len);
+    if (off < c->n)
+        memcpy(buf, c->b + off, off + len <= c->n ? len : (size_t)(c->n - off));
+    return 0;
+}
+
+/* Packed size: at most raw + 12 x ceil(raw / 4 MiB) + 4 (every chunk stored raw, plus the
+ * index and the count). Exactly that opens, one byte more is refused with packed-size at
+ * open, from memory, a path, a callback and a stream alike, before anything is allocated by
+ * the claim: a table claiming 16 GiB packed for 1,000 raw bytes from a source that says it
+ * holds them is refused without a large allocation (it used to open, and a read asked for
+ * 16 GiB at once). */
+static void packed_size_rule(void) {
+    fx_file f;
+    fx_base(&f); /* x.blob: 100 raw bytes in one raw chunk, 116 packed: exactly the bound */
+    CHECK_EQ_INT(f.e[1].packed, 100 + 12 + 4);
+    expect_open("packed size at its bound", &f, BLVL_OK);
+    expect_stream(&f, BLVL_OK);
+    memcpy(pay, fx_blob_payload, 116);
+    set_blob(&f, 117, 100);
+    expect_open("packed size one over its bound", &f, BLVL_E_PACKED_SIZE);
+    expect_stream(&f, BLVL_E_PACKED_SIZE);
+    /* an empty section is exactly its count */
+    fx_base(&f);
+    memset(pay, 0, 8);
+    set_blob(&f, 4, 0);
+    expect_open("empty section of 4 bytes", &f, BLVL_OK);
+    set_blob(&f, 5, 0);
+    expect_open("empty section of 5 bytes", &f, BLVL_E_PACKED_SIZE);
+    /* two chunks: raw 4 MiB + 1 may take raw + 2 x 12 + 4 */
+    uint64_t raw = (4u << 20) + 1;
+    uint8_t *big = calloc(1, (size_t)raw + 64);
+    CHECK(big != NULL);
+    fx_base(&f);
+    f.e[1].raw = raw;
+    f.e[1].packed = raw + 28;
+    f.payload[1] = big;
+    f.size = f.e[1].offset + raw + 28;
+    expect_open("two chunks at the bound", &f, BLVL_OK);
+    f.e[1].packed = raw + 29;
+    f.size++;
+    expect_open("two chunks one over the bound", &f, BLVL_E_PACKED_SIZE);
+    free(big);
+    /* Its own rule, checked with the entry rules: before entry-past-eof. */
+    fx_base(&f);
+    f.e[1].raw = 1000;
+    f.e[1].packed = 16ull << 30;
+    f.e[1].digest_set = 1;
+    f.payload[1] = NULL;
+    expect_open("16 GiB packed for 1000 raw, past the end", &f, BLVL_E_PACKED_SIZE);
+    expect_stream(&f, BLVL_E_PACKED_SIZE);
+    /* A source that says it holds all 16 GiB: still refused at open, and nothing large is
+     * allocated. */
+    uint8_t *b = fx_emit(&f);
+    claim_src c = {b, f.size};
+    alloc_meter m = {0};
+    blvl_options opt = {.allocator = {meter_alloc, meter_free, &m}};
+    blvl_source src = {.read = claim_read, .size = f.e[1].offset + f.e[1].packed, .user = &c};
+    blvl_level *lv = NULL;
+    blvl_error e;
+    CHECK_EQ_INT(blvl_open_source(&lv, &src, &opt, &e), BLVL_E_PACKED_SIZE);
+    CHECK(message_names(&e, BLVL_E_PACKED_SIZE));
+    CHECK(strstr(e.message, "x.blob") != NULL);
+    CHECK(m.largest < (64u << 10));
+    CHECK(lv == NULL);
+    free(b);
+}
+
 int main(void) {
     header_rules();
+    packed_size_rule();
     table_rules();
     payload_rules();
     default_budget();

@@ -30,6 +30,7 @@
  *              blvl_get_info, blvl_count, blvl_entry_at, blvl_find   header facts, the table
  *              blvl_read              a section's inflated bytes (digest, chunks checked)
  *              blvl_read_packed       a section's stored bytes (digest checked)
+ *              blvl_read_sink         a section's inflated bytes to a callback, chunk by chunk
  *              blvl_bytes_free        release what blvl_read / blvl_read_packed gave
  *              blvl_verify            check every section of a level
  *              blvl_compute_identity, blvl_compute_table_digest, blvl_digest, blvl_hex
@@ -163,6 +164,17 @@ typedef struct blvl_bytes {
  * each to exactly its declared size. Safe to call from several threads on one level. */
 BLVL_API blvl_status blvl_read(blvl_level *level, const char *tag, blvl_bytes *out,
                                blvl_error *err);
+/* ---- blvl_sink is declared with the writer, below --------------------------------------- */
+typedef struct blvl_sink blvl_sink;
+/* Read a section without holding it: its inflated bytes go to `sink` in order (write(user,
+ * raw offset, bytes, len), one chunk of at most 4 MiB at a time), so memory stays at about two
+ * chunks whatever the section's size. Every check of blvl_read (digest, chunk index, every
+ * chunk inflating to its size) is made before the first byte reaches the sink; the section's
+ * bytes are then read a second time to hand them out (a callback source is read twice; a
+ * source whose bytes change between the two reads is refused with section-digest after the
+ * sink has had some of them). A sink's non-zero return stops the read with BLVL_E_IO. */
+BLVL_API blvl_status blvl_read_sink(blvl_level *level, const char *tag, const blvl_sink *sink,
+                                    blvl_error *err);
 /* Read the packed (stored) bytes of a section after checking its digest. */
 BLVL_API blvl_status blvl_read_packed(blvl_level *level, const char *tag, blvl_bytes *out,
                                       blvl_error *err);
@@ -232,10 +244,10 @@ typedef struct blvl_writer blvl_writer;
 /* A pwrite-style destination: write `len` bytes at `offset`, return 0 on success. Every byte
  * of the level is written exactly once: the payloads in increasing order from the payload
  * floor, then the first `floor` bytes (header and table) last, in commit. */
-typedef struct blvl_sink {
+struct blvl_sink {
     int (*write)(void *user, uint64_t offset, const void *data, size_t len);
     void *user;
-} blvl_sink;
+};
 
 /* `max_sections` bounds the sections to come and fixes the reserved region: the floor is the
  * one a level of exactly max_sections sections gets (docs/FORMAT.md). Writing fewer is fine.

@@ -79,6 +79,8 @@ typedef enum blvl_status {
     BLVL_E_HTTP_CHANGED, /* http: the file changed between requests (ETag, Last-Modified, table) */
     BLVL_E_HTTP_TIMEOUT, /* http: a connect, stall or total time-out passed */
     BLVL_E_HTTP_LIMIT,   /* http: the cap on bytes received was reached */
+    /* container, added after the rest so that earlier values keep their numbers */
+    BLVL_E_PACKED_SIZE, /* entry: packed size over raw + 12 x ceil(raw / 4 MiB) + 4 */
     BLVL_STATUS_COUNT
 } blvl_status;
 

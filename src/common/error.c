@@ -52,6 +52,7 @@ static const char *const names[BLVL_STATUS_COUNT] = {
     [BLVL_E_HTTP_CHANGED] = "http-changed",
     [BLVL_E_HTTP_TIMEOUT] = "http-timeout",
     [BLVL_E_HTTP_LIMIT] = "http-limit",
+    [BLVL_E_PACKED_SIZE] = "packed-size",
 };
 
 const char *blvl_status_name(blvl_status code) {

@@ -119,7 +119,22 @@ blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
         return blvl__fail(err, BLVL_E_ENTRY_EMPTY,
                           "entry %u (%s): packed size %llu is under the 4 bytes of a chunk count",
                           index, e->tag, (unsigned long long)e->packed_size);
+    /* No section needs more bytes than its raw bytes stored raw plus its index: a larger claim
+     * is refused here, before a reader sizes any buffer or request by it. */
+    uint64_t most = blvl__packed_max(e->raw_size);
+    if (e->packed_size > most)
+        return blvl__fail(err, BLVL_E_PACKED_SIZE,
+                          "entry %u (%s): packed size %llu is over the %llu bytes a raw size of "
+                          "%llu can need (raw + 12 x chunks + 4)",
+                          index, e->tag, (unsigned long long)e->packed_size,
+                          (unsigned long long)most, (unsigned long long)e->raw_size);
     return BLVL_OK;
+}
+
+uint64_t blvl__packed_max(uint64_t raw) {
+    /* raw is at most 2 GiB here (the raw-size rule comes first), so nothing overflows */
+    uint64_t chunks = (raw + BLVL_CHUNK_MAX - 1) / BLVL_CHUNK_MAX;
+    return raw + 12 * chunks + 4;
 }
 
 void blvl__entry_encode(const blvl_entry *e, uint8_t b[BLVL_ENTRY_SIZE]) {

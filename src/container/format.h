@@ -31,10 +31,13 @@ void blvl__commit_encode(const uint8_t table_digest[BLVL_DIGEST_SIZE], uint32_t 
                          uint32_t table_offset, uint8_t bytes[BLVL_COMMIT_SIZE]);
 
 /* Decode and check one 64-byte entry on its own: tag bytes, flags, core tag in identity,
- * payload alignment, raw size, packed size of at least 4 (in that order). `index` is for the
- * message. */
+ * payload alignment, raw size, packed size of at least 4 and at most blvl__packed_max(raw)
+ * (in that order). `index` is for the message. */
 blvl_status blvl__entry_decode(const uint8_t bytes[BLVL_ENTRY_SIZE], uint32_t index,
                                blvl_entry *out, blvl_error *err);
+/* The largest packed size a section of `raw` bytes (at most 2 GiB) may have: every chunk
+ * stored raw, plus the 12-byte index entries and the count, raw + 12 x ceil(raw / 4 MiB) + 4. */
+uint64_t blvl__packed_max(uint64_t raw);
 void blvl__entry_encode(const blvl_entry *e, uint8_t bytes[BLVL_ENTRY_SIZE]);
 
 /* Decode every entry of the table bytes and check the rules that need them all: repeated

@@ -12,7 +12,9 @@
 #include "common/error.h"
 #include "container/level.h"
 #include "payload/digest.h"
+#include "blvl/le.h"
 #include "payload/inflate.h"
+#include "payload/payload.h"
 #include "common/pool.h"
 
 void blvl__level_prefetch(const blvl_level *lv, uint64_t offset, uint64_t size) {
@@ -72,6 +74,155 @@ static blvl_status name_section(blvl_error *err, blvl_status st, const char *tag
     return blvl__fail(err, st, "section '%s': %s", tag, msg);
 }
 
+/* ---- chunk by chunk ------------------------------------------------------------------------
+ *
+ * A section of a callback source larger than WALK_MIN is never held packed: its index is read
+ * from its tail, then each chunk's packed bytes in turn, hashed as they pass and inflated into
+ * place. The digest is decided when the last byte has passed, and a failed digest is reported
+ * before any failure of the chunks (§8: nothing of a payload is trusted before its digest), so
+ * the verdict is the one a reader holding the whole payload gives. The same walk hands each
+ * chunk to a sink (blvl_read_sink), for mapped levels too. */
+#define WALK_MIN (8u << 20)
+#define WALK_PIECE (4u << 20)
+
+/* `len` bytes of entry e's payload at `off`: a pointer into a mapped level, else read through
+ * the source into `buf`. */
+static blvl_status payload_bytes(blvl_level *lv, const blvl_entry *e, uint64_t off, size_t len,
+                                 uint8_t *buf, const uint8_t **out, blvl_error *err) {
+    if (lv->base) {
+        *out = lv->base + e->offset + off;
+        return BLVL_OK;
+    }
+    if (len && lv->src.read(lv->src.user, e->offset + off, buf, len) != 0) {
+        char what[64];
+        snprintf(what, sizeof what, "could not read section '%s'", e->tag);
+        return blvl__source_failed(lv, err, what);
+    }
+    *out = buf;
+    return BLVL_OK;
+}
+
+/* Hashes [from, to) of e's payload in pieces into h. */
+static blvl_status hash_range(blvl_level *lv, const blvl_entry *e, uint64_t from, uint64_t to,
+                              blvl_hasher *h, blvl_error *err) {
+    uint8_t *buf = lv->base ? NULL : blvl__alloc(lv->a, WALK_PIECE);
+    if (!lv->base && !buf)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory to read section '%s'", e->tag);
+    blvl_status st = BLVL_OK;
+    for (uint64_t at = from; at < to && st == BLVL_OK;) {
+        size_t n = to - at > WALK_PIECE ? WALK_PIECE : (size_t)(to - at);
+        const uint8_t *p = NULL;
+        st = payload_bytes(lv, e, at, n, buf, &p, err);
+        if (st == BLVL_OK)
+            blvl__hasher_update(h, p, n);
+        at += n;
+    }
+    blvl__dealloc(lv->a, buf, WALK_PIECE);
+    return st;
+}
+
+static blvl_status digest_verdict(const blvl_entry *e, const blvl_hasher *h, blvl_error *err) {
+    uint8_t d[BLVL_DIGEST_SIZE];
+    blvl__hasher_final(h, d);
+    if (memcmp(d, e->digest, BLVL_DIGEST_SIZE) != 0)
+        return blvl__fail(err, BLVL_E_SECTION_DIGEST,
+                          "section '%s': packed bytes do not match the entry's digest", e->tag);
+    return BLVL_OK;
+}
+
+static blvl_status name_section(blvl_error *err, blvl_status st, const char *tag);
+
+/* Walks entry e chunk by chunk: every packed byte hashed, every chunk inflated (into `raw` at
+ * its offset when raw is not NULL, else into a scratch chunk) and, when `sink` is not NULL,
+ * handed to it. Memory: the index, one chunk packed and one inflated. */
+static blvl_status walk(blvl_level *lv, const blvl_entry *e, uint8_t *raw, const blvl_sink *sink,
+                        blvl_error *err) {
+    uint64_t size = e->packed_size; /* at least 4 (§4 rule 6) */
+    blvl_hasher h;
+    blvl__hasher_init(&h);
+    uint8_t count_bytes[4];
+    const uint8_t *cp;
+    blvl_status st = payload_bytes(lv, e, size - 4, 4, count_bytes, &cp, err);
+    if (st != BLVL_OK)
+        return st;
+    uint32_t n = blvl_le32(cp);
+    uint64_t want = (e->raw_size + BLVL_CHUNK_MAX - 1) / BLVL_CHUNK_MAX;
+    uint64_t index_size = (uint64_t)n * BLVL_CHUNK_INDEX_ENTRY;
+    bool sane = n == want && index_size <= size - 4;
+    uint64_t data_end = sane ? size - 4 - index_size : 0;
+    uint8_t *index = sane ? blvl__alloc(lv->a, index_size ? (size_t)index_size : 1) : NULL;
+    if (sane && !index)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the chunk index of '%s'", e->tag);
+    const uint8_t *ip = NULL;
+    if (sane && index_size)
+        st = payload_bytes(lv, e, data_end, (size_t)index_size, index, &ip, err);
+    blvl_chunk *chunks = NULL;
+    uint32_t nc = 0;
+    blvl_error bad = {0}; /* the first failure of the payload, decided after the digest */
+    blvl_status bad_st = BLVL_OK;
+    if (st == BLVL_OK)
+        bad_st = name_section(
+            &bad, blvl__chunks_parse_index(ip, n, size, e->raw_size, lv->a, &chunks, &nc, &bad),
+            e->tag);
+    if (st == BLVL_OK && bad_st == BLVL_E_NOMEM) {
+        st = bad_st;
+        if (err)
+            *err = bad;
+    }
+    uint32_t biggest = 0;
+    for (uint32_t i = 0; i < nc; i++)
+        if (chunks[i].packed_size > biggest)
+            biggest = chunks[i].packed_size;
+    uint8_t *buf = NULL, *out = NULL;
+    blvl_inflater w = {.a = lv->a};
+    if (st == BLVL_OK && bad_st == BLVL_OK && nc) {
+        buf = lv->base ? NULL : blvl__alloc(lv->a, biggest);
+        out = raw ? NULL : blvl__alloc(lv->a, BLVL_CHUNK_MAX);
+        if ((!lv->base && !buf) || (!raw && !out))
+            st = blvl__fail(err, BLVL_E_NOMEM, "no memory to read section '%s' chunk by chunk",
+                            e->tag);
+    }
+    /* The digest decides which failure is reported: without a sane count, every byte before
+     * the count is hashed here; with one, the chunks' bytes here and the index below. */
+    if (st == BLVL_OK && bad_st != BLVL_OK)
+        st = hash_range(lv, e, 0, sane ? data_end : size - 4, &h, err);
+    for (uint32_t i = 0; st == BLVL_OK && bad_st == BLVL_OK && i < nc; i++) {
+        blvl_chunk c = chunks[i];
+        const uint8_t *p = NULL;
+        st = payload_bytes(lv, e, c.packed_offset, c.packed_size, buf, &p, err);
+        if (st != BLVL_OK)
+            break;
+        blvl__hasher_update(&h, p, c.packed_size);
+        uint8_t *dst = raw ? raw + c.raw_offset : out;
+        c.packed_offset = 0;
+        bad_st = name_section(&bad, blvl__chunk_inflate(&w, p, &c, i, dst, &bad), e->tag);
+        if (bad_st != BLVL_OK) { /* the rest only for the digest */
+            st = hash_range(lv, e, chunks[i].packed_offset + chunks[i].packed_size, data_end, &h,
+                            err);
+            break;
+        }
+        if (sink && sink->write(sink->user, c.raw_offset, dst, c.raw_size) != 0)
+            st = blvl__fail(err, BLVL_E_IO, "section '%s': the sink refused chunk %u", e->tag, i);
+    }
+    if (st == BLVL_OK && ip)
+        blvl__hasher_update(&h, ip, (size_t)index_size);
+    if (st == BLVL_OK) {
+        blvl__hasher_update(&h, cp, 4);
+        st = digest_verdict(e, &h, err);
+    }
+    if (st == BLVL_OK && bad_st != BLVL_OK) {
+        st = bad_st;
+        if (err)
+            *err = bad;
+    }
+    blvl__inflater_free(&w);
+    blvl__dealloc(lv->a, out, BLVL_CHUNK_MAX);
+    blvl__dealloc(lv->a, buf, biggest);
+    blvl__dealloc(lv->a, chunks, (size_t)nc * sizeof *chunks);
+    blvl__dealloc(lv->a, index, sane ? (index_size ? (size_t)index_size : 1) : 1);
+    return st;
+}
+
 static void section_clear(blvl_bytes *s) {
     s->data = NULL;
     s->size = 0;
@@ -105,6 +256,47 @@ blvl_status blvl_read_packed(blvl_level *lv, const char *tag, blvl_bytes *out, b
     return BLVL_OK;
 }
 
+/* blvl_read of a large section of a callback source: into its raw buffer chunk by chunk, never
+ * holding the packed section. */
+static blvl_status read_walked(blvl_level *lv, const blvl_entry *e, blvl_bytes *out,
+                               blvl_error *err) {
+    if (e->raw_size > SIZE_MAX)
+        return blvl__fail(err, BLVL_E_NOMEM, "section '%s' is too large to hold", e->tag);
+    uint8_t *raw = blvl__alloc(lv->a, e->raw_size ? (size_t)e->raw_size : 1);
+    if (!raw)
+        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the %llu raw bytes of '%s'",
+                          (unsigned long long)e->raw_size, e->tag);
+    blvl_status st = walk(lv, e, raw, NULL, err);
+    if (st != BLVL_OK) {
+        blvl__dealloc(lv->a, raw, e->raw_size ? (size_t)e->raw_size : 1);
+        return st;
+    }
+    out->data = raw;
+    out->size = (size_t)e->raw_size;
+    out->owned_ = raw;
+    out->owned_size_ = e->raw_size ? (size_t)e->raw_size : 1;
+    out->alloc_ = *lv->a;
+    blvl__ok(err);
+    return BLVL_OK;
+}
+
+blvl_status blvl_read_sink(blvl_level *lv, const char *tag, const blvl_sink *sink,
+                           blvl_error *err) {
+    if (!lv || !sink || !sink->write)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no level or no sink");
+    const blvl_entry *e = blvl_find(lv, tag);
+    if (!e)
+        return blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s'", tag ? tag : "(null)");
+    /* Everything checked (digest, index, every chunk inflated) before the first byte reaches
+     * the sink; then the same walk again, handing the chunks out. */
+    blvl_status st = walk(lv, e, NULL, NULL, err);
+    if (st == BLVL_OK)
+        st = walk(lv, e, NULL, sink, err);
+    if (st == BLVL_OK)
+        blvl__ok(err);
+    return st;
+}
+
 blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_bytes *out, blvl_error *err) {
     if (!lv || !out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no level or no output");
@@ -112,6 +304,8 @@ blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_bytes *out, blvl_err
     const blvl_entry *e = blvl_find(lv, tag);
     if (!e)
         return blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s'", tag ? tag : "(null)");
+    if (!lv->base && e->packed_size > WALK_MIN)
+        return read_walked(lv, e, out, err);
     const uint8_t *bytes;
     void *owned;
     blvl_chunk *chunks = NULL;
@@ -301,7 +495,8 @@ out:
     return st;
 }
 
-/* A callback source: one section at a time, so memory stays at one packed section. */
+/* A callback source: one section at a time, a large one chunk by chunk, so memory stays at one
+ * small packed section or a few chunks. */
 static blvl_status verify_source(blvl_level *lv, blvl_error *err) {
     uint64_t work = 0, done = 0;
     for (uint32_t i = 0; i < lv->hdr.count; i++)
@@ -312,6 +507,15 @@ static blvl_status verify_source(blvl_level *lv, blvl_error *err) {
         void *owned;
         blvl_chunk *chunks = NULL;
         uint32_t n = 0;
+        if (e->packed_size > WALK_MIN) { /* never held whole */
+            blvl_status st = walk(lv, e, NULL, NULL, err);
+            if (st != BLVL_OK)
+                return st;
+            done += e->packed_size + e->raw_size;
+            if (lv->opt.progress)
+                lv->opt.progress(lv->opt.progress_user, done, work);
+            continue;
+        }
         blvl_status st = blvl__level_packed(lv, e, &bytes, &owned, err);
         if (st != BLVL_OK)
             return st;

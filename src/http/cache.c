@@ -46,6 +46,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "container/format.h"
+#include "payload/digest.h"
 
 #define CACHE_DEFAULT_MAX (1ull << 30)
 #define TMP_STALE_SECONDS 3600 /* a temporary this old was left by a process that died */
@@ -502,6 +503,21 @@ static bool place(blvl__cache *c, const char *tmp, int pfd, const char *leaf, co
     return false;
 }
 
+/* Creates a temporary in DIR/tmp under the cache's own name pattern (the only names cleaning
+ * removes); its name goes to `tmp` (REL_MAX bytes). -1 when none could be made. */
+static int new_temp(blvl__cache *c, char *tmp) {
+    int fd = -1;
+    for (int attempt = 0; attempt < 8 && fd < 0; attempt++) {
+        struct timespec t = now();
+        snprintf(tmp, REL_MAX, TMP_PREFIX "%ld.%llu.%lld%09ld" TMP_SUFFIX, (long)getpid(),
+                 (unsigned long long)c->seq++, (long long)t.tv_sec, t.tv_nsec);
+        fd = openat(c->tmpfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    return fd;
+}
+
 /* Writes `data` then `tail` to a temporary in DIR/tmp, marks it used now, renames it to
  * `rel` (its folder made when missing). */
 static bool write_entry(blvl__cache *c, const char *rel, const void *data, uint64_t size,
@@ -513,15 +529,7 @@ static bool write_entry(blvl__cache *c, const char *rel, const void *data, uint6
     if (pfd < 0)
         return false;
     char tmp[REL_MAX];
-    int fd = -1;
-    for (int attempt = 0; attempt < 8 && fd < 0; attempt++) {
-        struct timespec t = now();
-        snprintf(tmp, sizeof tmp, TMP_PREFIX "%ld.%llu.%lld%09ld" TMP_SUFFIX, (long)getpid(),
-                 (unsigned long long)c->seq++, (long long)t.tv_sec, t.tv_nsec);
-        fd = openat(c->tmpfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
+    int fd = new_temp(c, tmp);
     if (fd < 0) {
         close(pfd);
         return false;
@@ -559,22 +567,26 @@ static bool already_there(const blvl__cache *c, const char *rel, uint64_t size) 
     return there;
 }
 
+/* After a failed put: DIR/tmp may have been removed by hand since the open. True when it was,
+ * and was made again (the put is then tried once more). */
+static bool tmp_remade(blvl__cache *c) {
+    struct stat sb;
+    if (c->tmpfd >= 0 && fstat(c->tmpfd, &sb) == 0 && sb.st_nlink > 0)
+        return false;
+    if (c->tmpfd >= 0)
+        close(c->tmpfd);
+    c->tmpfd = open_tmp(c);
+    return c->tmpfd >= 0;
+}
+
 static void put(blvl__cache *c, const char *rel, const void *data, uint64_t size, const void *tail,
                 uint64_t tail_size) {
     uint64_t total = size + tail_size;
     if (c->dirfd < 0 || total > c->max_bytes || already_there(c, rel, total))
         return;
-    if (!write_entry(c, rel, data, size, tail, tail_size)) {
-        /* DIR/tmp may have been removed by hand since the open: made again once. */
-        struct stat sb;
-        if (c->tmpfd >= 0 && fstat(c->tmpfd, &sb) == 0 && sb.st_nlink > 0)
-            return;
-        if (c->tmpfd >= 0)
-            close(c->tmpfd);
-        c->tmpfd = open_tmp(c);
-        if (!write_entry(c, rel, data, size, tail, tail_size))
-            return;
-    }
+    if (!write_entry(c, rel, data, size, tail, tail_size) &&
+        !(tmp_remade(c) && write_entry(c, rel, data, size, tail, tail_size)))
+        return;
     c->bytes += total;
     if (c->bytes > c->max_bytes)
         evict(c);
@@ -709,6 +721,131 @@ void blvl__cache_put_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SI
     char rel[REL_MAX];
     section_rel(digest, rel);
     put(c, rel, data, size, NULL, 0);
+}
+
+/* ---- a section put from a file, in pieces ------------------------------------------------- */
+
+#define COPY_PIECE (1u << 20)
+
+/* Copies [off, off + size) of `fd` to a new temporary, hashing the bytes as they pass; renames
+ * it to `rel` only when they match `digest`. Memory: one piece, whatever the size. */
+static bool copy_entry(blvl__cache *c, const char *rel, const uint8_t digest[BLVL_DIGEST_SIZE],
+                       int fd, uint64_t off, uint64_t size) {
+    if (c->tmpfd < 0)
+        return false;
+    const char *leaf;
+    int pfd = open_parent(c, rel, &leaf, true);
+    if (pfd < 0)
+        return false;
+    char tmp[REL_MAX];
+    uint8_t *buf = blvl__alloc(&c->a, COPY_PIECE);
+    int out = buf ? new_temp(c, tmp) : -1;
+    if (out < 0) {
+        blvl__dealloc(&c->a, buf, COPY_PIECE);
+        close(pfd);
+        return false;
+    }
+    blvl_hasher h;
+    blvl__hasher_init(&h);
+    bool ok = true;
+    for (uint64_t done = 0; ok && done < size;) {
+        size_t n = size - done > COPY_PIECE ? COPY_PIECE : (size_t)(size - done);
+        ok = read_all(fd, buf, n, off + done) && write_all(out, buf, n);
+        if (ok)
+            blvl__hasher_update(&h, buf, n);
+        done += n;
+    }
+    blvl__dealloc(&c->a, buf, COPY_PIECE);
+    uint8_t got[BLVL_DIGEST_SIZE];
+    blvl__hasher_final(&h, got);
+    ok = ok && memcmp(got, digest, BLVL_DIGEST_SIZE) == 0;
+    if (ok) {
+        struct timespec ts[2];
+        ts[0] = ts[1] = now();
+        ok = futimens(out, ts) == 0;
+    }
+    if (close(out) != 0)
+        ok = false;
+    if (ok)
+        ok = place(c, tmp, pfd, leaf, rel);
+    if (!ok)
+        (void)unlinkat(c->tmpfd, tmp, 0);
+    close(pfd);
+    return ok;
+}
+
+void blvl__cache_put_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE], int fd,
+                                uint64_t off, uint64_t size) {
+    if (!c || c->dirfd < 0 || size > c->max_bytes)
+        return;
+    char rel[REL_MAX];
+    section_rel(digest, rel);
+    if (already_there(c, rel, size))
+        return;
+    if (!copy_entry(c, rel, digest, fd, off, size) &&
+        !(tmp_remade(c) && copy_entry(c, rel, digest, fd, off, size)))
+        return;
+    c->bytes += size;
+    if (c->bytes > c->max_bytes)
+        evict(c);
+}
+
+bool blvl__cache_get_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE],
+                                uint64_t size, int out) {
+    if (!c || c->dirfd < 0)
+        return false;
+    char rel[REL_MAX];
+    section_rel(digest, rel);
+    /* As read_entry opens one: no symlink followed on the way, looked at first, non-blocking. */
+    const char *leaf;
+    int pfd = open_parent(c, rel, &leaf, false);
+    if (pfd < 0)
+        return false;
+    struct stat sb;
+    int fd = -1;
+    if (fstatat(pfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode))
+        fd = openat(pfd, leaf, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    close(pfd);
+    if (fd < 0)
+        return false;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return false;
+    }
+    uint64_t file_size = (uint64_t)sb.st_size;
+    uint8_t *buf = blvl__alloc(&c->a, COPY_PIECE);
+    bool damaged = file_size != size, written = true; /* a failed write is not the entry's */
+    blvl_hasher h;
+    blvl__hasher_init(&h);
+    for (uint64_t done = 0; buf && !damaged && written && done < size;) {
+        size_t n = size - done > COPY_PIECE ? COPY_PIECE : (size_t)(size - done);
+        damaged = !read_all(fd, buf, n, done);
+        if (damaged)
+            break;
+        blvl__hasher_update(&h, buf, n);
+        for (size_t at = 0; written && at < n;) {
+            ssize_t w = pwrite(out, buf + at, n - at, (off_t)(done + at));
+            if (w < 0 && errno == EINTR)
+                continue;
+            written = w > 0;
+            at += written ? (size_t)w : 0;
+        }
+        done += n;
+    }
+    close(fd);
+    bool ok = buf && !damaged && written;
+    blvl__dealloc(&c->a, buf, COPY_PIECE);
+    if (ok) {
+        uint8_t got[BLVL_DIGEST_SIZE];
+        blvl__hasher_final(&h, got);
+        damaged = memcmp(got, digest, BLVL_DIGEST_SIZE) != 0;
+        ok = !damaged;
+    }
+    if (ok)
+        touch(c, rel);
+    else if (damaged)
+        drop(c, rel, file_size);
+    return ok;
 }
 
 /* The header and table region `buf` (size bytes) names this identity and table digest, and

@@ -38,6 +38,16 @@ bool blvl__cache_get_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SI
 /* Keep a section whose digest the caller has checked. */
 void blvl__cache_put_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE],
                              const void *data, uint64_t size);
+/* Keep a section that lies at [off, off + size) of the readable file `fd`, copied in 1 MiB
+ * pieces (never held whole) and hashed again on the way: kept only when the copy matches
+ * `digest`. For sections too large to hold (blvl_fetch_url, a spooled read). */
+void blvl__cache_put_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE], int fd,
+                                uint64_t off, uint64_t size);
+/* A section's packed bytes copied to the start of the writable file `out` in 1 MiB pieces and
+ * hashed on the way: true on a hit whose digest matched (false on a miss; a damaged entry is
+ * removed, and `out` may then hold some of its bytes). */
+bool blvl__cache_get_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE],
+                                uint64_t size, int out);
 
 /* The header and table region (bytes 0 .. floor) of the level named by identity and table
  * digest: true on a hit whose header carries both names and whose table digest matches. */

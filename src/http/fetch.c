@@ -1,7 +1,10 @@
 /* blvl_fetch_url: the whole level to a file, byte for byte as the server has it. One plain GET
- * (resumed with a range after a cut); the bytes go to a temporary beside the target and through
- * the streaming reader as they land (table digest, identity, every section digest), and the
- * temporary is renamed into place only when all of it checked. */
+ * (resumed with a range after a cut); the bytes go to a temporary beside the target (the
+ * container's out-file code: its rules for the target's kind, mode and link hold here too) and
+ * through the streaming reader as they land (table digest, identity, every section digest), and
+ * the temporary is renamed into place only when all of it checked. Nothing holds a section:
+ * memory stays at the transfer's buffers, and a section for the cache is copied from the
+ * temporary in pieces once the stream has checked it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -14,8 +17,8 @@
 #include "blvl/http.h"
 #include "common/alloc.h"
 #include "common/error.h"
-#include "container/out_file.h"
 #include "blvl/le.h"
+#include "container/out_file.h"
 #include "http/cache.h"
 #include "http/conn.h"
 
@@ -102,8 +105,8 @@ static int flusher_stop(flusher *fl) {
 
 typedef struct fetch_ctx {
     blvl__conn *conn;
-    int fd;
-    const char *tmp;
+    blvl_out_file out;
+    int fd; /* out.fd */
     blvl_stream *stream;
     blvl_error bad; /* the first section that failed its digest */
     uint64_t written;
@@ -113,22 +116,18 @@ typedef struct fetch_ctx {
     const blvl_allocator *a;
 } fetch_ctx;
 
-/* Puts `size` bytes of the temporary at `off` (written and checked already) in the cache:
- * a section by its digest, or the table region (digest NULL) by the level's names. Best
- * effort, like every put. */
-static void cache_put(fetch_ctx *f, uint64_t off, uint64_t size, const uint8_t *digest,
-                      const uint8_t *identity, const uint8_t *table_digest) {
-    if (size > SIZE_MAX)
+/* Puts the table region, bytes 0 .. floor of the temporary (written and checked already; at
+ * most 128 KiB, the format's largest floor), in the cache by the level's names. Best effort,
+ * like every put. */
+static void cache_put_table(fetch_ctx *f, uint64_t size, const uint8_t *identity,
+                            const uint8_t *table_digest) {
+    if (size > BLVL_FLOOR_MAX)
         return;
     uint8_t *buf = blvl__alloc(f->a, (size_t)size);
     if (!buf)
         return;
-    if (pread(f->fd, buf, (size_t)size, (off_t)off) == (ssize_t)size) {
-        if (digest)
-            blvl__cache_put_section(f->cache, digest, buf, size);
-        else
-            blvl__cache_put_table(f->cache, identity, table_digest, buf, size);
-    }
+    if (pread(f->fd, buf, (size_t)size, 0) == (ssize_t)size)
+        blvl__cache_put_table(f->cache, identity, table_digest, buf, size);
     blvl__dealloc(f->a, buf, (size_t)size);
 }
 
@@ -142,11 +141,12 @@ static int on_stream(void *user, const blvl_stream_event *ev) {
     }
     /* The bytes of an event are in the temporary already (file_sink writes, then feeds). */
     if (f->cache && ev->kind == BLVL_EV_SECTION)
-        cache_put(f, ev->entry->offset, ev->entry->packed_size, ev->entry->digest, NULL, NULL);
+        blvl__cache_put_section_fd(f->cache, ev->entry->digest, f->fd, ev->entry->offset,
+                                   ev->entry->packed_size);
     if (f->cache && ev->kind == BLVL_EV_TABLE) {
         uint8_t floor[8];
         if (pread(f->fd, floor, sizeof floor, 16) == (ssize_t)sizeof floor)
-            cache_put(f, 0, blvl_le64(floor), NULL, ev->identity, ev->table_digest);
+            cache_put_table(f, blvl_le64(floor), ev->identity, ev->table_digest);
     }
     return 0;
 }
@@ -157,18 +157,9 @@ static int file_sink(void *user, uint64_t off, const void *data, size_t len, boo
     if (off != f->written)
         return blvl__conn_refuse(f->conn, BLVL_E_HTTP, "bytes out of order from %s",
                                  blvl__conn_url(f->conn));
-    const uint8_t *p = data;
-    size_t left = len;
-    while (left) {
-        ssize_t n = write(f->fd, p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return blvl__conn_refuse(f->conn, BLVL_E_IO, "cannot write %s: %s", f->tmp,
-                                     strerror(errno));
-        p += n;
-        left -= (size_t)n;
-    }
+    blvl_error we = {0};
+    if (blvl__out_write(&f->out, data, len, &we) != BLVL_OK)
+        return blvl__conn_refuse_err(f->conn, &we);
     f->written += len;
     /* Flush every 4 MiB as it lands (see flusher); without the thread, at least start the
      * write-back (advice only). */
@@ -195,16 +186,12 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
     if (!blvl_is_url(url))
         return blvl__fail(err, BLVL_E_ARGUMENT, "not an http:// or https:// URL: %s", url);
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
-    /* The out-file rule (container/out_file.h): a temporary beside OUT renamed over it, or a
-     * device written through. */
-    blvl_out_file out;
-    blvl_status st = blvl__out_open_opt(&out, out_path, opt, err);
+    fetch_ctx f = {0};
+    f.a = a;
+    blvl_status st = blvl__out_open_opt(&f.out, out_path, opt, err);
     if (st != BLVL_OK)
         return st;
-    fetch_ctx f = {0};
-    f.tmp = blvl__out_name(&out);
-    f.a = a;
-    f.fd = out.fd;
+    f.fd = f.out.fd;
     st = blvl__conn_new(&f.conn, url, opt, http, err);
     if (st == BLVL_OK && http && http->cache_dir)
         st = blvl__cache_open_warn(&f.cache, http->cache_dir, http->cache_max_bytes, a, http->warn,
@@ -212,7 +199,7 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
     if (st == BLVL_OK)
         st = blvl_stream_new(&f.stream, opt, on_stream, &f, err);
     if (st == BLVL_OK) {
-        if (!out.direct) /* a device or pipe written through has nothing to flush */
+        if (!f.out.direct) /* a device or pipe written through has nothing to flush */
             flusher_start(&f.flush, f.fd);
         st = blvl__conn_get(f.conn, 0, UINT64_MAX, true, file_sink, &f, NULL, err);
     }
@@ -225,11 +212,14 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
             *err = f.bad;
     }
     if (st == BLVL_OK && flush_error)
-        st = blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", f.tmp, strerror(flush_error));
+        st = blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", blvl__out_name(&f.out),
+                        strerror(flush_error));
+    /* commit flushes, renames over out_path and flushes the directory; on failure it removes
+     * the temporary, as abort does */
     if (st == BLVL_OK)
-        st = blvl__out_commit(&out, err); /* aborts by itself on failure */
+        st = blvl__out_commit(&f.out, err);
     else
-        blvl__out_abort(&out);
+        blvl__out_abort(&f.out);
     if (stats && f.conn)
         *stats = *blvl__conn_stats(f.conn);
     blvl_stream_free(f.stream);

@@ -7,10 +7,13 @@
  * ignores ranges sends the whole file to that first request: it is read through the streaming
  * reader (every digest checked as bytes land) and the level is served from memory. Reads are
  * serialised by a mutex (one connection). */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blvl/http.h"
 #include "common/alloc.h"
@@ -19,6 +22,7 @@
 #include "container/level.h"
 #include "http/cache.h"
 #include "http/conn.h"
+#include "payload/digest.h"
 
 /* The first request's size. The format's largest floor (128 KiB) would bring any table in one
  * round trip, but costs more than a small sim: a reader that wants one section would pay for
@@ -36,13 +40,35 @@
  * never kept (docs/HTTP.md, "What is requested"). */
 #define CORE_KEEP_MAX (16u << 20)
 
+/* A read of part of a section (the container reads a large section chunk by chunk, and
+ * blvl_read_sink reads one twice) is served from the whole section, fetched once with one
+ * range request and checked against its digest: held in memory up to this size, in a
+ * temporary file (unlinked, in $TMPDIR) above it, so that memory never holds a large section
+ * (docs/HTTP.md, "Large sections"). */
+#define SPOOL_MEM_MAX (4u << 20)
+
+/* Sections parts were read from, so that several threads walking several large sections do not
+ * fetch them again at every part: the least recently used gives way. */
+#define SPOOLS 4
+
+typedef struct spool {
+    const blvl_entry *e; /* NULL: none */
+    uint64_t used;       /* the source's clock at its last read */
+    struct url_src *s;   /* for its sink */
+    int fd;              /* -1: held in mem */
+    uint8_t *mem;
+    blvl_hasher hash; /* of the bytes that came, in order */
+    uint64_t got;
+} spool;
+
 /* Bytes fetched at open for wanted sections: [off, off + size), digests already checked. */
 typedef struct kept_range {
     uint64_t off, size;
     uint8_t *data;
 } kept_range;
 
-typedef struct url_src {
+typedef struct url_src url_src;
+struct url_src {
     blvl__conn *conn;
     blvl_allocator a;
     pthread_mutex_t mu;
@@ -61,13 +87,27 @@ typedef struct url_src {
     uint32_t count;
     blvl_error why;
     blvl__cache *cache; /* NULL: no cache (docs/HTTP.md, "The cache") */
-} url_src;
+    spool sp[SPOOLS];
+    uint64_t clock;
+};
+
+static void spool_drop(url_src *s, spool *sp) {
+    if (sp->fd >= 0)
+        close(sp->fd);
+    if (sp->mem)
+        blvl__dealloc(&s->a, sp->mem, (size_t)sp->e->packed_size);
+    sp->e = NULL;
+    sp->fd = -1;
+    sp->mem = NULL;
+}
 
 static void src_close(void *user) {
     url_src *s = user;
     if (!s)
         return;
     blvl_allocator a = s->a;
+    for (int i = 0; i < SPOOLS; i++)
+        spool_drop(s, &s->sp[i]);
     blvl__conn_free(s->conn);
     blvl__cache_close(s->cache);
     blvl_stream_free(s->stream);
@@ -285,6 +325,149 @@ static void keep_core(url_src *s, const blvl_entry *e, const void *data) {
     s->core_kept += e->packed_size;
 }
 
+/* An unlinked temporary file in $TMPDIR (else /tmp), readable by this process alone. */
+static int spool_file(void) {
+    const char *dir = getenv("TMPDIR");
+    if (!dir || dir[0] != '/')
+        dir = "/tmp";
+    int fd;
+#ifdef O_TMPFILE
+    fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        return fd;
+#endif
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/blvl-spool.XXXXXX", dir) >= (int)sizeof path)
+        return -1;
+    fd = mkostemp(path, O_CLOEXEC);
+    if (fd >= 0)
+        unlink(path);
+    return fd;
+}
+
+/* The section's bytes from the network into the spool file, hashed as they land (in order:
+ * a resume never delivers a byte twice). */
+static int spool_sink(void *user, uint64_t off, const void *data, size_t len, bool whole) {
+    spool *sp = user;
+    url_src *s = sp->s;
+    (void)whole;
+    const blvl_entry *e = sp->e;
+    if (off != e->offset + sp->got || len > e->packed_size - sp->got)
+        return blvl__conn_refuse(s->conn, BLVL_E_HTTP, "bytes outside the range asked from %s",
+                                 blvl__conn_url(s->conn));
+    const uint8_t *p = data;
+    for (size_t at = 0; at < len;) {
+        ssize_t w = pwrite(sp->fd, p + at, len - at, (off_t)(sp->got + at));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return blvl__conn_refuse(s->conn, BLVL_E_IO, "cannot write a temporary file: %s",
+                                     w < 0 ? strerror(errno) : "no progress");
+        at += (size_t)w;
+    }
+    blvl__hasher_update(&sp->hash, data, len);
+    sp->got += len;
+    return 0;
+}
+
+static blvl_status check_section(url_src *s, const blvl_entry *e, const uint8_t *data,
+                                 blvl_error *err);
+static bool from_cache(url_src *s, const blvl_entry *e, void *buf);
+static void keep_core(url_src *s, const blvl_entry *e, const void *data);
+
+/* Holds entry e whole in the spool: from memory kept already, the cache or one range request,
+ * its digest checked. */
+static blvl_status spool_fill(url_src *s, spool *sp, const blvl_entry *e, blvl_error *err) {
+    spool_drop(s, sp);
+    sp->e = e;
+    sp->s = s;
+    uint64_t size = e->packed_size;
+    if (size <= SPOOL_MEM_MAX) {
+        sp->mem = blvl__alloc(&s->a, (size_t)size);
+        if (!sp->mem) {
+            sp->e = NULL;
+            return blvl__fail(err, BLVL_E_NOMEM, "no memory for section %s", e->tag);
+        }
+        if (from_cache(s, e, sp->mem))
+            return BLVL_OK;
+        range_dst d = {sp->mem, e->offset, size, s->conn};
+        blvl_status st =
+            blvl__conn_get(s->conn, e->offset, e->offset + size, false, range_sink, &d, NULL, err);
+        if (st == BLVL_OK)
+            st = check_section(s, e, sp->mem, err);
+        if (st != BLVL_OK) {
+            spool_drop(s, sp);
+            return st;
+        }
+        if (s->cache)
+            blvl__cache_put_section(s->cache, e->digest, sp->mem, size);
+        keep_core(s, e, sp->mem);
+        return BLVL_OK;
+    }
+    sp->fd = spool_file();
+    if (sp->fd < 0) {
+        sp->e = NULL;
+        return blvl__fail(err, BLVL_E_IO, "cannot make a temporary file for section %s: %s", e->tag,
+                          strerror(errno));
+    }
+    if (s->cache && blvl__cache_get_section_fd(s->cache, e->digest, size, sp->fd)) {
+        blvl__conn_stats(s->conn)->bytes_cached += size;
+        return BLVL_OK;
+    }
+    blvl__hasher_init(&sp->hash);
+    sp->got = 0;
+    blvl_status st =
+        blvl__conn_get(s->conn, e->offset, e->offset + size, false, spool_sink, sp, NULL, err);
+    uint8_t d[BLVL_DIGEST_SIZE];
+    blvl__hasher_final(&sp->hash, d);
+    if (st == BLVL_OK && (sp->got != size || memcmp(d, e->digest, BLVL_DIGEST_SIZE) != 0))
+        st = blvl__fail(err, BLVL_E_SECTION_DIGEST, "section %s from %s does not match its digest",
+                        e->tag, blvl__conn_url(s->conn));
+    if (st != BLVL_OK) {
+        spool_drop(s, sp);
+        return st;
+    }
+    if (s->cache)
+        blvl__cache_put_section_fd(s->cache, e->digest, sp->fd, 0, size);
+    return BLVL_OK;
+}
+
+/* The entry whose packed bytes hold all of [off, off + len), or NULL. */
+static const blvl_entry *entry_around(const url_src *s, uint64_t off, size_t len) {
+    for (uint32_t i = 0; i < s->count; i++) {
+        const blvl_entry *e = &s->entries[i];
+        if (off >= e->offset && off - e->offset <= e->packed_size &&
+            len <= e->packed_size - (off - e->offset))
+            return e;
+    }
+    return NULL;
+}
+
+/* [off, off + len) of the section in the spool. */
+static int spool_read(url_src *s, spool *sp, uint64_t off, void *buf, size_t len) {
+    sp->used = ++s->clock;
+    uint64_t at = off - sp->e->offset;
+    if (sp->mem) {
+        memcpy(buf, sp->mem + at, len);
+        return 0;
+    }
+    uint8_t *p = buf;
+    while (len) {
+        ssize_t r = pread(sp->fd, p, len, (off_t)at);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            blvl__fail(&s->why, BLVL_E_IO, "cannot read a temporary file: %s",
+                       r < 0 ? strerror(errno) : "it ended early");
+            return -1;
+        }
+        p += r;
+        at += (uint64_t)r;
+        len -= (size_t)r;
+    }
+    return 0;
+}
+
 static int src_read(void *user, uint64_t off, void *buf, size_t len) {
     url_src *s = user;
     pthread_mutex_lock(&s->mu);
@@ -300,8 +483,25 @@ static int src_read(void *user, uint64_t off, void *buf, size_t len) {
             goto out;
         }
     }
+    for (int i = 0; i < SPOOLS; i++) {
+        spool *sp = &s->sp[i];
+        if (sp->e && off >= sp->e->offset && off - sp->e->offset <= sp->e->packed_size &&
+            len <= sp->e->packed_size - (off - sp->e->offset)) {
+            rc = spool_read(s, sp, off, buf, len);
+            goto out;
+        }
+    }
     /* A section is asked of the cache by its digest before the network. */
     const blvl_entry *e = entry_of(s, off, len);
+    const blvl_entry *around = e ? NULL : entry_around(s, off, len);
+    if (around) { /* a part of a section: the section whole, once, then parts of it */
+        spool *sp = &s->sp[0];
+        for (int i = 1; i < SPOOLS; i++)
+            if (s->sp[i].used < sp->used)
+                sp = &s->sp[i];
+        rc = spool_fill(s, sp, around, &s->why) == BLVL_OK ? spool_read(s, sp, off, buf, len) : -1;
+        goto out;
+    }
     if (e && from_cache(s, e, buf))
         goto out;
     range_dst d = {buf, off, len, s->conn};
@@ -467,6 +667,8 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options 
     if (opt)
         s->opt = *opt;
     pthread_mutex_init(&s->mu, NULL);
+    for (int i = 0; i < SPOOLS; i++)
+        s->sp[i].fd = -1;
     s->whole_limit = h.max_bytes ? h.max_bytes : WHOLE_MAX_DEFAULT;
     if (s->whole_limit > SIZE_MAX)
         s->whole_limit = SIZE_MAX;

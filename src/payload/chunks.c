@@ -18,6 +18,21 @@ blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint
                           (unsigned long long)packed_size);
     uint32_t n = blvl_le32(packed + packed_size - 4);
     uint64_t index_size = (uint64_t)n * BLVL_CHUNK_INDEX_ENTRY;
+    return blvl__chunks_parse_index(
+        index_size <= packed_size - 4 ? packed + (packed_size - 4 - index_size) : NULL, n,
+        packed_size, raw_size, a, out, n_out, err);
+}
+
+blvl_status blvl__chunks_parse_index(const uint8_t *index, uint32_t n, uint64_t packed_size,
+                                     uint64_t raw_size, const blvl_allocator *a, blvl_chunk **out,
+                                     uint32_t *n_out, blvl_error *err) {
+    *out = NULL;
+    *n_out = 0;
+    if (packed_size < 4)
+        return blvl__fail(err, BLVL_E_CHUNK_INDEX,
+                          "payload of %llu bytes is too short for a chunk count",
+                          (unsigned long long)packed_size);
+    uint64_t index_size = (uint64_t)n * BLVL_CHUNK_INDEX_ENTRY;
     if (index_size > packed_size - 4)
         return blvl__fail(err, BLVL_E_CHUNK_INDEX,
                           "chunk count %u does not fit a payload of %llu bytes", n,
@@ -39,7 +54,7 @@ blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint
     blvl_chunk *c = blvl__alloc(a, (size_t)n * sizeof *c);
     if (!c)
         return blvl__fail(err, BLVL_E_NOMEM, "no memory for a chunk index of %u entries", n);
-    const uint8_t *ix = packed + data_end;
+    const uint8_t *ix = index;
     uint64_t poff = 0, roff = 0;
     blvl_status st = BLVL_OK;
     for (uint32_t i = 0; i < n; i++, ix += BLVL_CHUNK_INDEX_ENTRY) {

@@ -28,6 +28,13 @@ typedef struct blvl_chunk {
 blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint64_t raw_size,
                                const blvl_allocator *a, blvl_chunk **out, uint32_t *n,
                                blvl_error *err);
+/* The same from the count `n` (the payload's last 4 bytes) and the 12 x n index bytes before
+ * it, for a reader that does not hold the payload whole. The count is checked against the
+ * sizes before `index` is read: `index` may be NULL when 12 x n + 4 is over packed_size or n
+ * is not the count the raw size gives (the call then fails without reading it). */
+blvl_status blvl__chunks_parse_index(const uint8_t *index, uint32_t n, uint64_t packed_size,
+                                     uint64_t raw_size, const blvl_allocator *a, blvl_chunk **out,
+                                     uint32_t *n_out, blvl_error *err);
 
 /* Raw bytes of the zstd chunks: what the streaming reader charges against its inflation
  * budget for the section (raw chunks are copies of bytes the file holds, so they cannot
