@@ -202,4 +202,31 @@ rc 0 trace c.blvl --box -16 -24 -16 16 32 16 --from 40 100 40 --to 40 -100 40
 has out "end 40 24.03125 40"
 leftovers s.blvl s.bsym s2.blvl s2.bsym s3.blvl s3.bsym c.blvl
 
+# ---- the sample's overview camera frames the rooms ------------------------------------------
+# (issue 28: it faced a wall 21 qu away, so `blvl view` and `probe --camera overview` showed one
+# flat colour.) From both files its view ray runs far down the row of rooms, and its picture holds
+# several surfaces: at least four hues, each over 2% of the pixels.
+for lv in s c; do
+    rc 0 probe $lv.blvl --camera overview --png $lv.png --size 160x120
+    dist=$(awk '$1 == "geometry" { for (i = 1; i < NF; i++) if ($i == "distance") print $(i+1) }' out)
+    if awk -v d="$dist" 'BEGIN { exit !(d > 400) }'; then pass=$((pass+1)); else
+        fail=$((fail+1)); echo "FAIL: $lv: the overview camera's view ends ${dist:-nowhere} qu away"; fi
+    if /usr/bin/python3 - $lv.png <<'PYEOF'
+import colorsys, sys
+from PIL import Image
+im = Image.open(sys.argv[1]).convert("RGB")
+px = list(im.getdata())
+hues = {}
+for r, g, b in px:
+    h, s, v = colorsys.rgb_to_hsv(r / 255, g / 255, b / 255)
+    key = "dark" if v < 0.15 else ("grey" if s < 0.15 else int(h * 12) % 12)
+    hues[key] = hues.get(key, 0) + 1
+big = [k for k, n in hues.items() if n > 0.02 * len(px)]
+print(sorted(map(str, big)))
+sys.exit(0 if len(big) >= 4 else 1)
+PYEOF
+    then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $lv: the overview camera sees one or two surfaces"; fi
+    rm -f $lv.png
+done
+
 cli_done test_cli_bake
