@@ -81,6 +81,15 @@ static format detect(const char *path, const uint8_t *d, size_t n, const char **
         if ((v & 0xFFFu) <= 1023 && ((v >> 12) & 0xFFFu) <= 1023)
             return *what = "a Subspace .lvl of bare tile records", F_SUBSPACE;
     }
+    /* A .lvl too short for one record: docs/IMPORT-SUBSPACE.md reads an empty file as a map of no
+     * tiles and 1 to 3 bytes as a partial record, ignored. A Riot level needs its 12-byte SRSC
+     * header, so only the start of one ("S", "SR", "SRS") goes to the Riot reader, whose
+     * header-size refusal says the file is cut short. */
+    if (n < 4 && ends_with(path, ".lvl")) {
+        if (n > 0 && memcmp(d, "SRSC", n) == 0)
+            return *what = "a Riot engine .lvl cut short (starts with SRSC's first bytes)", F_RIOT;
+        return *what = "a Subspace .lvl of no tile record", F_SUBSPACE;
+    }
     /* A damaged .hmap (bad magic, cut short) gets the reader's own refusal, which says what is
      * wrong with it, rather than "unknown format". */
     if (ends_with(path, ".hmap"))
