@@ -19,7 +19,8 @@
 static const cli_help help = {
     "bake",
     "INPUT -o OUT.blvl [--from hmap|subspace|riot|q3] [--symbols OUT.bsym] [--threads N]\n"
-    "       [--pk3 FILE_OR_DIR]... [--map NAME] [--patch-thickness QU] [--patch-subdivisions N]",
+    "       [--pk3 FILE_OR_DIR]... [--map NAME] [--patch-thickness QU] [--patch-subdivisions N]\n"
+    "       | ARCHIVE.pk3 --list [--pk3 FILE_OR_DIR]...",
     "Bakes a source map into a level. The format comes from the first bytes:\n"
     "  HMAP        Rockgrave .hmap (docs/IMPORT-HMAP.md)\n"
     "  SRSC        Riot engine (Drakan) .lvl (docs/IMPORT-RIOT.md)\n"
@@ -47,6 +48,8 @@ static const cli_help help = {
     "  --patch-thickness QU   how far a patch's collision hulls reach behind it (default 4)\n"
     "  --patch-subdivisions N tessellation of drawn patches, 1..64 per Bezier span (default:\n"
     "                         the engine's rule)\n"
+    "  --list                 bake nothing: print every map of INPUT (a .pk3 or a folder) and\n"
+    "                         the --pk3 archives, one path a line (blvl bake ARCHIVE.pk3 --list)\n"
     "Prints one line of counts (a Quake 3 bake also one line of its report on stderr:\n"
     "missing images, dropped brushes, ...). Exit status: 0 baked, 1 the input is refused\n"
     "(\"blvl: FILE: <chunk>: <field> at offset N: <rule>: <problem>\") and nothing is\n"
@@ -206,13 +209,14 @@ int blvl_cmd_bake(int argc, char **argv) {
                                           {"map", required_argument, NULL, 'M'},
                                           {"patch-thickness", required_argument, NULL, 'T'},
                                           {"patch-subdivisions", required_argument, NULL, 'D'},
+                                          {"list", no_argument, NULL, 'L'},
                                           {0, 0, 0, 0}};
     static q3_args q3; /* static: 2 KiB of pointers */
     memset(&q3, 0, sizeof q3);
     const char *out = NULL, *symbols = NULL;
     format from = F_NONE;
     uint32_t threads = 0;
-    int c;
+    int c, list = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:", longs, NULL)) != -1) {
@@ -258,6 +262,8 @@ int blvl_cmd_bake(int argc, char **argv) {
         else if (c == 'D')
             return cli_usage(&help, "--patch-subdivisions wants one number 1..64, not '%s'",
                              optarg);
+        else if (c == 'L')
+            list = 1;
         else
             return cli_getopt_error(&help, argc, argv);
     }
@@ -265,6 +271,12 @@ int blvl_cmd_bake(int argc, char **argv) {
         return cli_usage(&help, "needs an INPUT");
     if (argc - optind > 1)
         return cli_usage(&help, "takes one INPUT, not %d", argc - optind);
+    if (list && (out || symbols || q3.map || q3.has_thickness || q3.has_subdivisions ||
+                 (from != F_NONE && from != F_Q3)))
+        return cli_usage(&help, "--list prints the maps of the archives and bakes nothing: it "
+                                "takes only INPUT and --pk3");
+    if (list)
+        return cli_bake_q3_list(argv[optind], &q3);
     if (!out)
         return cli_usage(&help, "needs -o OUT.blvl");
     if (symbols && strcmp(symbols, out) == 0)
