@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "bake_q3.h"
 #include "blvl/bake.h"
@@ -73,11 +74,51 @@ static int pick_map(const char *pk3, const char *want, char **out) {
         rc = cli_failf(pk3, BLVL_E_NOT_FOUND, "holds no maps: no maps/*.bsp in the archive");
     } else {
         fprintf(stderr,
-                "blvl bake: %s holds %zu maps (%s, %s, ...): name one with --map (see blvl bake "
-                "--help)\n",
-                pk3, count, names[0], names[1]);
+                "blvl bake: %s holds %zu maps (%s, %s, ...): name one with --map; blvl bake %s "
+                "--list prints them all\n",
+                pk3, count, names[0], names[1], pk3);
         rc = CLI_USAGE;
     }
+    if (fs)
+        blvl_q3_fs_names_free(fs, names, count);
+    blvl_q3_fs_free(fs);
+    return rc;
+}
+
+int cli_bake_q3_list(const char *in, const q3_args *a) {
+    struct stat st;
+    if (stat(in, &st) != 0)
+        return cli_failf(in, BLVL_E_NOT_FOUND, "no such file or folder");
+    if (!S_ISDIR(st.st_mode)) { /* a file: only a zip holds maps to list */
+        unsigned char magic[4] = {0};
+        FILE *f = fopen(in, "rb");
+        size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
+        if (f)
+            fclose(f);
+        if (got != 4 || memcmp(magic, "PK\x03\x04", 4) != 0) {
+            fprintf(stderr,
+                    "blvl bake: --list lists the maps of a .pk3 (or a folder) given as INPUT; "
+                    "%s is none (see blvl bake --help)\n",
+                    in);
+            return CLI_USAGE;
+        }
+    }
+    blvl_q3_fs *fs = NULL;
+    blvl_error err;
+    char **names = NULL;
+    size_t count = 0;
+    int rc = CLI_OK;
+    const char *at = in;
+    if (blvl_q3_fs_new(&fs, NULL, &err))
+        rc = cli_fail(in, &err);
+    for (size_t i = 0; rc == CLI_OK && i < a->pk3_count; i++)
+        if (blvl_q3_fs_add(fs, at = a->pk3[i], &err))
+            rc = cli_fail(at, &err);
+    if (rc == CLI_OK && (blvl_q3_fs_add(fs, at = in, &err) ||
+                         blvl_q3_fs_list(fs, "maps", ".bsp", &names, &count, &err)))
+        rc = cli_fail(at, &err);
+    for (size_t i = 0; rc == CLI_OK && i < count; i++)
+        printf("%s\n", names[i]);
     if (fs)
         blvl_q3_fs_names_free(fs, names, count);
     blvl_q3_fs_free(fs);
@@ -197,6 +238,18 @@ int cli_bake_q3(const char *in, const uint8_t *data, size_t size, const q3_args 
     }
     report_line(shown, &report);
     cli_reports_off_stdout(o->out);
+    /* Images not found leave the level without textures: say how many, and where they come from. */
+    if (report.missing_images && !a->pk3_count && !is_pk3)
+        fprintf(stderr,
+                "blvl bake: %s: %u image%s not found: no archives were given; --pk3 FILE_OR_DIR "
+                "gives the game's .pk3 archives and folders that hold them (the level keeps "
+                "the names, without textures)\n",
+                shown, report.missing_images, report.missing_images == 1 ? "" : "s");
+    else if (report.missing_images)
+        fprintf(stderr,
+                "blvl bake: %s: %u image%s not found in the archives and folders given (--pk3 "
+                "FILE_OR_DIR gives more; the level keeps the names, without textures)\n",
+                shown, report.missing_images, report.missing_images == 1 ? "" : "s");
     printf("baked %s: %u colliders, %u planes, %u triangles, %u batches, %u materials, "
            "%u entities%s%s\n",
            o->out, stats.colliders, stats.planes, stats.triangles, stats.batches, stats.materials,

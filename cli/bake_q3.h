@@ -31,6 +31,9 @@ int q3_parse_subdivisions(const char *s, int *out);
  * archives. Returns the exit status. */
 int cli_bake_q3(const char *in, const uint8_t *data, size_t size, const q3_args *a,
                 const q3_out *o);
+/* bake --list: every maps/NAME.bsp of `in` (a .pk3 or a folder) and the --pk3 entries, one path a
+ * line on stdout. Returns the exit status. */
+int cli_bake_q3_list(const char *in, const q3_args *a);
 /* Whether the bytes are a recipe (they start with "blvl-recipe "). */
 int cli_is_recipe(const uint8_t *data, size_t size);
 /* A recipe file; `cmd` holds the command line's Quake 3 options, which come after the

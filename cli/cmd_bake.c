@@ -19,7 +19,8 @@
 static const cli_help help = {
     "bake",
     "INPUT -o OUT.blvl [--from hmap|subspace|riot|q3] [--symbols OUT.bsym] [--threads N]\n"
-    "       [--pk3 FILE_OR_DIR]... [--map NAME] [--patch-thickness QU] [--patch-subdivisions N]",
+    "       [--pk3 FILE_OR_DIR]... [--map NAME] [--patch-thickness QU] [--patch-subdivisions N]\n"
+    "       | ARCHIVE.pk3 --list [--pk3 FILE_OR_DIR]...",
     "Bakes a source map into a level. The format comes from the first bytes:\n"
     "  HMAP        Rockgrave .hmap (docs/IMPORT-HMAP.md)\n"
     "  SRSC        Riot engine (Drakan) .lvl (docs/IMPORT-RIOT.md)\n"
@@ -30,7 +31,8 @@ static const cli_help help = {
     "              beside NAME.recipe (docs/IMPORT-Q3.md)\n"
     "A file with none of these starts is a Subspace map of bare tile records only with\n"
     "--from subspace, or when its name ends in .lvl and its first record's x and y are at most\n"
-    "1023; one whose name ends in .hmap goes to the .hmap reader, .bsp to the Quake 3 reader\n"
+    "1023 (or it is shorter than one record, 0 to 3 bytes: no tiles, unless they begin SRSC);\n"
+    "one whose name ends in .hmap goes to the .hmap reader, .bsp to the Quake 3 reader\n"
     "(which say what is wrong with it); anything else is refused as an unknown format.\n"
     "  -o OUT.blvl            the level (written to a temporary beside it, synced, renamed)\n"
     "  --symbols OUT.bsym     also write the symbols sidecar (where each collider and\n"
@@ -47,6 +49,8 @@ static const cli_help help = {
     "  --patch-thickness QU   how far a patch's collision hulls reach behind it (default 4)\n"
     "  --patch-subdivisions N tessellation of drawn patches, 1..64 per Bezier span (default:\n"
     "                         the engine's rule)\n"
+    "  --list                 bake nothing: print every map of INPUT (a .pk3 or a folder) and\n"
+    "                         the --pk3 archives, one path a line (blvl bake ARCHIVE.pk3 --list)\n"
     "Prints one line of counts (a Quake 3 bake also one line of its report on stderr:\n"
     "missing images, dropped brushes, ...). Exit status: 0 baked, 1 the input is refused\n"
     "(\"blvl: FILE: <chunk>: <field> at offset N: <rule>: <problem>\") and nothing is\n"
@@ -80,6 +84,15 @@ static format detect(const char *path, const uint8_t *d, size_t n, const char **
             (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
         if ((v & 0xFFFu) <= 1023 && ((v >> 12) & 0xFFFu) <= 1023)
             return *what = "a Subspace .lvl of bare tile records", F_SUBSPACE;
+    }
+    /* A .lvl too short for one record: docs/IMPORT-SUBSPACE.md reads an empty file as a map of no
+     * tiles and 1 to 3 bytes as a partial record, ignored. A Riot level needs its 12-byte SRSC
+     * header, so only the start of one ("S", "SR", "SRS") goes to the Riot reader, whose
+     * header-size refusal says the file is cut short. */
+    if (n < 4 && ends_with(path, ".lvl")) {
+        if (n > 0 && memcmp(d, "SRSC", n) == 0)
+            return *what = "a Riot engine .lvl cut short (starts with SRSC's first bytes)", F_RIOT;
+        return *what = "a Subspace .lvl of no tile record", F_SUBSPACE;
     }
     /* A damaged .hmap (bad magic, cut short) gets the reader's own refusal, which says what is
      * wrong with it, rather than "unknown format". */
@@ -199,13 +212,14 @@ int blvl_cmd_bake(int argc, char **argv) {
                                           {"map", required_argument, NULL, 'M'},
                                           {"patch-thickness", required_argument, NULL, 'T'},
                                           {"patch-subdivisions", required_argument, NULL, 'D'},
+                                          {"list", no_argument, NULL, 'L'},
                                           {0, 0, 0, 0}};
     static q3_args q3; /* static: 2 KiB of pointers */
     memset(&q3, 0, sizeof q3);
     const char *out = NULL, *symbols = NULL;
     format from = F_NONE;
     uint32_t threads = 0;
-    int c;
+    int c, list = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:", longs, NULL)) != -1) {
@@ -251,6 +265,8 @@ int blvl_cmd_bake(int argc, char **argv) {
         else if (c == 'D')
             return cli_usage(&help, "--patch-subdivisions wants one number 1..64, not '%s'",
                              optarg);
+        else if (c == 'L')
+            list = 1;
         else
             return cli_getopt_error(&help, argc, argv);
     }
@@ -258,6 +274,12 @@ int blvl_cmd_bake(int argc, char **argv) {
         return cli_usage(&help, "needs an INPUT");
     if (argc - optind > 1)
         return cli_usage(&help, "takes one INPUT, not %d", argc - optind);
+    if (list && (out || symbols || q3.map || q3.has_thickness || q3.has_subdivisions ||
+                 (from != F_NONE && from != F_Q3)))
+        return cli_usage(&help, "--list prints the maps of the archives and bakes nothing: it "
+                                "takes only INPUT and --pk3");
+    if (list)
+        return cli_bake_q3_list(argv[optind], &q3);
     if (!out)
         return cli_usage(&help, "needs -o OUT.blvl");
     if (symbols && strcmp(symbols, out) == 0)

@@ -24,7 +24,7 @@
     X(put, "add or replace a section outside identity, in place")                                  \
     X(drop, "drop a section outside identity, in place")                                           \
     X(pack, "bake a level from raw payload files")                                                 \
-    X(bake, "bake a source map (Rockgrave .hmap) into a level")                                    \
+    X(bake, "bake a source map (.hmap, Subspace or Riot .lvl, Quake 3 .bsp/.pk3) into a level")    \
     X(rewrite, "compacting copy of a level (identity kept)")                                       \
     X(dump, "print a core section as JSON (the schema's field names)")                             \
     X(stream, "read a level from stdin through the streaming reader, printing "                    \

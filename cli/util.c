@@ -178,9 +178,11 @@ void cli_progress(const char *what, uint64_t done, uint64_t total) {
     if (!cli_progress_enabled())
         return;
     double mib = 1024.0 * 1024.0;
-    unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
-    fprintf(stderr, "\rblvl %s: %3u%% (%.1f of %.1f MiB)\033[K", what, pct, (double)done / mib,
-            (double)total / mib);
+    if (!total) /* the total is not known before the end: a count, never a percentage */
+        fprintf(stderr, "\rblvl %s: %.1f MiB\033[K", what, (double)done / mib);
+    else
+        fprintf(stderr, "\rblvl %s: %3u%% (%.1f of %.1f MiB)\033[K", what,
+                (unsigned)(done * 100 / total), (double)done / mib, (double)total / mib);
     progress_shown = 1;
 }
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `make run`: the main job on the bundled defaults. First a level packed from the sample core
 # sections (tests/data/sections/*.json, built into FlatBuffers by blvl's own builder) and the
-# game sections in tests/data/default/: verify it, print its info, dump its meta section, trace
-# a box through its colliders and stream it through the streaming reader. Then the bundled
-# Rockgrave map (tests/data/hmap/sample.hmap, docs/IMPORT-HMAP.md): bake it with its symbols,
-# verify it, print its info and drop a player box onto its floor. Last, both levels exported to
-# glTF 2.0 .glb files and checked by the Khronos glTF-Validator; it ends by saying how to look at
-# the baked map in a browser (blvl view, docs/VIEW.md).
+# game sections in tests/data/default/: verify it, print its info, run `blvl diag` on it, dump
+# its meta section, trace a box through its colliders and stream it through the streaming
+# reader. Then the bundled Rockgrave map (tests/data/hmap/sample.hmap, docs/IMPORT-HMAP.md):
+# bake it with its symbols, verify it, print its info, run `blvl diag` on it and drop a player
+# box onto its floor. A diag error in either level fails `make run` (warnings do not: the
+# project's own samples pass its own checks). Last, both levels exported to glTF 2.0 .glb files
+# and checked by the Khronos glTF-Validator; it ends by saying how to look at the baked map in a
+# browser (blvl view, docs/VIEW.md).
 #   scripts/run-default.sh BUILD_DIR
 set -eu
 build=${1:-build}
@@ -36,6 +38,8 @@ echo "== blvl verify"
 "$blvl" verify "$level"
 echo "== blvl info"
 "$blvl" info "$level"
+echo "== blvl diag"
+"$blvl" diag "$level"
 echo "== blvl dump meta"
 "$blvl" dump "$level" meta
 echo "== blvl trace (a player box dropped onto the floor)"
@@ -51,6 +55,8 @@ echo "== blvl verify"
 "$blvl" verify "$baked"
 echo "== blvl info"
 "$blvl" info "$baked"
+echo "== blvl diag"
+"$blvl" diag "$baked" --symbols "${baked%.blvl}.bsym"
 # Room A's floor is at y 0 (x 0..8 m, z 0..8 m = 0..315 qu): a player box (origin 24 above its
 # feet) dropped from 100 qu lands at y 24 + 1/32.
 echo "== blvl trace (a player box dropped onto room A's floor)"

@@ -49,6 +49,8 @@ head -c 5000 /dev/urandom >thumb.bin
 # ---- help and usage ------------------------------------------------------------------------
 rc 0 --help
 ok "--help lists the commands" grep -q '^  stream' out
+# bake's summary names every format it reads, not only .hmap (issue 28)
+ok "--help: bake reads .lvl and Quake 3 too" grep -qE '^  bake +bake a source map \(\.hmap, Subspace or Riot \.lvl, Quake 3 \.bsp/\.pk3\)' out
 for c in info verify identity ls cat put drop pack rewrite stream trace; do
     rc 0 "$c" --help
     ok "$c --help prints a usage line" grep -q "^usage: blvl $c" out
@@ -217,6 +219,13 @@ rc 0 ls e.blvl
 ok "put --version sets the version" grep -qE '^eds\.empty +7 - ' out
 rc 1 put e.blvl sim meta.bin
 one_line e.blvl identity-section
+# a tag without a dot is a core tag (FORMAT.md §4 rule 1); the message says a game's tag needs a
+# vendor prefix, not that 'notag' is a core section (issue 28)
+rc 1 put e.blvl notag meta.bin
+one_line e.blvl identity-section
+ok "put notag: a game's tag needs a vendor prefix" grep -qF "identity-section: 'notag' has no dot, so it is a core tag: core sections are always in identity (bake the level again to change one); a game's tag needs a vendor prefix with a dot (game.notag)" err
+rc 1 rewrite e.blvl e2.blvl --put notag=meta.bin
+ok "rewrite --put notag: a game's tag needs a vendor prefix" grep -qF "a game's tag needs a vendor prefix with a dot (game.notag)" err
 rc 1 put e.blvl eds.noise meta.bin
 one_line e.blvl identity-section
 rc 0 drop e.blvl eds.thumb

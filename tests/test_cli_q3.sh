@@ -13,7 +13,10 @@ d=$work/data
 rc 0 bake "$d/good.bsp" -o a.blvl --symbols a.bsym
 has out "baked a.blvl: "
 has out "2 entities; symbols a.bsym"
-has err "blvl bake: $d/good.bsp: 0 missing images"
+# no --pk3: no image can be found; the report counts them and says where images come from
+# (issue 28: it said "0 missing images")
+has err "blvl bake: $d/good.bsp: 2 missing images"
+has err "blvl bake: $d/good.bsp: 2 images not found: no archives were given; --pk3 FILE_OR_DIR gives the game's .pk3 archives"
 rc 0 verify a.blvl
 rc 0 dump a.blvl meta
 has out '"name": "Test Room"'
@@ -38,6 +41,7 @@ ok "a .bsp: the same bytes again" cmp a.blvl a2.blvl
 # the map inside an archive, and the archive given as the map: the same search path, the same
 # bytes
 rc 0 bake maps/good.bsp --pk3 "$d/good.pk3" -o b.blvl
+has err "blvl bake: maps/good.bsp: 1 image not found in the archives and folders given (--pk3 FILE_OR_DIR gives more"
 rc 0 bake MAPS\\Good.BSP --pk3 "$d/good.pk3" -o b2.blvl
 ok "a name in the archives: case and '\\' do not matter" cmp b.blvl b2.blvl
 rc 0 bake "$d/good.pk3" -o c.blvl
@@ -56,7 +60,33 @@ with zipfile.ZipFile(sys.argv[2], "w") as z:
 PY
 rc 2 bake two.pk3 -o t.blvl
 has err "holds 2 maps"
+has err "blvl bake two.pk3 --list prints them all"
 none t.blvl
+# --list prints every map of the archives, one a line, and writes nothing
+python3 - "$d/good.bsp" many.pk3 <<'PY'
+import sys, zipfile
+data = open(sys.argv[1], "rb").read()
+with zipfile.ZipFile(sys.argv[2], "w") as z:
+    for i in range(50):
+        z.writestr("maps/m%02d.bsp" % (49 - i), data)
+    z.writestr("maps/notes.txt", b"not a map")
+    z.writestr("levelshots/m00.bsp", data)  # not under maps/
+PY
+rc 0 bake many.pk3 --list
+ok "--list: the 50 maps, one a line, in order" cmp out <(for i in $(seq -w 0 49); do echo "maps/m$i.bsp"; done)
+rc 0 bake two.pk3 --list --pk3 many.pk3
+ok "--list: INPUT's maps and the --pk3 archives' maps" test "$(wc -l <out)" = 52
+has out "maps/one.bsp"
+has out "maps/m07.bsp"
+rc 0 bake "$d" --list
+has out "maps/good.bsp"
+rc 2 bake two.pk3 --list -o t.blvl
+has err "--list prints the maps of the archives and bakes nothing"
+none t.blvl
+rc 2 bake "$d/good.bsp" --list
+has err "--list lists the maps of a .pk3 (or a folder) given as INPUT"
+rc 1 bake missing.pk3 --list
+has err "not-found"
 rc 0 bake two.pk3 --map maps/two.bsp -o t.blvl
 rc 0 dump t.blvl meta
 has out '"name": "Test Twos"'

@@ -209,7 +209,7 @@ int main(void) {
     blvl_free(NULL, bytes);
 
     /* 5. One rule broken at a time. */
-    refused("geometry", "\"material\": 0", "\"material\": 90", "index-range: geometry.batches[0]");
+    refused("geometry", "\"material\": 6", "\"material\": 90", "index-range: geometry.batches[0]");
     refused("geometry", "\"index_count\": 12", "\"index_count\": 13",
             "index-range: geometry.batches");
     refused("geometry", "\"first_index\": 0", "\"first_index\": 999", "index-range");

@@ -282,9 +282,9 @@ static blvl_status read_counted(const uint8_t *b, size_t n, long fail_at, blvl_e
     return st;
 }
 
-static const char *good_files[] = {"source",         "compiled",  "combined",
-                                   "unknown_chunks", "shuffled",  "zero_counts",
-                                   "header_only",    "meta_only", "odd_floats"};
+static const char *good_files[] = {"source",   "compiled",    "combined",    "unknown_chunks",
+                                   "shuffled", "zero_counts", "header_only", "meta_only",
+                                   "new_map",  "odd_floats"};
 #define N_GOOD (sizeof good_files / sizeof *good_files)
 
 static void test_good(void) {

@@ -119,10 +119,12 @@ typedef struct blvl_options {
     unsigned threads;
     /* Called on the calling thread only. blvl_verify: bytes of work (packed bytes hashed plus
      * raw bytes inflated); the writers: raw bytes written out of the total (progress_total for
-     * the streaming writer, or the bytes appended so far when that is 0). NULL for none. */
+     * the streaming writer; 0 when that is 0: the total is unknown, done only counts). done
+     * never decreases and the total never changes. NULL for none. */
     blvl_progress_fn progress;
     void *progress_user;
-    uint64_t progress_total; /* streaming writer: raw bytes to come, for progress only */
+    uint64_t progress_total; /* streaming writer: raw bytes to come, for progress only (0 =
+                                unknown: progress reports a total of 0) */
     /* The inflation-budget rule, checked once at open (and by the streaming reader when the
      * table arrives): the sum of the table's raw sizes must be at most this, else
      * BLVL_E_BUDGET before a byte is inflated. 0 = the format's max(64 MiB, 64 * covered).

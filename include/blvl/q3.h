@@ -254,7 +254,8 @@ BLVL_API const char *blvl_q3_entity_get(const blvl_q3_entity *e, const char *key
 /* ---- the bake ------------------------------------------------------------------------- */
 
 typedef struct blvl_q3_bake_options {
-    const blvl_q3_fs *fs;   /* shaders and images; NULL: materials keep their names, no images */
+    const blvl_q3_fs *fs;   /* shaders and images; NULL: materials keep their names, no images
+                               (each image counts as missing) */
     const char *map_name;   /* "maps/oa_dm1.bsp": names the level when the map has no message */
     float patch_thickness;  /* qu a patch's collision hull reaches behind its surface; 0 = 4 */
     int patch_subdivisions; /* tessellation level of drawn patches (per Bezier span); 0 = the

@@ -124,10 +124,14 @@ static blvl_status check_request(const edit_req *rq, blvl_error *err) {
     if (!rq->tag || strnlen(rq->tag, BLVL_TAG_MAX + 1) > BLVL_TAG_MAX ||
         !blvl_tag_valid(rq->tag, &core))
         return blvl__fail(err, BLVL_E_WRITE_TAG, "tag is not 1..16 bytes of [a-z0-9._-]");
+    /* The container knows no list of core sections, only the format's rule: a tag without a
+     * dot is a core tag. Say both what that means and what a game's own tag looks like. */
     if (core)
         return blvl__fail(err, BLVL_E_IDENTITY_SECTION,
-                          "'%s' is a core section, always in identity; bake the level again",
-                          rq->tag);
+                          "'%s' has no dot, so it is a core tag: core sections are always in "
+                          "identity (bake the level again to change one); a game's tag needs a "
+                          "vendor prefix with a dot (game.%s)",
+                          rq->tag, rq->tag);
     if (rq->put && rq->size && !rq->data)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no data for '%s'", rq->tag);
     if (rq->put && rq->size > BLVL_SECTION_RAW_MAX)

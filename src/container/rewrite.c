@@ -26,7 +26,13 @@ static blvl_status check_put(const blvl_section_in *put, size_t i, blvl_error *e
         !blvl_tag_valid(s->tag, &core))
         return blvl__fail(err, BLVL_E_WRITE_TAG, "put %zu: tag is not 1..16 bytes of [a-z0-9._-]",
                           i);
-    if (core || (s->flags & BLVL_ENTRY_FLAG_IDENTITY))
+    if (core)
+        return blvl__fail(err, BLVL_E_IDENTITY_SECTION,
+                          "'%s' has no dot, so it is a core tag: core sections are always in "
+                          "identity, and a rewrite keeps the level's name (bake the level again); "
+                          "a game's tag needs a vendor prefix with a dot (game.%s)",
+                          s->tag, s->tag);
+    if (s->flags & BLVL_ENTRY_FLAG_IDENTITY)
         return blvl__fail(err, BLVL_E_IDENTITY_SECTION,
                           "'%s' would be in identity; a rewrite keeps the level's name, so only "
                           "sections outside identity can be put (bake the level again)",
@@ -50,9 +56,10 @@ static blvl_status check_drop(const char *const *drop, size_t i, const blvl_sect
                           i);
     if (core)
         return blvl__fail(err, BLVL_E_IDENTITY_SECTION,
-                          "'%s' is a core section, always in identity; dropping it would rename "
-                          "the level (bake the level again)",
-                          t);
+                          "'%s' has no dot, so it is a core tag: core sections are always in "
+                          "identity, dropping one would rename the level (bake the level again); "
+                          "a game's tag has a vendor prefix with a dot (game.%s)",
+                          t, t);
     for (size_t j = 0; j < i; j++)
         if (strcmp(drop[j], t) == 0)
             return blvl__fail(err, BLVL_E_WRITE_TAG, "drop '%s' given twice", t);

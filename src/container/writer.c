@@ -32,7 +32,7 @@ struct blvl_writer {
     blvl_pipe *pipe;
     void (*progress)(void *user, uint64_t done, uint64_t total);
     void *progress_user;
-    uint64_t total_raw, appended, done_raw;
+    uint64_t total_raw, done_raw;
     uint32_t max, n; /* declared bound, sections begun */
     uint64_t floor;
     blvl_entry *entries; /* max entries (at least 1) */
@@ -206,9 +206,12 @@ static blvl_status drain_one(blvl_writer *w, blvl_error *err) {
     }
     if (st != BLVL_OK)
         return fail_sticky(w, st, &e, err);
+    /* The total is the one given at open or none (0): the bytes appended so far grow after a
+     * line is shown, so a percentage of them went back and forth (issue 28). Past a total
+     * that was too small, done stays at it. */
     if (w->progress && raw_size) {
-        uint64_t total = w->total_raw > w->appended ? w->total_raw : w->appended;
-        w->progress(w->progress_user, w->done_raw, total);
+        uint64_t done = w->total_raw && w->done_raw > w->total_raw ? w->total_raw : w->done_raw;
+        w->progress(w->progress_user, done, w->total_raw);
     }
     return BLVL_OK;
 }
@@ -298,7 +301,6 @@ blvl_status blvl_writer_append(blvl_writer *w, const void *data, size_t size, bl
         memcpy(w->cur->raw + w->cur->raw_size, p, k);
         w->cur->raw_size += (uint32_t)k;
         en->raw_size += k;
-        w->appended += k;
         p += k;
         size -= k;
     }

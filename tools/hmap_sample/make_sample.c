@@ -8,7 +8,8 @@
  *                  light, a spawn of team red
  *   C  x 16.5..24.5   through an open doorway; a sky ceiling (solid + sky), an L-shaped step
  *                  (a non-convex mesh), a trigger_hurt, the teleport destination
- * and a light_sun. Without --compiled the file holds the source chunks (META MATS BRSH MESH
+ * and a light_sun; the overview camera (info_player_intermission) stands high in C looking back
+ * down the row. Without --compiled the file holds the source chunks (META MATS BRSH MESH
  * ENTS); with it, a compiled-only file of the same map (MATS ENTS CMPL): batches of the drawn
  * faces, one collision model per brush entity, a one-leaf BSP, mesh collision and the light
  * table (a sun stored as the direction its light travels). */
@@ -208,7 +209,9 @@ static void build_world(void) {
     entity(E_SPAWN1, "info_player_start", V(1, 0.75f, 7), V(0, 0, 0), NULL);
     entity(E_SPAWN2, "info_player_start", V(13, 0.75f, 3), V(0, 90, 0),
            (const char *const[]){"team", "red", NULL});
-    entity(E_INTER, "info_player_intermission", V(12, 3.5f, 7.5f), V(-20, 180, 0), NULL);
+    /* the overview camera: high in C's far wall, looking back down the row of rooms (-X) through
+     * the open doorway into B and on to the door of A */
+    entity(E_INTER, "info_player_intermission", V(24, 3.3f, 4), V(-12, 90, 0), NULL);
 
     const uint32_t SOLID = BLVL_HMAP_SOLID;
     /* floors and ceilings, one per room (C's ceiling is sky) */

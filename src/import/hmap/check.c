@@ -1,19 +1,23 @@
 /* Checks across chunks, run once every chunk is read (chunks may come in any order: MATS after
- * BRSH is legal). The header's flags must say which kinds of chunk the file holds; every
+ * BRSH is legal). The header's flags must agree with the chunks the file holds; every
  * material index of BRSH faces, MESH polygons and CMPL batches must name a MATS entry or be
  * negative (none). A field's offset is found by walking the parsed records' wire sizes from the
  * chunk's start, so the message names the first offending field in file order. */
 #include "import/hmap/hmap_internal.h"
 
-static blvl_status flag(const blvl_hmap *map, blvl_error *err, uint32_t bit, bool present,
-                        const char *what) {
+/* A set bit needs one chunk of its kind (`any`); a clear one allows none of the chunks only that
+ * kind of file has (`own`). For CMPL the two are the same chunk. For source data they differ:
+ * META, MATS and ENTS are source chunks (a map just made in an editor holds only META), but a
+ * compiled-only file carries ENTS and MATS too, so only BRSH and MESH make a file a source one. */
+static blvl_status flag(const blvl_hmap *map, blvl_error *err, uint32_t bit, bool any,
+                        const char *any_what, bool own, const char *own_what) {
     bool set = (map->flags & bit) != 0;
-    if (set == present)
+    if (set ? any : !own)
         return BLVL_OK;
     return blvl__fail_source(err, "header", "flags", 8, "header-flags",
                              set ? "bit %u is set but the file has no %s"
                                  : "bit %u is clear but the file has %s",
-                             bit == BLVL_HMAP_FLAG_SOURCE ? 0u : 1u, what);
+                             bit == BLVL_HMAP_FLAG_SOURCE ? 0u : 1u, set ? any_what : own_what);
 }
 
 static blvl_status material(hm_cur *c, const blvl_hmap *map, int32_t m, uint64_t at) {
@@ -80,10 +84,14 @@ static blvl_status batches(hm_cur *c, const blvl_hmap *map) {
 }
 
 blvl_status blvl__hm_check_map(const blvl_hmap *map, blvl_error *err) {
+    bool geometry = map->has_brsh || map->has_mesh;
+    bool source = geometry || map->meta || map->has_mats || map->has_ents;
     blvl_status st =
-        flag(map, err, BLVL_HMAP_FLAG_SOURCE, map->has_brsh || map->has_mesh, "BRSH or MESH");
+        flag(map, err, BLVL_HMAP_FLAG_SOURCE, source,
+             "source chunk (META, MATS, BRSH, MESH or ENTS)", geometry, "BRSH or MESH");
     if (!st)
-        st = flag(map, err, BLVL_HMAP_FLAG_COMPILED, map->compiled != NULL, "CMPL");
+        st = flag(map, err, BLVL_HMAP_FLAG_COMPILED, map->compiled != NULL, "CMPL",
+                  map->compiled != NULL, "CMPL");
     /* the material checks in file order of their chunks */
     for (uint32_t i = 0; !st && i < map->chunk_count; i++) {
         const blvl_hmap_chunk *ch = &map->chunks[i];

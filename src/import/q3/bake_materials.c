@@ -232,7 +232,7 @@ static blvl_status one(q3m *m, uint32_t i, q3m_anim *an, bool drawn) {
 }
 
 /* A search path that holds no file at all (the command line makes one when no archive is
- * given) reads as none: nothing can be found, so nothing is reported missing. */
+ * given) reads as none: no shader script is loaded, and every image is missing. */
 static blvl_status empty_fs(q3_ctx *c, bool *empty) {
     char **names = NULL;
     size_t count = 0;

@@ -111,9 +111,10 @@ blvl_status blvl__q3m_image(q3m *m, const char *name, uint32_t *index) {
         return BLVL_OK;
     }
     blvl_status st;
-    if (!c->o->fs) /* no search path: the material keeps its name, nothing is missing */
-        return BLVL_OK;
-    if (strlen(name) > Q3I_MAX_NAME || !blvl__q3i_find(c->o->fs, name, found, sizeof found)) {
+    /* No search path: nothing is looked up, so every image is missing (the material keeps its
+     * name); the report says so, and the caller can tell the user where images come from. */
+    if (!c->o->fs || strlen(name) > Q3I_MAX_NAME ||
+        !blvl__q3i_find(c->o->fs, name, found, sizeof found)) {
         /* "x.tga" and "x" try the same files: one missing image. The stem's entry starts
          * with a byte no name holds. */
         char stem[Q3I_MAX_NAME + 8];

@@ -459,6 +459,8 @@ def good():
                                   (b"CMPL", empty_cmpl)], 3)
     files["header_only"] = build([], 0)
     files["meta_only"] = build([(b"META", META), (b"ZERO", b"")], 0)
+    # a map just created in the editor: META is a source chunk, so bit 0 is set without BRSH/MESH
+    files["new_map"] = build([(b"META", META)], 1)
     m, b, c = odd_floats()
     files["odd_floats"] = build([(b"META", m), (b"MATS", MATS), (b"BRSH", b), (b"CMPL", c)], 3)
     return files
@@ -720,9 +722,12 @@ def bad():
     w = build(src_chunks(), 0)
     add("header_flags_source", w.b, "header: flags at offset 8: header-flags: bit 0 is clear "
         "but the file has BRSH or MESH")
-    w = build([(b"META", META), (b"MATS", MATS)], 1)
+    w = build([(b"CMPL", CMPL)], 3)
     add("header_flags_no_source", w.b, "header: flags at offset 8: header-flags: bit 0 is set "
-        "but the file has no BRSH or MESH")
+        "but the file has no source chunk (META, MATS, BRSH, MESH or ENTS)")
+    w = build([], 1)
+    add("header_flags_no_source_empty", w.b, "header: flags at offset 8: header-flags: bit 0 is "
+        "set but the file has no source chunk (META, MATS, BRSH, MESH or ENTS)")
     w = build(src_chunks(), 3)
     add("header_flags_compiled", w.b, "header: flags at offset 8: header-flags: bit 1 is set "
         "but the file has no CMPL")
