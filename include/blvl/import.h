@@ -61,6 +61,14 @@ typedef struct blvl_import_options {
                                takes NAME.cameras beside NAME.recipe) */
 } blvl_import_options;
 
+/* The Quake 3 bake's counters (blvl/q3.h declares the struct inside its options; C++ sees it
+ * as a nested type). */
+#ifdef __cplusplus
+typedef blvl_q3_bake_options::blvl_q3_bake_report blvl_import_q3_report;
+#else
+typedef struct blvl_q3_bake_report blvl_import_q3_report;
+#endif
+
 /* Why an argument was refused (err->code BLVL_E_ARGUMENT); a program words its own usage. */
 typedef enum blvl_import_misuse {
     BLVL_IMPORT_MISUSE_NONE = 0,
@@ -76,7 +84,7 @@ typedef struct blvl_import_report {
     blvl_bake_stats stats;     /* the level written */
     /* Quake 3 only: the bake's counters, and whether any archive was searched (options.pk3
      * or a .pk3 INPUT; without one every image is missing and materials keep their names). */
-    struct blvl_q3_bake_report q3;
+    blvl_import_q3_report q3;
     bool archives;
     blvl_import_misuse misuse;
     /* The file a refusal is about, to print before err->message: the input, the output, an
