@@ -43,8 +43,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("baked %s (%s): %u colliders, %u triangles, %u materials, %u entities\n", argv[2],
-           blvl_import_format_name(report.format), report.stats.colliders,
-           report.stats.triangles, report.stats.materials, report.stats.entities);
+           blvl_import_format_name(report.format), report.stats.colliders, report.stats.triangles,
+           report.stats.materials, report.stats.entities);
     if (report.q3.missing_images)
         fprintf(stderr, "bake: %u images not found (--pk3 gives the game's archives)\n",
                 report.q3.missing_images);

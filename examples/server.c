@@ -43,8 +43,8 @@ int main(int argc, char **argv) {
     const float mins[3] = {-16, -28, -16}, maxs[3] = {16, 28, 16};
     blvl_trace_result r;
     blvl_trace_box(world, NULL, from, to, mins, maxs, &r);
-    printf("box stops at fraction %.6g (%.3f %.3f %.3f)%s\n", r.fraction, r.endpos[0],
-           r.endpos[1], r.endpos[2], r.collider == BLVL_TRACE_NONE ? "" : ", on a collider");
+    printf("box stops at fraction %.6g (%.3f %.3f %.3f)%s\n", r.fraction, r.endpos[0], r.endpos[1],
+           r.endpos[2], r.collider == BLVL_TRACE_NONE ? "" : ", on a collider");
     rc = 0;
     goto done;
 fail:

@@ -52,7 +52,6 @@ int main(int argc, char **argv) {
         fprintf(stderr, "stream_client: %s: %s\n", argv[1], err.message);
         return 1;
     }
-    printf("%llu bytes in %u requests\n", (unsigned long long)stats.bytes_received,
-           stats.requests);
+    printf("%llu bytes in %u requests\n", (unsigned long long)stats.bytes_received, stats.requests);
     return bad ? 1 : 0;
 }

@@ -42,9 +42,9 @@ static void detection(void) {
         {"IBSP\x2e\0\0\0", 8, NULL, BLVL_IMPORT_Q3},
         {"PK\3\4", 4, "a.zip", BLVL_IMPORT_Q3},
         {"blvl-recipe 1\nmap x\n", 20, "a.bsp", BLVL_IMPORT_RECIPE}, /* first line first */
-        {"\x05\x20\x00\x01", 4, "tiles.lvl", BLVL_IMPORT_SUBSPACE}, /* x 5, y 2, tile 1 */
-        {"\xff\xff\xff\x01", 4, "tiles.lvl", BLVL_IMPORT_AUTO},     /* x 4095: no tile */
-        {"\x05\x20\x00\x01", 4, "tiles.bin", BLVL_IMPORT_AUTO},     /* not named .lvl */
+        {"\x05\x20\x00\x01", 4, "tiles.lvl", BLVL_IMPORT_SUBSPACE},  /* x 5, y 2, tile 1 */
+        {"\xff\xff\xff\x01", 4, "tiles.lvl", BLVL_IMPORT_AUTO},      /* x 4095: no tile */
+        {"\x05\x20\x00\x01", 4, "tiles.bin", BLVL_IMPORT_AUTO},      /* not named .lvl */
         {"", 0, "empty.lvl", BLVL_IMPORT_SUBSPACE},
         {"SR", 2, "cut.lvl", BLVL_IMPORT_RIOT},
         {"ab", 2, "cut.lvl", BLVL_IMPORT_SUBSPACE},

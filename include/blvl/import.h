@@ -47,7 +47,7 @@ typedef enum blvl_import_format {
 /* The one options struct of this header; a zeroed one detects the format and takes every
  * default. `base` comes first, so &opt.base is a blvl_options for every other call. */
 typedef struct blvl_import_options {
-    blvl_options base; /* allocator, threads, progress (bytes written), temp_file hook */
+    blvl_options base;       /* allocator, threads, progress (bytes written), temp_file hook */
     blvl_import_format from; /* read the input as this format whatever its bytes say; AUTO */
     /* Quake 3: the archives and folders searched for the map, shaders and images, in order
      * (later ones override earlier ones; a .pk3 given as INPUT comes last). Giving any of the
@@ -113,15 +113,15 @@ BLVL_API blvl_status blvl_import_bake_file(blvl_import_report *report, const cha
 /* The same for bytes already read; `name` is the input's file name (detection, a Subspace
  * level's default name, a recipe's folder, what refusals name). */
 BLVL_API blvl_status blvl_import_bake_memory(blvl_import_report *report, const char *name,
-                                             const void *data, size_t size,
-                                             const char *level_path, const char *symbols_path,
+                                             const void *data, size_t size, const char *level_path,
+                                             const char *symbols_path,
                                              const blvl_import_options *opt, blvl_error *err);
-/* Every distinct maps/NAME.bsp of `input` (a .pk3 or a folder) and of options.pk3 (blvl_q3_fs_list's order), as
- * one buffer freed with blvl_free(&opt->base, *names). report->where names what a refusal is
- * about. */
-BLVL_API blvl_status blvl_import_list_maps(char ***names, size_t *count,
-                                           blvl_import_report *report, const char *input,
-                                           const blvl_import_options *opt, blvl_error *err);
+/* Every distinct maps/NAME.bsp of `input` (a .pk3 or a folder) and of options.pk3
+ * (blvl_q3_fs_list's order), as one buffer freed with blvl_free(&opt->base, *names). report->where
+ * names what a refusal is about. */
+BLVL_API blvl_status blvl_import_list_maps(char ***names, size_t *count, blvl_import_report *report,
+                                           const char *input, const blvl_import_options *opt,
+                                           blvl_error *err);
 
 #ifdef __cplusplus
 }

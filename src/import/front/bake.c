@@ -164,10 +164,9 @@ static void report_init(blvl_import_report *report, const char *in) {
     blvl__import_where(report, in);
 }
 
-blvl_status blvl_import_bake_memory(blvl_import_report *report, const char *name,
-                                    const void *data, size_t size, const char *level_path,
-                                    const char *symbols_path, const blvl_import_options *opt,
-                                    blvl_error *err) {
+blvl_status blvl_import_bake_memory(blvl_import_report *report, const char *name, const void *data,
+                                    size_t size, const char *level_path, const char *symbols_path,
+                                    const blvl_import_options *opt, blvl_error *err) {
     static const blvl_import_options zero = {0};
     const blvl_import_options *o = opt ? opt : &zero;
     const char *in = name ? name : "";
@@ -194,8 +193,8 @@ blvl_status blvl_import_bake_memory(blvl_import_report *report, const char *name
     struct import_q3_args a;
     q3_args_from(&a, o);
     if (f == BLVL_IMPORT_Q3)
-        return blvl__import_q3(report, in, data ? data : (const uint8_t *)"", size, &a,
-                               level_path, symbols_path, o, err);
+        return blvl__import_q3(report, in, data ? data : (const uint8_t *)"", size, &a, level_path,
+                               symbols_path, o, err);
     if (f == BLVL_IMPORT_AUTO) {
         const uint8_t *d = data;
         char hex[3 * 4 + 1] = "";

@@ -151,8 +151,7 @@ blvl_status blvl__import_q3(blvl_import_report *report, const char *in, const ui
     if (a->map && !is_pk3) {
         report->misuse = BLVL_IMPORT_MAP_NOT_ARCHIVE;
         return blvl__fail(err, BLVL_E_ARGUMENT,
-                          "options.map picks the map of a .pk3 given as the input; %s is none",
-                          in);
+                          "options.map picks the map of a .pk3 given as the input; %s is none", in);
     }
     if ((st = blvl_q3_fs_new(&fs, bo, err)))
         goto done;

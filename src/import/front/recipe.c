@@ -133,8 +133,7 @@ static int parse_subdivisions(const char *s, int *out) {
 
 /* One "options" line: the same options the command line takes for a Quake 3 map. */
 static blvl_status options_line(blvl_import_report *report, const char *file, unsigned ln,
-                                size_t off, char *rest, struct import_q3_args *a,
-                                blvl_error *err) {
+                                size_t off, char *rest, struct import_q3_args *a, blvl_error *err) {
     char *opt;
     while ((opt = token(&rest))) {
         char *val = token(&rest);
@@ -195,8 +194,7 @@ static blvl_status parse(blvl_import_report *report, const char *path, char *tex
             st = refuse(report, path, ln, key, start, "recipe-value", problem, err);
         } else if (!strcmp(key, "map")) {
             if (*map)
-                st = refuse(report, path, ln, "map", start, "recipe-map", "a second map line",
-                            err);
+                st = refuse(report, path, ln, "map", start, "recipe-map", "a second map line", err);
             else if (!(*map = beside(own, path, value)))
                 st = blvl__fail(err, BLVL_E_NOMEM, "a path");
             else if (!is_file(*map)) {
@@ -206,8 +204,8 @@ static blvl_status parse(blvl_import_report *report, const char *path, char *tex
             }
         } else if (!strcmp(key, "pk3")) {
             if (a->pk3_count >= BLVL_IMPORT_MAX_PK3)
-                st = refuse(report, path, ln, "pk3", start, "recipe-pk3",
-                            "more than 256 pk3 lines", err);
+                st = refuse(report, path, ln, "pk3", start, "recipe-pk3", "more than 256 pk3 lines",
+                            err);
             else if (!(a->pk3[a->pk3_count++] = beside(own, path, value)))
                 st = blvl__fail(err, BLVL_E_NOMEM, "a path");
         } else {
