@@ -149,6 +149,13 @@ int main(void) {
     CHECK(!strcmp(err.message, "line 3: key at offset 21: recipe-key: unknown key 'bogus' (map, "
                                "pk3, options)"));
     CHECK_EQ_INT(rep.format, BLVL_IMPORT_RECIPE);
+    /* a long key without a value: the field is cut, so the message keeps its rule */
+    char longkey[400] = "blvl-recipe 1\n";
+    memset(longkey + 14, 'K', 300);
+    CHECK_EQ_INT(
+        blvl_import_bake_memory(&rep, tmp, longkey, strlen(longkey), out, NULL, &opt, &err),
+        BLVL_E_SOURCE);
+    CHECK(strstr(err.message, " at offset 14: recipe-value: ") != NULL);
 
     /* Cameras from the options, for any format: the level gains a cameras section. */
     char cams[4200];

@@ -189,9 +189,10 @@ static blvl_status parse(blvl_import_report *report, const char *path, char *tex
             continue;
         }
         if (!vn) {
-            char problem[96];
+            char problem[96], field[48]; /* the key cut to 40 bytes, so the message fits */
             snprintf(problem, sizeof problem, "%.40s wants a value", key);
-            st = refuse(report, path, ln, key, start, "recipe-value", problem, err);
+            snprintf(field, sizeof field, "%.40s", key);
+            st = refuse(report, path, ln, field, start, "recipe-value", problem, err);
         } else if (!strcmp(key, "map")) {
             if (*map)
                 st = refuse(report, path, ln, "map", start, "recipe-map", "a second map line", err);
