@@ -1,19 +1,16 @@
-/* blvl bake: a source map into a level (docs/BAKE.md; docs/IMPORT-HMAP.md,
- * docs/IMPORT-SUBSPACE.md, docs/IMPORT-RIOT.md). The format is picked from the bytes; the formats
- * blvl knows but has no importer for yet are recognised and refused by name. Output is atomic
- * (blvl_bake_write_file): a refused input leaves nothing at OUT. */
+/* blvl bake: a source map into a level (docs/BAKE.md, docs/IMPORT.md). Argument parsing over
+ * the library's front door (blvl/import.h), which detects the format, reads archives and
+ * recipes and writes atomically: a refused input leaves nothing at OUT. This file words what
+ * the library reports (usage lines, the Quake 3 report, the line of counts). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "blvl/bake.h"
-#include "blvl/hmap.h"
-#include "blvl/riot.h"
-#include "blvl/subspace.h"
-#include "bake_q3.h"
+#include "blvl/import.h"
 #include "cli.h"
 
 static const cli_help help = {
@@ -56,52 +53,23 @@ static const cli_help help = {
     "(\"blvl: FILE: <chunk>: <field> at offset N: <rule>: <problem>\") and nothing is\n"
     "written, 2 usage error.\n"};
 
-typedef enum format { F_NONE, F_HMAP, F_SUBSPACE, F_RIOT, F_Q3 } format;
+#define MAX_PK3 BLVL_IMPORT_MAX_PK3 /* --pk3 at most this many times */
 
-static const char *format_names[] = {"", "hmap", "subspace", "riot", "q3"};
-
-static int ends_with(const char *s, const char *tail) {
-    size_t a = strlen(s), b = strlen(tail);
-    return a >= b && strcmp(s + a - b, tail) == 0;
+static int parse_thickness(const char *s, float *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (!*s || *end || !isfinite(v) || v <= 0 || v > 1024)
+        return -1;
+    *out = (float)v;
+    return 0;
 }
 
-/* DESIGN "Baking": the format from the bytes; *what names what was seen. */
-static format detect(const char *path, const uint8_t *d, size_t n, const char **what) {
-    if (n >= 4 && memcmp(d, "HMAP", 4) == 0)
-        return *what = "a Rockgrave .hmap (starts with HMAP)", F_HMAP;
-    if (n >= 4 && memcmp(d, "SRSC", 4) == 0)
-        return *what = "a Riot engine .lvl (starts with SRSC)", F_RIOT;
-    if (n >= 4 && memcmp(d, "elvl", 4) == 0)
-        return *what = "a Subspace .lvl (starts with elvl)", F_SUBSPACE;
-    if (n >= 2 && memcmp(d, "BM", 2) == 0)
-        return *what = "a Subspace .lvl (starts with a BM tileset)", F_SUBSPACE;
-    if (n >= 4 && memcmp(d, "IBSP", 4) == 0)
-        return *what = "a Quake 3 .bsp (starts with IBSP)", F_Q3;
-    if (n >= 4 && memcmp(d, "PK\x03\x04", 4) == 0)
-        return *what = "a zip (.pk3) for the Quake 3 importer (starts with PK)", F_Q3;
-    if (n >= 4 && ends_with(path, ".lvl")) {
-        uint32_t v =
-            (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
-        if ((v & 0xFFFu) <= 1023 && ((v >> 12) & 0xFFFu) <= 1023)
-            return *what = "a Subspace .lvl of bare tile records", F_SUBSPACE;
-    }
-    /* A .lvl too short for one record: docs/IMPORT-SUBSPACE.md reads an empty file as a map of no
-     * tiles and 1 to 3 bytes as a partial record, ignored. A Riot level needs its 12-byte SRSC
-     * header, so only the start of one ("S", "SR", "SRS") goes to the Riot reader, whose
-     * header-size refusal says the file is cut short. */
-    if (n < 4 && ends_with(path, ".lvl")) {
-        if (n > 0 && memcmp(d, "SRSC", n) == 0)
-            return *what = "a Riot engine .lvl cut short (starts with SRSC's first bytes)", F_RIOT;
-        return *what = "a Subspace .lvl of no tile record", F_SUBSPACE;
-    }
-    /* A damaged .hmap (bad magic, cut short) gets the reader's own refusal, which says what is
-     * wrong with it, rather than "unknown format". */
-    if (ends_with(path, ".hmap"))
-        return *what = "a .hmap by its name", F_HMAP;
-    if (ends_with(path, ".bsp"))
-        return *what = "a .bsp by its name", F_Q3;
-    *what = NULL;
-    return F_NONE;
+static int parse_subdivisions(const char *s, int *out) {
+    uint32_t v;
+    if (cli_parse_u32(s, &v) || v < 1 || v > 64)
+        return -1;
+    *out = (int)v;
+    return 0;
 }
 
 /* Whether two paths name one existing file (so a bake would replace its own input). */
@@ -116,89 +84,98 @@ static void progress(void *user, uint64_t done, uint64_t total) {
     cli_progress("bake", done, total);
 }
 
-/* One importer: read the source bytes and fill the model; the source structs are freed before
- * returning (the model keeps copies). `in` is the input's path (a format may take a name from it).
- */
-typedef blvl_status (*fill_fn)(const char *in, const uint8_t *data, size_t size,
-                               const blvl_options *opt, blvl_bake *b, blvl_error *err);
-
-static blvl_status fill_hmap(const char *in, const uint8_t *data, size_t size,
-                             const blvl_options *opt, blvl_bake *b, blvl_error *err) {
-    (void)in;
-    blvl_hmap *map = NULL;
-    blvl_status st = blvl_hmap_read(data, size, opt, &map, err);
-    if (st == BLVL_OK)
-        st = blvl_hmap_bake(map, b, err);
-    blvl_hmap_free(map, opt);
-    return st;
-}
-
-static blvl_status fill_riot(const char *in, const uint8_t *data, size_t size,
-                             const blvl_options *opt, blvl_bake *b, blvl_error *err) {
-    (void)in;
-    blvl_riot_level *level = NULL;
-    blvl_status st = blvl_riot_read(data, size, opt, &level, err);
-    if (st == BLVL_OK)
-        st = blvl_riot_bake(level, b, err);
-    blvl_riot_free(level, opt);
-    return st;
-}
-
-/* The Subspace level's name when its ATTR has none: the file's name without its directory and
- * a final ".lvl" (any case). */
-static blvl_status fill_subspace(const char *in, const uint8_t *data, size_t size,
-                                 const blvl_options *opt, blvl_bake *b, blvl_error *err) {
-    const char *base = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
-    size_t n = strlen(base);
-    if (n > 4 && strcasecmp(base + n - 4, ".lvl") == 0)
-        n -= 4;
-    char *name = malloc(n + 1);
-    if (!name) {
-        err->code = BLVL_E_NOMEM;
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return BLVL_E_NOMEM;
-    }
-    memcpy(name, base, n);
-    name[n] = 0;
-    blvl_subspace *map = NULL;
-    blvl_status st = blvl_subspace_read(data, size, opt, &map, err);
-    if (st == BLVL_OK)
-        st = blvl_subspace_bake(map, name, b, err);
-    blvl_subspace_free(map, opt);
-    free(name);
-    return st;
-}
-
-static int bake(fill_fn fill, const char *in, const uint8_t *data, size_t size, const char *out,
-                const char *symbols, unsigned threads) {
-    blvl_options opt = {0};
-    cli_out_options(&opt);
-    opt.threads = threads;
-    if (cli_progress_enabled())
-        opt.progress = progress;
+/* bake --list: every maps/NAME.bsp of `in` (a .pk3 or a folder) and the --pk3 entries. */
+static int list_maps(const char *in, const blvl_import_options *io) {
+    blvl_import_report rep;
     blvl_error err;
-    blvl_bake *b = NULL;
-    int rc = CLI_OK;
-    if (blvl_bake_new(&b, &opt, &err) != BLVL_OK ||
-        fill(in, data, size, &opt, b, &err) != BLVL_OK) {
-        rc = cli_fail(in, &err);
-        goto done;
+    char **names = NULL;
+    size_t count = 0;
+    if (blvl_import_list_maps(&names, &count, &rep, in, io, &err) != BLVL_OK) {
+        if (rep.misuse == BLVL_IMPORT_LIST_NOT_ARCHIVE) {
+            fprintf(stderr,
+                    "blvl bake: --list lists the maps of a .pk3 (or a folder) given as INPUT; "
+                    "%s is none (see blvl bake --help)\n",
+                    in);
+            return CLI_USAGE;
+        }
+        return cli_fail(rep.where, &err);
     }
-    blvl_bake_stats stats;
-    blvl_status st = blvl_bake_write_file(b, out, symbols, &stats, &err);
-    cli_progress_clear();
-    if (st != BLVL_OK) {
-        rc = cli_fail(out, &err);
-        goto done;
+    for (size_t i = 0; i < count; i++)
+        printf("%s\n", names[i]);
+    blvl_free(&io->base, names);
+    return CLI_OK;
+}
+
+/* A refused argument the library names (report->misuse), in the command line's words. */
+static int misuse(const blvl_import_report *rep, const char *in) {
+    if (rep->misuse == BLVL_IMPORT_NOT_Q3)
+        return cli_usage(&help, "--pk3, --map and --patch-* are for Quake 3 maps; %s is none", in);
+    if (rep->misuse == BLVL_IMPORT_MAP_NOT_ARCHIVE)
+        return cli_usage(&help, "--map picks the map of a .pk3 given as INPUT; %s is none",
+                         rep->where);
+    /* BLVL_IMPORT_MAP_AMBIGUOUS: the archive's own maps, to name two */
+    static const blvl_import_options alone = {0};
+    blvl_import_report r;
+    blvl_error err;
+    char **names = NULL;
+    size_t count = 0;
+    const char *pk3 = rep->where;
+    if (blvl_import_list_maps(&names, &count, &r, pk3, &alone, &err) != BLVL_OK || count < 2) {
+        blvl_free(NULL, names);
+        return cli_fail(r.where, &err);
     }
+    fprintf(stderr,
+            "blvl bake: %s holds %zu maps (%s, %s, ...): name one with --map; blvl bake %s "
+            "--list prints them all\n",
+            pk3, count, names[0], names[1], pk3);
+    blvl_free(NULL, names);
+    return CLI_USAGE;
+}
+
+/* What a bake prints: the Quake 3 report and missing-images lines on stderr, one line of
+ * counts on stdout. */
+static void print_baked(const blvl_import_report *rep, const char *out, const char *symbols) {
+    const struct blvl_q3_bake_report *r = &rep->q3;
+    const char *shown = rep->where;
+    int q3 = rep->format == BLVL_IMPORT_Q3 || rep->format == BLVL_IMPORT_RECIPE;
+    if (q3)
+        fprintf(stderr,
+                "blvl bake: %s: %u missing images, %u bad images, %u unknown shader keywords, %u "
+                "brushes (%u dropped), %u patch hulls, %u surfaces drawn, %u triangles (%u from "
+                "patches), %u fogs dropped, %u light grid dropped, %u values replaced\n",
+                shown, r->missing_images, r->bad_images, r->unknown_keywords, r->brushes,
+                r->brushes_dropped, r->patch_hulls, r->surfaces_drawn, r->triangles,
+                r->patch_triangles, r->fogs_dropped, r->light_grid_dropped, r->values_replaced);
     cli_reports_off_stdout(out);
+    /* Images not found leave the level without textures: say how many, and where they come from. */
+    if (q3 && r->missing_images && !rep->archives)
+        fprintf(stderr,
+                "blvl bake: %s: %u image%s not found: no archives were given; --pk3 FILE_OR_DIR "
+                "gives the game's .pk3 archives and folders that hold them (the level keeps "
+                "the names, without textures)\n",
+                shown, r->missing_images, r->missing_images == 1 ? "" : "s");
+    else if (q3 && r->missing_images)
+        fprintf(stderr,
+                "blvl bake: %s: %u image%s not found in the archives and folders given (--pk3 "
+                "FILE_OR_DIR gives more; the level keeps the names, without textures)\n",
+                shown, r->missing_images, r->missing_images == 1 ? "" : "s");
+    const blvl_bake_stats *s = &rep->stats;
     printf("baked %s: %u colliders, %u planes, %u triangles, %u batches, %u materials, "
            "%u entities%s%s\n",
-           out, stats.colliders, stats.planes, stats.triangles, stats.batches, stats.materials,
-           stats.entities, symbols ? "; symbols " : "", symbols ? symbols : "");
-done:
-    blvl_bake_free(b);
-    return rc;
+           out, s->colliders, s->planes, s->triangles, s->batches, s->materials, s->entities,
+           symbols ? "; symbols " : "", symbols ? symbols : "");
+}
+
+/* No format: the first bytes, and the formats there are. */
+static int unknown_format(const char *in, const uint8_t *data, size_t size) {
+    char hex[3 * 4 + 1] = "";
+    int at = 0;
+    for (size_t i = 0; i < size && i < 4; i++)
+        at += snprintf(hex + at, sizeof hex - (size_t)at, "%s%02x", i ? " " : "", data[i]);
+    return cli_failf(in, BLVL_E_UNKNOWN_FORMAT,
+                     "%s%s%s, which is no format blvl bakes (HMAP Rockgrave, SRSC Riot, "
+                     "BM/elvl Subspace, IBSP or PK zip Quake 3; --from names one)",
+                     size ? "starts with bytes " : "is empty", hex, size > 4 ? " ..." : "");
 }
 
 int blvl_cmd_bake(int argc, char **argv) {
@@ -214,10 +191,11 @@ int blvl_cmd_bake(int argc, char **argv) {
                                           {"patch-subdivisions", required_argument, NULL, 'D'},
                                           {"list", no_argument, NULL, 'L'},
                                           {0, 0, 0, 0}};
-    static q3_args q3; /* static: 2 KiB of pointers */
-    memset(&q3, 0, sizeof q3);
+    static const char *pk3[MAX_PK3]; /* static: 2 KiB of pointers */
+    blvl_import_options io = {0};
+    io.pk3 = pk3;
     const char *out = NULL, *symbols = NULL;
-    format from = F_NONE;
+    blvl_import_format from = BLVL_IMPORT_AUTO;
     uint32_t threads = 0;
     int c, list = 0;
     opterr = 0;
@@ -233,11 +211,11 @@ int blvl_cmd_bake(int argc, char **argv) {
         else if (c == 's')
             symbols = optarg;
         else if (c == 'f') {
-            from = F_NONE;
-            for (int k = F_HMAP; k <= F_Q3; k++)
-                if (strcmp(optarg, format_names[k]) == 0)
-                    from = (format)k;
-            if (from == F_NONE)
+            from = BLVL_IMPORT_AUTO;
+            for (int k = BLVL_IMPORT_HMAP; k <= BLVL_IMPORT_Q3; k++)
+                if (strcmp(optarg, blvl_import_format_name((blvl_import_format)k)) == 0)
+                    from = (blvl_import_format)k;
+            if (from == BLVL_IMPORT_AUTO)
                 return cli_usage(&help, "--from wants hmap, subspace, riot or q3, not '%s'",
                                  optarg);
         } else if (c == 't' && cli_parse_u32(optarg, &threads) == 0 && threads <= 1024)
@@ -246,22 +224,23 @@ int blvl_cmd_bake(int argc, char **argv) {
             return cli_usage(&help, "--threads wants a number 0..1024, not '%s'", optarg);
         else if (c == 'P' && !*optarg)
             return cli_usage(&help, "--pk3 wants a file or folder, not ''");
-        else if (c == 'P' && q3.pk3_count >= Q3_MAX_PK3)
-            return cli_usage(&help, "--pk3 given more than %d times", Q3_MAX_PK3);
+        else if (c == 'P' && io.pk3_count >= MAX_PK3)
+            return cli_usage(&help, "--pk3 given more than %d times", MAX_PK3);
         else if (c == 'P')
-            q3.pk3[q3.pk3_count++] = optarg;
-        else if (c == 'M' && (q3.map || !*optarg))
-            return cli_usage(&help, q3.map ? "--map given twice" : "--map wants a name, not ''");
+            pk3[io.pk3_count++] = optarg;
+        else if (c == 'M' && (io.map || !*optarg))
+            return cli_usage(&help, io.map ? "--map given twice" : "--map wants a name, not ''");
         else if (c == 'M')
-            q3.map = optarg;
-        else if (c == 'T' && !q3.has_thickness && !q3_parse_thickness(optarg, &q3.patch_thickness))
-            q3.has_thickness = 1;
+            io.map = optarg;
+        else if (c == 'T' && io.patch_thickness == 0 &&
+                 !parse_thickness(optarg, &io.patch_thickness))
+            continue;
         else if (c == 'T')
             return cli_usage(&help, "--patch-thickness wants one number 0 < QU <= 1024, not '%s'",
                              optarg);
-        else if (c == 'D' && !q3.has_subdivisions &&
-                 !q3_parse_subdivisions(optarg, &q3.patch_subdivisions))
-            q3.has_subdivisions = 1;
+        else if (c == 'D' && !io.patch_subdivisions &&
+                 !parse_subdivisions(optarg, &io.patch_subdivisions))
+            continue;
         else if (c == 'D')
             return cli_usage(&help, "--patch-subdivisions wants one number 1..64, not '%s'",
                              optarg);
@@ -274,12 +253,13 @@ int blvl_cmd_bake(int argc, char **argv) {
         return cli_usage(&help, "needs an INPUT");
     if (argc - optind > 1)
         return cli_usage(&help, "takes one INPUT, not %d", argc - optind);
-    if (list && (out || symbols || q3.map || q3.has_thickness || q3.has_subdivisions ||
-                 (from != F_NONE && from != F_Q3)))
+    int q3_opts = io.pk3_count || io.map || io.patch_thickness != 0 || io.patch_subdivisions;
+    if (list && (out || symbols || io.map || io.patch_thickness != 0 || io.patch_subdivisions ||
+                 (from != BLVL_IMPORT_AUTO && from != BLVL_IMPORT_Q3)))
         return cli_usage(&help, "--list prints the maps of the archives and bakes nothing: it "
                                 "takes only INPUT and --pk3");
     if (list)
-        return cli_bake_q3_list(argv[optind], &q3);
+        return list_maps(argv[optind], &io);
     if (!out)
         return cli_usage(&help, "needs -o OUT.blvl");
     if (symbols && strcmp(symbols, out) == 0)
@@ -287,59 +267,39 @@ int blvl_cmd_bake(int argc, char **argv) {
     const char *in = argv[optind];
     if (same_file(in, out) || (symbols && same_file(in, symbols)))
         return cli_usage(&help, "the output would replace the input %s", in);
-    int q3_opts = q3.pk3_count || q3.map || q3.has_thickness || q3.has_subdivisions;
-    if (q3_opts && from != F_NONE && from != F_Q3)
+    if (q3_opts && from != BLVL_IMPORT_AUTO && from != BLVL_IMPORT_Q3)
         return cli_usage(&help, "--pk3, --map and --patch-* are for Quake 3 maps, not --from %s",
-                         format_names[from]);
-    q3_out qout = {out, symbols, threads};
-    /* A map inside the archives: no file of that name on disk. */
-    struct stat st;
-    if (q3.pk3_count && stat(in, &st) != 0)
-        return cli_bake_q3(in, NULL, 0, &q3, &qout);
-    uint8_t *data;
-    size_t size;
-    int rc = cli_read_input(in, &data, &size);
-    if (rc != CLI_OK)
-        return rc;
-    const char *what;
-    format f = detect(in, data, size, &what);
-    if (from != F_NONE) {
-        f = from;
-        what = NULL;
+                         blvl_import_format_name(from));
+    io.from = from;
+    cli_out_options(&io.base);
+    io.base.threads = threads;
+    if (cli_progress_enabled())
+        io.base.progress = progress;
+    blvl_import_report rep;
+    blvl_error err;
+    blvl_status st;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    /* A map inside the archives: no file of that name on disk (the library reads it). */
+    struct stat sb;
+    if (io.pk3_count && stat(in, &sb) != 0)
+        st = blvl_import_bake_file(&rep, in, out, symbols, &io, &err);
+    else {
+        int rc = cli_read_input(in, &data, &size);
+        if (rc != CLI_OK)
+            return rc;
+        st = blvl_import_bake_memory(&rep, in, data, size, out, symbols, &io, &err);
     }
-    if (from == F_NONE && cli_is_recipe(data, size)) {
-        rc = cli_bake_recipe(in, data, size, &q3, &qout);
-        free(data);
-        return rc;
-    }
-    if (q3_opts && f != F_Q3) {
-        free(data);
-        return cli_usage(&help, "--pk3, --map and --patch-* are for Quake 3 maps; %s is none", in);
-    }
-    switch (f) {
-    case F_HMAP:
-        rc = bake(fill_hmap, in, data, size, out, symbols, threads);
-        break;
-    case F_RIOT:
-        rc = bake(fill_riot, in, data, size, out, symbols, threads);
-        break;
-    case F_SUBSPACE:
-        rc = bake(fill_subspace, in, data, size, out, symbols, threads);
-        break;
-    case F_Q3:
-        rc = cli_bake_q3(in, data, size, &q3, &qout);
-        break;
-    case F_NONE: {
-        char hex[3 * 4 + 1] = "";
-        int at = 0;
-        for (size_t i = 0; i < size && i < 4; i++)
-            at += snprintf(hex + at, sizeof hex - (size_t)at, "%s%02x", i ? " " : "", data[i]);
-        rc = cli_failf(in, BLVL_E_UNKNOWN_FORMAT,
-                       "%s%s%s, which is no format blvl bakes (HMAP Rockgrave, SRSC Riot, "
-                       "BM/elvl Subspace, IBSP or PK zip Quake 3; --from names one)",
-                       size ? "starts with bytes " : "is empty", hex, size > 4 ? " ..." : "");
-        break;
-    }
+    int rc = CLI_OK;
+    if (st == BLVL_E_UNKNOWN_FORMAT)
+        rc = unknown_format(in, data, size);
+    else if (st != BLVL_OK && rep.misuse != BLVL_IMPORT_MISUSE_NONE)
+        rc = misuse(&rep, in);
+    else if (st != BLVL_OK)
+        rc = cli_fail(rep.where, &err);
+    else {
+        cli_progress_clear();
+        print_baked(&rep, out, symbols);
     }
     free(data);
     return rc;

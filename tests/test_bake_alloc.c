@@ -5,7 +5,9 @@
  * allocator says no at the n-th call, for every n up to a run that needs no refusal). Each refused
  * run must fail with nomem (or zstd-frame, when the refused allocation was one zstd itself asked
  * for: the writer reports zstd's failures as zstd's) and leave nothing allocated and no file
- * behind. An importer's bake (the bundled .hmap sample) must keep to the allocator too. Linked
+ * behind. An importer's bake (the bundled .hmap sample) must keep to the allocator too, and so
+ * must the import front door (blvl/import.h) on it and on a recipe it refuses, with every
+ * allocation refused in turn. Linked
  * with --wrap=malloc,... (as test_alloc_all is) so a C allocator call from the library's objects
  * while a custom allocator is in use is counted as a bypass. */
 #include <dirent.h>
@@ -18,6 +20,7 @@
 #include "blvl/bake.h"
 #include "blvl/blvl.h"
 #include "blvl/hmap.h"
+#include "blvl/import.h"
 #include "blvl/sections.h"
 #include "check.h"
 #include "files.h"
@@ -215,6 +218,73 @@ static void hmap_bake(const blvl_options *opt) {
     atomic_store(&bypass, 0); /* reported once, here */
 }
 
+/* The front door (blvl_import_bake_memory) on the sample and on a recipe whose archives are
+ * missing: no C allocator call, every byte back, under failure injection too (a refused run
+ * fails, leaves nothing allocated and no file). */
+static blvl_status import_once(const blvl_options *base, const uint8_t *data, size_t n) {
+    blvl_import_options io = {0};
+    io.base = *base;
+    char out[128], rpath[128];
+    snprintf(out, sizeof out, "%s/import.blvl", dir);
+    snprintf(rpath, sizeof rpath, "%s/r.recipe", dir);
+    blvl_import_report rep;
+    blvl_error err;
+    blvl_status st = blvl_import_bake_memory(&rep, "sample.hmap", data, n, out, NULL, &io, &err);
+    unlink(out);
+    static const char recipe[] = "blvl-recipe 1\nmap maps/none.bsp\npk3 nothere\n"
+                                 "options --patch-thickness 8 --map none\n";
+    blvl_status st2 =
+        blvl_import_bake_memory(&rep, rpath, recipe, sizeof recipe - 1, out, NULL, &io, &err);
+    if (st2 == BLVL_OK) /* a missing archive is always refused */
+        return BLVL_E_ARGUMENT;
+    if (st == BLVL_OK && st2 == BLVL_E_NOMEM)
+        st = st2;
+    return st;
+}
+
+static void import_bake(const blvl_options *opt) {
+    const char *src = getenv("BLVL_SRC") ? getenv("BLVL_SRC") : ".";
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/hmap/sample.hmap", src);
+    size_t n = 0;
+    uint8_t *data = test_slurp(path, &n);
+    CHECK(data != NULL);
+    if (!data)
+        return;
+    atomic_store(&cnt.calls, 0);
+    cnt.fail_at = 0;
+    atomic_store(&bypass, 0);
+    atomic_store(&armed, 1);
+    CHECK_EQ_INT(import_once(opt, data, n), BLVL_OK);
+    atomic_store(&armed, 0);
+    long total = atomic_load(&cnt.calls);
+    CHECK(total > 50);
+    CHECK_EQ_INT(atomic_load(&bypass), 0);
+    CHECK_EQ_INT(atomic_load(&cnt.live), 0);
+    /* Some allocations are best effort (the recipe's NAME.cameras probe): a run may still
+     * succeed, but most must be refused, and none may leave anything behind. */
+    int bad = 0, refused = 0;
+    for (long k = 1; k <= total; k++) {
+        atomic_store(&cnt.calls, 0);
+        cnt.fail_at = k;
+        atomic_store(&armed, 1);
+        blvl_status st = import_once(opt, data, n);
+        atomic_store(&armed, 0);
+        refused += st != BLVL_OK;
+        if (atomic_load(&cnt.live) || atomic_load(&cnt.wrong_size) || files_left()) {
+            bad++;
+            fprintf(stderr, "import fail_at %ld: status %s, live %ld, files %d\n", k,
+                    blvl_status_name(st), atomic_load(&cnt.live), files_left());
+        }
+    }
+    CHECK(refused > total / 2);
+    cnt.fail_at = 0;
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(atomic_load(&bypass), 0);
+    atomic_store(&bypass, 0);
+    free(data);
+}
+
 int main(void) {
     snprintf(dir, sizeof dir, "%s/blvl_bake_alloc.XXXXXX",
              access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
@@ -242,6 +312,7 @@ int main(void) {
     atomic_store(&bypass, 0);
 
     hmap_bake(&opt);
+    import_bake(&opt);
 
     /* Refuse the n-th allocation, for every n. */
     int refused = 0, bad = 0;

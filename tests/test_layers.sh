@@ -11,6 +11,7 @@
 #   symbols    -> sections, fb, container, common   the .bsym sidecar
 #   bake       -> symbols, geom, sections, fb, container, common (fb holds the builder too)
 #   import     -> bake, image, sections, fb, common  importers (src/import/<format>/), one folder each
+#                                     and the front door (src/import/front/: blvl/import.h) over them
 #   image      -> sections, fb, container, common   decoding a level's images
 #   diag       -> symbols, trace, image, geom, sections, fb, container, common   blvl diag
 #   probe      -> symbols, trace, image, geom, sections, fb, container, common   blvl probe

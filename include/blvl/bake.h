@@ -20,7 +20,7 @@
  *   blvl_bake_meta m = {.name = "Crossing", .engine = blvl_Engine_Hmap};
  *   blvl_bake_set_meta(b, &m, &err);
  *   ... blvl_bake_add_material, _add_surface, _add_brush, _add_spawn, ...
- *   blvl_bake_write_file(b, "crossing.blvl", "crossing.bsym", &err);   // atomic, both files
+ *   blvl_bake_write_file(b, "crossing.blvl", "crossing.bsym", NULL, &err); // atomic; no stats
  *   blvl_bake_free(b);
  */
 #ifndef BLVL_BAKE_H

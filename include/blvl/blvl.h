@@ -63,6 +63,10 @@
  *              _bounds                a level's collision world
  *              blvl_trace_doors_new, _set, _free; blvl_trace_transform_*   door poses
  *              blvl_trace_box, _ray, _point_contents, _point_water, _box_brute   queries
+ *   import.h   blvl_import_detect, blvl_import_format_name   which source format an input is
+ *              blvl_import_bake_file, _bake_memory   any source map to a level in one call
+ *              blvl_import_list_maps  the maps of a Quake 3 archive (docs/IMPORT.md)
+ *   http.h     blvl_http_stream_feed  a level over HTTP into a streaming reader
  */
 #ifndef BLVL_BLVL_H
 #define BLVL_BLVL_H

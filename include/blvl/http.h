@@ -94,6 +94,16 @@ BLVL_API blvl_status blvl_fetch_url(const char *url, const char *out_path, const
                                     const blvl_http_options *http, blvl_http_stats *stats,
                                     blvl_error *err);
 
+/* Fetch the level at `url` whole, in order (one plain GET, resumed where a cut transfer
+ * stopped), feeding every byte to the streaming reader `s` as it arrives, then finish it: the
+ * table is checked before any payload byte and each section when its last byte lands, as the
+ * stream's events report (blvl_stream_new; blvl_sections_stream_check adds the level rules).
+ * The stream's options give the allocator. A refusal of the header or table, or an event
+ * callback that stops the stream, ends the transfer. `stats` may be NULL. */
+BLVL_API blvl_status blvl_http_stream_feed(blvl_stream *s, const char *url,
+                                           const blvl_http_options *http, blvl_http_stats *stats,
+                                           blvl_error *err);
+
 #ifdef __cplusplus
 }
 #endif
