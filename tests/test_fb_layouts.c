@@ -12,7 +12,7 @@
 #include "blvl/fb_builder.h"
 #include "blvl/fb_reader.h"
 #include "check.h"
-#include "fb/reserve.h"
+#include "fb_builder/reserve.h"
 
 enum { KINDS = 23, TABLES = 3000, WIDE = 20 };
 
