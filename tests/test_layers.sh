@@ -6,6 +6,8 @@
 #   share a folder;
 # * every #include "X/..." of another src/ folder points at a layer the including layer may use
 #   (transitively: what it may use, and what those may use);
+# * a layer's private struct stays its own: container/level.h (struct blvl_level) is included
+#   by the container alone (the layers above use container/source.h and the public API);
 # * public headers where a layer must stand alone: common, payload and fb see only their own
 #   (no container header), and no layer of the runtime library (blvl) includes a header of the
 #   tools or HTTP libraries;
@@ -110,6 +112,9 @@ def pub_ok(layer, inc):
         return inc not in upper and not inc.endswith("_builder.h")
     return True
 
+# Headers that hold a layer's private structs: only that layer includes them.
+private = {"container/level.h": "container"}
+
 inc_re = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 for name, l in layers.items():
     ok = set(closure(name))
@@ -131,6 +136,9 @@ for name, l in layers.items():
                 if "/" not in inc:
                     continue  # a header beside the file, or a third party's (blake3.h)
                 to = layer_of(os.path.dirname(inc))
+                if inc in private and private[inc] != name:
+                    errs.append(f"{p}:{n}: includes {inc}, private to layer {private[inc]} "
+                                f"(use its accessors, e.g. container/source.h)")
                 if to is None:
                     errs.append(f"{p}:{n}: includes {inc}, in no layer's folder")
                 elif to not in ok:
