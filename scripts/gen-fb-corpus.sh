@@ -4,7 +4,7 @@
 #   fuzz/corpus/fb_<tag>/ours.bin    blvl's own builder's binary of it
 #   fuzz/corpus/fb_json/<tag>.json   one byte (the schema's index in the registry) + the JSON
 # Run it after a schema or sample change. Usage: scripts/gen-fb-corpus.sh [BUILD_DIR]
-# (BUILD_DIR holds libblvl.a; default build/).
+# (BUILD_DIR holds libblvl.a and libblvl-tools.a; default build/).
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$src/build}" && pwd)
@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
     return ok ? 0 : 1;
 }
 CEOF
-"$cc" -std=c11 -I"$src/include" -o "$tmp/build" "$tmp/build.c" "$build/libblvl.a" -lzstd -lpthread -lm
+"$cc" -std=c11 -I"$src/include" -o "$tmp/build" "$tmp/build.c" "$build/libblvl-tools.a" "$build/libblvl.a" -lzstd -lpthread -lm
 i=0
 for t in $tags; do
     d=$src/fuzz/corpus/fb_$t

@@ -1,4 +1,4 @@
-/* Adversarial JSON for the FlatBuffers JSON parser (src/fb/json_parse.c): nesting deep enough to
+/* Adversarial JSON for the FlatBuffers JSON parser (src/json/json_parse.c): nesting deep enough to
  * overflow a recursive parser's stack, numbers past every range, duplicate keys, invalid UTF-8
  * and lone surrogates, unknown fields and enum names, NUL inside strings. Every accepted input is
  * run through the verifier, and strings are checked byte for byte. */

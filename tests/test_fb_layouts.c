@@ -1,5 +1,5 @@
-/* The builder keeps the layouts of the table kinds it made recently (fb/builder.c): a table of a
- * kept kind skips the sort, the layout and the vtable search. Every table must still read back
+/* The builder keeps the layouts of the table kinds it made recently (fb_builder/builder.c): a table
+ * of a kept kind skips the sort, the layout and the vtable search. Every table must still read back
  * through its vtable, whatever the kinds' order: more kinds than the builder keeps, so they
  * evict each other; kinds that differ only in a field's size or in whether it is a reference;
  * kinds of more fields than a layout holds; a rewind or a reset that drops the vtable a kept
@@ -12,7 +12,7 @@
 #include "blvl/fb_builder.h"
 #include "blvl/fb_reader.h"
 #include "check.h"
-#include "fb/reserve.h"
+#include "fb_builder/reserve.h"
 
 enum { KINDS = 23, TABLES = 3000, WIDE = 20 };
 

@@ -1,16 +1,16 @@
-/* A buffer built in pieces (fb/reserve.h: blvl__fb_forget, _mark_now, _rewind, _held): runs of
- * tables built and dropped, the front built after them, then each run built again from its
- * mark, newest first. The front followed by the runs must be byte for byte the buffer built
- * whole, for run sizes from 1 item to all of them, with what makes a builder's bytes depend on
- * its past: vtables shared across runs (three table shapes), a vector built in one run and named
- * from later ones, and fields and structs of 1, 2, 4, 8 and 16-byte alignment (the padding
- * depends on the distance from the end). Misuse is refused by name. */
+/* A buffer built in pieces (fb_builder/reserve.h: blvl__fb_forget, _mark_now, _rewind, _held): runs
+ * of tables built and dropped, the front built after them, then each run built again from its mark,
+ * newest first. The front followed by the runs must be byte for byte the buffer built whole, for
+ * run sizes from 1 item to all of them, with what makes a builder's bytes depend on its past:
+ * vtables shared across runs (three table shapes), a vector built in one run and named from later
+ * ones, and fields and structs of 1, 2, 4, 8 and 16-byte alignment (the padding depends on the
+ * distance from the end). Misuse is refused by name. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "blvl/fb_builder.h"
 #include "check.h"
-#include "fb/reserve.h"
+#include "fb_builder/reserve.h"
 
 enum { ITEMS = 301 };
 

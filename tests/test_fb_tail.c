@@ -1,12 +1,12 @@
-/* A builder's tail vector (fb/reserve.h): the buffer's first vector kept out of the builder and
- * appended by the caller. The bytes must be exactly those of the same buffer built whole, for
+/* A builder's tail vector (fb_builder/reserve.h): the buffer's first vector kept out of the builder
+ * and appended by the caller. The bytes must be exactly those of the same buffer built whole, for
  * every alignment the rest of the buffer asks for, and misuse must be refused by name. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "blvl/fb_builder.h"
 #include "check.h"
-#include "fb/reserve.h"
+#include "fb_builder/reserve.h"
 
 enum { N = 777 }; /* elements of 12 bytes: 9,324 bytes, 4-aligned, not 8-aligned */
 

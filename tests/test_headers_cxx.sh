@@ -47,7 +47,7 @@ for cxx in g++ clang++; do
     [ -n "$only" ] && [ $cxx != "$only" ] && continue
     # shellcheck disable=SC2086
     if ! $cxx -std=c++11 $flags $san -o "$tmp/smoke" "$src/tests/cxx/smoke.cpp" \
-        "$build/libblvl.a" $(pkg-config --libs libzstd zlib) -lpthread -lm >"$tmp/log" 2>&1; then
+        "$build/libblvl-tools.a" "$build/libblvl.a" $(pkg-config --libs libzstd zlib) -lpthread -lm >"$tmp/log" 2>&1; then
         echo "FAIL: smoke.cpp does not build with $cxx:"
         head -20 "$tmp/log"
         fail=1

@@ -2,7 +2,8 @@
 # blvl as a dependency (add_subdirectory, as FetchContent does): configured inside another
 # project it compiles with -Wall -Wextra but without -Werror (a newer compiler's new warning must
 # not break a user's build), with hidden visibility, builds none of its tests, and offers the
-# find_package names blvl::blvl and blvl::blvl_static. BLVL_WERROR=ON brings -Werror back.
+# find_package names blvl::blvl and blvl::blvl_static (and blvl::http, blvl::tools and their
+# _static). BLVL_WERROR=ON brings -Werror back.
 # Configure only: the compile commands say it all, and the library itself is built by the
 # release run.
 set -u
@@ -22,6 +23,10 @@ add_executable(app app.c)
 target_link_libraries(app PRIVATE blvl::blvl_static)
 add_executable(app_shared app.c)
 target_link_libraries(app_shared PRIVATE blvl::blvl)
+add_executable(app_http app.c)
+target_link_libraries(app_http PRIVATE blvl::http blvl::http_static)
+add_executable(app_tools app.c)
+target_link_libraries(app_tools PRIVATE blvl::tools blvl::tools_static)
 CM
 cfg() { cmake -S "$work/app" -B "$1" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "${@:2}"; }
 ok "configure as a subproject" cfg "$work/b1"

@@ -76,6 +76,7 @@
 
 #include "blvl/api.h"
 #include "blvl/common.h"
+#include "blvl/payload.h"
 #include "blvl/version.h"
 
 #ifdef __cplusplus
@@ -87,12 +88,8 @@ extern "C" {
 #define BLVL_HEADER_SIZE 64u
 #define BLVL_ENTRY_SIZE 64u
 #define BLVL_TAG_MAX 16u
-#define BLVL_DIGEST_SIZE 16u
-#define BLVL_CHUNK_MAX (4u << 20)         /* raw bytes in one chunk */
-#define BLVL_SECTION_RAW_MAX (2ull << 30) /* raw bytes in one section */
 #define BLVL_FLOOR_MIN 128u
 #define BLVL_FLOOR_MAX (128u << 10)
-#define BLVL_ZSTD_LEVEL 19 /* part of the format: changing it renames maps */
 #define BLVL_ENTRY_FLAG_IDENTITY 1u
 
 /* A pread-style source: read exactly `len` bytes at `offset`, return 0 on success. */
@@ -202,10 +199,7 @@ BLVL_API void blvl_compute_identity(const blvl_entry *entries, uint32_t count,
  * u32 table offset | u32 0 | the `count` 64-byte entries at `table_bytes`, as stored. */
 BLVL_API void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count, uint64_t floor,
                                         uint32_t table_offset, uint8_t out[BLVL_DIGEST_SIZE]);
-/* BLAKE3-128 of a buffer, the digest every entry carries. */
-BLVL_API void blvl_digest(const void *data, size_t size, uint8_t out[BLVL_DIGEST_SIZE]);
-/* 32 lowercase hex digits and a NUL. */
-BLVL_API void blvl_hex(const uint8_t digest[BLVL_DIGEST_SIZE], char out[33]);
+/* blvl_digest and blvl_hex: blvl/payload.h. */
 
 /* True when `tag` is a valid tag; *core is set when it has no dot (the format's core tags). */
 BLVL_API bool blvl_tag_valid(const char *tag, bool *core);

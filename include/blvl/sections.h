@@ -75,6 +75,9 @@ BLVL_API blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err)
 BLVL_API blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
                                                const blvl_options *opt, blvl_error *err);
 
+/* The two JSON functions below are in libblvl-tools (pkg-config blvl-tools, blvl::tools): a
+ * program linking the runtime alone does not have them. */
+
 /* JSON of a section's bytes (verified first), flatc --json --strict-json style. `*out` is
  * NUL-terminated and the caller's: blvl_free(opt, *out). `indent` 0 prints one line. */
 BLVL_API blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size,

@@ -128,7 +128,7 @@ BLVL_API const char *blvl_symbols_kind_name(uint32_t kind);
 BLVL_API size_t blvl_symbols_describe(const blvl_symbols *sym, uint32_t source, char *buf,
                                       size_t size);
 
-/* ---- writing ------------------------------------------------------------------------------ */
+/* ---- writing (libblvl-tools: pkg-config blvl-tools, blvl::tools) ------------------------ */
 
 /* Everything a .bsym holds, as plain arrays (the writer copies what it needs). */
 typedef struct blvl_symbols_data {

@@ -10,7 +10,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "container/out_file.h"
-#include "fb/reserve.h"
+#include "fb_builder/reserve.h"
 #include "blvl/sections/geometry.h"
 
 typedef blvl_status (*section_fn)(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,

@@ -2,7 +2,7 @@
  * stage does, for benchmarks that measure the bake's own work apart from zstd level 19. */
 #include "bake/write.h"
 #include "common/error.h"
-#include "fb/reserve.h"
+#include "fb_builder/reserve.h"
 
 /* The streamed sections' sink: their bytes are made and dropped, only counted. */
 static blvl_status count_bytes(void *ctx, const void *data, size_t size, blvl_error *err) {

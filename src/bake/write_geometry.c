@@ -11,7 +11,7 @@
 #include "blvl/sections/geometry_builder.h"
 #include "common/alloc.h"
 #include "common/error.h"
-#include "fb/reserve.h"
+#include "fb_builder/reserve.h"
 
 bool blvl__bake_has_geometry(const blvl_bake *b) {
     return b->indices.n > 0 || b->materials.n > 0;

@@ -7,7 +7,7 @@
 #include "blvl/sections/sim_builder.h"
 #include "common/alloc.h"
 #include "common/error.h"
-#include "fb/reserve.h"
+#include "fb_builder/reserve.h"
 
 static uint64_t source_hash(const blvl_bake_collider *c) {
     uint64_t h = 1469598103934665603ull ^ c->source_kind;
@@ -275,7 +275,7 @@ static void build_colliders(const blvl_bake *b, blvl_fb_builder *fb, uint32_t fr
 }
 
 /* The colliders are built first, so they are the buffer's last bytes, and most of it (a Riot
- * level's 800,000 take 117 MiB). They are built a run at a time and dropped (fb/reserve.h);
+ * level's 800,000 take 117 MiB). They are built a run at a time and dropped (fb_builder/reserve.h);
  * the rest of the section follows and goes to the sink, then each run is built again from its
  * mark, newest first, and goes to the sink: the builder never holds more than a run and the
  * front. */

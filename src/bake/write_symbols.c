@@ -12,6 +12,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "symbols/symbols_internal.h"
+#include "symbols_write/symbols_write.h"
 
 blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
                                      const uint8_t level[16], blvl_fb_builder *fb, bake_buf *out,

@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "common/pool.h"
 #include "container/level.h"
+#include "container/source.h"
 #include "payload/payload.h"
 
 typedef struct mem_src {
@@ -239,4 +240,8 @@ const blvl_entry *blvl_find(const blvl_level *lv, const char *tag) {
 
 const blvl_options *blvl_level_options(const blvl_level *level) {
     return level ? &level->opt : NULL;
+}
+
+const blvl_source *blvl__level_source(const blvl_level *level) {
+    return &level->src;
 }

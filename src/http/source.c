@@ -19,7 +19,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "container/format.h"
-#include "container/level.h"
+#include "container/source.h"
 #include "http/cache.h"
 #include "http/conn.h"
 #include "payload/digest.h"
@@ -739,9 +739,9 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options 
 
 void blvl_http_get_stats(const blvl_level *level, blvl_http_stats *out) {
     memset(out, 0, sizeof *out);
-    if (!level || level->src.close != src_close)
+    if (!level || blvl__level_source(level)->close != src_close)
         return;
-    url_src *s = level->src.user;
+    url_src *s = blvl__level_source(level)->user;
     pthread_mutex_lock(&s->mu);
     *out = *blvl__conn_stats(s->conn);
     pthread_mutex_unlock(&s->mu);

@@ -11,7 +11,7 @@
 #define BLVL_PAYLOAD_CODEC_H
 #include <zstd.h>
 
-#include "blvl/blvl.h"
+#include "blvl/payload.h"
 
 #define BLVL_ZSTD_TEST_LEVEL 1
 

@@ -1,6 +1,6 @@
 #include "payload/digest.h"
 
-#include "blvl/blvl.h"
+#include "blvl/payload.h"
 
 void blvl_digest(const void *data, size_t size, uint8_t out[BLVL_DIGEST_SIZE]) {
     blvl_hasher h;

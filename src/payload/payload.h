@@ -6,7 +6,7 @@
  * The container uses these; nothing here knows about files. */
 #ifndef BLVL_PAYLOAD_PAYLOAD_H
 #define BLVL_PAYLOAD_PAYLOAD_H
-#include "blvl/blvl.h"
+#include "blvl/payload.h"
 
 #define BLVL_CHUNK_INDEX_ENTRY 12u
 #define BLVL_CODEC_RAW 0u

@@ -5,7 +5,7 @@
  * workers: a slot is encoded on the caller's thread when it is submitted. */
 #ifndef BLVL_PAYLOAD_PIPE_H
 #define BLVL_PAYLOAD_PIPE_H
-#include "blvl/blvl.h"
+#include "blvl/payload.h"
 
 typedef struct blvl_pipe blvl_pipe;
 

@@ -1,8 +1,8 @@
-/* The symbols object and the checks the reader and the writer share (one truth per invariant). */
+/* The symbols object and the checks the reader and the writer (src/symbols_write/) share (one
+ * truth per invariant). */
 #ifndef BLVL_SYMBOLS_INTERNAL_H
 #define BLVL_SYMBOLS_INTERNAL_H
 
-#include "blvl/fb_builder.h"
 #include "blvl/symbols.h"
 
 /* Everything lives in one allocation (`mem`, the object first), so freeing is one call. */
@@ -30,13 +30,6 @@ typedef struct blvl__symbols_level {
 /* The data's own invariants (runs start at 0 and rise, ids in range or NONE) and, when `lv` is
  * not NULL, those against the level. BLVL_E_SYMBOLS naming the invariant. */
 blvl_status blvl__symbols_check(const blvl_symbols_data *d, const blvl__symbols_level *lv,
-                                blvl_error *err);
-
-/* blvl_symbols_write into the caller's builder (reset first): *bytes stays valid until the
- * builder is reset or freed; scratch comes from `al` (NULL: malloc). The bake builds its .bsym
- * here, in its own builder. */
-blvl_status blvl__symbols_build(const blvl_symbols_data *d, const blvl_allocator *al,
-                                blvl_fb_builder *fb, const uint8_t **bytes, size_t *size,
                                 blvl_error *err);
 
 /* The run holding triangle t: the last run whose first_tri <= t (runs sorted, count > 0, and

@@ -7,6 +7,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "symbols/symbols_internal.h"
+#include "symbols_write/symbols_write.h"
 
 static blvl_fb_ref str(blvl_fb_builder *fb, const char *s) {
     return s ? blvl_fb_create_string(fb, s, strlen(s)) : 0;

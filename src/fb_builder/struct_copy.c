@@ -1,4 +1,4 @@
-#include "fb/struct_copy.h"
+#include "fb_builder/struct_copy.h"
 
 static void copy_members(const blvl_fb_type *t, uint8_t *dst, const uint8_t *src) {
     for (uint32_t i = 0; i < t->field_count; i++) {

@@ -1,6 +1,6 @@
 /* JSON text to a small DOM (json_dom.h): nodes in one array, strings decoded into one arena.
  * Syntax errors name the line and column. */
-#include "fb/json_dom.h"
+#include "json/json_dom.h"
 
 #include <string.h>
 

@@ -4,11 +4,11 @@
  * bytes independent of the order the caller added the fields in. */
 #include "blvl/fb.h"
 
-#include "fb/reserve.h"
+#include "fb_builder/reserve.h"
 #include "common/advise.h"
 #include "common/alloc.h"
 #include "common/error.h"
-#include "fb/struct_copy.h"
+#include "fb_builder/struct_copy.h"
 
 typedef struct pending {
     uint16_t id;

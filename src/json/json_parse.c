@@ -14,7 +14,7 @@
 
 #include "common/alloc.h"
 #include "common/error.h"
-#include "fb/json_dom.h"
+#include "json/json_dom.h"
 
 /* The build's view of the parsed text (json_dom.h) and where in it the build is. */
 typedef struct jp {
