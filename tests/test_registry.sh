@@ -22,7 +22,7 @@ not() { ! "$@"; }
 # --- 1. the dry run -------------------------------------------------------------------------
 t=$tmp/tree
 mkdir -p "$t"
-cp -r "$src/schema" "$src/tools" "$src/scripts" "$src/include" "$src/src" "$src/fuzz" "$src/cli" \
+cp -r "$src/schema" "$src/tools" "$src/scripts" "$src/include" "$src/src" "$src/fuzz" "$src/cli" "$src/examples" \
     "$src/CMakeLists.txt" "$src/.clang-format" "$t/"
 [ -f "$src/blvl.pc.in" ] && cp "$src/blvl.pc.in" "$t/"
 [ -d "$src/cmake" ] && cp -r "$src/cmake" "$t/"
@@ -161,7 +161,7 @@ grep -q '^BLVL_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null && san=-fsa
 # shellcheck disable=SC2086 # san is one flag or none
 if [ -f "$build/libblvl.a" ] &&
     "$cc" -std=c11 $san -D_GNU_SOURCE -DWANT_COUNT="$(wc -l <"$t/schema/core_tags.txt")u" -I"$t/include" -I"$t/src" -o "$tmp/use" "$tmp/use.c" \
-        "$t"/src/sections/*.c "$t"/src/sections/gen/*.c "$build/libblvl.a" \
+        "$t"/src/sections/*.c "$t"/src/sections/gen/*.c "$build/libblvl-tools.a" "$build/libblvl.a" \
         -lzstd -lpthread -lm >"$tmp/cc.log" 2>&1; then
     pass=$((pass+1))
     ok "a level with a dummy section bakes, reads and verifies" "$tmp/use"
