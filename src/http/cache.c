@@ -518,6 +518,26 @@ static int new_temp(blvl__cache *c, char *tmp) {
     return fd;
 }
 
+/* Ends a put whose temporary `tmp` (open as `fd`) is whole when `ok`: marks it used now, closes
+ * it, renames it to entry `leaf` of folder `pfd`; on any failure removes it. Closes pfd. */
+static bool finish_entry(blvl__cache *c, int fd, bool ok, const char *tmp, int pfd,
+                         const char *leaf, const char *rel) {
+    if (ok) {
+        struct timespec ts[2];
+        ts[0] = ts[1] = now();
+        ok = futimens(fd, ts) == 0;
+    }
+    /* No fsync: an entry cut short by a crash fails its digest and is dropped at its next get. */
+    if (close(fd) != 0)
+        ok = false;
+    if (ok)
+        ok = place(c, tmp, pfd, leaf, rel);
+    if (!ok)
+        (void)unlinkat(c->tmpfd, tmp, 0);
+    close(pfd);
+    return ok;
+}
+
 /* Writes `data` then `tail` to a temporary in DIR/tmp, marks it used now, renames it to
  * `rel` (its folder made when missing). */
 static bool write_entry(blvl__cache *c, const char *rel, const void *data, uint64_t size,
@@ -535,20 +555,7 @@ static bool write_entry(blvl__cache *c, const char *rel, const void *data, uint6
         return false;
     }
     bool ok = write_all(fd, data, size) && write_all(fd, tail, tail_size);
-    if (ok) {
-        struct timespec ts[2];
-        ts[0] = ts[1] = now();
-        ok = futimens(fd, ts) == 0;
-    }
-    /* No fsync: an entry cut short by a crash fails its digest and is dropped at its next get. */
-    if (close(fd) != 0)
-        ok = false;
-    if (ok)
-        ok = place(c, tmp, pfd, leaf, rel);
-    if (!ok)
-        (void)unlinkat(c->tmpfd, tmp, 0);
-    close(pfd);
-    return ok;
+    return finish_entry(c, fd, ok, tmp, pfd, leaf, rel);
 }
 
 /* True when `rel` already holds a file of `size` bytes (then marked used): a put need not
@@ -759,19 +766,7 @@ static bool copy_entry(blvl__cache *c, const char *rel, const uint8_t digest[BLV
     uint8_t got[BLVL_DIGEST_SIZE];
     blvl__hasher_final(&h, got);
     ok = ok && memcmp(got, digest, BLVL_DIGEST_SIZE) == 0;
-    if (ok) {
-        struct timespec ts[2];
-        ts[0] = ts[1] = now();
-        ok = futimens(out, ts) == 0;
-    }
-    if (close(out) != 0)
-        ok = false;
-    if (ok)
-        ok = place(c, tmp, pfd, leaf, rel);
-    if (!ok)
-        (void)unlinkat(c->tmpfd, tmp, 0);
-    close(pfd);
-    return ok;
+    return finish_entry(c, out, ok, tmp, pfd, leaf, rel);
 }
 
 void blvl__cache_put_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE], int fd,
