@@ -31,20 +31,6 @@ static const cli_help help = {
 
 #define MAX_ONLY 64
 
-/* A JSON string; bytes past ASCII are written as \u00XX so the document is always UTF-8. */
-static void json_str(const char *s) {
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            printf("\\%c", *p);
-        else if (*p < 0x20 || *p >= 0x7f)
-            printf("\\u%04x", *p);
-        else
-            putchar(*p);
-    }
-    putchar('"');
-}
-
 typedef struct printer {
     int json;
     size_t n;
@@ -55,17 +41,17 @@ static int print_finding(void *user, const blvl_diag_finding *f) {
     const char *sev = blvl_diag_severity_name(f->severity);
     if (p->json) {
         printf("%s\n    {\"code\": ", p->n ? "," : "");
-        json_str(f->code);
+        cli_json_string(f->code);
         printf(", \"severity\": \"%s\", \"section\": ", sev);
-        json_str(f->section);
+        cli_json_string(f->section);
         if (f->index == BLVL_DIAG_NONE)
             printf(", \"index\": null, \"message\": ");
         else
             printf(", \"index\": %u, \"message\": ", f->index);
-        json_str(f->message);
+        cli_json_string(f->message);
         printf(", \"source\": ");
         if (f->source[0])
-            json_str(f->source);
+            cli_json_string(f->source);
         else
             printf("null");
         putchar('}');
@@ -172,7 +158,7 @@ int blvl_cmd_diag(int argc, char **argv) {
         blvl_error err;
         if (json) {
             printf("{\"file\": ");
-            json_str(file);
+            cli_json_string(file);
             printf(", \"findings\": [");
         }
         blvl_status st = blvl_diag_run(level, &d, print_finding, &p, &counts, NULL, &err);
