@@ -12,8 +12,8 @@
 
 static const cli_help help = {
     "diag",
-    "LEVEL [--symbols F.bsym] [--json] [--only CODE]... | LEVEL --dump KIND [--symbols F.bsym]\n"
-    "       | --list",
+    "LEVEL [--symbols F.bsym] [--json] [--only CODE]...\n"
+    "       | LEVEL --dump KIND [--symbols F.bsym] [--json] | --list",
     "Runs blvl-diag's checks over LEVEL (each has a stable code, D0000...; docs/DIAG.md) and\n"
     "prints one line per finding:\n"
     "  CODE SEVERITY SECTION[INDEX]: MESSAGE[ — source: WHERE IT CAME FROM]\n"
@@ -26,7 +26,8 @@ static const cli_help help = {
     "                     reported whatever --only says\n"
     "  --dump KIND        instead of checking, one tab-separated row per element with a header\n"
     "                     row: colliders, batches, materials, entities or spawns (symbols\n"
-    "                     columns with --symbols)\n"
+    "                     columns with --symbols); with --json one document\n"
+    "                     {\"file\", KIND: [{COLUMN: VALUE, ...}, ...]}\n"
     "  --list             the catalogue: CODE SEVERITY SECTION TITLE, tab-separated\n"};
 
 #define MAX_ONLY 64
@@ -131,8 +132,8 @@ int blvl_cmd_diag(int argc, char **argv) {
     }
     if (argc - optind != 1)
         return cli_usage(&help, "expects one LEVEL");
-    if (dump && (json || only_count))
-        return cli_usage(&help, "--dump takes no --json or --only");
+    if (dump && only_count)
+        return cli_usage(&help, "--dump takes no --only");
     const char *file = argv[optind];
     blvl_level *level;
     if (cli_open(file, &level) != CLI_OK)
@@ -145,7 +146,7 @@ int blvl_cmd_diag(int argc, char **argv) {
     }
     int rc;
     if (dump) {
-        rc = cli_diag_dump(file, level, dump, symbols, sym_data, sym_size);
+        rc = cli_diag_dump(file, level, dump, json, symbols, sym_data, sym_size);
     } else {
         blvl_diag_options d;
         memset(&d, 0, sizeof d);
