@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-/* the one JSON string escaper, internal: the CLI links the static libraries */
-#include "common/json_string.h"
+/* the one JSON string escaper, internal to libblvl-tools: the CLI links the static libraries */
+#include "json/json_string.h"
 
 int cli_wants_help(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {

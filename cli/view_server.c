@@ -20,7 +20,7 @@
 #include "blvl/export.h"
 #include "blvl/http.h"
 #include "blvl/sections.h"
-#include "common/json_string.h"
+#include "json/json_string.h"
 #include "view_request.h"
 
 #define IO_TIMEOUT_S 10      /* a client that sends or takes nothing for this long is dropped */

@@ -1,11 +1,11 @@
-/* The one JSON string escaper (src/common/json_string.c): well-formed UTF-8 kept as it is,
+/* The one JSON string escaper (src/json/json_string.c): well-formed UTF-8 kept as it is,
  * every ill-formed form replaced by \ufffd (one per maximal ill-formed subpart, as Python's
  * errors="replace"), controls and 0x7f escaped with the short forms where JSON has them, quote
  * and backslash escaped; pieces never cut a UTF-8 sequence. */
 #include <string.h>
 
 #include "check.h"
-#include "common/json_string.h"
+#include "json/json_string.h"
 
 typedef struct buf {
     char b[512];

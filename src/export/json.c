@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json_string.h"
+#include "json/json_string.h"
 #include "export/export_internal.h"
 
 void xj_init(xj *j, const blvl_allocator *al) {

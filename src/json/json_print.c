@@ -10,7 +10,7 @@
 
 #include "common/alloc.h"
 #include "common/error.h"
-#include "common/json_string.h"
+#include "json/json_string.h"
 
 typedef struct out {
     const blvl_allocator *a;

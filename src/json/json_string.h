@@ -6,8 +6,8 @@
  * byte, a lead byte 0xC0, 0xC1 or 0xF5..0xFF, an overlong form, an encoded surrogate, a code
  * point past U+10FFFF, a sequence cut short) becomes \ufffd, one per maximal ill-formed subpart
  * (Unicode's "substitution of maximal subparts", what Python's errors="replace" does). */
-#ifndef BLVL_COMMON_JSON_STRING_H
-#define BLVL_COMMON_JSON_STRING_H
+#ifndef BLVL_JSON_JSON_STRING_H
+#define BLVL_JSON_JSON_STRING_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
-/* The JSON string escaper (common/json_string.h). */
-#include "common/json_string.h"
+/* The JSON string escaper (json/json_string.h). */
+#include "json/json_string.h"
 
 #include <stdint.h>
 
