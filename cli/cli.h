@@ -102,6 +102,9 @@ typedef enum cli_level_view {
 /* Prints `view` of the open level to stdout; `path` is the file name info shows. */
 void cli_print_level(const char *path, blvl_level *lv, cli_level_view view);
 
-/* Escapes and quotes a string for JSON on stdout. */
+/* Escapes and quotes a string for JSON on stdout, through the library's one JSON string
+ * escaper (docs/API.md, "JSON output"): UTF-8 kept, controls escaped, ill-formed bytes as
+ * \ufffd. The second form takes n bytes, NULs included. */
 void cli_json_string(const char *s);
+void cli_json_stringn(const char *s, size_t n);
 #endif

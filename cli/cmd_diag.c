@@ -12,8 +12,8 @@
 
 static const cli_help help = {
     "diag",
-    "LEVEL [--symbols F.bsym] [--json] [--only CODE]... | LEVEL --dump KIND [--symbols F.bsym]\n"
-    "       | --list",
+    "LEVEL [--symbols F.bsym] [--json] [--only CODE]...\n"
+    "       | LEVEL --dump KIND [--symbols F.bsym] [--json] | --list",
     "Runs blvl-diag's checks over LEVEL (each has a stable code, D0000...; docs/DIAG.md) and\n"
     "prints one line per finding:\n"
     "  CODE SEVERITY SECTION[INDEX]: MESSAGE[ — source: WHERE IT CAME FROM]\n"
@@ -26,24 +26,11 @@ static const cli_help help = {
     "                     reported whatever --only says\n"
     "  --dump KIND        instead of checking, one tab-separated row per element with a header\n"
     "                     row: colliders, batches, materials, entities or spawns (symbols\n"
-    "                     columns with --symbols)\n"
+    "                     columns with --symbols); with --json one document\n"
+    "                     {\"file\", KIND: [{COLUMN: VALUE, ...}, ...]}\n"
     "  --list             the catalogue: CODE SEVERITY SECTION TITLE, tab-separated\n"};
 
 #define MAX_ONLY 64
-
-/* A JSON string; bytes past ASCII are written as \u00XX so the document is always UTF-8. */
-static void json_str(const char *s) {
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            printf("\\%c", *p);
-        else if (*p < 0x20 || *p >= 0x7f)
-            printf("\\u%04x", *p);
-        else
-            putchar(*p);
-    }
-    putchar('"');
-}
 
 typedef struct printer {
     int json;
@@ -55,17 +42,17 @@ static int print_finding(void *user, const blvl_diag_finding *f) {
     const char *sev = blvl_diag_severity_name(f->severity);
     if (p->json) {
         printf("%s\n    {\"code\": ", p->n ? "," : "");
-        json_str(f->code);
+        cli_json_string(f->code);
         printf(", \"severity\": \"%s\", \"section\": ", sev);
-        json_str(f->section);
+        cli_json_string(f->section);
         if (f->index == BLVL_DIAG_NONE)
             printf(", \"index\": null, \"message\": ");
         else
             printf(", \"index\": %u, \"message\": ", f->index);
-        json_str(f->message);
+        cli_json_string(f->message);
         printf(", \"source\": ");
         if (f->source[0])
-            json_str(f->source);
+            cli_json_string(f->source);
         else
             printf("null");
         putchar('}');
@@ -145,8 +132,8 @@ int blvl_cmd_diag(int argc, char **argv) {
     }
     if (argc - optind != 1)
         return cli_usage(&help, "expects one LEVEL");
-    if (dump && (json || only_count))
-        return cli_usage(&help, "--dump takes no --json or --only");
+    if (dump && only_count)
+        return cli_usage(&help, "--dump takes no --only");
     const char *file = argv[optind];
     blvl_level *level;
     if (cli_open(file, &level) != CLI_OK)
@@ -159,7 +146,7 @@ int blvl_cmd_diag(int argc, char **argv) {
     }
     int rc;
     if (dump) {
-        rc = cli_diag_dump(file, level, dump, symbols, sym_data, sym_size);
+        rc = cli_diag_dump(file, level, dump, json, symbols, sym_data, sym_size);
     } else {
         blvl_diag_options d;
         memset(&d, 0, sizeof d);
@@ -172,7 +159,7 @@ int blvl_cmd_diag(int argc, char **argv) {
         blvl_error err;
         if (json) {
             printf("{\"file\": ");
-            json_str(file);
+            cli_json_string(file);
             printf(", \"findings\": [");
         }
         blvl_status st = blvl_diag_run(level, &d, print_finding, &p, &counts, NULL, &err);

@@ -1,7 +1,9 @@
 /* The dumps of `blvl diag --dump`: a header row, then one row per element, tab-separated;
  * strings have their tabs and line breaks turned into spaces so a row stays one line. Index
  * fields that are none print as -1. With symbols, colliders and batches gain the source column
- * (blvl_symbols_describe, "-" for none). */
+ * (blvl_symbols_describe, "-" for none). With --json the same rows as one document, each row an
+ * object keyed by the header's columns (docs/CLI.md gives the shapes). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +21,112 @@ int cli_diag_dump_kind_valid(const char *kind) {
     return 0;
 }
 
-static void str(blvl_fb_str s) {
+/* One table, printed as text or as JSON from the same calls: each cell names no column, it is
+ * the next of the table's column list, so the text header and the JSON keys cannot disagree. */
+typedef struct table {
+    int json;
+    const char *file, *kind; /* JSON: the document's "file" and the key of its rows */
+    const char *const *cols;
+    uint32_t ncols, col, rows;
+} table;
+
+/* The header row (text), or the document's head (JSON, whose rows carry their keys):
+ * {"file": F, "KIND": [rows]}. */
+static void begin(table *t, const char *const *cols, uint32_t ncols) {
+    t->cols = cols;
+    t->ncols = ncols;
+    if (t->json) {
+        printf("{\"file\": ");
+        cli_json_string(t->file);
+        printf(", \"%s\": [", t->kind);
+        return;
+    }
+    for (uint32_t i = 0; i < ncols; i++)
+        printf("%s%s", i ? "\t" : "", cols[i]);
+    putchar('\n');
+}
+
+static void row(table *t) {
+    t->col = 0;
+    if (t->json)
+        printf("%s\n    {", t->rows ? "," : "");
+}
+
+static void row_end(table *t) {
+    putchar(t->json ? '}' : '\n');
+    t->rows++;
+}
+
+static void end(const table *t) {
+    if (t->json)
+        printf("%s]}\n", t->rows ? "\n  " : "");
+}
+
+/* Before a cell: the separator (text) or the key (JSON). */
+static void cell(table *t) {
+    if (t->json)
+        printf("%s\"%s\": ", t->col ? ", " : "", t->cols[t->col]);
+    else if (t->col)
+        putchar('\t');
+    t->col++;
+}
+
+static void u32(table *t, uint32_t v) {
+    cell(t);
+    printf("%u", v);
+}
+
+/* Flags and masks: hexadecimal in the text, a number in JSON. */
+static void hex(table *t, uint32_t v) {
+    cell(t);
+    printf(t->json ? "%u" : "0x%x", v);
+}
+
+/* An index that may be none: -1 in the text, null in JSON. */
+static void idx(table *t, uint32_t v) {
+    cell(t);
+    if (v == 0xFFFFFFFFu)
+        printf(t->json ? "null" : "-1");
+    else
+        printf("%u", v);
+}
+
+static void real_fmt(table *t, double v, const char *text_fmt) {
+    cell(t);
+    if (t->json && isnan(v))
+        printf("\"nan\""); /* as blvl dump prints them (docs/FLATBUFFERS.md) */
+    else if (t->json && isinf(v))
+        printf(v < 0 ? "\"-inf\"" : "\"inf\"");
+    else
+        printf(t->json ? "%.9g" : text_fmt, v);
+}
+
+static void real(table *t, double v) {
+    real_fmt(t, v, "%.9g");
+}
+
+static void vec3(table *t, blvl_Vec3 v) {
+    real(t, (double)v.x);
+    real(t, (double)v.y);
+    real(t, (double)v.z);
+}
+
+static void flag(table *t, int v) {
+    cell(t);
+    printf(t->json ? (v ? "true" : "false") : "%d", v);
+}
+
+static void name(table *t, const char *s) {
+    cell(t);
+    if (t->json)
+        cli_json_string(s);
+    else
+        fputs(s, stdout);
+}
+
+/* A string of the level's: in the text its tabs and line breaks as spaces, empty as "-"; in
+ * JSON as it is. */
+static void text_str(blvl_fb_str s) {
     for (uint32_t i = 0; i < s.len; i++) {
         char c = s.ptr[i];
         putchar(c == '\t' || c == '\n' || c == '\r' ? ' ' : c);
@@ -28,88 +135,128 @@ static void str(blvl_fb_str s) {
         putchar('-');
 }
 
-static void idx(uint32_t v) {
-    if (v == 0xFFFFFFFFu)
-        printf("\t-1");
+static void str(table *t, blvl_fb_str s) {
+    cell(t);
+    if (t->json)
+        cli_json_stringn(s.ptr, s.len);
     else
-        printf("\t%u", v);
+        text_str(s);
 }
 
-static void vec3(blvl_Vec3 v) {
-    printf("\t%.9g\t%.9g\t%.9g", (double)v.x, (double)v.y, (double)v.z);
+/* A cell with nothing in it: "-" in the text, null in JSON. */
+static void none(table *t) {
+    cell(t);
+    printf(t->json ? "null" : "-");
 }
 
-static void source(const blvl_symbols *sym, uint32_t s) {
+static void source(table *t, const blvl_symbols *sym, uint32_t s) {
     char buf[256];
     if (s == BLVL_SYMBOLS_NONE) {
-        printf("\t-");
+        none(t);
         return;
     }
     blvl_symbols_describe(sym, s, buf, sizeof buf);
-    putchar('\t');
+    cell(t);
+    if (t->json) {
+        cli_json_string(buf);
+        return;
+    }
     for (char *p = buf; *p; p++)
         putchar(*p == '\t' || *p == '\n' ? ' ' : *p);
 }
 
-static void colliders(blvl_Sim sim, const blvl_symbols *sym) {
-    printf("index\tshape\tplanes_or_faces\tlo_x\tlo_y\tlo_z\thi_x\thi_y\thi_z\tflags\tmaterial\t"
-           "breakable\tdoor\tsource\tgametypes%s\n",
-           sym ? "\tsymbols_source" : "");
+static const char *const collider_cols[] = {
+    "index",     "shape",         "planes_or_faces", "lo_x",     "lo_y",      "lo_z", "hi_x",
+    "hi_y",      "hi_z",          "flags",           "material", "breakable", "door", "source",
+    "gametypes", "symbols_source"};
+
+static void colliders(table *t, blvl_Sim sim, const blvl_symbols *sym) {
+    begin(t, collider_cols, 15 + (sym != NULL));
     uint32_t n = blvl_Sim_colliders_len(sim);
     for (uint32_t i = 0; i < n; i++) {
         blvl_Collider c = blvl_Sim_colliders_at(sim, i);
-        blvl_Shape t = blvl_Collider_shape_type(c);
+        blvl_Shape s = blvl_Collider_shape_type(c);
         uint32_t count =
-            t == blvl_Shape_Planes ? blvl_Planes_planes_len(blvl_Collider_shape_as_Planes(c))
-            : t == blvl_Shape_Hull ? blvl_Hull_face_sizes_len(blvl_Collider_shape_as_Hull(c))
+            s == blvl_Shape_Planes ? blvl_Planes_planes_len(blvl_Collider_shape_as_Planes(c))
+            : s == blvl_Shape_Hull ? blvl_Hull_face_sizes_len(blvl_Collider_shape_as_Hull(c))
                                    : 0;
-        printf("%u\t%s\t%u", i,
-               t == blvl_Shape_Planes ? "planes"
-               : t == blvl_Shape_Hull ? "hull"
-                                      : "none",
-               count);
-        vec3(blvl_Collider_lo(c));
-        vec3(blvl_Collider_hi(c));
-        printf("\t0x%x", blvl_Collider_flags(c));
-        idx(blvl_Collider_material(c));
-        idx(blvl_Collider_breakable(c));
-        idx(blvl_Collider_door(c));
-        idx(blvl_Collider_source(c));
-        printf("\t0x%x", blvl_Collider_gametypes(c));
+        row(t);
+        u32(t, i);
+        name(t, s == blvl_Shape_Planes ? "planes" : s == blvl_Shape_Hull ? "hull" : "none");
+        u32(t, count);
+        vec3(t, blvl_Collider_lo(c));
+        vec3(t, blvl_Collider_hi(c));
+        hex(t, blvl_Collider_flags(c));
+        idx(t, blvl_Collider_material(c));
+        idx(t, blvl_Collider_breakable(c));
+        idx(t, blvl_Collider_door(c));
+        idx(t, blvl_Collider_source(c));
+        hex(t, blvl_Collider_gametypes(c));
         if (sym)
-            source(sym, blvl_symbols_collider_source(sym, i));
-        putchar('\n');
+            source(t, sym, blvl_symbols_collider_source(sym, i));
+        row_end(t);
     }
 }
 
-static void batches(blvl_Geometry g, const blvl_symbols *sym) {
-    printf("index\tfirst_index\tindex_count\tmaterial\tmaterial_name\tfog\tbreakable\tdoor\t"
-           "gametypes\tlightmap_layer%s\n",
-           sym ? "\tsymbols_source" : "");
+static const char *const batch_cols[] = {
+    "index",     "first_index", "index_count", "material",       "material_name", "fog",
+    "breakable", "door",        "gametypes",   "lightmap_layer", "symbols_source"};
+
+static void batches(table *t, blvl_Geometry g, const blvl_symbols *sym) {
+    begin(t, batch_cols, 10 + (sym != NULL));
     uint32_t n = blvl_Geometry_batches_len(g), nm = blvl_Geometry_materials_len(g);
     for (uint32_t i = 0; i < n; i++) {
         blvl_Batch b = blvl_Geometry_batches_at(g, i);
         uint32_t m = blvl_Batch_material(b);
-        printf("%u\t%u\t%u", i, blvl_Batch_first_index(b), blvl_Batch_index_count(b));
-        idx(m);
-        putchar('\t');
+        row(t);
+        u32(t, i);
+        u32(t, blvl_Batch_first_index(b));
+        u32(t, blvl_Batch_index_count(b));
+        idx(t, m);
         if (m < nm)
-            str(blvl_Material_name(blvl_Geometry_materials_at(g, m)));
+            str(t, blvl_Material_name(blvl_Geometry_materials_at(g, m)));
         else
-            putchar('-');
-        idx(blvl_Batch_fog(b));
-        idx(blvl_Batch_breakable(b));
-        idx(blvl_Batch_door(b));
-        printf("\t0x%x\t%u", blvl_Batch_gametypes(b), blvl_Batch_lightmap_layer(b));
+            none(t);
+        idx(t, blvl_Batch_fog(b));
+        idx(t, blvl_Batch_breakable(b));
+        idx(t, blvl_Batch_door(b));
+        hex(t, blvl_Batch_gametypes(b));
+        u32(t, blvl_Batch_lightmap_layer(b));
         if (sym)
-            source(sym, blvl_symbols_batch_source(sym, i));
-        putchar('\n');
+            source(t, sym, blvl_symbols_batch_source(sym, i));
+        row_end(t);
     }
 }
 
-static void materials(blvl_Geometry g, const blvl_symbols *sym) {
-    printf("index\tname\ttexture\tsort\tblend\ttwo_sided\tsky%s\n",
-           sym ? "\tsymbols_materials" : "");
+static const char *const material_cols[] = {"index", "name",      "texture", "sort",
+                                            "blend", "two_sided", "sky",     "symbols_materials"};
+
+/* The source materials the bake merged into material i: names joined by commas in the text
+ * ("?" for one without a name, "-" for none), an array of names in JSON. */
+static void merged(table *t, const blvl_symbols *sym, uint32_t ns, uint32_t i) {
+    int any = 0;
+    cell(t);
+    if (t->json)
+        putchar('[');
+    for (uint32_t k = 0; k < ns; k++) {
+        blvl_symbols_material sm;
+        if (blvl_symbols_material_at(sym, k, &sm) && sm.baked == i) {
+            fputs(any ? (t->json ? ", " : ",") : "", stdout);
+            if (t->json)
+                cli_json_string(sm.name);
+            else
+                fputs(sm.name[0] ? sm.name : "?", stdout);
+            any = 1;
+        }
+    }
+    if (t->json)
+        putchar(']');
+    else if (!any)
+        putchar('-');
+}
+
+static void materials(table *t, blvl_Geometry g, const blvl_symbols *sym) {
+    begin(t, material_cols, 7 + (sym != NULL));
     uint32_t n = blvl_Geometry_materials_len(g), ns = 0;
     if (sym) {
         blvl_symbols_info info;
@@ -118,69 +265,86 @@ static void materials(blvl_Geometry g, const blvl_symbols *sym) {
     }
     for (uint32_t i = 0; i < n; i++) {
         blvl_Material m = blvl_Geometry_materials_at(g, i);
-        printf("%u\t", i);
-        str(blvl_Material_name(m));
-        idx(blvl_Material_texture(m));
-        printf("\t%g\t%u\t%d\t%d", (double)blvl_Material_sort(m), blvl_Material_blend(m),
-               blvl_Material_two_sided(m), blvl_Material_sky(m));
-        if (sym) {
-            /* the source materials the bake merged into this one */
-            int any = 0;
-            putchar('\t');
-            for (uint32_t k = 0; k < ns; k++) {
-                blvl_symbols_material sm;
-                if (blvl_symbols_material_at(sym, k, &sm) && sm.baked == i) {
-                    printf("%s%s", any ? "," : "", sm.name[0] ? sm.name : "?");
-                    any = 1;
-                }
-            }
-            if (!any)
-                putchar('-');
-        }
-        putchar('\n');
+        row(t);
+        u32(t, i);
+        str(t, blvl_Material_name(m));
+        idx(t, blvl_Material_texture(m));
+        real_fmt(t, (double)blvl_Material_sort(m), "%g");
+        u32(t, blvl_Material_blend(m));
+        flag(t, blvl_Material_two_sided(m));
+        flag(t, blvl_Material_sky(m));
+        if (sym)
+            merged(t, sym, ns, i);
+        row_end(t);
     }
 }
 
-static void entities(blvl_Entities e) {
-    printf("index\tclassname\tpairs\n");
+static const char *const entity_cols[] = {"index", "classname", "pairs"};
+
+/* An entity's pairs: key=value separated by spaces in the text ("-" for none); in JSON an
+ * array of {"key", "value"} in their order (a key may repeat). */
+static void pairs(table *t, blvl_Entity en) {
+    uint32_t np = blvl_Entity_pairs_len(en);
+    cell(t);
+    if (t->json)
+        putchar('[');
+    for (uint32_t k = 0; k < np; k++) {
+        blvl_KeyValue kv = blvl_Entity_pairs_at(en, k);
+        blvl_fb_str key = blvl_KeyValue_key(kv), value = blvl_KeyValue_value(kv);
+        if (t->json) {
+            printf("%s{\"key\": ", k ? ", " : "");
+            cli_json_stringn(key.ptr, key.len);
+            printf(", \"value\": ");
+            cli_json_stringn(value.ptr, value.len);
+            putchar('}');
+            continue;
+        }
+        if (k)
+            putchar(' ');
+        text_str(key);
+        putchar('=');
+        text_str(value);
+    }
+    if (t->json)
+        putchar(']');
+    else if (!np)
+        putchar('-');
+}
+
+static void entities(table *t, blvl_Entities e) {
+    begin(t, entity_cols, 3);
     uint32_t n = blvl_Entities_entities_len(e);
     for (uint32_t i = 0; i < n; i++) {
         blvl_Entity en = blvl_Entities_entities_at(e, i);
-        printf("%u\t", i);
-        str(blvl_Entity_classname(en));
-        putchar('\t');
-        uint32_t np = blvl_Entity_pairs_len(en);
-        for (uint32_t k = 0; k < np; k++) {
-            blvl_KeyValue kv = blvl_Entity_pairs_at(en, k);
-            if (k)
-                putchar(' ');
-            str(blvl_KeyValue_key(kv));
-            putchar('=');
-            str(blvl_KeyValue_value(kv));
-        }
-        if (!np)
-            putchar('-');
-        putchar('\n');
+        row(t);
+        u32(t, i);
+        str(t, blvl_Entity_classname(en));
+        pairs(t, en);
+        row_end(t);
     }
 }
 
-static void spawns(blvl_Sim sim) {
-    printf("index\tx\ty\tz\tyaw\tkind\tteam\tgametypes\n");
+static const char *const spawn_cols[] = {"index", "x",    "y",    "z",
+                                         "yaw",   "kind", "team", "gametypes"};
+
+static void spawns(table *t, blvl_Sim sim) {
+    begin(t, spawn_cols, 8);
     uint32_t n = blvl_Sim_spawns_len(sim);
     for (uint32_t i = 0; i < n; i++) {
         blvl_Spawn s = blvl_Sim_spawns_at(sim, i);
-        printf("%u", i);
-        vec3(blvl_Spawn_position(s));
-        printf("\t%.9g\t", (double)blvl_Spawn_yaw(s));
-        str(blvl_Spawn_kind(s));
-        putchar('\t');
-        str(blvl_Spawn_team(s));
-        printf("\t0x%x\n", blvl_Spawn_gametypes(s));
+        row(t);
+        u32(t, i);
+        vec3(t, blvl_Spawn_position(s));
+        real(t, (double)blvl_Spawn_yaw(s));
+        str(t, blvl_Spawn_kind(s));
+        str(t, blvl_Spawn_team(s));
+        hex(t, blvl_Spawn_gametypes(s));
+        row_end(t);
     }
 }
 
-int cli_diag_dump(const char *file, blvl_level *level, const char *kind, const char *sym_path,
-                  const uint8_t *sym_data, size_t sym_size) {
+int cli_diag_dump(const char *file, blvl_level *level, const char *kind, int json,
+                  const char *sym_path, const uint8_t *sym_data, size_t sym_size) {
     blvl_error err;
     blvl_symbols *sym = NULL;
     if (sym_data) {
@@ -189,6 +353,7 @@ int cli_diag_dump(const char *file, blvl_level *level, const char *kind, const c
     }
     blvl_bytes b;
     int rc = CLI_OK;
+    table t = {json, file, kind, NULL, 0, 0, 0};
     blvl_status st;
     if (strcmp(kind, "colliders") == 0 || strcmp(kind, "spawns") == 0) {
         blvl_Sim sim;
@@ -196,9 +361,9 @@ int cli_diag_dump(const char *file, blvl_level *level, const char *kind, const c
             rc = cli_fail(file, &err);
         } else {
             if (kind[0] == 'c')
-                colliders(sim, sym);
+                colliders(&t, sim, sym);
             else
-                spawns(sim);
+                spawns(&t, sim);
             blvl_bytes_free(&b);
         }
     } else if (strcmp(kind, "entities") == 0) {
@@ -208,7 +373,7 @@ int cli_diag_dump(const char *file, blvl_level *level, const char *kind, const c
         } else {
             if (st == BLVL_E_NOT_FOUND)
                 e.p_ = NULL;
-            entities(e);
+            entities(&t, e);
             if (st == BLVL_OK)
                 blvl_bytes_free(&b);
         }
@@ -220,13 +385,15 @@ int cli_diag_dump(const char *file, blvl_level *level, const char *kind, const c
             if (st == BLVL_E_NOT_FOUND)
                 g.p_ = NULL;
             if (kind[0] == 'b')
-                batches(g, sym);
+                batches(&t, g, sym);
             else
-                materials(g, sym);
+                materials(&t, g, sym);
             if (st == BLVL_OK)
                 blvl_bytes_free(&b);
         }
     }
+    if (rc == CLI_OK)
+        end(&t);
     if (sym)
         blvl_symbols_free(sym);
     return rc;

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+/* the one JSON string escaper, internal to libblvl-tools: the CLI links the static libraries */
+#include "json/json_string.h"
 
 int cli_wants_help(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
@@ -193,17 +195,17 @@ void cli_progress_clear(void) {
     }
 }
 
+static void put_stdout(void *user, const char *s, size_t n) {
+    (void)user;
+    fwrite(s, 1, n, stdout);
+}
+
 void cli_json_string(const char *s) {
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            printf("\\%c", *p);
-        else if (*p < 0x20)
-            printf("\\u%04x", *p);
-        else
-            putchar(*p);
-    }
-    putchar('"');
+    blvl__json_string(s, strlen(s), put_stdout, NULL);
+}
+
+void cli_json_stringn(const char *s, size_t n) {
+    blvl__json_string(s, n, put_stdout, NULL);
 }
 
 int cli_getopt_error(const cli_help *h, int argc, char **argv) {

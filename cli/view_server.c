@@ -20,6 +20,7 @@
 #include "blvl/export.h"
 #include "blvl/http.h"
 #include "blvl/sections.h"
+#include "json/json_string.h"
 #include "view_request.h"
 
 #define IO_TIMEOUT_S 10      /* a client that sends or takes nothing for this long is dropped */
@@ -160,25 +161,39 @@ static int send_file(int fd, const char *dir, const char *file, const char *type
 
 /* ---- /level/events: the level through the streaming reader ------------------------------- */
 
-/* `s` as a JSON string into out (quoted, escaped, cut to fit). */
-static void json_str(char *out, size_t cap, const char *s) {
-    size_t o = 0;
-    if (cap < 3)
+/* A JSON string cut to fit a fixed buffer: pieces are written while they fit (a run of
+ * characters cut before the first UTF-8 sequence that does not), then nothing more. */
+typedef struct fit {
+    char *out;
+    size_t room, o; /* room: what the pieces may fill */
+    int full;
+} fit;
+
+static void fit_put(void *user, const char *s, size_t n) {
+    fit *f = user;
+    if (f->full)
         return;
-    out[o++] = '"';
-    for (; *s && o + 8 < cap; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            out[o++] = '\\';
-            out[o++] = (char)c;
-        } else if (c < 0x20) {
-            o += (size_t)snprintf(out + o, cap - o, "\\u%04x", c);
-        } else {
-            out[o++] = (char)c;
-        }
+    if (n > f->room - f->o) {
+        f->full = 1;
+        if (s[0] == '\\')
+            return; /* an escape is whole or absent */
+        n = f->room - f->o;
+        while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--; /* s[n] continues a sequence: cut before its lead byte */
     }
-    out[o++] = '"';
-    out[o] = 0;
+    memcpy(f->out + f->o, s, n);
+    f->o += n;
+}
+
+/* `s` as a JSON string into out (quoted, escaped by the library's one escaper, cut to fit). */
+static void json_str(char *out, size_t cap, const char *s) {
+    if (cap < 4)
+        return;
+    fit f = {out, cap - 2, 0, 0}; /* room for the closing quote of a cut string and the NUL */
+    blvl__json_string(s, strlen(s), fit_put, &f);
+    if (f.full)
+        out[f.o++] = '"';
+    out[f.o] = 0;
 }
 
 typedef struct events {

@@ -22,7 +22,8 @@ rc 2 diag "$clean" "$clean"
 rc 2 diag "$clean" --only D9999
 has err "no check has the code 'D9999'"
 rc 2 diag "$clean" --dump trees
-rc 2 diag "$clean" --dump spawns --json
+rc 2 diag "$clean" --dump spawns --only D0001
+has err "--dump takes no --only"
 rc 2 diag "$clean" --bogus
 printf 'not a level' >junk.blvl
 rc 1 diag junk.blvl

@@ -78,7 +78,11 @@ for f in *.json; do parts+=("${f%.json}=$f"); done
 ok "pack the wall level (${#parts[@]} sections)" "$blvl" pack -o wall.blvl "${parts[@]}"
 
 # ---- the server ------------------------------------------------------------------------------
-"$blvl" view wall.blvl --port 0 >server.log 2>server.err &
+# Served under a name with UTF-8 and a byte that is not: the events' JSON keeps the one and
+# replaces the other (docs/API.md, "JSON output").
+utf8_name=$(printf 'wall \303\251\344\270\255\360\237\230\200\377.blvl')
+ln -s wall.blvl "$utf8_name"
+"$blvl" view "$utf8_name" --port 0 >server.log 2>server.err &
 server=$!
 url=
 for _ in $(seq 100); do
@@ -134,6 +138,11 @@ want_status 400 "\x16\x03\x01\x00\x05hello" "TLS bytes"
     "http://127.0.0.1:$port/level/events?t=$token" >events.txt
 has events.txt '"event":"section","tag":"geometry","ok":true'
 has events.txt '"event":"end"'
+has events.txt "$(printf '{"event":"file","name":"wall \303\251\344\270\255\360\237\230\200\\ufffd.blvl"')"
+ok "events: every line JSON, the file named as sent" "$py" -c '
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1], "rb")]
+assert ev[0]["name"] == "wall \u00e9\u4e2d\U0001F600\ufffd.blvl", ev[0]' events.txt
 # Listening on 127.0.0.1 only (/proc/net/tcp: local address 0100007F:PORT, state 0A = LISTEN).
 hexport=$(printf '%04X' "$port")
 if grep -q ":$hexport [0-9A-F]*:0000 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null &&

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/json_string.h"
 #include "export/export_internal.h"
 
 void xj_init(xj *j, const blvl_allocator *al) {
@@ -142,71 +143,13 @@ void xj_bool(xj *j, const char *key, int v) {
     lit(j, v ? "true" : "false");
 }
 
-/* Length of the well-formed UTF-8 sequence at s (n bytes left), 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s, size_t n) {
-    unsigned c = s[0];
-    size_t len;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, min = 0x10000;
-    else
-        return 0;
-    if (n < len)
-        return 0;
-    unsigned cp = c & (0x7F >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
+static void put_piece(void *j, const char *s, size_t n) {
+    xj_raw(j, s, n);
 }
 
 void xj_strn(xj *j, const char *key, const char *s, size_t n) {
     lead(j, key);
-    lit(j, "\"");
-    const unsigned char *u = (const unsigned char *)s;
-    size_t i = 0;
-    while (i < n) {
-        size_t run = i;
-        /* Copy the longest run that needs no escaping at once. */
-        while (run < n && u[run] >= 0x20 && u[run] < 0x80 && u[run] != '"' && u[run] != '\\')
-            run++;
-        if (run > i) {
-            xj_raw(j, s + i, run - i);
-            i = run;
-            continue;
-        }
-        unsigned c = u[i];
-        char e[8];
-        if (c == '"' || c == '\\') {
-            e[0] = '\\', e[1] = (char)c, e[2] = 0;
-            lit(j, e);
-            i++;
-        } else if (c < 0x20) {
-            snprintf(e, sizeof e, "\\u%04x", c);
-            lit(j, e);
-            i++;
-        } else {
-            size_t l = utf8_len(u + i, n - i);
-            if (l) {
-                xj_raw(j, s + i, l);
-                i += l;
-            } else {
-                lit(j, "\\ufffd");
-                i++;
-            }
-        }
-    }
-    lit(j, "\"");
+    blvl__json_string(s, n, put_piece, j);
 }
 
 void xj_str(xj *j, const char *key, const char *s) {

@@ -10,6 +10,7 @@
 
 #include "common/alloc.h"
 #include "common/error.h"
+#include "json/json_string.h"
 
 typedef struct out {
     const blvl_allocator *a;
@@ -58,58 +59,13 @@ static void newline(out *o) {
         put(o, " ", 1);
 }
 
+static void put_piece(void *o, const char *s, size_t n) {
+    put(o, s, n);
+}
+
+/* Strings through the one JSON string escaper (docs/FLATBUFFERS.md). */
 static void put_string(out *o, const uint8_t *s, size_t n) {
-    put(o, "\"", 1);
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        char esc[8];
-        if (c == '"' || c == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)c;
-            put(o, esc, 2);
-            i++;
-        } else if (c < 0x20 || c == 0x7F) {
-            const char *named = c == '\n'   ? "\\n"
-                                : c == '\t' ? "\\t"
-                                : c == '\r' ? "\\r"
-                                : c == '\b' ? "\\b"
-                                : c == '\f' ? "\\f"
-                                            : NULL;
-            if (named)
-                puts_(o, named);
-            else {
-                snprintf(esc, sizeof esc, "\\u%04x", c);
-                puts_(o, esc);
-            }
-            i++;
-        } else if (c < 0x80) {
-            put(o, (const char *)s + i, 1);
-            i++;
-        } else {
-            /* Pass well-formed UTF-8 through; a stray byte becomes U+00XX so the output stays
-             * valid JSON (docs/FLATBUFFERS.md). */
-            size_t len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-            int ok = len && i + len <= n;
-            for (size_t k = 1; ok && k < len; k++)
-                ok = (s[i + k] & 0xC0) == 0x80;
-            if (ok && len == 3 &&
-                ((c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] >= 0xA0)))
-                ok = 0;
-            if (ok && len == 4 &&
-                ((c == 0xF0 && s[i + 1] < 0x90) || (c == 0xF4 && s[i + 1] >= 0x90)))
-                ok = 0;
-            if (ok) {
-                put(o, (const char *)s + i, len);
-                i += len;
-            } else {
-                snprintf(esc, sizeof esc, "\\u%04x", c);
-                puts_(o, esc);
-                i++;
-            }
-        }
-    }
-    put(o, "\"", 1);
+    blvl__json_string((const char *)s, n, put_piece, o);
 }
 
 /* NaN and the infinities have no JSON number: they print as the strings "nan", "inf" and "-inf",
