@@ -127,7 +127,7 @@ static blvl_status parse(lex *l, const blvl_allocator *a, blvl_q3_entities *out)
 blvl_status blvl_q3_entities_parse(const char *text, size_t size, const blvl_options *opt,
                                    blvl_q3_entities *out, blvl_error *err) {
     if (!out || (!text && size))
-        return blvl__fail(err, BLVL_E_ARGUMENT, "argument: no output or no text");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no text");
     memset(out, 0, sizeof *out);
     if (size > BLVL_Q3_MAX_FILE)
         return blvl__fail_source(err, "entities", "text", 0, "file-size", "over 1 GiB");
@@ -137,7 +137,7 @@ blvl_status blvl_q3_entities_parse(const char *text, size_t size, const blvl_opt
     if (st != BLVL_OK) {
         blvl_q3_entities_free(out, opt);
         if (st == BLVL_E_NOMEM)
-            return blvl__fail(err, BLVL_E_NOMEM, "nomem: the entity list");
+            return blvl__nomem(err, "the entity list");
         return st;
     }
     blvl__ok(err);
