@@ -117,7 +117,7 @@ for f in files:
             continue  # the one place that writes the prefix may read it (blvl__error_text)
         line = s.count("\n", 0, m.start()) + 1
         bad.append(f"{f}:{line}: reads another layer's message text; pass the status on")
-    for w in ("blvl__hb_pass", "blvl__hb_nomem", "blvl__rb_nomem", "blvl__ssb_nomem",
+    for w in ("blvl__hb_pass", "blvl__hb_nomem", "blvl__hb_fail", "blvl__rb_nomem", "blvl__ssb_nomem",
               "blvl__q3_nomem"):
         for m in re.finditer(r'\b' + w + r'\b', s):
             line = s.count("\n", 0, m.start()) + 1
