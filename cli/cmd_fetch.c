@@ -88,7 +88,7 @@ int blvl_cmd_fetch(int argc, char **argv) {
     cli_http_options(&h);
     const char **want = calloc((size_t)argc, sizeof *want);
     if (!want)
-        return cli_failf("fetch", BLVL_E_NOMEM, "out of memory");
+        return cli_failf("fetch", BLVL_E_NOMEM, "the wanted tags");
     size_t nwant = 0;
     const char *out = NULL;
     int c, rc = CLI_OK;

@@ -120,7 +120,7 @@ static int write_level(const char *out, pack_input *in, int n, unsigned threads)
     }
     uint8_t *buf = malloc(PIECE);
     if (!buf)
-        return cli_failf("pack", BLVL_E_NOMEM, "out of memory");
+        return cli_failf("pack", BLVL_E_NOMEM, "a piece of %u bytes", (unsigned)PIECE);
     blvl_error err;
     blvl_writer *w;
     if (blvl_writer_open_file(&w, out, (uint32_t)n, &wo, &err) != BLVL_OK) {
@@ -161,7 +161,7 @@ int blvl_cmd_pack(int argc, char **argv) {
     uint32_t threads = 0;
     int rc = CLI_OK, n = 0, stdin_used = 0;
     if (!ids || !vers || !in) {
-        rc = cli_failf("pack", BLVL_E_NOMEM, "no memory for the arguments");
+        rc = cli_failf("pack", BLVL_E_NOMEM, "the arguments");
         goto done;
     }
     opterr = 0;

@@ -329,7 +329,7 @@ static int render(const blvl_probe *p, const blvl_probe_pose *pose, const char *
     size_t size = 0;
     blvl_error err;
     if (!rgba)
-        return cli_failf(png, BLVL_E_NOMEM, "no memory for a %ux%u picture", w, h);
+        return cli_failf(png, BLVL_E_NOMEM, "a %ux%u picture", w, h);
     int rc = CLI_OK;
     if (blvl_probe_render(p, pose, w, h, flags, rgba, &err) != BLVL_OK ||
         blvl_image_write_png(rgba, w, h, &file, &size, NULL, &err) != BLVL_OK)

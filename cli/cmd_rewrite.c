@@ -72,7 +72,7 @@ int blvl_cmd_rewrite(int argc, char **argv) {
     int nput = 0, nver = 0, c, rc = CLI_OK;
     uint32_t threads = 0;
     if (!puts_ || !vers || !tags || !put || !data || !k.drop) {
-        rc = cli_failf("rewrite", BLVL_E_NOMEM, "no memory for the arguments");
+        rc = cli_failf("rewrite", BLVL_E_NOMEM, "the arguments");
         goto done;
     }
     opterr = 0;

@@ -135,7 +135,7 @@ int blvl_cmd_stream(int argc, char **argv) {
     }
     uint8_t *buf = malloc(piece);
     if (!buf) {
-        rc = cli_failf(shown, BLVL_E_NOMEM, "no memory for a piece of %u bytes", piece);
+        rc = cli_failf(shown, BLVL_E_NOMEM, "a piece of %u bytes", piece);
         goto close;
     }
     size_t have = 0;

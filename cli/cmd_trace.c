@@ -179,7 +179,7 @@ int blvl_cmd_trace(int argc, char **argv) {
     point_query *pq = calloc((size_t)argc + 1, sizeof *pq);
     size_t npq = 0;
     if (!pq)
-        return cli_failf("trace", BLVL_E_NOMEM, "no memory for the queries");
+        return cli_failf("trace", BLVL_E_NOMEM, "the queries");
     int rc = CLI_OK;
 #define USAGE(...)                                                                                 \
     do {                                                                                           \

@@ -96,7 +96,7 @@ void pack_input_free(pack_input *in) {
 int pack_check_level(const char *out, const pack_input *in, int n) {
     blvl_section_in *secs = calloc((size_t)(n ? n : 1), sizeof *secs);
     if (!secs)
-        return cli_failf(out, BLVL_E_NOMEM, "no memory for the level check");
+        return cli_failf(out, BLVL_E_NOMEM, "the level check");
     for (int i = 0; i < n; i++)
         secs[i] = (blvl_section_in){in[i].tag, in[i].version, in[i].flags, in[i].data, in[i].size};
     blvl_error err;

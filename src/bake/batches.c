@@ -66,7 +66,7 @@ blvl_status blvl__bake_plan(const blvl_bake *b, bake_plan *plan, blvl_error *err
     plan->order = blvl__alloc(al, ((size_t)ns + 1) * sizeof *plan->order);
     blvl_status st = BLVL_OK;
     if (!slots || !group_of || !groups || !ranks || !pos || !plan->order) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory batching %u surfaces", ns);
+        st = blvl__nomem(err, "bake: batching %u surfaces", ns);
         goto done;
     }
     memset(slots, 0xFF, (size_t)cap * sizeof *slots);
@@ -99,7 +99,7 @@ blvl_status blvl__bake_plan(const blvl_bake *b, bake_plan *plan, blvl_error *err
     qsort(ranks, ng, sizeof *ranks, cmp_rank);
     plan->batches = blvl__alloc(al, ((size_t)ns + 1) * sizeof *plan->batches);
     if (!plan->batches) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory batching %u surfaces", ns);
+        st = blvl__nomem(err, "bake: batching %u surfaces", ns);
         goto done;
     }
     uint32_t first = 0;

@@ -165,7 +165,7 @@ fail:
     blvl__dealloc(al, p, cap * sizeof p[0]);
     if (st != BLVL_OK) {
         blvl__bake_brush_faces_free(al, out);
-        return blvl__fail(err, st, "brush: out of memory");
+        return blvl__nomem(err, "brush: its faces");
     }
     return BLVL_OK;
 }

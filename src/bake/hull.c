@@ -436,6 +436,6 @@ done:
     blvl__dealloc(al, p, (size_t)n * sizeof p[0]);
     blvl__dealloc(al, in, (size_t)n * sizeof in[0]);
     if (st != BLVL_OK)
-        return blvl__fail(err, st, "hull: out of memory");
+        return blvl__nomem(err, "hull: %u points' working arrays", n);
     return BLVL_OK;
 }

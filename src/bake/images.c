@@ -121,8 +121,7 @@ blvl_status blvl__bake_png(const blvl_allocator *al, uint32_t width, uint32_t he
         png_release(&c, c.head.next + 1);
     png_current = saved;
     if (!copy)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory encoding a %ux%u PNG", width,
-                          height);
+        return blvl__nomem(err, "bake: encoding a %ux%u PNG", width, height);
     blvl__ok(err);
     return BLVL_OK;
 }

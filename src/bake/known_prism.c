@@ -189,7 +189,7 @@ static blvl_status store_checked(blvl_bake *b, const blvl_bake_collider *c, cons
         const bake_prism_template *t = template_of(b, n, split, up);
         blvl_Vec3 *v = t ? blvl__bake_arena(b, 2 * n * sizeof *v) : NULL;
         if (!v)
-            return blvl__fail(err, BLVL_E_NOMEM, "hull: out of memory");
+            return blvl__nomem(err, "hull: a prism");
         memcpy(v, points, 2 * n * sizeof *v);
         return blvl__bake_store_prism(b, c, v, 2 * n, t, index, err);
     }
@@ -235,7 +235,7 @@ blvl_status blvl__bake_add_prism_made(blvl_bake *b, const blvl_bake_collider *c,
     if (c->source_name || !ok) /* the kept form has no name */
         return store_checked(b, c, p, n, split, up, ok, index, err);
     if (!template_of(b, n, split, up))
-        return blvl__fail(err, BLVL_E_NOMEM, "hull: out of memory");
+        return blvl__nomem(err, "hull: a prism");
     return blvl__bake_store_made_prism(b, c, maker, key, (uint8_t)variant(n, split, up), index,
                                        err);
 }

@@ -29,14 +29,13 @@ blvl_status blvl__bake_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *c
     if (grown > BLVL_BAKE_NONE - 1u)
         grown = BLVL_BAKE_NONE - 1u;
     if (grown > SIZE_MAX / elem)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: %llu elements do not fit in memory",
-                          (unsigned long long)grown);
+        return blvl__nomem(err, "bake: %llu elements do not fit in memory",
+                           (unsigned long long)grown);
     void *old;
     memcpy(&old, arrp, sizeof old);
     void *p = blvl__alloc(b->al, (size_t)grown * elem);
     if (!p)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory growing a table to %llu",
-                          (unsigned long long)grown);
+        return blvl__nomem(err, "bake: growing a table to %llu", (unsigned long long)grown);
     if (old) {
         memcpy(p, old, (size_t)n * elem);
         blvl__dealloc(b->al, old, (size_t)*cap * elem);
@@ -65,8 +64,7 @@ blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blv
                            err)))
         return st;
     if (more->arena && !blvl__bake_arena_reserve(b, more->arena))
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory reserving %zu bytes",
-                          more->arena);
+        return blvl__nomem(err, "bake: %zu bytes", more->arena);
     return BLVL_OK;
 }
 
@@ -180,7 +178,7 @@ blvl_status blvl_bake_new(blvl_bake **out, const blvl_options *opt, blvl_error *
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: allocator needs both alloc and free");
     blvl_bake *b = blvl__calloc(&o.allocator, sizeof *b);
     if (!b)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory");
+        return blvl__nomem(err, "bake: the model");
     b->opt = o;
     b->al = &b->opt.allocator;
     b->kill_y = -131072.0f;
@@ -289,7 +287,7 @@ blvl_status blvl_bake_set_meta(blvl_bake *b, const blvl_bake_meta *m, blvl_error
         blvl__bake_str_free(b, (char *)c.name);
         blvl__bake_str_free(b, (char *)c.author);
         blvl__bake_str_free(b, (char *)c.description);
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying meta");
+        return blvl__nomem(err, "bake: copying meta");
     }
     free_meta(b);
     b->meta = c;
@@ -345,7 +343,7 @@ blvl_status blvl_bake_add_entity(blvl_bake *b, const char *classname, const blvl
         if (e.pairs)
             blvl__dealloc(b->al, e.pairs, pair_count * sizeof *e.pairs);
         blvl__bake_str_free(b, e.classname);
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying an entity");
+        return blvl__nomem(err, "bake: copying an entity");
     }
     e.pair_count = pair_count;
     if (index)
@@ -368,7 +366,7 @@ blvl_status blvl_bake_add_site(blvl_bake *b, const char *name, uint8_t kind, blv
     bake_site s = {.kind = kind, .lo = lo, .hi = hi};
     s.name = blvl__bake_str(b, name, &ok);
     if (!ok)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a site");
+        return blvl__nomem(err, "bake: copying a site");
     b->sites.p[b->sites.n++] = s;
     blvl__ok(err);
     return BLVL_OK;
@@ -389,7 +387,7 @@ blvl_status blvl_bake_add_camera(blvl_bake *b, const char *name, uint8_t purpose
     c.fov_x = fov_x == 0.0f ? 90.0f : fov_x;
     c.name = blvl__bake_str(b, name, &ok);
     if (!ok)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a camera");
+        return blvl__nomem(err, "bake: copying a camera");
     b->cameras.p[b->cameras.n++] = c;
     blvl__ok(err);
     return BLVL_OK;

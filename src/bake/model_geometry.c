@@ -22,8 +22,8 @@ static blvl_status push_image(blvl_bake *b, const char *name, uint32_t width, ui
                      .data = data,
                      .size = size};
     im.name = blvl__bake_str(b, name, &ok);
-    blvl_status st = ok ? BAKE_RESERVE(b, b->images, 1, err)
-                        : blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying an image");
+    blvl_status st =
+        ok ? BAKE_RESERVE(b, b->images, 1, err) : blvl__nomem(err, "bake: copying an image");
     if (st != BLVL_OK) {
         blvl__bake_str_free(b, im.name);
         if (data)
@@ -67,7 +67,7 @@ blvl_status blvl_bake_add_image_encoded(blvl_bake *b, const char *name, uint32_t
     if (size) {
         copy = blvl__alloc_sized(b->al, size);
         if (!copy)
-            return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying an image");
+            return blvl__nomem(err, "bake: copying an image");
         memcpy(copy, bytes, size);
     }
     return push_image(b, name, width, height, encoding, color_space, copy, size, index, err);
@@ -109,7 +109,7 @@ blvl_status blvl_bake_add_material(blvl_bake *b, const blvl_bake_material *m, ui
         blvl__bake_str_free(b, (char *)c.name);
         blvl__bake_str_free(b, (char *)c.source_name);
         blvl__bake_str_free(b, (char *)c.source_texture);
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a material");
+        return blvl__nomem(err, "bake: copying a material");
     }
     if (index)
         *index = b->materials.n;

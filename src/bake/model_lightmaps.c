@@ -79,7 +79,7 @@ blvl_status blvl_bake_set_lightmap(blvl_bake *b, uint32_t width, uint32_t height
                           layers, height, BAKE_PNG_MAX_SIDE);
     bake_lightmap *lm = blvl__calloc(b->al, sizeof *lm);
     if (!lm)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory for the lightmap");
+        return blvl__nomem(err, "bake: the lightmap");
     st = blvl__bake_png(b->al, width, height * layers, rgba, &lm->png, &lm->size, err);
     if (st != BLVL_OK) {
         blvl__dealloc(b->al, lm, sizeof *lm);
@@ -133,7 +133,7 @@ blvl_status blvl_bake_set_light_grid(blvl_bake *b, const blvl_bake_light_grid *g
     }
     if (!c || !c->ambient || !c->directional || !c->direction) {
         free_grid(b, c);
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory for the light grid");
+        return blvl__nomem(err, "bake: the light grid");
     }
     /* RGB8 to Rgba8 (alpha 255): the schema has no three-byte encoding. */
     for (size_t i = 0; i < n; i++) {
@@ -174,7 +174,7 @@ blvl_status blvl_bake_set_sky(blvl_bake *b, const char *name, uint32_t size, con
         s->name = blvl__bake_str(b, name, &ok);
     if (!s || !ok) {
         free_sky(b, s);
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory for the sky");
+        return blvl__nomem(err, "bake: the sky");
     }
     blvl_status st = blvl__bake_png(b->al, size, size * 6u, rgba, &s->png, &s->png_size, err);
     if (st != BLVL_OK) {

@@ -45,8 +45,8 @@ static blvl_status store(blvl_bake *b, const blvl_bake_collider *c, bake_shape *
     bool ok = true;
     bake_collider k = {.c = *c, .shape = *shape};
     k.c.source_name = blvl__bake_str(b, c->source_name, &ok);
-    blvl_status st = ok ? BAKE_RESERVE(b, b->colliders, 1, err)
-                        : blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a collider");
+    blvl_status st =
+        ok ? BAKE_RESERVE(b, b->colliders, 1, err) : blvl__nomem(err, "bake: copying a collider");
     if (st == BLVL_OK)
         st = BAKE_RESERVE(b, b->collider_order, 1, err);
     if (st != BLVL_OK) {
@@ -170,7 +170,7 @@ blvl_status blvl__bake_add_known_hull(blvl_bake *b, const blvl_bake_collider *c,
         void *block =
             blvl__bake_arena(b, blvl__bake_known_size(point_count, face_sizes, face_count));
         if (!block)
-            return blvl__fail(err, BLVL_E_NOMEM, "hull: out of memory");
+            return blvl__nomem(err, "hull: a collider");
         blvl__bake_known_fill(block, points, point_count, face_sizes, face_count, face_indices, &s);
         s.arena = true;
         return store(b, c, &s, false, index, err);
@@ -229,7 +229,7 @@ blvl_status blvl_bake_add_box(blvl_bake *b, const blvl_bake_collider *c, blvl_Ve
     /* six planes in the bake's arena: one bump of a pointer, not an allocation per box */
     blvl_Plane *planes = blvl__bake_arena(b, 6 * sizeof *planes);
     if (!planes)
-        return blvl__fail(err, BLVL_E_NOMEM, "box: out of memory");
+        return blvl__nomem(err, "box: its planes");
     blvl_status st = blvl__bake_shape_box_at(lo, hi, planes, &s, &empty, err);
     s.arena = !empty;
     return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
@@ -265,7 +265,7 @@ blvl_status blvl_bake_add_door(blvl_bake *b, const blvl_bake_door *d, uint32_t *
     if (!ok) {
         blvl__bake_str_free(b, (char *)c.name);
         blvl__bake_str_free(b, (char *)c.team);
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a door");
+        return blvl__nomem(err, "bake: copying a door");
     }
     if (index)
         *index = b->doors.n;
@@ -300,7 +300,7 @@ blvl_status blvl_bake_add_trigger(blvl_bake *b, const blvl_bake_trigger *t, blvl
     blvl_bake_trigger c = *t;
     c.planes = blvl__bake_dup(b, t->planes, (size_t)t->plane_count * sizeof *t->planes, &ok);
     if (!ok)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a trigger");
+        return blvl__nomem(err, "bake: copying a trigger");
     b->triggers.p[b->triggers.n++] = c;
     blvl__ok(err);
     return BLVL_OK;
@@ -319,7 +319,7 @@ blvl_status blvl_bake_add_teleport_dest(blvl_bake *b, const char *name, blvl_Vec
     bake_teleport t = {.position = position, .yaw = yaw};
     t.name = blvl__bake_str(b, name, &ok);
     if (!ok)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a teleport dest");
+        return blvl__nomem(err, "bake: copying a teleport dest");
     if (index)
         *index = b->teleports.n;
     b->teleports.p[b->teleports.n++] = t;
@@ -343,7 +343,7 @@ blvl_status blvl_bake_add_spawn(blvl_bake *b, blvl_Vec3 position, float yaw, con
     if (!ok) {
         blvl__bake_str_free(b, s.kind);
         blvl__bake_str_free(b, s.team);
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a spawn");
+        return blvl__nomem(err, "bake: copying a spawn");
     }
     b->spawns.p[b->spawns.n++] = s;
     blvl__ok(err);
@@ -368,7 +368,7 @@ blvl_status blvl_bake_add_hurt(blvl_bake *b, const blvl_bake_hurt *h, blvl_error
     if (!ok) {
         blvl__bake_str_free(b, (char *)c.name);
         blvl__bake_dealloc(b, (void *)c.planes, (size_t)h->plane_count * sizeof *h->planes);
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory copying a hurt volume");
+        return blvl__nomem(err, "bake: copying a hurt volume");
     }
     b->hurts.p[b->hurts.n++] = c;
     blvl__ok(err);

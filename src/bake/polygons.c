@@ -42,7 +42,7 @@ blvl_status blvl_bake_brush_polygons(const blvl_Plane *planes, uint32_t plane_co
 nomem:
     blvl__bake_brush_faces_free(al, &f);
     blvl_bake_polygons_free(out, opt);
-    return blvl__fail(err, BLVL_E_NOMEM, "brush polygons: out of memory");
+    return blvl__nomem(err, "brush polygons");
 }
 
 void blvl_bake_polygons_free(blvl_bake_polygons *p, const blvl_options *opt) {

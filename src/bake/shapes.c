@@ -136,7 +136,7 @@ blvl_status blvl__bake_shape_brush(const blvl_allocator *al, const blvl_Plane *p
     if (f.state == BAKE_FACES_OK) {
         st = brush_planes(al, &f, out);
         if (st != BLVL_OK)
-            blvl__fail(err, st, "brush: out of memory");
+            blvl__nomem(err, "brush: its planes");
         else
             *empty = false;
     }
@@ -176,7 +176,7 @@ blvl_status blvl__bake_shape_box(const blvl_allocator *al, blvl_Vec3 lo, blvl_Ve
         return st;
     if (!copy_out(al, (void **)&out->planes, p, 6, sizeof p[0])) {
         memset(out, 0, sizeof *out);
-        return blvl__fail(err, BLVL_E_NOMEM, "box: out of memory");
+        return blvl__nomem(err, "box: its planes");
     }
     return BLVL_OK;
 }
@@ -233,7 +233,7 @@ blvl_status blvl__bake_shape_triangle(const blvl_allocator *al, const blvl_Vec3 
         blvl__dealloc(al, out->vertices, 6 * sizeof v[0]);
         blvl__dealloc(al, out->face_sizes, 5 * sizeof sizes[0]);
         memset(out, 0, sizeof *out);
-        return blvl__fail(err, BLVL_E_NOMEM, "triangle: out of memory");
+        return blvl__nomem(err, "triangle: its prism");
     }
     out->kind = blvl_Shape_Hull;
     out->vertex_count = 6;

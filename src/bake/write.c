@@ -171,7 +171,7 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
                 memcpy(*symbols, buf.data, buf.size);
                 *symbols_size = buf.size;
             } else {
-                st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory for the symbols");
+                st = blvl__nomem(err, "bake: the symbols");
             }
         }
         r.model += blvl__bake_now() - t1;

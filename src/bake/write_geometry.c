@@ -131,7 +131,7 @@ static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, const
     emit_ctx e = {.piece = blvl__alloc(b->al, VERTEX_PIECE), .sink = sink, .err = err};
     blvl_Snorm16x4 *tan = NULL;
     if (!ring || !low || !e.piece) {
-        e.st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
+        e.st = blvl__nomem(err, "bake: computing tangents");
         goto done;
     }
     memset(ring, 0, ring_n * sizeof *ring);
@@ -146,7 +146,7 @@ static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, const
             full = blvl__alloc(b->al, full_n * sizeof *full);
             tan = blvl__alloc(b->al, (size_t)most * sizeof *tan);
             if (!full || !tan) {
-                e.st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory computing tangents");
+                e.st = blvl__nomem(err, "bake: computing tangents");
                 goto done;
             }
         }
@@ -215,7 +215,7 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     blvl_fb_ref *refs = blvl__bake_refs(b, nr, err);
     blvl_status st = BLVL_OK;
     if ((nb && !bounds) || (nr && !refs) || (nm && !scratch)) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing geometry");
+        st = blvl__nomem(err, "bake: writing geometry");
         goto done;
     }
     blvl_fb_builder_reset(fb);

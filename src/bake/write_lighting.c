@@ -15,7 +15,7 @@ blvl_status blvl__bake_write_lighting(const blvl_bake *b, blvl_fb_builder *fb, b
     uint32_t nr = b->lights.n > b->fogs.n ? b->lights.n : b->fogs.n;
     blvl_fb_ref *refs = blvl__bake_refs(b, nr, err);
     if (nr && !refs)
-        return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing lighting");
+        return blvl__nomem(err, "bake: writing lighting");
     blvl_fb_builder_reset(fb);
     blvl_fb_ref name = blvl__bake_fb_str(fb, "authored");
     blvl_LightingProfile_start(fb);

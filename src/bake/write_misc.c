@@ -22,7 +22,7 @@ blvl_fb_ref *blvl__bake_refs(const blvl_bake *b, uint32_t n, blvl_error *err) {
         return NULL;
     blvl_fb_ref *r = blvl__alloc(b->al, (size_t)n * sizeof *r);
     if (!r)
-        blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory for %u references", n);
+        blvl__nomem(err, "bake: %u references", n);
     return r;
 }
 

@@ -44,7 +44,7 @@ static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *f
                 cap *= 2;
             }
             if (!(slots = blvl__alloc(b->al, (size_t)cap * sizeof *slots)))
-                return blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory naming collider sources");
+                return blvl__nomem(err, "bake: naming collider sources");
             memset(slots, 0xFF, (size_t)cap * sizeof *slots);
             for (uint32_t j = 0; j < k; j++) {
                 const blvl_bake_collider oj = blvl__bake_collider_info(b, first_of[j]);
@@ -307,7 +307,7 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, const 
     sim_run *runs = blvl__alloc(b->al, ((size_t)nruns + 1) * sizeof *runs);
     blvl_status st = BLVL_OK;
     if ((m && !refs) || (n && (!src || !first_of)) || !runs) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing sim");
+        st = blvl__nomem(err, "bake: writing sim");
         goto done;
     }
     uint32_t nsrc = 0;

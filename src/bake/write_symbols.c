@@ -30,7 +30,7 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
     blvl_symbols_material *mats = nm ? blvl__alloc(b->al, (size_t)nm * sizeof *mats) : NULL;
     blvl_status st = BLVL_OK;
     if ((nc && !cols) || (most && !runs) || (nm && !mats)) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "bake: out of memory writing symbols");
+        st = blvl__nomem(err, "bake: writing symbols");
         goto done;
     }
     blvl__advise_large(cols, (size_t)nc * sizeof *cols); /* a level's worth: MiBs, fresh */

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *const names[BLVL_STATUS_COUNT] = {
     [BLVL_OK] = "ok",
@@ -75,6 +76,21 @@ blvl_status blvl__fail(blvl_error *err, blvl_status code, const char *fmt, ...) 
     return code;
 }
 
+/* The same as blvl__fail with BLVL_E_NOMEM, so no allocation failure words its rule again. */
+blvl_status blvl__nomem(blvl_error *err, const char *what, ...) {
+    if (err) {
+        err->code = BLVL_E_NOMEM;
+        int n = snprintf(err->message, sizeof err->message, "%s: ", blvl_status_name(BLVL_E_NOMEM));
+        if (n < 0 || (size_t)n >= sizeof err->message)
+            n = 0;
+        va_list ap;
+        va_start(ap, what);
+        vsnprintf(err->message + n, sizeof err->message - (size_t)n, what, ap);
+        va_end(ap);
+    }
+    return BLVL_E_NOMEM;
+}
+
 blvl_status blvl__fail_source(blvl_error *err, const char *part, const char *field, uint64_t offset,
                               const char *rule, const char *fmt, ...) {
     if (err) {
@@ -91,6 +107,14 @@ blvl_status blvl__fail_source(blvl_error *err, const char *part, const char *fie
         }
     }
     return BLVL_E_SOURCE;
+}
+
+const char *blvl__error_text(const blvl_error *err) {
+    const char *name = blvl_status_name(err->code);
+    size_t n = strlen(name);
+    if (strncmp(err->message, name, n) == 0 && err->message[n] == ':' && err->message[n + 1] == ' ')
+        return err->message + n + 2;
+    return err->message;
 }
 
 void blvl__ok(blvl_error *err) {

@@ -92,7 +92,7 @@ static blvl_status load(edit_state *s, blvl_error *err) {
     s->scratch = blvl__alloc(s->a, ENTRIES_ALLOC(s->h.count));
     s->table = blvl__alloc(s->a, cap * BLVL_ENTRY_SIZE + 1);
     if (!s->region || !s->old_entries || !s->new_entries || !s->scratch || !s->table)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the reserved region");
+        return blvl__nomem(err, "the reserved region");
     if (o->pread(o->user, s->region, (size_t)s->h.floor, 0) != 0)
         return blvl__fail(err, BLVL_E_IO, "cannot read the reserved region");
     st = blvl__table_load(&s->h, s->region + s->h.table_offset, s->size, s->old_entries, s->scratch,
@@ -272,7 +272,7 @@ static blvl_status append_payload(edit_state *s, const char *tag, blvl_error *er
     size_t pad = (size_t)(s->pay_at - s->size);
     uint8_t *buf = blvl__calloc(s->a, pad + s->payload_size);
     if (!buf)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the payload");
+        return blvl__nomem(err, "the payload");
     memcpy(buf + pad, s->payload, s->payload_size);
     int r = ops->pwrite(ops->user, buf, pad + s->payload_size, s->size);
     blvl__dealloc(s->a, buf, pad + s->payload_size);

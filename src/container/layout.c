@@ -31,7 +31,7 @@ blvl_status blvl__layout_region(const blvl_entry *entries, uint32_t n, uint64_t 
     *region = NULL;
     uint8_t *r = blvl__calloc(a, (size_t)floor);
     if (!r)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the reserved region");
+        return blvl__nomem(err, "the reserved region");
     for (uint32_t i = 0; i < n; i++)
         blvl__entry_encode(&entries[i], r + BLVL_HEADER_SIZE + (size_t)i * BLVL_ENTRY_SIZE);
     blvl_header h;

@@ -49,7 +49,7 @@ static blvl_status load(blvl_level *lv, int (*read)(void *, uint64_t, void *, si
     blvl_entry *scratch = blvl__alloc(lv->a, (n ? n : 1) * sizeof *scratch);
     lv->entries = blvl__alloc(lv->a, (n ? n : 1) * sizeof *lv->entries);
     if (!table || !scratch || !lv->entries) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for a table of %u entries", n);
+        st = blvl__nomem(err, "a table of %u entries", n);
         goto out;
     }
     if (n && read(user, lv->hdr.table_offset, table, tsize) != 0) {
@@ -98,7 +98,7 @@ blvl_status blvl_open_memory(blvl_level **out, const void *data, size_t size,
     *out = NULL;
     blvl_level *lv = level_new(opt);
     if (!lv)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a level");
+        return blvl__nomem(err, "a level");
     lv->base = data;
     lv->size = size;
     mem_src m = {data, size};
@@ -172,7 +172,7 @@ blvl_status blvl_open_source(blvl_level **out, const blvl_source *src, const blv
     if (!lv) {
         if (src->close)
             src->close(src->user);
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a level");
+        return blvl__nomem(err, "a level");
     }
     lv->src = *src;
     lv->size = src->size;

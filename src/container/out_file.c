@@ -94,7 +94,7 @@ static blvl_status follow_links(blvl_out_file *f, blvl_error *err) {
         f->dest = next;
         f->dest_size = size;
     }
-    return blvl__fail(err, BLVL_E_NOMEM, "no memory for a file name");
+    return blvl__nomem(err, "a file name");
 }
 
 static void announce(blvl_out_file *f, bool created) {
@@ -110,7 +110,7 @@ static blvl_status create_temporary(blvl_out_file *f, blvl_error *err) {
     f->tmp_size = len + 12;
     f->tmp = blvl__alloc(f->a, f->tmp_size);
     if (!f->tmp)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a file name");
+        return blvl__nomem(err, "a file name");
     for (int attempt = 0; attempt < 100; attempt++) {
         uint8_t r[6];
         if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {

@@ -35,11 +35,11 @@ blvl_status blvl__level_packed(blvl_level *lv, const blvl_entry *e, const uint8_
         return BLVL_OK;
     }
     if (e->packed_size > SIZE_MAX)
-        return blvl__fail(err, BLVL_E_NOMEM, "section '%s' is too large to hold", e->tag);
+        return blvl__nomem(err, "section '%s' is too large to hold", e->tag);
     uint8_t *buf = blvl__alloc(lv->a, (size_t)e->packed_size);
     if (!buf)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the %llu packed bytes of '%s'",
-                          (unsigned long long)e->packed_size, e->tag);
+        return blvl__nomem(err, "the %llu packed bytes of '%s'", (unsigned long long)e->packed_size,
+                           e->tag);
     if (lv->src.read(lv->src.user, e->offset, buf, (size_t)e->packed_size) != 0) {
         blvl__dealloc(lv->a, buf, (size_t)e->packed_size);
         char what[64];
@@ -107,7 +107,7 @@ static blvl_status hash_range(blvl_level *lv, const blvl_entry *e, uint64_t from
                               blvl_hasher *h, blvl_error *err) {
     uint8_t *buf = lv->base ? NULL : blvl__alloc(lv->a, WALK_PIECE);
     if (!lv->base && !buf)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory to read section '%s'", e->tag);
+        return blvl__nomem(err, "reading section '%s'", e->tag);
     blvl_status st = BLVL_OK;
     for (uint64_t at = from; at < to && st == BLVL_OK;) {
         size_t n = to - at > WALK_PIECE ? WALK_PIECE : (size_t)(to - at);
@@ -152,7 +152,7 @@ static blvl_status walk(blvl_level *lv, const blvl_entry *e, uint8_t *raw, const
     uint64_t data_end = sane ? size - 4 - index_size : 0;
     uint8_t *index = sane ? blvl__alloc(lv->a, index_size ? (size_t)index_size : 1) : NULL;
     if (sane && !index)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the chunk index of '%s'", e->tag);
+        return blvl__nomem(err, "the chunk index of '%s'", e->tag);
     const uint8_t *ip = NULL;
     if (sane && index_size)
         st = payload_bytes(lv, e, data_end, (size_t)index_size, index, &ip, err);
@@ -179,8 +179,7 @@ static blvl_status walk(blvl_level *lv, const blvl_entry *e, uint8_t *raw, const
         buf = lv->base ? NULL : blvl__alloc(lv->a, biggest);
         out = raw ? NULL : blvl__alloc(lv->a, BLVL_CHUNK_MAX);
         if ((!lv->base && !buf) || (!raw && !out))
-            st = blvl__fail(err, BLVL_E_NOMEM, "no memory to read section '%s' chunk by chunk",
-                            e->tag);
+            st = blvl__nomem(err, "reading section '%s' chunk by chunk", e->tag);
     }
     /* The digest decides which failure is reported: without a sane count, every byte before
      * the count is hashed here; with one, the chunks' bytes here and the index below. */
@@ -261,11 +260,11 @@ blvl_status blvl_read_packed(blvl_level *lv, const char *tag, blvl_bytes *out, b
 static blvl_status read_walked(blvl_level *lv, const blvl_entry *e, blvl_bytes *out,
                                blvl_error *err) {
     if (e->raw_size > SIZE_MAX)
-        return blvl__fail(err, BLVL_E_NOMEM, "section '%s' is too large to hold", e->tag);
+        return blvl__nomem(err, "section '%s' is too large to hold", e->tag);
     uint8_t *raw = blvl__alloc(lv->a, e->raw_size ? (size_t)e->raw_size : 1);
     if (!raw)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the %llu raw bytes of '%s'",
-                          (unsigned long long)e->raw_size, e->tag);
+        return blvl__nomem(err, "the %llu raw bytes of '%s'", (unsigned long long)e->raw_size,
+                           e->tag);
     blvl_status st = walk(lv, e, raw, NULL, err);
     if (st != BLVL_OK) {
         blvl__dealloc(lv->a, raw, e->raw_size ? (size_t)e->raw_size : 1);
@@ -337,8 +336,8 @@ blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_bytes *out, blvl_err
     }
     raw = blvl__alloc(lv->a, (size_t)e->raw_size);
     if (!raw) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for the %llu raw bytes of '%s'",
-                        (unsigned long long)e->raw_size, e->tag);
+        st =
+            blvl__nomem(err, "the %llu raw bytes of '%s'", (unsigned long long)e->raw_size, e->tag);
         goto done;
     }
     st = name_section(err, blvl__payload_inflate(bytes, chunks, n, raw, lv->threads, lv->a, err),
@@ -425,7 +424,7 @@ static blvl_status verify_mapped(blvl_level *lv, blvl_error *err) {
     uint32_t count = lv->hdr.count;
     vsection *secs = blvl__calloc(lv->a, (count ? count : 1) * sizeof *secs);
     if (!secs)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory to verify %u sections", count);
+        return blvl__nomem(err, "verifying %u sections", count);
     blvl_status st = BLVL_OK;
     size_t njobs = 0;
     vjob *jobs = NULL;
@@ -454,7 +453,7 @@ static blvl_status verify_mapped(blvl_level *lv, blvl_error *err) {
         nw = njobs ? (unsigned)njobs : 1;
     ws = blvl__calloc(lv->a, nw * sizeof *ws);
     if (!jobs || !ws) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for %zu verification jobs", njobs);
+        st = blvl__nomem(err, "%zu verification jobs", njobs);
         goto out;
     }
     for (unsigned w = 0; w < nw; w++)

@@ -162,7 +162,7 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
     uint8_t *region = NULL;
     uint64_t floor = 0, file_size = 0;
     if (!entries || !bytes || !items || !replaced) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for %zu entries", cap);
+        st = blvl__nomem(err, "%zu entries", cap);
         goto out;
     }
     for (size_t i = 0; i < nput; i++)

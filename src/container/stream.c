@@ -92,7 +92,7 @@ blvl_status blvl_stream_new(blvl_stream **out, const blvl_options *opt, blvl_str
     *out = NULL;
     blvl_stream *s = blvl__calloc(opt ? &opt->allocator : NULL, sizeof *s);
     if (!s)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the stream state");
+        return blvl__nomem(err, "the stream state");
     if (opt)
         s->opt = *opt;
     s->a = &s->opt.allocator;
@@ -128,7 +128,7 @@ blvl_status blvl_stream_want(blvl_stream *s, const char *tag, blvl_error *err) {
             return blvl__fail(err, BLVL_E_ARGUMENT, "want: too many tags");
         wanted_tag *w = grab(s, cap * sizeof *w);
         if (!w)
-            return blvl__fail(err, BLVL_E_NOMEM, "no memory for the wanted tags");
+            return blvl__nomem(err, "the wanted tags");
         if (s->nwant)
             memcpy(w, s->want, s->nwant * sizeof *w);
         drop(s, s->want, s->capwant * sizeof *s->want);
@@ -191,8 +191,7 @@ static blvl_status header_done(blvl_stream *s, blvl_error *err) {
         s->scratch = grab(s, (size_t)n * sizeof *s->scratch);
         s->order = grab(s, (size_t)n * sizeof *s->order);
         if (!s->table || !s->entries || !s->scratch || !s->order)
-            return refuse(s,
-                          blvl__fail(err, BLVL_E_NOMEM, "no memory for a table of %u entries", n));
+            return refuse(s, blvl__nomem(err, "a table of %u entries", n));
     }
     s->stage = STAGE_TABLE;
     return BLVL_OK;
@@ -261,9 +260,8 @@ static blvl_status hold(blvl_stream *s, const uint8_t *p, size_t n, uint64_t tot
             cap = (size_t)total;
         uint8_t *q = grab(s, cap);
         if (!q)
-            return refuse(s,
-                          blvl__fail(err, BLVL_E_NOMEM, "no memory to hold a section of %llu bytes",
-                                     (unsigned long long)total));
+            return refuse(
+                s, blvl__nomem(err, "holding a section of %llu bytes", (unsigned long long)total));
         if (s->len)
             memcpy(q, s->packed, s->len);
         drop(s, s->packed, s->cap);
@@ -311,8 +309,8 @@ static blvl_status inflate_held(blvl_stream *s, const blvl_entry *e, const uint8
         s->inflated += cost;
         *raw = grab(s, (size_t)e->raw_size);
         if (!*raw) {
-            st = blvl__fail(err, BLVL_E_NOMEM, "no memory to inflate '%s' (%llu bytes)", e->tag,
-                            (unsigned long long)e->raw_size);
+            st = blvl__nomem(err, "inflating '%s' (%llu bytes)", e->tag,
+                             (unsigned long long)e->raw_size);
             goto out;
         }
         st = blvl__payload_inflate(s->packed, chunks, nc, *raw, s->threads, s->a, err);
@@ -347,8 +345,8 @@ static blvl_status section_done(blvl_stream *s, blvl_error *err) {
         st = blvl__fail(&s->bad, BLVL_E_SECTION_DIGEST,
                         "section '%s': packed bytes do not match the entry's digest", e->tag);
     else if (sl->wanted && !s->holding)
-        st = blvl__fail(&s->bad, BLVL_E_NOMEM, "section '%s' (%llu bytes) is too large to hold",
-                        e->tag, (unsigned long long)e->packed_size);
+        st = blvl__nomem(&s->bad, "section '%s' (%llu bytes) is too large to hold", e->tag,
+                         (unsigned long long)e->packed_size);
     else if (sl->wanted)
         st = inflate_held(s, e, &data, &raw, &s->bad);
     if (st == BLVL_OK && sl->wanted && s->check) {

@@ -63,7 +63,7 @@ static blvl_status mem_append(blvl_target *t, const uint8_t *p, size_t len, blvl
             size_t cap = b ? (b->cap < BLOCK_MAX ? b->cap * 2 : BLOCK_MAX) : BLOCK_MIN;
             blvl_mem_block *nb = blvl__alloc(t->a, sizeof *nb + cap);
             if (!nb)
-                return blvl__fail(err, BLVL_E_NOMEM, "no memory for the level");
+                return blvl__nomem(err, "the level");
             nb->next = NULL;
             nb->cap = cap;
             nb->len = 0;
@@ -108,7 +108,7 @@ static blvl_status spool_drain(blvl_target *t, const uint8_t *region, uint64_t f
     size_t cap = 1u << 20;
     uint8_t *buf = blvl__alloc(t->a, cap);
     if (!buf)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory to copy the level");
+        return blvl__nomem(err, "copying the level");
     for (off_t at = 0; st == BLVL_OK;) {
         ssize_t n = pread(t->spool_fd, buf, cap, at);
         if (n < 0 && errno == EINTR)
@@ -173,15 +173,14 @@ blvl_status blvl__target_commit(blvl_target *t, const uint8_t *region, uint64_t 
         break;
     case BLVL_TARGET_MEMORY: {
         if (file_size > SIZE_MAX) {
-            st = blvl__fail(err, BLVL_E_NOMEM, "a level of %llu bytes does not fit in memory",
-                            (unsigned long long)file_size);
+            st = blvl__nomem(err, "a level of %llu bytes does not fit in memory",
+                             (unsigned long long)file_size);
             break;
         }
         /* handed to the caller, freed by blvl_free: the size rides with it */
         uint8_t *buf = blvl__alloc_sized(t->a, (size_t)file_size);
         if (!buf) {
-            st = blvl__fail(err, BLVL_E_NOMEM, "no memory for a level of %llu bytes",
-                            (unsigned long long)file_size);
+            st = blvl__nomem(err, "a level of %llu bytes", (unsigned long long)file_size);
             break;
         }
         memcpy(buf, region, (size_t)floor);

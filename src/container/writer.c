@@ -77,7 +77,7 @@ static blvl_status open_common(blvl_writer **out, uint32_t max_sections, const b
                           max_sections);
     blvl_writer *w = blvl__calloc(opt ? &opt->allocator : NULL, sizeof *w);
     if (!w)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a writer");
+        return blvl__nomem(err, "a writer");
     if (opt)
         w->alloc = opt->allocator;
     w->a = &w->alloc;
@@ -94,7 +94,7 @@ static blvl_status open_common(blvl_writer **out, uint32_t max_sections, const b
     w->entries = blvl__calloc(a, (max_sections ? max_sections : 1) * sizeof *w->entries);
     if (!w->entries) {
         blvl__dealloc(a, w, sizeof *w);
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for %u entries", max_sections);
+        return blvl__nomem(err, "%u entries", max_sections);
     }
     blvl_status st = blvl__pipe_new(&w->pipe, opt ? opt->threads : 0, a, err);
     if (st != BLVL_OK) {

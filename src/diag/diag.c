@@ -253,7 +253,7 @@ blvl_status blvl_diag_run(blvl_level *level, const blvl_diag_options *dopt, blvl
     if (counts)
         *counts = d.counts;
     if (d.fatal == BLVL_E_NOMEM)
-        return blvl__fail(err, d.fatal, "diag: no memory to check the level");
+        return blvl__nomem(err, "diag: the checks' working memory");
     if (d.fatal) {
         if (err)
             *err = d.fatal_err;
@@ -300,7 +300,7 @@ blvl_status blvl_diag_collect(blvl_level *level, const blvl_diag_options *dopt,
     collector c = {out, 0};
     blvl_status st = blvl_diag_run(level, dopt, collect_one, &c, &out->counts, opt, err);
     if (st == BLVL_OK && c.nomem)
-        st = blvl__fail(err, BLVL_E_NOMEM, "diag: no memory for the findings");
+        st = blvl__nomem(err, "diag: the findings");
     if (st != BLVL_OK)
         blvl_diag_findings_free(out);
     return st;

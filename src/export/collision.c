@@ -191,7 +191,7 @@ blvl_status xp_collision(xp *x) {
     size_t bufn = 3 * (XP_MAX_PLANES + 8) + 2 * XP_MAX_PLANES;
     double(*buf)[3] = blvl__calloc_n(x->al, bufn, sizeof *buf);
     if (!rec || !buf) {
-        xp_fail(x, BLVL_E_NOMEM, "out of memory");
+        xp_fail(x, BLVL_E_NOMEM, "the colliders' records");
         goto done;
     }
     for (uint32_t i = 0; i < n && x->st == BLVL_OK; i++) {
@@ -206,7 +206,7 @@ blvl_status xp_collision(xp *x) {
         else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull)
             ok = hull_shape(x, &o, blvl_Collider_shape_as_Hull(c), i, r, buf);
         if (ok < 0)
-            xp_fail(x, BLVL_E_NOMEM, "out of memory");
+            xp_fail(x, BLVL_E_NOMEM, "a collider's mesh");
     }
     if (x->st != BLVL_OK)
         goto done;

@@ -38,7 +38,7 @@ int xp_check(xp *x) {
     for (size_t i = 0; i < XP_LISTS; i++)
         nomem |= all[i]->nomem, nonfinite |= all[i]->nonfinite;
     if (nomem)
-        xp_fail(x, BLVL_E_NOMEM, "out of memory");
+        xp_fail(x, BLVL_E_NOMEM, "the glTF's text and buffer");
     else if (nonfinite)
         xp_fail(x, BLVL_E_ARGUMENT, "non-finite: a number glTF cannot spell");
     return x->st != BLVL_OK;
@@ -193,7 +193,7 @@ static blvl_status run(xp *x, const char *bin_uri, xj *doc) {
         xj_raw(doc, "null", 4);
     xj_raw(doc, "}}}", 3);
     if (doc->nomem)
-        return xp_fail(x, BLVL_E_NOMEM, "out of memory");
+        return xp_fail(x, BLVL_E_NOMEM, "the glTF's text");
     return BLVL_OK;
 }
 
@@ -247,7 +247,7 @@ blvl_status blvl_export_gltf(blvl_level *level, const blvl_export_options *xo, c
             blvl__free_sized(x.al, *json);
             blvl__free_sized(x.al, *bin);
             *json = NULL, *bin = NULL;
-            st = blvl__fail(err, BLVL_E_NOMEM, "export: out of memory");
+            st = blvl__nomem(err, "export: the glTF and its buffer");
         } else {
             memcpy(*json, doc.p, doc.len);
             (*json)[doc.len] = 0;

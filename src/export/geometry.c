@@ -207,7 +207,7 @@ blvl_status xp_geometry(xp *x) {
 
     batch_key *keys = blvl__calloc_n(x->al, drawn, sizeof *keys);
     if (!keys)
-        return xp_fail(x, BLVL_E_NOMEM, "out of memory");
+        return xp_fail(x, BLVL_E_NOMEM, "the batch keys");
     uint32_t k = 0;
     for (uint32_t i = 0; i < nb; i++) {
         blvl_Batch b = blvl_Geometry_batches_at(g, i);

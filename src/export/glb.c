@@ -19,7 +19,7 @@ blvl_status xp_glb(xp *x, const char *json, size_t json_len, uint8_t **out, size
                        (unsigned long long)total);
     uint8_t *p = blvl__alloc_sized(x->al, (size_t)total);
     if (!p)
-        return xp_fail(x, BLVL_E_NOMEM, "out of memory");
+        return xp_fail(x, BLVL_E_NOMEM, "the .glb of %llu bytes", (unsigned long long)total);
     memcpy(p, "glTF", 4);
     le32(p + 4, 2);
     le32(p + 8, (uint32_t)total);
@@ -67,7 +67,7 @@ blvl_status blvl_export_gltf_files(blvl_level *level, const blvl_export_options 
             blvl__dealloc(al, path, sz);
         if (uri)
             blvl__dealloc(al, uri, nl + 5);
-        return blvl__fail(err, BLVL_E_NOMEM, "export: out of memory");
+        return blvl__nomem(err, "export: a file name");
     }
     snprintf(uri, nl + 5, "%s.bin", name);
     char *json = NULL;

@@ -36,9 +36,9 @@ blvl_status xp_image_bytes(xp *x, const char *where, uint32_t encoding, uint32_t
         const blvl_options *opt = x->xo->base;
         blvl_status st = blvl_image_decode(&d, 0, &px, opt, &e);
         if (st == BLVL_E_NOMEM)
-            return xp_fail(x, BLVL_E_NOMEM, "out of memory");
+            return xp_fail(x, BLVL_E_NOMEM, "%s: %s", where, blvl__error_text(&e));
         if (st != BLVL_OK)
-            return xp_fail(x, BLVL_E_ARGUMENT, "image-data: %s: %s", where, e.message);
+            return xp_fail(x, BLVL_E_ARGUMENT, "image-data: %s: %s", where, blvl__error_text(&e));
         uint64_t rows = (uint64_t)px.height * (px.layers ? px.layers : 1);
         if (rows > 0x7FFFFFFFu)
             st = BLVL_E_ARGUMENT, snprintf(e.message, sizeof e.message, "too many rows");
@@ -46,9 +46,9 @@ blvl_status xp_image_bytes(xp *x, const char *where, uint32_t encoding, uint32_t
             st = blvl_image_write_png(px.pixels, px.width, (uint32_t)rows, owned, nbytes, opt, &e);
         blvl_image_rgba_free(&px, opt);
         if (st == BLVL_E_NOMEM)
-            return xp_fail(x, BLVL_E_NOMEM, "out of memory");
+            return xp_fail(x, BLVL_E_NOMEM, "%s: %s", where, blvl__error_text(&e));
         if (st != BLVL_OK)
-            return xp_fail(x, BLVL_E_ARGUMENT, "image-data: %s: %s", where, e.message);
+            return xp_fail(x, BLVL_E_ARGUMENT, "image-data: %s: %s", where, blvl__error_text(&e));
         *bytes = *owned;
         *mime = "image/png";
         return BLVL_OK;

@@ -288,7 +288,7 @@ blvl_status xp_materials(xp *x) {
     if (n) {
         x->material_lightmapped = blvl__calloc_n(x->al, n, sizeof *x->material_lightmapped);
         if (!x->material_lightmapped)
-            return xp_fail(x, BLVL_E_NOMEM, "out of memory");
+            return xp_fail(x, BLVL_E_NOMEM, "the materials' flags");
     }
     for (uint32_t i = 0; i < n && x->st == BLVL_OK; i++)
         material(x, blvl_Geometry_materials_at(g, i), i);

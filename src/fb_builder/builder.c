@@ -89,7 +89,7 @@ static int reserve(blvl_fb_builder *b, void **arr, size_t *cap, size_t need, siz
         n *= 2;
     void *p = blvl__alloc(b->a, n * elem);
     if (!p) {
-        set_error(b, BLVL_E_NOMEM, "out of memory");
+        set_error(b, BLVL_E_NOMEM, "a working table");
         return 0;
     }
     if (*arr) {
@@ -122,7 +122,7 @@ static int room(blvl_fb_builder *b, size_t n) {
         ncap *= 2;
     uint8_t *p = blvl__alloc(b->a, ncap);
     if (!p) {
-        set_error(b, BLVL_E_NOMEM, "out of memory");
+        set_error(b, BLVL_E_NOMEM, "the buffer");
         return 0;
     }
     if (b->buf) {
@@ -174,7 +174,7 @@ int blvl__fb_builder_reserve(blvl_fb_builder *b, size_t bytes) {
         bytes = BLVL_FB_MAX_SIZE; /* room() refuses what goes past it later */
     uint8_t *p = blvl__alloc(b->a, bytes);
     if (!p) {
-        set_error(b, BLVL_E_NOMEM, "out of memory");
+        set_error(b, BLVL_E_NOMEM, "the buffer");
         return 0;
     }
     blvl__advise_large(p, bytes);
@@ -193,7 +193,7 @@ blvl_status blvl_fb_builder_new(blvl_fb_builder **out, const blvl_options *opt, 
         return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer builder: no output");
     blvl_fb_builder *b = blvl__calloc(opt ? &opt->allocator : NULL, sizeof *b);
     if (!b)
-        return blvl__fail(err, BLVL_E_NOMEM, "flatbuffer builder: out of memory");
+        return blvl__nomem(err, "flatbuffer builder: the builder");
     if (opt)
         b->alloc = opt->allocator;
     b->a = &b->alloc;

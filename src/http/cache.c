@@ -657,7 +657,7 @@ blvl_status blvl__cache_open_warn(blvl__cache **out, const char *dir, uint64_t m
     *out = NULL;
     blvl__cache *c = blvl__calloc(a, sizeof *c);
     if (!c)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the cache");
+        return blvl__nomem(err, "the cache");
     if (a)
         c->a = *a;
     c->dirfd = -1;

@@ -106,12 +106,6 @@ int blvl__conn_refuse(blvl__conn *c, blvl_status code, const char *fmt, ...) {
 /* Checks the response's headers once, before its first body byte (or after a bodiless one):
  * a status we take, a Content-Range that is the range asked for, and the same file as the
  * first response described. Returns 0 when the body may be delivered. */
-/* An error's message past its "<status name>: " prefix (the conn's refusal adds its own). */
-static const char *rule_text(const blvl_error *e) {
-    const char *p = strstr(e->message, ": ");
-    return p ? p + 2 : e->message;
-}
-
 static int mp_sink(void *user, uint64_t off, const uint8_t *data, size_t len) {
     blvl__conn *c = user;
     return c->sink(c->sink_user, off, data, len, false);
@@ -165,7 +159,7 @@ static int check_head(blvl__conn *c) {
         blvl_error e = {0};
         if (blvl__spans_part(c->spans, c->nspans, h->range_first, h->range_last, &c->part_i,
                              &c->part_j, &e) != BLVL_OK)
-            return blvl__conn_refuse(c, e.code, "%s from %s", rule_text(&e), c->url);
+            return blvl__conn_refuse(c, e.code, "%s from %s", blvl__error_text(&e), c->url);
         c->pos = h->range_first;
         c->last_byte = h->range_last;
         c->resp_whole = false;
@@ -311,7 +305,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *user) {
         c->pos += len;
         if (st != BLVL_OK) {
             /* A no-op when the sink stopped the transfer: its own refusal stays. */
-            blvl__conn_refuse(c, e.code, "%s from %s", rule_text(&e), c->url);
+            blvl__conn_refuse(c, e.code, "%s from %s", blvl__error_text(&e), c->url);
             return 0;
         }
         return len;
@@ -392,13 +386,13 @@ blvl_status blvl__conn_new(blvl__conn **out, const char *url, const blvl_options
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     blvl__conn *c = blvl__calloc(a, sizeof *c);
     if (!c)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a connection");
+        return blvl__nomem(err, "a connection");
     if (a)
         c->a = *a;
     c->url = blvl__strdup(&c->a, url);
     if (!c->url) {
         blvl__conn_free(c);
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a connection");
+        return blvl__nomem(err, "a connection");
     }
     blvl_http_options h = {0};
     if (http)
@@ -744,7 +738,7 @@ blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__c
             if (c->mp_on) {
                 blvl_error e = {0};
                 if (blvl__multipart_finish(&c->mp, &e) != BLVL_OK)
-                    return blvl__fail(err, e.code, "%s from %s", rule_text(&e), c->url);
+                    return blvl__fail(err, e.code, "%s from %s", blvl__error_text(&e), c->url);
             }
             /* A whole answer; ranges it did not cover are asked again, as long as each
              * answer brings something. */

@@ -153,7 +153,7 @@ static int head_sink(void *user, uint64_t off, const void *data, size_t len, boo
             if (size > s->head_cap) {
                 uint8_t *p = blvl__alloc(&s->a, (size_t)size);
                 if (!p)
-                    return blvl__conn_refuse(s->conn, BLVL_E_NOMEM, "no memory for %llu bytes",
+                    return blvl__conn_refuse(s->conn, BLVL_E_NOMEM, "a body of %llu bytes",
                                              (unsigned long long)size);
                 blvl__dealloc(&s->a, s->head, s->head_cap);
                 s->head = p;
@@ -181,7 +181,7 @@ static int head_sink(void *user, uint64_t off, const void *data, size_t len, boo
             cap = s->whole_limit;
         uint8_t *p = blvl__alloc(&s->a, (size_t)cap);
         if (!p)
-            return blvl__conn_refuse(s->conn, BLVL_E_NOMEM, "no memory for %llu bytes",
+            return blvl__conn_refuse(s->conn, BLVL_E_NOMEM, "a body of %llu bytes",
                                      (unsigned long long)cap);
         memcpy(p, s->head, s->head_len);
         blvl__dealloc(&s->a, s->head, s->head_cap);
@@ -386,7 +386,7 @@ static blvl_status spool_fill(url_src *s, spool *sp, const blvl_entry *e, blvl_e
         sp->mem = blvl__alloc(&s->a, (size_t)size);
         if (!sp->mem) {
             sp->e = NULL;
-            return blvl__fail(err, BLVL_E_NOMEM, "no memory for section %s", e->tag);
+            return blvl__nomem(err, "section %s", e->tag);
         }
         if (from_cache(s, e, sp->mem))
             return BLVL_OK;
@@ -561,7 +561,7 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
     size_t n = http->nwant;
     const blvl_entry **w = blvl__calloc_n(&s->a, n, sizeof *w);
     if (!w)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the wanted sections");
+        return blvl__nomem(err, "the wanted sections");
     blvl_status st = BLVL_OK;
     size_t m = 0;
     blvl__span *spans = NULL;
@@ -579,7 +579,7 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
             w[m++] = e;
     }
     if (!kept_room(s, m)) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for the wanted sections");
+        st = blvl__nomem(err, "the wanted sections");
         goto out;
     }
     /* Sections the cache holds are kept from it and left out of the ranges asked for. */
@@ -603,7 +603,7 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
     size_t *first = blvl__calloc_n(&s->a, m ? m + 1 : 1, sizeof *first);
     spans = blvl__calloc_n(&s->a, m ? m : 1, sizeof *spans);
     if (!first || !spans) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "no memory for the wanted sections");
+        st = blvl__nomem(err, "the wanted sections");
         blvl__dealloc(&s->a, first, (m ? m + 1 : 1) * sizeof *first);
         goto out;
     }
@@ -624,7 +624,7 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
         uint64_t len = spans[r].end - spans[r].start;
         uint8_t *buf = len <= SIZE_MAX ? blvl__alloc(&s->a, (size_t)len) : NULL;
         if (!buf)
-            st = blvl__fail(err, BLVL_E_NOMEM, "no memory for %llu bytes", (unsigned long long)len);
+            st = blvl__nomem(err, "%llu bytes", (unsigned long long)len);
         else
             s->kept[s->nkept++] = (kept_range){spans[r].start, len, buf};
     }
@@ -661,7 +661,7 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options 
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     url_src *s = blvl__calloc(a, sizeof *s);
     if (!s)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a URL source");
+        return blvl__nomem(err, "a URL source");
     if (a)
         s->a = *a;
     if (opt)
@@ -676,7 +676,7 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options 
     s->head = blvl__alloc(&s->a, s->head_cap);
     if (!s->head) {
         src_close(s);
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a URL source");
+        return blvl__nomem(err, "a URL source");
     }
     blvl_status st = blvl__conn_new(&s->conn, url, opt, &h, err);
     /* A cache directory that cannot be used means no caching, not a failure (only memory
@@ -719,7 +719,7 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options 
     s->entries = blvl__calloc_n(&s->a, s->count ? s->count : 1, sizeof *s->entries);
     if (!s->entries) {
         blvl_close(lv);
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for the table");
+        return blvl__nomem(err, "the table");
     }
     for (uint32_t i = 0; i < s->count; i++)
         s->entries[i] = *blvl_entry_at(lv, i);

@@ -108,7 +108,7 @@ blvl_status blvl_image_decode(const blvl_image_desc *d, uint32_t mip, blvl_image
         size_t bytes = (size_t)w * h * d->layers * 4;
         out->pixels = blvl__alloc(a, bytes);
         if (!out->pixels)
-            return blvl__fail(err, BLVL_E_NOMEM, "image: %zu bytes of texels", bytes);
+            return blvl__nomem(err, "image: %zu bytes of texels", bytes);
         uint64_t at = 0;
         for (uint32_t m = 0; m < mip; m++)
             at += blvl__image_level_bytes(d, m) * d->layers;

@@ -127,7 +127,7 @@ static blvl_status refused(jpeg_job *j, blvl_error *err) {
     /* libjpeg's own manager, made by jpeg_create_decompress before ours, fails the same way */
     if (j->mem.fault == BLVL__JPEG_MEM_NOMEM ||
         (!j->mem.fault && j->ci.err->msg_code == JERR_OUT_OF_MEMORY))
-        return blvl__fail(err, BLVL_E_NOMEM, "image: jpeg decode's working memory");
+        return blvl__nomem(err, "image: jpeg decode's working memory");
     if (j->mem.fault == BLVL__JPEG_MEM_CAP)
         return blvl__fail(err, BLVL_E_ARGUMENT,
                           "image: jpeg decode needs over %zu bytes, more than a %ux%u picture "

@@ -111,7 +111,7 @@ blvl_status blvl__image_decode_png(const blvl_image_desc *d, uint32_t height,
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data decodes to %dx%d, not %ux%u", x, y,
                           hw, hh);
     if (!out)
-        return blvl__fail(err, BLVL_E_NOMEM, "image: %zu bytes of texels", bytes);
+        return blvl__nomem(err, "image: %zu bytes of texels", bytes);
     *pixels = out;
     blvl__ok(err);
     return BLVL_OK;

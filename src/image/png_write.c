@@ -79,7 +79,7 @@ blvl_status blvl_image_write_png(const uint8_t *rgba, uint32_t width, uint32_t h
     size_t row = (size_t)width * 4, raw_size = (row + 1) * height;
     uint8_t *raw = blvl__alloc(a, raw_size + row);
     if (!raw)
-        return blvl__fail(err, BLVL_E_NOMEM, "image: %zu bytes for png rows", raw_size);
+        return blvl__nomem(err, "image: %zu bytes for png rows", raw_size);
     for (uint32_t y = 0; y < height; y++)
         filter_row(rgba + row * y, y ? rgba + row * (y - 1) : NULL, row, raw + (row + 1) * y + 1,
                    raw + raw_size);
@@ -92,14 +92,14 @@ blvl_status blvl_image_write_png(const uint8_t *rgba, uint32_t width, uint32_t h
     uint8_t *png = NULL;
     size_t png_cap = 0;
     if (deflateInit(&z, 6) != Z_OK) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "image: zlib's deflate state");
+        st = blvl__nomem(err, "image: zlib's deflate state");
         goto done_raw;
     }
     uLong bound = deflateBound(&z, (uLong)raw_size);
     png_cap = 8 + 25 + 12 + (size_t)bound + 12;
     png = blvl__alloc_sized(a, png_cap);
     if (!png) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "image: %zu bytes for a png", png_cap);
+        st = blvl__nomem(err, "image: %zu bytes for a png", png_cap);
         goto done_z;
     }
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
@@ -121,7 +121,7 @@ blvl_status blvl_image_write_png(const uint8_t *rgba, uint32_t width, uint32_t h
     if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
         blvl__free_sized(a, png);
         png = NULL;
-        st = blvl__fail(err, BLVL_E_NOMEM, "image: zlib did not finish the png's data");
+        st = blvl__nomem(err, "image: zlib did not finish the png's data");
         goto done_z;
     }
     at += chunk(png + at, "IDAT", (uint32_t)z.total_out);

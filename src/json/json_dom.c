@@ -34,7 +34,7 @@ static int grow(json_dom *p, void **arr, size_t *cap, size_t need, size_t elem) 
     void *q = blvl__alloc(p->a, n * elem);
     if (!q) {
         if (!p->st)
-            p->st = blvl__fail(p->err, BLVL_E_NOMEM, "json: out of memory");
+            p->st = blvl__nomem(p->err, "json: the document's values");
         return 0;
     }
     if (*arr) {

@@ -295,8 +295,11 @@ static blvl_fb_ref build_vector(jp *p, const blvl_fb_field *f, const json_node *
         return bfail(p, "%zu elements where the schema wants exactly %" PRIu32, n, f->array_len), 0;
     if (f->elem == BLVL_FB_TABLE || f->elem == BLVL_FB_STRING) {
         blvl_fb_ref *refs = n ? blvl__alloc(p->a, n * sizeof *refs) : NULL;
-        if (n && !refs)
-            return bfail(p, "out of memory"), 0;
+        if (n && !refs) {
+            if (!p->st)
+                p->st = blvl__nomem(p->err, "json: %s: %zu references", p->path, n);
+            return 0;
+        }
         size_t i = 0;
         for (uint32_t c = v->child; c; c = p->nodes[c].next, i++) {
             const json_node *e = &p->nodes[c];
@@ -324,8 +327,11 @@ static blvl_fb_ref build_vector(jp *p, const blvl_fb_field *f, const json_node *
     if (!es || (n && n > BLVL_FB_MAX_SIZE / es))
         return bfail(p, "vector too large"), 0;
     uint8_t *tmp = n ? blvl__calloc(p->a, n * es) : NULL;
-    if (n && !tmp)
-        return bfail(p, "out of memory"), 0;
+    if (n && !tmp) {
+        if (!p->st)
+            p->st = blvl__nomem(p->err, "json: %s: %zu elements", p->path, n);
+        return 0;
+    }
     size_t i = 0;
     for (uint32_t c = v->child; c; c = p->nodes[c].next, i++) {
         size_t back = path_index(p, i);
@@ -532,7 +538,7 @@ blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *
             if (st)
                 p.st = st;
             else if (!(*out = blvl__alloc_sized(a, size))) /* the caller's, for blvl_free */
-                p.st = blvl__fail(err, BLVL_E_NOMEM, "json: out of memory");
+                p.st = blvl__nomem(err, "json: the flatbuffer");
             else {
                 memcpy(*out, data, size);
                 *out_size = size;

@@ -319,13 +319,13 @@ blvl_status blvl_fb_to_json(const void *buf, size_t size, const blvl_fb_type *ro
     if (o.oom) {
         if (o.buf)
             blvl__dealloc(a, o.buf, o.cap);
-        return blvl__fail(err, BLVL_E_NOMEM, "flatbuffer json: out of memory");
+        return blvl__nomem(err, "flatbuffer json: the text");
     }
     /* Hand back exactly len + 1 bytes, freed by blvl_free. */
     char *res = blvl__alloc_sized(a, o.len + 1);
     if (!res) {
         blvl__dealloc(a, o.buf, o.cap);
-        return blvl__fail(err, BLVL_E_NOMEM, "flatbuffer json: out of memory");
+        return blvl__nomem(err, "flatbuffer json: the text");
     }
     memcpy(res, o.buf, o.len + 1);
     blvl__dealloc(a, o.buf, o.cap);

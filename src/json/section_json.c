@@ -24,14 +24,13 @@ blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len
     blvl_status st = blvl_fb_from_json(json, len, t, opt, out, out_size, err);
     /* "flatbuffer: json: Sim.colliders[7].flags: ..." names the value from the root type; name
      * it from the tag instead, as a user wrote it: "sim.colliders[7].flags". */
-    const char *head = "flatbuffer: json: ";
+    const char *head = "json: ", *text = err ? blvl__error_text(err) : "";
     size_t hl = strlen(head), rl = strlen(t->name);
-    if (st == BLVL_E_FLATBUFFER && err && strncmp(err->message, head, hl) == 0 &&
-        strncmp(err->message + hl, t->name, rl) == 0 &&
-        (err->message[hl + rl] == '.' || err->message[hl + rl] == ':' ||
-         err->message[hl + rl] == '[')) {
+    if (st == BLVL_E_FLATBUFFER && err && strncmp(text, head, hl) == 0 &&
+        strncmp(text + hl, t->name, rl) == 0 &&
+        (text[hl + rl] == '.' || text[hl + rl] == ':' || text[hl + rl] == '[')) {
         char rest[sizeof err->message];
-        snprintf(rest, sizeof rest, "%s", err->message + hl + rl);
+        snprintf(rest, sizeof rest, "%s", text + hl + rl);
         blvl__fail(err, st, "json: %s%s", tag, rest);
     }
     return st;

@@ -53,7 +53,7 @@ blvl_status blvl__chunks_parse_index(const uint8_t *index, uint32_t n, uint64_t 
     }
     blvl_chunk *c = blvl__alloc(a, (size_t)n * sizeof *c);
     if (!c)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a chunk index of %u entries", n);
+        return blvl__nomem(err, "a chunk index of %u entries", n);
     const uint8_t *ix = index;
     uint64_t poff = 0, roff = 0;
     blvl_status st = BLVL_OK;

@@ -54,7 +54,7 @@ static blvl_status scratch(blvl_codec *c, blvl_error *err) {
         return BLVL_OK;
     size_t bound = ZSTD_compressBound(BLVL_CHUNK_MAX);
     if (!(c->scratch = blvl__alloc(c->a, bound)))
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a compressed chunk");
+        return blvl__nomem(err, "a compressed chunk");
     c->scratch_size = bound;
     return BLVL_OK;
 }
@@ -68,7 +68,7 @@ blvl_status blvl__codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_si
         return st;
     if (!c->legacy) {
         if (!c->test && !(c->test = make_cctx(c->a, BLVL_ZSTD_TEST_LEVEL)))
-            return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd encoder");
+            return blvl__nomem(err, "a zstd encoder");
         size_t r = ZSTD_compress2(c->test, c->scratch, c->scratch_size, src, raw_size);
         if (ZSTD_isError(r))
             return zfail(err, r);
@@ -76,7 +76,7 @@ blvl_status blvl__codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_si
             return BLVL_OK;
     }
     if (!c->best && !(c->best = make_cctx(c->a, BLVL_ZSTD_LEVEL)))
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd encoder");
+        return blvl__nomem(err, "a zstd encoder");
     /* Into the bound-sized scratch, never into raw_size - 1 bytes: libzstd refuses a buffer
      * that its worst case does not fit (dstSize_tooSmall) even when the frame it would make is
      * a few bytes smaller than the chunk, and such a chunk must be stored as that frame

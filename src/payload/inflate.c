@@ -21,7 +21,7 @@ blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const b
     }
     if (!dst) {
         if (!w->scratch && !(w->scratch = blvl__alloc(w->a, BLVL_CHUNK_MAX)))
-            return blvl__fail(err, BLVL_E_NOMEM, "no memory for a 4 MiB inflation buffer");
+            return blvl__nomem(err, "a 4 MiB inflation buffer");
         dst = w->scratch;
     }
     /* One frame, the content size set and equal to the index's raw size, no checksum, no
@@ -55,7 +55,7 @@ blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const b
                           c->packed_size);
     if (!w->dctx) {
         if (!(w->dctx = ZSTD_createDCtx_advanced(blvl__zstd_mem(w->a))))
-            return blvl__fail(err, BLVL_E_NOMEM, "no memory for a zstd decoder");
+            return blvl__nomem(err, "a zstd decoder");
         /* belt and braces: the same 4 MiB cap, should decoding ever become streaming */
         (void)ZSTD_DCtx_setParameter(w->dctx, ZSTD_d_windowLogMax, 22);
     }
@@ -98,7 +98,7 @@ static blvl_status inflate_all(const uint8_t *packed, const blvl_chunk *chunks, 
         nw = n;
     blvl_inflater *ws = blvl__calloc(a, nw * sizeof *ws);
     if (!ws)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for %u inflation workers", nw);
+        return blvl__nomem(err, "%u inflation workers", nw);
     for (unsigned i = 0; i < nw; i++)
         ws[i].a = a;
     inflate_job job = {packed, chunks, raw, ws};

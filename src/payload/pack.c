@@ -37,7 +37,7 @@ static blvl_status pack_chunk(void *vctx, unsigned worker, size_t j, blvl_error 
      * bound-sized scratch and copies a frame here only when it is smaller than the chunk. */
     c->buf = blvl__alloc(p->a, c->raw_size - 1);
     if (!c->buf)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a compressed chunk");
+        return blvl__nomem(err, "a compressed chunk");
     blvl_status st = blvl__codec_chunk(&p->codec[worker], src, c->raw_size, c->buf, &c->codec,
                                        &c->packed_size, err);
     if (st != BLVL_OK || c->codec == BLVL_CODEC_RAW) {
@@ -68,8 +68,7 @@ static blvl_status assemble(pack_ctx *p, size_t item, size_t first, size_t n, bl
         size += p->jobs[j].packed_size;
     uint8_t *out = blvl__alloc(p->a, (size_t)size);
     if (!out)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a payload of %llu bytes",
-                          (unsigned long long)size);
+        return blvl__nomem(err, "a payload of %llu bytes", (unsigned long long)size);
     uint8_t *w = out;
     for (size_t j = first; j < first + n; j++) {
         const chunk_job *c = &p->jobs[j];
@@ -121,7 +120,7 @@ blvl_status blvl__pack_many(blvl_pack_item *items, size_t n, unsigned threads,
     if (!p.jobs || !p.codec) {
         blvl__dealloc(a, p.jobs, (njobs ? njobs : 1) * sizeof *p.jobs);
         blvl__dealloc(a, p.codec, nw * sizeof *p.codec);
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for %zu chunk jobs", njobs);
+        return blvl__nomem(err, "%zu chunk jobs", njobs);
     }
     size_t j = 0;
     for (size_t i = 0; i < n; i++)

@@ -84,7 +84,7 @@ blvl_status blvl__pipe_new(blvl_pipe **out, unsigned threads, const blvl_allocat
         nw = 0; /* one thread: the caller encodes, no worker to wait for */
     blvl_pipe *p = blvl__calloc(a, sizeof *p);
     if (!p)
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a writer");
+        return blvl__nomem(err, "a writer");
     p->a = a;
     p->nalloc = nw ? nw : 1;
     p->nslots = nw ? nw + EXTRA_SLOTS : 1;
@@ -92,7 +92,7 @@ blvl_status blvl__pipe_new(blvl_pipe **out, unsigned threads, const blvl_allocat
     p->workers = blvl__calloc(a, p->nalloc * sizeof *p->workers);
     if (!p->slots || !p->workers) {
         blvl__pipe_free(p);
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a writer");
+        return blvl__nomem(err, "a writer");
     }
     for (unsigned i = 0; i < p->nalloc; i++) {
         p->workers[i].p = p;
@@ -149,9 +149,9 @@ blvl_status blvl__pipe_slot(blvl_pipe *p, blvl_pipe_slot **out, blvl_error *err)
     slot *s = &p->slots[p->head % p->nslots];
     /* Buffers on first use: a level of a few small sections never needs the whole ring. */
     if (!s->pub.raw && !(s->pub.raw = blvl__alloc(p->a, BLVL_CHUNK_MAX)))
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a chunk");
+        return blvl__nomem(err, "a chunk");
     if (!s->out && !(s->out = blvl__alloc(p->a, BLVL_CHUNK_MAX - 1)))
-        return blvl__fail(err, BLVL_E_NOMEM, "no memory for a chunk");
+        return blvl__nomem(err, "a chunk");
     s->pub.raw_size = 0;
     s->done = 0;
     *out = &s->pub;

@@ -52,7 +52,7 @@ blvl_status blvl_probe_camera(const blvl_probe *p, const char *which, blvl_probe
         for (uint32_t i = 0; i < p->damaged_count; i++)
             if (strcmp(p->damaged[i].section, "cameras") == 0)
                 return blvl__fail(err, p->damaged[i].error.code, "probe: cameras: %s",
-                                  p->damaged[i].error.message);
+                                  blvl__error_text(&p->damaged[i].error));
     for (uint32_t i = 0; i < p->camera_count; i++)
         if (p->cameras[i].name && strcmp(p->cameras[i].name, which) == 0) {
             *out = p->cameras[i].pose;

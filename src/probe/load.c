@@ -5,8 +5,6 @@
 
 #include "probe/probe_internal.h"
 
-#define fail(err, code, ...) blvl__fail(err, code, "probe: " __VA_ARGS__)
-
 static void *alloc_n(blvl_probe *p, size_t n, size_t elem) {
     return blvl__calloc_n(&p->al, n ? n : 1, elem);
 }
@@ -37,7 +35,7 @@ static blvl_status load_geometry(blvl_probe *p, blvl_level *level, blvl_error *e
     p->batches = alloc_n(p, p->batch_count, sizeof *p->batches);
     p->materials = alloc_n(p, p->material_count, sizeof *p->materials);
     if (!p->vertices || !p->indices || !p->tri_batch || !p->batches || !p->materials)
-        return fail(err, BLVL_E_NOMEM, "out of memory");
+        return blvl__nomem(err, "probe: the geometry");
     blvl_Geometry_vertices_copy(g, 0, p->vertices, p->vertex_count);
     blvl_Geometry_indices_copy(g, 0, p->indices, (size_t)p->tri_count * 3);
     for (uint32_t t = 0; t < p->tri_count; t++) {
@@ -99,7 +97,7 @@ static blvl_status load_sim(blvl_probe *p, blvl_level *level, blvl_error *err) {
     p->collider_count = blvl_Sim_colliders_len(sim);
     p->collider_flags = alloc_n(p, p->collider_count, sizeof *p->collider_flags);
     if (!p->spawns || !p->collider_flags)
-        return fail(err, BLVL_E_NOMEM, "out of memory");
+        return blvl__nomem(err, "probe: the spawns and colliders");
     for (uint32_t i = 0; i < p->collider_count; i++)
         p->collider_flags[i] = blvl_Collider_flags(blvl_Sim_colliders_at(sim, i));
     for (uint32_t i = 0; i < p->spawn_count; i++) {
@@ -147,7 +145,7 @@ static blvl_status load_cameras(blvl_probe *p, blvl_level *level, blvl_error *er
     p->camera_count = blvl_Cameras_cameras_len(c);
     p->cameras = alloc_n(p, p->camera_count, sizeof *p->cameras);
     if (!p->cameras)
-        return fail(err, BLVL_E_NOMEM, "out of memory");
+        return blvl__nomem(err, "probe: the cameras");
     for (uint32_t i = 0; i < p->camera_count; i++) {
         blvl_Camera cam = blvl_Cameras_cameras_at(c, i);
         blvl_Vec3 q = blvl_Camera_pos(cam);
@@ -179,14 +177,14 @@ static void collider_bounds(blvl_probe *p) {
 blvl_status blvl_probe_new(blvl_probe **out, blvl_level *level, const blvl_options *opt,
                            blvl_error *err) {
     if (!out || !level)
-        return fail(err, BLVL_E_ARGUMENT, "no level");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "probe: no level");
     *out = NULL;
     blvl_allocator al = {0};
     if (opt)
         al = opt->allocator;
     blvl_probe *p = blvl__calloc(&al, sizeof *p);
     if (!p)
-        return fail(err, BLVL_E_NOMEM, "out of memory");
+        return blvl__nomem(err, "probe: the probe");
     p->al = al;
     p->level = level;
     if (opt)

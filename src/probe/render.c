@@ -21,7 +21,7 @@ blvl_status blvl_probe_render(const blvl_probe *p, const blvl_probe_pose *pose, 
     vis.b2 = blvl__alloc(&p->al, n * sizeof(float));
     blvl_status st = BLVL_OK;
     if (!vis.inv_z || !vis.tri || !vis.b1 || !vis.b2) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "probe: render: out of memory");
+        st = blvl__nomem(err, "probe: render");
     } else {
         blvl__probe_rasterise(p, &v, &vis);
         blvl__probe_shade(p, &v, &vis, rgba);

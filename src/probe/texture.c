@@ -108,7 +108,7 @@ blvl_status blvl_probe_load_pictures(blvl_probe *p, blvl_error *err) {
         p->textures = blvl__calloc_n(&p->al, n ? n : 1, sizeof *p->textures);
         if (!p->textures) {
             blvl_bytes_free(&tb);
-            return blvl__fail(err, BLVL_E_NOMEM, "probe: out of memory");
+            return blvl__nomem(err, "probe: the textures");
         }
         p->texture_count = n;
         /* only what a drawn material names: a level's other images are never sampled */

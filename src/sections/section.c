@@ -63,9 +63,7 @@ static blvl_status verify_kind(int k, const void *bytes, size_t size, const blvl
     if (st == BLVL_OK)
         return BLVL_OK;
     /* verr reads "flatbuffer: <path>: ..."; name the section in front. */
-    size_t skip = strlen(blvl_status_name(st)) + 2;
-    return blvl__fail(err, st, "section %s: %s", blvl__roots[k].name,
-                      strlen(verr.message) >= skip ? verr.message + skip : "");
+    return blvl__fail(err, st, "section %s: %s", blvl__roots[k].name, blvl__error_text(&verr));
 }
 
 blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_bytes *out,

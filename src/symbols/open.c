@@ -123,7 +123,7 @@ static blvl_status copy_out(blvl_symbols **out, blvl_Symbols root, size_t size,
     size_t total = o_str + strings;
     uint8_t *mem = blvl__alloc(al, total);
     if (!mem)
-        return blvl__fail(err, BLVL_E_NOMEM, "symbols: out of memory (%zu bytes)", total);
+        return blvl__nomem(err, "symbols: %zu bytes", total);
     blvl_symbols *s = (blvl_symbols *)mem;
     memset(s, 0, sizeof *s);
     s->al = *al;
@@ -283,7 +283,7 @@ blvl_status blvl_symbols_open_file(blvl_symbols **out, const char *path, blvl_le
     uint8_t *buf = blvl__alloc(&al, size);
     if (!buf) {
         fclose(f);
-        return blvl__fail(err, BLVL_E_NOMEM, "symbols: out of memory reading %s", path);
+        return blvl__nomem(err, "symbols: reading %s", path);
     }
     size_t got = size ? fread(buf, 1, size, f) : 0;
     fclose(f);

@@ -60,7 +60,7 @@ blvl_status blvl__symbols_build(const blvl_symbols_data *d, const blvl_allocator
     if (nrefs) {
         refs = blvl__calloc_n(al, nrefs, sizeof *refs);
         if (!refs)
-            return blvl__fail(err, BLVL_E_NOMEM, "symbols: out of memory writing");
+            return blvl__nomem(err, "symbols: writing");
     }
     for (uint32_t i = 0; i < d->material_count; i++)
         refs[i] = material(fb, &d->materials[i], refs + d->material_count);
@@ -109,7 +109,7 @@ blvl_status blvl_symbols_write(const blvl_symbols_data *data, uint8_t **out, siz
             *out_size = size;
             blvl__ok(err);
         } else {
-            st = blvl__fail(err, BLVL_E_NOMEM, "symbols: out of memory (%zu bytes)", size);
+            st = blvl__nomem(err, "symbols: %zu bytes", size);
         }
     }
     blvl_fb_builder_free(fb);

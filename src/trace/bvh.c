@@ -335,7 +335,7 @@ blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err) {
     if (!b.ref || !b.box || !w->items || !w->nodes) {
         blvl__dealloc(&w->al, b.ref, (size_t)n * sizeof(uint32_t));
         blvl__dealloc(&w->al, b.box, (size_t)w->collider_count * sizeof(bbox));
-        return blvl__fail(err, BLVL_E_NOMEM, "trace: hierarchy: out of memory");
+        return blvl__nomem(err, "trace: hierarchy");
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < w->collider_count; i++) {

@@ -7,9 +7,6 @@
 
 #include "trace/trace_internal.h"
 
-/* Refusals name their rule first, like every other: "argument: trace: door: ...". */
-#define fail(err, code, msg) blvl__fail(err, code, "trace: door: %s", msg)
-
 void blvl_trace_transform_identity(blvl_trace_transform *out) {
     memset(out, 0, sizeof *out);
     out->rot[0][0] = out->rot[1][1] = out->rot[2][2] = 1.0f;
@@ -28,7 +25,7 @@ blvl_status blvl_trace_transform_slide(blvl_trace_transform *out, const float di
                                        float distance, blvl_error *err) {
     double u[3];
     if (!out || !dir || !unit(dir, u) || !isfinite(distance) || fabsf(distance) > TW_COORD_MAX)
-        return fail(err, BLVL_E_ARGUMENT, "slide: direction zero or not finite");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "trace: door: slide: direction zero or not finite");
     blvl_trace_transform_identity(out);
     for (int k = 0; k < 3; k++)
         out->translate[k] = (float)(u[k] * distance);
@@ -40,7 +37,8 @@ blvl_status blvl_trace_transform_swing(blvl_trace_transform *out, const float or
     double k[3];
     if (!out || !origin || !axis || !unit(axis, k) || !isfinite(degrees) || !isfinite(origin[0]) ||
         !isfinite(origin[1]) || !isfinite(origin[2]))
-        return fail(err, BLVL_E_ARGUMENT, "swing: axis zero or values not finite");
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "trace: door: swing: axis zero or values not finite");
     double a = fmod((double)degrees, 360.0) * (3.14159265358979323846 / 180.0);
     double c = cos(a), s = sin(a), t = 1 - c;
     /* Rodrigues: R = cI + s[k]x + (1-c)kk^T */
@@ -62,15 +60,15 @@ blvl_status blvl_trace_transform_swing(blvl_trace_transform *out, const float or
 blvl_status blvl_trace_doors_new(blvl_trace_doors **out, const blvl_trace_world *w,
                                  blvl_error *err) {
     if (!out || !w)
-        return fail(err, BLVL_E_ARGUMENT, "no world");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "trace: door: no world");
     blvl_trace_doors *d = blvl__calloc_n(&w->al, 1, sizeof *d);
     if (!d)
-        return fail(err, BLVL_E_NOMEM, "out of memory");
+        return blvl__nomem(err, "trace: door: the doors");
     d->world = w;
     d->poses = blvl__calloc_n(&w->al, w->door_collider_count + 1u, sizeof(tw_door_pose));
     if (!d->poses) {
         blvl__dealloc(&w->al, d, sizeof *d);
-        return fail(err, BLVL_E_NOMEM, "out of memory");
+        return blvl__nomem(err, "trace: door: the poses");
     }
     for (uint32_t i = 0; i < w->door_collider_count; i++)
         blvl__geom_vec_init(&d->poses[i].planes, sizeof(blvl_Plane));
@@ -113,9 +111,9 @@ static int rigid(const blvl_trace_transform *xf) {
 blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_trace_transform *xf,
                                  blvl_error *err) {
     if (!d)
-        return fail(err, BLVL_E_ARGUMENT, "no doors");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "trace: door: no doors");
     if (xf && !rigid(xf))
-        return fail(err, BLVL_E_ARGUMENT, "transform is not a rigid motion");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "trace: door: transform is not a rigid motion");
     const blvl_trace_world *w = d->world;
     for (uint32_t i = 0; i < w->door_collider_count; i++) {
         const tw_door_collider *dc = &w->door_colliders[i];
@@ -128,7 +126,7 @@ blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_
         }
         blvl_Vec3 *moved = blvl__calloc_n(&w->al, dc->vertex_count + 1u, sizeof *moved);
         if (!moved)
-            return fail(err, BLVL_E_NOMEM, "out of memory");
+            return blvl__nomem(err, "trace: door: a moved door");
         for (uint32_t v = 0; v < dc->vertex_count; v++) {
             const blvl_Vec3 *p = &w->door_vertices[dc->first_vertex + v];
             float q[3];
@@ -149,7 +147,7 @@ blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_
                                               pose->hi, &usable, ignore_report, NULL);
         blvl__dealloc(&w->al, moved, (dc->vertex_count + 1u) * sizeof *moved);
         if (st != BLVL_OK)
-            return fail(err, st, "out of memory");
+            return blvl__nomem(err, "trace: door: a pose's planes");
         if (!usable)
             pose->planes.len = 0; /* nothing left to hit */
         pose->moved = 1;

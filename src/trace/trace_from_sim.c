@@ -7,8 +7,6 @@
 #include "blvl/sections.h"
 #include "trace/trace_internal.h"
 
-#define fail(err, code, msg) blvl__fail(err, code, "trace: sim: %s", msg)
-
 blvl_trace_collider_desc *blvl__tw_descs_from_sim(blvl_Sim sim, const blvl_allocator *al,
                                                   size_t *size) {
     uint32_t n = blvl_Sim_colliders_len(sim);
@@ -86,7 +84,7 @@ blvl_trace_collider_desc *blvl__tw_descs_from_sim(blvl_Sim sim, const blvl_alloc
 blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
                                         const blvl_options *opt, blvl_error *err) {
     if (!out || !level)
-        return fail(err, BLVL_E_ARGUMENT, "no level");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "trace: sim: no level");
     *out = NULL;
     /* The sections layer's one reading of sim: present, at a known version, verified. */
     blvl_bytes sec;
@@ -102,7 +100,7 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
     uint32_t n = blvl_Sim_colliders_len(sim);
     blvl_bytes_free(&sec);
     if (!d)
-        return fail(err, BLVL_E_NOMEM, "out of memory");
+        return blvl__nomem(err, "trace: sim: the collider descriptions");
     st = blvl_trace_world_new(out, d, n, opt, err);
     blvl__dealloc(&al, d, size);
     return st;

@@ -34,10 +34,6 @@ static void on_report(void *user, uint32_t face, const char *reason) {
         b->nomem = 1;
 }
 
-static void set_err(blvl_error *err, blvl_status code, const char *msg) {
-    blvl__fail(err, code, "trace: %s", msg);
-}
-
 void blvl_trace_world_free(blvl_trace_world *w) {
     if (!w)
         return;
@@ -79,7 +75,7 @@ static int door_cmp(const void *a, const void *b) {
 blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collider_desc *colliders,
                                  uint32_t count, const blvl_options *opt, blvl_error *err) {
     if (!out || (count && !colliders) || count > (1u << 28)) {
-        set_err(err, BLVL_E_ARGUMENT, "world: bad arguments");
+        blvl__fail(err, BLVL_E_ARGUMENT, "trace: world: bad arguments");
         return BLVL_E_ARGUMENT;
     }
     *out = NULL;
@@ -88,7 +84,7 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
         al = opt->allocator;
     blvl_trace_world *w = blvl__calloc_n(&al, 1, sizeof *w);
     if (!w) {
-        set_err(err, BLVL_E_NOMEM, "world: out of memory");
+        blvl__nomem(err, "trace: world");
         return BLVL_E_NOMEM;
     }
     w->al = al;
@@ -237,8 +233,8 @@ fail:
     blvl__geom_vec_free(&al, &lindices);
     blvl__geom_vec_free(&al, &b.reports);
     blvl_trace_world_free(w);
-    set_err(err, st == BLVL_OK ? BLVL_E_NOMEM : st, "world: out of memory");
-    return st == BLVL_OK ? BLVL_E_NOMEM : st;
+    /* the expansions fail only when the allocator does */
+    return blvl__nomem(err, "trace: world");
 }
 
 void blvl__tw_world_set_no_backoff(blvl_trace_world *w, int off) {

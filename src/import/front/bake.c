@@ -75,7 +75,7 @@ blvl_status blvl__import_read(const blvl_options *opt, const char *path, uint8_t
                           "more than %llu bytes (2 GiB), the most a section holds",
                           (unsigned long long)limit);
     if (e == ENOMEM)
-        return blvl__fail(err, BLVL_E_NOMEM, "cannot hold the input");
+        return blvl__nomem(err, "cannot hold the input");
     return blvl__fail(err, BLVL_E_IO, "cannot read: %s", strerror(e));
 }
 
@@ -97,7 +97,7 @@ static blvl_status fill_subspace(const char *in, const uint8_t *data, size_t siz
         n -= 4;
     char *name = blvl__alloc_sized(&opt->allocator, n + 1);
     if (!name)
-        return blvl__fail(err, BLVL_E_NOMEM, "out of memory");
+        return blvl__nomem(err, "the level's name");
     memcpy(name, base, n);
     name[n] = 0;
     blvl_subspace *map = NULL;

@@ -53,7 +53,7 @@ static blvl_status pick_map(blvl_import_report *report, const blvl_options *opt,
         }
     } else if (count == 1) {
         if (!(*out = blvl__strdup(al, names[0])))
-            st = blvl__fail(err, BLVL_E_NOMEM, "the map's name");
+            st = blvl__nomem(err, "the map's name");
     } else if (count == 0) {
         st = blvl__fail(err, BLVL_E_NOT_FOUND, "holds no maps: no maps/*.bsp in the archive");
     } else {
@@ -114,7 +114,7 @@ blvl_status blvl_import_list_maps(char ***names, size_t *count, blvl_import_repo
         bytes += strlen(found[i]) + 1;
     char **list = st == BLVL_OK ? blvl__alloc_sized(&o->base.allocator, bytes) : NULL;
     if (st == BLVL_OK && !list)
-        st = blvl__fail(err, BLVL_E_NOMEM, "the list of %zu maps", n);
+        st = blvl__nomem(err, "the list of %zu maps", n);
     if (list) {
         char *at = (char *)(list + n + 1);
         for (size_t i = 0; i < n; i++) {
@@ -175,7 +175,7 @@ blvl_status blvl__import_q3(blvl_import_report *report, const char *in, const ui
         name = blvl__strdup(al, in);
     }
     if (!name) {
-        st = blvl__fail(err, BLVL_E_NOMEM, "the map's name");
+        st = blvl__nomem(err, "the map's name");
         goto done;
     }
     if (!data || is_pk3) {

@@ -197,7 +197,7 @@ static blvl_status parse(blvl_import_report *report, const char *path, char *tex
             if (*map)
                 st = refuse(report, path, ln, "map", start, "recipe-map", "a second map line", err);
             else if (!(*map = beside(own, path, value)))
-                st = blvl__fail(err, BLVL_E_NOMEM, "a path");
+                st = blvl__nomem(err, "a path");
             else if (!is_file(*map)) {
                 /* not beside the recipe: a path inside the archives, as written */
                 blvl__free_sized(own->al, own->p[--own->n]);
@@ -208,7 +208,7 @@ static blvl_status parse(blvl_import_report *report, const char *path, char *tex
                 st = refuse(report, path, ln, "pk3", start, "recipe-pk3", "more than 256 pk3 lines",
                             err);
             else if (!(a->pk3[a->pk3_count++] = beside(own, path, value)))
-                st = blvl__fail(err, BLVL_E_NOMEM, "a path");
+                st = blvl__nomem(err, "a path");
         } else {
             char problem[128];
             snprintf(problem, sizeof problem, "unknown key '%.40s' (map, pk3, options)", key);
@@ -228,7 +228,7 @@ blvl_status blvl__import_recipe(blvl_import_report *report, const char *path, co
     const blvl_allocator *al = &opt->base.allocator;
     char *text = blvl__alloc_sized(al, size + 1);
     if (!text)
-        return blvl__fail(err, BLVL_E_NOMEM, "the recipe's %zu bytes", size);
+        return blvl__nomem(err, "the recipe's %zu bytes", size);
     memcpy(text, data, size);
     text[size] = 0;
     struct import_q3_args a;
@@ -313,7 +313,7 @@ blvl_status blvl__import_cameras(blvl_import_report *report, const char *path, b
     char *text = blvl__alloc_sized(&opt->allocator, size + 1);
     if (!text) {
         blvl__free_sized(&opt->allocator, data);
-        return blvl__fail(err, BLVL_E_NOMEM, "the cameras file");
+        return blvl__nomem(err, "the cameras file");
     }
     memcpy(text, data, size);
     text[size] = 0;

@@ -19,20 +19,6 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-blvl_status blvl__hb_fail(hb *c, const char *part, const char *field, uint64_t offset,
-                          const char *rule, const char *problem) {
-    return blvl__fail_source(c->err, part, field, offset, rule, "%s", problem);
-}
-
-blvl_status blvl__hb_nomem(hb *c) {
-    return blvl__fail(c->err, BLVL_E_NOMEM, "the allocator refused the bake's scratch memory");
-}
-
-blvl_status blvl__hb_pass(hb *c, blvl_status st) {
-    (void)c;
-    return st;
-}
-
 static int id_cmp(const void *a, const void *b) {
     const hb_idmap *x = a, *y = b;
     if (x->id != y->id)
@@ -91,12 +77,12 @@ static blvl_status entities(hb *c) {
     for (uint32_t e = 0; e < m->entity_count; e++)
         most = m->entities[e].pair_count > most ? m->entities[e].pair_count : most;
     if (most > UINT32_MAX - 3)
-        return blvl__hb_fail(c, "ENTS", "kvCount", blvl__hb_off_chunk(m, "ENTS"), "entity",
-                             "too many pairs in one entity");
+        return blvl__fail_source(c->err, "ENTS", "kvCount", blvl__hb_off_chunk(m, "ENTS"), "entity",
+                                 "too many pairs in one entity");
     size_t cap = (size_t)most + 3;
     blvl_bake_pair *pairs = blvl__calloc_n(c->al, cap, sizeof *pairs);
     if (!pairs)
-        return blvl__hb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     blvl_status st = BLVL_OK;
     for (uint32_t e = 0; e < m->entity_count && st == BLVL_OK; e++) {
         const blvl_hmap_entity *ent = &m->entities[e];
@@ -105,9 +91,9 @@ static blvl_status entities(hb *c) {
             !blvl__hb_finite3(ent->scale) || !blvl__hb_finite3(blvl__hb_point(c, ent->origin))) {
             char field[48];
             snprintf(field, sizeof field, "entity[%u].origin", e);
-            st = blvl__hb_fail(c, "ENTS", field,
-                               blvl__hb_off_entity(m, e) + 8 + 4 + ent->classname.size, "entity",
-                               "origin, angles or scale holds a number that is not finite");
+            st = blvl__fail_source(
+                c->err, "ENTS", field, blvl__hb_off_entity(m, e) + 8 + 4 + ent->classname.size,
+                "entity", "origin, angles or scale holds a number that is not finite");
             break;
         }
         char origin[100], angles[100], scale[100];
@@ -150,7 +136,7 @@ static blvl_status materials(hb *c) {
     size_t n = m->material_count ? m->material_count : 1;
     uint8_t *use = blvl__calloc_n(c->al, n, 1);
     if (!use)
-        return blvl__hb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < m->brush_count; i++) {
         const blvl_hmap_brush *br = &m->brushes[i];
         uint8_t bit = (br->contents & BLVL_HMAP_WATER) ? 1 : 0;
@@ -258,8 +244,8 @@ static blvl_status bake(hb *c) {
     for (uint32_t i = 0; i < m->mesh_count; i++)
         polys += m->meshes[i].poly_count;
     if (faces + polys > UINT32_MAX)
-        return blvl__hb_fail(c, "BRSH", "faces", blvl__hb_off_chunk(m, "BRSH"), "face-count",
-                             "more than 2^32 faces and polygons in one map");
+        return blvl__fail_source(c->err, "BRSH", "faces", blvl__hb_off_chunk(m, "BRSH"),
+                                 "face-count", "more than 2^32 faces and polygons in one map");
     c->face_total = (uint32_t)faces;
     sources s = {0};
     s.nb = m->brush_count ? m->brush_count : 1;
@@ -271,7 +257,7 @@ static blvl_status bake(hb *c) {
     s.face = blvl__calloc_n(c->al, s.nf, sizeof(uint32_t));
     s.poly = blvl__calloc_n(c->al, s.np, sizeof(uint32_t));
     if (!s.brush || !s.mesh || !s.face || !s.poly)
-        st = blvl__hb_nomem(c);
+        st = blvl__nomem(c->err, "the bake's scratch memory");
     if (st == BLVL_OK)
         st = make_sources(c, &s, from_sources);
     if (st == BLVL_OK)
@@ -315,7 +301,7 @@ blvl_status blvl_hmap_bake(const blvl_hmap *map, blvl_bake *b, blvl_error *err) 
     c.mat = blvl__calloc_n(c.al, nm, sizeof *c.mat);
     blvl_status st;
     if (!c.cls || !c.ids || !c.door || !c.dest || !c.ent_lo || !c.ent_hi || !c.mat)
-        st = blvl__hb_nomem(&c);
+        st = blvl__nomem(c.err, "the bake's scratch memory");
     else {
         for (uint32_t e = 0; e < map->entity_count; e++) {
             c.ids[e] = (hb_idmap){map->entities[e].id, e};

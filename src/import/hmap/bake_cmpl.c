@@ -12,6 +12,7 @@
 #include "blvl/sections/lighting.h"
 #include "blvl/sections/sim.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 static blvl_status model_entity(hb *c, uint32_t i, uint32_t *e) {
     const blvl_hmap_model *mo = &c->map->compiled->models[i];
@@ -25,7 +26,8 @@ static blvl_status model_entity(hb *c, uint32_t i, uint32_t *e) {
     char field[48], problem[96];
     snprintf(field, sizeof field, "model[%u].entityId", i);
     snprintf(problem, sizeof problem, "no entity of ENTS has id %u", mo->entity_id);
-    return blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_model(c->map, i), "owner", problem);
+    return blvl__fail_source(c->err, "CMPL", field, blvl__hb_off_cmpl_model(c->map, i), "owner",
+                             "%s", problem);
 }
 
 blvl_status blvl__hb_cmpl_prepare(hb *c) {
@@ -61,7 +63,7 @@ blvl_status blvl__hb_cmpl_models(hb *c) {
                 most = cm->models[i].brushes[j].plane_count;
     blvl_Plane *planes = blvl__calloc_n(c->al, most, sizeof *planes);
     if (!planes)
-        return blvl__hb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < cm->model_count && st == BLVL_OK; i++) {
         uint32_t e;
         if ((st = model_entity(c, i, &e)) != BLVL_OK)
@@ -72,8 +74,9 @@ blvl_status blvl__hb_cmpl_models(hb *c) {
                 if (!blvl__hb_plane(c, br->planes[k], &planes[k])) {
                     char field[64];
                     snprintf(field, sizeof field, "model[%u].brush[%u].plane[%u]", i, j, k);
-                    st = blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_plane(c->map, i, j, k),
-                                       "plane", "the normal is zero or a number is not finite");
+                    st = blvl__fail_source(c->err, "CMPL", field,
+                                           blvl__hb_off_cmpl_plane(c->map, i, j, k), "plane",
+                                           "the normal is zero or a number is not finite");
                     break;
                 }
             if (st != BLVL_OK)
@@ -81,10 +84,8 @@ blvl_status blvl__hb_cmpl_models(hb *c) {
             blvl_bake_source src = {blvl_SourceKind_Brush, br->source_id, 0, br->contents, e,
                                     BLVL_BAKE_NONE};
             uint32_t sym;
-            if ((st = blvl_bake_add_source(c->b, &src, &sym, c->err)) != BLVL_OK) {
-                st = blvl__hb_pass(c, st);
+            if ((st = blvl_bake_add_source(c->b, &src, &sym, c->err)) != BLVL_OK)
                 break;
-            }
             st = blvl__hb_sim_brush(c, br->contents, e, BLVL_BAKE_NONE, planes, br->plane_count,
                                     sym);
         }
@@ -123,7 +124,7 @@ static blvl_status mesh_coll(hb *c, uint32_t o, uint32_t sym) {
     uint32_t *sizes = blvl__calloc_n(c->al, nn / 3, sizeof *sizes);
     blvl_status st = BLVL_OK;
     if (!items || !pts || !remap || !sizes) {
-        st = blvl__hb_nomem(c);
+        st = blvl__nomem(c->err, "the bake's scratch memory");
         goto done;
     }
     for (uint32_t k = 0; k < n; k++) {
@@ -131,8 +132,9 @@ static blvl_status mesh_coll(hb *c, uint32_t o, uint32_t sym) {
         if (!blvl__hb_finite3(mc->vertices[k]) || !blvl__hb_finite3(q)) {
             char field[64];
             snprintf(field, sizeof field, "meshColl[%u].vertex[%u]", o, k);
-            st = blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_coll_vertex(c->map, o, k),
-                               "vertex", "a coordinate is not finite");
+            st = blvl__fail_source(c->err, "CMPL", field,
+                                   blvl__hb_off_cmpl_coll_vertex(c->map, o, k), "vertex",
+                                   "a coordinate is not finite");
             goto done;
         }
         items[k].p = q;
@@ -170,7 +172,7 @@ blvl_status blvl__hb_cmpl_mesh_colls(hb *c) {
         uint32_t sym;
         blvl_status st = blvl_bake_add_source(c->b, &src, &sym, c->err);
         if (st != BLVL_OK)
-            return blvl__hb_pass(c, st);
+            return st;
         if ((st = mesh_coll(c, o, sym)) != BLVL_OK)
             return st;
     }
@@ -189,8 +191,8 @@ static blvl_status batch(hb *c, uint32_t i, blvl_bake_vertex *v) {
         char field[48], problem[96];
         snprintf(field, sizeof field, "batch[%u].model", i);
         snprintf(problem, sizeof problem, "%d is past the %u models", ba->model, cm->model_count);
-        return blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_batch(c->map, i) + 5,
-                             "model-range", problem);
+        return blvl__fail_source(c->err, "CMPL", field, blvl__hb_off_cmpl_batch(c->map, i) + 5,
+                                 "model-range", "%s", problem);
     }
     for (uint32_t k = 0; k < ba->vertex_count; k++) {
         const blvl_hmap_cvertex *cv = &ba->vertices[k];
@@ -199,9 +201,9 @@ static blvl_status batch(hb *c, uint32_t i, blvl_bake_vertex *v) {
             !isfinite(cv->uv.x) || !isfinite(cv->uv.y)) {
             char field[64];
             snprintf(field, sizeof field, "batch[%u].vertex[%u]", i, k);
-            return blvl__hb_fail(c, "CMPL", field,
-                                 blvl__hb_off_cmpl_batch(c->map, i) + 13 + 36 * (uint64_t)k,
-                                 "vertex", "a number is not finite");
+            return blvl__fail_source(c->err, "CMPL", field,
+                                     blvl__hb_off_cmpl_batch(c->map, i) + 13 + 36 * (uint64_t)k,
+                                     "vertex", "a number is not finite");
         }
         bool ok;
         blvl_Vec3 n = blvl__hb_normalize(cv->normal, &ok);
@@ -221,7 +223,7 @@ static blvl_status batch(hb *c, uint32_t i, blvl_bake_vertex *v) {
                             blvl__hb_material(c, ba->material)};
     uint32_t sym;
     if ((st = blvl_bake_add_source(c->b, &src, &sym, c->err)) != BLVL_OK)
-        return blvl__hb_pass(c, st);
+        return st;
     blvl_bake_surface sf;
     blvl_bake_surface_init(&sf);
     sf.vertices = v;
@@ -232,7 +234,7 @@ static blvl_status batch(hb *c, uint32_t i, blvl_bake_vertex *v) {
     sf.door = e != BLVL_BAKE_NONE && c->cls[e] == HB_DOOR ? c->door[e] : BLVL_BAKE_NONE;
     sf.source = sym;
     st = blvl_bake_add_surface(c->b, &sf, c->err);
-    return st == BLVL_OK ? st : blvl__hb_pass(c, st);
+    return st;
 }
 
 blvl_status blvl__hb_cmpl_batches(hb *c) {
@@ -242,7 +244,7 @@ blvl_status blvl__hb_cmpl_batches(hb *c) {
         most = cm->batches[i].vertex_count > most ? cm->batches[i].vertex_count : most;
     blvl_bake_vertex *v = blvl__calloc_n(c->al, most, sizeof *v);
     if (!v)
-        return blvl__hb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     blvl_status st = BLVL_OK;
     for (uint32_t i = 0; i < cm->batch_count && st == BLVL_OK; i++)
         if (cm->batches[i].index_count > 0) /* an empty batch draws nothing */

@@ -9,6 +9,7 @@
 #include "blvl/sections/lighting.h"
 #include "blvl/sections/sim.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 /* Scratch vertices and indices for one polygon, grown as needed. */
 typedef struct scratch {
@@ -107,7 +108,7 @@ static blvl_status add_fan(hb *c, scratch *s, uint32_t n, int32_t material, uint
     sf.door = door;
     sf.source = source;
     blvl_status st = blvl_bake_add_surface(c->b, &sf, c->err);
-    return st == BLVL_OK ? st : blvl__hb_pass(c, st);
+    return st;
 }
 
 static uint32_t door_of(const hb *c, uint32_t e) {
@@ -122,14 +123,14 @@ static blvl_status brush_faces(hb *c, scratch *s, uint32_t i, const blvl_Plane *
     blvl_bake_polygons poly;
     blvl_status st = blvl_bake_brush_polygons(planes, br->face_count, &poly, c->opt, c->err);
     if (st != BLVL_OK)
-        return blvl__hb_pass(c, st);
+        return st;
     uint32_t at = 0;
     for (uint32_t j = 0; j < poly.count && st == BLVL_OK; j++) {
         uint32_t n = poly.sizes[j];
         const blvl_hmap_face *f = &br->faces[j];
         if (n >= 3) {
             if (!reserve(c, s, n)) {
-                st = blvl__hb_nomem(c);
+                st = blvl__nomem(c->err, "the bake's scratch memory");
                 break;
             }
             uint8_t rgba[4];
@@ -161,7 +162,7 @@ blvl_status blvl__hb_geom_brushes(hb *c, const uint32_t *face_source) {
         most = m->brushes[i].face_count > most ? m->brushes[i].face_count : most;
     blvl_Plane *planes = blvl__calloc_n(c->al, most, sizeof *planes);
     if (!planes)
-        return blvl__hb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     scratch s = {0};
     blvl_status st = BLVL_OK;
     uint32_t face = 0;
@@ -266,7 +267,7 @@ static blvl_status mesh_polys(hb *c, scratch *s, uint32_t i, const blvl_Vec3 *pt
     blvl_status st = BLVL_OK;
     if (!normals_build(c, me, &mn)) {
         normals_free(c, &mn);
-        return blvl__hb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     }
     for (uint32_t p = 0; p < me->poly_count && st == BLVL_OK; p++) {
         const blvl_hmap_poly *po = &me->polys[p];
@@ -275,7 +276,7 @@ static blvl_status mesh_polys(hb *c, scratch *s, uint32_t i, const blvl_Vec3 *pt
         if (!ok || po->index_count < 3)
             continue; /* no area: nothing to draw */
         if (!reserve(c, s, po->index_count)) {
-            st = blvl__hb_nomem(c);
+            st = blvl__nomem(c->err, "the bake's scratch memory");
             break;
         }
         uint8_t rgba[4];
@@ -316,7 +317,7 @@ blvl_status blvl__hb_geom_meshes(hb *c, const uint32_t *poly_source) {
             size_t np = me->vertex_count ? me->vertex_count : 1;
             blvl_Vec3 *pts = blvl__calloc_n(c->al, np, sizeof *pts);
             if (!pts)
-                st = blvl__hb_nomem(c);
+                st = blvl__nomem(c->err, "the bake's scratch memory");
             else if ((st = blvl__hb_mesh_points(c, i, pts)) == BLVL_OK)
                 st = mesh_polys(c, &s, i, pts, poly_source + poly);
             blvl__dealloc(c->al, pts, np * sizeof *pts);

@@ -57,10 +57,6 @@ typedef struct hb {
 } hb;
 
 /* bake.c */
-blvl_status blvl__hb_fail(hb *c, const char *part, const char *field, uint64_t offset,
-                          const char *rule, const char *problem);
-blvl_status blvl__hb_nomem(hb *c);
-blvl_status blvl__hb_pass(hb *c, blvl_status st); /* a bake-model failure: its error stands */
 /* The entity index of an owner id: *index = BLVL_BAKE_NONE for 0 (the world); false when no
  * entity has the id. */
 bool blvl__hb_owner(const hb *c, uint32_t owner, uint32_t *index);

@@ -9,6 +9,7 @@
 #include "blvl/sections/bsym.h"
 #include "blvl/sections/lighting.h"
 #include "blvl/sections/sim.h"
+#include "common/error.h"
 
 #define HB_LIGHT_RADIUS 300.0f /* qu, Quake's default light reach */
 #define HB_SPOT_INNER 30.0f    /* degrees, half-angle */
@@ -17,8 +18,8 @@
 static blvl_status bad_light(hb *c, uint32_t i, const char *problem) {
     char field[48];
     snprintf(field, sizeof field, "light[%u].dir", i);
-    return blvl__hb_fail(c, "CMPL", field, blvl__hb_off_cmpl_light(c->map, i) + 13, "light",
-                         problem);
+    return blvl__fail_source(c->err, "CMPL", field, blvl__hb_off_cmpl_light(c->map, i) + 13,
+                             "light", "%s", problem);
 }
 
 static blvl_status cmpl_lights(hb *c, bool *sun) {
@@ -57,7 +58,7 @@ static blvl_status cmpl_lights(hb *c, bool *sun) {
         bl.baked_diffuse = cm->baked != 0;
         blvl_status st = blvl_bake_add_light(c->b, &bl, c->err);
         if (st != BLVL_OK)
-            return blvl__hb_pass(c, st);
+            return st;
     }
     return BLVL_OK;
 }
@@ -95,12 +96,12 @@ static blvl_status entity_lights(hb *c, bool *sun) {
         bl.intensity = intensity;
         bl.range = has_radius ? (float)(radius * c->s) : HB_LIGHT_RADIUS;
         if (!isfinite(bl.range))
-            return blvl__hb_fail(c, "ENTS", "light radius", blvl__hb_off_entity(c->map, e),
-                                 "entity-key", "the radius is too large once converted to qu");
+            return blvl__fail_source(c->err, "ENTS", "light radius", blvl__hb_off_entity(c->map, e),
+                                     "entity-key", "the radius is too large once converted to qu");
         bl.inner_cone = k == HB_LIGHT_SPOT ? inner : 0;
         bl.outer_cone = k == HB_LIGHT_SPOT ? outer : 0;
         if ((st = blvl_bake_add_light(c->b, &bl, c->err)) != BLVL_OK)
-            return blvl__hb_pass(c, st);
+            return st;
     }
     return BLVL_OK;
 }

@@ -11,6 +11,7 @@
 #include "blvl/sections/lighting.h"
 #include "blvl/sections/sim.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 #define HB_GRAVITY 800.0     /* qu/s^2, Quake's sv_gravity: trigger_push's apex rule */
 #define HB_PUSH_SPEED 1000.0 /* qu/s, trigger_push without target or speed */
@@ -63,7 +64,7 @@ static blvl_status brush_bounds(hb *c, const blvl_Plane *planes, uint32_t n, blv
     blvl_bake_polygons poly;
     blvl_status st = blvl_bake_brush_polygons(planes, n, &poly, c->opt, c->err);
     if (st != BLVL_OK)
-        return blvl__hb_pass(c, st);
+        return st;
     *some = poly.point_count > 0;
     for (uint32_t k = 0; k < poly.point_count; k++)
         grow(lo, hi, poly.points[k]);
@@ -77,8 +78,8 @@ blvl_status blvl__hb_brush_planes(hb *c, uint32_t i, blvl_Plane *out) {
         if (!blvl__hb_plane(c, br->faces[j].plane, &out[j])) {
             char field[64];
             snprintf(field, sizeof field, "brush[%u].face[%u].plane", i, j);
-            return blvl__hb_fail(c, "BRSH", field, blvl__hb_off_face(c->map, i, j), "plane",
-                                 "the normal is zero or a number is not finite");
+            return blvl__fail_source(c->err, "BRSH", field, blvl__hb_off_face(c->map, i, j),
+                                     "plane", "the normal is zero or a number is not finite");
         }
     return BLVL_OK;
 }
@@ -91,8 +92,8 @@ blvl_status blvl__hb_mesh_points(hb *c, uint32_t i, blvl_Vec3 *out) {
             fabsf(out[v].x) > 1e30f || fabsf(out[v].y) > 1e30f || fabsf(out[v].z) > 1e30f) {
             char field[64];
             snprintf(field, sizeof field, "mesh[%u].vertex[%u]", i, v);
-            return blvl__hb_fail(c, "MESH", field, blvl__hb_off_mesh_vertex(c->map, i, v), "vertex",
-                                 "a coordinate is not finite (or too large in qu)");
+            return blvl__fail_source(c->err, "MESH", field, blvl__hb_off_mesh_vertex(c->map, i, v),
+                                     "vertex", "a coordinate is not finite (or too large in qu)");
         }
     }
     return BLVL_OK;
@@ -136,10 +137,11 @@ blvl_status blvl__hb_add_door(hb *c, uint32_t e) {
     d.wait = wait;
     d.team = blvl__hb_key(ent, "team", NULL);
     if (!isfinite(d.distance) || !isfinite(d.speed))
-        return blvl__hb_fail(c, "ENTS", "func_door lip or speed", blvl__hb_off_entity(c->map, e),
-                             "entity-key", "too large once converted to qu");
+        return blvl__fail_source(c->err, "ENTS", "func_door lip or speed",
+                                 blvl__hb_off_entity(c->map, e), "entity-key",
+                                 "too large once converted to qu");
     st = blvl_bake_add_door(c->b, &d, &c->door[e], c->err);
-    return st == BLVL_OK ? st : blvl__hb_pass(c, st);
+    return st;
 }
 
 static blvl_status add_dest(hb *c, uint32_t e) {
@@ -148,7 +150,7 @@ static blvl_status add_dest(hb *c, uint32_t e) {
         return BLVL_OK;
     blvl_status st = blvl_bake_add_teleport_dest(
         c->b, targetname(c, e), blvl__hb_point(c, ent->origin), ent->angles.y, &c->dest[e], c->err);
-    return st == BLVL_OK ? st : blvl__hb_pass(c, st);
+    return st;
 }
 
 /* Teleport destinations (every destination entity, in ENTS order) and doors (every func_door
@@ -173,7 +175,7 @@ blvl_status blvl__hb_sim_prepare(hb *c) {
         most = m->brushes[i].face_count > most ? m->brushes[i].face_count : most;
     blvl_Plane *planes = blvl__calloc_n(c->al, most ? most : 1, sizeof *planes);
     if (!planes)
-        return blvl__hb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < m->brush_count && st == BLVL_OK; i++) {
         const blvl_hmap_brush *br = &m->brushes[i];
         uint32_t e;
@@ -181,7 +183,8 @@ blvl_status blvl__hb_sim_prepare(hb *c) {
             char field[48], problem[96];
             snprintf(field, sizeof field, "brush[%u].owner", i);
             snprintf(problem, sizeof problem, "no entity has id %u", br->owner);
-            st = blvl__hb_fail(c, "BRSH", field, blvl__hb_off_brush(m, i) + 4, "owner", problem);
+            st = blvl__fail_source(c->err, "BRSH", field, blvl__hb_off_brush(m, i) + 4, "owner",
+                                   "%s", problem);
             break;
         }
         if ((st = blvl__hb_brush_planes(c, i, planes)) != BLVL_OK || e == BLVL_BAKE_NONE)
@@ -197,7 +200,8 @@ blvl_status blvl__hb_sim_prepare(hb *c) {
             char field[48], problem[96];
             snprintf(field, sizeof field, "mesh[%u].owner", i);
             snprintf(problem, sizeof problem, "no entity has id %u", me->owner);
-            st = blvl__hb_fail(c, "MESH", field, blvl__hb_off_mesh(m, i) + 4, "owner", problem);
+            st = blvl__fail_source(c->err, "MESH", field, blvl__hb_off_mesh(m, i) + 4, "owner",
+                                   "%s", problem);
             break;
         }
         for (uint32_t v = 0; v < me->vertex_count && e != BLVL_BAKE_NONE; v++)
@@ -228,7 +232,7 @@ static blvl_status add_volume(hb *c, uint32_t e, const blvl_Plane *planes, uint3
         h.amount = dmg;
         h.interval = interval > 0 ? interval : HB_HURT_INTERVAL;
         st = blvl_bake_add_hurt(c->b, &h, c->err);
-        return st == BLVL_OK ? st : blvl__hb_pass(c, st);
+        return st;
     }
     blvl_bake_trigger t = {0};
     t.lo = lo, t.hi = hi, t.planes = planes, t.plane_count = n;
@@ -267,11 +271,12 @@ static blvl_status add_volume(hb *c, uint32_t e, const blvl_Plane *planes, uint3
             t.velocity = (blvl_Vec3){(float)(f.x * v), (float)(f.y * v), (float)(f.z * v)};
         }
         if (!blvl__hb_finite3(t.velocity))
-            return blvl__hb_fail(c, "ENTS", "trigger_push speed", blvl__hb_off_entity(c->map, e),
-                                 "entity-key", "the velocity is too large once converted to qu");
+            return blvl__fail_source(c->err, "ENTS", "trigger_push speed",
+                                     blvl__hb_off_entity(c->map, e), "entity-key",
+                                     "the velocity is too large once converted to qu");
     }
     st = blvl_bake_add_trigger(c->b, &t, c->err);
-    return st == BLVL_OK ? st : blvl__hb_pass(c, st);
+    return st;
 }
 
 blvl_status blvl__hb_sim_brush(hb *c, uint32_t contents, uint32_t e, uint32_t material,
@@ -300,7 +305,7 @@ blvl_status blvl__hb_sim_brush(hb *c, uint32_t contents, uint32_t e, uint32_t ma
     col.symbol = symbol;
     uint32_t index;
     blvl_status st = blvl_bake_add_brush(c->b, &col, planes, n, &index, c->err);
-    return st == BLVL_OK ? st : blvl__hb_pass(c, st);
+    return st;
 }
 
 blvl_status blvl__hb_sim_brushes(hb *c, const uint32_t *brush_source) {
@@ -310,7 +315,7 @@ blvl_status blvl__hb_sim_brushes(hb *c, const uint32_t *brush_source) {
         most = m->brushes[i].face_count > most ? m->brushes[i].face_count : most;
     blvl_Plane *planes = blvl__calloc_n(c->al, most, sizeof *planes);
     if (!planes)
-        return blvl__hb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     blvl_status st = BLVL_OK;
     for (uint32_t i = 0; i < m->brush_count && st == BLVL_OK; i++) {
         const blvl_hmap_brush *br = &m->brushes[i];
@@ -334,7 +339,7 @@ blvl_status blvl__hb_sim_polys(hb *c, const blvl_bake_collider *col, const blvl_
     if (blvl__bake_mesh_is_convex(c->al, points, point_count, sizes, poly_count, indices,
                                   index_count)) {
         st = blvl_bake_add_hull(c->b, col, points, point_count, &index, c->err);
-        return st == BLVL_OK ? st : blvl__hb_pass(c, st);
+        return st;
     }
     uint32_t at = 0;
     for (uint32_t p = 0; p < poly_count; p++) {
@@ -343,7 +348,7 @@ blvl_status blvl__hb_sim_polys(hb *c, const blvl_bake_collider *col, const blvl_
                                 points[indices[at + k]]};
             st = blvl_bake_add_triangle(c->b, col, tri, HB_TRIANGLE_THICKNESS, &index, c->err);
             if (st != BLVL_OK)
-                return blvl__hb_pass(c, st);
+                return st;
         }
         at += sizes[p];
     }
@@ -364,15 +369,15 @@ blvl_status blvl__hb_sim_meshes(hb *c, const uint32_t *mesh_source) {
         for (uint32_t p = 0; p < me->poly_count; p++)
             idx += me->polys[p].index_count;
         if (idx > UINT32_MAX)
-            return blvl__hb_fail(c, "MESH", "polys", blvl__hb_off_mesh_vertex(m, i, 0), "mesh-size",
-                                 "more than 2^32 polygon corners in one mesh");
+            return blvl__fail_source(c->err, "MESH", "polys", blvl__hb_off_mesh_vertex(m, i, 0),
+                                     "mesh-size", "more than 2^32 polygon corners in one mesh");
         size_t np = me->vertex_count ? me->vertex_count : 1,
                ns = me->poly_count ? me->poly_count : 1, ni = idx ? (size_t)idx : 1;
         blvl_Vec3 *pts = blvl__calloc_n(c->al, np, sizeof *pts);
         uint32_t *sizes = blvl__calloc_n(c->al, ns, sizeof *sizes);
         uint32_t *ind = blvl__calloc_n(c->al, ni, sizeof *ind);
         if (!pts || !sizes || !ind)
-            st = blvl__hb_nomem(c);
+            st = blvl__nomem(c->err, "the bake's scratch memory");
         else if ((st = blvl__hb_mesh_points(c, i, pts)) == BLVL_OK) {
             uint32_t at = 0;
             for (uint32_t p = 0; p < me->poly_count; p++) {

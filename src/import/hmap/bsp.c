@@ -154,7 +154,7 @@ blvl_status blvl__hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *t, uint64_t at) {
     visit *stack = blvl__calloc_n(c->a, stack_n, sizeof *stack);
     uint32_t depth = 0;
     if (!seen || !stack)
-        st = blvl__fail(c->err, BLVL_E_NOMEM, "the BSP walk");
+        st = blvl__nomem(c->err, "the BSP walk");
     else
         st = walk(c, t, &o, seen, stack, &depth);
     blvl__dealloc(c->a, seen, seen_size);

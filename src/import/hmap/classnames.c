@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bake_internal.h"
+#include "common/error.h"
 
 hb_class blvl__hb_classify(const char *n) {
     static const struct {
@@ -72,8 +73,8 @@ static blvl_status bad_key(hb *c, uint32_t entity, uint32_t pair, const char *ke
     snprintf(field, sizeof field, "entity[%u].%s", entity, key);
     snprintf(problem, sizeof problem, "\"%.80s\" is not %s",
              c->map->entities[entity].pairs[pair].value.bytes, want);
-    return blvl__hb_fail(c, "ENTS", field, blvl__hb_off_pair_value(c->map, entity, pair),
-                         "entity-key", problem);
+    return blvl__fail_source(c->err, "ENTS", field, blvl__hb_off_pair_value(c->map, entity, pair),
+                             "entity-key", "%s", problem);
 }
 
 blvl_status blvl__hb_key_float(hb *c, uint32_t entity, const char *key, float def, float *out,

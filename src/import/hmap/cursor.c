@@ -206,7 +206,7 @@ blvl_status blvl__hm_str(hm_cur *c, const char *leaf, blvl_hmap_str *s) {
                              why);
     s->bytes = blvl__alloc(c->a, (size_t)n + 1);
     if (!s->bytes)
-        return blvl__fail(c->err, BLVL_E_NOMEM, "a %u-byte string", n);
+        return blvl__nomem(c->err, "a %u-byte string", n);
     s->size = n;
     memcpy(s->bytes, b, n);
     s->bytes[n] = '\0';
@@ -231,7 +231,7 @@ blvl_status blvl__hm_array(hm_cur *c, const char *leaf, uint32_t min, size_t ele
     if (n) {
         *arr = blvl__calloc_n(c->a, n, elem);
         if (!*arr)
-            return blvl__fail(c->err, BLVL_E_NOMEM, "%u records of %zu bytes", n, elem);
+            return blvl__nomem(c->err, "%u records of %zu bytes", n, elem);
     }
     *count = n;
     return BLVL_OK;

@@ -92,7 +92,7 @@ static blvl_status chunks(const uint8_t *b, const blvl_allocator *a, blvl_hmap *
             if (ch->size) {
                 ch->bytes = blvl__alloc(a, ch->size);
                 if (!ch->bytes)
-                    return blvl__fail(err, BLVL_E_NOMEM, "a %u-byte chunk", ch->size);
+                    return blvl__nomem(err, "a %u-byte chunk", ch->size);
                 memcpy(ch->bytes, b + start, ch->size);
             }
             continue;
@@ -122,13 +122,13 @@ blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *op
         return st;
     blvl_hmap *map = blvl__calloc(a, sizeof *map);
     if (!map)
-        return blvl__fail(err, BLVL_E_NOMEM, "the map");
+        return blvl__nomem(err, "the map");
     map->version = blvl_le32(b + 4);
     map->flags = blvl_le32(b + 8);
     if (count) {
         map->chunks = blvl__calloc_n(a, count, sizeof *map->chunks);
         if (!map->chunks)
-            st = blvl__fail(err, BLVL_E_NOMEM, "%u chunks", count);
+            st = blvl__nomem(err, "%u chunks", count);
         else
             map->chunk_count = count;
     }

@@ -80,7 +80,7 @@ static blvl_status read_bsp(hm_cur *c, blvl_hmap_bsp *t) {
 blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map) {
     blvl_hmap_compiled *m = blvl__calloc(c->a, sizeof *m);
     if (!m)
-        return blvl__fail(c->err, BLVL_E_NOMEM, "CMPL");
+        return blvl__nomem(c->err, "CMPL");
     map->compiled = m;
     HM_TRY(blvl__hm_vec3(c, "ambient", &m->ambient));
     HM_TRY(blvl__hm_f32(c, "unitsPerMeter", &m->units_per_meter));

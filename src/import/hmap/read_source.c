@@ -8,7 +8,7 @@
 blvl_status blvl__hm_read_meta(hm_cur *c, blvl_hmap *map) {
     blvl_hmap_meta *m = blvl__calloc(c->a, sizeof *m);
     if (!m)
-        return blvl__fail(c->err, BLVL_E_NOMEM, "META");
+        return blvl__nomem(c->err, "META");
     map->meta = m;
     HM_TRY(blvl__hm_str(c, "name", &m->name));
     HM_TRY(blvl__hm_vec3(c, "ambient", &m->ambient));

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "bake_internal.h"
+#include "common/error.h"
 
 blvl_status blvl__hb_units(hb *c) {
     const blvl_hmap *m = c->map;
@@ -26,21 +27,22 @@ blvl_status blvl__hb_units(hb *c) {
         part = "CMPL";
     } else {
         /* Neither chunk: nothing says how large a unit is; a map without both has no scale. */
-        return blvl__hb_fail(c, "META", "unitsPerMeter", 12, "units-per-meter",
-                             "the file has neither META nor CMPL, so no unitsPerMeter");
+        return blvl__fail_source(c->err, "META", "unitsPerMeter", 12, "units-per-meter",
+                                 "the file has neither META nor CMPL, so no unitsPerMeter");
     }
     if (!isfinite(upm) || !(upm > 0.0f)) {
         snprintf(field, sizeof field, "unitsPerMeter");
         char problem[96];
         snprintf(problem, sizeof problem, "%g is not a positive finite number", (double)upm);
-        return blvl__hb_fail(c, part, field, off, "units-per-meter", problem);
+        return blvl__fail_source(c->err, part, field, off, "units-per-meter", "%s", problem);
     }
     c->s = 1.0 / ((double)upm * 0.0254);
     if (!isfinite(c->s) || c->s > 1e30) {
         char problem[96];
         snprintf(problem, sizeof problem, "%g makes one map unit too large a length in qu",
                  (double)upm);
-        return blvl__hb_fail(c, part, "unitsPerMeter", off, "units-per-meter", problem);
+        return blvl__fail_source(c->err, part, "unitsPerMeter", off, "units-per-meter", "%s",
+                                 problem);
     }
     return BLVL_OK;
 }

@@ -271,10 +271,10 @@ blvl_status blvl_hmap_write(const blvl_hmap *map, const blvl_options *opt, void 
         total += HM_CHUNK_HEADER + s;
     }
     if (total > SIZE_MAX - 64)
-        return blvl__fail(err, BLVL_E_NOMEM, "%llu bytes", (unsigned long long)total);
+        return blvl__nomem(err, "%llu bytes", (unsigned long long)total);
     uint8_t *buf = blvl__alloc_sized(a, (size_t)total);
     if (!buf)
-        return blvl__fail(err, BLVL_E_NOMEM, "%llu bytes", (unsigned long long)total);
+        return blvl__nomem(err, "%llu bytes", (unsigned long long)total);
     out o = {buf};
     memcpy(o.p, "HMAP", 4);
     o.p += 4;

@@ -10,10 +10,6 @@ void blvl_q3_bake_options_init(blvl_q3_bake_options *o) {
     memset(o, 0, sizeof *o);
 }
 
-blvl_status blvl__q3_nomem(q3_ctx *c) {
-    return blvl__fail(c->err, BLVL_E_NOMEM, "nomem: the bake's scratch memory");
-}
-
 /* The steps after the entities, in the order bake_internal.h gives. */
 static blvl_status (*const steps[])(q3_ctx *) = {
     blvl__q3m_materials, blvl__q3l_lighting, blvl__q3e_entities,
@@ -26,12 +22,12 @@ static blvl_status add_entities(q3_ctx *c) {
     uint32_t n = c->ents.count;
     c->entity_index = blvl__calloc_n(a, n ? n : 1, sizeof *c->entity_index);
     if (!c->entity_index)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < n; i++) {
         const blvl_q3_entity *e = &c->ents.items[i];
         blvl_bake_pair *pairs = blvl__calloc_n(a, e->pair_count ? e->pair_count : 1, sizeof *pairs);
         if (!pairs)
-            return blvl__q3_nomem(c);
+            return blvl__nomem(c->err, "the bake's scratch memory");
         uint32_t k = 0;
         const char *classname = NULL;
         for (uint32_t j = 0; j < e->pair_count; j++) {
@@ -70,7 +66,7 @@ static blvl_status defaults(q3_ctx *c) {
     c->fog_volume = blvl__calloc_n(a, bsp->fog_count ? bsp->fog_count : 1, sizeof *c->fog_volume);
     c->model = blvl__calloc_n(a, bsp->model_count ? bsp->model_count : 1, sizeof *c->model);
     if (!c->shader || !c->fog_volume || !c->model)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < bsp->shader_count; i++) {
         c->shader[i].material = BLVL_BAKE_NONE;
         c->shader[i].source_material = BLVL_BAKE_NONE;
@@ -110,7 +106,7 @@ static void ctx_free(q3_ctx *c) {
 blvl_status blvl_q3_bake(const blvl_q3_bsp *bsp, const blvl_q3_bake_options *o, blvl_bake *bake,
                          blvl_error *err) {
     if (!bsp || !bake)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "argument: no map or no bake");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no map or no bake");
     blvl_q3_bake_options defaults_o;
     if (!o) {
         blvl_q3_bake_options_init(&defaults_o);

@@ -186,7 +186,7 @@ blvl_status blvl__q3c_colliders(q3_ctx *c) {
             blvl__dealloc(al, mc.planes, (size_t)(room ? room : 1) * sizeof *mc.planes);
         if (mc.grid)
             blvl__dealloc(al, mc.grid, cells * sizeof mc.grid[0]);
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     }
     blvl_status st = BLVL_OK;
     for (uint32_t m = 0; st == BLVL_OK && m < bsp->model_count; m++) {

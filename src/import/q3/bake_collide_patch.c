@@ -11,6 +11,7 @@
 #include "blvl/sections/bsym.h"
 #include "blvl/sections/sim.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 #define SUBDIVIDE_DISTANCE 16.0f /* qu a curve may stray from its chord */
 #define POINT_EPSILON 0.1f       /* columns this close everywhere are one */
@@ -181,7 +182,7 @@ blvl_status blvl__q3c_patch(q3_ctx *c, uint32_t surface, blvl_Vec3 offset,
     float(*ctrl)[3] = blvl__calloc_n(al, (size_t)s->num_verts, sizeof ctrl[0]);
     blvl_status st = BLVL_OK;
     if (!ctrl) {
-        st = blvl__q3_nomem(c);
+        st = blvl__nomem(c->err, "the bake's scratch memory");
         goto done;
     }
     for (int32_t i = 0; i < s->num_verts; i++)

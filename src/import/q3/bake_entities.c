@@ -147,7 +147,7 @@ static blvl_status each_brush(q3_ctx *c, uint32_t m, brush_fn fn, void *arg) {
     uint32_t room = blvl__q3c_max_sides(c);
     blvl_Plane *planes = blvl__calloc_n(&c->opt->allocator, room ? room : 1, sizeof *planes);
     if (!planes)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     blvl_status st = BLVL_OK;
     for (int32_t k = 0; st == BLVL_OK && k < mod->num_brushes; k++) {
         uint32_t n =
@@ -370,7 +370,7 @@ blvl_status blvl__q3e_entities(q3_ctx *c) {
     place_models(c);
     dests d = {blvl__calloc_n(al, n ? n : 1, sizeof *d.index)};
     if (!d.index)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < n; i++)
         d.index[i] = BLVL_BAKE_NONE;
     blvl_status st = BLVL_OK;

@@ -7,6 +7,7 @@
 #include "bake_geometry.h"
 #include "blvl/sections/bsym.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 bool blvl__q3g_drawn(const q3g *g, uint32_t i) {
     const q3_ctx *c = g->c;
@@ -102,7 +103,7 @@ static blvl_status mesh(q3_ctx *c, const blvl_q3_surface *s, const q3_model_plac
     *verts = blvl__calloc_n(a, nv ? nv : 1, sizeof **verts);
     *idx = blvl__calloc_n(a, ni ? ni : 1, sizeof **idx);
     if (!*verts || !*idx)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < nv; i++) {
         q3g_vert v;
         blvl__q3g_vert(c, s, m, &c->bsp->draw_verts[s->first_vert + i], &v);
@@ -183,7 +184,7 @@ blvl_status blvl__q3g_geometry(q3_ctx *c) {
     uint32_t n = bsp->surface_count;
     q3g g = {.c = c, .model_of = blvl__calloc_n(a, n ? n : 1, sizeof(uint32_t))};
     if (!g.model_of)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < n; i++)
         g.model_of[i] = BLVL_BAKE_NONE;
     for (uint32_t m = bsp->model_count; m-- > 0;) {

@@ -107,13 +107,13 @@ blvl_status blvl__q3g_levels(const q3g *g, q3g_levels *out) {
     int fixed = c->o->patch_subdivisions;
     if (fixed < 0 || fixed > (int)BLVL_Q3G_SUBDIV_MAX)
         return blvl__fail(c->err, BLVL_E_ARGUMENT,
-                          "argument: patch_subdivisions: patch-subdivisions: %d is not 0..%u",
-                          fixed, BLVL_Q3G_SUBDIV_MAX);
+                          "patch_subdivisions: patch-subdivisions: %d is not 0..%u", fixed,
+                          BLVL_Q3G_SUBDIV_MAX);
     uint32_t n = bsp->surface_count;
     memset(out, 0, sizeof *out);
     out->first = blvl__calloc_n(a, n ? n : 1, sizeof(uint32_t));
     if (!out->first)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     uint32_t spans = 0;
     for (uint32_t i = 0; i < n; i++) {
         const blvl_q3_surface *s = &bsp->surfaces[i];
@@ -131,7 +131,7 @@ blvl_status blvl__q3g_levels(const q3g *g, q3g_levels *out) {
     curve_key *tab = blvl__calloc_n(a, cap, sizeof *tab);
     blvl_status st = BLVL_OK;
     if (!out->level || !parent || !tab) {
-        st = blvl__q3_nomem(c);
+        st = blvl__nomem(c->err, "the bake's scratch memory");
         goto out;
     }
     for (uint32_t i = 0; i < spans; i++)
@@ -259,7 +259,7 @@ blvl_status blvl__q3g_tessellate(q3_ctx *c, uint32_t si, const q3_model_place *m
         if (ctrl)
             blvl__dealloc(a, ctrl, (size_t)w * h * sizeof *ctrl);
         *vn = gw * gh, *tn = (gw - 1) * (gh - 1) * 2; /* what the caller frees */
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     }
     for (uint32_t i = 0; i < w * h; i++)
         blvl__q3g_vert(c, s, m, &c->bsp->draw_verts[s->first_vert + i], &ctrl[i]);

@@ -71,7 +71,6 @@ typedef struct q3_ctx {
 } q3_ctx;
 
 /* bake.c */
-blvl_status blvl__q3_nomem(q3_ctx *c);
 
 /* bake_brush_bounds.c: the bounds of a convex plane set (its face corners); *any false when it
  * has none. A failure of blvl_bake_brush_polygons is returned as it is. */

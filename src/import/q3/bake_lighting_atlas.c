@@ -53,7 +53,7 @@ blvl_status blvl__q3l_lightmaps(q3_ctx *c, float gain) {
     if (!rgba || !c->lightmap_place) {
         if (rgba)
             blvl__dealloc(a, rgba, (size_t)pages * page_bytes);
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     }
     for (size_t i = 3; i < (size_t)pages * page_bytes; i += 4)
         rgba[i] = 255; /* unused slots: opaque black */

@@ -8,6 +8,7 @@
 
 #include "bake_lighting.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 static bool same_name(const char *a, const char *b) {
     for (;; a++, b++) {
@@ -51,7 +52,7 @@ static blvl_status brush_bounds(q3_ctx *c, const blvl_q3_brush *br, blvl_Vec3 *l
         return BLVL_OK;
     blvl_Plane *pl = blvl__calloc_n(a, n, sizeof *pl);
     if (!pl)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < n; i++) {
         const blvl_q3_plane *p = &bsp->planes[bsp->brush_sides[br->first_side + i].plane];
         pl[i].normal = q3_axes(p->normal);

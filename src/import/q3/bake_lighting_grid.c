@@ -8,6 +8,7 @@
 #include "bake_lighting.h"
 #include "blvl/sections/common.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 #define CELLS_MAX (1u << 20) /* cells along one axis */
 
@@ -60,7 +61,7 @@ blvl_status blvl__q3l_grid(q3_ctx *c, float gain) {
     blvl_Vec3 *vec = blvl__calloc_n(a, n, sizeof *vec);
     blvl_status st = BLVL_OK;
     if (!amb || !dir || !vec) {
-        st = blvl__q3_nomem(c);
+        st = blvl__nomem(c->err, "the bake's scratch memory");
         goto out;
     }
     /* Quake 3 cell (x, y, z) is blvl cell (x, Y = z, Z = ny - 1 - y): blvl's Z is -y. */

@@ -118,7 +118,7 @@ static blvl_status unknowns(q3m *m, const blvl_q3_shader *sh, const q3m_anim *an
         return BLVL_OK;
     const char **list = blvl__calloc_n(&m->c->opt->allocator, n, sizeof *list);
     if (!list)
-        return blvl__q3_nomem(m->c);
+        return blvl__nomem(m->c->err, "the bake's scratch memory");
     uint32_t k = 0;
     for (uint32_t i = 0; i < sh->unknown_count; i++)
         list[k++] = sh->unknown[i];
@@ -268,12 +268,12 @@ blvl_status blvl__q3m_materials(q3_ctx *c) {
     }
     q3m_anim *an = blvl__alloc(&c->opt->allocator, sizeof *an);
     if (!an && st == BLVL_OK)
-        st = blvl__q3_nomem(c);
+        st = blvl__nomem(c->err, "the bake's scratch memory");
     /* Which shaders a drawn surface (planar, triangle soup, patch) uses. */
     const blvl_q3_bsp *bsp = c->bsp;
     bool *drawn = blvl__calloc_n(&c->opt->allocator, bsp->shader_count + 1u, sizeof *drawn);
     if (!drawn && st == BLVL_OK)
-        st = blvl__q3_nomem(c);
+        st = blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t k = 0; drawn && k < bsp->surface_count; k++) {
         const blvl_q3_surface *sf = &bsp->surfaces[k];
         if (sf->type >= BLVL_Q3_MST_PLANAR && sf->type <= BLVL_Q3_MST_TRIANGLE_SOUP &&

@@ -34,7 +34,7 @@ static blvl_status remember(q3m *m, const char *key, uint32_t index) {
         size_t nc = m->img_cap ? m->img_cap * 2 : 64;
         q3m_image *n = blvl__calloc_n(alloc_of(m), nc, sizeof *n);
         if (!n)
-            return blvl__q3_nomem(m->c);
+            return blvl__nomem(m->c->err, "the bake's scratch memory");
         if (m->img_count)
             memcpy(n, m->img, m->img_count * sizeof *n);
         if (m->img)
@@ -44,7 +44,7 @@ static blvl_status remember(q3m *m, const char *key, uint32_t index) {
     }
     char *k = blvl__strdup(alloc_of(m), key);
     if (!k)
-        return blvl__q3_nomem(m->c);
+        return blvl__nomem(m->c->err, "the bake's scratch memory");
     m->img[m->img_count].key = k;
     m->img[m->img_count].index = index;
     m->img_count++;
@@ -60,7 +60,7 @@ static blvl_status add_file(q3m *m, const char *path, uint32_t *index) {
     blvl_error e;
     blvl_status st = blvl_q3_fs_read(c->o->fs, path, &data, &size, &e);
     if (st == BLVL_E_NOMEM)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     if (st) { /* found but not readable (a bad archive entry): a bad image */
         c->report->bad_images++;
         return BLVL_OK;
@@ -157,13 +157,13 @@ blvl_status blvl__q3m_pixels(q3m *m, const char *name, uint8_t **rgba, uint32_t 
     blvl_error e;
     blvl_status st = blvl_q3_fs_read(c->o->fs, found, &data, &size, &e);
     if (st == BLVL_E_NOMEM)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     if (st)
         return BLVL_OK;
     st = blvl__q3i_decode(data, size, found, alloc_of(m), rgba, w, h, &e);
     blvl_free(c->opt, data);
     if (st == BLVL_E_NOMEM)
-        return blvl__q3_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     return BLVL_OK;
 }
 
@@ -182,7 +182,7 @@ blvl_status blvl__q3m_keyword(q3m *m, const char *text) {
         size_t nc = m->kw_cap ? m->kw_cap * 2 : 32;
         char **k = blvl__calloc_n(alloc_of(m), nc, sizeof *k);
         if (!k)
-            return blvl__q3_nomem(m->c);
+            return blvl__nomem(m->c->err, "the bake's scratch memory");
         if (m->kw_count)
             memcpy(k, m->kw, m->kw_count * sizeof *k);
         if (m->kw)
@@ -191,7 +191,7 @@ blvl_status blvl__q3m_keyword(q3m *m, const char *text) {
         m->kw_cap = nc;
     }
     if (!(m->kw[m->kw_count] = blvl__strdup(alloc_of(m), word)))
-        return blvl__q3_nomem(m->c);
+        return blvl__nomem(m->c->err, "the bake's scratch memory");
     m->kw_count++;
     m->c->report->unknown_keywords++;
     return BLVL_OK;

@@ -13,6 +13,7 @@
 #include "bake_materials.h"
 #include "common/alloc.h"
 #include "image_internal.h"
+#include "common/error.h"
 
 /* A face scaled to size x size (nearest texel): the engine draws faces of any size, a cubemap
  * wants six of one. */
@@ -81,7 +82,7 @@ blvl_status blvl__q3m_sky(q3m *m, const blvl_q3_shader *sh) {
             blvl__dealloc(a, f, face);
         }
         if (!all) {
-            st = blvl__q3_nomem(c);
+            st = blvl__nomem(c->err, "the bake's scratch memory");
         } else {
             st = blvl_bake_set_sky(c->b, sh->sky_farbox, size, all, c->err);
             blvl__dealloc(a, all, face * 6);

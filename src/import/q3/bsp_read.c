@@ -494,7 +494,7 @@ static blvl_status read_light(rd *r) {
 blvl_status blvl_q3_bsp_read(const void *data, size_t size, const blvl_options *opt,
                              blvl_q3_bsp **out, blvl_error *err) {
     if (!out || (!data && size))
-        return blvl__fail(err, BLVL_E_ARGUMENT, "argument: no output pointer or no data");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no output pointer or no data");
     *out = NULL;
     if (size > BLVL_Q3_MAX_FILE)
         return blvl__fail_source(err, "header", "size", 0, "file-size",
@@ -502,7 +502,7 @@ blvl_status blvl_q3_bsp_read(const void *data, size_t size, const blvl_options *
     rd r = {.p = data, .a = opt ? &opt->allocator : NULL, .err = err};
     r.bsp = blvl__calloc(r.a, sizeof *r.bsp);
     if (!r.bsp)
-        return blvl__fail(err, BLVL_E_NOMEM, "nomem: the map's structs");
+        return blvl__nomem(err, "the map's structs");
     blvl_status st = read_header(&r, size);
     if (st == BLVL_OK)
         st = read_simple(&r);
@@ -522,7 +522,7 @@ blvl_status blvl_q3_bsp_read(const void *data, size_t size, const blvl_options *
         st = check_clusters(&r);
     if (st != BLVL_OK) {
         if (st == BLVL_E_NOMEM)
-            blvl__fail(err, BLVL_E_NOMEM, "nomem: the map's structs");
+            blvl__nomem(err, "the map's structs");
         blvl_q3_bsp_free(r.bsp, opt);
         return st;
     }

@@ -15,13 +15,10 @@ typedef struct lex {
     blvl_error *err;
 } lex;
 
-static blvl_status refuse(lex *l, size_t at, const char *rule, const char *problem) {
-    return blvl__fail_source(l->err, "entities", "text", at, rule, "%s", problem);
-}
-
 static blvl_status next(lex *l, tok *t) {
     if (!blvl__q3_lex_next(&l->lx, t))
-        return refuse(l, l->lx.fail_at, l->lx.fail_rule, l->lx.fail_problem);
+        return blvl__fail_source(l->err, "entities", "text", l->lx.fail_at, l->lx.fail_rule, "%s",
+                                 l->lx.fail_problem);
     return BLVL_OK;
 }
 
@@ -85,7 +82,8 @@ static blvl_status parse(lex *l, const blvl_allocator *a, blvl_q3_entities *out)
         if (!t.p)
             return BLVL_OK;
         if (!is(&t, '{'))
-            return refuse(l, t.at, "entity-open", "expected '{' to open an entity");
+            return blvl__fail_source(l->err, "entities", "text", t.at, "entity-open",
+                                     "expected '{' to open an entity");
         if (out->count >= UINT32_MAX / 2 ||
             !grow(a, (void **)&out->items, &cap, out->count + 1, sizeof *out->items))
             return BLVL_E_NOMEM;
@@ -98,15 +96,18 @@ static blvl_status parse(lex *l, const blvl_allocator *a, blvl_q3_entities *out)
             if ((st = next(l, &k)))
                 return st;
             if (!k.p)
-                return refuse(l, e->offset, "entity-close", "the text ends inside an entity");
+                return blvl__fail_source(l->err, "entities", "text", e->offset, "entity-close",
+                                         "the text ends inside an entity");
             if (is(&k, '}'))
                 break;
             if (is(&k, '{'))
-                return refuse(l, k.at, "entity-close", "'{' inside an entity");
+                return blvl__fail_source(l->err, "entities", "text", k.at, "entity-close",
+                                         "'{' inside an entity");
             if ((st = next(l, &v)))
                 return st;
             if (!v.p || is(&v, '}') || is(&v, '{'))
-                return refuse(l, k.at, "entity-pair", "a key without a value");
+                return blvl__fail_source(l->err, "entities", "text", k.at, "entity-pair",
+                                         "a key without a value");
             if (!grow(a, (void **)&e->pairs, &pcap, e->pair_count + 1, sizeof *e->pairs))
                 return BLVL_E_NOMEM;
             blvl_q3_pair *p = &e->pairs[e->pair_count];
@@ -127,7 +128,7 @@ static blvl_status parse(lex *l, const blvl_allocator *a, blvl_q3_entities *out)
 blvl_status blvl_q3_entities_parse(const char *text, size_t size, const blvl_options *opt,
                                    blvl_q3_entities *out, blvl_error *err) {
     if (!out || (!text && size))
-        return blvl__fail(err, BLVL_E_ARGUMENT, "argument: no output or no text");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no text");
     memset(out, 0, sizeof *out);
     if (size > BLVL_Q3_MAX_FILE)
         return blvl__fail_source(err, "entities", "text", 0, "file-size", "over 1 GiB");
@@ -137,7 +138,7 @@ blvl_status blvl_q3_entities_parse(const char *text, size_t size, const blvl_opt
     if (st != BLVL_OK) {
         blvl_q3_entities_free(out, opt);
         if (st == BLVL_E_NOMEM)
-            return blvl__fail(err, BLVL_E_NOMEM, "nomem: the entity list");
+            return blvl__nomem(err, "the entity list");
         return st;
     }
     blvl__ok(err);

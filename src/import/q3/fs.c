@@ -47,11 +47,11 @@ blvl_status blvl_q3_fs_new(blvl_q3_fs **out, const blvl_options *opt, blvl_error
         o = *opt;
     blvl_q3_fs *fs = blvl__calloc(&o.allocator, sizeof *fs);
     if (!fs)
-        return blvl__fail(err, BLVL_E_NOMEM, "the search path");
+        return blvl__nomem(err, "the search path");
     fs->opt = o;
     if (pthread_mutex_init(&fs->lock, NULL) != 0) {
         blvl__dealloc(&o.allocator, fs, sizeof *fs);
-        return blvl__fail(err, BLVL_E_NOMEM, "the search path's lock");
+        return blvl__nomem(err, "the search path's lock");
     }
     *out = fs;
     blvl__ok(err);
@@ -109,7 +109,7 @@ blvl_status blvl__q3fs_add_source(blvl_q3_fs *fs, struct zip *zip, const char *p
                        sizeof(q3fs_source))) {
         if (copy)
             blvl__free_sized(a, copy);
-        return blvl__fail(err, BLVL_E_NOMEM, "the search path's sources");
+        return blvl__nomem(err, "the search path's sources");
     }
     fs->sources[fs->source_count] = (q3fs_source){.zip = zip, .path = copy};
     *out = fs->source_count++;
@@ -151,16 +151,16 @@ blvl_status blvl__q3fs_put(blvl_q3_fs *fs, const char *name, uint32_t source, ui
     /* Keep the table at most half full. */
     if ((uint64_t)(fs->live + 1) * 2 > fs->slot_cap &&
         !rehash(fs, fs->slot_cap ? fs->slot_cap * 2 : 1024))
-        return blvl__fail(err, BLVL_E_NOMEM, "the search path's names");
+        return blvl__nomem(err, "the search path's names");
     if (!grow(a, (void **)&fs->entries, &fs->entry_cap, fs->entry_count + 1, sizeof(q3fs_entry)))
-        return blvl__fail(err, BLVL_E_NOMEM, "the search path's names");
+        return blvl__nomem(err, "the search path's names");
     char *copy = blvl__strdup(a, name), *dcopy = disk ? blvl__strdup(a, disk) : NULL;
     if (!copy || (disk && !dcopy)) {
         if (copy)
             blvl__free_sized(a, copy);
         if (dcopy)
             blvl__free_sized(a, dcopy);
-        return blvl__fail(err, BLVL_E_NOMEM, "the search path's names");
+        return blvl__nomem(err, "the search path's names");
     }
     for (char *p = copy; *p; p++)
         if (*p == '\\')
@@ -262,14 +262,14 @@ blvl_status blvl_q3_fs_list(const blvl_q3_fs *fs, const char *dir, const char *e
             n++;
     char **out = blvl__alloc_sized(a, (n ? n : 1) * sizeof *out);
     if (!out)
-        return blvl__fail(err, BLVL_E_NOMEM, "the list of names");
+        return blvl__nomem(err, "the list of names");
     size_t k = 0;
     for (uint32_t i = 0; i < fs->slot_cap && k < n; i++) {
         if (!fs->slots[i] || !matches(fs->entries[fs->slots[i] - 1].name, dir, ext))
             continue;
         if (!(out[k] = blvl__strdup(a, fs->entries[fs->slots[i] - 1].name))) {
             blvl_q3_fs_names_free(fs, out, k);
-            return blvl__fail(err, BLVL_E_NOMEM, "the list of names");
+            return blvl__nomem(err, "the list of names");
         }
         k++;
     }

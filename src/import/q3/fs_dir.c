@@ -63,7 +63,7 @@ static blvl_status list_dir(const char *path, names *out, blvl_error *err) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
         if (!names_add(out, de->d_name)) {
-            st = blvl__fail(err, BLVL_E_NOMEM, "%s: the folder's names", path);
+            st = blvl__nomem(err, "%s: the folder's names", path);
             break;
         }
     }
@@ -90,7 +90,7 @@ static blvl_status walk(blvl_q3_fs *fs, uint32_t src, const char *disk, const ch
         char *p = blvl__alloc_sized(&fs->opt.allocator, dn + ln + 2);
         char *r = blvl__alloc_sized(&fs->opt.allocator, rn + ln + 2);
         if (!p || !r) {
-            st = blvl__fail(err, BLVL_E_NOMEM, "%s: a path", disk);
+            st = blvl__nomem(err, "%s: a path", disk);
         } else {
             snprintf(p, dn + ln + 2, "%s/%s", disk, leaf);
             snprintf(r, rn + ln + 2, "%s%s%s", rel, rn ? "/" : "", leaf);
@@ -126,7 +126,7 @@ blvl_status blvl__q3fs_add_dir(blvl_q3_fs *fs, const char *path, blvl_error *err
         size_t n = pn + strlen(l.v[i]) + 2;
         char *p = blvl__alloc_sized(&fs->opt.allocator, n);
         if (!p) {
-            st = blvl__fail(err, BLVL_E_NOMEM, "%s: a path", path);
+            st = blvl__nomem(err, "%s: a path", path);
             break;
         }
         snprintf(p, n, "%s/%s", path, l.v[i]);
@@ -163,7 +163,7 @@ blvl_status blvl__q3fs_read_disk(const blvl_q3_fs *fs, const q3fs_entry *e, uint
     uint8_t *buf = blvl__alloc_sized(&fs->opt.allocator, n ? n : 1);
     if (!buf) {
         fclose(f);
-        return blvl__fail(err, BLVL_E_NOMEM, "%s: %zu bytes", e->disk, n);
+        return blvl__nomem(err, "%s: %zu bytes", e->disk, n);
     }
     size_t got = fread(buf, 1, n, f);
     int bad = ferror(f) || got != n;

@@ -96,7 +96,7 @@ blvl_status blvl__q3fs_read_zip(const blvl_q3_fs *fs, const q3fs_entry *e, uint8
     uint8_t *buf = blvl__alloc_sized(&fs->opt.allocator, n ? n : 1);
     if (!buf) {
         zip_fclose(f);
-        return blvl__fail(err, BLVL_E_NOMEM, "%s: %zu bytes", e->name, n);
+        return blvl__nomem(err, "%s: %zu bytes", e->name, n);
     }
     size_t got = 0;
     blvl_status st = BLVL_OK;

@@ -29,10 +29,9 @@ blvl_status blvl__q3i_decode(const uint8_t *data, size_t size, const char *name,
     blvl_error ierr;
     st = blvl__image_decode_coded(&d, hh, a, &out, &ierr);
     if (st == BLVL_E_NOMEM)
-        return blvl__fail(err, BLVL_E_NOMEM, "nomem: image %s", name);
+        return blvl__nomem(err, "image %s", name);
     if (st) /* "image: jpeg data does not decode" and the like, under this map's rule */
-        return blvl__fail_source(err, name, "data", 0, "decode", "%s",
-                                 ierr.message + (strncmp(ierr.message, "argument: ", 10) ? 0 : 10));
+        return blvl__fail_source(err, name, "data", 0, "decode", "%s", blvl__error_text(&ierr));
     *rgba = out;
     *w = hw;
     *h = hh;

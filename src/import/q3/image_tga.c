@@ -9,11 +9,6 @@
 #include "common/error.h"
 #include "image_internal.h"
 
-static blvl_status refuse(blvl_error *err, const char *name, const char *field, size_t at,
-                          const char *rule, const char *problem) {
-    return blvl__fail_source(err, name, field, at, rule, "%s", problem);
-}
-
 typedef struct tga {
     const uint8_t *d;
     size_t n, pos;
@@ -52,7 +47,8 @@ blvl_status blvl__q3i_tga(const uint8_t *data, size_t size, const char *name,
     *rgba = NULL;
     *w = *h = 0;
     if (size < 18)
-        return refuse(err, name, "header", 0, "truncated", "shorter than the 18-byte header");
+        return blvl__fail_source(err, name, "header", 0, "truncated",
+                                 "shorter than the 18-byte header");
     unsigned idlen = data[0], cmap = data[1], type = data[2];
     unsigned pal_first = data[3] | data[4] << 8, pal_len = data[5] | data[6] << 8;
     unsigned pal_bits = data[7];
@@ -62,28 +58,29 @@ blvl_status blvl__q3i_tga(const uint8_t *data, size_t size, const char *name,
     tga t = {.d = data, .n = size, .type = (int)(type & 7u)};
     bool rle = type & 8u;
     if (t.type < 1 || t.type > 3 || (type & ~11u))
-        return refuse(err, name, "header.type", 2, "type",
-                      "not a colour-mapped, true-colour or grey TGA (1, 2, 3, 9, 10, 11)");
+        return blvl__fail_source(
+            err, name, "header.type", 2, "type",
+            "not a colour-mapped, true-colour or grey TGA (1, 2, 3, 9, 10, 11)");
     if (cmap > 1 || (t.type == 1 && cmap != 1))
-        return refuse(err, name, "header.colormap_type", 1, "colormap",
-                      "a colour map type other than 0 or 1");
+        return blvl__fail_source(err, name, "header.colormap_type", 1, "colormap",
+                                 "a colour map type other than 0 or 1");
     if (!width || !height || width > Q3I_MAX_SIDE || height > Q3I_MAX_SIDE ||
         (uint64_t)width * height > Q3I_MAX_PIXELS)
-        return refuse(err, name, "header.width", 12, "size",
-                      "an image side of 0 or over 8192, or over 16 Mi pixels");
+        return blvl__fail_source(err, name, "header.width", 12, "size",
+                                 "an image side of 0 or over 8192, or over 16 Mi pixels");
     if ((t.type == 2 && bits != 24 && bits != 32) || (t.type != 2 && bits != 8))
-        return refuse(err, name, "header.pixel_depth", 16, "depth",
-                      "not 24/32-bit colour, 8-bit grey or 8-bit indices");
+        return blvl__fail_source(err, name, "header.pixel_depth", 16, "depth",
+                                 "not 24/32-bit colour, 8-bit grey or 8-bit indices");
     t.bpp = bits / 8;
     size_t pos = 18 + (size_t)idlen;
     if (cmap == 1) {
         if (pal_bits != 24 && pal_bits != 32 && t.type == 1)
-            return refuse(err, name, "header.colormap_entry", 7, "depth",
-                          "a colour map of other than 24- or 32-bit entries");
+            return blvl__fail_source(err, name, "header.colormap_entry", 7, "depth",
+                                     "a colour map of other than 24- or 32-bit entries");
         size_t pal_bytes = (size_t)pal_len * ((pal_bits + 7) / 8);
         if (pos > size || size - pos < pal_bytes)
-            return refuse(err, name, "colormap", pos, "truncated",
-                          "the colour map runs past the end");
+            return blvl__fail_source(err, name, "colormap", pos, "truncated",
+                                     "the colour map runs past the end");
         t.palette = data + pos;
         t.pal_bpp = pal_bits / 8;
         t.pal_len = pal_len;
@@ -91,11 +88,12 @@ blvl_status blvl__q3i_tga(const uint8_t *data, size_t size, const char *name,
         pos += pal_bytes;
     }
     if (pos > size)
-        return refuse(err, name, "id", 18, "truncated", "the image id runs past the end");
+        return blvl__fail_source(err, name, "id", 18, "truncated",
+                                 "the image id runs past the end");
     size_t count = (size_t)width * height;
     uint8_t *out = blvl__alloc(a, count * 4);
     if (!out)
-        return blvl__fail(err, BLVL_E_NOMEM, "nomem: image %s", name);
+        return blvl__nomem(err, "image %s", name);
     /* Decode in stored order into out, then put the rows top to bottom, left to right. */
     size_t done = 0;
     blvl_status st = BLVL_OK;
@@ -104,7 +102,8 @@ blvl_status blvl__q3i_tga(const uint8_t *data, size_t size, const char *name,
         bool repeat = false;
         if (rle) {
             if (pos >= size) {
-                st = refuse(err, name, "pixels", pos, "truncated", "the pixel data ends early");
+                st = blvl__fail_source(err, name, "pixels", pos, "truncated",
+                                       "the pixel data ends early");
                 break;
             }
             uint8_t hd = data[pos++];
@@ -117,13 +116,15 @@ blvl_status blvl__q3i_tga(const uint8_t *data, size_t size, const char *name,
             run = count - done;
         size_t need = repeat ? t.bpp : run * t.bpp;
         if (size - pos < need) {
-            st = refuse(err, name, "pixels", pos, "truncated", "the pixel data ends early");
+            st = blvl__fail_source(err, name, "pixels", pos, "truncated",
+                                   "the pixel data ends early");
             break;
         }
         for (size_t i = 0; i < run; i++) {
             size_t at = repeat ? pos : pos + i * t.bpp;
             if (!pixel(&t, at, out + (done + i) * 4)) {
-                st = refuse(err, name, "pixels", at, "index", "a colour index past the colour map");
+                st = blvl__fail_source(err, name, "pixels", at, "index",
+                                       "a colour index past the colour map");
                 break;
             }
         }

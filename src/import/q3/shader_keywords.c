@@ -13,10 +13,6 @@ static char *arg_str(q3s_parse *p, const q3s_tok *t) {
     return blvl__q3s_arena_str(p->ar, t->p, t->n);
 }
 
-static blvl_status nomem(q3s_parse *p) {
-    return blvl__fail(p->err, BLVL_E_NOMEM, "nomem: shader script");
-}
-
 /* sort: the engine's named values (shaderSort_t) or a number. */
 static bool sort_value(const q3s_tok *t, float *out) {
     static const struct {
@@ -105,7 +101,7 @@ blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
             return blvl__q3s_refuse(p, l->offset, "list", "a shader with over 256 surfaceparms");
         char *s = arg_str(p, a0);
         if (!s)
-            return nomem(p);
+            return blvl__nomem(p->err, "shader script");
         p->params.item[p->params.count++] = s;
         l->used = 1;
         return BLVL_OK;
@@ -170,14 +166,14 @@ blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
         sh->sky_farbox = NULL;
         sh->sky_nearbox = NULL;
         if (!(a0->n == 1 && a0->p[0] == '-') && !(sh->sky_farbox = arg_str(p, a0)))
-            return nomem(p);
+            return blvl__nomem(p->err, "shader script");
         /* The engine reads a cloud height of 0 (or "-") as 512. */
         sh->sky_cloud_height = 512;
         if (l->argc > 1 && blvl__q3s_num(&l->arg[1], &v[0]) && v[0] != 0)
             sh->sky_cloud_height = v[0];
         if (l->argc > 2 && !(l->arg[2].n == 1 && l->arg[2].p[0] == '-') &&
             !(sh->sky_nearbox = arg_str(p, &l->arg[2])))
-            return nomem(p);
+            return blvl__nomem(p->err, "shader script");
         l->used = l->argc < 3 ? l->argc : 3;
         return BLVL_OK;
     }
@@ -209,7 +205,7 @@ blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
             return keep(p, l);
         char *s = arg_str(p, a0);
         if (!s)
-            return nomem(p);
+            return blvl__nomem(p->err, "shader script");
         if (kw->n == 16)
             sh->light_image = s;
         else

@@ -242,7 +242,7 @@ blvl_status blvl__q3s_keep(q3s_parse *p, q3s_list *list, q3s_line *l, const char
         n += 1 + l->arg[i].n;
     char *s = blvl__q3s_arena_alloc(p->ar, n + 1);
     if (!s)
-        return blvl__fail(p->err, BLVL_E_NOMEM, "nomem: shader script");
+        return blvl__nomem(p->err, "shader script");
     size_t k = l->kw.n;
     memcpy(s, l->kw.p, k);
     for (uint32_t i = 0; i < l->argc; i++) {
@@ -256,10 +256,6 @@ blvl_status blvl__q3s_keep(q3s_parse *p, q3s_list *list, q3s_line *l, const char
 }
 
 /* ---- structure -------------------------------------------------------------------------- */
-
-static blvl_status nomem(q3s_parse *p) {
-    return blvl__fail(p->err, BLVL_E_NOMEM, "nomem: shader script");
-}
 
 /* The keyword `kw` and its arguments: the tokens after it on its line, up to a brace. */
 static blvl_status read_line(lex *l, const tok *kw, q3s_line *line) {
@@ -293,7 +289,7 @@ static blvl_status copy_list(q3s_parse *p, const q3s_list *list, const char *con
         return BLVL_OK;
     const char **a = blvl__q3s_arena_alloc(p->ar, list->count * sizeof *a);
     if (!a)
-        return nomem(p);
+        return blvl__nomem(p->err, "shader script");
     memcpy(a, list->item, list->count * sizeof *a);
     *out = a;
     return BLVL_OK;
@@ -354,7 +350,7 @@ static blvl_status parse_shader(lex *l, blvl_q3_shader *sh, size_t name_at) {
     if (stage_count) {
         blvl_q3_stage *a = blvl__q3s_arena_alloc(p->ar, stage_count * sizeof *a);
         if (!a)
-            return nomem(p);
+            return blvl__nomem(p->err, "shader script");
         memcpy(a, stages, stage_count * sizeof *a);
         sh->stages = a;
         sh->stage_count = stage_count;
@@ -373,7 +369,7 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
         return blvl__fail_source(err, script, "text", 0, "size", "a script over 16 MiB");
     q3s_parse *p = blvl__alloc(ar->a, sizeof *p); /* the scratch lists are large */
     if (!p)
-        return blvl__fail(err, BLVL_E_NOMEM, "nomem: shader script");
+        return blvl__nomem(err, "shader script");
     memset(p, 0, sizeof *p);
     p->ar = ar;
     p->script = script;
@@ -418,7 +414,7 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
             size_t nc = cap ? cap * 2 : 64;
             blvl_q3_shader *g = blvl__calloc_n(a, nc, sizeof *g);
             if (!g) {
-                st = nomem(p);
+                st = blvl__nomem(p->err, "shader script");
                 break;
             }
             if (n)
@@ -433,7 +429,7 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
         sh->script = script;
         sh->offset = (uint32_t)t.at;
         if (!(sh->name = blvl__q3s_arena_str(ar, name.p, name.n))) {
-            st = nomem(p);
+            st = blvl__nomem(p->err, "shader script");
             break;
         }
         if ((st = parse_shader(&l, sh, t.at)))
@@ -447,7 +443,7 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
             *out = r;
             *count = (uint32_t)n;
         } else {
-            st = nomem(p);
+            st = blvl__nomem(p->err, "shader script");
         }
     }
     if (list)

@@ -72,19 +72,19 @@ static bool grow(blvl_q3_shaders *s) {
 
 blvl_status blvl_q3_shaders_new(blvl_q3_shaders **out, const blvl_options *opt, blvl_error *err) {
     if (!out)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "argument: no output");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no output");
     *out = NULL;
     blvl_allocator a = {0};
     if (opt)
         a = opt->allocator;
     blvl_q3_shaders *s = blvl__calloc(&a, sizeof *s);
     if (!s)
-        return blvl__fail(err, BLVL_E_NOMEM, "nomem: shader set");
+        return blvl__nomem(err, "shader set");
     s->alloc = a;
     s->ar.a = &s->alloc;
     if (!grow(s)) {
         blvl__dealloc(&a, s, sizeof *s);
-        return blvl__fail(err, BLVL_E_NOMEM, "nomem: shader set");
+        return blvl__nomem(err, "shader set");
     }
     *out = s;
     blvl__ok(err);
@@ -104,21 +104,21 @@ void blvl_q3_shaders_free(blvl_q3_shaders *s) {
 blvl_status blvl_q3_shaders_add(blvl_q3_shaders *s, const char *script_name, const char *text,
                                 size_t size, blvl_error *err) {
     if (!s || !script_name || (!text && size))
-        return blvl__fail(err, BLVL_E_ARGUMENT, "argument: no set, script name or text");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no set, script name or text");
     if (s->scripts >= BLVL_Q3_SHADER_MAX_SCRIPTS)
         return blvl__fail_source(err, script_name, "text", 0, "scripts",
                                  "a set of more than 4096 scripts");
     q3s_mark mark = blvl__q3s_arena_mark(&s->ar);
     char *name = blvl__q3s_arena_str(&s->ar, script_name, strlen(script_name));
     if (!name)
-        return blvl__fail(err, BLVL_E_NOMEM, "nomem: shader set");
+        return blvl__nomem(err, "shader set");
     blvl_q3_shader *list;
     uint32_t n;
     blvl_status st = blvl__q3s_parse(&s->ar, name, text, size, &list, &n, err);
     /* Room for every name first, so the insertion below cannot fail half-way. */
     while (st == BLVL_OK && (s->count + n) * 2 > s->cap)
         if (!grow(s))
-            st = blvl__fail(err, BLVL_E_NOMEM, "nomem: shader set");
+            st = blvl__nomem(err, "shader set");
     if (st) {
         blvl__q3s_arena_rollback(&s->ar, mark);
         return st;
@@ -167,7 +167,7 @@ static blvl_status note_refusal(blvl_q3_shaders *s, const blvl_error *e) {
 
 blvl_status blvl_q3_shaders_load(blvl_q3_shaders *s, const blvl_q3_fs *fs, blvl_error *err) {
     if (!s || !fs)
-        return blvl__fail(err, BLVL_E_ARGUMENT, "argument: no set or no search path");
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no set or no search path");
     char **names = NULL;
     size_t count = 0;
     blvl_status st = blvl_q3_fs_list(fs, "scripts", ".shader", &names, &count, err);

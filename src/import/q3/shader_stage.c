@@ -10,10 +10,6 @@ static blvl_status keep(q3s_parse *p, q3s_line *l) {
     return blvl__q3s_keep(p, &p->stage_unknown, l, "a stage with more than 256 unknown keywords");
 }
 
-static blvl_status nomem(q3s_parse *p) {
-    return blvl__fail(p->err, BLVL_E_NOMEM, "nomem: shader script");
-}
-
 static uint8_t blend_factor(const q3s_tok *t) {
     static const char *const names[] = {"GL_ONE",
                                         "GL_ZERO",
@@ -189,7 +185,7 @@ blvl_status blvl__q3s_stage(q3s_parse *p, blvl_q3_stage *st, q3s_line *l) {
             st->map_kind = BLVL_Q3_MAP_WHITE;
         } else {
             if (!(st->map = blvl__q3s_arena_str(p->ar, a0->p, a0->n)))
-                return nomem(p);
+                return blvl__nomem(p->err, "shader script");
             st->map_kind = BLVL_Q3_MAP_IMAGE;
             st->clamp = clamp;
         }
@@ -205,7 +201,7 @@ blvl_status blvl__q3s_stage(q3s_parse *p, blvl_q3_stage *st, q3s_line *l) {
             l->argc - 1 < BLVL_Q3_SHADER_MAX_FRAMES ? l->argc - 1 : BLVL_Q3_SHADER_MAX_FRAMES;
         for (uint32_t i = 0; i < n; i++)
             if (!(st->frames[i] = blvl__q3s_arena_str(p->ar, l->arg[1 + i].p, l->arg[1 + i].n)))
-                return nomem(p);
+                return blvl__nomem(p->err, "shader script");
         st->frame_count = n;
         st->fps = fps;
         st->map_kind = BLVL_Q3_MAP_ANIM;

@@ -14,10 +14,6 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-blvl_status blvl__rb_nomem(rb *c) {
-    return blvl__fail(c->err, BLVL_E_NOMEM, "the allocator refused the bake's scratch memory");
-}
-
 bool blvl__rb_drawn(uint32_t ref) {
     return ref != BLVL_RIOT_HOLE && ref != BLVL_RIOT_INVISIBLE;
 }
@@ -63,7 +59,7 @@ static blvl_status table_grow(rb *c) {
     if (!c->mat_keys || !c->mat_vals) {
         table_free(c);
         *c = old;
-        return blvl__rb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     }
     for (uint32_t i = 0; i < old.mat_cap; i++)
         if (old.mat_keys[i]) {
@@ -90,7 +86,7 @@ static blvl_status note_ref(rb *c, uint32_t ref, bool two_sided, uint8_t **flags
             size_t ncap = *cap ? *cap * 2 : 256;
             uint8_t *nf = blvl__calloc_n(c->al, ncap, 1);
             if (!nf)
-                return blvl__rb_nomem(c);
+                return blvl__nomem(c->err, "the bake's scratch memory");
             if (*flags) {
                 memcpy(nf, *flags, *cap);
                 blvl__dealloc(c->al, *flags, *cap);
@@ -145,7 +141,7 @@ static blvl_status materials(rb *c) {
     if (st == BLVL_OK && c->mat_count) {
         refs = blvl__calloc_n(c->al, c->mat_count, sizeof *refs);
         if (!refs)
-            st = blvl__rb_nomem(c);
+            st = blvl__nomem(c->err, "the bake's scratch memory");
         for (uint32_t i = 0; refs && i < c->mat_cap; i++)
             if (c->mat_keys[i])
                 refs[c->mat_vals[i]] = c->mat_keys[i] - 1;
@@ -160,7 +156,7 @@ static blvl_status materials(rb *c) {
             blvl__rb_text_escaped(&escaped, path);
         blvl__rb_text_add(&src, "0x%08x", (unsigned)refs[i]);
         if (name.bad || escaped.bad || src.bad) {
-            st = blvl__rb_nomem(c);
+            st = blvl__nomem(c->err, "the bake's scratch memory");
             break;
         }
         blvl_bake_material m;
@@ -272,7 +268,7 @@ static blvl_status bake(rb *c) {
     rb_text name = {.al = c->al};
     blvl__rb_text_escaped(&name, lv->name.text);
     if (name.bad)
-        return blvl__rb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     blvl_bake_meta meta = {0};
     meta.name = lv->name.text ? blvl__rb_text_str(&name) : NULL;
     meta.engine = blvl_Engine_Riot;
@@ -314,7 +310,7 @@ blvl_status blvl_riot_bake(const blvl_riot_level *level, blvl_bake *b, blvl_erro
     c.al = opt ? &opt->allocator : NULL;
     size_t nl = level->layer_count ? level->layer_count : 1;
     c.layer_entity = blvl__calloc_n(c.al, nl, sizeof *c.layer_entity);
-    blvl_status st = c.layer_entity ? bake(&c) : blvl__rb_nomem(&c);
+    blvl_status st = c.layer_entity ? bake(&c) : blvl__nomem(c.err, "the bake's scratch memory");
     if (st == BLVL_OK)
         blvl__ok(err);
     if (c.layer_entity)

@@ -123,7 +123,7 @@ blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t
                           layer, row * ((size_t)g->h + 1));
     prism_grid *pg = blvl__bake_arena(c->b, sizeof *pg);
     if (!pg)
-        return blvl__rb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     *pg = (prism_grid){g->pos, thickness(L->type)};
     uint32_t maker;
     blvl_status st = blvl__bake_prism_maker(c->b, make_prism, pg, &maker, c->err);
@@ -136,7 +136,7 @@ blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t
             blvl__dealloc(c->al, info, cells * sizeof *info);
         if (used)
             blvl__dealloc(c->al, used, cells);
-        return blvl__rb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     }
     for (size_t k = 0; k < cells; k++) {
         size_t r = k / g->w, col = k % g->w, a = r * row + col;

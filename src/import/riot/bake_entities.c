@@ -7,6 +7,7 @@
 
 #include "bake_internal.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 #define MAX_PAIRS 24 /* the most fixed pairs one entity gets (objects), before param.N */
 
@@ -30,7 +31,7 @@ static blvl_status emit(ents *e, const char *classname, const blvl_bake_pair *ex
                         uint32_t extra_count, uint32_t *index) {
     for (uint32_t k = 0; k < e->n; k++) {
         if (e->v[k].bad)
-            return blvl__rb_nomem(e->c);
+            return blvl__nomem(e->c->err, "the bake's scratch memory");
         e->p[k].value = blvl__rb_text_str(&e->v[k]);
     }
     blvl_status st;
@@ -42,7 +43,7 @@ static blvl_status emit(ents *e, const char *classname, const blvl_bake_pair *ex
         size_t total = (size_t)e->n + extra_count;
         blvl_bake_pair *all = blvl__calloc_n(e->c->al, total, sizeof *all);
         if (!all)
-            return blvl__rb_nomem(e->c);
+            return blvl__nomem(e->c->err, "the bake's scratch memory");
         memcpy(all, e->p, e->n * sizeof *all);
         memcpy(all + e->n, extra, extra_count * sizeof *all);
         st = blvl_bake_add_entity(e->c->b, classname, all, (uint32_t)total, index ? index : &idx,
@@ -185,7 +186,7 @@ static blvl_status objects(ents *e) {
             extra = blvl__calloc_n(e->c->al, o->param_count, sizeof *extra);
             koff = blvl__calloc_n(e->c->al, 2 * (size_t)o->param_count, sizeof *koff);
             if (!extra || !koff)
-                st = blvl__rb_nomem(e->c);
+                st = blvl__nomem(e->c->err, "the bake's scratch memory");
         }
         blvl__rb_text_reset(&defs);
         for (uint32_t k = 0; k < o->param_count && st == BLVL_OK; k++) {
@@ -198,7 +199,7 @@ static blvl_status objects(ents *e) {
             blvl__rb_text_add(&defs, "%c", 0);
         }
         if (st == BLVL_OK && defs.bad)
-            st = blvl__rb_nomem(e->c);
+            st = blvl__nomem(e->c->err, "the bake's scratch memory");
         for (uint32_t k = 0; k < o->param_count && st == BLVL_OK; k++)
             extra[k] = (blvl_bake_pair){defs.p + koff[2 * k], defs.p + koff[2 * k + 1]};
         if (st == BLVL_OK)

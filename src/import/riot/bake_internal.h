@@ -48,7 +48,6 @@ typedef struct rb {
 } rb;
 
 /* bake.c */
-blvl_status blvl__rb_nomem(rb *c);
 /* The material of a drawn texture reference (BLVL_BAKE_NONE for a hole or invisible one). */
 uint32_t blvl__rb_material(const rb *c, uint32_t ref);
 bool blvl__rb_drawn(uint32_t ref);

@@ -9,6 +9,7 @@
 #include "bake_internal.h"
 #include "blvl/sections/bsym.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 static size_t grid_n(const rb_grid *g) {
     return ((size_t)g->w + 1) * ((size_t)g->h + 1);
@@ -40,7 +41,7 @@ blvl_status blvl__rb_grid_make(rb *c, uint32_t layer, rb_grid *g) {
     g->normal = blvl__bake_arena(c->b, n * sizeof *g->normal);
     g->color = blvl__bake_arena(c->b, n * sizeof *g->color);
     if (!g->hraw || !g->pos || !g->normal || !g->color)
-        return blvl__rb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     for (size_t i = 0; i < n; i++) {
         size_t r = i / row, col = i % row;
         g->hraw[i] = 2 * ((int32_t)L->vertices[i].raw_height - 0x8000);
@@ -222,7 +223,7 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
     if (!c->runs) {
         c->runs = blvl__alloc(c->al, nm * sizeof *c->runs);
         if (!c->runs)
-            return blvl__rb_nomem(c);
+            return blvl__nomem(c->err, "the bake's scratch memory");
         for (size_t m = 0; m < nm; m++)
             c->runs[m] = EMPTY_RUN;
     }
@@ -236,7 +237,7 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
     uint32_t *vg = blvl__bake_arena(c->b, (size_t)tot[0] * sizeof *vg);
     uint16_t(*vuv)[2] = blvl__bake_arena(c->b, (size_t)tot[0] * sizeof *vuv);
     if (tot[0] && (!vg || !vuv))
-        return blvl__rb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     blvl_status st = blvl__bake_surface_room(c->b, 0, tot[1], &no_vertices, &idx, c->err);
     if (st == BLVL_OK)
         st = blvl__bake_tri_source_room(c->b, tot[2], &ts, c->err);
@@ -293,7 +294,7 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
     for (uint32_t m = head; m != UINT32_MAX && st == BLVL_OK; m = mr[m].next) {
         rb_made *mk = blvl__bake_arena(c->b, sizeof *mk);
         if (!mk)
-            return blvl__rb_nomem(c);
+            return blvl__nomem(c->err, "the bake's scratch memory");
         *mk = (rb_made){g->pos, g->normal, (const uint8_t(*)[4])g->color, vg + mr[m].v0,
                         (const uint16_t(*)[2])(vuv + mr[m].v0)};
         blvl_bake_surface sf;

@@ -101,13 +101,13 @@ blvl_status blvl__rt_str(rt_cur *c, const char *leaf, blvl_riot_str *s) {
     const uint8_t *b = c->base + c->pos;
     s->text = blvl__alloc(c->a, (size_t)n + 1);
     if (!s->text)
-        return blvl__fail(c->err, BLVL_E_NOMEM, "a %u-byte string", n);
+        return blvl__nomem(c->err, "a %u-byte string", n);
     if (n) {
         s->bytes = blvl__alloc(c->a, n);
         if (!s->bytes) {
             blvl__dealloc(c->a, s->text, (size_t)n + 1);
             s->text = NULL;
-            return blvl__fail(c->err, BLVL_E_NOMEM, "a %u-byte string", n);
+            return blvl__nomem(c->err, "a %u-byte string", n);
         }
         memcpy(s->bytes, b, n);
     }
@@ -134,8 +134,7 @@ blvl_status blvl__rt_array(rt_cur *c, const char *leaf, uint64_t at, uint64_t n,
     if (n) {
         *arr = blvl__calloc_n(c->a, (size_t)n, elem);
         if (!*arr)
-            return blvl__fail(c->err, BLVL_E_NOMEM, "%llu records of %zu bytes",
-                              (unsigned long long)n, elem);
+            return blvl__nomem(c->err, "%llu records of %zu bytes", (unsigned long long)n, elem);
     }
     return BLVL_OK;
 }

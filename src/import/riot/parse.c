@@ -12,7 +12,7 @@ static blvl_status copy_srsc(const blvl_riot_srsc *c, const blvl_allocator *a, b
                              blvl_error *err) {
     blvl_riot_srsc *d = blvl__calloc(a, sizeof *d);
     if (!d)
-        return blvl__fail(err, BLVL_E_NOMEM, "the container");
+        return blvl__nomem(err, "the container");
     *out = d;
     d->version = c->version;
     d->dir_offset = c->dir_offset;
@@ -20,7 +20,7 @@ static blvl_status copy_srsc(const blvl_riot_srsc *c, const blvl_allocator *a, b
     if (nrec) {
         d->records = blvl__calloc_n(a, nrec, sizeof *d->records);
         if (!d->records)
-            return blvl__fail(err, BLVL_E_NOMEM, "%u records", nrec);
+            return blvl__nomem(err, "%u records", nrec);
         d->record_count = (uint16_t)nrec;
     }
     for (uint32_t i = 0; i < nrec; i++) {
@@ -29,7 +29,7 @@ static blvl_status copy_srsc(const blvl_riot_srsc *c, const blvl_allocator *a, b
         if (c->records[i].size) {
             d->records[i].bytes = blvl__alloc(a, c->records[i].size);
             if (!d->records[i].bytes)
-                return blvl__fail(err, BLVL_E_NOMEM, "a %u-byte record", c->records[i].size);
+                return blvl__nomem(err, "a %u-byte record", c->records[i].size);
             if (c->records[i].bytes)
                 memcpy(d->records[i].bytes, c->records[i].bytes, c->records[i].size);
             else
@@ -39,7 +39,7 @@ static blvl_status copy_srsc(const blvl_riot_srsc *c, const blvl_allocator *a, b
     if (nfill) {
         d->fills = blvl__calloc_n(a, nfill, sizeof *d->fills);
         if (!d->fills)
-            return blvl__fail(err, BLVL_E_NOMEM, "%u fills", nfill);
+            return blvl__nomem(err, "%u fills", nfill);
         d->fill_count = nfill;
     }
     for (uint32_t i = 0; i < nfill; i++) {
@@ -48,7 +48,7 @@ static blvl_status copy_srsc(const blvl_riot_srsc *c, const blvl_allocator *a, b
         if (c->fills[i].size) {
             d->fills[i].bytes = blvl__alloc(a, c->fills[i].size);
             if (!d->fills[i].bytes)
-                return blvl__fail(err, BLVL_E_NOMEM, "a %u-byte fill", c->fills[i].size);
+                return blvl__nomem(err, "a %u-byte fill", c->fills[i].size);
             if (c->fills[i].bytes)
                 memcpy(d->fills[i].bytes, c->fills[i].bytes, c->fills[i].size);
             else
@@ -107,7 +107,7 @@ static blvl_status parse_owned(blvl_riot_srsc *owned, const blvl_options *opt,
     blvl_riot_level *level = blvl__calloc(a, sizeof *level);
     if (!level) {
         blvl_riot_srsc_free(owned, opt);
-        return blvl__fail(err, BLVL_E_NOMEM, "the level");
+        return blvl__nomem(err, "the level");
     }
     level->srsc = owned;
     blvl_status st = records(owned, a, level, err);

@@ -121,7 +121,7 @@ static blvl_status inflate_block(rt_cur *c, const blvl_riot_layer *l, uint32_t s
                              in[0], in[1]);
     int ret = inflateInit(&z);
     if (ret == Z_MEM_ERROR)
-        return blvl__fail(c->err, BLVL_E_NOMEM, "a zlib stream");
+        return blvl__nomem(c->err, "a zlib stream");
     if (ret != Z_OK)
         return blvl__fail(c->err, BLVL_E_ARGUMENT, "inflateInit: %d", ret);
     z.next_in = (Bytef *)(uintptr_t)in; /* zlib's next_in is not const; it only reads */
@@ -154,7 +154,7 @@ static blvl_status inflate_block(rt_cur *c, const blvl_riot_layer *l, uint32_t s
                                "the zlib stream ends after %llu of the block's %u bytes",
                                (unsigned long long)used, size);
     } else if (ret == Z_MEM_ERROR) {
-        st = blvl__fail(c->err, BLVL_E_NOMEM, "inflating a layer");
+        st = blvl__nomem(c->err, "inflating a layer");
     } else if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT) {
         st = blvl__rt_fail(c, "data", at, "zlib", "not a valid zlib stream (%s, after %llu bytes)",
                            z.msg ? z.msg : "a preset dictionary", (unsigned long long)used);
@@ -190,8 +190,7 @@ static blvl_status block(rt_cur *c, blvl_riot_layer *l, scratch *k) {
         blvl__dealloc(c->a, k->p, k->cap);
         k->cap = 0;
         if (!(k->p = blvl__alloc(c->a, (size_t)want)))
-            return blvl__fail(c->err, BLVL_E_NOMEM, "%llu bytes of layer data",
-                              (unsigned long long)want);
+            return blvl__nomem(c->err, "%llu bytes of layer data", (unsigned long long)want);
         k->cap = (size_t)want;
     }
     uint8_t *buf = k->p;
@@ -202,8 +201,7 @@ static blvl_status block(rt_cur *c, blvl_riot_layer *l, scratch *k) {
         l->vertices = blvl__alloc(c->a, (size_t)nv * sizeof *l->vertices);
         l->cells = nc ? blvl__alloc(c->a, (size_t)nc * sizeof *l->cells) : NULL;
         if (!l->compressed || !l->vertices || (nc && !l->cells))
-            st = blvl__fail(c->err, BLVL_E_NOMEM, "%llu bytes of layer data",
-                            (unsigned long long)want);
+            st = blvl__nomem(c->err, "%llu bytes of layer data", (unsigned long long)want);
         l->compressed_size = size;
     }
     if (!st) {

@@ -164,7 +164,7 @@ static blvl_status copy_out(const uint8_t *b, size_t size, const item *items, ui
     if (count) {
         c->records = blvl__calloc_n(a, count, sizeof *c->records);
         if (!c->records)
-            return blvl__fail(err, BLVL_E_NOMEM, "%u records", count);
+            return blvl__nomem(err, "%u records", count);
         c->record_count = count;
     }
     for (uint32_t i = 0; i < count; i++) {
@@ -175,7 +175,7 @@ static blvl_status copy_out(const uint8_t *b, size_t size, const item *items, ui
         if (r->size) {
             r->bytes = blvl__alloc(a, r->size);
             if (!r->bytes)
-                return blvl__fail(err, BLVL_E_NOMEM, "a %u-byte record", r->size);
+                return blvl__nomem(err, "a %u-byte record", r->size);
             memcpy(r->bytes, b + r->offset, r->size);
         }
     }
@@ -183,7 +183,7 @@ static blvl_status copy_out(const uint8_t *b, size_t size, const item *items, ui
     if (fc) {
         c->fills = blvl__calloc_n(a, fc, sizeof *c->fills);
         if (!c->fills)
-            return blvl__fail(err, BLVL_E_NOMEM, "%u fills", fc);
+            return blvl__nomem(err, "%u fills", fc);
         c->fill_count = fc;
         gaps(items, n, size, c->fills);
     }
@@ -191,7 +191,7 @@ static blvl_status copy_out(const uint8_t *b, size_t size, const item *items, ui
         struct blvl_riot_fill *f = &c->fills[i];
         f->bytes = blvl__alloc(a, f->size);
         if (!f->bytes)
-            return blvl__fail(err, BLVL_E_NOMEM, "a %u-byte fill", f->size);
+            return blvl__nomem(err, "a %u-byte fill", f->size);
         memcpy(f->bytes, b + f->offset, f->size);
     }
     return BLVL_OK;
@@ -222,7 +222,7 @@ blvl_status blvl_riot_srsc_read(const void *data, size_t size, const blvl_option
     /* count + 1 items: bounded by the u16 count, and the directory is in the file */
     item *items = blvl__alloc(a, ((size_t)count + 1) * sizeof *items);
     if (!items)
-        return blvl__fail(err, BLVL_E_NOMEM, "%u directory entries", count);
+        return blvl__nomem(err, "%u directory entries", count);
     st = entries(b, size, items, err);
     if (!st)
         st = overlaps(b, items, (uint32_t)count + 1, err);
@@ -230,7 +230,7 @@ blvl_status blvl_riot_srsc_read(const void *data, size_t size, const blvl_option
     if (!st) {
         c = blvl__calloc(a, sizeof *c);
         if (!c)
-            st = blvl__fail(err, BLVL_E_NOMEM, "the container");
+            st = blvl__nomem(err, "the container");
         else
             st = copy_out(b, size, items, (uint32_t)count + 1, a, c, err);
     }

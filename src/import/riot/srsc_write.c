@@ -45,7 +45,7 @@ blvl_status blvl_riot_srsc_write(const blvl_riot_srsc *c, const blvl_options *op
     size_t n = (size_t)nrec + nfill + 1;
     slot *s = blvl__alloc(a, n * sizeof *s);
     if (!s)
-        return blvl__fail(err, BLVL_E_NOMEM, "%zu layout slots", n);
+        return blvl__nomem(err, "%zu layout slots", n);
     uint64_t total = RT_HEADER_SIZE;
     size_t k = 0;
     for (uint32_t i = 0; i < nrec; i++, k++) {
@@ -68,7 +68,7 @@ blvl_status blvl_riot_srsc_write(const blvl_riot_srsc *c, const blvl_options *op
     uint8_t *buf = blvl__alloc_sized(a, (size_t)total);
     if (!buf) {
         blvl__dealloc(a, s, n * sizeof *s);
-        return blvl__fail(err, BLVL_E_NOMEM, "%llu bytes", (unsigned long long)total);
+        return blvl__nomem(err, "%llu bytes", (unsigned long long)total);
     }
     /* first pass: where each body and the directory go */
     uint64_t pos = RT_HEADER_SIZE, dir = 0;

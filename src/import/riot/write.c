@@ -61,7 +61,7 @@ static blvl_status deflate_layer(const blvl_riot_layer *y, const blvl_allocator 
                           y->height);
     uint8_t *in = blvl__alloc(a, (size_t)raw);
     if (!in)
-        return blvl__fail(err, BLVL_E_NOMEM, "%llu bytes of layer data", (unsigned long long)raw);
+        return blvl__nomem(err, "%llu bytes of layer data", (unsigned long long)raw);
     raw_layer(y, in);
     z_stream z;
     memset(&z, 0, sizeof z);
@@ -69,12 +69,12 @@ static blvl_status deflate_layer(const blvl_riot_layer *y, const blvl_allocator 
     blvl_status st = BLVL_OK;
     if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK) {
         blvl__dealloc(a, in, (size_t)raw);
-        return blvl__fail(err, BLVL_E_NOMEM, "a zlib stream");
+        return blvl__nomem(err, "a zlib stream");
     }
     uLong bound = deflateBound(&z, (uLong)raw);
     uint8_t *buf = blvl__alloc_sized(a, bound);
     if (!buf)
-        st = blvl__fail(err, BLVL_E_NOMEM, "%lu bytes of zlib output", (unsigned long)bound);
+        st = blvl__nomem(err, "%lu bytes of zlib output", (unsigned long)bound);
     if (!st) {
         z.next_in = in;
         z.avail_in = (uInt)raw;
@@ -83,8 +83,9 @@ static blvl_status deflate_layer(const blvl_riot_layer *y, const blvl_allocator 
         int ret = deflate(&z, Z_FINISH);
         if (ret != Z_STREAM_END) {
             blvl__free_sized(a, buf);
-            st = blvl__fail(err, ret == Z_MEM_ERROR ? BLVL_E_NOMEM : BLVL_E_ARGUMENT,
-                            "deflating a layer: %d", ret);
+            st = ret == Z_MEM_ERROR
+                     ? blvl__nomem(err, "deflating a layer")
+                     : blvl__fail(err, BLVL_E_ARGUMENT, "deflating a layer: %d", ret);
         } else {
             *out = buf;
             *out_size = (uint32_t)z.total_out;
@@ -126,7 +127,7 @@ static blvl_status encode(const blvl_riot_level *l, const blvl_allocator *a, wor
         w->d.size = blvl__calloc_n(a, n, sizeof *w->d.size);
         w->layers = n;
         if (!w->d.bytes || !w->d.size)
-            return blvl__fail(err, BLVL_E_NOMEM, "%u layers", n);
+            return blvl__nomem(err, "%u layers", n);
     }
     for (uint32_t i = 0; i < n; i++)
         if (!l->layers[i].compressed) {
@@ -144,7 +145,7 @@ static blvl_status encode(const blvl_riot_level *l, const blvl_allocator *a, wor
                               (unsigned long long)s);
         w->bodies[k] = blvl__alloc(a, (size_t)s);
         if (!w->bodies[k])
-            return blvl__fail(err, BLVL_E_NOMEM, "a %llu-byte record", (unsigned long long)s);
+            return blvl__nomem(err, "a %llu-byte record", (unsigned long long)s);
         w->sizes[k] = s;
         blvl__rt_encode_record(l, known[k], &w->d, w->bodies[k]);
     }
@@ -159,7 +160,7 @@ static blvl_status container(const blvl_riot_level *l, const blvl_allocator *a, 
     uint32_t n = old && old->records ? old->record_count : 0;
     w->c.records = blvl__calloc_n(a, (size_t)n + 4, sizeof *w->c.records);
     if (!w->c.records)
-        return blvl__fail(err, BLVL_E_NOMEM, "%u records", n + 4);
+        return blvl__nomem(err, "%u records", n + 4);
     w->capacity = n + 4;
     w->c.version = old ? old->version : 0x0100;
     w->c.dir_offset = old ? old->dir_offset : 0;

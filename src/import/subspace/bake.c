@@ -35,7 +35,7 @@ static blvl_status meta(ssb *c, const char *fallback) {
     if ((name && !(n = blvl__ssb_text(c->al, name))) ||
         (author && !(a = blvl__ssb_text(c->al, author)))) {
         blvl__free_sized(c->al, n);
-        return blvl__ssb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     }
     blvl_bake_meta m = {.name = n, .author = a, .engine = blvl_Engine_Subspace};
     blvl_status st = blvl_bake_set_meta(c->b, &m, c->err);
@@ -81,7 +81,7 @@ static blvl_status attributes(ssb *c) {
     size_t n = e->attr_count;
     blvl_bake_pair *p = blvl__calloc_n(c->al, n, sizeof *p);
     if (!p)
-        return blvl__ssb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     bool ok = true;
     for (size_t i = 0; i < n && ok; i++) {
         const blvl_subspace_attr *a = &e->attrs[i];
@@ -91,7 +91,7 @@ static blvl_status attributes(ssb *c) {
     }
     blvl_status st =
         ok ? blvl_bake_add_entity(c->b, "subspace_attributes", p, (uint32_t)n, NULL, c->err)
-           : blvl__ssb_nomem(c);
+           : blvl__nomem(c->err, "the bake's scratch memory");
     for (size_t i = 0; i < n; i++) {
         blvl__free_sized(c->al, (char *)p[i].key);
         blvl__free_sized(c->al, (char *)p[i].value);
@@ -104,7 +104,7 @@ static blvl_status attributes(ssb *c) {
 static blvl_status region_mask(ssb *c, const blvl_subspace_region *r, uint32_t *cells) {
     uint8_t *bits = blvl__alloc(c->al, BLVL_SUBSPACE_BITMAP_BYTES);
     if (!bits)
-        return blvl__ssb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     blvl_status st = blvl_subspace_region_tiles(r, bits, c->err);
     *cells = 0;
     for (size_t i = 0; st == BLVL_OK && i < (size_t)G * G; i++) {
@@ -137,7 +137,7 @@ static blvl_status regions(ssb *c) {
         if (!name ||
             (r->has_autowarp && r->warp_arena && !(arena = blvl__ssb_text(c->al, r->warp_arena)))) {
             blvl__free_sized(c->al, name);
-            return blvl__ssb_nomem(c);
+            return blvl__nomem(c->err, "the bake's scratch memory");
         }
         char index[16], count[16], warp[32];
         snprintf(index, sizeof index, "%u", i);
@@ -250,7 +250,7 @@ static blvl_status sites(ssb *c) {
         st = region_mask(c, &e->regions[i], &cells);
         char *name = st == BLVL_OK ? region_name(c, i) : NULL;
         if (st == BLVL_OK && !name)
-            st = blvl__ssb_nomem(c);
+            st = blvl__nomem(c->err, "the bake's scratch memory");
         if (st == BLVL_OK)
             st = rect_sites(c, name, e->regions[i].base ? blvl_SiteKind_Flag : blvl_SiteKind_Other);
         blvl__free_sized(c->al, name);
@@ -268,7 +268,8 @@ blvl_status blvl_subspace_bake(const blvl_subspace *map, const char *name, blvl_
     c.grid = blvl__alloc(c.al, cells);
     c.mask = blvl__alloc(c.al, cells);
     c.scratch = blvl__alloc(c.al, cells);
-    blvl_status st = c.grid && c.mask && c.scratch ? BLVL_OK : blvl__ssb_nomem(&c);
+    blvl_status st =
+        c.grid && c.mask && c.scratch ? BLVL_OK : blvl__nomem(c.err, "the bake's scratch memory");
     if (st == BLVL_OK) {
         blvl_subspace_grid(map, c.grid);
         st = meta(&c, name);

@@ -86,7 +86,7 @@ blvl_status blvl__ssb_atlas(ssb *c) {
     size_t size = (size_t)W * H * 4;
     uint8_t *rgba = blvl__calloc(c->al, size);
     if (!rgba)
-        return blvl__ssb_nomem(c);
+        return blvl__nomem(c->err, "the bake's scratch memory");
     const blvl_subspace_bmp *bmp = c->map->bmp;
     bool own = bmp && bmp->pixels && bmp->width > 0 && bmp->height != 0;
     if (own) {

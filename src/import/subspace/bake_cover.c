@@ -55,7 +55,7 @@ blvl_status blvl__ssb_cover(const uint8_t *mask, uint8_t *cov, const blvl_alloca
     /* every rectangle covers at least one new cell */
     ssb_rect *r = blvl__calloc_n(al, cells, sizeof *r);
     if (!r)
-        return blvl__fail(err, BLVL_E_NOMEM, "the allocator refused the bake's scratch memory");
+        return blvl__nomem(err, "the cover's rectangles");
     memset(cov, 0, (size_t)G * G);
     uint32_t n = 0;
     for (uint32_t y = 0; y < G; y++) {

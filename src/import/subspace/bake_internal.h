@@ -63,7 +63,6 @@ typedef struct ssb {
     uint32_t door[8];                 /* per door id 162..169 present; BLVL_BAKE_NONE */
 } ssb;
 
-blvl_status blvl__ssb_nomem(ssb *c);
 /* `s` as UTF-8: kept when it is UTF-8, else each byte read as ISO-8859-1. Allocated with the
  * bake's allocator (blvl__free_sized). NULL when out of memory. */
 char *blvl__ssb_text(const blvl_allocator *al, const char *s);

@@ -65,10 +65,6 @@ uint32_t blvl__ssb_footprint(uint32_t tile) {
     return tile == 217 ? 2 : tile == 219 ? 6 : tile == 220 ? 5 : 1;
 }
 
-blvl_status blvl__ssb_nomem(ssb *c) {
-    return blvl__fail(c->err, BLVL_E_NOMEM, "the allocator refused the bake's scratch memory");
-}
-
 blvl_Vec3 blvl__ssb_lo(uint32_t x, uint32_t y) {
     return (blvl_Vec3){16.0f * (float)x, 0.0f, 16.0f * (float)y};
 }

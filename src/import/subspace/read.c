@@ -20,7 +20,7 @@ static blvl_status records(const uint8_t *b, size_t size, const blvl_allocator *
     m->tail_size = (uint8_t)(left & 3u);
     memcpy(m->tail, b + size - m->tail_size, m->tail_size);
     if (m->record_count && !(m->records = blvl__alloc(a, (size_t)m->record_count * 4u)))
-        return blvl__fail(err, BLVL_E_NOMEM, "%u tile records", m->record_count);
+        return blvl__nomem(err, "%u tile records", m->record_count);
     const uint8_t *p = b + m->tiles_offset;
     for (uint32_t i = 0; i < m->record_count; i++) {
         uint32_t r = blvl_le32(p + 4u * i);
@@ -45,7 +45,7 @@ blvl_status blvl_subspace_read(const void *data, size_t size, const blvl_options
     const uint8_t *b = data;
     blvl_subspace *m = blvl__calloc(a, sizeof *m);
     if (!m)
-        return blvl__fail(err, BLVL_E_NOMEM, "the map");
+        return blvl__nomem(err, "the map");
     blvl_status st = BLVL_OK;
     if (size >= 2 && memcmp(b, "BM", 2) == 0) {
         uint64_t elvl_at, tiles_at;
@@ -59,7 +59,7 @@ blvl_status blvl_subspace_read(const void *data, size_t size, const blvl_options
             m->gap_size = (uint32_t)(tiles_at - end);
             if (m->gap_size) {
                 if (!(m->gap = blvl__alloc(a, m->gap_size))) {
-                    st = blvl__fail(err, BLVL_E_NOMEM, "the bytes before the tile records");
+                    st = blvl__nomem(err, "the bytes before the tile records");
                     goto fail;
                 }
                 memcpy(m->gap, b + end, m->gap_size);

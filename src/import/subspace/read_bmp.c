@@ -10,10 +10,6 @@
 #define W BLVL_SUBSPACE_TILESET_W
 #define H BLVL_SUBSPACE_TILESET_H
 
-static blvl_status nomem(blvl_error *err, const char *what) {
-    return blvl__fail(err, BLVL_E_NOMEM, "the BMP's %s", what);
-}
-
 /* Uncompressed rows: 4-byte aligned, bottom-up unless the height is negative. */
 static blvl_status raw(const blvl_subspace_bmp *m, uint8_t *px, blvl_error *err) {
     uint32_t stride = (W + 3u) & ~3u;
@@ -185,7 +181,7 @@ blvl_status blvl__ss_read_bmp(const uint8_t *b, size_t size, const blvl_allocato
                               blvl_error *err) {
     blvl_subspace_bmp *m = blvl__calloc(a, sizeof *m);
     if (!m)
-        return nomem(err, "header");
+        return blvl__nomem(err, "the BMP's %s", "header");
     blvl_status st = headers(b, size, m, err);
     if (st != BLVL_OK) {
         blvl__ss_free_bmp(a, m);
@@ -199,7 +195,7 @@ blvl_status blvl__ss_read_bmp(const uint8_t *b, size_t size, const blvl_allocato
         (m->data_size && !(m->data = copy(a, b + m->data_offset, m->data_size))) ||
         !(m->pixels = blvl__calloc(a, (size_t)W * H))) {
         blvl__ss_free_bmp(a, m);
-        return nomem(err, "arrays");
+        return blvl__nomem(err, "the BMP's %s", "arrays");
     }
     st = m->compression == 1 ? rle8(m, m->pixels, err) : raw(m, m->pixels, err);
     if (st != BLVL_OK) {

@@ -24,10 +24,6 @@ void blvl__ss_tag_text(const uint8_t *t, char out[17]) {
     *o = 0;
 }
 
-static blvl_status nomem(blvl_error *err) {
-    return blvl__fail(err, BLVL_E_NOMEM, "the eLVL's arrays");
-}
-
 /* Counts the chunks framed in [pos, end), refusing a cut header or a size past `end`. `part`
  * and the rule prefix differ between the section ("eLVL") and a REGN's sub-chunks. */
 static blvl_status frame(const uint8_t *b, uint64_t pos, uint64_t end, const char *part,
@@ -65,7 +61,7 @@ static blvl_status chunks(const uint8_t *b, uint64_t pos, uint64_t end, const bl
         pos += SS_CHUNK_HEADER;
         if (c[i].size) {
             if (!(c[i].bytes = blvl__alloc(a, c[i].size)))
-                return nomem(err);
+                return blvl__nomem(err, "the eLVL's arrays");
             memcpy(c[i].bytes, b + pos, c[i].size);
         }
         pos += c[i].size;
@@ -97,9 +93,9 @@ static blvl_status attr(const blvl_allocator *a, const blvl_subspace_chunk *c, u
     uint32_t klen = eq ? (uint32_t)(eq - p) : c->size;
     out->chunk = index;
     if (!(out->key = text(a, p, klen)))
-        return nomem(err);
+        return blvl__nomem(err, "the eLVL's arrays");
     if (eq && !(out->value = text(a, eq + 1, c->size - klen - 1)))
-        return nomem(err);
+        return blvl__nomem(err, "the eLVL's arrays");
     return BLVL_OK;
 }
 
@@ -119,7 +115,7 @@ static blvl_status region(const uint8_t *b, const blvl_allocator *a, const blvl_
     if (st != BLVL_OK)
         return st;
     if (n && !(r->subs = blvl__calloc_n(a, n, sizeof *r->subs)))
-        return nomem(err);
+        return blvl__nomem(err, "the eLVL's arrays");
     r->sub_count = n;
     if ((st = chunks(b, at, end, a, r->subs, n, err)) != BLVL_OK)
         return st;
@@ -138,7 +134,7 @@ static blvl_status region(const uint8_t *b, const blvl_allocator *a, const blvl_
         if (is(s, "rNAM")) {
             named = true;
             if (!(r->name = text(a, s->bytes ? s->bytes : (const uint8_t *)"", s->size)))
-                return nomem(err);
+                return blvl__nomem(err, "the eLVL's arrays");
         } else if (is(s, "rTIL")) {
             r->tiles_sub = i;
             if ((st = blvl__ss_rtil(s->bytes, s->size, data, NULL, err)) != BLVL_OK)
@@ -162,7 +158,7 @@ static blvl_status region(const uint8_t *b, const blvl_allocator *a, const blvl_
             r->warp_y = (int16_t)blvl_le16(s->bytes + 2);
             if (s->size > 4 && s->bytes[4] != 0 &&
                 !(r->warp_arena = text(a, s->bytes + 4, s->size - 4)))
-                return nomem(err);
+                return blvl__nomem(err, "the eLVL's arrays");
         } else if (is(s, "rPYC")) {
             if (r->code_sub == SS_NONE)
                 r->code_sub = i;
@@ -197,13 +193,13 @@ blvl_status blvl__ss_read_elvl(const uint8_t *b, uint64_t at, uint64_t limit,
         return st;
     blvl_subspace_elvl *e = blvl__calloc(a, sizeof *e);
     if (!e)
-        return nomem(err);
+        return blvl__nomem(err, "the eLVL's arrays");
     e->offset = at;
     e->total_size = total;
     e->reserved = blvl_le32(b + at + 8);
     uint32_t attrs = 0, regions = 0;
     if (n && !(e->chunks = blvl__calloc_n(a, n, sizeof *e->chunks))) {
-        st = nomem(err);
+        st = blvl__nomem(err, "the eLVL's arrays");
         goto fail;
     }
     e->chunk_count = n;
@@ -215,12 +211,12 @@ blvl_status blvl__ss_read_elvl(const uint8_t *b, uint64_t at, uint64_t limit,
     }
     /* each count is set with its array (zeroed): a failure frees only what was filled */
     if (attrs && !(e->attrs = blvl__calloc_n(a, attrs, sizeof *e->attrs))) {
-        st = nomem(err);
+        st = blvl__nomem(err, "the eLVL's arrays");
         goto fail;
     }
     e->attr_count = attrs;
     if (regions && !(e->regions = blvl__calloc_n(a, regions, sizeof *e->regions))) {
-        st = nomem(err);
+        st = blvl__nomem(err, "the eLVL's arrays");
         goto fail;
     }
     e->region_count = regions;

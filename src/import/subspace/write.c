@@ -165,7 +165,7 @@ blvl_status blvl_subspace_write(const blvl_subspace *map, const blvl_options *op
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     w.out = blvl__alloc_sized(a, (size_t)w.pos);
     if (!w.out)
-        return blvl__fail(err, BLVL_E_NOMEM, "a %llu-byte .lvl", (unsigned long long)w.pos);
+        return blvl__nomem(err, "a %llu-byte .lvl", (unsigned long long)w.pos);
     uint64_t n = w.pos;
     w.pos = 0;
     lay(&w, map);
