@@ -281,9 +281,9 @@ BLVL_API blvl_status blvl_writer_add(blvl_writer *w, const char *tag, uint32_t v
  * write the header and table, and for a file flush and rename. Frees the writer, on success
  * or not; on failure nothing is left behind. For a memory writer use commit_memory. */
 BLVL_API blvl_status blvl_writer_commit(blvl_writer *w, blvl_error *err);
-/* The same for a memory writer: *out (free with blvl_free and the writer's options) holds
- * *out_size bytes. */
-BLVL_API blvl_status blvl_writer_commit_memory(blvl_writer *w, uint8_t **out, size_t *out_size,
+/* The same for a memory writer: *data (free with blvl_free and the writer's options) holds
+ * *size bytes. */
+BLVL_API blvl_status blvl_writer_commit_memory(blvl_writer *w, void **data, size_t *size,
                                                blvl_error *err);
 /* Drop everything: the temporary file is removed, the target untouched. NULL is fine. */
 BLVL_API void blvl_writer_abort(blvl_writer *w);
@@ -292,13 +292,12 @@ BLVL_API void blvl_writer_abort(blvl_writer *w);
 
 /* Bake a level. The output is a function of the sections alone (order included): same
  * input, same bytes. Sections are laid out in the order given. */
-BLVL_API blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
-                                       const blvl_options *opt, uint8_t **out, size_t *out_size,
-                                       blvl_error *err);
+BLVL_API blvl_status blvl_write_memory(void **data, size_t *size, const blvl_section_in *sections,
+                                       size_t count, const blvl_options *opt, blvl_error *err);
 /* Writes to a temporary file beside `path`, flushes, then renames it over `path`. */
 BLVL_API blvl_status blvl_write_file(const char *path, const blvl_section_in *sections,
                                      size_t count, const blvl_options *opt, blvl_error *err);
-/* *out of blvl_write_memory is freed with blvl_free(opt, *out). */
+/* *data of blvl_write_memory is freed with blvl_free(opt, *data). */
 
 /* Writes `size` bytes to `path` by the rule every writer of the library follows (docs/API.md,
  * "Output files"): a directory is refused (BLVL_E_ARGUMENT); an existing device, FIFO or socket
@@ -389,8 +388,8 @@ typedef int (*blvl_stream_fn)(void *user, const blvl_stream_event *ev);
 
 typedef struct blvl_stream blvl_stream;
 
-BLVL_API blvl_status blvl_stream_new(blvl_stream **out, const blvl_options *opt, blvl_stream_fn fn,
-                                     void *user, blvl_error *err);
+BLVL_API blvl_status blvl_stream_new(blvl_stream **out, blvl_stream_fn fn, void *user,
+                                     const blvl_options *opt, blvl_error *err);
 /* Keep and inflate this section when it arrives. Call before the table is known. A stream
  * with no wanted tags verifies every section and keeps none. */
 BLVL_API blvl_status blvl_stream_want(blvl_stream *s, const char *tag, blvl_error *err);
