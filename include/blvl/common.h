@@ -107,10 +107,11 @@ typedef void (*blvl_progress_fn)(void *user, uint64_t done, uint64_t total);
 
 struct blvl_file_ops;
 
-/* The one options struct every entry point takes (NULL, or a zeroed struct, gives the
- * defaults). Each call reads the fields it needs and ignores the rest; an object made with
- * options (a level, writer, stream, builder, trace world) keeps a copy, so the struct need not
- * outlive the call. */
+/* The base options every entry point takes (NULL, or a zeroed struct, gives the defaults). A
+ * feature that needs more has blvl_<feature>_options with this struct as its first member,
+ * `base` (blvl_http_options, blvl_trace_options, ...), taken instead of it. Each call reads the
+ * fields it needs and ignores the rest; an object made with options (a level, writer, stream,
+ * builder, trace world) keeps a copy, so the struct need not outlive the call. */
 typedef struct blvl_options {
     /* Every byte the library allocates, zstd's contexts included, comes from here. */
     blvl_allocator allocator;
