@@ -43,7 +43,8 @@ awk '{ print $3 }' "$tmp/listed" | sort >"$tmp/listed.names"
 awk '{ print $2 }' "$tmp/exported" | sort >"$tmp/exported.names"
 
 for name in $(sort -u "$tmp/exported.names" | comm -23 - <(sort -u "$tmp/listed.names")); do
-    echo "FAIL: $name is exported ($(awk -v n="$name" '$2 == n { print $1 }' "$tmp/exported")) but not in blvl.h's reference list"
+    lib=$(awk -v n="$name" '$2 == n { print $1 }' "$tmp/exported")
+    echo "FAIL: $name is exported ($lib) but not in blvl.h's reference list"
     fail=1
 done
 for name in $(sort -u "$tmp/listed.names" | comm -23 - <(sort -u "$tmp/exported.names")); do
