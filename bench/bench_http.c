@@ -74,7 +74,7 @@ static double open_read_sim(const char *url, const char *file, blvl_http_stats *
     double c0 = bench_cpu();
     double t0 = bench_now();
     blvl_status st =
-        url ? blvl_open_url(&lv, url, NULL, NULL, &err) : blvl_open_file(&lv, file, NULL, &err);
+        url ? blvl_open_url(&lv, url, NULL, &err) : blvl_open_file(&lv, file, NULL, &err);
     if (st != BLVL_OK)
         die("open", &err);
     blvl_bytes b;
@@ -100,7 +100,7 @@ static double open_want2(const char *url, const char *other, blvl_http_stats *st
     blvl_level *lv;
     double c0 = bench_cpu();
     double t0 = bench_now();
-    if (blvl_open_url(&lv, url, NULL, &h, &err) != BLVL_OK)
+    if (blvl_open_url(&lv, url, &h, &err) != BLVL_OK)
         die("open with want", &err);
     double t = bench_now() - t0;
     *cpu = bench_cpu() - c0;
@@ -200,7 +200,7 @@ int main(int argc, char **argv) {
     for (int r = -1; r < runs; r++) {
         double c0 = bench_cpu();
         double t0 = bench_now();
-        if (blvl_fetch_url(url, ours, NULL, NULL, NULL, &err) != BLVL_OK)
+        if (blvl_fetch_url(NULL, url, ours, NULL, &err) != BLVL_OK)
             die("fetch", &err);
         double t = bench_now() - t0;
         double fcpu = bench_cpu() - c0, ccpu = 0;

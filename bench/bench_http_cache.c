@@ -50,7 +50,7 @@ static double read_all(const char *url, const char *file, const char *cache, blv
     h.cache_dir = cache;
     double c0 = bench_cpu(), t0 = bench_now();
     blvl_status st =
-        url ? blvl_open_url(&lv, url, NULL, &h, &err) : blvl_open_file(&lv, file, NULL, &err);
+        url ? blvl_open_url(&lv, url, &h, &err) : blvl_open_file(&lv, file, NULL, &err);
     if (st != BLVL_OK)
         die("open", &err);
     for (uint32_t i = 0; i < blvl_count(lv); i++) {

@@ -57,7 +57,7 @@ static int bench_level(const char *path, size_t traces, int runs) {
     }
     blvl_trace_world *w = NULL;
     double t0 = bench_now();
-    if (blvl_trace_world_from_level(&w, lv, &opt, &err) != BLVL_OK) {
+    if (blvl_trace_world_from_level(&w, lv, &(blvl_trace_options){.base = opt}, &err) != BLVL_OK) {
         fprintf(stderr, "bench_trace_level: %s: %s\n", path, err.message);
         blvl_close(lv);
         return 1;

@@ -344,7 +344,8 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
     for (int r = 0; r < runs; r++) {
         blvl_trace_world *w2 = NULL;
         double s = bench_cpu();
-        if (blvl_trace_world_from_level(&w2, lv, &opt, &err) != BLVL_OK) {
+        if (blvl_trace_world_from_level(&w2, lv, &(blvl_trace_options){.base = opt}, &err) !=
+            BLVL_OK) {
             fprintf(stderr, "bench_trace_maps: %s: %s\n", path, err.message);
             return 1;
         }

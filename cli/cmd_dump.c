@@ -23,7 +23,7 @@ static int print_json(const char *file, const char *tag, const void *bytes, size
     char *json = NULL;
     size_t len = 0;
     blvl_error err;
-    if (blvl_section_to_json(tag, bytes, size, indent, NULL, &json, &len, &err) != BLVL_OK)
+    if (blvl_section_to_json(&json, &len, tag, bytes, size, indent, NULL, &err) != BLVL_OK)
         return cli_fail(file, &err);
     int rc = CLI_OK;
     int newline = len == 0 || json[len - 1] != '\n';

@@ -161,9 +161,8 @@ int blvl_cmd_fetch(int argc, char **argv) {
     blvl_error err;
     blvl_http_stats st;
     if (out) {
-        blvl_options opt = {0};
-        cli_out_options(&opt);
-        blvl_status s = blvl_fetch_url(url, out, &opt, &h, &st, &err);
+        cli_out_options(&h.base);
+        blvl_status s = blvl_fetch_url(&st, url, out, &h, &err);
         cli_progress_clear();
         if (s != BLVL_OK) {
             rc = cli_fail(url, &err);
@@ -177,7 +176,7 @@ int blvl_cmd_fetch(int argc, char **argv) {
     h.want = want;
     h.nwant = nwant;
     blvl_level *lv;
-    blvl_status s = blvl_open_url(&lv, url, NULL, &h, &err);
+    blvl_status s = blvl_open_url(&lv, url, &h, &err);
     cli_progress_clear();
     if (s != BLVL_OK) {
         rc = cli_fail(url, &err);

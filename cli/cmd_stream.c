@@ -95,7 +95,7 @@ int blvl_cmd_stream(int argc, char **argv) {
     state st = {0};
     blvl_stream *s = NULL;
     blvl_error err;
-    if (blvl_stream_new(&s, NULL, on_event, &st, &err) != BLVL_OK ||
+    if (blvl_stream_new(&s, on_event, &st, NULL, &err) != BLVL_OK ||
         blvl_sections_stream_check(s, &err) != BLVL_OK) {
         blvl_stream_free(s);
         return cli_fail("stream", &err);

@@ -64,7 +64,9 @@ int cli_open_with(const char *path, const blvl_options *opt, blvl_level **out) {
     if (blvl_is_url(path)) {
         blvl_http_options h;
         cli_http_options(&h);
-        st = blvl_open_url(out, path, opt, &h, &err);
+        if (opt)
+            h.base = *opt;
+        st = blvl_open_url(out, path, &h, &err);
     } else {
         st = blvl_open_file(out, path, opt, &err);
     }

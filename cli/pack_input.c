@@ -69,13 +69,13 @@ int pack_input_load(pack_input *in) {
     if (!has_schema(in) || in->form == PACK_BIN || (in->form == PACK_AUTO && !looks_like_json(in)))
         return CLI_OK;
     const char *shown = strcmp(in->path, "-") == 0 ? "stdin" : in->path;
-    uint8_t *fb = NULL;
+    void *fb = NULL;
     size_t size = 0, bom = 0;
     if (in->size >= 3 && memcmp(in->data, "\xEF\xBB\xBF", 3) == 0)
         bom = 3; /* JSON text may carry one (RFC 8259 lets a parser ignore it) */
     blvl_error err;
-    if (blvl_section_from_json(in->tag, (const char *)in->data + bom, in->size - bom, NULL, &fb,
-                               &size, &err) != BLVL_OK)
+    if (blvl_section_from_json(&fb, &size, in->tag, (const char *)in->data + bom, in->size - bom,
+                               NULL, &err) != BLVL_OK)
         return cli_fail(shown, &err);
     free(in->data);
     in->data = fb;

@@ -333,7 +333,7 @@ static int send_events(int fd, const view_site *site) {
     blvl_stream *s = NULL;
     blvl_error err = {0};
     uint8_t *buf = malloc(PIECE);
-    blvl_status rc = buf ? blvl_stream_new(&s, NULL, on_event, &e, &err) : BLVL_E_NOMEM;
+    blvl_status rc = buf ? blvl_stream_new(&s, on_event, &e, NULL, &err) : BLVL_E_NOMEM;
     if (rc == BLVL_OK)
         rc = blvl_sections_stream_check(s, &err);
     /* Each core section is wanted, so its FlatBuffers verifier runs too (what blvl verify

@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
     blvl_http_options http = {0};
     http.total_timeout_ms = 30000; /* a client gives up rather than hang */
     blvl_http_stats stats;
-    blvl_status st = blvl_stream_new(&s, NULL, on_event, &bad, &err);
+    blvl_status st = blvl_stream_new(&s, on_event, &bad, NULL, &err);
     if (st == BLVL_OK) /* keep sim and meta, with the level rules on them */
         st = blvl_stream_want(s, "meta", &err);
     if (st == BLVL_OK)
@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
     if (st == BLVL_OK)
         st = blvl_sections_stream_check(s, &err);
     if (st == BLVL_OK)
-        st = blvl_http_stream_feed(s, argv[1], &http, &stats, &err);
+        st = blvl_http_stream_feed(s, &stats, argv[1], &http, &err);
     blvl_stream_free(s);
     if (st != BLVL_OK) {
         fprintf(stderr, "stream_client: %s: %s\n", argv[1], err.message);

@@ -24,25 +24,25 @@ static const char *const level_json[][2] = {
     {"entities", "{\"entities\": [{\"classname\": \"worldspawn\"}, {\"classname\": \"x\"}]}"},
 };
 
-static uint8_t *level_bytes;
+static void *level_bytes;
 static blvl_level *level;
 
 static void make_level(void) {
     enum { N = sizeof level_json / sizeof level_json[0] };
     blvl_section_in in[N];
-    uint8_t *bufs[N];
+    void *bufs[N];
     memset(in, 0, sizeof in);
     for (size_t i = 0; i < N; i++) {
         size_t n = 0;
-        if (blvl_section_from_json(level_json[i][0], level_json[i][1], strlen(level_json[i][1]),
-                                   NULL, &bufs[i], &n, NULL) != BLVL_OK)
+        if (blvl_section_from_json(&bufs[i], &n, level_json[i][0], level_json[i][1],
+                                   strlen(level_json[i][1]), NULL, NULL) != BLVL_OK)
             abort();
         in[i].tag = level_json[i][0];
         in[i].data = bufs[i];
         in[i].size = n;
     }
     size_t size = 0;
-    if (blvl_write_memory(in, N, NULL, &level_bytes, &size, NULL) != BLVL_OK ||
+    if (blvl_write_memory(&level_bytes, &size, in, N, NULL, NULL) != BLVL_OK ||
         blvl_open_memory(&level, level_bytes, size, NULL, NULL) != BLVL_OK)
         abort();
     for (size_t i = 0; i < N; i++)
@@ -126,9 +126,9 @@ static void rewrite(const blvl_symbols *sym) {
     d.source_count = info.sources;
     d.materials = mats;
     d.material_count = info.materials;
-    uint8_t *out = NULL;
+    void *out = NULL;
     size_t n = 0;
-    if (blvl_symbols_write(&d, &out, &n, NULL, NULL) != BLVL_OK)
+    if (blvl_symbols_write(&out, &n, &d, NULL, NULL) != BLVL_OK)
         abort();
     blvl_symbols *again = NULL;
     if (blvl_symbols_open_memory(&again, out, n, NULL, 0, NULL, NULL) != BLVL_OK)

@@ -30,10 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blvl_options opt = {0};
     opt.threads = 1;
     blvl_error e;
-    uint8_t *meta_fb = NULL;
+    void *meta_fb = NULL;
     size_t meta_size = 0;
-    if (blvl_section_from_json("meta", (const char *)meta, sizeof meta - 1, &opt, &meta_fb,
-                               &meta_size, &e) != BLVL_OK)
+    if (blvl_section_from_json(&meta_fb, &meta_size, "meta", (const char *)meta, sizeof meta - 1,
+                               &opt, &e) != BLVL_OK)
         abort();
     if (!ntags)
         ntags = fuzz_core_tags_but_meta(tags, MAX_TAGS);
@@ -55,9 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         at += len;
     }
-    uint8_t *level_bytes = NULL;
+    void *level_bytes = NULL;
     size_t level_size = 0;
-    if (blvl_write_memory(in, n, &opt, &level_bytes, &level_size, &e) == BLVL_OK) {
+    if (blvl_write_memory(&level_bytes, &level_size, in, n, &opt, &e) == BLVL_OK) {
         blvl_level *lv = NULL;
         if (blvl_open_memory(&lv, level_bytes, level_size, &opt, &e) == BLVL_OK) {
             blvl_diag_options d = {0};

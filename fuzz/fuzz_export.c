@@ -26,10 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blvl_options opt = {0};
     opt.threads = 1;
     blvl_error e;
-    uint8_t *meta = NULL, *sim = NULL;
+    void *meta = NULL, *sim = NULL;
     size_t meta_n = 0, sim_n = 0;
-    if (blvl_section_from_json("meta", "{}", 2, &opt, &meta, &meta_n, &e) != BLVL_OK ||
-        blvl_section_from_json("sim", "{}", 2, &opt, &sim, &sim_n, &e) != BLVL_OK)
+    if (blvl_section_from_json(&meta, &meta_n, "meta", "{}", 2, &opt, &e) != BLVL_OK ||
+        blvl_section_from_json(&sim, &sim_n, "sim", "{}", 2, &opt, &e) != BLVL_OK)
         abort();
     if (!ntags)
         ntags = fuzz_core_tags_but_meta(tags, MAX_TAGS);
@@ -50,9 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (!have_sim)
         in[n++] = (blvl_section_in){"sim", 0, 0, sim, sim_n};
-    uint8_t *file = NULL;
+    void *file = NULL;
     size_t file_n = 0;
-    if (blvl_write_memory(in, n, &opt, &file, &file_n, &e) == BLVL_OK) {
+    if (blvl_write_memory(&file, &file_n, in, n, &opt, &e) == BLVL_OK) {
         blvl_level *lv = NULL;
         if (blvl_open_memory(&lv, file, file_n, &opt, &e) == BLVL_OK) {
             blvl_export_options xo = {0};

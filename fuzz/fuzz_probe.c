@@ -110,12 +110,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         in[1 + i].data = i == which ? data + 1 : base[i];
         in[1 + i].size = i == which ? size - 1 : base_size[i];
     }
-    uint8_t *file = NULL;
+    void *file = NULL;
     size_t fsize = 0;
     blvl_error err;
     blvl_options one = {0};
     one.threads = 1; /* a thread pool per input costs more than the probe */
-    if (blvl_write_memory(in, (size_t)(1 + ntags), &one, &file, &fsize, &err) != BLVL_OK)
+    if (blvl_write_memory(&file, &fsize, in, (size_t)(1 + ntags), &one, &err) != BLVL_OK)
         return 0;
     blvl_level *level;
     if (blvl_open_memory(&level, file, fsize, &one, &err) == BLVL_OK) {

@@ -78,7 +78,7 @@ static blvl_status run(const uint8_t *b, size_t n, int want, size_t max_piece, t
     blvl_error err;
     blvl_options opt = {0};
     opt.threads = 1;
-    if (blvl_stream_new(&s, &opt, on_event, t, &err) != BLVL_OK)
+    if (blvl_stream_new(&s, on_event, t, &opt, &err) != BLVL_OK)
         abort();
     for (unsigned i = 0; want && i < blvl__core_count; i++)
         if (blvl_stream_want(s, blvl__roots[i].name, &err) != BLVL_OK)

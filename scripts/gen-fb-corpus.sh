@@ -29,10 +29,10 @@ int main(int argc, char **argv) {
     static char json[1 << 22];
     size_t n = fread(json, 1, sizeof json, f);
     fclose(f);
-    uint8_t *out;
+    void *out;
     size_t size;
     blvl_error err;
-    if (blvl_section_from_json(argv[1], json, n, NULL, &out, &size, &err) != BLVL_OK) {
+    if (blvl_section_from_json(&out, &size, argv[1], json, n, NULL, &err) != BLVL_OK) {
         fprintf(stderr, "%s: %s\n", argv[2], err.message);
         return 1;
     }

@@ -329,7 +329,7 @@ static blvl_status stream_all(const uint8_t *file, size_t size, uint64_t budget,
     blvl_stream *st;
     blvl_error err;
     memset(s, 0, sizeof *s);
-    if (blvl_stream_new(&st, &opt, on_event, s, &err) != BLVL_OK)
+    if (blvl_stream_new(&st, on_event, s, &opt, &err) != BLVL_OK)
         return BLVL_E_NOMEM;
     blvl_stream_want(st, "x.blob", &err);
     blvl_status r = BLVL_OK;
@@ -402,11 +402,11 @@ static void stream_holds_little(void) {
     for (size_t i = 0; i < big; i++)
         raw[i] = (uint8_t)(i * 2654435761u >> 13); /* does not compress: stored raw */
     blvl_section_in in[2] = {{"meta", 1, 0, "hi", 2}, {"x.huge", 1, 0, raw, big}};
-    uint8_t *file;
+    void *file;
     size_t size;
     blvl_error err;
     blvl_options wo = {.threads = 2};
-    CHECK_EQ_INT(blvl_write_memory(in, 2, &wo, &file, &size, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&file, &size, in, 2, &wo, &err), BLVL_OK);
     counter c = {0};
     seen s;
     CHECK_EQ_INT(stream_all(file, size, 0, &s, &c), BLVL_OK); /* wants x.blob: absent */

@@ -125,21 +125,21 @@ static int scenario(int strict) {
     char path[128], path2[128];
     snprintf(path, sizeof path, "%s/a.blvl", dir);
     snprintf(path2, sizeof path2, "%s/b.blvl", dir);
-    uint8_t *meta = NULL, *sim = NULL, *file = NULL;
+    void *meta = NULL, *sim = NULL, *file = NULL;
     size_t nmeta = 0, nsim = 0, nfile = 0;
     char *json = NULL;
     size_t njson;
-    TRY(blvl_section_from_json("meta", meta_json, meta_len, &opt, &meta, &nmeta, &err));
-    TRY(blvl_section_from_json("sim", sim_json, sim_len, &opt, &sim, &nsim, &err));
+    TRY(blvl_section_from_json(&meta, &nmeta, "meta", meta_json, meta_len, &opt, &err));
+    TRY(blvl_section_from_json(&sim, &nsim, "sim", sim_json, sim_len, &opt, &err));
     if (!meta || !sim)
         goto out;
-    if (blvl_section_to_json("sim", sim, nsim, 2, &opt, &json, &njson, &err) == BLVL_OK)
+    if (blvl_section_to_json(&json, &njson, "sim", sim, nsim, 2, &opt, &err) == BLVL_OK)
         blvl_free(&opt, json);
     else
         failures++;
     TRY(blvl_section_verify_bytes("meta", meta, nmeta, &opt, &err));
     /* refusals: bad JSON, bytes that are no FlatBuffer */
-    if (blvl_section_from_json("sim", "{\"colliders\": 7}", 16, &opt, &file, &nfile, &err) ==
+    if (blvl_section_from_json(&file, &nfile, "sim", "{\"colliders\": 7}", 16, &opt, &err) ==
         BLVL_OK) {
         CHECK(0);
         blvl_free(&opt, file);
@@ -152,11 +152,11 @@ static int scenario(int strict) {
                                {"x.big", 0, 0, big, BIG},
                                {"x.small", 0, 0, meta_json, meta_len}};
     TRY(blvl_sections_check(secs, 4, &opt, &err));
-    TRY(blvl_write_memory(secs, 4, &opt, &file, &nfile, &err));
+    TRY(blvl_write_memory(&file, &nfile, secs, 4, &opt, &err));
     blvl_section_in bad = {"Bad Tag", 0, 0, "x", 1};
-    uint8_t *nofile = NULL;
+    void *nofile = NULL;
     size_t nnofile;
-    CHECK(blvl_write_memory(&bad, 1, &opt, &nofile, &nnofile, &err) != BLVL_OK);
+    CHECK(blvl_write_memory(&nofile, &nnofile, &bad, 1, &opt, &err) != BLVL_OK);
     if (!file)
         goto out;
 
@@ -189,7 +189,7 @@ static int scenario(int strict) {
         else
             failures++;
         blvl_trace_world *w = NULL;
-        TRY(blvl_trace_world_from_level(&w, lv, &opt, &err));
+        TRY(blvl_trace_world_from_level(&w, lv, &(blvl_trace_options){.base = opt}, &err));
         if (w) {
             blvl_trace_doors *d = NULL;
             TRY(blvl_trace_doors_new(&d, w, &err));
@@ -201,14 +201,14 @@ static int scenario(int strict) {
         failures++;
     }
     /* a refused level: the table digest broken */
-    file[30] ^= 1;
+    ((uint8_t *)file)[30] ^= 1;
     lv = NULL;
     CHECK(blvl_open_memory(&lv, file, nfile, &opt, &err) != BLVL_OK);
-    file[30] ^= 1;
+    ((uint8_t *)file)[30] ^= 1;
 
     /* streaming reader, with the sections check */
     blvl_stream *s = NULL;
-    if (blvl_stream_new(&s, &opt, on_event, NULL, &err) == BLVL_OK) {
+    if (blvl_stream_new(&s, on_event, NULL, &opt, &err) == BLVL_OK) {
         TRY(blvl_stream_want(s, "sim", &err));
         TRY(blvl_sections_stream_check(s, &err));
         for (size_t at = 0; at < nfile; at += 100000)
@@ -219,7 +219,7 @@ static int scenario(int strict) {
         failures++;
     }
     s = NULL;
-    if (blvl_stream_new(&s, &opt, on_event, NULL, &err) == BLVL_OK) { /* truncated: refused */
+    if (blvl_stream_new(&s, on_event, NULL, &opt, &err) == BLVL_OK) { /* truncated: refused */
         blvl_stream_feed(s, file, nfile / 2, &err);
         CHECK(blvl_stream_finish(s, &err) != BLVL_OK);
         blvl_stream_free(s);
@@ -316,7 +316,7 @@ static int scenario(int strict) {
     c.face_index_count = 24;
     c.hi = (blvl_Vec3){1, 1, 1};
     blvl_trace_world *w = NULL;
-    TRY(blvl_trace_world_new(&w, &c, 1, &opt, &err));
+    TRY(blvl_trace_world_new(&w, &c, 1, &(blvl_trace_options){.base = opt}, &err));
     blvl_trace_world_free(w);
 
     /* the .hmap reader and writer; a refused map frees what it had read */
@@ -340,9 +340,9 @@ static int scenario(int strict) {
         blvl_symbols_source srcs[] = {{BLVL_SYMBOLS_BRUSH, 7, 0, 1, BLVL_SYMBOLS_NONE, 0}};
         blvl_symbols_material mats[] = {{"a", "scripts/a.shader", NULL, 0, 1, unk}};
         blvl_symbols_data sd = {{1}, cols, 2, runs, 2, srcs, 1, mats, 1};
-        uint8_t *bs = NULL;
+        void *bs = NULL;
         size_t bn = 0;
-        TRY(blvl_symbols_write(&sd, &bs, &bn, &opt, &err));
+        TRY(blvl_symbols_write(&bs, &bn, &sd, &opt, &err));
         if (bs) {
             blvl_symbols *sym = NULL;
             TRY(blvl_symbols_open_memory(&sym, bs, bn, NULL, 0, &opt, &err));
@@ -379,11 +379,11 @@ int main(void) {
     /* the wrap sees the C allocator when no allocator is set (so a bypass would be seen) */
     blvl_options plain = {0};
     atomic_store(&libc_calls, 0);
-    uint8_t *file = NULL;
+    void *file = NULL;
     size_t n;
     blvl_error err;
     blvl_section_in one = {"x.a", 0, 0, big, 1000};
-    CHECK_EQ_INT(blvl_write_memory(&one, 1, &plain, &file, &n, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&file, &n, &one, 1, &plain, &err), BLVL_OK);
     blvl_free(&plain, file);
     CHECK(atomic_load(&libc_calls) > 0);
 

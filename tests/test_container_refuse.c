@@ -60,7 +60,7 @@ static void expect_stream(fx_file *f, blvl_status want) {
     uint8_t *b = fx_emit(f);
     blvl_stream *s;
     blvl_error e;
-    CHECK_EQ_INT(blvl_stream_new(&s, NULL, stream_nop, NULL, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_stream_new(&s, stream_nop, NULL, NULL, &e), BLVL_OK);
     blvl_status st = BLVL_OK;
     for (size_t at = 0; at < f->size && st == BLVL_OK; at += 100)
         st = blvl_stream_feed(s, b + at, f->size - at < 100 ? (size_t)(f->size - at) : 100, &e);

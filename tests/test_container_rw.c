@@ -102,14 +102,14 @@ static void check_with_tools(const uint8_t *file, const blvl_entry *e, const uin
 static void layout_and_tools(void) {
     input in;
     make_input(&in);
-    uint8_t *file[3];
+    void *file[3];
     size_t size[3];
     blvl_error e;
     static const unsigned threads[] = {1, 2, 4};
     for (int t = 0; t < 3; t++) {
         blvl_options wo = {0};
         wo.threads = threads[t];
-        CHECK_EQ_INT(blvl_write_memory(in.s, in.n, &wo, &file[t], &size[t], &e), BLVL_OK);
+        CHECK_EQ_INT(blvl_write_memory(&file[t], &size[t], in.s, in.n, &wo, &e), BLVL_OK);
     }
     /* deterministic whatever the thread count */
     CHECK(size[0] == size[1] && size[1] == size[2]);
@@ -223,24 +223,24 @@ static void layout_and_tools(void) {
 
 static void writer_refusals(void) {
     blvl_section_in s[3] = {{"meta", 0, 0, "a", 1}, {"Bad", 0, 0, "b", 1}, {"x.y", 0, 0, "c", 1}};
-    uint8_t *out;
+    void *out;
     size_t size;
     blvl_error e;
-    CHECK_EQ_INT(blvl_write_memory(s, 3, NULL, &out, &size, &e), BLVL_E_WRITE_TAG);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, s, 3, NULL, &e), BLVL_E_WRITE_TAG);
     s[1].tag = "meta";
-    CHECK_EQ_INT(blvl_write_memory(s, 3, NULL, &out, &size, &e), BLVL_E_WRITE_TAG);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, s, 3, NULL, &e), BLVL_E_WRITE_TAG);
     s[1].tag = "abcdefghijklmnopq"; /* 17 bytes */
-    CHECK_EQ_INT(blvl_write_memory(s, 3, NULL, &out, &size, &e), BLVL_E_WRITE_TAG);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, s, 3, NULL, &e), BLVL_E_WRITE_TAG);
     s[1].tag = "";
-    CHECK_EQ_INT(blvl_write_memory(s, 3, NULL, &out, &size, &e), BLVL_E_WRITE_TAG);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, s, 3, NULL, &e), BLVL_E_WRITE_TAG);
     s[1].tag = "abcdefghijklmnop"; /* 16 bytes: fine */
     s[1].flags = 4;
-    CHECK_EQ_INT(blvl_write_memory(s, 3, NULL, &out, &size, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, s, 3, NULL, &e), BLVL_E_ARGUMENT);
     s[1].flags = 0;
-    CHECK_EQ_INT(blvl_write_memory(s, 3, NULL, &out, &size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, s, 3, NULL, &e), BLVL_OK);
     blvl_free(NULL, out);
     /* an empty level */
-    CHECK_EQ_INT(blvl_write_memory(NULL, 0, NULL, &out, &size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, NULL, 0, NULL, &e), BLVL_OK);
     CHECK_EQ_INT(size, 4096);
     blvl_level *lv;
     CHECK_EQ_INT(blvl_open_memory(&lv, out, size, NULL, &e), BLVL_OK);
@@ -250,7 +250,7 @@ static void writer_refusals(void) {
     /* punctuation alone is a tag: "-" is a core tag (the writer gives it the identity flag),
      * "." a game tag (flags as given) */
     blvl_section_in punct[2] = {{"-", 0, 0, "x", 1}, {".", 0, 0, "y", 1}};
-    CHECK_EQ_INT(blvl_write_memory(punct, 2, NULL, &out, &size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, punct, 2, NULL, &e), BLVL_OK);
     CHECK_EQ_INT(blvl_open_memory(&lv, out, size, NULL, &e), BLVL_OK);
     CHECK(blvl_find(lv, "-") && blvl_find(lv, "-")->flags == BLVL_ENTRY_FLAG_IDENTITY);
     CHECK(blvl_find(lv, ".") && blvl_find(lv, ".")->flags == 0);
@@ -264,12 +264,12 @@ static void writer_refusals(void) {
         snprintf(tags[i], sizeof tags[i], "x.%d", i);
         m[i] = (blvl_section_in){tags[i], 0, 0, "", 0};
     }
-    CHECK_EQ_INT(blvl_write_memory(m, MANY, NULL, &out, &size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, m, MANY, NULL, &e), BLVL_OK);
     CHECK_EQ_INT(fx_get64(out + 16), 131072);
     CHECK_EQ_INT(blvl_open_memory(&lv, out, size, NULL, &e), BLVL_OK);
     blvl_close(lv);
     blvl_free(NULL, out);
-    CHECK_EQ_INT(blvl_write_memory(m, MANY + 1, NULL, &out, &size, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, m, MANY + 1, NULL, &e), BLVL_E_ARGUMENT);
 }
 
 /* ---- threads -------------------------------------------------------------------------------- */
@@ -297,10 +297,10 @@ static void *reader(void *p) {
 static void concurrent_reads(void) {
     input in;
     make_input(&in);
-    uint8_t *file;
+    void *file;
     size_t size;
     blvl_error e;
-    CHECK_EQ_INT(blvl_write_memory(in.s, in.n, NULL, &file, &size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&file, &size, in.s, in.n, NULL, &e), BLVL_OK);
     blvl_options opt = {0};
     opt.threads = 2;
     blvl_level *lv; /* reads keep no budget count: every thread reads the section */
@@ -355,10 +355,10 @@ static void allocator_hooks(void) {
     make_input(&in);
     blvl_options wo = {0};
     wo.allocator = a;
-    uint8_t *file;
+    void *file;
     size_t size;
     blvl_error e;
-    CHECK_EQ_INT(blvl_write_memory(in.s, in.n, &wo, &file, &size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&file, &size, in.s, in.n, &wo, &e), BLVL_OK);
     CHECK_EQ_INT(atomic_load(&c.live), 1); /* the file itself */
     blvl_options opt = {0};
     opt.allocator = a;

@@ -41,25 +41,25 @@ static const char geometry_json[] = "{\"vertices\": [" VERT(0, 0, 2) "," VERT(0,
                "\"indices\": [0, 1, 2], \"materials\": [{\"name\": \"m\"}],"
                "\"batches\": [{\"first_index\": 0, \"index_count\": 3, \"material\": 5}]}";
 
-static uint8_t *level_bytes;
+static void *level_bytes;
 static size_t level_size;
 
 static void make_level(void) {
     const char *tags[3] = {"meta", "sim", "geometry"};
     const char *json[3] = {meta_json, sim_json, geometry_json};
-    uint8_t *fb[3];
+    void *fb[3];
     size_t fb_size[3];
     blvl_section_in in[3];
     blvl_error err;
     for (int i = 0; i < 3; i++) {
-        if (blvl_section_from_json(tags[i], json[i], strlen(json[i]), NULL, &fb[i], &fb_size[i],
+        if (blvl_section_from_json(&fb[i], &fb_size[i], tags[i], json[i], strlen(json[i]), NULL,
                                    &err) != BLVL_OK) {
             fprintf(stderr, "%s: %s\n", tags[i], err.message);
             CHECK(0);
         }
         in[i] = (blvl_section_in){tags[i], 0, 0, fb[i], fb_size[i]};
     }
-    CHECK(blvl_write_memory(in, 3, NULL, &level_bytes, &level_size, &err) == BLVL_OK);
+    CHECK(blvl_write_memory(&level_bytes, &level_size, in, 3, NULL, &err) == BLVL_OK);
     for (int i = 0; i < 3; i++)
         blvl_free(NULL, fb[i]);
 }
@@ -148,9 +148,9 @@ static const char textures_json[] =
     "4]}]}";
 
 static uint8_t *fb_of(const char *tag, const char *json, size_t *size) {
-    uint8_t *fb = NULL;
+    void *fb = NULL;
     blvl_error err;
-    if (blvl_section_from_json(tag, json, strlen(json), NULL, &fb, size, &err) != BLVL_OK) {
+    if (blvl_section_from_json(&fb, size, tag, json, strlen(json), NULL, &err) != BLVL_OK) {
         fprintf(stderr, "%s: %s\n", tag, err.message);
         CHECK(0);
     }
@@ -162,7 +162,7 @@ static uint8_t *fb_of(const char *tag, const char *json, size_t *size) {
 static uint8_t *textured_level(const void *tex, size_t tex_size, size_t *size) {
     const char *tags[3] = {"meta", "sim", "geometry"};
     const char *json[3] = {meta_json, sim_json, geometry_tex_json};
-    uint8_t *fb[3], *out = NULL;
+    void *fb[3], *out = NULL;
     blvl_section_in in[4];
     for (int i = 0; i < 3; i++) {
         size_t n = 0;
@@ -171,7 +171,7 @@ static uint8_t *textured_level(const void *tex, size_t tex_size, size_t *size) {
     }
     in[3] = (blvl_section_in){"textures", 0, 0, tex, tex_size};
     blvl_error err;
-    CHECK(blvl_write_memory(in, tex ? 4 : 3, NULL, &out, size, &err) == BLVL_OK);
+    CHECK(blvl_write_memory(&out, size, in, tex ? 4 : 3, NULL, &err) == BLVL_OK);
     for (int i = 0; i < 3; i++)
         blvl_free(NULL, fb[i]);
     return out;

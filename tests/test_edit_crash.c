@@ -246,10 +246,10 @@ int main(void) {
         snprintf(tags[i], sizeof tags[i], "x.s%02d", i);
         s[i] = (blvl_section_in){tags[i], (uint32_t)i, 0, tags[i], strlen(tags[i])};
     }
-    uint8_t *file;
+    void *file;
     size_t size;
     blvl_error e;
-    CHECK_EQ_INT(blvl_write_memory(s, 23, NULL, &file, &size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&file, &size, s, 23, NULL, &e), BLVL_OK);
     /* the steps below hand malloc'd files around: copy the library's buffer into one */
     uint8_t *copy = malloc(size);
     CHECK(copy != NULL);

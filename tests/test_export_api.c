@@ -23,7 +23,7 @@
  * by `json` when given. */
 static uint8_t *level_bytes(const char *tag, const char *json, size_t *n) {
     blvl_section_in in[NTAGS];
-    uint8_t *buf[NTAGS] = {0};
+    void *buf[NTAGS] = {0};
     size_t k = 0;
     blvl_error e;
     const char *tags[NTAGS];
@@ -39,8 +39,8 @@ static uint8_t *level_bytes(const char *tag, const char *json, size_t *n) {
         if (!j)
             continue;
         size_t bn;
-        if (blvl_section_from_json(tags[i], (const char *)j, strlen((const char *)j), NULL, &buf[k],
-                                   &bn, &e) != BLVL_OK) {
+        if (blvl_section_from_json(&buf[k], &bn, tags[i], (const char *)j, strlen((const char *)j),
+                                   NULL, &e) != BLVL_OK) {
             fprintf(stderr, "%s: %s\n", tags[i], e.message);
             free(j);
             continue;
@@ -49,8 +49,8 @@ static uint8_t *level_bytes(const char *tag, const char *json, size_t *n) {
         in[k] = (blvl_section_in){tags[i], 0, 0, buf[k], bn};
         k++;
     }
-    uint8_t *out = NULL;
-    if (blvl_write_memory(in, k, NULL, &out, n, &e) != BLVL_OK)
+    void *out = NULL;
+    if (blvl_write_memory(&out, n, in, k, NULL, &e) != BLVL_OK)
         fprintf(stderr, "write: %s\n", e.message);
     for (size_t i = 0; i < k; i++)
         blvl_free(NULL, buf[i]);

@@ -16,19 +16,19 @@ static uint8_t *from_sample(const char *tag, size_t *n) {
     static char json[1 << 20];
     size_t len = fread(json, 1, sizeof json, f);
     fclose(f);
-    uint8_t *out;
+    void *out;
     blvl_error err;
-    if (blvl_section_from_json(tag, json, len, NULL, &out, n, &err) != BLVL_OK) {
+    if (blvl_section_from_json(&out, n, tag, json, len, NULL, &err) != BLVL_OK) {
         fprintf(stderr, "%s\n", err.message);
         return NULL;
     }
     return out;
 }
 
-static blvl_status open_with(blvl_section_in *in, size_t count, blvl_level **lv, uint8_t **file,
+static blvl_status open_with(blvl_section_in *in, size_t count, blvl_level **lv, void **file,
                              size_t *fsize) {
     blvl_error err;
-    blvl_status st = blvl_write_memory(in, count, NULL, file, fsize, &err);
+    blvl_status st = blvl_write_memory(file, fsize, in, count, NULL, &err);
     if (st) {
         fprintf(stderr, "write: %s\n", err.message);
         return st;
@@ -46,7 +46,7 @@ int main(void) {
     blvl_section_in in[3] = {
         {"meta", 0, 1, meta, nmeta}, {"sim", 0, 1, sim, nsim}, {"geometry", 0, 1, geo, ngeo}};
     blvl_level *lv;
-    uint8_t *file;
+    void *file;
     size_t fsize;
     blvl_error err;
     CHECK_EQ_INT(open_with(in, 3, &lv, &file, &fsize), BLVL_OK);
@@ -140,10 +140,10 @@ int main(void) {
     /* JSON by tag */
     char *json;
     size_t jlen;
-    CHECK_EQ_INT(blvl_section_to_json("meta", meta, nmeta, 0, NULL, &json, &jlen, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_section_to_json(&json, &jlen, "meta", meta, nmeta, 0, NULL, &err), BLVL_OK);
     CHECK(jlen > 2 && json[0] == '{');
     blvl_free(NULL, json);
-    CHECK_EQ_INT(blvl_section_to_json("eds.blocks", meta, nmeta, 0, NULL, &json, &jlen, &err),
+    CHECK_EQ_INT(blvl_section_to_json(&json, &jlen, "eds.blocks", meta, nmeta, 0, NULL, &err),
                  BLVL_E_ARGUMENT);
     CHECK_EQ_INT(blvl_section_verify_bytes("sim", sim, nsim, NULL, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_section_verify_bytes("sim", sim, 4, NULL, &err), BLVL_E_FLATBUFFER);

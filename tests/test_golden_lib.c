@@ -225,10 +225,10 @@ static void check_write(const g_level *lv, const uint8_t *golden, size_t golden_
         bufs[i] = slurp(lv->sec[i].input, &n);
         in[i] = (blvl_section_in){lv->sec[i].tag, lv->sec[i].version, lv->sec[i].flags, bufs[i], n};
     }
-    uint8_t *out = NULL;
+    void *out = NULL;
     size_t out_size = 0;
     blvl_error err;
-    blvl_status st = blvl_write_memory(in, lv->nsec, NULL, &out, &out_size, &err);
+    blvl_status st = blvl_write_memory(&out, &out_size, in, lv->nsec, NULL, &err);
     if (st != BLVL_OK)
         fprintf(stderr, "%s: write: %s\n", lv->name, err.message);
     CHECK(st == BLVL_OK);
@@ -237,7 +237,8 @@ static void check_write(const g_level *lv, const uint8_t *golden, size_t golden_
          * codec choice of FORMAT.md §7 and libzstd's frames equal the tool's. */
         if (lv->byte_exact || !strcmp(zstd_made, ZSTD_versionString())) {
             size_t first = 0;
-            while (first < out_size && first < golden_size && out[first] == golden[first])
+            while (first < out_size && first < golden_size &&
+                   ((const uint8_t *)out)[first] == golden[first])
                 first++;
             if (out_size != golden_size || first != out_size)
                 fprintf(stderr, "%s: written %zu bytes, golden %zu, first difference at %zu\n",

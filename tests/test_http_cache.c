@@ -136,16 +136,16 @@ static uint8_t *make_level(const char *b_text, size_t *size, uint64_t *floor, ui
         {.tag = "t.a", .flags = BLVL_ENTRY_FLAG_IDENTITY, .data = a_text, .size = strlen(a_text)},
         {.tag = "t.b", .data = b_text, .size = strlen(b_text)},
     };
-    uint8_t *out = NULL;
+    void *out = NULL;
     blvl_error err;
-    CHECK_EQ_INT(blvl_write_memory(in, 2, NULL, &out, size, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&out, size, in, 2, NULL, &err), BLVL_OK);
     if (!out)
         return NULL;
     *floor = 0;
     for (int i = 0; i < 8; i++)
-        *floor |= (uint64_t)out[16 + i] << (8 * i);
-    memcpy(td, out + 24, 16);
-    memcpy(id, out + 48, 16);
+        *floor |= (uint64_t)((const uint8_t *)out)[16 + i] << (8 * i);
+    memcpy(td, (const uint8_t *)out + 24, 16);
+    memcpy(id, (const uint8_t *)out + 48, 16);
     return out;
 }
 

@@ -131,11 +131,10 @@ int main(void) {
 
     blvl_level *lv = (blvl_level *)1;
     blvl_error err;
-    CHECK_EQ_INT(blvl_open_url(&lv, "level.blvl", NULL, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_open_url(&lv, "level.blvl", NULL, &err), BLVL_E_ARGUMENT);
     CHECK(lv == NULL);
     CHECK(strncmp(err.message, "argument: ", 10) == 0);
-    CHECK_EQ_INT(blvl_fetch_url("file:///etc/passwd", "x.blvl", NULL, NULL, NULL, &err),
-                 BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_fetch_url(NULL, "file:///etc/passwd", "x.blvl", NULL, &err), BLVL_E_ARGUMENT);
     blvl_http_stats st;
     memset(&st, 0xff, sizeof st);
     blvl_http_get_stats(NULL, &st);

@@ -39,6 +39,23 @@ static void *reader(void *arg) {
     return NULL;
 }
 
+typedef struct counting {
+    size_t calls, live;
+} counting;
+
+static void *count_alloc(void *user, size_t size) {
+    counting *c = user;
+    c->calls++;
+    c->live += size;
+    return malloc(size);
+}
+
+static void count_free(void *user, void *ptr, size_t size) {
+    counting *c = user;
+    c->live -= size;
+    free(ptr);
+}
+
 int main(void) {
     const char *src = getenv("BLVL_SRC");
     if (!src)
@@ -81,7 +98,7 @@ int main(void) {
     }
     strncat(url, "/level.blvl", sizeof url - strlen(url) - 1);
 
-    CHECK_EQ_INT(blvl_open_url(&shared, url, NULL, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_open_url(&shared, url, NULL, &err), BLVL_OK);
     if (shared) {
         pthread_t t[NTHREADS];
         for (int i = 0; i < NTHREADS; i++)
@@ -103,7 +120,7 @@ int main(void) {
     h.want = w;
     h.nwant = 2;
     blvl_level *lv = NULL;
-    CHECK_EQ_INT(blvl_open_url(&lv, url, NULL, &h, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_open_url(&lv, url, &h, &err), BLVL_OK);
     if (lv) {
         blvl_http_stats a, b;
         blvl_http_get_stats(lv, &a);
@@ -129,7 +146,23 @@ int main(void) {
     const char *missing[] = {"game.zz"};
     h.want = missing;
     h.nwant = 1;
-    CHECK_EQ_INT(blvl_open_url(&lv, url, NULL, &h, &err), BLVL_E_NOT_FOUND);
+    CHECK_EQ_INT(blvl_open_url(&lv, url, &h, &err), BLVL_E_NOT_FOUND);
+
+    /* The level's memory comes from the allocator in the options' base (blvl_http_options
+     * embeds blvl_options), and all of it goes back at blvl_close. */
+    counting cnt = {0, 0};
+    blvl_http_options ho = {.base.allocator = {count_alloc, count_free, &cnt}};
+    lv = NULL;
+    CHECK_EQ_INT(blvl_open_url(&lv, url, &ho, &err), BLVL_OK);
+    if (lv) {
+        CHECK(blvl_level_options(lv)->allocator.user == &cnt);
+        blvl_bytes out;
+        CHECK_EQ_INT(blvl_read(lv, "game.b", &out, &err), BLVL_OK);
+        blvl_bytes_free(&out);
+        CHECK(cnt.calls > 0 && cnt.live > 0);
+        blvl_close(lv);
+    }
+    CHECK_EQ_INT(cnt.live, 0);
 
     snprintf(cmd, sizeof cmd, "kill -QUIT $(cat '%s/nginx.pid'); sleep 0.2; rm -rf '%s' '%s'", ndir,
              ndir, dir);

@@ -49,12 +49,12 @@ int main(void) {
         return 1;
     }
     blvl_section_in s = {"game.x", 0, 0, "hello", 5};
-    uint8_t *file;
+    void *file;
     size_t size;
     blvl_error err;
     blvl_level *lv;
     blvl_bytes sec;
-    if (blvl_write_memory(&s, 1, NULL, &file, &size, &err) ||
+    if (blvl_write_memory(&file, &size, &s, 1, NULL, &err) ||
         blvl_open_memory(&lv, file, size, NULL, &err) || blvl_read(lv, "game.x", &sec, &err)) {
         fprintf(stderr, "%s\n", err.message); /* the message starts with the rule's name */
         return 1;

@@ -174,9 +174,9 @@ int main(void) {
         data[i] = (uint8_t)r;
     }
     blvl_section_in s[2] = {{"x.big", 1, 0, data, big}, {"x.small", 2, 0, hello, sizeof hello}};
-    uint8_t *mem = NULL;
+    void *mem = NULL;
     size_t mem_size = 0;
-    CHECK_EQ_INT(blvl_write_memory(s, 2, NULL, &mem, &mem_size, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&mem, &mem_size, s, 2, NULL, &err), BLVL_OK);
     for (int spool = 0; spool < 2; spool++) {
         if (spool == 1)
             setenv("TMPDIR", at("no-such-folder"), 1);

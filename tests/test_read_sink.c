@@ -100,10 +100,10 @@ int main(void) {
     for (size_t i = 16 * MIB; i < raw; i++)
         want[i] = (uint8_t) "the quick brown fox "[i % 20];
     blvl_section_in in[2] = {{"meta", 0, 0, "hi", 2}, {"x.mix", 0, 0, want, raw}};
-    uint8_t *file;
+    void *file;
     size_t size;
     blvl_error e;
-    CHECK_EQ_INT(blvl_write_memory(in, 2, NULL, &file, &size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&file, &size, in, 2, NULL, &e), BLVL_OK);
     uint8_t *got = malloc(raw);
     for (int way = 0; way < 2; way++) {
         meter m = {0};

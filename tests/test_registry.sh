@@ -91,21 +91,21 @@ cat >"$tmp/use.c" <<'EOF'
 #define NEED(c) do { if (!(c)) { fprintf(stderr, "failed: %s\n", #c); return 1; } } while (0)
 
 static uint8_t *from_json(const char *tag, const char *json, size_t *n) {
-    uint8_t *out = NULL;
+    void *out = NULL;
     blvl_error err;
-    if (blvl_section_from_json(tag, json, strlen(json), NULL, &out, n, &err) != BLVL_OK)
+    if (blvl_section_from_json(&out, n, tag, json, strlen(json), NULL, &err) != BLVL_OK)
         fprintf(stderr, "%s: %s\n", tag, err.message);
     return out;
 }
 
-static int bake(const void *dummy, size_t dn, uint8_t **file, size_t *fn, blvl_level **lv) {
+static int bake(const void *dummy, size_t dn, void **file, size_t *fn, blvl_level **lv) {
     size_t mn, sn;
     uint8_t *meta = from_json("meta", "{}", &mn), *sim = from_json("sim", "{}", &sn);
     blvl_section_in in[3] = {{"meta", 0, BLVL_ENTRY_FLAG_IDENTITY, meta, mn},
                              {"sim", 0, BLVL_ENTRY_FLAG_IDENTITY, sim, sn},
                              {"dummy", 0, BLVL_ENTRY_FLAG_IDENTITY, dummy, dn}};
     blvl_error err;
-    int bad = !meta || !sim || blvl_write_memory(in, 3, NULL, file, fn, &err) != BLVL_OK ||
+    int bad = !meta || !sim || blvl_write_memory(file, fn, in, 3, NULL, &err) != BLVL_OK ||
               blvl_open_memory(lv, *file, *fn, NULL, &err) != BLVL_OK;
     blvl_free(NULL, meta);
     blvl_free(NULL, sim);
@@ -128,7 +128,7 @@ int main(void) {
     size_t dn;
     uint8_t *dummy = from_json("dummy", "{\"x\": 7}", &dn);
     NEED(dummy != NULL);
-    uint8_t *file = NULL;
+    void *file = NULL;
     size_t fn = 0;
     blvl_level *lv = NULL;
     NEED(bake(dummy, dn, &file, &fn, &lv) == 0);

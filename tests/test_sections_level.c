@@ -1158,7 +1158,7 @@ static void generic(const char *tag, const uint8_t *bytes, size_t size) {
     char *json;
     size_t jlen;
     blvl_error err;
-    blvl_status st = blvl_section_to_json(tag, bytes, size, 2, NULL, &json, &jlen, &err);
+    blvl_status st = blvl_section_to_json(&json, &jlen, tag, bytes, size, 2, NULL, &err);
     CHECK_EQ_INT(st, BLVL_OK);
     if (st) {
         fprintf(stderr, "%s: %s\n", tag, err.message);
@@ -1203,7 +1203,7 @@ int main(void) {
 
     /* 1. every core section from its sample, with our parser and builder */
     char *sample[MAX_CORE] = {0};
-    uint8_t *bytes[MAX_CORE] = {0};
+    void *bytes[MAX_CORE] = {0};
     size_t nbytes[MAX_CORE] = {0};
     const char *tags[MAX_CORE];
     blvl_section_in in[MAX_CORE + 1];
@@ -1218,7 +1218,7 @@ int main(void) {
         if (!sample[i])
             return check_report("test_sections_level");
         blvl_status st =
-            blvl_section_from_json(tags[i], sample[i], n, NULL, &bytes[i], &nbytes[i], &err);
+            blvl_section_from_json(&bytes[i], &nbytes[i], tags[i], sample[i], n, NULL, &err);
         CHECK_EQ_INT(st, BLVL_OK);
         if (st) {
             fprintf(stderr, "%s: %s\n", tags[i], err.message);
@@ -1232,10 +1232,10 @@ int main(void) {
     in[ncore] = (blvl_section_in){"eds.blocks", 7, 0, blocks, sizeof blocks};
 
     /* 2. bake, open, verify */
-    uint8_t *file;
+    void *file;
     size_t fsize;
     blvl_level *lv = NULL;
-    CHECK_EQ_INT(blvl_write_memory(in, ncore + 1, NULL, &file, &fsize, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&file, &fsize, in, ncore + 1, NULL, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_open_memory(&lv, file, fsize, NULL, &err), BLVL_OK);
     if (!lv) {
         fprintf(stderr, "%s\n", err.message);

@@ -73,7 +73,7 @@ static blvl_status run(const uint8_t *b, size_t n, size_t piece, const char **wa
     L->n = 0;
     L->stop_at = 0;
     blvl_stream *s = NULL;
-    blvl_status st = blvl_stream_new(&s, opt, record, L, err);
+    blvl_status st = blvl_stream_new(&s, record, L, opt, err);
     if (st)
         return st;
     for (int i = 0; i < nwant; i++)
@@ -342,7 +342,7 @@ static blvl_status feed_all(const hl_level *L, size_t len, blvl_status *at_finis
     evlog g;
     blvl_error err;
     blvl_stream *s = NULL;
-    blvl_stream_new(&s, NULL, record, &g, &err);
+    blvl_stream_new(&s, record, &g, NULL, &err);
     g.n = 0;
     g.stop_at = 0;
     blvl_status st = blvl_stream_feed(s, L->bytes, len, &err);
@@ -457,7 +457,7 @@ static void test_end_of_input(void) {
     /* feed after finish, finish twice, want after the table */
     L = typical(0);
     blvl_stream *s = NULL;
-    CHECK_EQ_INT(blvl_stream_new(&s, NULL, record, &g, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_stream_new(&s, record, &g, NULL, &err), BLVL_OK);
     g.n = 0;
     CHECK_EQ_INT(blvl_stream_want(s, "Bad", &err), BLVL_E_ARGUMENT);
     CHECK_EQ_INT(blvl_stream_want(s, "sim", &err), BLVL_OK);
@@ -472,7 +472,7 @@ static void test_end_of_input(void) {
     /* the callback stops the stream */
     g.n = 0;
     g.stop_at = 2;
-    CHECK_EQ_INT(blvl_stream_new(&s, NULL, record, &g, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_stream_new(&s, record, &g, NULL, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_stream_feed(s, L.bytes, L.size, &err), BLVL_E_ARGUMENT);
     CHECK_EQ_INT(g.n, 2);
     /* a stopped stream says why again, to feed and to finish */

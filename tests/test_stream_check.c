@@ -42,9 +42,9 @@ static uint8_t *sample(const char *tag, size_t *size) {
     snprintf(path, sizeof path, "%s/tests/data/sections/%s.json", src ? src : ".", tag);
     size_t n;
     uint8_t *json = test_slurp(path, &n);
-    uint8_t *fb = NULL;
+    void *fb = NULL;
     blvl_error err;
-    if (!json || blvl_section_from_json(tag, (const char *)json, n, NULL, &fb, size, &err)) {
+    if (!json || blvl_section_from_json(&fb, size, tag, (const char *)json, n, NULL, &err)) {
         fprintf(stderr, "sample %s: %s\n", tag, json ? err.message : "unreadable");
         exit(1);
     }
@@ -76,7 +76,7 @@ static blvl_status run(const uint8_t *b, size_t n, const char *const *want, int 
                        hook_log *h, seen *g, blvl_error *err) {
     memset(g, 0, sizeof *g);
     blvl_stream *s;
-    blvl_status st = blvl_stream_new(&s, NULL, on_event, g, err);
+    blvl_status st = blvl_stream_new(&s, on_event, g, NULL, err);
     for (; st == BLVL_OK && *want; want++)
         st = blvl_stream_want(s, *want, err);
     if (st == BLVL_OK && sections_check)
@@ -105,11 +105,11 @@ int main(void) {
                              {"geometry", 0, 0, six, sizeof six},
                              {"eds.x", 0, 0, six, sizeof six},
                              {"cameras", 9, 0, six, sizeof six}};
-    uint8_t *lg, *lb;
+    void *lg, *lb;
     size_t ng, nb;
     blvl_error err;
-    CHECK_EQ_INT(blvl_write_memory(good, 4, NULL, &lg, &ng, &err), BLVL_OK);
-    CHECK_EQ_INT(blvl_write_memory(bad, 5, NULL, &lb, &nb, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&lg, &ng, good, 4, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&lb, &nb, bad, 5, NULL, &err), BLVL_OK);
     const char *const all[] = {"meta", "sim", "geometry", "eds.x", "cameras", NULL};
     seen g;
     int i;
@@ -166,7 +166,7 @@ int main(void) {
 
     /* the hook is set before the table only */
     blvl_stream *s;
-    CHECK_EQ_INT(blvl_stream_new(&s, NULL, on_event, &g, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_stream_new(&s, on_event, &g, NULL, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_stream_feed(s, lg, 4096, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_sections_stream_check(s, &err), BLVL_E_STREAM_STATE);
     blvl_stream_free(s);
@@ -175,7 +175,7 @@ int main(void) {
     uint8_t *t = malloc(ng);
     memcpy(t, lg, ng);
     t[64 + 48] ^= 1; /* the first entry's section digest: table-digest */
-    CHECK_EQ_INT(blvl_stream_new(&s, NULL, on_event, &g, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_stream_new(&s, on_event, &g, NULL, &err), BLVL_OK);
     blvl_status st = blvl_stream_feed(s, t, ng, &err);
     CHECK_EQ_INT(st, BLVL_E_TABLE_DIGEST);
     blvl_error again;
@@ -185,7 +185,7 @@ int main(void) {
     CHECK_EQ_INT(blvl_stream_feed(s, t, 1, &again), BLVL_E_TABLE_DIGEST);
     blvl_stream_free(s);
     /* a refusal at finish (truncated) is repeated too */
-    CHECK_EQ_INT(blvl_stream_new(&s, NULL, on_event, &g, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_stream_new(&s, on_event, &g, NULL, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_stream_feed(s, lg, 100, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_stream_finish(s, &err), BLVL_E_TRUNCATED);
     CHECK_EQ_INT(blvl_stream_finish(s, &again), BLVL_E_TRUNCATED);

@@ -67,7 +67,7 @@ static blvl_status stream_all(const uint8_t *b, size_t n, const char *const *tag
     memset(g, 0, sizeof *g);
     blvl_stream *s;
     blvl_error err;
-    blvl_status st = blvl_stream_new(&s, NULL, collect, g, &err);
+    blvl_status st = blvl_stream_new(&s, collect, g, NULL, &err);
     for (int i = 0; i < ntags && st == BLVL_OK; i++)
         st = blvl_stream_want(s, tags[i], &err);
     for (size_t at = 0; at < n && st == BLVL_OK;) {
@@ -144,10 +144,10 @@ static void test_writer_levels(void) {
         {"geometry", 0, 0, a, big},   {"eds.noise", 2, BLVL_ENTRY_FLAG_IDENTITY, b, 70000},
         {"eds.thumb", 0, 0, b, 5000}, {"eds.empty", 0, 0, NULL, 0},
     };
-    uint8_t *lvl;
+    void *lvl;
     size_t size;
     blvl_error err;
-    CHECK_EQ_INT(blvl_write_memory(in, 6, NULL, &lvl, &size, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&lvl, &size, in, 6, NULL, &err), BLVL_OK);
     const char *all[] = {"meta", "sim", "geometry", "eds.noise", "eds.thumb", "eds.empty"};
     agree(lvl, size, all, 6);
     agree(lvl, size, all, 0);

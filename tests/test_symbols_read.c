@@ -424,9 +424,9 @@ static void test_hmap(void) {
                  e.runs[1].first_tri, e.runs[1].first_tri);
         EXPECT(&d, NULL, NULL, BLVL_E_SYMBOLS, want);
         /* the writer refuses the same data */
-        uint8_t *out = NULL;
+        void *out = NULL;
         size_t out_size = 0;
-        CHECK_EQ_INT(blvl_symbols_write(&d, &out, &out_size, NULL, &err), BLVL_E_SYMBOLS);
+        CHECK_EQ_INT(blvl_symbols_write(&out, &out_size, &d, NULL, &err), BLVL_E_SYMBOLS);
         CHECK(strstr(err.message, "(tri-runs-sorted)") != NULL);
         CHECK(out == NULL);
         e.runs[2].first_tri = keep;
@@ -545,10 +545,10 @@ static void test_write_roundtrip(void) {
     blvl_symbols_data d = {{0}, cols, 4, runs, 3, srcs, 3, mats, 2};
     for (int i = 0; i < 16; i++)
         d.level[i] = (uint8_t)(0xA0 + i);
-    uint8_t *out = NULL;
+    void *out = NULL;
     size_t size = 0;
     blvl_error err;
-    CHECK_EQ_INT(blvl_symbols_write(&d, &out, &size, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_symbols_write(&out, &size, &d, NULL, &err), BLVL_OK);
     CHECK(out && size > 4 && memcmp(out + 4, "BSYM", 4) == 0);
     blvl_symbols *sym = NULL;
     CHECK_EQ_INT(blvl_symbols_open_memory(&sym, out, size, NULL, 0, NULL, &err), BLVL_OK);
@@ -606,15 +606,15 @@ static void test_write_roundtrip(void) {
     /* the writer's own checks */
     blvl_symbols_run unsorted[] = {{0, 0}, {5, 1}, {5, 2}};
     d.runs = unsorted;
-    CHECK_EQ_INT(blvl_symbols_write(&d, &out, &size, NULL, &err), BLVL_E_SYMBOLS);
+    CHECK_EQ_INT(blvl_symbols_write(&out, &size, &d, NULL, &err), BLVL_E_SYMBOLS);
     CHECK(strstr(err.message, "tri_runs[2].first_tri 5 is not above tri_runs[1].first_tri 5 "
                               "(tri-runs-sorted)") != NULL);
     d.runs = runs;
     srcs[1].material = 2;
-    CHECK_EQ_INT(blvl_symbols_write(&d, &out, &size, NULL, &err), BLVL_E_SYMBOLS);
+    CHECK_EQ_INT(blvl_symbols_write(&out, &size, &d, NULL, &err), BLVL_E_SYMBOLS);
     CHECK(strstr(err.message, "sources[1].material 2 is not below the 2 materials") != NULL);
     srcs[1].material = NONE;
-    CHECK_EQ_INT(blvl_symbols_write(NULL, &out, &size, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_symbols_write(&out, &size, NULL, NULL, &err), BLVL_E_ARGUMENT);
 }
 
 /* A level with no geometry (meta and sim from JSON): 0 triangles needs 0 runs. */
@@ -680,10 +680,10 @@ static void test_no_geometry(void) {
     if (!meta || !simj)
         return;
     blvl_error err;
-    uint8_t *mb = NULL, *sb = NULL, *level = NULL;
+    void *mb = NULL, *sb = NULL, *level = NULL;
     size_t mbs = 0, sbs = 0, ls = 0;
-    CHECK_EQ_INT(blvl_section_from_json("meta", meta, mn, NULL, &mb, &mbs, &err), BLVL_OK);
-    CHECK_EQ_INT(blvl_section_from_json("sim", simj, sn, NULL, &sb, &sbs, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_section_from_json(&mb, &mbs, "meta", meta, mn, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_section_from_json(&sb, &sbs, "sim", simj, sn, NULL, &err), BLVL_OK);
     blvl_section_in in[2];
     memset(in, 0, sizeof in);
     in[0].tag = "meta";
@@ -692,7 +692,7 @@ static void test_no_geometry(void) {
     in[1].tag = "sim";
     in[1].data = sb;
     in[1].size = sbs;
-    CHECK_EQ_INT(blvl_write_memory(in, 2, NULL, &level, &ls, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&level, &ls, in, 2, NULL, &err), BLVL_OK);
     blvl_level *lv = NULL;
     CHECK_EQ_INT(blvl_open_memory(&lv, level, ls, NULL, &err), BLVL_OK);
     if (lv) {

@@ -405,6 +405,18 @@ static void test_doors(void) {
     blvl_trace_world_free(w);
 }
 
+typedef struct heard {
+    blvl_trace_report r[8];
+    uint32_t n;
+} heard;
+
+static void hear(void *user, const blvl_trace_report *report) {
+    heard *h = user;
+    if (h->n < 8)
+        h->r[h->n] = *report;
+    h->n++;
+}
+
 static void test_reports(void) {
     blvl_trace_collider_desc d[4];
     /* 0: no shape */
@@ -453,6 +465,18 @@ static void test_reports(void) {
     CHECK_EQ_INT(np, 6); /* the good faces are still there */
     blvl_trace_world_planes(w, 0, &np);
     CHECK_EQ_INT(np, 0);
+    /* The callback of blvl_trace_options hears each report as it is found, the same ones in the
+     * same order. */
+    heard h = {0};
+    blvl_trace_options topt = {.report = hear, .report_user = &h};
+    blvl_trace_world *w2 = NULL;
+    blvl_error err;
+    CHECK(blvl_trace_world_new(&w2, d, 4, &topt, &err) == BLVL_OK);
+    CHECK_EQ_INT(h.n, 5);
+    for (uint32_t i = 0; i < h.n && i < n; i++)
+        CHECK(h.r[i].collider == r[i].collider && h.r[i].face == r[i].face &&
+              strcmp(h.r[i].reason, r[i].reason) == 0);
+    blvl_trace_world_free(w2);
     blvl_trace_world_free(w);
 }
 
@@ -596,7 +620,7 @@ static void test_allocator(void) {
     for (int fail = -1; fail < 60; fail++) {
         counting cnt = {0, 0, fail};
         blvl_allocator al = {c_alloc, c_free, &cnt};
-        blvl_options o = {.allocator = al};
+        blvl_trace_options o = {.base.allocator = al};
         blvl_trace_world *w = NULL;
         blvl_error err;
         blvl_status st = blvl_trace_world_new(&w, d, 3, &o, &err);

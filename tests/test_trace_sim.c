@@ -83,9 +83,9 @@ int main(void) {
     size_t sim_size;
     CHECK(blvl_fb_finish(b, root, &sim, &sim_size, &err) == BLVL_OK);
     blvl_section_in in[1] = {{"sim", 0, BLVL_ENTRY_FLAG_IDENTITY, sim, sim_size}};
-    uint8_t *file = NULL;
+    void *file = NULL;
     size_t file_size = 0;
-    CHECK(blvl_write_memory(in, 1, NULL, &file, &file_size, &err) == BLVL_OK);
+    CHECK(blvl_write_memory(&file, &file_size, in, 1, NULL, &err) == BLVL_OK);
     blvl_level *lv = NULL;
     CHECK(file && blvl_open_memory(&lv, file, file_size, NULL, &err) == BLVL_OK);
     blvl_trace_world *w = NULL, *wd = NULL;
@@ -151,11 +151,11 @@ int main(void) {
         blvl_section_in one = {bad[i].tag, bad[i].version,
                                bad[i].tag[0] == 's' ? BLVL_ENTRY_FLAG_IDENTITY : 0, bad[i].bytes,
                                bad[i].size};
-        uint8_t *f2 = NULL;
+        void *f2 = NULL;
         size_t f2_size = 0;
         blvl_level *l2 = NULL;
         blvl_trace_world *w2 = NULL;
-        CHECK(blvl_write_memory(&one, 1, NULL, &f2, &f2_size, &err) == BLVL_OK);
+        CHECK(blvl_write_memory(&f2, &f2_size, &one, 1, NULL, &err) == BLVL_OK);
         CHECK(f2 && blvl_open_memory(&l2, f2, f2_size, NULL, &err) == BLVL_OK);
         if (l2) {
             CHECK_EQ_INT(blvl_trace_world_from_level(&w2, l2, NULL, &err), bad[i].want);

@@ -47,12 +47,12 @@ int main(void) {
     for (size_t i = 0; i < sizeof small; i++)
         small[i] = (uint8_t)(i * 37 + 11);
     blvl_section_in in[2] = {{"eds.text", 0, 0, text, big}, {"eds.small", 0, 0, small, 100}};
-    uint8_t *file;
+    void *file;
     size_t size;
     blvl_error err;
     blvl_options wo = {0};
     wo.threads = 2;
-    CHECK_EQ_INT(blvl_write_memory(in, 2, &wo, &file, &size, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&file, &size, in, 2, &wo, &err), BLVL_OK);
 
     char path[] = "/tmp/blvl-progress-XXXXXX";
     int fd = mkstemp(path);

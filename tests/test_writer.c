@@ -154,7 +154,7 @@ static void same_bytes(void) {
         blvl_writer *w;
         CHECK_EQ_INT(blvl_writer_open_memory(&w, NSECS, &o, &e), BLVL_OK);
         CHECK_EQ_INT(feed(w, &e), BLVL_OK);
-        uint8_t *out;
+        void *out;
         size_t size;
         CHECK_EQ_INT(blvl_writer_commit_memory(w, &out, &size, &e), BLVL_OK);
         CHECK(size == ref_size && memcmp(out, ref, size) == 0);
@@ -183,7 +183,7 @@ static void same_bytes(void) {
         for (size_t i = 0; i < NSECS; i++)
             in[i] = (blvl_section_in){secs[i].tag, secs[i].version, secs[i].flags, secs[i].data,
                                       secs[i].size};
-        CHECK_EQ_INT(blvl_write_memory(in, NSECS, &o, &out, &size, &e), BLVL_OK);
+        CHECK_EQ_INT(blvl_write_memory(&out, &size, in, NSECS, &o, &e), BLVL_OK);
         CHECK(size == ref_size && memcmp(out, ref, size) == 0);
         blvl_free(NULL, out);
     }
@@ -266,8 +266,8 @@ static void no_trace(void) {
     free(old);
     /* the same through the wrapper and the memory target */
     blvl_section_in in = {"x.zeros", 0, 0, zeros, big};
-    uint8_t *out = (uint8_t *)1;
-    CHECK_EQ_INT(blvl_write_memory(&in, 1, NULL, &out, &n, &e), BLVL_E_BUDGET);
+    void *out = (uint8_t *)1;
+    CHECK_EQ_INT(blvl_write_memory(&out, &n, &in, 1, NULL, &e), BLVL_E_BUDGET);
     CHECK(out == NULL && n == 0);
     CHECK_EQ_INT(blvl_write_file(path, &in, 1, NULL, &e), BLVL_E_BUDGET);
     CHECK_EQ_INT(dir_entries(dir), 1);
@@ -290,7 +290,7 @@ static int sink_fail(void *user, uint64_t off, const void *data, size_t len) {
 static void misuse(void) {
     blvl_writer *w;
     blvl_error e;
-    uint8_t *out;
+    void *out;
     size_t size;
     CHECK_EQ_INT(blvl_writer_open_memory(&w, 2, NULL, &e), BLVL_OK);
     CHECK_EQ_INT(blvl_writer_append(w, "x", 1, &e), BLVL_E_ARGUMENT);
@@ -373,10 +373,10 @@ static void allocator(void) {
     o.threads = 2;
     uint8_t *d = make_data(10 * MIB, 0);
     blvl_section_in in = {"x.text", 0, 0, d, 10 * MIB};
-    uint8_t *out;
+    void *out;
     size_t size;
     blvl_error e;
-    CHECK_EQ_INT(blvl_write_memory(&in, 1, &o, &out, &size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_write_memory(&out, &size, &in, 1, &o, &e), BLVL_OK);
     /* only the level itself is left (with the size blvl_free needs, kept in front of it) */
     CHECK(c.live >= size && c.live <= size + 64);
     /* two level-19 encoders on 4 MiB inputs hold tens of MiB: they went through `a` */

@@ -5,10 +5,14 @@
  * ("table-digest: ..."). The library keeps no global state. docs/FORMAT.md is the normative
  * byte layout.
  *
- * Options, memory, ownership (blvl/common.h): every entry point that needs an allocator,
- * threads, progress or a limit takes one zero-initialised `const blvl_options *` (NULL = the
- * defaults); every byte comes from opt->allocator. Objects have one destructor each; buffers
- * handed out are freed with blvl_free(opt, ptr); bytes read from a level with blvl_bytes_free.
+ * Options, memory, ownership (blvl/common.h, docs/API.md "One shape"): a call that makes
+ * something takes its outputs first, then its inputs, then one zero-initialised options
+ * pointer (NULL = the defaults), then `err`: blvl_open_file(&level, path, &opt, &err). A
+ * feature that needs more than the common options has its own struct whose first member is
+ * them (the HTTP options, the trace options). Every byte comes from the options' allocator;
+ * objects remember it, so each destructor takes only the object; buffers handed out are
+ * `void **data, size_t *size`, freed with blvl_free and the options of the call that made
+ * them; bytes read from a level with blvl_bytes_free.
  *
  * Naming: every name starts with blvl_ (BLVL_ for macros and enum values). An object's
  * functions are blvl_<object>_<verb> (blvl_writer_begin, blvl_stream_feed, blvl_fb_builder_new,
@@ -18,55 +22,148 @@
  * (blvl_level_section, blvl_level_sim). Booleans are bool; callbacks that report success
  * return int, 0 for success, as POSIX calls do. Vectors are the schema's blvl_Vec3.
  *
- * Reference (the header each entry point lives in):
+ * Reference: every function the three libraries export, by library and header (names in full;
+ * tests/test_api_reference.sh holds this list to the libraries' exports).
  *
- *   common.h   blvl_status_name       short name of a status ("table-digest")
- *              blvl_free              free a buffer the library handed out
- *   le.h       blvl_le16/32/64, blvl_le_put16/32/64   unaligned little-endian loads, stores
- *   version.h  blvl_version_number, blvl_version_string   the library linked at run time
- *   blvl.h     blvl_open_file, blvl_open_memory, blvl_open_source   open and validate a level
- *              blvl_close             close a level
- *              blvl_level_options     the options a level was opened with
- *              blvl_get_info, blvl_count, blvl_entry_at, blvl_find   header facts, the table
- *              blvl_read              a section's inflated bytes (digest, chunks checked)
- *              blvl_read_packed       a section's stored bytes (digest checked)
- *              blvl_read_sink         a section's inflated bytes to a callback, chunk by chunk
- *              blvl_bytes_free        release what blvl_read / blvl_read_packed gave
- *              blvl_verify            check every section of a level
- *              blvl_compute_identity, blvl_compute_table_digest, blvl_digest, blvl_hex
- *                                     the format's digests
- *              blvl_tag_valid         is a tag valid, is it core
- *              blvl_writer_open_file, _open_memory, _open_sink   start a streaming writer
- *              blvl_writer_begin, _append, _end, _add   write sections
- *              blvl_writer_commit, _commit_memory, _abort   finish or drop the level
- *              blvl_write_memory, blvl_write_file   bake a level from whole sections
- *              blvl_file_write        write any bytes to a path by the out-file rule
- *              blvl_rewrite_file, blvl_rewrite_edit_file   compacting copy, with edits
- *              blvl_edit_put, blvl_edit_drop   in-place edits outside identity
- *              blvl_stream_new, _want, _set_check, _feed, _finish, _free, _options
- *                                     verify and read a level as its bytes arrive
- *   fb_reader.h   blvl_fb_root, blvl_fb_get_*, blvl_fb_vec_*, blvl_fb_has   read a verified
- *                 FlatBuffer (what the generated readers are made of)
- *   fb_types.h    blvl_fb_scalar_size, blvl_fb_enum_name   the type tables
- *   fb_verifier.h blvl_fb_verify      verify a FlatBuffer against its type table
- *   fb_builder.h  blvl_fb_builder_new, _free, _reset, _status; blvl_fb_create_*,
- *                 blvl_fb_table_start/_end, blvl_fb_add_*, blvl_fb_finish, _finish_id
- *                                     build a FlatBuffer
- *   fb_json.h     blvl_fb_to_json, blvl_fb_from_json   JSON out and in
- *   sections.h    blvl_section_type, blvl_schema_type, blvl_core_tag_at   the core tags
- *                 blvl_level_section, blvl_level_<tag>   read and verify a core section
- *                 blvl_sections_verify, blvl_sections_check, blvl_sections_stream_check
- *                                     the level rules on a level, a writer's input, a stream
- *                 blvl_section_verify_bytes, blvl_section_to_json, blvl_section_from_json
- *   sections/<name>.h, sections/<name>_builder.h   generated readers and builders
- *   trace.h    blvl_trace_world_new, _from_level, _free, _reports, _collider_count, _planes,
- *              _bounds                a level's collision world
- *              blvl_trace_doors_new, _set, _free; blvl_trace_transform_*   door poses
- *              blvl_trace_box, _ray, _point_contents, _point_water, _box_brute   queries
- *   import.h   blvl_import_detect, blvl_import_format_name   which source format an input is
- *              blvl_import_bake_file, _bake_memory   any source map to a level in one call
- *              blvl_import_list_maps  the maps of a Quake 3 archive (docs/IMPORT.md)
- *   http.h     blvl_http_stream_feed  a level over HTTP into a streaming reader
+ * libblvl, the runtime (pkg-config blvl, CMake blvl::blvl; needs libzstd only)
+ *   common.h      blvl_status_name blvl_free
+ *                     status names; free a buffer the library handed out
+ *   version.h     blvl_version_number blvl_version_string
+ *                     the library linked at run time
+ *   payload.h     blvl_digest blvl_hex
+ *                     the format's BLAKE3-128 digest, as hex
+ *   blvl.h        blvl_open_file blvl_open_memory blvl_open_source blvl_close
+ *                 blvl_level_options
+ *                     open and validate a level; close it; the options it keeps
+ *                 blvl_get_info blvl_count blvl_entry_at blvl_find
+ *                     header facts and the table
+ *                 blvl_read blvl_read_packed blvl_read_sink blvl_bytes_free
+ *                     a section's inflated or stored bytes, digest and chunks checked
+ *                 blvl_verify
+ *                     check every section of a level
+ *                 blvl_compute_identity blvl_compute_table_digest blvl_tag_valid
+ *                     the format's identity, table digest and tag rule
+ *                 blvl_writer_open_file blvl_writer_open_memory blvl_writer_open_sink
+ *                 blvl_writer_begin blvl_writer_append blvl_writer_end blvl_writer_add
+ *                 blvl_writer_commit blvl_writer_commit_memory blvl_writer_abort
+ *                     the streaming writer (docs/WRITER.md)
+ *                 blvl_write_memory blvl_write_file blvl_file_write
+ *                     a level from whole sections; any bytes by the out-file rule
+ *                 blvl_rewrite_file blvl_rewrite_edit_file blvl_edit_put blvl_edit_drop
+ *                     compacting copies, with edits; in-place edits outside identity
+ *                 blvl_stream_new blvl_stream_want blvl_stream_set_check blvl_stream_feed
+ *                 blvl_stream_finish blvl_stream_free blvl_stream_options
+ *                     verify and read a level as its bytes arrive
+ *   fb_types.h    blvl_fb_scalar_size blvl_fb_enum_name
+ *                     the FlatBuffers type tables
+ *   fb_verifier.h blvl_fb_verify
+ *                     verify a FlatBuffer against its type table
+ *   sections.h    blvl_section_type blvl_schema_type blvl_core_tag_at
+ *                     the core tags and their root types
+ *                 blvl_level_section blvl_sections_verify blvl_sections_check
+ *                 blvl_sections_stream_check blvl_section_verify_bytes
+ *                     read and verify core sections; the level rules on a level, a
+ *                     writer's input, a stream
+ *   symbols.h     blvl_symbols_open_memory blvl_symbols_open_file blvl_symbols_free
+ *                 blvl_symbols_get_info blvl_symbols_collider_source
+ *                 blvl_symbols_triangle_source blvl_symbols_batch_runs
+ *                 blvl_symbols_batch_source blvl_symbols_source_at blvl_symbols_runs
+ *                 blvl_symbols_material_at blvl_symbols_kind_name blvl_symbols_describe
+ *                     read a .bsym sidecar, checked against its level; look sources up
+ *   trace.h       blvl_trace_collider_desc_init blvl_trace_world_new
+ *                 blvl_trace_world_from_level blvl_trace_world_free blvl_trace_world_reports
+ *                 blvl_trace_world_collider_count blvl_trace_world_planes
+ *                 blvl_trace_world_bounds
+ *                     a level's collision world
+ *                 blvl_trace_doors_new blvl_trace_doors_set blvl_trace_doors_free
+ *                 blvl_trace_transform_identity blvl_trace_transform_slide
+ *                 blvl_trace_transform_swing
+ *                     door poses
+ *                 blvl_trace_box blvl_trace_ray blvl_trace_point_contents
+ *                 blvl_trace_point_water blvl_trace_box_stats blvl_trace_box_brute
+ *                     queries
+ *
+ * libblvl-http, levels over HTTP (pkg-config blvl-http, CMake blvl::http; needs libcurl)
+ *   http.h        blvl_open_url blvl_is_url blvl_http_get_stats
+ *                     open a level at a URL; its transfer figures
+ *                 blvl_fetch_url blvl_http_stream_feed
+ *                     a whole level to a file; a level into a streaming reader
+ *
+ * libblvl-tools, building and baking (pkg-config blvl-tools, CMake blvl::tools)
+ *   fb_builder.h  blvl_fb_builder_new blvl_fb_builder_free blvl_fb_builder_reset
+ *                 blvl_fb_builder_status blvl_fb_create_string blvl_fb_create_vector
+ *                 blvl_fb_create_struct_vector blvl_fb_create_ref_vector
+ *                 blvl_fb_table_start blvl_fb_table_end blvl_fb_add_raw blvl_fb_add_ref
+ *                 blvl_fb_add_struct blvl_fb_finish blvl_fb_finish_id
+ *                     build a FlatBuffer
+ *   fb_json.h     blvl_fb_to_json blvl_fb_from_json
+ *                     FlatBuffers JSON out and in
+ *   sections.h    blvl_section_to_json blvl_section_from_json
+ *                     a core section's JSON
+ *   symbols.h     blvl_symbols_write
+ *                     write a .bsym
+ *   image.h       blvl_image_decode blvl_image_expected_size blvl_image_rgba_free
+ *                 blvl_image_write_png
+ *                     decode textures, write PNG
+ *   bake.h        blvl_bake_new blvl_bake_free blvl_bake_options
+ *                 blvl_bake_material_init blvl_bake_surface_init blvl_bake_collider_init
+ *                 blvl_bake_door_init
+ *                 blvl_bake_add_material blvl_bake_add_surface blvl_bake_add_triangle
+ *                 blvl_bake_add_box blvl_bake_add_brush blvl_bake_add_hull
+ *                 blvl_bake_add_door blvl_bake_add_entity blvl_bake_add_spawn
+ *                 blvl_bake_add_teleport_dest blvl_bake_add_trigger blvl_bake_add_hurt
+ *                 blvl_bake_add_fog_volume blvl_bake_add_light blvl_bake_add_site
+ *                 blvl_bake_add_camera blvl_bake_add_source blvl_bake_add_image_rgba8
+ *                 blvl_bake_add_image_encoded
+ *                 blvl_bake_set_meta blvl_bake_set_sky blvl_bake_set_sun
+ *                 blvl_bake_set_ambient blvl_bake_set_kill_y blvl_bake_set_light_grid
+ *                 blvl_bake_set_lightmap
+ *                 blvl_bake_write_memory blvl_bake_write_file
+ *                     the baker every importer feeds
+ *                 blvl_bake_brush_polygons blvl_bake_polygons_free blvl_bake_merge_boxes
+ *                 blvl_bake_mesh_is_convex
+ *                     convex geometry helpers
+ *   import.h      blvl_import_detect blvl_import_format_name blvl_import_bake_file
+ *                 blvl_import_bake_memory blvl_import_list_maps
+ *                     any source map to a level in one call (docs/IMPORT.md)
+ *   hmap.h        blvl_hmap_read blvl_hmap_write blvl_hmap_free blvl_hmap_bake
+ *                     the .hmap height-map format
+ *   subspace.h    blvl_subspace_read blvl_subspace_write blvl_subspace_free
+ *                 blvl_subspace_bake blvl_subspace_grid blvl_subspace_region_tiles
+ *                 blvl_subspace_default_tileset
+ *                     Subspace maps
+ *   riot.h        blvl_riot_read blvl_riot_parse blvl_riot_write blvl_riot_free
+ *                 blvl_riot_bake blvl_riot_srsc_read blvl_riot_srsc_write
+ *                 blvl_riot_srsc_find blvl_riot_srsc_free
+ *                     Riot levels and their resource archives
+ *   q3.h          blvl_q3_fs_new blvl_q3_fs_add blvl_q3_fs_exists blvl_q3_fs_read
+ *                 blvl_q3_fs_list blvl_q3_fs_names_free blvl_q3_fs_free
+ *                     Quake 3 archives and folders
+ *                 blvl_q3_bsp_read blvl_q3_bsp_free blvl_q3_entities_parse
+ *                 blvl_q3_entities_free blvl_q3_entity_get
+ *                     maps and their entities
+ *                 blvl_q3_bake blvl_q3_bake_options_init
+ *                     bake a Quake 3 map
+ *   q3_shader.h   blvl_q3_shaders_new blvl_q3_shaders_add blvl_q3_shaders_load
+ *                 blvl_q3_shaders_find blvl_q3_shaders_count blvl_q3_shaders_refused
+ *                 blvl_q3_shaders_first_refusal blvl_q3_shaders_free
+ *                     shader scripts
+ *   export.h      blvl_export_glb blvl_export_glb_file blvl_export_gltf
+ *                 blvl_export_gltf_files
+ *                     a level to glTF
+ *   diag.h        blvl_diag_run blvl_diag_collect blvl_diag_findings_free
+ *                 blvl_diag_catalogue blvl_diag_check_find blvl_diag_severity_name
+ *                     what is wrong with a level, by check
+ *   probe.h       blvl_probe_new blvl_probe_free blvl_probe_world blvl_probe_camera
+ *                 blvl_probe_look blvl_probe_pose_axes blvl_probe_spawn_kind
+ *                 blvl_probe_ray_triangles blvl_probe_material_name
+ *                 blvl_probe_load_pictures blvl_probe_render blvl_probe_damaged
+ *                     look into a level from a pose, render what a camera sees
+ *
+ * Not in the list above (nothing to link): the header-only helpers le.h's little-endian
+ * loads and stores, fb_reader.h's accessors, and the generated readers of
+ * sections/<name>.h (the typed level readers and verifiers; docs/FLATBUFFERS.md); the type
+ * tables the generated headers name are exported data, not functions.
  */
 #ifndef BLVL_BLVL_H
 #define BLVL_BLVL_H
@@ -281,9 +378,9 @@ BLVL_API blvl_status blvl_writer_add(blvl_writer *w, const char *tag, uint32_t v
  * write the header and table, and for a file flush and rename. Frees the writer, on success
  * or not; on failure nothing is left behind. For a memory writer use commit_memory. */
 BLVL_API blvl_status blvl_writer_commit(blvl_writer *w, blvl_error *err);
-/* The same for a memory writer: *out (free with blvl_free and the writer's options) holds
- * *out_size bytes. */
-BLVL_API blvl_status blvl_writer_commit_memory(blvl_writer *w, uint8_t **out, size_t *out_size,
+/* The same for a memory writer: *data (free with blvl_free and the writer's options) holds
+ * *size bytes. */
+BLVL_API blvl_status blvl_writer_commit_memory(blvl_writer *w, void **data, size_t *size,
                                                blvl_error *err);
 /* Drop everything: the temporary file is removed, the target untouched. NULL is fine. */
 BLVL_API void blvl_writer_abort(blvl_writer *w);
@@ -292,13 +389,12 @@ BLVL_API void blvl_writer_abort(blvl_writer *w);
 
 /* Bake a level. The output is a function of the sections alone (order included): same
  * input, same bytes. Sections are laid out in the order given. */
-BLVL_API blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
-                                       const blvl_options *opt, uint8_t **out, size_t *out_size,
-                                       blvl_error *err);
+BLVL_API blvl_status blvl_write_memory(void **data, size_t *size, const blvl_section_in *sections,
+                                       size_t count, const blvl_options *opt, blvl_error *err);
 /* Writes to a temporary file beside `path`, flushes, then renames it over `path`. */
 BLVL_API blvl_status blvl_write_file(const char *path, const blvl_section_in *sections,
                                      size_t count, const blvl_options *opt, blvl_error *err);
-/* *out of blvl_write_memory is freed with blvl_free(opt, *out). */
+/* *data of blvl_write_memory is freed with blvl_free(opt, *data). */
 
 /* Writes `size` bytes to `path` by the rule every writer of the library follows (docs/API.md,
  * "Output files"): a directory is refused (BLVL_E_ARGUMENT); an existing device, FIFO or socket
@@ -389,8 +485,8 @@ typedef int (*blvl_stream_fn)(void *user, const blvl_stream_event *ev);
 
 typedef struct blvl_stream blvl_stream;
 
-BLVL_API blvl_status blvl_stream_new(blvl_stream **out, const blvl_options *opt, blvl_stream_fn fn,
-                                     void *user, blvl_error *err);
+BLVL_API blvl_status blvl_stream_new(blvl_stream **out, blvl_stream_fn fn, void *user,
+                                     const blvl_options *opt, blvl_error *err);
 /* Keep and inflate this section when it arrives. Call before the table is known. A stream
  * with no wanted tags verifies every section and keeps none. */
 BLVL_API blvl_status blvl_stream_want(blvl_stream *s, const char *tag, blvl_error *err);

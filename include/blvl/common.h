@@ -106,12 +106,12 @@ typedef struct blvl_allocator {
 typedef void (*blvl_progress_fn)(void *user, uint64_t done, uint64_t total);
 
 struct blvl_file_ops;
-struct blvl_trace_report;
 
-/* The one options struct every entry point takes (NULL, or a zeroed struct, gives the
- * defaults). Each call reads the fields it needs and ignores the rest; an object made with
- * options (a level, writer, stream, builder, trace world) keeps a copy, so the struct need not
- * outlive the call. */
+/* The base options every entry point takes (NULL, or a zeroed struct, gives the defaults). A
+ * feature that needs more has blvl_<feature>_options with this struct as its first member,
+ * `base` (blvl_http_options, blvl_trace_options, ...), taken instead of it. Each call reads the
+ * fields it needs and ignores the rest; an object made with options (a level, writer, stream,
+ * builder, trace world) keeps a copy, so the struct need not outlive the call. */
 typedef struct blvl_options {
     /* Every byte the library allocates, zstd's contexts included, comes from here. */
     blvl_allocator allocator;
@@ -140,9 +140,6 @@ typedef struct blvl_options {
     /* In-place edits: the file operations to use instead of POSIX on a path (tests interrupt
      * them); when set, the path is ignored and no lock is taken. NULL = POSIX. */
     const struct blvl_file_ops *file_ops;
-    /* Trace world builds: called once per report (may be NULL); the world keeps them too. */
-    void (*trace_report)(void *user, const struct blvl_trace_report *report);
-    void *trace_report_user;
     /* Every file written by path (blvl_write_file, the writer, rewrite, the bake, the export,
      * blvl_fetch_url, blvl_file_write) goes to a temporary name beside its target and is
      * renamed over it when whole (docs/API.md, "Output files"). Called on the calling thread

@@ -23,8 +23,11 @@ extern "C" {
 /* A warning that fails nothing (the library prints nothing itself): one line, no newline. */
 typedef void (*blvl_warn_fn)(void *user, const char *message);
 
-/* What blvl_open_url and blvl_fetch_url do beyond blvl_options (NULL or zeroed = defaults). */
+/* What the HTTP calls take beyond blvl_options (NULL or zeroed = defaults). */
 typedef struct blvl_http_options {
+    /* The allocator, threads and limits, as blvl_open_file takes them: first, so
+     * (const blvl_options *)&hopt is valid. */
+    blvl_options base;
     /* Sections fetched at open (adjacent ones merged into one range request); the others are
      * fetched when read. NULL / 0 = none at open. */
     const char *const *want;
@@ -75,11 +78,11 @@ typedef struct blvl_http_stats {
     bool ranges;             /* false: the server ignored ranges and the file came whole */
 } blvl_http_stats;
 
-/* Open a level at an http:// or https:// URL. `opt` as for blvl_open_file; `http` may be NULL.
- * The level owns its connection until blvl_close. Reads on one level are serialised (one
- * connection); several levels may be used from several threads. */
-BLVL_API blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options *opt,
-                                   const blvl_http_options *http, blvl_error *err);
+/* Open a level at an http:// or https:// URL. opt->base as blvl_open_file's options; `opt` may
+ * be NULL. The level owns its connection until blvl_close. Reads on one level are serialised
+ * (one connection); several levels may be used from several threads. */
+BLVL_API blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_http_options *opt,
+                                   blvl_error *err);
 
 /* True when `path` names a URL blvl_open_url takes (http:// or https://). */
 BLVL_API bool blvl_is_url(const char *path);
@@ -90,19 +93,18 @@ BLVL_API void blvl_http_get_stats(const blvl_level *level, blvl_http_stats *out)
 /* Fetch the whole level at `url` to `out_path`, byte-identical to the server's file: every
  * section's digest, the table digest and the identity are checked before the file is renamed
  * into place (nothing is left at out_path on failure). `stats` may be NULL. */
-BLVL_API blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_options *opt,
-                                    const blvl_http_options *http, blvl_http_stats *stats,
-                                    blvl_error *err);
+BLVL_API blvl_status blvl_fetch_url(blvl_http_stats *stats, const char *url, const char *out_path,
+                                    const blvl_http_options *opt, blvl_error *err);
 
 /* Fetch the level at `url` whole, in order (one plain GET, resumed where a cut transfer
  * stopped), feeding every byte to the streaming reader `s` as it arrives, then finish it: the
  * table is checked before any payload byte and each section when its last byte lands, as the
  * stream's events report (blvl_stream_new; blvl_sections_stream_check adds the level rules).
- * The stream's options give the allocator. A refusal of the header or table, or an event
- * callback that stops the stream, ends the transfer. `stats` may be NULL. */
-BLVL_API blvl_status blvl_http_stream_feed(blvl_stream *s, const char *url,
-                                           const blvl_http_options *http, blvl_http_stats *stats,
-                                           blvl_error *err);
+ * The stream's own options give the allocator (opt->base is not read). A refusal of the header
+ * or table, or an event callback that stops the stream, ends the transfer. `stats` may be
+ * NULL. */
+BLVL_API blvl_status blvl_http_stream_feed(blvl_stream *s, blvl_http_stats *stats, const char *url,
+                                           const blvl_http_options *opt, blvl_error *err);
 
 #ifdef __cplusplus
 }

@@ -78,17 +78,18 @@ BLVL_API blvl_status blvl_section_verify_bytes(const char *tag, const void *byte
 /* The two JSON functions below are in libblvl-tools (pkg-config blvl-tools, blvl::tools): a
  * program linking the runtime alone does not have them. */
 
-/* JSON of a section's bytes (verified first), flatc --json --strict-json style. `*out` is
- * NUL-terminated and the caller's: blvl_free(opt, *out). `indent` 0 prints one line. */
-BLVL_API blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size,
-                                          unsigned indent, const blvl_options *opt, char **out,
-                                          size_t *out_len, blvl_error *err);
+/* JSON of a section's bytes (verified first), flatc --json --strict-json style: *text is
+ * NUL-terminated text of *len bytes (the NUL not counted) and the caller's:
+ * blvl_free(opt, *text). `indent` 0 prints one line. */
+BLVL_API blvl_status blvl_section_to_json(char **text, size_t *len, const char *tag,
+                                          const void *bytes, size_t size, unsigned indent,
+                                          const blvl_options *opt, blvl_error *err);
 
-/* Build a section's FlatBuffer from JSON with blvl's builder (canonical bytes). *out is the
- * caller's: blvl_free(opt, *out). */
-BLVL_API blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
-                                            const blvl_options *opt, uint8_t **out,
-                                            size_t *out_size, blvl_error *err);
+/* Build a section's FlatBuffer from JSON with blvl's builder (canonical bytes). *data (*size
+ * bytes) is the caller's: blvl_free(opt, *data). */
+BLVL_API blvl_status blvl_section_from_json(void **data, size_t *size, const char *tag,
+                                            const char *json, size_t json_len,
+                                            const blvl_options *opt, blvl_error *err);
 
 #ifdef __cplusplus
 }

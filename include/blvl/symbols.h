@@ -143,10 +143,11 @@ typedef struct blvl_symbols_data {
     uint32_t material_count;
 } blvl_symbols_data;
 
-/* Serialise to a version-1 .bsym (freed with blvl_free(opt, *out)). The data's own invariants
- * (runs sorted and starting at 0, ids in range) are checked first: BLVL_E_SYMBOLS. */
-BLVL_API blvl_status blvl_symbols_write(const blvl_symbols_data *data, uint8_t **out,
-                                        size_t *out_size, const blvl_options *opt, blvl_error *err);
+/* Serialise to a version-1 .bsym of *size bytes (freed with blvl_free(opt, *data)). The
+ * symbols' own invariants (runs sorted and starting at 0, ids in range) are checked first:
+ * BLVL_E_SYMBOLS. */
+BLVL_API blvl_status blvl_symbols_write(void **data, size_t *size, const blvl_symbols_data *symbols,
+                                        const blvl_options *opt, blvl_error *err);
 
 #ifdef __cplusplus
 }

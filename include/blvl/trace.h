@@ -104,15 +104,25 @@ typedef struct blvl_trace_report {
     char reason[96];
 } blvl_trace_report;
 
+/* Called once per report as the build finds it (on the building thread). */
+typedef void (*blvl_trace_report_fn)(void *user, const blvl_trace_report *report);
+
+/* What a world build takes beyond blvl_options (NULL or zeroed = defaults, no callback). */
+typedef struct blvl_trace_options {
+    blvl_options base;           /* first, so (const blvl_options *)&topt is valid */
+    blvl_trace_report_fn report; /* may be NULL: the world keeps every report anyway */
+    void *report_user;
+} blvl_trace_options;
+
 typedef struct blvl_trace_world blvl_trace_world;
 
 /* Build a world: expand every collider, build the bounding-volume hierarchy. Fails only for a
  * bad argument or the allocator; problems with the colliders themselves are reports, kept in the
- * world (blvl_trace_world_reports) and passed to opt->trace_report as they are found. The world
- * and its doors take their memory from opt->allocator. */
+ * world (blvl_trace_world_reports) and passed to opt->report as they are found. The world
+ * and its doors take their memory from opt->base.allocator. */
 BLVL_API blvl_status blvl_trace_world_new(blvl_trace_world **out,
                                           const blvl_trace_collider_desc *colliders, uint32_t count,
-                                          const blvl_options *opt, blvl_error *err);
+                                          const blvl_trace_options *opt, blvl_error *err);
 BLVL_API void blvl_trace_world_free(blvl_trace_world *world);
 
 /* Everything the build reported, in collider order. */
@@ -130,7 +140,7 @@ BLVL_API bool blvl_trace_world_bounds(const blvl_trace_world *world, uint32_t co
 
 /* Build from a level's sim section (verified with the FlatBuffers verifier first). */
 BLVL_API blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
-                                                 const blvl_options *opt, blvl_error *err);
+                                                 const blvl_trace_options *opt, blvl_error *err);
 
 /* ---- doors ------------------------------------------------------------------------------ */
 

@@ -154,9 +154,11 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
         st = add_section(&r, "cameras", blvl__bake_write_cameras, err);
     if (r.w) {
         double t1 = blvl__bake_now();
-        if (st == BLVL_OK)
-            st = blvl_writer_commit_memory(r.w, level, level_size, err); /* frees w */
-        else
+        void *made = NULL;
+        if (st == BLVL_OK) {
+            st = blvl_writer_commit_memory(r.w, &made, level_size, err); /* frees w */
+            *level = made;
+        } else
             blvl_writer_abort(r.w);
         r.compress += blvl__bake_now() - t1;
     }

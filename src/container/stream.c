@@ -85,8 +85,8 @@ static void drop(blvl_stream *s, void *p, size_t n) {
     blvl__dealloc(s->a, p, n);
 }
 
-blvl_status blvl_stream_new(blvl_stream **out, const blvl_options *opt, blvl_stream_fn fn,
-                            void *user, blvl_error *err) {
+blvl_status blvl_stream_new(blvl_stream **out, blvl_stream_fn fn, void *user,
+                            const blvl_options *opt, blvl_error *err) {
     if (!out || !fn)
         return blvl__fail(err, BLVL_E_ARGUMENT, "stream needs an output pointer and a callback");
     *out = NULL;

@@ -37,13 +37,12 @@ static blvl_status check_count(const blvl_section_in *sections, size_t count, bl
     return BLVL_OK;
 }
 
-blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
-                              const blvl_options *opt, uint8_t **out, size_t *out_size,
-                              blvl_error *err) {
-    if (!out || !out_size)
+blvl_status blvl_write_memory(void **data, size_t *size, const blvl_section_in *sections,
+                              size_t count, const blvl_options *opt, blvl_error *err) {
+    if (!data || !size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no output");
-    *out = NULL;
-    *out_size = 0;
+    *data = NULL;
+    *size = 0;
     blvl_status st = check_count(sections, count, err);
     if (st != BLVL_OK)
         return st;
@@ -55,7 +54,7 @@ blvl_status blvl_write_memory(const blvl_section_in *sections, size_t count,
         blvl_writer_abort(w);
         return st;
     }
-    return blvl_writer_commit_memory(w, out, out_size, err);
+    return blvl_writer_commit_memory(w, data, size, err);
 }
 
 blvl_status blvl_write_file(const char *path, const blvl_section_in *sections, size_t count,

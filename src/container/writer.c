@@ -379,28 +379,27 @@ blvl_status blvl_writer_commit(blvl_writer *w, blvl_error *err) {
     return st;
 }
 
-blvl_status blvl_writer_commit_memory(blvl_writer *w, uint8_t **out, size_t *out_size,
-                                      blvl_error *err) {
-    if (out)
-        *out = NULL;
-    if (out_size)
-        *out_size = 0;
+blvl_status blvl_writer_commit_memory(blvl_writer *w, void **data, size_t *size, blvl_error *err) {
+    if (data)
+        *data = NULL;
+    if (size)
+        *size = 0;
     if (!w)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no writer");
     blvl_status st;
-    uint64_t size = 0;
+    uint64_t len = 0;
     uint8_t *buf = NULL;
     if (w->target.kind != BLVL_TARGET_MEMORY)
         st = blvl__fail(err, BLVL_E_ARGUMENT, "only a memory writer commits with commit_memory");
-    else if (!out || !out_size)
+    else if (!data || !size)
         st = blvl__fail(err, BLVL_E_ARGUMENT, "no output");
     else
-        st = finish(w, &buf, &size, err);
+        st = finish(w, &buf, &len, err);
     if (st != BLVL_OK)
         blvl__target_abort(&w->target);
     else {
-        *out = buf;
-        *out_size = (size_t)size;
+        *data = buf;
+        *size = (size_t)len;
         blvl__ok(err);
     }
     writer_free(w);

@@ -102,7 +102,8 @@ const blvl_trace_world *blvl__dg_world(dg *d) {
         if (d->al)
             o.allocator = *d->al;
         blvl_error e;
-        blvl_status st = blvl_trace_world_from_level(&d->world, d->level, &o, &e);
+        blvl_status st =
+            blvl_trace_world_from_level(&d->world, d->level, &(blvl_trace_options){.base = o}, &e);
         if (st != BLVL_OK) {
             d->world = NULL;
             if (st == BLVL_E_NOMEM) {

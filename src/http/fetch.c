@@ -177,8 +177,9 @@ static int file_sink(void *user, uint64_t off, const void *data, size_t len, boo
     return 0;
 }
 
-blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_options *opt,
-                           const blvl_http_options *http, blvl_http_stats *stats, blvl_error *err) {
+blvl_status blvl_fetch_url(blvl_http_stats *stats, const char *url, const char *out_path,
+                           const blvl_http_options *http, blvl_error *err) {
+    const blvl_options *opt = http ? &http->base : NULL;
     if (stats)
         memset(stats, 0, sizeof *stats);
     if (!url || !out_path)
@@ -197,7 +198,7 @@ blvl_status blvl_fetch_url(const char *url, const char *out_path, const blvl_opt
         st = blvl__cache_open_warn(&f.cache, http->cache_dir, http->cache_max_bytes, a, http->warn,
                                    http->warn_user, err);
     if (st == BLVL_OK)
-        st = blvl_stream_new(&f.stream, opt, on_stream, &f, err);
+        st = blvl_stream_new(&f.stream, on_stream, &f, opt, err);
     if (st == BLVL_OK) {
         if (!f.out.direct) /* a device or pipe written through has nothing to flush */
             flusher_start(&f.flush, f.fd);

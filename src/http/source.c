@@ -140,7 +140,7 @@ static int head_sink(void *user, uint64_t off, const void *data, size_t len, boo
         s->whole = true;
         s->head_len = 0;
         blvl_error e = {0};
-        if (blvl_stream_new(&s->stream, &s->opt, on_stream, s, &e) != BLVL_OK)
+        if (blvl_stream_new(&s->stream, on_stream, s, &s->opt, &e) != BLVL_OK)
             return blvl__conn_refuse_err(s->conn, &e);
         uint64_t size;
         if (blvl__conn_size(s->conn, &size)) {
@@ -648,8 +648,9 @@ out:
     return st;
 }
 
-blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_options *opt,
-                          const blvl_http_options *http, blvl_error *err) {
+blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_http_options *http,
+                          blvl_error *err) {
+    const blvl_options *opt = http ? &http->base : NULL;
     if (!out || !url)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no URL");
     *out = NULL;

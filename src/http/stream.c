@@ -26,8 +26,8 @@ static int feed_sink(void *user, uint64_t off, const void *data, size_t len, boo
     return 0;
 }
 
-blvl_status blvl_http_stream_feed(blvl_stream *s, const char *url, const blvl_http_options *http,
-                                  blvl_http_stats *stats, blvl_error *err) {
+blvl_status blvl_http_stream_feed(blvl_stream *s, blvl_http_stats *stats, const char *url,
+                                  const blvl_http_options *http, blvl_error *err) {
     if (stats)
         memset(stats, 0, sizeof *stats);
     if (!s || !url)

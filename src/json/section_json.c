@@ -8,20 +8,22 @@
 #include "common/error.h"
 #include "sections/sections_internal.h"
 
-blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size, unsigned indent,
-                                 const blvl_options *opt, char **out, size_t *out_len,
+blvl_status blvl_section_to_json(char **out, size_t *out_len, const char *tag, const void *bytes,
+                                 size_t size, unsigned indent, const blvl_options *opt,
                                  blvl_error *err) {
     const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
     return t ? blvl_fb_to_json(bytes, size, t, indent, opt, out, out_len, err) : BLVL_E_ARGUMENT;
 }
 
-blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
-                                   const blvl_options *opt, uint8_t **out, size_t *out_size,
-                                   blvl_error *err) {
+blvl_status blvl_section_from_json(void **out, size_t *out_size, const char *tag, const char *json,
+                                   size_t len, const blvl_options *opt, blvl_error *err) {
     const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
     if (!t)
         return BLVL_E_ARGUMENT;
-    blvl_status st = blvl_fb_from_json(json, len, t, opt, out, out_size, err);
+    uint8_t *buf = NULL;
+    blvl_status st = blvl_fb_from_json(json, len, t, opt, &buf, out_size, err);
+    if (out)
+        *out = buf;
     /* "flatbuffer: json: Sim.colliders[7].flags: ..." names the value from the root type; name
      * it from the tag instead, as a user wrote it: "sim.colliders[7].flags". */
     const char *head = "json: ", *text = err ? blvl__error_text(err) : "";

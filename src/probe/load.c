@@ -193,7 +193,8 @@ blvl_status blvl_probe_new(blvl_probe **out, blvl_level *level, const blvl_optio
         p->lo[k] = INFINITY;
         p->hi[k] = -INFINITY;
     }
-    blvl_status st = blvl_trace_world_from_level(&p->world, level, opt, err);
+    blvl_status st =
+        blvl_trace_world_from_level(&p->world, level, &(blvl_trace_options){.base = p->opt}, err);
     if (st == BLVL_OK)
         st = load_sim(p, level, err);
     if (st == BLVL_OK)

@@ -90,7 +90,7 @@ blvl_status blvl__symbols_build(const blvl_symbols_data *d, const blvl_allocator
     return st;
 }
 
-blvl_status blvl_symbols_write(const blvl_symbols_data *data, uint8_t **out, size_t *out_size,
+blvl_status blvl_symbols_write(void **out, size_t *out_size, const blvl_symbols_data *data,
                                const blvl_options *opt, blvl_error *err) {
     if (!out || !out_size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "symbols: NULL argument");

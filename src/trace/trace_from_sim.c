@@ -82,7 +82,7 @@ blvl_trace_collider_desc *blvl__tw_descs_from_sim(blvl_Sim sim, const blvl_alloc
 }
 
 blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
-                                        const blvl_options *opt, blvl_error *err) {
+                                        const blvl_trace_options *opt, blvl_error *err) {
     if (!out || !level)
         return blvl__fail(err, BLVL_E_ARGUMENT, "trace: sim: no level");
     *out = NULL;
@@ -94,7 +94,7 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
         return st;
     blvl_allocator al = {0};
     if (opt)
-        al = opt->allocator;
+        al = opt->base.allocator;
     size_t size = 0;
     blvl_trace_collider_desc *d = blvl__tw_descs_from_sim(sim, &al, &size);
     uint32_t n = blvl_Sim_colliders_len(sim);

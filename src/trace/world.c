@@ -17,7 +17,7 @@ typedef struct build_ctx {
     blvl_trace_world *w;
     geom_vec reports;
     uint32_t collider;
-    const blvl_options *opt;
+    const blvl_trace_options *opt;
     int nomem;
 } build_ctx;
 
@@ -28,8 +28,8 @@ static void on_report(void *user, uint32_t face, const char *reason) {
     r.collider = b->collider;
     r.face = face;
     snprintf(r.reason, sizeof r.reason, "%s", reason);
-    if (b->opt && b->opt->trace_report)
-        b->opt->trace_report(b->opt->trace_report_user, &r);
+    if (b->opt && b->opt->report)
+        b->opt->report(b->opt->report_user, &r);
     if (!blvl__geom_vec_push(&b->w->al, &b->reports, &r))
         b->nomem = 1;
 }
@@ -73,7 +73,7 @@ static int door_cmp(const void *a, const void *b) {
 }
 
 blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collider_desc *colliders,
-                                 uint32_t count, const blvl_options *opt, blvl_error *err) {
+                                 uint32_t count, const blvl_trace_options *opt, blvl_error *err) {
     if (!out || (count && !colliders) || count > (1u << 28)) {
         blvl__fail(err, BLVL_E_ARGUMENT, "trace: world: bad arguments");
         return BLVL_E_ARGUMENT;
@@ -81,7 +81,7 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     *out = NULL;
     blvl_allocator al = {0};
     if (opt)
-        al = opt->allocator;
+        al = opt->base.allocator;
     blvl_trace_world *w = blvl__calloc_n(&al, 1, sizeof *w);
     if (!w) {
         blvl__nomem(err, "trace: world");

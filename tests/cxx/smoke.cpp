@@ -25,10 +25,10 @@ static void sim(const char *path) {
     std::ifstream in(path, std::ios::binary);
     std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT(!json.empty());
-    uint8_t *buf = nullptr;
+    void *buf = nullptr;
     size_t size = 0;
     blvl_error err;
-    EXPECT(blvl_section_from_json("sim", json.data(), json.size(), nullptr, &buf, &size, &err) ==
+    EXPECT(blvl_section_from_json(&buf, &size, "sim", json.data(), json.size(), nullptr, &err) ==
            BLVL_OK);
     if (!buf)
         return;

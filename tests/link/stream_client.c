@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
     }
     blvl_error err;
     blvl_level *level = NULL;
-    blvl_status st = blvl_is_url(argv[1]) ? blvl_open_url(&level, argv[1], NULL, NULL, &err)
+    blvl_status st = blvl_is_url(argv[1]) ? blvl_open_url(&level, argv[1], NULL, &err)
                                           : blvl_open_file(&level, argv[1], NULL, &err);
     if (st != BLVL_OK || blvl_sections_verify(level, &err) != BLVL_OK) {
         fprintf(stderr, "%s\n", err.message);
