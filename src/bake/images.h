@@ -1,4 +1,5 @@
-/* RGBA8 pixels to PNG bytes (stb_image_write), every byte from the caller's allocator. */
+/* RGBA8 pixels to PNG bytes (the one PNG writer, image/png_write.h), every byte from the
+ * caller's allocator. */
 #ifndef BLVL_BAKE_IMAGES_H
 #define BLVL_BAKE_IMAGES_H
 
@@ -8,7 +9,7 @@
 #include "blvl/common.h"
 
 /* The largest image the bake encodes: 16384 texels a side and 256 MiB of pixels, so every size
- * stb computes in an int stays far from overflow. */
+ * the encoder computes stays far from overflow. */
 #define BAKE_PNG_MAX_SIDE 16384u
 #define BAKE_PNG_MAX_BYTES (256u << 20)
 

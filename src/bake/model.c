@@ -11,6 +11,7 @@
 #include "blvl/sections/bsym.h"
 #include "common/advise.h"
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 
 blvl_status blvl__bake_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *cap, uint32_t extra,
@@ -21,12 +22,9 @@ blvl_status blvl__bake_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *c
     uint32_t need = n + extra;
     if (need <= *cap)
         return BLVL_OK;
-    uint64_t grown = (uint64_t)*cap * 2u;
-    if (grown < 8)
-        grown = 8;
-    if (grown < need)
-        grown = need;
-    if (grown > BLVL_BAKE_NONE - 1u)
+    /* the common growth rule, never past the largest table */
+    uint64_t grown = blvl__array_grown(*cap, need, 8, 1);
+    if (!grown || grown > BLVL_BAKE_NONE - 1u)
         grown = BLVL_BAKE_NONE - 1u;
     if (grown > SIZE_MAX / elem)
         return blvl__nomem(err, "bake: %llu elements do not fit in memory",

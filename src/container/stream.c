@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "container/format.h"
 #include "payload/digest.h"
@@ -253,10 +254,8 @@ static blvl_status hold(blvl_stream *s, const uint8_t *p, size_t n, uint64_t tot
                         blvl_error *err) {
     if (s->len + n > s->cap) {
         /* grow with what arrives rather than with what the table claims */
-        size_t cap = s->cap ? s->cap : 64u << 10;
-        while (cap < s->len + n)
-            cap *= 2;
-        if (cap > total)
+        size_t cap = blvl__array_grown(s->cap, s->len + n, 64u << 10, 1);
+        if (!cap || cap > total)
             cap = (size_t)total;
         uint8_t *q = grab(s, cap);
         if (!q)

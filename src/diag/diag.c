@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "diag/diag_internal.h"
 
@@ -273,17 +274,13 @@ static int collect_one(void *user, const blvl_diag_finding *f) {
     collector *c = user;
     blvl_diag_findings *o = c->out;
     if (o->count == o->cap_) {
-        size_t cap = o->cap_ ? o->cap_ * 2 : 16;
-        blvl_diag_finding *n = blvl__alloc(&o->allocator_, cap * sizeof *n);
-        if (!n) {
+        void *items = o->items;
+        if (!blvl__array_grow(&o->allocator_, &items, &o->cap_, o->count, o->count + 1,
+                              sizeof *o->items, 16)) {
             c->nomem = 1;
             return 1;
         }
-        if (o->count)
-            memcpy(n, o->items, o->count * sizeof *n);
-        blvl__dealloc(&o->allocator_, o->items, o->cap_ * sizeof *n);
-        o->items = n;
-        o->cap_ = cap;
+        o->items = items;
     }
     o->items[o->count++] = *f;
     return 0;

@@ -3,6 +3,7 @@
  * is what glTF asks of a vertex attribute and what every component type needs. */
 #include <string.h>
 
+#include "common/array.h"
 #include "export/export_internal.h"
 
 void xbuf_free(xbuf *b) {
@@ -20,27 +21,12 @@ uint8_t *xbuf_take(xbuf *b, size_t n, size_t *offset) {
         b->nomem = 1;
         return NULL;
     }
-    if (at + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (cap < at + n) {
-            if (cap > SIZE_MAX / 2) {
-                b->nomem = 1;
-                return NULL;
-            }
-            cap *= 2;
-        }
-        uint8_t *p = blvl__alloc(b->al, cap);
-        if (!p) {
-            b->nomem = 1;
-            return NULL;
-        }
-        if (b->p) {
-            memcpy(p, b->p, b->len);
-            blvl__dealloc(b->al, b->p, b->cap);
-        }
-        b->p = p;
-        b->cap = cap;
+    void *p = b->p;
+    if (!blvl__array_grow(b->al, &p, &b->cap, b->len, at + n, 1, 65536)) {
+        b->nomem = 1;
+        return NULL;
     }
+    b->p = p;
     memset(b->p + b->len, 0, at - b->len);
     b->len = at + n;
     *offset = at;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json/json_string.h"
+#include "common/array.h"
 #include "export/export_internal.h"
 
 void xj_init(xj *j, const blvl_allocator *al) {
@@ -28,25 +29,13 @@ static int grow(xj *j, size_t n) {
         return 0;
     if (j->len + n + 1 <= j->cap)
         return 1;
-    size_t cap = j->cap ? j->cap : 256;
-    while (cap < j->len + n + 1) {
-        if (cap > SIZE_MAX / 2) {
-            j->nomem = 1;
-            return 0;
-        }
-        cap *= 2;
-    }
-    char *p = blvl__alloc(j->al, cap);
-    if (!p) {
+    void *p = j->p;
+    if (n >= SIZE_MAX - j->len ||
+        !blvl__array_grow(j->al, &p, &j->cap, j->len, j->len + n + 1, 1, 256)) {
         j->nomem = 1;
         return 0;
     }
-    if (j->p) {
-        memcpy(p, j->p, j->len);
-        blvl__dealloc(j->al, j->p, j->cap);
-    }
     j->p = p;
-    j->cap = cap;
     return 1;
 }
 

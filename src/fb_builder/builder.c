@@ -7,6 +7,7 @@
 #include "fb_builder/reserve.h"
 #include "common/advise.h"
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "fb_builder/struct_copy.h"
 
@@ -82,22 +83,10 @@ static void set_error(blvl_fb_builder *b, blvl_status code, const char *what) {
 
 /* Grow an array of `elem` bytes per item to hold at least `need` items. */
 static int reserve(blvl_fb_builder *b, void **arr, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap)
-        return 1;
-    size_t n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *p = blvl__alloc(b->a, n * elem);
-    if (!p) {
+    if (!blvl__array_grow(b->a, arr, cap, *cap, need, elem, 16)) {
         set_error(b, BLVL_E_NOMEM, "a working table");
         return 0;
     }
-    if (*arr) {
-        memcpy(p, *arr, *cap * elem);
-        blvl__dealloc(b->a, *arr, *cap * elem);
-    }
-    *arr = p;
-    *cap = n;
     return 1;
 }
 
@@ -117,10 +106,9 @@ static int room(blvl_fb_builder *b, size_t n) {
     size_t held = b->used - b->gone;
     if (b->buf && b->cap - held >= n)
         return 1; /* the first call allocates, so even an empty push has a real pointer */
-    size_t ncap = b->cap ? b->cap : 1024;
-    while (ncap - held < n)
-        ncap *= 2;
-    uint8_t *p = blvl__alloc(b->a, ncap);
+    /* the bytes are kept at the end of the block, so this grows by hand, by the common rule */
+    size_t ncap = blvl__array_grown(b->cap, held + n, 1024, 1);
+    uint8_t *p = ncap ? blvl__alloc(b->a, ncap) : NULL;
     if (!p) {
         set_error(b, BLVL_E_NOMEM, "the buffer");
         return 0;

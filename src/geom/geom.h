@@ -10,17 +10,23 @@
 
 #include "blvl/sections/common.h"
 #include "common/alloc.h"
+#include "common/array.h"
 
-/* ---- a growable array of fixed-size elements (vec.c) ---- */
-typedef struct geom_vec {
-    void *data;
-    size_t len, cap, elem;
-} geom_vec;
+/* ---- a growable array of fixed-size elements: the common one (common/array.h) ---- */
+typedef blvl__array geom_vec;
 
-void blvl__geom_vec_init(geom_vec *v, size_t elem);
-int blvl__geom_vec_reserve(const blvl_allocator *al, geom_vec *v, size_t want); /* 0 = no memory */
-int blvl__geom_vec_push(const blvl_allocator *al, geom_vec *v, const void *item);
-void blvl__geom_vec_free(const blvl_allocator *al, geom_vec *v);
+static inline void blvl__geom_vec_init(geom_vec *v, size_t elem) {
+    blvl__array_init(v, elem);
+}
+static inline int blvl__geom_vec_reserve(const blvl_allocator *al, geom_vec *v, size_t want) {
+    return blvl__array_reserve(al, v, want); /* 0 = no memory */
+}
+static inline int blvl__geom_vec_push(const blvl_allocator *al, geom_vec *v, const void *item) {
+    return blvl__array_push(al, v, item);
+}
+static inline void blvl__geom_vec_free(const blvl_allocator *al, geom_vec *v) {
+    blvl__array_free(al, v);
+}
 #define GEOM_AT(v, T, i) (((T *)(v).data)[i])
 
 /* ---- face polygons (winding.c) ---- */

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "container/format.h"
 #include "payload/digest.h"
@@ -284,17 +285,12 @@ static void list_push(item_list *l, const char *rel, const struct stat *sb) {
     if (!l || l->failed)
         return;
     if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        cache_item *v = blvl__calloc_n(l->a, cap, sizeof *v);
-        if (!v) {
+        void *v = l->v;
+        if (!blvl__array_grow(l->a, &v, &l->cap, l->n, l->n + 1, sizeof *l->v, 64)) {
             l->failed = true;
             return;
         }
-        if (l->n)
-            memcpy(v, l->v, l->n * sizeof *v);
-        blvl__dealloc(l->a, l->v, l->cap * sizeof *v);
         l->v = v;
-        l->cap = cap;
     }
     cache_item *it = &l->v[l->n++];
     it->used = sb->st_mtim;

@@ -17,6 +17,7 @@
 
 #include "blvl/http.h"
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "container/format.h"
 #include "container/source.h"
@@ -298,15 +299,11 @@ static bool from_cache(url_src *s, const blvl_entry *e, void *buf) {
 static bool kept_room(url_src *s, size_t extra) {
     if (extra <= s->kept_cap - s->nkept)
         return true;
-    size_t cap = s->kept_cap * 2 > s->nkept + extra ? s->kept_cap * 2 : s->nkept + extra + 8;
-    kept_range *k = blvl__calloc_n(&s->a, cap, sizeof *k);
-    if (!k)
+    void *k = s->kept;
+    if (extra > SIZE_MAX - s->nkept ||
+        !blvl__array_grow(&s->a, &k, &s->kept_cap, s->nkept, s->nkept + extra, sizeof *s->kept, 8))
         return false;
-    if (s->nkept)
-        memcpy(k, s->kept, s->nkept * sizeof *k);
-    blvl__dealloc(&s->a, s->kept, (s->kept_cap ? s->kept_cap : 1) * sizeof *s->kept);
     s->kept = k;
-    s->kept_cap = cap;
     return true;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 
 static blvl_status jfail(json_dom *p, const char *what) {
@@ -26,23 +27,11 @@ static blvl_status jfail(json_dom *p, const char *what) {
 }
 
 static int grow(json_dom *p, void **arr, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap)
-        return 1;
-    size_t n = *cap ? *cap : 256;
-    while (n < need)
-        n *= 2;
-    void *q = blvl__alloc(p->a, n * elem);
-    if (!q) {
+    if (!blvl__array_grow(p->a, arr, cap, *cap, need, elem, 256)) {
         if (!p->st)
             p->st = blvl__nomem(p->err, "json: the document's values");
         return 0;
     }
-    if (*arr) {
-        memcpy(q, *arr, *cap * elem);
-        blvl__dealloc(p->a, *arr, *cap * elem);
-    }
-    *arr = q;
-    *cap = n;
     return 1;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "json/json_string.h"
 
@@ -24,25 +25,13 @@ static void put(out *o, const char *s, size_t n) {
     if (o->oom)
         return;
     if (o->cap - o->len < n + 1) {
-        size_t ncap = o->cap ? o->cap : 4096;
-        while (ncap - o->len < n + 1) {
-            if (ncap > SIZE_MAX / 2) {
-                o->oom = 1;
-                return;
-            }
-            ncap *= 2;
-        }
-        char *p = blvl__alloc(o->a, ncap);
-        if (!p) {
+        void *p = o->buf;
+        if (n >= SIZE_MAX - o->len ||
+            !blvl__array_grow(o->a, &p, &o->cap, o->len, o->len + n + 1, 1, 4096)) {
             o->oom = 1;
             return;
         }
-        if (o->buf) {
-            memcpy(p, o->buf, o->len);
-            blvl__dealloc(o->a, o->buf, o->cap);
-        }
         o->buf = p;
-        o->cap = ncap;
     }
     memcpy(o->buf + o->len, s, n);
     o->len += n;

@@ -10,6 +10,7 @@
 #include "blvl/sections/sim.h"
 #include "common/alloc.h"
 #include "common/error.h"
+#include "common/array.h"
 
 /* Scratch vertices and indices for one polygon, grown as needed. */
 typedef struct scratch {
@@ -21,9 +22,9 @@ typedef struct scratch {
 static bool reserve(hb *c, scratch *s, uint32_t n) {
     if (n <= s->cap)
         return true;
-    uint32_t cap = s->cap ? s->cap : 16;
-    while (cap < n)
-        cap = cap > UINT32_MAX / 2 ? n : cap * 2;
+    /* the common growth rule; a capacity past a uint32 is clamped to n */
+    size_t grown = blvl__array_grown(s->cap, n, 16, 3 * sizeof *s->idx);
+    uint32_t cap = grown && grown <= UINT32_MAX ? (uint32_t)grown : n;
     blvl_bake_vertex *v = blvl__calloc_n(c->al, cap, sizeof *v);
     uint32_t *idx = blvl__calloc_n(c->al, (size_t)cap * 3, sizeof *idx);
     if (!v || !idx) {

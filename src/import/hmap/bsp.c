@@ -27,53 +27,53 @@ static bool link_ok(const blvl_hmap_bsp *t, int32_t link) {
     return (uint32_t)(-(int64_t)link - 1) < t->leaf_count;
 }
 
-static blvl_status link_fail(hm_cur *c, const char *leaf, uint64_t at, const char *rule,
+static blvl_status link_fail(blvl__cursor *c, const char *leaf, uint64_t at, const char *rule,
                              const blvl_hmap_bsp *t, int32_t link) {
     if (link >= 0)
-        return blvl__hm_fail(c, leaf, at, rule, "node %d is past the %u nodes", link,
-                             t->node_count);
-    return blvl__hm_fail(c, leaf, at, rule, "leaf %lld (link %d) is past the %u leaves",
-                         (long long)(-(int64_t)link - 1), link, t->leaf_count);
+        return blvl__cursor_fail(c, leaf, at, rule, "node %d is past the %u nodes", link,
+                                 t->node_count);
+    return blvl__cursor_fail(c, leaf, at, rule, "leaf %lld (link %d) is past the %u leaves",
+                             (long long)(-(int64_t)link - 1), link, t->leaf_count);
 }
 
-static blvl_status check_ranges(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at *o) {
+static blvl_status check_ranges(blvl__cursor *c, const blvl_hmap_bsp *t, const bsp_at *o) {
     if (!link_ok(t, t->root))
         return link_fail(c, "root", o->root, "bsp-root", t, t->root);
     for (uint32_t k = 0; k < t->node_count; k++) {
         const blvl_hmap_node *n = &t->nodes[k];
         uint64_t at = o->nodes + (uint64_t)HM_NODE_SIZE * k;
         blvl_status st = BLVL_OK;
-        hm_enter(c, "node", k);
+        blvl__cursor_enter(c, "node", k);
         if (n->plane < 0 || (uint32_t)n->plane >= t->plane_count)
-            st = blvl__hm_fail(c, "plane", at, "bsp-plane", "%d is outside the %u planes", n->plane,
-                               t->plane_count);
+            st = blvl__cursor_fail(c, "plane", at, "bsp-plane", "%d is outside the %u planes",
+                                   n->plane, t->plane_count);
         else if (!link_ok(t, n->front))
             st = link_fail(c, "front", at + 4, "bsp-child", t, n->front);
         else if (!link_ok(t, n->back))
             st = link_fail(c, "back", at + 8, "bsp-child", t, n->back);
-        hm_leave(c);
+        blvl__cursor_leave(c);
         if (st)
             return st;
     }
     for (uint32_t k = 0; k < t->leaf_count; k++) {
         const blvl_hmap_leaf *l = &t->leaves[k];
         if ((uint64_t)l->first_brush + l->brush_count > t->leaf_brush_count) {
-            hm_enter(c, "leaf", k);
+            blvl__cursor_enter(c, "leaf", k);
             blvl_status st =
-                blvl__hm_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k, "bsp-leaf-range",
-                              "leaf brushes %u + %u run past the %u leaf brushes", l->first_brush,
-                              l->brush_count, t->leaf_brush_count);
-            hm_leave(c);
+                blvl__cursor_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k, "bsp-leaf-range",
+                                  "leaf brushes %u + %u run past the %u leaf brushes",
+                                  l->first_brush, l->brush_count, t->leaf_brush_count);
+            blvl__cursor_leave(c);
             return st;
         }
     }
     for (uint32_t k = 0; k < t->leaf_brush_count; k++)
         if (t->leaf_brushes[k] >= t->brush_count) {
-            hm_enter(c, "leafBrush", k);
+            blvl__cursor_enter(c, "leafBrush", k);
             blvl_status st =
-                blvl__hm_fail(c, NULL, o->leaf_brushes + 4ull * k, "bsp-leaf-brush",
-                              "%u is past the %u brushes", t->leaf_brushes[k], t->brush_count);
-            hm_leave(c);
+                blvl__cursor_fail(c, NULL, o->leaf_brushes + 4ull * k, "bsp-leaf-brush",
+                                  "%u is past the %u brushes", t->leaf_brushes[k], t->brush_count);
+            blvl__cursor_leave(c);
             return st;
         }
     return BLVL_OK;
@@ -86,7 +86,7 @@ typedef struct visit {
     uint8_t side;   /* 0 root, 1 front, 2 back */
 } visit;
 
-static blvl_status walk(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at *o, uint8_t *seen,
+static blvl_status walk(blvl__cursor *c, const blvl_hmap_bsp *t, const bsp_at *o, uint8_t *seen,
                         visit *stack, uint32_t *depth) {
     size_t top = 0;
     stack[top++] = (visit){t->root, 0, 0, 0};
@@ -101,14 +101,14 @@ static blvl_status walk(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at *o, uint
             mark = &leaf_seen[-(int64_t)v.link - 1];
         if (*mark) {
             /* only a child link can reach something a second time: the root is first */
-            hm_enter(c, "node", v.from);
-            blvl_status st = blvl__hm_fail(
+            blvl__cursor_enter(c, "node", v.from);
+            blvl_status st = blvl__cursor_fail(
                 c, v.side == 1 ? "front" : "back",
                 o->nodes + (uint64_t)HM_NODE_SIZE * v.from + (v.side == 1 ? 4 : 8), "bsp-tree",
                 v.link >= 0 ? "node %lld is reached a second time (a cycle or a shared child)"
                             : "leaf %lld is reached a second time (a shared leaf)",
                 v.link >= 0 ? (long long)v.link : (long long)(-(int64_t)v.link - 1));
-            hm_leave(c);
+            blvl__cursor_leave(c);
             return st;
         }
         *mark = 1;
@@ -124,24 +124,26 @@ static blvl_status walk(hm_cur *c, const blvl_hmap_bsp *t, const bsp_at *o, uint
     }
     for (uint32_t k = 0; k < t->node_count; k++)
         if (!seen[k]) {
-            hm_enter(c, "node", k);
-            blvl_status st = blvl__hm_fail(c, NULL, o->nodes + (uint64_t)HM_NODE_SIZE * k,
-                                           "bsp-tree", "node %u is not reached from the root", k);
-            hm_leave(c);
+            blvl__cursor_enter(c, "node", k);
+            blvl_status st =
+                blvl__cursor_fail(c, NULL, o->nodes + (uint64_t)HM_NODE_SIZE * k, "bsp-tree",
+                                  "node %u is not reached from the root", k);
+            blvl__cursor_leave(c);
             return st;
         }
     for (uint32_t k = 0; k < t->leaf_count; k++)
         if (!leaf_seen[k]) {
-            hm_enter(c, "leaf", k);
-            blvl_status st = blvl__hm_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k,
-                                           "bsp-tree", "leaf %u is not reached from the root", k);
-            hm_leave(c);
+            blvl__cursor_enter(c, "leaf", k);
+            blvl_status st =
+                blvl__cursor_fail(c, NULL, o->leaves + (uint64_t)HM_LEAF_SIZE * k, "bsp-tree",
+                                  "leaf %u is not reached from the root", k);
+            blvl__cursor_leave(c);
             return st;
         }
     return BLVL_OK;
 }
 
-blvl_status blvl__hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *t, uint64_t at) {
+blvl_status blvl__hm_check_bsp(blvl__cursor *c, const blvl_hmap_bsp *t, uint64_t at) {
     bsp_at o = layout(t, at);
     blvl_status st = check_ranges(c, t, &o);
     if (st)
@@ -162,7 +164,7 @@ blvl_status blvl__hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *t, uint64_t at) {
     if (st)
         return st;
     if (depth != t->depth)
-        return blvl__hm_fail(c, "depth", o.depth, "bsp-depth", "%u, but the tree's depth is %u",
-                             t->depth, depth);
+        return blvl__cursor_fail(c, "depth", o.depth, "bsp-depth", "%u, but the tree's depth is %u",
+                                 t->depth, depth);
     return BLVL_OK;
 }

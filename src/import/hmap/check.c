@@ -20,61 +20,61 @@ static blvl_status flag(const blvl_hmap *map, blvl_error *err, uint32_t bit, boo
                              bit == BLVL_HMAP_FLAG_SOURCE ? 0u : 1u, set ? any_what : own_what);
 }
 
-static blvl_status material(hm_cur *c, const blvl_hmap *map, int32_t m, uint64_t at) {
+static blvl_status material(blvl__cursor *c, const blvl_hmap *map, int32_t m, uint64_t at) {
     if (m < 0 || (uint32_t)m < map->material_count)
         return BLVL_OK;
     if (!map->has_mats)
-        return blvl__hm_fail(c, "material", at, "material-range", "%d, but the file has no MATS",
-                             m);
-    return blvl__hm_fail(c, "material", at, "material-range", "%d is past the %u materials of MATS",
-                         m, map->material_count);
+        return blvl__cursor_fail(c, "material", at, "material-range",
+                                 "%d, but the file has no MATS", m);
+    return blvl__cursor_fail(c, "material", at, "material-range",
+                             "%d is past the %u materials of MATS", m, map->material_count);
 }
 
-static blvl_status brushes(hm_cur *c, const blvl_hmap *map) {
+static blvl_status brushes(blvl__cursor *c, const blvl_hmap *map) {
     uint64_t pos = blvl__hm_payload_at(map, HM_BRSH) + 4;
-    hm_enter(c, "brush", 0);
+    blvl__cursor_enter(c, "brush", 0);
     for (uint32_t i = 0; i < map->brush_count; i++) {
         const blvl_hmap_brush *b = &map->brushes[i];
-        hm_at(c, i);
+        blvl__cursor_index(c, i);
         pos += HM_BRUSH_MIN;
-        hm_enter(c, "face", 0);
+        blvl__cursor_enter(c, "face", 0);
         for (uint32_t k = 0; k < b->face_count; k++, pos += HM_FACE_SIZE) {
-            hm_at(c, k);
+            blvl__cursor_index(c, k);
             blvl_status st = material(c, map, b->faces[k].material, pos + 16);
             if (st)
                 return st;
         }
-        hm_leave(c);
+        blvl__cursor_leave(c);
     }
     return BLVL_OK;
 }
 
-static blvl_status meshes(hm_cur *c, const blvl_hmap *map) {
+static blvl_status meshes(blvl__cursor *c, const blvl_hmap *map) {
     uint64_t pos = blvl__hm_payload_at(map, HM_MESH) + 4;
-    hm_enter(c, "mesh", 0);
+    blvl__cursor_enter(c, "mesh", 0);
     for (uint32_t i = 0; i < map->mesh_count; i++) {
         const blvl_hmap_mesh *m = &map->meshes[i];
-        hm_at(c, i);
+        blvl__cursor_index(c, i);
         pos += blvl__hm_size_mesh_head(m);
-        hm_enter(c, "poly", 0);
+        blvl__cursor_enter(c, "poly", 0);
         for (uint32_t k = 0; k < m->poly_count; k++) {
-            hm_at(c, k);
+            blvl__cursor_index(c, k);
             blvl_status st = material(c, map, m->polys[k].material, pos);
             if (st)
                 return st;
             pos += blvl__hm_size_poly(&m->polys[k]);
         }
-        hm_leave(c);
+        blvl__cursor_leave(c);
     }
     return BLVL_OK;
 }
 
-static blvl_status batches(hm_cur *c, const blvl_hmap *map) {
+static blvl_status batches(blvl__cursor *c, const blvl_hmap *map) {
     const blvl_hmap_compiled *m = map->compiled;
     uint64_t pos = blvl__hm_payload_at(map, HM_CMPL) + HM_CMPL_HEAD + 4;
-    hm_enter(c, "batch", 0);
+    blvl__cursor_enter(c, "batch", 0);
     for (uint32_t i = 0; i < m->batch_count; i++) {
-        hm_at(c, i);
+        blvl__cursor_index(c, i);
         blvl_status st = material(c, map, m->batches[i].material, pos);
         if (st)
             return st;
@@ -97,7 +97,7 @@ blvl_status blvl__hm_check_map(const blvl_hmap *map, blvl_error *err) {
         const blvl_hmap_chunk *ch = &map->chunks[i];
         if (!ch->known)
             continue;
-        hm_cur c = {.err = err};
+        blvl__cursor c = {.unit = "chunk", .err = err};
         hm_kind kind = blvl__hm_kind_of(ch->tag);
         char part[5] = {ch->tag[0], ch->tag[1], ch->tag[2], ch->tag[3], 0};
         c.part = part;

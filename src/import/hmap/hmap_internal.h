@@ -1,5 +1,5 @@
-/* The .hmap reader's and writer's shared parts: the cursor every field is read through (bounds
- * and refusal messages in one place), the wire sizes of each record (the writer sizes its
+/* The .hmap reader's and writer's shared parts: the compound fields read through the common
+ * cursor, the wire sizes of each record (the writer sizes its
  * output with them, the cross-chunk checks find a field's offset with them), UTF-8. */
 #ifndef BLVL_IMPORT_HMAP_INTERNAL_H
 #define BLVL_IMPORT_HMAP_INTERNAL_H
@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "blvl/hmap.h"
+#include "common/cursor.h"
 #include "common/error.h"
 
 #define HM_HEADER_SIZE 12u
@@ -58,61 +59,20 @@ uint64_t blvl__hm_at_poly(const blvl_hmap *map, uint32_t mesh, uint32_t poly);
 uint64_t blvl__hm_at_entity(const blvl_hmap *map, uint32_t entity);
 uint64_t blvl__hm_at_batch(const blvl_hmap *map, uint32_t batch);
 
-/* Where a field is, for refusals: up to four levels of name[index], then a leaf name. The
- * levels are plain assignments while reading; the text is built only when a refusal needs it. */
-typedef struct hm_path {
-    const char *name[4];
-    uint32_t index[4];
-    int depth;
-} hm_path;
-
-typedef struct hm_cur {
-    const uint8_t *base; /* the file */
-    uint64_t pos, end;   /* absolute offsets; end = the chunk payload's end */
-    const char *part;    /* the chunk's tag as text */
-    const blvl_allocator *a;
-    blvl_error *err;
-    hm_path path;
-} hm_cur;
-
-#define HM_NO_INDEX UINT32_MAX /* a level named without an index: "bsp.root" */
-
-/* Push a level ("brush", i) / replace its index / pop it. */
-static inline void hm_enter(hm_cur *c, const char *name, uint32_t index) {
-    c->path.name[c->path.depth] = name;
-    c->path.index[c->path.depth] = index;
-    c->path.depth++;
-}
-static inline void hm_leave(hm_cur *c) {
-    c->path.depth--;
-}
-static inline void hm_at(hm_cur *c, uint32_t index) {
-    c->path.index[c->path.depth - 1] = index;
-}
-
-/* "brush[2].face[0].material" into buf. */
-void blvl__hm_path_text(const hm_path *p, const char *leaf, char *buf, size_t size);
-/* A refusal at `offset` of field `leaf` under the cursor's path. */
-blvl_status blvl__hm_fail(const hm_cur *c, const char *leaf, uint64_t offset, const char *rule,
-                          const char *fmt, ...) BLVL_PRINTF(5, 6);
-
-/* Readers: each checks the bytes left in the chunk (rule field-size) and advances. */
-blvl_status blvl__hm_need(hm_cur *c, const char *leaf, uint64_t n);
-blvl_status blvl__hm_u8(hm_cur *c, const char *leaf, uint8_t *v);
-blvl_status blvl__hm_u32(hm_cur *c, const char *leaf, uint32_t *v);
-blvl_status blvl__hm_i32(hm_cur *c, const char *leaf, int32_t *v);
-blvl_status blvl__hm_f32(hm_cur *c, const char *leaf, float *v);
-blvl_status blvl__hm_vec2(hm_cur *c, const char *leaf, blvl_Vec2 *v);
-blvl_status blvl__hm_vec3(hm_cur *c, const char *leaf, blvl_Vec3 *v);
-blvl_status blvl__hm_plane(hm_cur *c, const char *leaf, blvl_Plane *v);
-blvl_status blvl__hm_box(hm_cur *c, const char *leaf, blvl_hmap_box *v);
-blvl_status blvl__hm_uv(hm_cur *c, const char *leaf, blvl_hmap_uv *v);
+/* Every field is read through the common cursor (common/cursor.h; its unit is "chunk", its
+ * positions are file offsets). The readers below add the .hmap's compound fields, each checking
+ * the bytes left in the chunk (rule field-size) before it reads and advances. */
+blvl_status blvl__hm_vec2(blvl__cursor *c, const char *leaf, blvl_Vec2 *v);
+blvl_status blvl__hm_vec3(blvl__cursor *c, const char *leaf, blvl_Vec3 *v);
+blvl_status blvl__hm_plane(blvl__cursor *c, const char *leaf, blvl_Plane *v);
+blvl_status blvl__hm_box(blvl__cursor *c, const char *leaf, blvl_hmap_box *v);
+blvl_status blvl__hm_uv(blvl__cursor *c, const char *leaf, blvl_hmap_uv *v);
 /* A string: size, UTF-8 (rule utf8), no NUL (rule string-nul), copied with a NUL after it. */
-blvl_status blvl__hm_str(hm_cur *c, const char *leaf, blvl_hmap_str *s);
+blvl_status blvl__hm_str(blvl__cursor *c, const char *leaf, blvl_hmap_str *s);
 /* A count whose records take at least `min` bytes each (rule count-size), then `*arr` gets
  * n zeroed elements of `elem` bytes (NULL when n is 0). `*count` is set with `*arr`. */
-blvl_status blvl__hm_array(hm_cur *c, const char *leaf, uint32_t min, size_t elem, uint32_t *count,
-                           void **arr);
+blvl_status blvl__hm_array(blvl__cursor *c, const char *leaf, uint32_t min, size_t elem,
+                           uint32_t *count, void **arr);
 /* blvl__hm_array into the array lvalue `arr` (its element size from its type), returning from
  * the calling function on a refusal. The pointer passes through a void * of its own, not a cast
  * of &arr, so no object is written through a pointer of another type. */
@@ -134,27 +94,25 @@ blvl_status blvl__hm_array(hm_cur *c, const char *leaf, uint32_t min, size_t ele
     } while (0)
 
 /* n little-endian u32s / vec3s / planes already known to fit. */
-void blvl__hm_take_u32s(hm_cur *c, uint32_t *out, uint32_t n);
+void blvl__hm_take_u32s(blvl__cursor *c, uint32_t *out, uint32_t n);
 /* Take n indices (known to fit) and refuse the first one >= limit with `rule`; `owner` names
  * what holds the vertices ("mesh", "batch") in the message. */
-blvl_status blvl__hm_take_indices(hm_cur *c, uint32_t *out, uint32_t n, uint32_t limit,
+blvl_status blvl__hm_take_indices(blvl__cursor *c, uint32_t *out, uint32_t n, uint32_t limit,
                                   const char *rule, const char *owner);
-void blvl__hm_take_vec3s(hm_cur *c, blvl_Vec3 *out, uint32_t n);
-void blvl__hm_take_planes(hm_cur *c, blvl_Plane *out, uint32_t n);
-/* The chunk ends here (rule leftover). */
-blvl_status blvl__hm_end(hm_cur *c);
+void blvl__hm_take_vec3s(blvl__cursor *c, blvl_Vec3 *out, uint32_t n);
+void blvl__hm_take_planes(blvl__cursor *c, blvl_Plane *out, uint32_t n);
 
 /* Chunk payload readers (read_source.c, read_compiled.c). */
-blvl_status blvl__hm_read_meta(hm_cur *c, blvl_hmap *map);
-blvl_status blvl__hm_read_mats(hm_cur *c, blvl_hmap *map);
-blvl_status blvl__hm_read_brsh(hm_cur *c, blvl_hmap *map);
-blvl_status blvl__hm_read_mesh(hm_cur *c, blvl_hmap *map);
-blvl_status blvl__hm_read_ents(hm_cur *c, blvl_hmap *map);
-blvl_status blvl__hm_read_cmpl(hm_cur *c, blvl_hmap *map);
+blvl_status blvl__hm_read_meta(blvl__cursor *c, blvl_hmap *map);
+blvl_status blvl__hm_read_mats(blvl__cursor *c, blvl_hmap *map);
+blvl_status blvl__hm_read_brsh(blvl__cursor *c, blvl_hmap *map);
+blvl_status blvl__hm_read_mesh(blvl__cursor *c, blvl_hmap *map);
+blvl_status blvl__hm_read_ents(blvl__cursor *c, blvl_hmap *map);
+blvl_status blvl__hm_read_cmpl(blvl__cursor *c, blvl_hmap *map);
 
 /* The BSP's links form a tree, its indices are in range, its depth is the tree's (bsp.c).
  * `at` = the file offset of the BSP's root field. */
-blvl_status blvl__hm_check_bsp(hm_cur *c, const blvl_hmap_bsp *bsp, uint64_t at);
+blvl_status blvl__hm_check_bsp(blvl__cursor *c, const blvl_hmap_bsp *bsp, uint64_t at);
 /* Checks across chunks, once all are read: header flags, material indices (check.c). */
 blvl_status blvl__hm_check_map(const blvl_hmap *map, blvl_error *err);
 

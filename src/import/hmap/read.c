@@ -71,7 +71,7 @@ static blvl_status frame(const uint8_t *b, size_t size, uint32_t *count, blvl_er
     return BLVL_OK;
 }
 
-typedef blvl_status (*chunk_reader)(hm_cur *c, blvl_hmap *map);
+typedef blvl_status (*chunk_reader)(blvl__cursor *c, blvl_hmap *map);
 static const chunk_reader readers[HM_KINDS] = {blvl__hm_read_meta, blvl__hm_read_mats,
                                                blvl__hm_read_brsh, blvl__hm_read_mesh,
                                                blvl__hm_read_ents, blvl__hm_read_cmpl};
@@ -98,7 +98,8 @@ static blvl_status chunks(const uint8_t *b, const blvl_allocator *a, blvl_hmap *
             continue;
         }
         char part[5] = {ch->tag[0], ch->tag[1], ch->tag[2], ch->tag[3], 0};
-        hm_cur c = {.base = b, .pos = start, .end = pos, .part = part, .a = a, .err = err};
+        blvl__cursor c = {
+            .base = b, .pos = start, .end = pos, .part = part, .unit = "chunk", .a = a, .err = err};
         blvl_status st = readers[kind](&c, map);
         if (st)
             return st;

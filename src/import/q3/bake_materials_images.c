@@ -7,6 +7,7 @@
 #include "bake_materials.h"
 #include "blvl/sections/common.h"
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "image_internal.h"
 
@@ -31,16 +32,11 @@ static q3m_image *cached(q3m *m, const char *key) {
 
 static blvl_status remember(q3m *m, const char *key, uint32_t index) {
     if (m->img_count == m->img_cap) {
-        size_t nc = m->img_cap ? m->img_cap * 2 : 64;
-        q3m_image *n = blvl__calloc_n(alloc_of(m), nc, sizeof *n);
-        if (!n)
+        void *n = m->img;
+        if (!blvl__array_grow(alloc_of(m), &n, &m->img_cap, m->img_count, m->img_count + 1,
+                              sizeof *m->img, 64))
             return blvl__nomem(m->c->err, "the bake's scratch memory");
-        if (m->img_count)
-            memcpy(n, m->img, m->img_count * sizeof *n);
-        if (m->img)
-            blvl__dealloc(alloc_of(m), m->img, m->img_cap * sizeof *m->img);
         m->img = n;
-        m->img_cap = nc;
     }
     char *k = blvl__strdup(alloc_of(m), key);
     if (!k)
@@ -179,16 +175,11 @@ blvl_status blvl__q3m_keyword(q3m *m, const char *text) {
         if (!strcmp(m->kw[i], word))
             return BLVL_OK;
     if (m->kw_count == m->kw_cap) {
-        size_t nc = m->kw_cap ? m->kw_cap * 2 : 32;
-        char **k = blvl__calloc_n(alloc_of(m), nc, sizeof *k);
-        if (!k)
+        void *k = m->kw;
+        if (!blvl__array_grow(alloc_of(m), &k, &m->kw_cap, m->kw_count, m->kw_count + 1,
+                              sizeof *m->kw, 32))
             return blvl__nomem(m->c->err, "the bake's scratch memory");
-        if (m->kw_count)
-            memcpy(k, m->kw, m->kw_count * sizeof *k);
-        if (m->kw)
-            blvl__dealloc(alloc_of(m), m->kw, m->kw_cap * sizeof *m->kw);
         m->kw = k;
-        m->kw_cap = nc;
     }
     if (!(m->kw[m->kw_count] = blvl__strdup(alloc_of(m), word)))
         return blvl__nomem(m->c->err, "the bake's scratch memory");

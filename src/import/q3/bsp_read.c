@@ -7,6 +7,7 @@
 #include "blvl/le.h"
 #include "blvl/q3.h"
 #include "common/alloc.h"
+#include "common/cursor.h"
 #include "common/error.h"
 
 #define HEADER_SIZE (8u + 8u * BLVL_Q3_LUMP_COUNT)
@@ -39,12 +40,6 @@ static blvl_status refuse(rd *r, int lump, uint32_t record, const char *field, u
 static int32_t i32(const uint8_t *p) {
     return (int32_t)blvl_le32(p);
 }
-static float f32(const uint8_t *p) {
-    uint32_t u = blvl_le32(p);
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 static void *array(rd *r, uint32_t count, size_t elem) {
     return blvl__alloc_sized(r->a, count ? (size_t)count * elem : 1);
@@ -62,7 +57,7 @@ static const uint8_t *rec(const rd *r, int lump, uint32_t i) {
 /* A float field that must be finite. */
 static blvl_status need_finite(rd *r, int lump, uint32_t i, const char *field, uint32_t off,
                                float *out) {
-    float v = f32(rec(r, lump, i) + off);
+    float v = blvl__le_f32(rec(r, lump, i) + off);
     if (!isfinite(v))
         return refuse(r, lump, i, field, at(r, lump, i, off), "finite", "a NaN or infinite value",
                       (long long)blvl_le32(rec(r, lump, i) + off));
@@ -329,7 +324,7 @@ static blvl_status read_verts(rd *r) {
         for (int k = 0; k < 3; k++)
             TRY(need_finite(r, V, i, f[k], 4 * (uint32_t)k, dst[k]));
         for (int k = 3; k < 10; k++)
-            *dst[k] = f32(rec(r, V, i) + 4 * (uint32_t)k);
+            *dst[k] = blvl__le_f32(rec(r, V, i) + 4 * (uint32_t)k);
         memcpy(v->color, rec(r, V, i) + 40, 4);
     }
     return read_ints(r, BLVL_Q3_LUMP_DRAW_INDEXES, b->draw_index_count, &b->draw_indexes);

@@ -5,6 +5,7 @@
 
 #include "blvl/q3.h"
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "lex.h"
 
@@ -55,20 +56,10 @@ void blvl_q3_entities_free(blvl_q3_entities *e, const blvl_options *opt) {
 
 /* Grow an array of `elem`-byte items held by the sized allocator to hold `need`. */
 static bool grow(const blvl_allocator *a, void **p, uint32_t *cap, uint32_t need, size_t elem) {
-    if (need <= *cap)
-        return true;
-    uint32_t nc = *cap ? *cap * 2 : 8;
-    while (nc < need)
-        nc *= 2;
-    void *q = blvl__alloc_sized(a, (size_t)nc * elem);
-    if (!q)
+    size_t c = *cap; /* powers of two from 8: need <= 2^31 keeps them in a uint32 */
+    if (need > UINT32_MAX / 2 + 1 || !blvl__array_grow_sized(a, p, &c, c, need, elem, 8))
         return false;
-    if (*p) {
-        memcpy(q, *p, (size_t)*cap * elem);
-        blvl__free_sized(a, *p);
-    }
-    *p = q;
-    *cap = nc;
+    *cap = (uint32_t)c;
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include <zip.h>
 
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "fs_internal.h"
 
@@ -84,20 +85,10 @@ void blvl_q3_fs_free(blvl_q3_fs *fs) {
 
 /* Doubles an array of `elem`-byte items to hold at least `need`. */
 static int grow(const blvl_allocator *a, void **arr, uint32_t *cap, uint32_t need, size_t elem) {
-    if (need <= *cap)
-        return 1;
-    uint32_t n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *p = blvl__alloc_sized(a, (size_t)n * elem);
-    if (!p)
+    size_t c = *cap; /* powers of two from 16: need <= 2^31 keeps them in a uint32 */
+    if (need > UINT32_MAX / 2 + 1 || !blvl__array_grow_sized(a, arr, &c, c, need, elem, 16))
         return 0;
-    if (*arr) {
-        memcpy(p, *arr, (size_t)*cap * elem);
-        blvl__free_sized(a, *arr);
-    }
-    *arr = p;
-    *cap = n;
+    *cap = (uint32_t)c;
     return 1;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "fs_internal.h"
 
@@ -21,16 +22,10 @@ typedef struct names {
 
 static int names_add(names *l, const char *s) {
     if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        char **v = blvl__alloc_sized(l->a, cap * sizeof *v);
-        if (!v)
+        void *v = l->v;
+        if (!blvl__array_grow_sized(l->a, &v, &l->cap, l->n, l->n + 1, sizeof *l->v, 16))
             return 0;
-        if (l->v) {
-            memcpy(v, l->v, l->n * sizeof *v);
-            blvl__free_sized(l->a, l->v);
-        }
         l->v = v;
-        l->cap = cap;
     }
     return (l->v[l->n] = blvl__strdup(l->a, s)) ? (l->n++, 1) : 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "lex.h"
 #include "shader_internal.h"
@@ -411,18 +412,12 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
             break;
         }
         if (n == cap) {
-            size_t nc = cap ? cap * 2 : 64;
-            blvl_q3_shader *g = blvl__calloc_n(a, nc, sizeof *g);
-            if (!g) {
+            void *g = list;
+            if (!blvl__array_grow(a, &g, &cap, n, n + 1, sizeof *list, 64)) {
                 st = blvl__nomem(p->err, "shader script");
                 break;
             }
-            if (n)
-                memcpy(g, list, n * sizeof *g);
-            if (list)
-                blvl__dealloc(a, list, cap * sizeof *list);
             list = g;
-            cap = nc;
         }
         blvl_q3_shader *sh = &list[n];
         memset(sh, 0, sizeof *sh);

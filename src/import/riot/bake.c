@@ -12,6 +12,7 @@
 #include "bake_internal.h"
 #include "blvl/sections/meta.h"
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 
 bool blvl__rb_drawn(uint32_t ref) {
@@ -83,16 +84,10 @@ static blvl_status note_ref(rb *c, uint32_t ref, bool two_sided, uint8_t **flags
     uint32_t s = slot_of(c, ref);
     if (!c->mat_keys[s]) {
         if (c->mat_count == *cap) {
-            size_t ncap = *cap ? *cap * 2 : 256;
-            uint8_t *nf = blvl__calloc_n(c->al, ncap, 1);
-            if (!nf)
+            void *nf = *flags;
+            if (!blvl__array_grow(c->al, &nf, cap, *cap, *cap + 1, 1, 256))
                 return blvl__nomem(c->err, "the bake's scratch memory");
-            if (*flags) {
-                memcpy(nf, *flags, *cap);
-                blvl__dealloc(c->al, *flags, *cap);
-            }
             *flags = nf;
-            *cap = ncap;
         }
         c->mat_keys[s] = ref + 1;
         c->mat_vals[s] = c->mat_count++;

@@ -9,6 +9,7 @@
 
 #include "bake_internal.h"
 #include "common/alloc.h"
+#include "common/array.h"
 
 void blvl__rb_text_reset(rb_text *t) {
     t->n = 0;
@@ -28,26 +29,13 @@ static bool reserve(rb_text *t, size_t more) {
         return false;
     if (t->n + more + 1 <= t->cap)
         return true;
-    size_t cap = t->cap ? t->cap : 64;
-    while (cap < t->n + more + 1) {
-        if (cap > SIZE_MAX / 2) {
-            t->bad = true;
-            return false;
-        }
-        cap *= 2;
-    }
-    char *p = blvl__alloc(t->al, cap);
-    if (!p) {
+    void *p = t->p; /* the text and its NUL are kept; a new one starts as "" (zeroed) */
+    if (more >= SIZE_MAX - t->n ||
+        !blvl__array_grow(t->al, &p, &t->cap, t->p ? t->n + 1 : 0, t->n + more + 1, 1, 64)) {
         t->bad = true;
         return false;
     }
-    if (t->p) {
-        memcpy(p, t->p, t->n + 1);
-        blvl__dealloc(t->al, t->p, t->cap);
-    } else
-        p[0] = 0;
     t->p = p;
-    t->cap = cap;
     return true;
 }
 

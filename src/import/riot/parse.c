@@ -58,7 +58,7 @@ static blvl_status copy_srsc(const blvl_riot_srsc *c, const blvl_allocator *a, b
     return BLVL_OK;
 }
 
-typedef blvl_status (*record_parser)(rt_cur *c, blvl_riot_level *level);
+typedef blvl_status (*record_parser)(blvl__cursor *c, blvl_riot_level *level);
 
 static blvl_status records(const blvl_riot_srsc *c, const blvl_allocator *a, blvl_riot_level *level,
                            blvl_error *err) {
@@ -82,13 +82,14 @@ static blvl_status records(const blvl_riot_srsc *c, const blvl_allocator *a, blv
                               r->type);
         char part[16];
         snprintf(part, sizeof part, "record 0x%04x", r->type);
-        rt_cur cur = {.base = r->bytes,
-                      .pos = 0,
-                      .end = r->size,
-                      .at = r->offset,
-                      .part = part,
-                      .a = a,
-                      .err = err};
+        blvl__cursor cur = {.base = r->bytes,
+                            .pos = 0,
+                            .end = r->size,
+                            .at = r->offset,
+                            .part = part,
+                            .unit = "record",
+                            .a = a,
+                            .err = err};
         if (k == 2)
             level->has_groups = true;
         if (k == 3)

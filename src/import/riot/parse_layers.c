@@ -35,7 +35,7 @@ void blvl__rt_zlib_alloc(z_stream *z, const blvl_allocator *a) {
     z->opaque = (voidpf)(uintptr_t)a;
 }
 
-static blvl_status def(rt_cur *c, blvl_riot_layer *l, uint32_t layer_count) {
+static blvl_status def(blvl__cursor *c, blvl_riot_layer *l, uint32_t layer_count) {
     blvl_status st = BLVL_OK;
     uint64_t at_width = c->pos + 4;
     struct {
@@ -44,47 +44,48 @@ static blvl_status def(rt_cur *c, blvl_riot_layer *l, uint32_t layer_count) {
     } head[] = {{"id", &l->id},     {"width", &l->width},      {"height", &l->height},
                 {"type", &l->type}, {"originX", &l->origin_x}, {"originZ", &l->origin_z}};
     for (size_t i = 0; !st && i < sizeof head / sizeof *head; i++)
-        st = blvl__rt_u32(c, head[i].name, head[i].v);
+        st = blvl__cursor_u32(c, head[i].name, head[i].v);
     if (st)
         return st;
     if (!blvl__rt_layer_data_size(l->width, l->height))
-        return blvl__rt_fail(c, "width", at_width, "layer-size",
-                             "%u x %u cells need more than the %u bytes of layer data allowed",
-                             l->width, l->height, BLVL_RIOT_MAX_LAYER_DATA);
+        return blvl__cursor_fail(c, "width", at_width, "layer-size",
+                                 "%u x %u cells need more than the %u bytes of layer data allowed",
+                                 l->width, l->height, BLVL_RIOT_MAX_LAYER_DATA);
     if (l->type > 2)
-        return blvl__rt_fail(c, "type", at_width + 8, "layer-type",
-                             "%u; a layer is a floor (0), a ceiling (1) or between (2)", l->type);
-    st = blvl__rt_f32(c, "worldHeight", &l->world_height);
+        return blvl__cursor_fail(c, "type", at_width + 8, "layer-type",
+                                 "%u; a layer is a floor (0), a ceiling (1) or between (2)",
+                                 l->type);
+    st = blvl__cursor_f32(c, "worldHeight", &l->world_height);
     if (!st)
         st = blvl__rt_str(c, "name", &l->name);
     if (!st)
-        st = blvl__rt_u32(c, "flags", &l->flags);
+        st = blvl__cursor_u32(c, "flags", &l->flags);
     if (!st)
-        st = blvl__rt_f32(c, "lightDirection", &l->light_direction);
+        st = blvl__cursor_f32(c, "lightDirection", &l->light_direction);
     if (!st)
-        st = blvl__rt_f32(c, "lightAscension", &l->light_ascension);
+        st = blvl__cursor_f32(c, "lightAscension", &l->light_ascension);
     if (!st)
         st = blvl__rt_color(c, "lightColor", &l->light_color);
     if (!st)
         st = blvl__rt_color(c, "ambientColor", &l->ambient_color);
     if (!st)
-        st = blvl__rt_u32(c, "lightDropoff", &l->light_dropoff);
+        st = blvl__cursor_u32(c, "lightDropoff", &l->light_dropoff);
     uint64_t at = c->pos;
     uint32_t n = 0;
     if (!st)
-        st = blvl__rt_u32(c, "visibleCount", &n);
+        st = blvl__cursor_u32(c, "visibleCount", &n);
     if (st)
         return st;
     RT_ARRAY(c, "visibleCount", at, n, 4, l->visible);
     l->visible_count = n;
     for (uint32_t k = 0; k < n; k++) {
         uint64_t p = c->pos;
-        (void)blvl__rt_u32(c, NULL, &l->visible[k]); /* known to fit */
+        (void)blvl__cursor_u32(c, NULL, &l->visible[k]); /* known to fit */
         if (l->visible[k] >= layer_count) {
-            rt_enter(c, "visible", k);
-            return blvl__rt_fail(c, NULL, p, "visible-range",
-                                 "layer index %u is past the record's %u layers", l->visible[k],
-                                 layer_count);
+            blvl__cursor_enter(c, "visible", k);
+            return blvl__cursor_fail(c, NULL, p, "visible-range",
+                                     "layer index %u is past the record's %u layers", l->visible[k],
+                                     layer_count);
         }
     }
     return BLVL_OK;
@@ -106,19 +107,20 @@ static void decode(const uint8_t *b, blvl_riot_layer *l) {
 }
 
 /* Inflates `size` bytes at c->pos into `buf` of exactly `want` bytes. */
-static blvl_status inflate_block(rt_cur *c, const blvl_riot_layer *l, uint32_t size, uint8_t *buf,
-                                 uint64_t want) {
+static blvl_status inflate_block(blvl__cursor *c, const blvl_riot_layer *l, uint32_t size,
+                                 uint8_t *buf, uint64_t want) {
     z_stream z;
     memset(&z, 0, sizeof z);
     blvl__rt_zlib_alloc(&z, c->a);
     uint64_t at = c->pos;
     const uint8_t *in = c->base + c->pos;
     if (size < 2)
-        return blvl__rt_fail(c, "data", at, "zlib", "%u bytes, too short for a zlib header", size);
+        return blvl__cursor_fail(c, "data", at, "zlib", "%u bytes, too short for a zlib header",
+                                 size);
     if ((in[0] & 0x0f) != 8 || (in[0] >> 4) > 7 || ((in[0] << 8) | in[1]) % 31 != 0)
-        return blvl__rt_fail(c, "data", at, "zlib",
-                             "the block starts %02x %02x, not a zlib header (78 01, 78 9c, ...)",
-                             in[0], in[1]);
+        return blvl__cursor_fail(
+            c, "data", at, "zlib",
+            "the block starts %02x %02x, not a zlib header (78 01, 78 9c, ...)", in[0], in[1]);
     int ret = inflateInit(&z);
     if (ret == Z_MEM_ERROR)
         return blvl__nomem(c->err, "a zlib stream");
@@ -142,26 +144,27 @@ static blvl_status inflate_block(rt_cur *c, const blvl_riot_layer *l, uint32_t s
     uint64_t used = size - z.avail_in;
     blvl_status st = BLVL_OK;
     if (more) {
-        st = blvl__rt_fail(c, "data", at, "inflate-size", "inflates to more than the %llu bytes",
-                           (unsigned long long)want);
+        st = blvl__cursor_fail(c, "data", at, "inflate-size",
+                               "inflates to more than the %llu bytes", (unsigned long long)want);
     } else if (ret == Z_STREAM_END) {
         if (got != want)
-            st = blvl__rt_fail(
+            st = blvl__cursor_fail(
                 c, "data", at, "inflate-size", "inflates to %llu bytes, %u x %u cells need %llu",
                 (unsigned long long)got, l->width, l->height, (unsigned long long)want);
         else if (used != size)
-            st = blvl__rt_fail(c, "data", at, "zlib",
-                               "the zlib stream ends after %llu of the block's %u bytes",
-                               (unsigned long long)used, size);
+            st = blvl__cursor_fail(c, "data", at, "zlib",
+                                   "the zlib stream ends after %llu of the block's %u bytes",
+                                   (unsigned long long)used, size);
     } else if (ret == Z_MEM_ERROR) {
         st = blvl__nomem(c->err, "inflating a layer");
     } else if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT) {
-        st = blvl__rt_fail(c, "data", at, "zlib", "not a valid zlib stream (%s, after %llu bytes)",
-                           z.msg ? z.msg : "a preset dictionary", (unsigned long long)used);
+        st = blvl__cursor_fail(c, "data", at, "zlib",
+                               "not a valid zlib stream (%s, after %llu bytes)",
+                               z.msg ? z.msg : "a preset dictionary", (unsigned long long)used);
     } else {
-        st = blvl__rt_fail(c, "data", at, "zlib",
-                           "the zlib stream is cut short: %u bytes give %llu of %llu", size,
-                           (unsigned long long)got, (unsigned long long)want);
+        st = blvl__cursor_fail(c, "data", at, "zlib",
+                               "the zlib stream is cut short: %u bytes give %llu of %llu", size,
+                               (unsigned long long)got, (unsigned long long)want);
     }
     inflateEnd(&z);
     return st;
@@ -173,16 +176,16 @@ typedef struct scratch {
     size_t cap;
 } scratch;
 
-static blvl_status block(rt_cur *c, blvl_riot_layer *l, scratch *k) {
+static blvl_status block(blvl__cursor *c, blvl_riot_layer *l, scratch *k) {
     uint64_t at = c->pos;
     uint32_t size;
-    blvl_status st = blvl__rt_u32(c, "compressedSize", &size);
+    blvl_status st = blvl__cursor_u32(c, "compressedSize", &size);
     if (st)
         return st;
-    if (size > rt_left(c))
-        return blvl__rt_fail(c, "compressedSize", at, "field-size",
-                             "a %u-byte block, %llu bytes are left in the record", size,
-                             (unsigned long long)rt_left(c));
+    if (size > blvl__cursor_left(c))
+        return blvl__cursor_fail(c, "compressedSize", at, "field-size",
+                                 "a %u-byte block, %llu bytes are left in the record", size,
+                                 (unsigned long long)blvl__cursor_left(c));
     uint64_t want = blvl__rt_layer_data_size(l->width, l->height); /* checked in def() */
     uint64_t nv = ((uint64_t)l->width + 1) * ((uint64_t)l->height + 1);
     uint64_t nc = (uint64_t)l->width * l->height;
@@ -212,27 +215,27 @@ static blvl_status block(rt_cur *c, blvl_riot_layer *l, scratch *k) {
     return st;
 }
 
-blvl_status blvl__rt_parse_layers(rt_cur *c, blvl_riot_level *level) {
+blvl_status blvl__rt_parse_layers(blvl__cursor *c, blvl_riot_level *level) {
     uint32_t n;
-    blvl_status st = blvl__rt_u32(c, "layerCount", &n);
+    blvl_status st = blvl__cursor_u32(c, "layerCount", &n);
     if (st)
         return st;
     RT_ARRAY(c, "layerCount", 0, n, RT_LAYER_DEF_MIN + RT_DATA_BLOCK_MIN, level->layers);
     level->layer_count = n;
     for (uint32_t i = 0; i < n; i++) {
-        rt_enter(c, "layer", i);
+        blvl__cursor_enter(c, "layer", i);
         st = def(c, &level->layers[i], n);
         if (st)
             return st;
-        rt_leave(c);
+        blvl__cursor_leave(c);
     }
-    st = blvl__rt_u32(c, "unknown", &level->layers_unknown);
+    st = blvl__cursor_u32(c, "unknown", &level->layers_unknown);
     scratch k = {NULL, 0};
     for (uint32_t i = 0; !st && i < n; i++) {
-        rt_enter(c, "layer", i);
+        blvl__cursor_enter(c, "layer", i);
         st = block(c, &level->layers[i], &k);
-        rt_leave(c);
+        blvl__cursor_leave(c);
     }
     blvl__dealloc(c->a, k.p, k.cap);
-    return st ? st : blvl__rt_end(c);
+    return st ? st : blvl__cursor_end(c);
 }
