@@ -62,9 +62,8 @@ static void filter_row(const uint8_t *cur, const uint8_t *prev, size_t n, uint8_
     }
 }
 
-blvl_status blvl_image_write_png(const uint8_t *rgba, uint32_t width, uint32_t height,
-                                 uint8_t **out, size_t *out_size, const blvl_options *opt,
-                                 blvl_error *err) {
+blvl_status blvl_image_write_png(void **out, size_t *out_size, const uint8_t *rgba, uint32_t width,
+                                 uint32_t height, const blvl_options *opt, blvl_error *err) {
     if (out)
         *out = NULL;
     if (out_size)

@@ -12,7 +12,7 @@ blvl_status blvl_section_to_json(const char *tag, const void *bytes, size_t size
                                  const blvl_options *opt, char **out, size_t *out_len,
                                  blvl_error *err) {
     const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
-    return t ? blvl_fb_to_json(bytes, size, t, indent, opt, out, out_len, err) : BLVL_E_ARGUMENT;
+    return t ? blvl_fb_to_json(out, out_len, bytes, size, t, indent, opt, err) : BLVL_E_ARGUMENT;
 }
 
 blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len,
@@ -21,7 +21,9 @@ blvl_status blvl_section_from_json(const char *tag, const char *json, size_t len
     const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
     if (!t)
         return BLVL_E_ARGUMENT;
-    blvl_status st = blvl_fb_from_json(json, len, t, opt, out, out_size, err);
+    void *data = NULL;
+    blvl_status st = blvl_fb_from_json(&data, out_size, json, len, t, opt, err);
+    *out = data;
     /* "flatbuffer: json: Sim.colliders[7].flags: ..." names the value from the root type; name
      * it from the tag instead, as a user wrote it: "sim.colliders[7].flags". */
     const char *head = "flatbuffer: json: ";

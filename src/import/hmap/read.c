@@ -106,7 +106,7 @@ static blvl_status chunks(const uint8_t *b, const blvl_allocator *a, blvl_hmap *
     return BLVL_OK;
 }
 
-blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *opt, blvl_hmap **out,
+blvl_status blvl_hmap_read(blvl_hmap **out, const void *data, size_t size, const blvl_options *opt,
                            blvl_error *err) {
     blvl__ok(err);
     if (!out || (!data && size))
@@ -123,6 +123,8 @@ blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *op
     blvl_hmap *map = blvl__calloc(a, sizeof *map);
     if (!map)
         return blvl__fail(err, BLVL_E_NOMEM, "the map");
+    if (a)
+        map->allocator = *a;
     map->version = blvl_le32(b + 4);
     map->flags = blvl_le32(b + 8);
     if (count) {
@@ -137,7 +139,7 @@ blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *op
     if (!st)
         st = blvl__hm_check_map(map, err);
     if (st) {
-        blvl_hmap_free(map, opt);
+        blvl_hmap_free(map);
         return st;
     }
     *out = map;

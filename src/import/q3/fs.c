@@ -198,7 +198,7 @@ bool blvl_q3_fs_exists(const blvl_q3_fs *fs, const char *name) {
     return lookup(fs, name) != NULL;
 }
 
-blvl_status blvl_q3_fs_read(const blvl_q3_fs *fs, const char *name, uint8_t **data, size_t *size,
+blvl_status blvl_q3_fs_read(void **data, size_t *size, const blvl_q3_fs *fs, const char *name,
                             blvl_error *err) {
     if (!fs || !name || !data || !size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no search path, name or place for the bytes");
@@ -209,14 +209,16 @@ blvl_status blvl_q3_fs_read(const blvl_q3_fs *fs, const char *name, uint8_t **da
         return blvl__fail(err, BLVL_E_NOT_FOUND, "%s: in none of the archives and folders given",
                           name);
     blvl_status s;
+    uint8_t *bytes = NULL;
     if (e->disk) {
-        s = blvl__q3fs_read_disk(fs, e, data, size, err);
+        s = blvl__q3fs_read_disk(fs, e, &bytes, size, err);
     } else {
         pthread_mutex_t *lock = (pthread_mutex_t *)&fs->lock; /* const fs: the lock only */
         pthread_mutex_lock(lock);
-        s = blvl__q3fs_read_zip(fs, e, data, size, err);
+        s = blvl__q3fs_read_zip(fs, e, &bytes, size, err);
         pthread_mutex_unlock(lock);
     }
+    *data = bytes;
     if (s == BLVL_OK)
         blvl__ok(err);
     return s;
@@ -249,8 +251,8 @@ static int cmp_lower(const void *pa, const void *pb) {
     return (int)(uint8_t)norm(*a) - (int)(uint8_t)norm(*b);
 }
 
-blvl_status blvl_q3_fs_list(const blvl_q3_fs *fs, const char *dir, const char *ext, char ***names,
-                            size_t *count, blvl_error *err) {
+blvl_status blvl_q3_fs_list(char ***names, size_t *count, const blvl_q3_fs *fs, const char *dir,
+                            const char *ext, blvl_error *err) {
     if (!fs || !names || !count)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no search path or no place for the names");
     *names = NULL;
