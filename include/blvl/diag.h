@@ -2,9 +2,11 @@
  *
  *   blvl_diag_catalogue(&n)      every check: code "D0000", severity, what it looks for
  *   blvl_diag_check_find(code)   one check by its code (NULL when there is none)
- *   blvl_diag_run(&counts, level, fn, user, &d, &err)  run the checks, one callback per finding
- *   blvl_diag_collect(&found, level, &d, &err)         the same into an array
- * (blvl_diag_findings_free) blvl_diag_severity_name(s)   "error", "warning", "info"
+ *   blvl_diag_run(&counts, level, fn, user, &d, &err)
+ *                                run the checks, one callback per finding
+ *   blvl_diag_collect(&found, level, &d, &err)
+ *                                the same into an object (blvl_diag_findings_free)
+ *   blvl_diag_severity_name(s)   "error", "warning", "info"
  *
  *   blvl_diag_options d = {0};
  *   d.symbols_data = bsym; d.symbols_size = bsym_size;    // optional

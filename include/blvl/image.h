@@ -70,7 +70,7 @@ BLVL_API blvl_status blvl_image_decode(blvl_image_rgba *out, const blvl_image_de
 BLVL_API void blvl_image_rgba_free(blvl_image_rgba *img);
 
 /* Encode width x height RGBA8 texels (rows top to bottom) as a PNG file, freed with
- * blvl_free(opt, *out). */
+ * blvl_free(opt, *data). */
 BLVL_API blvl_status blvl_image_write_png(void **data, size_t *size, const uint8_t *rgba,
                                           uint32_t width, uint32_t height, const blvl_options *opt,
                                           blvl_error *err);
