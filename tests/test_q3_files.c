@@ -102,12 +102,12 @@ static void test_override(void) {
         CHECK(!strcmp(names[1], "maps/only_a.bsp"));
         CHECK(!strcmp(names[2], "maps/z.bsp"));
     }
-    blvl_q3_fs_names_free(fs, names, count);
+    blvl_free(blvl_q3_fs_options(fs), names);
     CHECK(blvl_q3_fs_list(&names, &count, fs, "textures/base/", ".tga", &err) == BLVL_OK);
     CHECK_EQ_INT(count, 1);
     if (count == 1)
         CHECK(!strcmp(names[0], "Textures/Base/Wall.TGA"));
-    blvl_q3_fs_names_free(fs, names, count);
+    blvl_free(blvl_q3_fs_options(fs), names);
     blvl_q3_fs_free(fs);
     /* control: the other order, the other winner */
     fs = fs_of(at("b.pk3"), at("a.pk3"));

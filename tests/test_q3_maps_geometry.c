@@ -124,7 +124,7 @@ int main(void) {
         one(names[i], data, size, i % 10 == 0);
         blvl_free(NULL, data);
     }
-    blvl_q3_fs_names_free(fs, names, count);
+    blvl_free(blvl_q3_fs_options(fs), names);
     blvl_q3_fs_free(fs);
     printf("%zu maps in %.1f s\n", count, now() - t0);
     return check_report("test_q3_maps_geometry");

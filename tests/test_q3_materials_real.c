@@ -230,7 +230,7 @@ int main(void) {
     }
     rmdir(dir);
     printf("%d of %zu maps of pak1-maps.pk3 have zero missing images\n", clean, done);
-    blvl_q3_fs_names_free(maps_fs, maps, count);
+    blvl_free(blvl_q3_fs_options(maps_fs), maps);
     blvl_q3_shaders_free(set);
     blvl_q3_fs_free(maps_fs);
     blvl_q3_fs_free(fs);

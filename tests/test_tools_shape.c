@@ -7,8 +7,11 @@
  *     also on a refusal, and that a zeroed feature options struct is the defaults. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "blvl/bake.h"
 #include "blvl/diag.h"
@@ -49,6 +52,8 @@ SHAPE(blvl_q3_bsp_free, void (*)(blvl_q3_bsp *));
 SHAPE(blvl_q3_entities_parse, blvl_status (*)(blvl_q3_entities *, const char *, size_t, O, E));
 SHAPE(blvl_q3_entities_free, void (*)(blvl_q3_entities *));
 SHAPE(blvl_q3_fs_read, blvl_status (*)(void **, size_t *, const blvl_q3_fs *, const char *, E));
+SHAPE(blvl_q3_fs_list,
+      blvl_status (*)(char ***, size_t *, const blvl_q3_fs *, const char *, const char *, E));
 SHAPE(blvl_q3_bake, blvl_status (*)(const blvl_q3_bsp *, blvl_bake *, blvl_q3_bake_report *,
                                     const blvl_q3_bake_options *, E));
 SHAPE(blvl_bake_brush_polygons,
@@ -125,6 +130,39 @@ static void q3(void) {
     CHECK_EQ_INT(ents.count, 2);
     blvl_q3_entities_free(&ents);
     all_back(&c, "q3 entities");
+
+    /* A folder's maps: one buffer, freed with blvl_free and the search path's options. */
+    char dir[] = "/tmp/blvl_tools_shape_XXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/maps", dir);
+    CHECK(mkdir(path, 0700) == 0);
+    const char *files[2] = {"b.bsp", "a.bsp"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/maps/%s", dir, files[i]);
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL);
+        if (f)
+            fclose(f);
+    }
+    opt = test_counting(&c);
+    blvl_q3_fs *fs = NULL;
+    CHECK_EQ_INT(blvl_q3_fs_new(&fs, &opt, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_q3_fs_add(fs, dir, &err), BLVL_OK);
+    char **names = NULL;
+    size_t count = 0;
+    CHECK_EQ_INT(blvl_q3_fs_list(&names, &count, fs, "maps", ".bsp", &err), BLVL_OK);
+    CHECK(count == 2 && strcmp(names[0], "maps/a.bsp") == 0 && strcmp(names[1], "maps/b.bsp") == 0);
+    CHECK(blvl_q3_fs_options(fs)->allocator.user == opt.allocator.user);
+    blvl_free(blvl_q3_fs_options(fs), names);
+    blvl_q3_fs_free(fs);
+    all_back(&c, "q3 fs list");
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/maps/%s", dir, files[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/maps", dir);
+    rmdir(path);
+    rmdir(dir);
 
     /* The report is the caller's out-parameter, set also when the call is refused. */
     blvl_q3_bake_report rep;

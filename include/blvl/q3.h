@@ -47,10 +47,12 @@ BLVL_API blvl_status blvl_q3_fs_read(void **data, size_t *size, const blvl_q3_fs
 BLVL_API bool blvl_q3_fs_exists(const blvl_q3_fs *fs, const char *name);
 /* Every distinct file under `dir` ("maps", "scripts") whose name ends in `ext` (".bsp",
  * ".shader"; case-insensitive), as the game spells the winning entry's path, sorted by byte
- * order of the lower-cased path. Free with blvl_q3_fs_names_free. */
+ * order of the lower-cased path, in one buffer freed with blvl_free(opt, *names) (`opt` as
+ * given to blvl_q3_fs_new, or blvl_q3_fs_options(fs)). */
 BLVL_API blvl_status blvl_q3_fs_list(char ***names, size_t *count, const blvl_q3_fs *fs,
                                      const char *dir, const char *ext, blvl_error *err);
-BLVL_API void blvl_q3_fs_names_free(const blvl_q3_fs *fs, char **names, size_t count);
+/* The options the search path was made with (a copy): what its outputs are freed with. */
+BLVL_API const blvl_options *blvl_q3_fs_options(const blvl_q3_fs *fs);
 
 /* ---- the .bsp ------------------------------------------------------------------------- */
 

@@ -64,7 +64,7 @@ static blvl_status pick_map(blvl_import_report *report, const blvl_options *opt,
                         pk3, count, names[0], names[1]);
     }
     if (fs)
-        blvl_q3_fs_names_free(fs, names, count);
+        blvl_free(blvl_q3_fs_options(fs), names);
     blvl_q3_fs_free(fs);
     return st;
 }
@@ -127,7 +127,7 @@ blvl_status blvl_import_list_maps(char ***names, size_t *count, blvl_import_repo
         *count = n;
     }
     if (fs)
-        blvl_q3_fs_names_free(fs, found, n);
+        blvl_free(blvl_q3_fs_options(fs), found);
     blvl_q3_fs_free(fs);
     return st;
 }

@@ -240,7 +240,7 @@ static blvl_status empty_fs(q3_ctx *c, bool *empty) {
     blvl_status st = blvl_q3_fs_list(&names, &count, c->o->fs, "", "", c->err);
     if (st)
         return st;
-    blvl_q3_fs_names_free(c->o->fs, names, count);
+    blvl_free(blvl_q3_fs_options(c->o->fs), names);
     *empty = count == 0;
     return BLVL_OK;
 }

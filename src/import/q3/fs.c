@@ -258,22 +258,24 @@ blvl_status blvl_q3_fs_list(char ***names, size_t *count, const blvl_q3_fs *fs, 
     *names = NULL;
     *count = 0;
     const blvl_allocator *a = &fs->opt.allocator;
-    size_t n = 0;
+    size_t n = 0, bytes = 0;
     for (uint32_t i = 0; i < fs->slot_cap; i++)
-        if (fs->slots[i] && matches(fs->entries[fs->slots[i] - 1].name, dir, ext))
+        if (fs->slots[i] && matches(fs->entries[fs->slots[i] - 1].name, dir, ext)) {
             n++;
-    char **out = blvl__alloc_sized(a, (n ? n : 1) * sizeof *out);
+            bytes += strlen(fs->entries[fs->slots[i] - 1].name) + 1;
+        }
+    /* One buffer: the pointers, then the names they point at (one blvl_free frees it all). */
+    char **out = blvl__alloc_sized(a, (n ? n : 1) * sizeof *out + bytes);
     if (!out)
         return blvl__fail(err, BLVL_E_NOMEM, "the list of names");
+    char *at = (char *)(out + (n ? n : 1));
     size_t k = 0;
     for (uint32_t i = 0; i < fs->slot_cap && k < n; i++) {
         if (!fs->slots[i] || !matches(fs->entries[fs->slots[i] - 1].name, dir, ext))
             continue;
-        if (!(out[k] = blvl__strdup(a, fs->entries[fs->slots[i] - 1].name))) {
-            blvl_q3_fs_names_free(fs, out, k);
-            return blvl__fail(err, BLVL_E_NOMEM, "the list of names");
-        }
-        k++;
+        size_t len = strlen(fs->entries[fs->slots[i] - 1].name) + 1;
+        out[k++] = memcpy(at, fs->entries[fs->slots[i] - 1].name, len);
+        at += len;
     }
     if (n > 1)
         qsort(out, n, sizeof *out, cmp_lower);
@@ -283,10 +285,6 @@ blvl_status blvl_q3_fs_list(char ***names, size_t *count, const blvl_q3_fs *fs, 
     return BLVL_OK;
 }
 
-void blvl_q3_fs_names_free(const blvl_q3_fs *fs, char **names, size_t count) {
-    if (!fs || !names)
-        return;
-    for (size_t i = 0; i < count; i++)
-        blvl__free_sized(&fs->opt.allocator, names[i]);
-    blvl__free_sized(&fs->opt.allocator, names);
+const blvl_options *blvl_q3_fs_options(const blvl_q3_fs *fs) {
+    return fs ? &fs->opt : NULL;
 }

@@ -188,7 +188,7 @@ blvl_status blvl_q3_shaders_load(blvl_q3_shaders *s, const blvl_q3_fs *fs, blvl_
         if (st)
             *err = e;
     }
-    blvl_q3_fs_names_free(fs, names, count);
+    blvl_free(blvl_q3_fs_options(fs), names);
     if (st == BLVL_OK)
         blvl__ok(err);
     return st;
