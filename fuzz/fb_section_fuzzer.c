@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t jlen;
     if (blvl_fb_verify(buf, size, type, NULL, &err) == BLVL_OK &&
         blvl_fb_to_json(&json, &jlen, buf, size, type, 0, NULL, &err) == BLVL_OK) {
-        uint8_t *again;
+        void *again;
         size_t alen;
         if (blvl_fb_from_json(&again, &alen, json, jlen, type, NULL, &err) == BLVL_OK) {
             if (blvl_fb_verify(again, alen, type, NULL, &err) != BLVL_OK)

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     const blvl_fb_type *root = blvl__roots[data[0] % blvl__root_count].type;
     blvl_error err;
-    uint8_t *out;
+    void *out;
     size_t n;
     if (blvl_fb_from_json(&out, &n, (const char *)data + 1, size - 1, root, NULL, &err) != BLVL_OK)
         return 0;
@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t jlen;
     if (blvl_fb_to_json(&json, &jlen, out, n, root, 0, NULL, &err) != BLVL_OK)
         abort();
-    uint8_t *again;
+    void *again;
     size_t alen;
     if (blvl_fb_from_json(&again, &alen, json, jlen, root, NULL, &err) != BLVL_OK)
         abort();
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * print and parse are a fixpoint. */
     char *json2;
     size_t jlen2;
-    uint8_t *again2;
+    void *again2;
     size_t alen2;
     if (blvl_fb_to_json(&json2, &jlen2, again, alen, root, 0, NULL, &err) != BLVL_OK ||
         blvl_fb_from_json(&again2, &alen2, json2, jlen2, root, NULL, &err) != BLVL_OK)

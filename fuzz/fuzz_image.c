@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t w = d.width >> mip ? d.width >> mip : 1, h = d.height >> mip ? d.height >> mip : 1;
     if (!px.pixels || px.width != w || px.height != h || px.layers != d.layers)
         abort();
-    uint8_t *png;
+    void *png;
     size_t n;
     if (blvl_image_write_png(&png, &n, px.pixels, w, h, NULL, &err) != BLVL_OK)
         abort();
