@@ -77,7 +77,13 @@ SHAPE(blvl_diag_run, blvl_status (*)(blvl_diag_counts *, blvl_level *, blvl_diag
 SHAPE(blvl_diag_collect,
       blvl_status (*)(blvl_diag_findings **, blvl_level *, const blvl_diag_options *, E));
 
-/* Every feature options struct starts with its blvl_options. */
+/* Every feature options struct starts with its blvl_options (the struct, not a pointer). */
+#define BASE_IS_OPTIONS(T)                                                                         \
+    _Static_assert(_Generic(((T *)0)->base, blvl_options : 1, default : 0), #T " embeds base")
+BASE_IS_OPTIONS(blvl_export_options);
+BASE_IS_OPTIONS(blvl_diag_options);
+BASE_IS_OPTIONS(blvl_q3_bake_options);
+BASE_IS_OPTIONS(blvl_subspace_options);
 _Static_assert(offsetof(blvl_export_options, base) == 0, "export base first");
 _Static_assert(offsetof(blvl_diag_options, base) == 0, "diag base first");
 _Static_assert(offsetof(blvl_q3_bake_options, base) == 0, "q3 base first");
