@@ -70,7 +70,7 @@ static int write_map(const char *path, int argc, char **argv) {
     void *bytes = NULL;
     size_t size = 0;
     blvl_error err;
-    if (blvl_hmap_write(&g.map, NULL, &bytes, &size, &err) != BLVL_OK) {
+    if (blvl_hmap_write(&bytes, &size, &g.map, NULL, &err) != BLVL_OK) {
         fprintf(stderr, "bench_bake: %s\n", err.message);
         hmap_gen_free(&g);
         return 1;
@@ -155,7 +155,7 @@ static int bake_map(const char *path, int runs) {
         void *lv = NULL, *sym = NULL;
         size_t lsz = 0, ssz = 0;
         double t0 = bench_now(), u0 = bench_cpu();
-        if (blvl_hmap_read(data, (size_t)len, &opt, &m, &err) != BLVL_OK) {
+        if (blvl_hmap_read(&m, data, (size_t)len, &opt, &err) != BLVL_OK) {
             fprintf(stderr, "bench_bake: %s: %s\n", path, err.message);
             free(data);
             return 1;
@@ -173,7 +173,7 @@ static int bake_map(const char *path, int runs) {
         c_write[r] = u3 - u2;
         c_total[r] = u3 - u0;
         blvl_bake_free(b);
-        blvl_hmap_free(m, &opt);
+        blvl_hmap_free(m);
         if (s != BLVL_OK) {
             fprintf(stderr, "bench_bake: %s: %s\n", path, err.message);
             free(data);

@@ -38,9 +38,9 @@ static int export_once(const char *path, size_t *size) {
     }
     blvl_export_options xo = {0};
     xo.collision = true;
-    uint8_t *glb;
+    void *glb;
     int rc = 0;
-    if (blvl_export_glb(lv, &xo, &glb, size, &e) != BLVL_OK) {
+    if (blvl_export_glb(&glb, size, lv, &xo, &e) != BLVL_OK) {
         fprintf(stderr, "bench_export: %s: %s\n", path, e.message);
         rc = 1;
     } else {

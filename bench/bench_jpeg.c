@@ -161,13 +161,13 @@ int main(int argc, char **argv) {
                                  1,         0,         pics[i].data,    pics[i].size};
             blvl_image_rgba px;
             blvl_error err;
-            if (blvl_image_decode(&d, 0, &px, NULL, &err) != BLVL_OK) {
+            if (blvl_image_decode(&px, &d, 0, NULL, &err) != BLVL_OK) {
                 refused += r == 0;
                 if (r == 0)
                     fprintf(stderr, "jpeg %zu refused: %s\n", i, err.message);
                 continue;
             }
-            blvl_image_rgba_free(&px, NULL);
+            blvl_image_rgba_free(&px);
         }
         ours[r] = bench_cpu() - t0;
     }
@@ -177,11 +177,11 @@ int main(int argc, char **argv) {
                              1,         0,         pics[i].data,    pics[i].size};
         blvl_image_rgba px;
         blvl_error err;
-        if (pics[i].cmyk || blvl_image_decode(&d, 0, &px, NULL, &err) != BLVL_OK)
+        if (pics[i].cmyk || blvl_image_decode(&px, &d, 0, NULL, &err) != BLVL_OK)
             continue;
         plain_decode(&pics[i], ref, 0);
         differ += memcmp(px.pixels, ref, (size_t)pics[i].w * pics[i].h * 4) != 0;
-        blvl_image_rgba_free(&px, NULL);
+        blvl_image_rgba_free(&px);
     }
     double mo = bench_median(ours, (size_t)runs), mt = bench_median(theirs, (size_t)runs);
     printf("jpeg: %zu pictures, %.1f MB, %.1f Mtexels; CPU medians of %d runs\n", count,

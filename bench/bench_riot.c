@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
     void *file = NULL;
     size_t file_size = 0;
     double t0 = bench_now();
-    if (blvl_riot_write(&hand, &opt, &file, &file_size, &err) != BLVL_OK) {
+    if (blvl_riot_write(&file, &file_size, &hand, &opt, &err) != BLVL_OK) {
         fprintf(stderr, "write: %s\n", err.message);
         return 1;
     }
@@ -146,7 +146,7 @@ int main(int argc, char **argv) {
         bench_kernel(&f0, &k0);
         double c0 = bench_cpu(), w0 = bench_now();
         blvl_riot_level *lv = NULL;
-        if (blvl_riot_read(file, file_size, &opt, &lv, &err) != BLVL_OK) {
+        if (blvl_riot_read(&lv, file, file_size, &opt, &err) != BLVL_OK) {
             fprintf(stderr, "read: %s\n", err.message);
             return 1;
         }
@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
             return 1;
         }
         double t_convert = bench_now() - w1, c_convert = bench_cpu() - c1;
-        blvl_riot_free(lv, &opt);
+        blvl_riot_free(lv);
         cpu_read[run] = c_read;
         cpu_convert[run] = c_convert;
         if (convert_only) {

@@ -111,7 +111,7 @@ int main(int argc, char **argv) {
     blvl_error err;
     void *file = NULL;
     size_t file_size = 0;
-    if (blvl_subspace_write(&map, NULL, &file, &file_size, &err) != BLVL_OK) {
+    if (blvl_subspace_write(&file, &file_size, &map, NULL, &err) != BLVL_OK) {
         fprintf(stderr, "bench_subspace: %s\n", err.message);
         return 1;
     }
@@ -144,12 +144,12 @@ int main(int argc, char **argv) {
         blvl_bake *b = NULL;
         void *lv = NULL;
         double t0 = bench_now(), u0 = bench_cpu();
-        blvl_status s = blvl_subspace_read(file, file_size, &opt, &m, &err);
+        blvl_status s = blvl_subspace_read(&m, file, file_size, &opt, &err);
         double t1 = bench_now(), u1 = bench_cpu();
         if (s == BLVL_OK)
             s = blvl_bake_new(&b, &opt, &err);
         if (s == BLVL_OK)
-            s = blvl_subspace_bake(m, "bench", b, &err);
+            s = blvl_subspace_bake(m, b, &(blvl_subspace_options){.name = "bench"}, &err);
         double t2 = bench_now(), u2 = bench_cpu();
         if (s == BLVL_OK)
             s = blvl_bake_write_memory(b, &lv, &level_size, NULL, NULL, &st, &err);
@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
         t_zstd[r] = st.seconds_compress;
         blvl_free(NULL, lv);
         blvl_bake_free(b);
-        blvl_subspace_free(m, &opt);
+        blvl_subspace_free(m);
     }
     double read = bench_median(t_read, runs), conv = bench_median(t_conv, runs),
            model = bench_median(t_model, runs), zstd = bench_median(t_zstd, runs),

@@ -162,7 +162,7 @@ int blvl_cmd_diag(int argc, char **argv) {
             cli_json_string(file);
             printf(", \"findings\": [");
         }
-        blvl_status st = blvl_diag_run(level, &d, print_finding, &p, &counts, NULL, &err);
+        blvl_status st = blvl_diag_run(&counts, level, print_finding, &p, &d, &err);
         if (json)
             printf("%s], \"counts\": {\"error\": %u, \"warning\": %u, \"info\": %u}}\n",
                    p.n ? "\n  " : "", counts.errors, counts.warnings, counts.infos);

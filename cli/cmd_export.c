@@ -45,9 +45,7 @@ int blvl_cmd_export(int argc, char **argv) {
                                           {NULL, 0, NULL, 0}};
     const char *out = NULL, *dir = NULL, *sym = NULL;
     blvl_export_options xo = {0};
-    blvl_options base = {0};
-    cli_out_options(&base);
-    xo.base = &base;
+    cli_out_options(&xo.base);
     int c;
     opterr = 0;
     optind = 1;
@@ -75,7 +73,7 @@ int blvl_cmd_export(int argc, char **argv) {
         return rc;
     blvl_error err;
     xo.symbols = syms;
-    if (out && blvl_export_glb_file(lv, &xo, out, &err) != BLVL_OK)
+    if (out && blvl_export_glb_file(lv, out, &xo, &err) != BLVL_OK)
         rc = cli_fail(in, &err);
     if (rc == CLI_OK && dir) {
         char name[256];
@@ -85,7 +83,7 @@ int blvl_cmd_export(int argc, char **argv) {
             base_name(in, ".blvl", name, sizeof name);
         if (mkdir(dir, 0777) != 0 && errno != EEXIST)
             rc = cli_failf(dir, BLVL_E_IO, "cannot create the folder: %s", strerror(errno));
-        else if (blvl_export_gltf_files(lv, &xo, dir, name, &err) != BLVL_OK)
+        else if (blvl_export_gltf_files(lv, dir, name, &xo, &err) != BLVL_OK)
             rc = cli_fail(in, &err);
     }
     blvl_symbols_free(syms);

@@ -325,14 +325,15 @@ static void warn_damaged(const char *file, const blvl_probe *p) {
 
 static int render(const blvl_probe *p, const blvl_probe_pose *pose, const char *png, uint32_t w,
                   uint32_t h, unsigned flags) {
-    uint8_t *rgba = malloc((size_t)w * h * 4), *file = NULL;
+    uint8_t *rgba = malloc((size_t)w * h * 4);
+    void *file = NULL;
     size_t size = 0;
     blvl_error err;
     if (!rgba)
         return cli_failf(png, BLVL_E_NOMEM, "a %ux%u picture", w, h);
     int rc = CLI_OK;
     if (blvl_probe_render(p, pose, w, h, flags, rgba, &err) != BLVL_OK ||
-        blvl_image_write_png(rgba, w, h, &file, &size, NULL, &err) != BLVL_OK)
+        blvl_image_write_png(&file, &size, rgba, w, h, NULL, &err) != BLVL_OK)
         rc = cli_fail(png, &err);
     else {
         /* by the out-file rule, as every writer: /dev/null stays a device, a link a link */

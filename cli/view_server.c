@@ -378,12 +378,12 @@ static void *export_main(void *arg) {
     blvl_export_options xo = {0};
     xo.collision = true;
     xo.symbols = site->symbols;
-    uint8_t *glb = NULL;
+    void *glb = NULL;
     size_t size = 0;
     blvl_error err = {0};
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (blvl_export_glb(site->level, &xo, &glb, &size, &err) != BLVL_OK)
+    if (blvl_export_glb(&glb, &size, site->level, &xo, &err) != BLVL_OK)
         glb = NULL;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     pthread_mutex_lock(&site->lock);

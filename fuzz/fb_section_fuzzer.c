@@ -27,10 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *json;
     size_t jlen;
     if (blvl_fb_verify(buf, size, type, NULL, &err) == BLVL_OK &&
-        blvl_fb_to_json(buf, size, type, 0, NULL, &json, &jlen, &err) == BLVL_OK) {
-        uint8_t *again;
+        blvl_fb_to_json(&json, &jlen, buf, size, type, 0, NULL, &err) == BLVL_OK) {
+        void *again;
         size_t alen;
-        if (blvl_fb_from_json(json, jlen, type, NULL, &again, &alen, &err) == BLVL_OK) {
+        if (blvl_fb_from_json(&again, &alen, json, jlen, type, NULL, &err) == BLVL_OK) {
             if (blvl_fb_verify(again, alen, type, NULL, &err) != BLVL_OK)
                 abort();
             blvl_free(NULL, again);

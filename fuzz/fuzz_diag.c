@@ -61,9 +61,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         blvl_level *lv = NULL;
         if (blvl_open_memory(&lv, level_bytes, level_size, &opt, &e) == BLVL_OK) {
             blvl_diag_options d = {0};
+            d.base = opt;
             d.max_per_check = 8;
             blvl_diag_counts counts;
-            blvl_status st = blvl_diag_run(lv, &d, check_finding, NULL, &counts, &opt, &e);
+            blvl_status st = blvl_diag_run(&counts, lv, check_finding, NULL, &d, &e);
             if (st != BLVL_OK && e.message[0] == '\0')
                 abort();
             blvl_close(lv);

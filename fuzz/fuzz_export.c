@@ -56,14 +56,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         blvl_level *lv = NULL;
         if (blvl_open_memory(&lv, file, file_n, &opt, &e) == BLVL_OK) {
             blvl_export_options xo = {0};
-            xo.base = &opt;
+            xo.base = opt;
             xo.collision = true;
-            uint8_t *glb = NULL;
+            void *glb = NULL;
             size_t glb_n = 0;
-            blvl_status st = blvl_export_glb(lv, &xo, &glb, &glb_n, &e);
+            blvl_status st = blvl_export_glb(&glb, &glb_n, lv, &xo, &e);
             if (st == BLVL_OK) {
-                if (glb_n < 20 || memcmp(glb, "glTF", 4) != 0 || le32(glb + 8) != glb_n ||
-                    le32(glb + 12) + 20 > glb_n)
+                const uint8_t *g = glb;
+                if (glb_n < 20 || memcmp(g, "glTF", 4) != 0 || le32(g + 8) != glb_n ||
+                    le32(g + 12) + 20 > glb_n)
                     abort();
                 blvl_free(&opt, glb);
             } else if (glb || e.code != st || e.message[0] == '\0') {

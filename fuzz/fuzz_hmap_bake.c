@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     opt.threads = 1;
     blvl_error err;
     blvl_hmap *m = NULL;
-    if (blvl_hmap_read(data, size, &opt, &m, &err) != BLVL_OK)
+    if (blvl_hmap_read(&m, data, size, &opt, &err) != BLVL_OK)
         return 0;
     blvl_bake *b = NULL;
     if (blvl_bake_new(&b, &opt, &err) == BLVL_OK) {
@@ -33,6 +33,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             fuzz_check_bake(b, &opt);
         blvl_bake_free(b);
     }
-    blvl_hmap_free(m, &opt);
+    blvl_hmap_free(m);
     return 0;
 }

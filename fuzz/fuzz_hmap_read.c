@@ -11,7 +11,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blvl_hmap *m = NULL;
     blvl_error e;
-    blvl_status st = blvl_hmap_read(data, size, NULL, &m, &e);
+    blvl_status st = blvl_hmap_read(&m, data, size, NULL, &e);
     if (st != BLVL_OK) {
         if (st != BLVL_E_SOURCE || e.code != st || m != NULL)
             abort();
@@ -23,11 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     void *out = NULL;
     size_t n = 0;
-    if (blvl_hmap_write(m, NULL, &out, &n, &e) != BLVL_OK)
+    if (blvl_hmap_write(&out, &n, m, NULL, &e) != BLVL_OK)
         abort();
     if (n != size || memcmp(out, data, size) != 0)
         abort();
     blvl_free(NULL, out);
-    blvl_hmap_free(m, NULL);
+    blvl_hmap_free(m);
     return 0;
 }

@@ -23,11 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     d.size = size - 8;
     uint64_t need = 0;
     blvl_error err;
-    if ((data[7] & 1) && blvl_image_expected_size(&d, &need, &err) == BLVL_OK && need &&
+    if ((data[7] & 1) && blvl_image_expected_size(&need, &d, &err) == BLVL_OK && need &&
         need <= d.size)
         d.size = (size_t)need;
     blvl_image_rgba px;
-    blvl_status st = blvl_image_decode(&d, mip, &px, NULL, &err);
+    blvl_status st = blvl_image_decode(&px, &d, mip, NULL, &err);
     if (st != BLVL_OK) {
         if (px.pixels || !err.message[0])
             abort();
@@ -36,17 +36,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t w = d.width >> mip ? d.width >> mip : 1, h = d.height >> mip ? d.height >> mip : 1;
     if (!px.pixels || px.width != w || px.height != h || px.layers != d.layers)
         abort();
-    uint8_t *png;
+    void *png;
     size_t n;
-    if (blvl_image_write_png(px.pixels, w, h, &png, &n, NULL, &err) != BLVL_OK)
+    if (blvl_image_write_png(&png, &n, px.pixels, w, h, NULL, &err) != BLVL_OK)
         abort();
     blvl_image_desc back = {w, h, BLVL_IMAGE_PNG, 1, 1, 0, png, n};
     blvl_image_rgba again;
-    if (blvl_image_decode(&back, 0, &again, NULL, &err) != BLVL_OK ||
+    if (blvl_image_decode(&again, &back, 0, NULL, &err) != BLVL_OK ||
         memcmp(again.pixels, px.pixels, (size_t)w * h * 4) != 0)
         abort();
-    blvl_image_rgba_free(&again, NULL);
+    blvl_image_rgba_free(&again);
     blvl_free(NULL, png);
-    blvl_image_rgba_free(&px, NULL);
+    blvl_image_rgba_free(&px);
     return 0;
 }

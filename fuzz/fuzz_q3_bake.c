@@ -18,18 +18,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     opt.threads = 1;
     blvl_error err;
     blvl_q3_bsp *bsp = NULL;
-    if (blvl_q3_bsp_read(data, size, &opt, &bsp, &err) != BLVL_OK)
+    if (blvl_q3_bsp_read(&bsp, data, size, &opt, &err) != BLVL_OK)
         return 0;
     blvl_bake *b = NULL;
     if (blvl_bake_new(&b, &opt, &err) == BLVL_OK) {
-        struct blvl_q3_bake_report rep;
-        blvl_q3_bake_options o;
-        blvl_q3_bake_options_init(&o);
-        o.report = &rep;
-        if (blvl_q3_bake(bsp, &o, b, &err) == BLVL_OK)
+        blvl_q3_bake_report rep;
+        blvl_q3_bake_options o = {0};
+        if (blvl_q3_bake(bsp, b, &rep, &o, &err) == BLVL_OK)
             fuzz_check_bake(b, &opt);
         blvl_bake_free(b);
     }
-    blvl_q3_bsp_free(bsp, &opt);
+    blvl_q3_bsp_free(bsp);
     return 0;
 }

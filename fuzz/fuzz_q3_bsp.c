@@ -96,10 +96,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&opt, 0, sizeof opt);
     blvl_error err;
     blvl_q3_bsp *bsp = NULL;
-    blvl_status st = blvl_q3_bsp_read(data, size, &opt, &bsp, &err);
+    blvl_status st = blvl_q3_bsp_read(&bsp, data, size, &opt, &err);
     if (st == BLVL_OK) {
         check(bsp);
-        blvl_q3_bsp_free(bsp, &opt);
+        blvl_q3_bsp_free(bsp);
     } else {
         need(st == BLVL_E_SOURCE && bsp == NULL);
         need(strstr(err.message, " at offset ") != NULL);

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blvl_q3_entities e;
     memset(&e, 0, sizeof e);
     const char *text = (const char *)data;
-    blvl_status st = blvl_q3_entities_parse(text, size, &opt, &e, &err);
+    blvl_status st = blvl_q3_entities_parse(&e, text, size, &opt, &err);
     if (st != BLVL_OK) {
         need(st == BLVL_E_SOURCE);
         need(strncmp(err.message, "entities: ", 10) == 0);
@@ -53,6 +53,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 }
         }
     }
-    blvl_q3_entities_free(&e, &opt);
+    blvl_q3_entities_free(&e);
     return 0;
 }

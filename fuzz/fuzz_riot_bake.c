@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     opt.threads = 1;
     blvl_error err;
     blvl_riot_level *lv = NULL;
-    if (blvl_riot_read(data, size, &opt, &lv, &err) != BLVL_OK)
+    if (blvl_riot_read(&lv, data, size, &opt, &err) != BLVL_OK)
         return 0;
     blvl_bake *b = NULL;
     if (blvl_bake_new(&b, &opt, &err) == BLVL_OK) {
@@ -27,6 +27,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             fuzz_check_bake(b, &opt);
         blvl_bake_free(b);
     }
-    blvl_riot_free(lv, &opt);
+    blvl_riot_free(lv);
     return 0;
 }

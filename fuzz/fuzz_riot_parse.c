@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     blvl_error e;
     blvl_riot_level *l = NULL;
-    blvl_status st = blvl_riot_parse(&c, NULL, &l, &e);
+    blvl_status st = blvl_riot_parse(&l, &c, NULL, &e);
     if (st) {
         const char *at = strstr(e.message, " at offset ");
         if (st != BLVL_E_SOURCE || l || !at || at == e.message || !strstr(at, ": "))
@@ -44,23 +44,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     void *out = NULL, *again = NULL;
     size_t n = 0, n2 = 0;
-    if (blvl_riot_write(l, NULL, &out, &n, &e) != BLVL_OK)
+    if (blvl_riot_write(&out, &n, l, NULL, &e) != BLVL_OK)
         abort();
     blvl_riot_level *back = NULL;
-    st = blvl_riot_read(out, n, NULL, &back, &e);
+    st = blvl_riot_read(&back, out, n, NULL, &e);
     if (repeated) {
         if (st != BLVL_E_SOURCE)
             abort();
     } else {
         if (st != BLVL_OK)
             abort();
-        if (blvl_riot_write(back, NULL, &again, &n2, &e) != BLVL_OK || n2 != n ||
+        if (blvl_riot_write(&again, &n2, back, NULL, &e) != BLVL_OK || n2 != n ||
             memcmp(again, out, n) != 0)
             abort();
         blvl_free(NULL, again);
-        blvl_riot_free(back, NULL);
+        blvl_riot_free(back);
     }
     blvl_free(NULL, out);
-    blvl_riot_free(l, NULL);
+    blvl_riot_free(l);
     return 0;
 }

@@ -27,7 +27,7 @@ static void same(const void *out, size_t n, const uint8_t *data, size_t size) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blvl_error e;
     blvl_riot_srsc *c = NULL;
-    blvl_status st = blvl_riot_srsc_read(data, size, NULL, &c, &e);
+    blvl_status st = blvl_riot_srsc_read(&c, data, size, NULL, &e);
     if (st) {
         shape(st, &e);
         if (c)
@@ -36,24 +36,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     void *out = NULL;
     size_t n = 0;
-    if (blvl_riot_srsc_write(c, NULL, &out, &n, &e) != BLVL_OK)
+    if (blvl_riot_srsc_write(&out, &n, c, NULL, &e) != BLVL_OK)
         abort();
     same(out, n, data, size);
     blvl_free(NULL, out);
-    blvl_riot_srsc_free(c, NULL);
+    blvl_riot_srsc_free(c);
 
     blvl_riot_level *l = NULL;
-    st = blvl_riot_read(data, size, NULL, &l, &e);
+    st = blvl_riot_read(&l, data, size, NULL, &e);
     if (st) {
         shape(st, &e);
         if (l)
             abort();
         return 0;
     }
-    if (blvl_riot_write(l, NULL, &out, &n, &e) != BLVL_OK)
+    if (blvl_riot_write(&out, &n, l, NULL, &e) != BLVL_OK)
         abort();
     same(out, n, data, size);
     blvl_free(NULL, out);
-    blvl_riot_free(l, NULL);
+    blvl_riot_free(l);
     return 0;
 }

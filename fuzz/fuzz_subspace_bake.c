@@ -19,14 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     opt.threads = 1;
     blvl_error err;
     blvl_subspace *m = NULL;
-    if (blvl_subspace_read(data, size, &opt, &m, &err) != BLVL_OK)
+    if (blvl_subspace_read(&m, data, size, &opt, &err) != BLVL_OK)
         return 0;
     blvl_bake *b = NULL;
     if (blvl_bake_new(&b, &opt, &err) == BLVL_OK) {
-        if (blvl_subspace_bake(m, "fuzz", b, &err) == BLVL_OK)
+        if (blvl_subspace_bake(m, b, &(blvl_subspace_options){.name = "fuzz"}, &err) == BLVL_OK)
             fuzz_check_bake(b, &opt);
         blvl_bake_free(b);
     }
-    blvl_subspace_free(m, &opt);
+    blvl_subspace_free(m);
     return 0;
 }

@@ -12,7 +12,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blvl_subspace *m = NULL;
     blvl_error e;
-    blvl_status st = blvl_subspace_read(data, size, NULL, &m, &e);
+    blvl_status st = blvl_subspace_read(&m, data, size, NULL, &e);
     if (st != BLVL_OK) {
         if (st != BLVL_E_SOURCE || e.code != st || m != NULL)
             abort();
@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     void *out = NULL;
     size_t n = 0;
-    if (blvl_subspace_write(m, NULL, &out, &n, &e) != BLVL_OK)
+    if (blvl_subspace_write(&out, &n, m, NULL, &e) != BLVL_OK)
         abort();
     if (n != size || memcmp(out, data, size) != 0)
         abort();
@@ -35,6 +35,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (blvl_subspace_region_tiles(&m->elvl->regions[i], bits, &e) != BLVL_OK)
                 abort();
     }
-    blvl_subspace_free(m, NULL);
+    blvl_subspace_free(m);
     return 0;
 }

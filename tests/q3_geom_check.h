@@ -24,7 +24,7 @@
 #include "check.h"
 
 typedef struct q3gc {
-    struct blvl_q3_bake_report rep;
+    blvl_q3_bake_report rep;
     uint64_t want_tris, want_patch_tris; /* over the world's drawn surfaces */
     uint64_t got_tris;
     uint32_t nonfinite, bad_index, lm_outside, lm_layer_wrong, count_wrong, missing;
@@ -79,17 +79,16 @@ static int q3gc_run(const void *bytes, size_t size, int subdiv, q3gc *r) {
     memset(r, 0, sizeof *r);
     blvl_error e;
     blvl_q3_bsp *bsp = NULL;
-    if (blvl_q3_bsp_read(bytes, size, NULL, &bsp, &e) != BLVL_OK) {
+    if (blvl_q3_bsp_read(&bsp, bytes, size, NULL, &e) != BLVL_OK) {
         fprintf(stderr, "read: %s\n", e.message);
         return 1;
     }
     blvl_bake *b = NULL;
-    blvl_q3_bake_options o;
-    blvl_q3_bake_options_init(&o);
+    blvl_q3_bake_options o = {0};
     o.patch_subdivisions = subdiv;
-    o.report = &r->rep;
     int rc = 1;
-    if (blvl_bake_new(&b, NULL, &e) != BLVL_OK || blvl_q3_bake(bsp, &o, b, &e) != BLVL_OK ||
+    if (blvl_bake_new(&b, NULL, &e) != BLVL_OK ||
+        blvl_q3_bake(bsp, b, &r->rep, &o, &e) != BLVL_OK ||
         blvl_bake_write_memory(b, &r->level, &r->level_size, &r->sym, &r->sym_size, NULL, &e) !=
             BLVL_OK) {
         fprintf(stderr, "bake: %s\n", e.message);
@@ -227,7 +226,7 @@ static int q3gc_run(const void *bytes, size_t size, int subdiv, q3gc *r) {
     rc = 0;
 done:
     blvl_bake_free(b);
-    blvl_q3_bsp_free(bsp, NULL);
+    blvl_q3_bsp_free(bsp);
     return rc;
 }
 

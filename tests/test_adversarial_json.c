@@ -29,14 +29,14 @@ static const blvl_fb_type j_type = {"J", 0, 0, 0, 0, 7, j_fields, NULL};
 
 /* Parse; on success verify the bytes and hand them back (the caller frees) when `out` is set. */
 static blvl_status parse_n(const char *json, size_t len, uint8_t **out, size_t *n, char *msg) {
-    uint8_t *buf = NULL;
+    void *buf = NULL;
     size_t size = 0;
     blvl_error err;
     memset(&err, 0, sizeof err);
     /* a private copy of exactly len bytes: ASan sees any read past the end */
     char *c = malloc(len ? len : 1);
     memcpy(c, json, len);
-    blvl_status st = blvl_fb_from_json(c, len, &j_type, NULL, &buf, &size, &err);
+    blvl_status st = blvl_fb_from_json(&buf, &size, c, len, &j_type, NULL, &err);
     free(c);
     if (msg)
         snprintf(msg, 256, "%s", st ? err.message : "");
@@ -182,7 +182,7 @@ static void strings(void) {
         size_t tl = 0;
         blvl_error err;
         CHECK_EQ_INT(parse_n(j, strlen(j), &buf, &n, NULL), BLVL_OK);
-        CHECK_EQ_INT(blvl_fb_to_json(buf, n, &j_type, 0, NULL, &txt, &tl, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl_fb_to_json(&txt, &tl, buf, n, &j_type, 0, NULL, &err), BLVL_OK);
         CHECK(txt && strstr(txt, "a\\u0000b") != NULL);
         blvl_free(NULL, txt);
         blvl_free(NULL, buf);
@@ -227,10 +227,10 @@ static void schema(void) {
  * up front now, before a byte of it is read (the length here is a claim: the bytes are 3). */
 static void huge_text(void) {
     static const char j[] = "{} ";
-    uint8_t *out = NULL;
+    void *out = NULL;
     size_t n = 0;
     blvl_error err;
-    blvl_status st = blvl_fb_from_json(j, (size_t)5 << 30, &j_type, NULL, &out, &n, &err);
+    blvl_status st = blvl_fb_from_json(&out, &n, j, (size_t)5 << 30, &j_type, NULL, &err);
     CHECK_EQ_INT(st, BLVL_E_FLATBUFFER);
     CHECK(strstr(err.message, "4 GiB") != NULL);
 }

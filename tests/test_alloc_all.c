@@ -321,15 +321,15 @@ static int scenario(int strict) {
 
     /* the .hmap reader and writer; a refused map frees what it had read */
     blvl_hmap *hm = NULL;
-    TRY(blvl_hmap_read(hmap_good, hmap_good_len, &opt, &hm, &err));
+    TRY(blvl_hmap_read(&hm, hmap_good, hmap_good_len, &opt, &err));
     if (hm) {
         void *hout = NULL;
         size_t hn = 0;
-        TRY(blvl_hmap_write(hm, &opt, &hout, &hn, &err));
+        TRY(blvl_hmap_write(&hout, &hn, hm, &opt, &err));
         blvl_free(&opt, hout);
-        blvl_hmap_free(hm, &opt);
+        blvl_hmap_free(hm);
     }
-    if (blvl_hmap_read(hmap_bad, hmap_bad_len, &opt, &hm, &err) == BLVL_OK)
+    if (blvl_hmap_read(&hm, hmap_bad, hmap_bad_len, &opt, &err) == BLVL_OK)
         failures++;
 
     /* the .bsym writer and reader (strings and keyword lists copied into the object) */

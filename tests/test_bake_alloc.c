@@ -201,12 +201,12 @@ static void hmap_bake(const blvl_options *opt) {
     blvl_bake *b = NULL;
     atomic_store(&bypass, 0);
     atomic_store(&armed, 1);
-    CHECK_EQ_INT(blvl_hmap_read(data, n, opt, &map, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_hmap_read(&map, data, n, opt, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_bake_new(&b, opt, &err), BLVL_OK);
     if (map && b)
         CHECK_EQ_INT(blvl_hmap_bake(map, b, &err), BLVL_OK);
     blvl_bake_free(b);
-    blvl_hmap_free(map, opt);
+    blvl_hmap_free(map);
     atomic_store(&armed, 0);
     free(data);
     if (atomic_load(&bypass))

@@ -81,7 +81,7 @@ static blvl_status fill_hmap(const void *src, blvl_bake *b, blvl_error *err) {
 }
 
 static blvl_status fill_subspace(const void *src, blvl_bake *b, blvl_error *err) {
-    return blvl_subspace_bake(src, "progress", b, err);
+    return blvl_subspace_bake(src, b, &(blvl_subspace_options){.name = "progress"}, err);
 }
 
 static blvl_status fill_riot(const void *src, blvl_bake *b, blvl_error *err) {
@@ -89,9 +89,8 @@ static blvl_status fill_riot(const void *src, blvl_bake *b, blvl_error *err) {
 }
 
 static blvl_status fill_q3(const void *src, blvl_bake *b, blvl_error *err) {
-    blvl_q3_bake_options qo;
-    blvl_q3_bake_options_init(&qo);
-    return blvl_q3_bake(src, &qo, b, err);
+    blvl_q3_bake_options qo = {0};
+    return blvl_q3_bake(src, b, NULL, &qo, err);
 }
 
 /* A Quake 3 room: a 256-unit box brush of six sides (the floor drawn as a quad), one model. */
@@ -132,11 +131,11 @@ int main(void) {
     uint8_t *bytes = test_slurp("tests/data/hmap/sample.hmap", &n);
     CHECK(bytes != NULL);
     blvl_hmap *hm = NULL;
-    if (bytes && blvl_hmap_read(bytes, n, NULL, &hm, &err) == BLVL_OK)
+    if (bytes && blvl_hmap_read(&hm, bytes, n, NULL, &err) == BLVL_OK)
         check_bake("hmap sample", fill_hmap, hm);
     else
         CHECK(0);
-    blvl_hmap_free(hm, NULL);
+    blvl_hmap_free(hm);
     free(bytes);
 
     /* Subspace: the generator's tileset + eLVL + records, and bare records (the full map takes
@@ -148,11 +147,11 @@ int main(void) {
         size_t size = 0;
         CHECK_EQ_INT(ssg_write(cases[i], NULL, &file, &size), BLVL_OK);
         blvl_subspace *sm = NULL;
-        if (file && blvl_subspace_read(file, size, NULL, &sm, &err) == BLVL_OK)
+        if (file && blvl_subspace_read(&sm, file, size, NULL, &err) == BLVL_OK)
             check_bake(ssg_case_name(cases[i]), fill_subspace, sm);
         else
             CHECK(0);
-        blvl_subspace_free(sm, NULL);
+        blvl_subspace_free(sm);
         blvl_free(NULL, file);
     }
 
@@ -166,13 +165,13 @@ int main(void) {
     /* Quake 3: a room built here, no search path */
     bytes = q3_room(&n);
     blvl_q3_bsp *bsp = NULL;
-    if (blvl_q3_bsp_read(bytes, n, NULL, &bsp, &err) == BLVL_OK)
+    if (blvl_q3_bsp_read(&bsp, bytes, n, NULL, &err) == BLVL_OK)
         check_bake("q3 room", fill_q3, bsp);
     else {
         fprintf(stderr, "q3 room: %s\n", err.message);
         CHECK(0);
     }
-    blvl_q3_bsp_free(bsp, NULL);
+    blvl_q3_bsp_free(bsp);
     free(bytes);
     return check_report("test_bake_progress");
 }

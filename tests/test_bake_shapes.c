@@ -152,7 +152,7 @@ static void test_wedge(void) {
      * inside every other, counter-clockwise seen from outside. */
     blvl_bake_polygons poly;
     blvl_error err;
-    CHECK_EQ_INT(blvl_bake_brush_polygons(p, 7, &poly, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_bake_brush_polygons(&poly, p, 7, NULL, &err), BLVL_OK);
     CHECK_EQ_INT(poly.count, 7);
     const uint32_t sizes[7] = {0, 3, 0, 3, 0, 3, 3};
     uint32_t at = 0;
@@ -183,7 +183,7 @@ static void test_wedge(void) {
         at += poly.sizes[f];
     }
     CHECK_EQ_INT(poly.point_count, 12);
-    blvl_bake_polygons_free(&poly, NULL);
+    blvl_bake_polygons_free(&poly);
     CHECK(poly.sizes == NULL && poly.points == NULL);
 }
 
@@ -254,7 +254,7 @@ static void test_degenerate_brushes(void) {
     p[3] = P(0, NAN, 0, 0);
     CHECK_EQ_INT(blvl__bake_shape_brush(NULL, p, 6, &s, &empty, &err), BLVL_E_ARGUMENT);
     blvl_bake_polygons poly;
-    CHECK_EQ_INT(blvl_bake_brush_polygons(p, 6, &poly, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_bake_brush_polygons(&poly, p, 6, NULL, &err), BLVL_E_ARGUMENT);
     /* over the size limit (1024 planes): refused; at it: fine */
     static blvl_Plane many[1025];
     for (int i = 0; i < 1025; i++) {
@@ -268,11 +268,11 @@ static void test_degenerate_brushes(void) {
     blvl__bake_shape_free(NULL, &s);
     /* an open brush has no polygons to draw */
     cube64(p);
-    CHECK_EQ_INT(blvl_bake_brush_polygons(p, 5, &poly, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_bake_brush_polygons(&poly, p, 5, NULL, &err), BLVL_OK);
     CHECK(poly.count == 5 && poly.point_count == 0);
     for (uint32_t i = 0; i < poly.count; i++)
         CHECK_EQ_INT(poly.sizes[i], 0);
-    blvl_bake_polygons_free(&poly, NULL);
+    blvl_bake_polygons_free(&poly);
 }
 
 /* The outward unit normal of face f of a Hull shape (Newell) and its distance. */
@@ -735,10 +735,10 @@ static void test_random_brushes(void) {
         blvl_error err;
         CHECK_EQ_INT(blvl__bake_shape_brush(NULL, p, n, &s, &empty, &err), BLVL_OK);
         blvl_bake_polygons poly;
-        CHECK_EQ_INT(blvl_bake_brush_polygons(p, n, &poly, NULL, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl_bake_brush_polygons(&poly, p, n, NULL, &err), BLVL_OK);
         if (empty) { /* open (normals all on one side): nothing to draw either */
             CHECK_EQ_INT(poly.point_count, 0);
-            blvl_bake_polygons_free(&poly, NULL);
+            blvl_bake_polygons_free(&poly);
             continue;
         }
         tested++;
@@ -824,7 +824,7 @@ static void test_random_brushes(void) {
         }
         CHECK(in_ok && out_ok);
         CHECK(ins + outs > 0);
-        blvl_bake_polygons_free(&poly, NULL);
+        blvl_bake_polygons_free(&poly);
         blvl__bake_shape_free(NULL, &s);
     }
     CHECK(tested > 100);
@@ -1046,9 +1046,9 @@ static blvl_status f_polygons(const blvl_allocator *al, bake_shape *s) {
     opt.allocator = *al;
     blvl_bake_polygons poly;
     memset(s, 0, sizeof *s);
-    blvl_status st = blvl_bake_brush_polygons(p, 7, &poly, &opt, NULL);
+    blvl_status st = blvl_bake_brush_polygons(&poly, p, 7, &opt, NULL);
     if (st == BLVL_OK)
-        blvl_bake_polygons_free(&poly, &opt);
+        blvl_bake_polygons_free(&poly);
     return st;
 }
 

@@ -90,49 +90,49 @@ static void findings(void) {
     blvl_level *lv;
     blvl_error err;
     CHECK(blvl_open_memory(&lv, level_bytes, level_size, NULL, &err) == BLVL_OK);
-    blvl_diag_findings f;
-    CHECK(blvl_diag_collect(lv, NULL, NULL, &f, &err) == BLVL_OK);
-    CHECK_EQ_INT(f.count, 4);
-    CHECK(f.count == 4 && strcmp(f.items[0].code, "D0001") == 0 && f.items[0].index == 0);
-    CHECK(f.count == 4 && strcmp(f.items[1].code, "D0018") == 0 && f.items[1].index == 0);
-    CHECK(f.count == 4 && strcmp(f.items[2].code, "D0018") == 0 && f.items[2].index == 1);
-    CHECK(f.count == 4 && strcmp(f.items[3].code, "D0033") == 0 && f.items[3].index == 2);
-    CHECK(f.count && strcmp(f.items[0].section, "geometry.batches") == 0);
-    CHECK(f.count && strstr(f.items[0].message, "material 5 out of range (1 materials)"));
-    CHECK(f.count && f.items[0].source[0] == '\0');
-    CHECK_EQ_INT(f.counts.errors, 2);
-    CHECK_EQ_INT(f.counts.warnings, 2);
-    blvl_diag_findings_free(&f);
+    blvl_diag_findings *f = NULL;
+    CHECK(blvl_diag_collect(&f, lv, NULL, &err) == BLVL_OK);
+    CHECK_EQ_INT(f->count, 4);
+    CHECK(f->count == 4 && strcmp(f->items[0].code, "D0001") == 0 && f->items[0].index == 0);
+    CHECK(f->count == 4 && strcmp(f->items[1].code, "D0018") == 0 && f->items[1].index == 0);
+    CHECK(f->count == 4 && strcmp(f->items[2].code, "D0018") == 0 && f->items[2].index == 1);
+    CHECK(f->count == 4 && strcmp(f->items[3].code, "D0033") == 0 && f->items[3].index == 2);
+    CHECK(f->count && strcmp(f->items[0].section, "geometry.batches") == 0);
+    CHECK(f->count && strstr(f->items[0].message, "material 5 out of range (1 materials)"));
+    CHECK(f->count && f->items[0].source[0] == '\0');
+    CHECK_EQ_INT(f->counts.errors, 2);
+    CHECK_EQ_INT(f->counts.warnings, 2);
+    blvl_diag_findings_free(f);
 
     blvl_diag_options d = {0};
     d.max_per_check = 1;
-    CHECK(blvl_diag_collect(lv, &d, NULL, &f, &err) == BLVL_OK);
-    CHECK_EQ_INT(f.count, 3);           /* one D0018 shown ... */
-    CHECK_EQ_INT(f.counts.warnings, 2); /* ... both counted */
-    blvl_diag_findings_free(&f);
+    CHECK(blvl_diag_collect(&f, lv, &d, &err) == BLVL_OK);
+    CHECK_EQ_INT(f->count, 3);           /* one D0018 shown ... */
+    CHECK_EQ_INT(f->counts.warnings, 2); /* ... both counted */
+    blvl_diag_findings_free(f);
 
     const char *only[] = {"D0018"};
     d.max_per_check = 0;
     d.only = only;
     d.only_count = 1;
-    CHECK(blvl_diag_collect(lv, &d, NULL, &f, &err) == BLVL_OK);
-    CHECK_EQ_INT(f.count, 2);
-    CHECK_EQ_INT(f.counts.errors, 0);
-    blvl_diag_findings_free(&f);
+    CHECK(blvl_diag_collect(&f, lv, &d, &err) == BLVL_OK);
+    CHECK_EQ_INT(f->count, 2);
+    CHECK_EQ_INT(f->counts.errors, 0);
+    blvl_diag_findings_free(f);
 
     const char *bad[] = {"D0018", "D9"};
     d.only = bad;
     d.only_count = 2;
-    CHECK(blvl_diag_collect(lv, &d, NULL, &f, &err) == BLVL_E_ARGUMENT);
+    CHECK(blvl_diag_collect(&f, lv, &d, &err) == BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "D9") != NULL);
-    CHECK(f.count == 0 && f.items == NULL);
+    CHECK(f == NULL);
 
     int calls = 0;
     blvl_diag_counts counts;
-    CHECK(blvl_diag_run(lv, NULL, stop_first, &calls, &counts, NULL, &err) == BLVL_OK);
+    CHECK(blvl_diag_run(&counts, lv, stop_first, &calls, NULL, &err) == BLVL_OK);
     CHECK_EQ_INT(calls, 1);
-    CHECK(blvl_diag_run(NULL, NULL, NULL, NULL, &counts, NULL, &err) == BLVL_E_ARGUMENT);
-    CHECK(blvl_diag_collect(lv, NULL, NULL, NULL, &err) == BLVL_E_ARGUMENT);
+    CHECK(blvl_diag_run(&counts, NULL, NULL, NULL, NULL, &err) == BLVL_E_ARGUMENT);
+    CHECK(blvl_diag_collect(NULL, lv, NULL, &err) == BLVL_E_ARGUMENT);
     blvl_close(lv);
 }
 
@@ -200,12 +200,12 @@ static uint32_t count_code(const blvl_diag_findings *f, const char *code) {
 
 /* Diag of the level in bytes: the findings (caller frees); the run itself must succeed. */
 static void collect(const uint8_t *bytes, size_t size, const blvl_diag_options *d,
-                    blvl_diag_findings *f) {
+                    blvl_diag_findings **f) {
     blvl_level *lv;
     blvl_error err;
-    memset(f, 0, sizeof *f);
+    *f = NULL;
     CHECK(blvl_open_memory(&lv, bytes, size, NULL, &err) == BLVL_OK);
-    blvl_status st = blvl_diag_collect(lv, d, NULL, f, &err);
+    blvl_status st = blvl_diag_collect(f, lv, d, &err);
     if (st != BLVL_OK)
         fprintf(stderr, "diag: %s\n", err.message);
     CHECK(st == BLVL_OK);
@@ -270,77 +270,77 @@ static uint8_t *chunk_index_level(size_t *size) {
 static void damaged_sections(void) {
     size_t tex_size = 0, size = 0;
     uint8_t *tex = fb_of("textures", textures_json, &tex_size);
-    blvl_diag_findings f;
+    blvl_diag_findings *f = NULL;
 
     /* controls: no textures section, every texture index is out of range; with it, none */
     uint8_t *lv = textured_level(NULL, 0, &size);
     collect(lv, size, NULL, &f);
-    CHECK_EQ_INT(count_code(&f, "D0004"), 1);
-    CHECK_EQ_INT(count_code(&f, "D0000"), 0);
-    blvl_diag_findings_free(&f);
+    CHECK_EQ_INT(count_code(f, "D0004"), 1);
+    CHECK_EQ_INT(count_code(f, "D0000"), 0);
+    blvl_diag_findings_free(f);
     blvl_free(NULL, lv);
     lv = textured_level(tex, tex_size, &size);
     collect(lv, size, NULL, &f);
-    CHECK_EQ_INT(count_code(&f, "D0004"), 0);
-    CHECK_EQ_INT(count_code(&f, "D0000"), 0);
-    CHECK_EQ_INT(count_code(&f, "D0033"), 1);
-    blvl_diag_findings_free(&f);
+    CHECK_EQ_INT(count_code(f, "D0004"), 0);
+    CHECK_EQ_INT(count_code(f, "D0000"), 0);
+    CHECK_EQ_INT(count_code(f, "D0033"), 1);
+    blvl_diag_findings_free(f);
 
     /* textures failing their digest: one D0000, no D0004 over an empty table */
     flip_in(lv, size, "textures");
     collect(lv, size, NULL, &f);
-    one_damaged(&f, "textures", "section-digest");
-    CHECK_EQ_INT(count_code(&f, "D0004"), 0);
-    CHECK_EQ_INT(count_code(&f, "D0033"), 1); /* sim's checks still run */
-    CHECK_EQ_INT(f.counts.errors, 2);
-    blvl_diag_findings_free(&f);
+    one_damaged(f, "textures", "section-digest");
+    CHECK_EQ_INT(count_code(f, "D0004"), 0);
+    CHECK_EQ_INT(count_code(f, "D0033"), 1); /* sim's checks still run */
+    CHECK_EQ_INT(f->counts.errors, 2);
+    blvl_diag_findings_free(f);
     /* D0000 whatever `only` asks for: the asked check cannot judge a damaged section */
     const char *only[] = {"D0004"};
     blvl_diag_options d = {0};
     d.only = only;
     d.only_count = 1;
     collect(lv, size, &d, &f);
-    one_damaged(&f, "textures", "section-digest");
-    CHECK_EQ_INT(f.count, 1);
-    blvl_diag_findings_free(&f);
+    one_damaged(f, "textures", "section-digest");
+    CHECK_EQ_INT(f->count, 1);
+    blvl_diag_findings_free(f);
     blvl_free(NULL, lv);
 
     /* sim failing its digest: a finding, not a failed run; no spawn or collider check runs */
     lv = textured_level(tex, tex_size, &size);
     flip_in(lv, size, "sim");
     collect(lv, size, NULL, &f);
-    one_damaged(&f, "sim", "section-digest");
-    CHECK_EQ_INT(f.count, 1);
-    blvl_diag_findings_free(&f);
+    one_damaged(f, "sim", "section-digest");
+    CHECK_EQ_INT(f->count, 1);
+    blvl_diag_findings_free(f);
     blvl_free(NULL, lv);
 
     /* geometry failing its digest: the material and batch checks skipped, sim's still run */
     lv = textured_level(tex, tex_size, &size);
     flip_in(lv, size, "geometry");
     collect(lv, size, NULL, &f);
-    one_damaged(&f, "geometry", "section-digest");
-    CHECK_EQ_INT(count_code(&f, "D0008"), 0);
-    CHECK_EQ_INT(count_code(&f, "D0033"), 1);
-    CHECK_EQ_INT(f.count, 2);
-    blvl_diag_findings_free(&f);
+    one_damaged(f, "geometry", "section-digest");
+    CHECK_EQ_INT(count_code(f, "D0008"), 0);
+    CHECK_EQ_INT(count_code(f, "D0033"), 1);
+    CHECK_EQ_INT(f->count, 2);
+    blvl_diag_findings_free(f);
     blvl_free(NULL, lv);
 
     /* textures the FlatBuffers verifier refuses */
     static const char junk[] = "not a FlatBuffer, just 40 bytes of text!";
     lv = textured_level(junk, sizeof junk - 1, &size);
     collect(lv, size, NULL, &f);
-    one_damaged(&f, "textures", "flatbuffer");
-    CHECK_EQ_INT(count_code(&f, "D0004"), 0);
-    blvl_diag_findings_free(&f);
+    one_damaged(f, "textures", "flatbuffer");
+    CHECK_EQ_INT(count_code(f, "D0004"), 0);
+    blvl_diag_findings_free(f);
     blvl_free(NULL, lv);
 
     /* textures whose chunk index disagrees with the entry */
     lv = chunk_index_level(&size);
     collect(lv, size, NULL, &f);
-    one_damaged(&f, "textures", "chunk-index");
-    CHECK_EQ_INT(count_code(&f, "D0004"), 0);
-    CHECK_EQ_INT(count_code(&f, "D0033"), 1);
-    blvl_diag_findings_free(&f);
+    one_damaged(f, "textures", "chunk-index");
+    CHECK_EQ_INT(count_code(f, "D0004"), 0);
+    CHECK_EQ_INT(count_code(f, "D0033"), 1);
+    blvl_diag_findings_free(f);
     free(lv);
     blvl_free(NULL, tex);
 }
@@ -357,12 +357,12 @@ static void allocation_failures(void) {
         blvl_error err;
         blvl_status st = blvl_open_memory(&lv, level_bytes, level_size, &opt, &err);
         if (st == BLVL_OK) {
-            blvl_diag_findings f;
-            st = blvl_diag_collect(lv, NULL, &opt, &f, &err);
+            blvl_diag_findings *f = NULL;
+            st = blvl_diag_collect(&f, lv, &(blvl_diag_options){.base = opt}, &err);
             if (st == BLVL_OK) {
                 finished = c.calls < n; /* nothing left to refuse */
-                CHECK(f.count == 4 || !finished);
-                blvl_diag_findings_free(&f);
+                CHECK(f->count == 4 || !finished);
+                blvl_diag_findings_free(f);
             }
             blvl_close(lv);
         }

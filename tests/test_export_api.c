@@ -95,11 +95,11 @@ static void refused(const char *tag, const char *from, const char *to, const cha
     blvl_level *lv;
     blvl_error e;
     CHECK_EQ_INT(blvl_open_memory(&lv, bytes, n, NULL, &e), BLVL_OK);
-    uint8_t *glb = (uint8_t *)"x";
+    void *glb = (uint8_t *)"x";
     size_t gn = 1;
     blvl_export_options xo = {0};
     xo.collision = true;
-    CHECK_EQ_INT(blvl_export_glb(lv, &xo, &glb, &gn, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_export_glb(&glb, &gn, lv, &xo, &e), BLVL_E_ARGUMENT);
     CHECK(glb == NULL && gn == 0);
     if (!strstr(e.message, rule)) {
         fprintf(stderr, "expected %s, got: %s\n", rule, e.message);
@@ -123,15 +123,16 @@ int main(void) {
     test_counter c;
     blvl_options opt = test_counting(&c);
     blvl_export_options xo = {0};
-    xo.base = &opt;
+    xo.base = opt;
     xo.collision = true;
-    uint8_t *glb = NULL;
+    void *glb = NULL;
     size_t gn = 0;
-    CHECK_EQ_INT(blvl_export_glb(lv, &xo, &glb, &gn, &e), BLVL_OK);
-    CHECK(gn > 20 && memcmp(glb, "glTF", 4) == 0 && le32(glb + 4) == 2 && le32(glb + 8) == gn);
-    uint32_t jlen = le32(glb + 12);
-    CHECK(jlen % 4 == 0 && memcmp(glb + 16, "JSON", 4) == 0);
-    CHECK(memcmp(glb + 20 + jlen + 4, "BIN\0", 4) == 0);
+    CHECK_EQ_INT(blvl_export_glb(&glb, &gn, lv, &xo, &e), BLVL_OK);
+    const uint8_t *g = glb;
+    CHECK(gn > 20 && memcmp(g, "glTF", 4) == 0 && le32(g + 4) == 2 && le32(g + 8) == gn);
+    uint32_t jlen = le32(g + 12);
+    CHECK(jlen % 4 == 0 && memcmp(g + 16, "JSON", 4) == 0);
+    CHECK(memcmp(g + 20 + jlen + 4, "BIN\0", 4) == 0);
     CHECK(c.calls > 0);
     blvl_free(&opt, glb);
     CHECK(c.live == 0 && c.bad_free == 0);
@@ -141,9 +142,10 @@ int main(void) {
     int sweep_ok = 1;
     for (long k = 1; k <= total; k++) {
         opt = test_counting(&c);
+        xo.base = opt;
         c.fail_at = k;
         glb = (uint8_t *)"x";
-        blvl_status st = blvl_export_glb(lv, &xo, &glb, &gn, &e);
+        blvl_status st = blvl_export_glb(&glb, &gn, lv, &xo, &e);
         if (st == BLVL_OK) {
             blvl_free(&opt, glb);
         } else if (st != BLVL_E_NOMEM || glb != NULL) {
@@ -159,17 +161,18 @@ int main(void) {
 
     /* 3. The .gltf form: the same JSON apart from the buffer's uri, the same buffer. */
     opt = test_counting(&c);
-    xo.base = &opt;
-    CHECK_EQ_INT(blvl_export_glb(lv, &xo, &glb, &gn, &e), BLVL_OK);
+    xo.base = opt;
+    CHECK_EQ_INT(blvl_export_glb(&glb, &gn, lv, &xo, &e), BLVL_OK);
+    g = glb;
     char *json = NULL;
-    uint8_t *bin = NULL;
+    void *bin = NULL;
     size_t jn = 0, bn = 0;
-    CHECK_EQ_INT(blvl_export_gltf(lv, &xo, "level.bin", &json, &jn, &bin, &bn, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_export_gltf(&json, &jn, &bin, &bn, lv, "level.bin", &xo, &e), BLVL_OK);
     CHECK(json && strstr(json, "\"uri\":\"level.bin\"") != NULL);
-    jlen = le32(glb + 12);
-    CHECK(bn <= le32(glb + 20 + jlen) && memcmp(bin, glb + 20 + jlen + 8, bn) == 0);
+    jlen = le32(g + 12);
+    CHECK(bn <= le32(g + 20 + jlen) && memcmp(bin, g + 20 + jlen + 8, bn) == 0);
     size_t glb_json = jlen;
-    while (glb_json > 0 && glb[20 + glb_json - 1] == ' ')
+    while (glb_json > 0 && g[20 + glb_json - 1] == ' ')
         glb_json--;
     CHECK(jn == strlen(json) && jn == glb_json + strlen(",\"uri\":\"level.bin\""));
     blvl_free(&opt, json);
@@ -190,8 +193,8 @@ int main(void) {
     bytes = level_bytes("geometry", bad, &n);
     free(bad);
     CHECK_EQ_INT(blvl_open_memory(&lv, bytes, n, NULL, &e), BLVL_OK);
-    xo.base = NULL;
-    CHECK_EQ_INT(blvl_export_glb_file(lv, &xo, path, &e), BLVL_E_ARGUMENT);
+    xo.base = (blvl_options){0};
+    CHECK_EQ_INT(blvl_export_glb_file(lv, path, &xo, &e), BLVL_E_ARGUMENT);
     size_t kn;
     uint8_t *kept = test_slurp(path, &kn);
     CHECK(kept && kn == 4 && memcmp(kept, "keep", 4) == 0);

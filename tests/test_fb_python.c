@@ -19,9 +19,9 @@ static void one(const char *dir, const char *tag, const char *root_name, const b
     CHECK(src != NULL);
     if (!src)
         return;
-    uint8_t *ours;
+    void *ours;
     size_t olen;
-    CHECK_EQ_INT(blvl_fb_from_json((const char *)src, n, root, NULL, &ours, &olen, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_fb_from_json(&ours, &olen, (const char *)src, n, root, NULL, &err), BLVL_OK);
     snprintf(path, sizeof path, "%s/%s.ours.bin", dir, tag);
     CHECK(test_spit(path, ours, olen) == 0);
     blvl_free(NULL, ours);
@@ -39,7 +39,7 @@ static void one(const char *dir, const char *tag, const char *root_name, const b
         return;
     char *json;
     size_t jlen;
-    blvl_status st = blvl_fb_to_json(py, n, root, 2, NULL, &json, &jlen, &err);
+    blvl_status st = blvl_fb_to_json(&json, &jlen, py, n, root, 2, NULL, &err);
     CHECK_EQ_INT(st, BLVL_OK);
     if (st == BLVL_OK) {
         snprintf(path, sizeof path, "%s/%s.py.json", dir, tag);

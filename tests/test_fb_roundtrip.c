@@ -32,7 +32,7 @@ static void one(const char *tag, const blvl_fb_type *root) {
     CHECK_EQ_INT(blvl_fb_verify(bin, n, root, NULL, &err), BLVL_OK);
     char *json;
     size_t jlen;
-    CHECK_EQ_INT(blvl_fb_to_json(bin, n, root, 2, NULL, &json, &jlen, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_fb_to_json(&json, &jlen, bin, n, root, 2, NULL, &err), BLVL_OK);
     snprintf(path, sizeof path, "%s/a/%s.ours.json", dir, tag);
     CHECK(test_spit(path, json, jlen) == 0);
     blvl_free(NULL, json);
@@ -49,9 +49,9 @@ static void one(const char *tag, const blvl_fb_type *root) {
     CHECK(src != NULL);
     if (!src)
         return;
-    uint8_t *ours;
+    void *ours;
     size_t olen;
-    blvl_status st = blvl_fb_from_json((const char *)src, n, root, NULL, &ours, &olen, &err);
+    blvl_status st = blvl_fb_from_json(&ours, &olen, (const char *)src, n, root, NULL, &err);
     CHECK_EQ_INT(st, BLVL_OK);
     if (st) {
         fprintf(stderr, "%s: %s\n", tag, err.message);
@@ -68,10 +68,10 @@ static void one(const char *tag, const blvl_fb_type *root) {
     CHECK(test_run(cmd) == 0);
 
     /* Canonical: our JSON of our bytes builds the very same bytes again. */
-    CHECK_EQ_INT(blvl_fb_to_json(ours, olen, root, 0, NULL, &json, &jlen, &err), BLVL_OK);
-    uint8_t *again;
+    CHECK_EQ_INT(blvl_fb_to_json(&json, &jlen, ours, olen, root, 0, NULL, &err), BLVL_OK);
+    void *again;
     size_t alen;
-    CHECK_EQ_INT(blvl_fb_from_json(json, jlen, root, NULL, &again, &alen, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_fb_from_json(&again, &alen, json, jlen, root, NULL, &err), BLVL_OK);
     CHECK(alen == olen && memcmp(again, ours, olen) == 0);
     blvl_free(NULL, again);
     blvl_free(NULL, json);

@@ -265,7 +265,7 @@ static void mutate(const uint8_t *good, size_t n) {
         char *json;
         size_t jl;
         blvl_error err;
-        if (blvl_fb_to_json(d, n, &blvl_Sim_type, 0, NULL, &json, &jl, &err) == BLVL_OK) {
+        if (blvl_fb_to_json(&json, &jl, d, n, &blvl_Sim_type, 0, NULL, &err) == BLVL_OK) {
             accepted++;
             blvl_free(NULL, json);
         }

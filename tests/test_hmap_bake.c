@@ -89,7 +89,7 @@ static blvl_hmap *read_map(const char *name) {
     uint8_t *d = load(name, &size);
     blvl_hmap *map = NULL;
     blvl_error err;
-    if (blvl_hmap_read(d, size, NULL, &map, &err) != BLVL_OK) {
+    if (blvl_hmap_read(&map, d, size, NULL, &err) != BLVL_OK) {
         fprintf(stderr, "%s: %s\n", name, err.message);
         exit(1);
     }
@@ -267,7 +267,7 @@ static void test_source_sample(void) {
     CHECK(k.symbols_size == k2.symbols_size && memcmp(k.symbols, k2.symbols, k.symbols_size) == 0);
     baked_free(&k);
     baked_free(&k2);
-    blvl_hmap_free(map, NULL);
+    blvl_hmap_free(map);
 }
 
 static void test_compiled_sample(void) {
@@ -315,7 +315,7 @@ static void test_compiled_sample(void) {
     map->compiled->models[map->compiled->model_count - 1].entity_id = 0;
     CHECK_EQ_INT(bake_map(map, &k, &err), BLVL_OK);
     baked_free(&k);
-    blvl_hmap_free(map, NULL);
+    blvl_hmap_free(map);
 }
 
 /* A combined file (the sample's source chunks and its CMPL): sim from BRSH and MESH (the water
@@ -330,9 +330,9 @@ static void test_combined(void) {
     void *bytes = NULL;
     size_t size = 0;
     blvl_error err;
-    CHECK_EQ_INT(blvl_hmap_write(&both, NULL, &bytes, &size, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_hmap_write(&bytes, &size, &both, NULL, &err), BLVL_OK);
     blvl_hmap *map = NULL;
-    CHECK_EQ_INT(blvl_hmap_read(bytes, size, NULL, &map, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_hmap_read(&map, bytes, size, NULL, &err), BLVL_OK);
     if (map) {
         baked k;
         CHECK_EQ_INT(bake_map(map, &k, &err), BLVL_OK);
@@ -354,11 +354,11 @@ static void test_combined(void) {
         CHECK_EQ_INT(blvl_Lighting_punctual_lights_len(k.light), 2);
         check_sun(k.light);
         baked_free(&k);
-        blvl_hmap_free(map, NULL);
+        blvl_hmap_free(map);
     }
     blvl_free(NULL, bytes);
-    blvl_hmap_free(src, NULL);
-    blvl_hmap_free(cmp, NULL);
+    blvl_hmap_free(src);
+    blvl_hmap_free(cmp);
 }
 
 /* unitsPerMeter: META's is refused when not positive and finite, naming the field and its
@@ -384,7 +384,7 @@ static void test_units(void) {
     blvl_Vec3 p0 = blvl_Spawn_position(blvl_Sim_spawns_at(k.sim, 0));
     CHECK(near(p0.x, 1, 1e-5) && near(p0.y, 0.75, 1e-5) && near(p0.z, 7, 1e-5));
     baked_free(&k);
-    blvl_hmap_free(map, NULL);
+    blvl_hmap_free(map);
 
     /* compiled-only: CMPL's unitsPerMeter, at header 12 + 8 + ambient 12 = 32 */
     map = read_map("sample_compiled.hmap");
@@ -398,7 +398,7 @@ static void test_units(void) {
     CHECK(strncmp(err.message, want, strlen(want)) == 0);
     CHECK(memcmp(map->chunks[map->chunk_count - 1].tag, "CMPL", 4) == 0);
     blvl_bake_free(b);
-    blvl_hmap_free(map, NULL);
+    blvl_hmap_free(map);
 }
 
 /* A brush owned by an id no entity has is refused, naming the brush's owner field. */
@@ -415,7 +415,7 @@ static void test_owner(void) {
              (unsigned long long)(map->chunks[2].offset + 8 + 4 + 3 * 284 + 4));
     CHECK(strcmp(err.message, want) == 0);
     blvl_bake_free(b);
-    blvl_hmap_free(map, NULL);
+    blvl_hmap_free(map);
 }
 
 /* Every byte of a bake comes from the caller's allocator and comes back: the sample baked (and
@@ -493,7 +493,7 @@ static void test_alloc(void) {
             }
         }
         CHECK(refused > 0);
-        blvl_hmap_free(map, NULL);
+        blvl_hmap_free(map);
     }
 }
 
@@ -525,7 +525,7 @@ static void test_refusals(void) {
     CHECK_EQ_INT(blvl_hmap_bake(map, b, &err), BLVL_E_SOURCE);
     CHECK(strstr(err.message, "BRSH: brush[5].face[2].plane at offset ") == err.message);
     blvl_bake_free(b);
-    blvl_hmap_free(map, NULL);
+    blvl_hmap_free(map);
 }
 
 /* ---- refusal offsets, found from the bytes -------------------------------------------------
@@ -549,7 +549,7 @@ static unsigned long long first_change_from(const blvl_hmap *map, const uint8_t 
     size_t m = 0;
     void *out = NULL;
     blvl_error err;
-    CHECK_EQ_INT(blvl_hmap_write(map, NULL, &out, &m, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_hmap_write(&out, &m, map, NULL, &err), BLVL_OK);
     const uint8_t *w = out;
     size_t i = 0;
     while (i < n && i < m && orig[i] == w[i])
@@ -616,11 +616,11 @@ static void test_refusal_offsets(void) {
     map->chunk_count = 0;
     void *canon = NULL;
     blvl_error err;
-    CHECK_EQ_INT(blvl_hmap_write(map, NULL, &canon, &n, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_hmap_write(&canon, &n, map, NULL, &err), BLVL_OK);
     source_offsets(map, canon, n);
     blvl_free(NULL, canon);
     map->chunk_count = chunks;
-    blvl_hmap_free(map, NULL);
+    blvl_hmap_free(map);
 
     /* CMPL: a batch vertex, a collision brush's plane, a mesh-collision vertex; the last of
      * each, so every record before it is walked */
@@ -647,7 +647,7 @@ static void test_refusal_offsets(void) {
     snprintf(field, sizeof field, "CMPL: meshColl[%u].vertex[%u]", oi, mc->vertex_count - 1);
     nan_refused(map, &mc->vertices[mc->vertex_count - 1].x, file, n, field, "vertex");
     free(file);
-    blvl_hmap_free(map, NULL);
+    blvl_hmap_free(map);
 }
 
 int main(void) {

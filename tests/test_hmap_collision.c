@@ -429,12 +429,12 @@ static void sample_map(const char *name) {
     CHECK(bytes != NULL);
     blvl_hmap *m = NULL;
     blvl_error e;
-    if (bytes && blvl_hmap_read(bytes, n, NULL, &m, &e) == BLVL_OK) {
+    if (bytes && blvl_hmap_read(&m, bytes, n, NULL, &e) == BLVL_OK) {
         truth t;
         CHECK(truth_build(m, m->has_brsh, &t) == 0);
         check_level(name, path, &t, NULL, NULL, 0, 99);
         truth_free(&t);
-        blvl_hmap_free(m, NULL);
+        blvl_hmap_free(m);
     } else {
         CHECK(!"the sample reads");
     }
@@ -450,7 +450,7 @@ static void generated(const char *name, hmap_gen_opts o) {
     void *bytes = NULL;
     size_t size = 0;
     blvl_error e;
-    CHECK(blvl_hmap_write(&g.map, NULL, &bytes, &size, &e) == BLVL_OK);
+    CHECK(blvl_hmap_write(&bytes, &size, &g.map, NULL, &e) == BLVL_OK);
     char path[512];
     snprintf(path, sizeof path, "%s/%s.hmap", dir, name);
     CHECK(bytes && test_spit(path, bytes, size) == 0);

@@ -146,20 +146,20 @@ static void check_one(hmap_gen_opts o) {
     size_t size = 0, size2 = 0;
     blvl_error e;
     blvl_hmap *m = NULL;
-    CHECK(blvl_hmap_write(&g.map, NULL, &bytes, &size, &e) == BLVL_OK);
-    blvl_status st = bytes ? blvl_hmap_read(bytes, size, NULL, &m, &e) : BLVL_E_ARGUMENT;
+    CHECK(blvl_hmap_write(&bytes, &size, &g.map, NULL, &e) == BLVL_OK);
+    blvl_status st = bytes ? blvl_hmap_read(&m, bytes, size, NULL, &e) : BLVL_E_ARGUMENT;
     CHECK(st == BLVL_OK);
     if (st != BLVL_OK)
         fprintf(stderr, "seed %llu: %s\n", (unsigned long long)o.seed, e.message);
     if (m) {
         CHECK_EQ_INT(m->brush_count, (o.parts & HMAP_GEN_SOURCE) ? g.map.brush_count : 0);
-        CHECK(blvl_hmap_write(m, NULL, &again, &size2, &e) == BLVL_OK);
+        CHECK(blvl_hmap_write(&again, &size2, m, NULL, &e) == BLVL_OK);
         CHECK(again && size2 == size && memcmp(again, bytes, size) == 0);
         if (o.mats_after_brsh) /* the chunk order asked for */
             CHECK(m->chunk_count >= 3 && memcmp(m->chunks[1].tag, "BRSH", 4) == 0 &&
                   memcmp(m->chunks[2].tag, "MATS", 4) == 0);
     }
-    blvl_hmap_free(m, NULL);
+    blvl_hmap_free(m);
     blvl_free(NULL, bytes);
     blvl_free(NULL, again);
     hmap_gen_free(&g);

@@ -153,7 +153,7 @@ static int bake(const void *bytes, size_t n, blvl_hmap **m, void **lv, size_t *l
     opt.threads = 1;
     blvl_error e;
     blvl_bake *b = NULL;
-    if (blvl_hmap_read(bytes, n, NULL, m, &e) != BLVL_OK) {
+    if (blvl_hmap_read(m, bytes, n, NULL, &e) != BLVL_OK) {
         fprintf(stderr, "read: %s\n", e.message);
         return -1;
     }
@@ -174,7 +174,7 @@ static void check_map(const char *name, const void *bytes, size_t n) {
     int rc = bake(bytes, n, &m, &lv, &lsz, &sym, &ssz);
     CHECK_EQ_INT(rc, 0);
     if (rc) {
-        blvl_hmap_free(m, NULL);
+        blvl_hmap_free(m);
         return;
     }
     double upm = m->meta ? m->meta->units_per_meter : m->compiled->units_per_meter;
@@ -381,7 +381,7 @@ static void check_map(const char *name, const void *bytes, size_t n) {
     blvl_close(level);
     blvl_free(NULL, lv);
     blvl_free(NULL, sym);
-    blvl_hmap_free(m, NULL);
+    blvl_hmap_free(m);
 }
 
 static void generated(const char *name, hmap_gen_opts o) {
@@ -393,7 +393,7 @@ static void generated(const char *name, hmap_gen_opts o) {
     void *bytes = NULL;
     size_t size = 0;
     blvl_error e;
-    CHECK(blvl_hmap_write(&g.map, NULL, &bytes, &size, &e) == BLVL_OK);
+    CHECK(blvl_hmap_write(&bytes, &size, &g.map, NULL, &e) == BLVL_OK);
     if (bytes)
         check_map(name, bytes, size);
     blvl_free(NULL, bytes);

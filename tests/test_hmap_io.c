@@ -263,7 +263,7 @@ static blvl_status read_counted(const uint8_t *b, size_t n, long fail_at, blvl_e
     blvl_options o = test_counting(&c);
     c.fail_at = fail_at;
     blvl_hmap *m = (blvl_hmap *)(uintptr_t)1;
-    blvl_status st = blvl_hmap_read(b, n, &o, &m, e);
+    blvl_status st = blvl_hmap_read(&m, b, n, &o, e);
     if (st) {
         CHECK(m == NULL);
         CHECK(e->code == st);
@@ -271,11 +271,11 @@ static blvl_status read_counted(const uint8_t *b, size_t n, long fail_at, blvl_e
         void *out = NULL;
         size_t size = 0;
         c.fail_at = 0;
-        CHECK(blvl_hmap_write(m, &o, &out, &size, e) == BLVL_OK);
+        CHECK(blvl_hmap_write(&out, &size, m, &o, e) == BLVL_OK);
         if (identical)
             CHECK(size == n && out && memcmp(out, b, n) == 0);
         blvl_free(&o, out);
-        blvl_hmap_free(m, &o);
+        blvl_hmap_free(m);
     }
     CHECK_EQ_INT(c.live, 0);
     CHECK_EQ_INT(c.bad_free, 0);
@@ -297,7 +297,7 @@ static void test_good(void) {
             continue;
         blvl_hmap *m = NULL;
         blvl_error e;
-        blvl_status st = blvl_hmap_read(b, n, NULL, &m, &e);
+        blvl_status st = blvl_hmap_read(&m, b, n, NULL, &e);
         if (st)
             fprintf(stderr, "%s: %s\n", good_files[i], e.message);
         CHECK_EQ_INT(st, BLVL_OK);
@@ -317,7 +317,7 @@ static void test_good(void) {
                 CHECK(memcmp(b + ch->offset, ch->tag, 4) == 0);
                 CHECK(ch->known == (ch->bytes == NULL) || (!ch->known && ch->size == 0));
             }
-            blvl_hmap_free(m, NULL);
+            blvl_hmap_free(m);
         }
         blvl_error e2;
         CHECK_EQ_INT(read_counted(b, n, 0, &e2, 1), BLVL_OK);
@@ -335,13 +335,13 @@ static void test_canonical(void) {
     CHECK(shuf && comb);
     blvl_hmap *m = NULL;
     blvl_error e;
-    CHECK(shuf && blvl_hmap_read(shuf, n1, NULL, &m, &e) == BLVL_OK);
+    CHECK(shuf && blvl_hmap_read(&m, shuf, n1, NULL, &e) == BLVL_OK);
     if (m && comb) {
         uint32_t count = m->chunk_count;
         m->chunk_count = 0;
         void *out = NULL;
         size_t size = 0;
-        CHECK(blvl_hmap_write(m, NULL, &out, &size, &e) == BLVL_OK);
+        CHECK(blvl_hmap_write(&out, &size, m, NULL, &e) == BLVL_OK);
         CHECK(size == n2 && memcmp(out, comb, n2) == 0);
         blvl_free(NULL, out);
         /* without MESH and CMPL: the order holds for what is left */
@@ -349,22 +349,22 @@ static void test_canonical(void) {
         blvl_hmap_compiled *c = m->compiled;
         m->compiled = NULL;
         m->flags = 1;
-        CHECK(blvl_hmap_write(m, NULL, &out, &size, &e) == BLVL_OK);
+        CHECK(blvl_hmap_write(&out, &size, m, NULL, &e) == BLVL_OK);
         blvl_hmap *back = NULL;
-        CHECK(blvl_hmap_read(out, size, NULL, &back, &e) == BLVL_OK);
+        CHECK(blvl_hmap_read(&back, out, size, NULL, &e) == BLVL_OK);
         if (back) {
             CHECK_EQ_INT(back->chunk_count, 4);
             const char *order = "METAMATSBRSHENTS";
             for (uint32_t k = 0; k < back->chunk_count && k < 4; k++)
                 CHECK(memcmp(back->chunks[k].tag, order + 4 * k, 4) == 0);
             CHECK(back->mesh_count == 0 && !back->has_mesh && !back->compiled);
-            blvl_hmap_free(back, NULL);
+            blvl_hmap_free(back);
         }
         blvl_free(NULL, out);
         m->compiled = c;
         m->has_mesh = true;
         m->chunk_count = count;
-        blvl_hmap_free(m, NULL);
+        blvl_hmap_free(m);
     }
     free(shuf);
     free(comb);
@@ -393,7 +393,7 @@ static void test_bad(void) {
         bad_count++;
         blvl_hmap *m = NULL;
         blvl_error e;
-        blvl_status st = blvl_hmap_read(b, fn, NULL, &m, &e);
+        blvl_status st = blvl_hmap_read(&m, b, fn, NULL, &e);
         CHECK_EQ_INT(st, BLVL_E_SOURCE);
         CHECK(m == NULL);
         if (strcmp(e.message, want) != 0)
@@ -420,9 +420,9 @@ static void test_nomem(void) {
     blvl_options o = test_counting(&c);
     blvl_hmap *m = NULL;
     blvl_error e;
-    CHECK(blvl_hmap_read(b, n, &o, &m, &e) == BLVL_OK);
+    CHECK(blvl_hmap_read(&m, b, n, &o, &e) == BLVL_OK);
     long total = c.calls;
-    blvl_hmap_free(m, &o);
+    blvl_hmap_free(m);
     CHECK(total > 50);
     for (long k = 1; k <= total; k++) {
         blvl_error e2;
@@ -443,7 +443,7 @@ static void test_prefixes(void) {
             continue;
         blvl_hmap *m = NULL;
         blvl_error e;
-        CHECK(blvl_hmap_read(b, n, NULL, &m, &e) == BLVL_OK);
+        CHECK(blvl_hmap_read(&m, b, n, NULL, &e) == BLVL_OK);
         int bad = 0;
         for (size_t len = 0; len < n; len++) {
             blvl_error e2;
@@ -457,7 +457,7 @@ static void test_prefixes(void) {
                 bad++;
         }
         CHECK_EQ_INT(bad, 0);
-        blvl_hmap_free(m, NULL);
+        blvl_hmap_free(m);
         free(b);
     }
 }
@@ -467,9 +467,9 @@ static void refuse_written(blvl_hmap *m, const char *want_prefix) {
     void *out = NULL;
     size_t size = 0;
     blvl_error e;
-    CHECK(blvl_hmap_write(m, NULL, &out, &size, &e) == BLVL_OK);
+    CHECK(blvl_hmap_write(&out, &size, m, NULL, &e) == BLVL_OK);
     blvl_hmap *back = NULL;
-    CHECK_EQ_INT(blvl_hmap_read(out, size, NULL, &back, &e), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl_hmap_read(&back, out, size, NULL, &e), BLVL_E_SOURCE);
     CHECK(back == NULL);
     if (strncmp(e.message, want_prefix, strlen(want_prefix)) != 0)
         fprintf(stderr, "got %s\nwant %s...\n", e.message, want_prefix);
@@ -482,7 +482,7 @@ static void test_writer_builds_bad(void) {
     uint8_t *b = load("good", "combined", ".hmap", &n);
     blvl_hmap *m = NULL;
     blvl_error e;
-    CHECK(b && blvl_hmap_read(b, n, NULL, &m, &e) == BLVL_OK);
+    CHECK(b && blvl_hmap_read(&m, b, n, NULL, &e) == BLVL_OK);
     if (!m) {
         free(b);
         return;
@@ -509,7 +509,7 @@ static void test_writer_builds_bad(void) {
     /* a repeated known chunk, written as an unknown one with the bytes of MATS */
     void *out = NULL;
     size_t size = 0;
-    CHECK(blvl_hmap_write(m, NULL, &out, &size, &e) == BLVL_OK);
+    CHECK(blvl_hmap_write(&out, &size, m, NULL, &e) == BLVL_OK);
     uint32_t k = 0;
     while (k < m->chunk_count && memcmp(m->chunks[k].tag, "MATS", 4))
         k++;
@@ -528,10 +528,10 @@ static void test_writer_builds_bad(void) {
     blvl_free(NULL, out);
 
     /* and unchanged, it writes the file back */
-    CHECK(blvl_hmap_write(m, NULL, &out, &size, &e) == BLVL_OK);
+    CHECK(blvl_hmap_write(&out, &size, m, NULL, &e) == BLVL_OK);
     CHECK(size == n && memcmp(out, b, n) == 0);
     blvl_free(NULL, out);
-    blvl_hmap_free(m, NULL);
+    blvl_hmap_free(m);
     free(b);
 }
 
@@ -551,7 +551,7 @@ static void test_offsets(void) {
         uint8_t *b = load("good", names[f], ".hmap", &n);
         blvl_hmap *m = NULL;
         blvl_error e;
-        CHECK(b && blvl_hmap_read(b, n, NULL, &m, &e) == BLVL_OK);
+        CHECK(b && blvl_hmap_read(&m, b, n, NULL, &e) == BLVL_OK);
         if (!m) {
             free(b);
             continue;
@@ -573,7 +573,7 @@ static void test_offsets(void) {
             bad += i32_at(b, blvl__hm_at_batch(m, i)) != m->compiled->batches[i].material;
         CHECK_EQ_INT(bad, 0);
         CHECK(m->brush_count == 3 && m->mesh_count == 2 && m->entity_count == 3);
-        blvl_hmap_free(m, NULL);
+        blvl_hmap_free(m);
         free(b);
     }
 }
@@ -587,16 +587,16 @@ static void test_size_limit(void) {
         return;
     blvl_hmap *m = NULL;
     blvl_error e;
-    CHECK_EQ_INT(blvl_hmap_read(p, big, NULL, &m, &e), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl_hmap_read(&m, p, big, NULL, &e), BLVL_E_SOURCE);
     CHECK(strcmp(e.message, "header: file at offset 1073741824: file-size: 1073741825 bytes, "
                             "over the limit of 1073741824") == 0);
     /* exactly at the limit the size passes and the magic is what is wrong */
-    CHECK_EQ_INT(blvl_hmap_read(p, big - 1, NULL, &m, &e), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl_hmap_read(&m, p, big - 1, NULL, &e), BLVL_E_SOURCE);
     CHECK(strncmp(e.message, "header: magic at offset 0: magic: ", 34) == 0);
     munmap(p, big);
-    CHECK_EQ_INT(blvl_hmap_read(NULL, 0, NULL, &m, &e), BLVL_E_SOURCE);
-    CHECK_EQ_INT(blvl_hmap_read(NULL, 1, NULL, &m, &e), BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl_hmap_read("HMAP", 4, NULL, NULL, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_hmap_read(&m, NULL, 0, NULL, &e), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl_hmap_read(&m, NULL, 1, NULL, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_hmap_read(NULL, "HMAP", 4, NULL, &e), BLVL_E_ARGUMENT);
 }
 
 int main(void) {

@@ -36,10 +36,10 @@ static void sizes(void) {
     blvl_error err;
     uint64_t n;
     blvl_image_desc d = desc(4, 4, BLVL_IMAGE_BC1, 1, 1, NULL, 0);
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_OK);
     CHECK_EQ_INT(n, 8);
     d = desc(5, 3, BLVL_IMAGE_BC7, 1, 1, NULL, 0); /* 2x1 blocks */
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_OK);
     CHECK_EQ_INT(n, 32);
     /* 256x128 BC1, full chain (9 levels), 6 layers: 64x32 + 32x16 + ... blocks */
     d = desc(256, 128, BLVL_IMAGE_BC1, 9, 6, NULL, 0);
@@ -48,36 +48,36 @@ static void sizes(void) {
         uint64_t w = 256 >> m ? 256 >> m : 1, h = 128 >> m ? 128 >> m : 1;
         want += ((w + 3) / 4) * ((h + 3) / 4) * 8 * 6;
     }
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_OK);
     CHECK_EQ_INT(n, want);
     d = desc(3, 5, BLVL_IMAGE_RGBA8, 3, 2, NULL, 0); /* 3x5, 1x2, 1x1 */
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_OK);
     CHECK_EQ_INT(n, (15 + 2 + 1) * 4 * 2);
     d = desc(640, 480, BLVL_IMAGE_PNG, 1, 1, NULL, 0);
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_OK);
     CHECK_EQ_INT(n, 0);
     /* impossible descriptions */
     d = desc(4, 4, 9, 1, 1, NULL, 0);
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "encoding") != NULL);
     d = desc(0, 4, BLVL_IMAGE_BC1, 1, 1, NULL, 0);
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_E_ARGUMENT);
     d = desc(4, 4, BLVL_IMAGE_BC1, 1, 0, NULL, 0);
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_E_ARGUMENT);
     d = desc(4, 4, BLVL_IMAGE_BC1, 4, 1, NULL, 0); /* 4x4 has 3 levels */
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "mips") != NULL);
     d = desc(4, 4, BLVL_IMAGE_BC1, 0, 1, NULL, 0);
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_E_ARGUMENT);
     d = desc(4, 4, BLVL_IMAGE_JPEG, 2, 1, NULL, 0);
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_E_ARGUMENT);
     d = desc(0xFFFFFFFFu, 0xFFFFFFFFu, BLVL_IMAGE_RGBA8, 1, 1, NULL, 0);
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "overflow") != NULL);
     d = desc(1u << 30, 1u << 30, BLVL_IMAGE_RGBA8, 1, 0xFFFFFFFFu, NULL, 0);
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_E_ARGUMENT);
     d = desc(1u << 16, 1u << 16, BLVL_IMAGE_RGBA8, 17, 1, NULL, 0); /* 16 GiB: a size, not */
-    CHECK_EQ_INT(blvl_image_expected_size(&d, &n, &err), BLVL_OK);  /* a decode */
+    CHECK_EQ_INT(blvl_image_expected_size(&n, &d, &err), BLVL_OK);  /* a decode */
     CHECK(n > (16ull << 30));
 }
 
@@ -86,33 +86,33 @@ static void refusals(void) {
     blvl_image_rgba px;
     uint8_t buf[256] = {0};
     blvl_image_desc d = desc(4, 4, BLVL_IMAGE_BC1, 1, 1, buf, 100);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, NULL, &err), BLVL_E_ARGUMENT);
     CHECK(strcmp(err.message, "argument: image: bc1 data is 100 bytes, 4x4 with 1 mip needs 8") ==
           0);
     CHECK(px.pixels == NULL);
     d = desc(4, 4, BLVL_IMAGE_BC1, 1, 1, buf, 7);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, NULL, &err), BLVL_E_ARGUMENT);
     d = desc(4, 4, BLVL_IMAGE_BC1, 1, 1, buf, 8);
-    CHECK_EQ_INT(blvl_image_decode(&d, 1, &px, NULL, &err), BLVL_E_ARGUMENT); /* mip past */
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 1, NULL, &err), BLVL_E_ARGUMENT); /* mip past */
     CHECK(strstr(err.message, "mip 1 past") != NULL);
     d = desc(4, 4, BLVL_IMAGE_BC1, 1, 1, NULL, 8);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, NULL, &err), BLVL_E_ARGUMENT);
     /* absurd sizes are refused before a byte is read or allocated */
     d = desc(1u << 15, 1u << 15, BLVL_IMAGE_BC1, 1, 1, buf, sizeof buf);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, NULL, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "2^28") != NULL);
     d = desc(1u << 14, 1u << 14, BLVL_IMAGE_PNG, 1, 2, buf, sizeof buf);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, NULL, &err), BLVL_E_ARGUMENT);
     d = desc(8, 8, BLVL_IMAGE_PNG, 1, 1, buf, sizeof buf); /* no PNG signature */
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, NULL, &err), BLVL_E_ARGUMENT);
     d = desc(8, 8, BLVL_IMAGE_JPEG, 1, 1, buf, sizeof buf);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl_image_decode(NULL, 0, &px, NULL, &err), BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl_image_write_png(NULL, 1, 1, NULL, NULL, NULL, &err), BLVL_E_ARGUMENT);
-    uint8_t *png;
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, NULL, 0, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_write_png(NULL, NULL, NULL, 1, 1, NULL, &err), BLVL_E_ARGUMENT);
+    void *png;
     size_t n;
-    CHECK_EQ_INT(blvl_image_write_png(buf, 0, 1, &png, &n, NULL, &err), BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl_image_write_png(buf, 1u << 15, 1u << 14, &png, &n, NULL, &err),
+    CHECK_EQ_INT(blvl_image_write_png(&png, &n, buf, 0, 1, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_write_png(&png, &n, buf, 1u << 15, 1u << 14, NULL, &err),
                  BLVL_E_ARGUMENT);
 }
 
@@ -131,7 +131,7 @@ static void layout(void) {
     for (uint32_t m = 0; m < 3; m++) {
         blvl_image_rgba px;
         blvl_error err;
-        CHECK_EQ_INT(blvl_image_decode(&d, m, &px, NULL, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl_image_decode(&px, &d, m, NULL, &err), BLVL_OK);
         CHECK_EQ_INT(px.width, sides[m][0]);
         CHECK_EQ_INT(px.height, sides[m][1]);
         CHECK_EQ_INT(px.layers, 2);
@@ -142,7 +142,7 @@ static void layout(void) {
                 good &= p[0] == m && p[1] == l && p[2] == t;
             }
         CHECK(good);
-        blvl_image_rgba_free(&px, NULL);
+        blvl_image_rgba_free(&px);
     }
     /* BC1, 8x8 with 4 mips and 2 layers: level 2 of layer 1 is block 1 of the level's pair,
      * which sits after 4+4 (level 0) and 1+1 (level 1) blocks. */
@@ -152,18 +152,18 @@ static void layout(void) {
     d = desc(8, 8, BLVL_IMAGE_BC1, 4, 2, bc, sizeof bc);
     blvl_image_rgba px;
     blvl_error err;
-    CHECK_EQ_INT(blvl_image_decode(&d, 2, &px, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 2, NULL, &err), BLVL_OK);
     blvl_image_desc one = desc(4, 4, BLVL_IMAGE_BC1, 1, 1, bc + (8 + 2 + 1) * 8, 8);
     blvl_image_rgba ref;
-    CHECK_EQ_INT(blvl_image_decode(&one, 0, &ref, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_image_decode(&ref, &one, 0, NULL, &err), BLVL_OK);
     CHECK_EQ_INT(px.width, 2);
     CHECK_EQ_INT(px.height, 2);
     if (px.pixels && ref.pixels) {
         CHECK_MEM(px.pixels + 16, ref.pixels, 8);      /* layer 1, row 0 */
         CHECK_MEM(px.pixels + 24, ref.pixels + 16, 8); /* layer 1, row 1 */
     }
-    blvl_image_rgba_free(&px, NULL);
-    blvl_image_rgba_free(&ref, NULL);
+    blvl_image_rgba_free(&px);
+    blvl_image_rgba_free(&ref);
 }
 
 /* --- Pillow -------------------------------------------------------------------------------- */
@@ -244,7 +244,7 @@ static void bcn_vs_pillow(const char *dir) {
             blvl_image_desc d = desc(w, h, cases[c].enc, 1, 1, blocks, n);
             blvl_image_rgba px;
             blvl_error err;
-            CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_OK);
+            CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, NULL, &err), BLVL_OK);
             if (!px.pixels) {
                 free(blocks);
                 continue;
@@ -280,7 +280,7 @@ static void bcn_vs_pillow(const char *dir) {
                     fill &= (cases[c].enc == BLVL_IMAGE_BC6H || p[2] == 0) && p[3] == 255;
             }
             CHECK(fill);
-            blvl_image_rgba_free(&px, NULL);
+            blvl_image_rgba_free(&px);
             free(blocks);
         }
     }
@@ -307,10 +307,10 @@ static void png_both_ways(const char *dir) {
         src[next32() % (w * h * 4)] = (uint8_t)next32();
     test_counter cnt;
     blvl_options opt = test_counting(&cnt);
-    uint8_t *png;
+    void *png;
     size_t n;
     blvl_error err;
-    CHECK_EQ_INT(blvl_image_write_png(src, w, h, &png, &n, &opt, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_image_write_png(&png, &n, src, w, h, &opt, &err), BLVL_OK);
     snprintf(path, sizeof path, "%s/ours.png", dir);
     snprintf(ref, sizeof ref, "%s/ours.rgba", dir);
     CHECK(test_spit(path, png, n) == 0);
@@ -321,32 +321,32 @@ static void png_both_ways(const char *dir) {
     /* ours back through our decoder, as two layers of 37x23 */
     blvl_image_desc d = desc(w, h / 2, BLVL_IMAGE_PNG, 1, 2, png, n);
     blvl_image_rgba px;
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, &opt, &err), BLVL_OK);
     CHECK_EQ_INT(px.layers, 2);
     CHECK_EQ_INT(px.height, h / 2);
     if (px.pixels)
         CHECK_MEM(px.pixels, src, (size_t)w * h * 4);
-    blvl_image_rgba_free(&px, &opt);
+    blvl_image_rgba_free(&px);
     /* described with another size: refused */
     d = desc(w, h / 2, BLVL_IMAGE_PNG, 1, 1, png, n);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, &opt, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "described") != NULL);
     /* damaged: the data cut short */
     d = desc(w, h / 2, BLVL_IMAGE_PNG, 1, 2, png, n / 2);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, &opt, &err), BLVL_E_ARGUMENT);
     /* every allocation failing in turn: NOMEM or a refusal, never a leak */
     for (long k = 1; k < 40; k++) {
         test_counter fail;
         blvl_options fo = test_counting(&fail);
         fail.fail_at = k;
         d = desc(w, h / 2, BLVL_IMAGE_PNG, 1, 2, png, n);
-        blvl_status st = blvl_image_decode(&d, 0, &px, &fo, &err);
+        blvl_status st = blvl_image_decode(&px, &d, 0, &fo, &err);
         if (st == BLVL_OK)
-            blvl_image_rgba_free(&px, &fo);
-        uint8_t *again = NULL;
+            blvl_image_rgba_free(&px);
+        void *again = NULL;
         size_t an;
         fail.calls = 0;
-        if (blvl_image_write_png(src, w, h, &again, &an, &fo, &err) == BLVL_OK)
+        if (blvl_image_write_png(&again, &an, src, w, h, &fo, &err) == BLVL_OK)
             blvl_free(&fo, again);
         CHECK_EQ_INT(fail.live, 0);
         CHECK_EQ_INT(fail.bad_free, 0);
@@ -372,13 +372,13 @@ static void png_both_ways(const char *dir) {
         CHECK(file && want && rn == (size_t)w * h * 4);
         if (file && want) {
             d = desc(w, h, BLVL_IMAGE_PNG, 1, 1, file, fn);
-            CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_OK);
+            CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, &opt, &err), BLVL_OK);
             if (px.pixels) {
                 if (memcmp(px.pixels, want, rn) != 0)
                     fprintf(stderr, "png from Pillow in mode %s decodes differently\n", modes[m]);
                 CHECK_MEM(px.pixels, want, rn);
             }
-            blvl_image_rgba_free(&px, &opt);
+            blvl_image_rgba_free(&px);
         }
         free(file);
         free(want);
@@ -426,12 +426,12 @@ static void jpeg_kinds(const char *dir) {
             blvl_image_desc d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn);
             blvl_image_rgba px;
             blvl_error err;
-            CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_OK);
+            CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, &opt, &err), BLVL_OK);
             if (px.pixels && memcmp(px.pixels, want, (size_t)w * h * 4) != 0) {
                 fprintf(stderr, "jpeg of kind %s decodes differently from Pillow\n", kinds[k]);
                 CHECK_MEM(px.pixels, want, (size_t)w * h * 4);
             }
-            blvl_image_rgba_free(&px, &opt);
+            blvl_image_rgba_free(&px);
             CHECK(cnt.calls > 2); /* libjpeg's buffers came from the caller's allocator */
             CHECK_EQ_INT(cnt.live, 0);
             CHECK_EQ_INT(cnt.bad_free, 0);
@@ -459,14 +459,14 @@ static void jpeg_damage(const char *dir) {
     blvl_image_rgba px;
     blvl_error err;
     blvl_image_desc d = desc(w, h + 1, BLVL_IMAGE_JPEG, 1, 1, file, fn); /* another size */
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, &opt, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "described") != NULL);
     /* cut short anywhere, without EOI: refused by the walk (a segment past the end) or the
      * decoder (no EOI), never patched over */
     size_t refused = 0;
     for (size_t cut = 4; cut < fn; cut += 7) {
         d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, cut);
-        refused += blvl_image_decode(&d, 0, &px, &opt, &err) == BLVL_E_ARGUMENT && !px.pixels &&
+        refused += blvl_image_decode(&px, &d, 0, &opt, &err) == BLVL_E_ARGUMENT && !px.pixels &&
                    strstr(err.message, "jpeg") != NULL;
     }
     CHECK_EQ_INT(refused, (fn - 4 + 6) / 7);
@@ -487,7 +487,7 @@ static void jpeg_damage(const char *dir) {
         cut[keep] = 0xFF;
         cut[keep + 1] = 0xD9;
         d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, cut, keep + 2);
-        CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
+        CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, &opt, &err), BLVL_E_ARGUMENT);
         CHECK(strstr(err.message, "does not decode") != NULL);
         scans++;
     }
@@ -502,9 +502,9 @@ static void jpeg_damage(const char *dir) {
         blvl_options fo = test_counting(&fail);
         fail.fail_at = k;
         d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn);
-        blvl_status st = blvl_image_decode(&d, 0, &px, &fo, &err);
+        blvl_status st = blvl_image_decode(&px, &d, 0, &fo, &err);
         if (st == BLVL_OK)
-            blvl_image_rgba_free(&px, &fo);
+            blvl_image_rgba_free(&px);
         else
             nomem++;
         CHECK(st == BLVL_OK || st == BLVL_E_NOMEM);
@@ -524,7 +524,7 @@ static void jpeg_damage(const char *dir) {
             break;
         }
     d = desc(w, h, BLVL_IMAGE_JPEG, 1, 1, file, fn);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, &opt, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, &opt, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "Huffman") != NULL);
     CHECK_EQ_INT(cnt.live, 0);
     CHECK_EQ_INT(cnt.bad_free, 0);
@@ -571,17 +571,17 @@ static void jpeg_scans(void) {
     blvl_error err;
     size_t n = progressive_zeros(buf, 3); /* 256 scans: the most decoded */
     blvl_image_desc d = desc(8, 8, BLVL_IMAGE_JPEG, 1, 1, buf, n);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, NULL, &err), BLVL_OK);
     if (px.pixels) {
         int flat = 1;
         for (size_t i = 0; i < 64 * 4; i++)
             flat &= px.pixels[i] == (i % 4 == 3 ? 255 : 128); /* zero DC: mid grey */
         CHECK(flat);
     }
-    blvl_image_rgba_free(&px, NULL);
+    blvl_image_rgba_free(&px);
     n = progressive_zeros(buf, 4); /* 320 scans */
     d = desc(8, 8, BLVL_IMAGE_JPEG, 1, 1, buf, n);
-    CHECK_EQ_INT(blvl_image_decode(&d, 0, &px, NULL, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_image_decode(&px, &d, 0, NULL, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "over 256 scans") != NULL);
     CHECK(px.pixels == NULL);
 }

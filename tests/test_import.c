@@ -83,12 +83,12 @@ int main(void) {
     blvl_error err;
     blvl_hmap *map = NULL;
     blvl_bake *b = NULL;
-    CHECK_EQ_INT(blvl_hmap_read(bytes, n, NULL, &map, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_hmap_read(&map, bytes, n, NULL, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_bake_new(&b, NULL, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_hmap_bake(map, b, &err), BLVL_OK);
     CHECK_EQ_INT(blvl_bake_write_file(b, ref, NULL, NULL, &err), BLVL_OK);
     blvl_bake_free(b);
-    blvl_hmap_free(map, NULL);
+    blvl_hmap_free(map);
 
     /* One call, NULL options; then a zeroed struct with a counting allocator. */
     blvl_import_report rep;

@@ -178,12 +178,10 @@ int main(void) {
     build(&h);
     blvl_error err;
     blvl_bake *b = NULL;
-    struct blvl_q3_bake_report rep;
-    blvl_q3_bake_options o;
-    blvl_q3_bake_options_init(&o);
-    o.report = &rep;
+    blvl_q3_bake_report rep;
+    blvl_q3_bake_options o = {0};
     CHECK(blvl_bake_new(&b, NULL, &err) == BLVL_OK);
-    blvl_status st = blvl_q3_bake(&h.bsp, &o, b, &err);
+    blvl_status st = blvl_q3_bake(&h.bsp, b, &rep, &o, &err);
     if (st)
         fprintf(stderr, "bake: %s\n", err.message);
     CHECK_EQ_INT(st, BLVL_OK);
@@ -382,7 +380,7 @@ int main(void) {
     hm->bsp.entities_size = sizeof hostile - 1;
     blvl_bake *b3 = NULL;
     CHECK(blvl_bake_new(&b3, NULL, &err) == BLVL_OK);
-    st = blvl_q3_bake(&hm->bsp, &o, b3, &err);
+    st = blvl_q3_bake(&hm->bsp, b3, &rep, &o, &err);
     if (st)
         fprintf(stderr, "hostile bake: %s\n", err.message);
     CHECK_EQ_INT(st, BLVL_OK);
@@ -403,7 +401,7 @@ int main(void) {
     blvl_bake *b2 = NULL;
     CHECK(blvl_bake_new(&b2, NULL, &err) == BLVL_OK);
     o.patch_thickness = -1;
-    CHECK_EQ_INT(blvl_q3_bake(&h.bsp, &o, b2, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_q3_bake(&h.bsp, b2, &rep, &o, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "patch-thickness") != NULL);
     blvl_bake_free(b2);
 

@@ -47,10 +47,10 @@ static int make_zip(const char *path, const char *const *pairs, int n) {
 /* The text of `name` from fs, or "" on failure (err says why). */
 static const char *text_of(blvl_q3_fs *fs, const char *name, blvl_error *err) {
     static char buf[256];
-    uint8_t *d;
+    void *d;
     size_t n;
     buf[0] = 0;
-    if (blvl_q3_fs_read(fs, name, &d, &n, err) != BLVL_OK)
+    if (blvl_q3_fs_read(&d, &n, fs, name, err) != BLVL_OK)
         return buf;
     snprintf(buf, sizeof buf, "%.*s", (int)n, (const char *)d);
     blvl_free(NULL, d);
@@ -89,12 +89,12 @@ static void test_override(void) {
     CHECK(blvl_q3_fs_exists(fs, "maps/ONLY_A.bsp"));
     CHECK(!blvl_q3_fs_exists(fs, "maps/missing.bsp"));
     CHECK(!blvl_q3_fs_exists(fs, "scripts/")); /* a folder entry is no file */
-    uint8_t *d = NULL;
+    void *d = NULL;
     size_t n;
-    CHECK_EQ_INT(blvl_q3_fs_read(fs, "maps/missing.bsp", &d, &n, &err), BLVL_E_NOT_FOUND);
+    CHECK_EQ_INT(blvl_q3_fs_read(&d, &n, fs, "maps/missing.bsp", &err), BLVL_E_NOT_FOUND);
     char **names;
     size_t count;
-    CHECK(blvl_q3_fs_list(fs, "maps", ".bsp", &names, &count, &err) == BLVL_OK);
+    CHECK(blvl_q3_fs_list(&names, &count, fs, "maps", ".bsp", &err) == BLVL_OK);
     CHECK_EQ_INT(count, 3);
     if (count == 3) {
         /* the winning entry's spelling, sorted by the lower-cased path */
@@ -102,12 +102,12 @@ static void test_override(void) {
         CHECK(!strcmp(names[1], "maps/only_a.bsp"));
         CHECK(!strcmp(names[2], "maps/z.bsp"));
     }
-    blvl_q3_fs_names_free(fs, names, count);
-    CHECK(blvl_q3_fs_list(fs, "textures/base/", ".tga", &names, &count, &err) == BLVL_OK);
+    blvl_free(blvl_q3_fs_options(fs), names);
+    CHECK(blvl_q3_fs_list(&names, &count, fs, "textures/base/", ".tga", &err) == BLVL_OK);
     CHECK_EQ_INT(count, 1);
     if (count == 1)
         CHECK(!strcmp(names[0], "Textures/Base/Wall.TGA"));
-    blvl_q3_fs_names_free(fs, names, count);
+    blvl_free(blvl_q3_fs_options(fs), names);
     blvl_q3_fs_free(fs);
     /* control: the other order, the other winner */
     fs = fs_of(at("b.pk3"), at("a.pk3"));
@@ -245,12 +245,12 @@ static void *reader(void *arg) {
     blvl_q3_fs *fs = arg;
     intptr_t bad = 0;
     for (int i = 0; i < 200; i++) {
-        uint8_t *d;
+        void *d;
         size_t n;
         blvl_error err;
         const char *name = i & 1 ? "maps/arena.bsp" : "textures/base/wall.tga";
         const char *want = i & 1 ? "from b" : "wall";
-        if (blvl_q3_fs_read(fs, name, &d, &n, &err) != BLVL_OK) {
+        if (blvl_q3_fs_read(&d, &n, fs, name, &err) != BLVL_OK) {
             bad++;
             continue;
         }

@@ -358,36 +358,35 @@ int main(void) {
     map = make_map(144, 0, 2, &n);
     blvl_q3_bsp *bsp = NULL;
     blvl_error e;
-    CHECK(blvl_q3_bsp_read(map, n, NULL, &bsp, &e) == BLVL_OK);
+    CHECK(blvl_q3_bsp_read(&bsp, map, n, NULL, &e) == BLVL_OK);
     blvl_bake *b = NULL;
-    blvl_q3_bake_options o;
-    blvl_q3_bake_options_init(&o);
+    blvl_q3_bake_options o = {0};
     o.patch_subdivisions = 65;
     CHECK(blvl_bake_new(&b, NULL, &e) == BLVL_OK);
-    CHECK(blvl_q3_bake(bsp, &o, b, &e) == BLVL_E_ARGUMENT);
+    CHECK(blvl_q3_bake(bsp, b, NULL, &o, &e) == BLVL_E_ARGUMENT);
     CHECK(strstr(e.message, "patch-subdivisions") != NULL);
     blvl_bake_free(b);
-    blvl_q3_bsp_free(bsp, NULL);
+    blvl_q3_bsp_free(bsp);
     free(map);
 
     /* 2050 patches at 64: 2 * 64 * 64 = 8192 triangles each, 16.8 M > 2^24 */
     map = make_map(144, 2050, 2, &n);
-    CHECK(blvl_q3_bsp_read(map, n, NULL, &bsp, &e) == BLVL_OK);
+    CHECK(blvl_q3_bsp_read(&bsp, map, n, NULL, &e) == BLVL_OK);
     o.patch_subdivisions = 64;
     CHECK(blvl_bake_new(&b, NULL, &e) == BLVL_OK);
-    CHECK(blvl_q3_bake(bsp, &o, b, &e) == BLVL_E_SOURCE);
+    CHECK(blvl_q3_bake(bsp, b, NULL, &o, &e) == BLVL_E_SOURCE);
     CHECK(strstr(e.message, "patch-tessellation") != NULL);
     blvl_bake_free(b);
     /* control: 2040 patches fit (16.7 M < 2^24) */
-    blvl_q3_bsp_free(bsp, NULL);
+    blvl_q3_bsp_free(bsp);
     free(map);
     map = make_map(144, 2040, 2, &n);
-    CHECK(blvl_q3_bsp_read(map, n, NULL, &bsp, &e) == BLVL_OK);
+    CHECK(blvl_q3_bsp_read(&bsp, map, n, NULL, &e) == BLVL_OK);
     CHECK(blvl_bake_new(&b, NULL, &e) == BLVL_OK);
     o.patch_subdivisions = 1; /* the count rule alone; 1 keeps the control quick */
-    CHECK(blvl_q3_bake(bsp, &o, b, &e) == BLVL_OK);
+    CHECK(blvl_q3_bake(bsp, b, NULL, &o, &e) == BLVL_OK);
     blvl_bake_free(b);
-    blvl_q3_bsp_free(bsp, NULL);
+    blvl_q3_bsp_free(bsp);
     free(map);
 
     /* light grid: 3 x 3 x 2 cells want 144 bytes; 136 is dropped */

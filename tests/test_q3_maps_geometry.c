@@ -35,7 +35,7 @@ static void one(const char *name, const uint8_t *data, size_t size, bool rule) {
     uint64_t sum = 0;
     blvl_q3_bsp *bsp = NULL;
     blvl_error e;
-    CHECK(blvl_q3_bsp_read(data, size, NULL, &bsp, &e) == BLVL_OK);
+    CHECK(blvl_q3_bsp_read(&bsp, data, size, NULL, &e) == BLVL_OK);
     uint32_t ns = bsp ? bsp->surface_count : 0;
     for (uint32_t i = 0; i < ns; i++)
         sum += r.tris_of[i];
@@ -95,7 +95,7 @@ static void one(const char *name, const uint8_t *data, size_t size, bool rule) {
                r.rep.patch_triangles);
         q3gc_free(&r);
     }
-    blvl_q3_bsp_free(bsp, NULL);
+    blvl_q3_bsp_free(bsp);
 }
 
 int main(void) {
@@ -112,19 +112,19 @@ int main(void) {
     CHECK(fs && blvl_q3_fs_add(fs, PK3, &e) == BLVL_OK);
     char **names = NULL;
     size_t count = 0;
-    CHECK(fs && blvl_q3_fs_list(fs, "maps", ".bsp", &names, &count, &e) == BLVL_OK);
+    CHECK(fs && blvl_q3_fs_list(&names, &count, fs, "maps", ".bsp", &e) == BLVL_OK);
     CHECK(count >= 40);
     for (size_t i = 0; i < count; i++) {
-        uint8_t *data = NULL;
+        void *data = NULL;
         size_t size = 0;
-        if (blvl_q3_fs_read(fs, names[i], &data, &size, &e) != BLVL_OK) {
+        if (blvl_q3_fs_read(&data, &size, fs, names[i], &e) != BLVL_OK) {
             CHECK(0);
             continue;
         }
         one(names[i], data, size, i % 10 == 0);
         blvl_free(NULL, data);
     }
-    blvl_q3_fs_names_free(fs, names, count);
+    blvl_free(blvl_q3_fs_options(fs), names);
     blvl_q3_fs_free(fs);
     printf("%zu maps in %.1f s\n", count, now() - t0);
     return check_report("test_q3_maps_geometry");

@@ -103,11 +103,11 @@ static void expected(const blvl_q3_fs *fs, const blvl_q3_shaders *set, const blv
 static int one_map(const blvl_q3_fs *fs, const blvl_q3_shaders *set, const char *map, FILE *out,
                    int *clean) {
     blvl_error err;
-    uint8_t *data = NULL;
+    void *data = NULL;
     size_t size = 0;
     blvl_q3_bsp *bsp = NULL;
-    if (blvl_q3_fs_read(fs, map, &data, &size, &err) ||
-        blvl_q3_bsp_read(data, size, NULL, &bsp, &err)) {
+    if (blvl_q3_fs_read(&data, &size, fs, map, &err) ||
+        blvl_q3_bsp_read(&bsp, data, size, NULL, &err)) {
         fprintf(stderr, "%s: %s\n", map, err.message);
         blvl_free(NULL, data);
         return 1;
@@ -115,10 +115,9 @@ static int one_map(const blvl_q3_fs *fs, const blvl_q3_shaders *set, const char 
     int bad = 0;
     blvl_bake *b = NULL;
     bad |= blvl_bake_new(&b, NULL, &err) != BLVL_OK;
-    blvl_q3_bake_options o;
-    blvl_q3_bake_options_init(&o);
+    blvl_q3_bake_options o = {0};
     o.fs = fs;
-    struct blvl_q3_bake_report report = {0};
+    blvl_q3_bake_report report = {0};
     q3_ctx c = {
         .bsp = bsp, .o = &o, .report = &report, .b = b, .opt = blvl_bake_options(b), .err = &err};
     c.shader = calloc(bsp->shader_count + 1, sizeof *c.shader);
@@ -149,7 +148,7 @@ static int one_map(const blvl_q3_fs *fs, const blvl_q3_shaders *set, const char 
     fprintf(out, "\n");
     free(c.shader);
     blvl_bake_free(b);
-    blvl_q3_bsp_free(bsp, NULL);
+    blvl_q3_bsp_free(bsp);
     blvl_free(NULL, data);
     return bad;
 }
@@ -172,7 +171,7 @@ int main(void) {
     printf("shaders: %u names from the scripts\n", blvl_q3_shaders_count(set));
     char **maps = NULL;
     size_t count = 0;
-    CHECK_EQ_INT(blvl_q3_fs_list(maps_fs, "maps", ".bsp", &maps, &count, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_q3_fs_list(&maps, &count, maps_fs, "maps", ".bsp", &err), BLVL_OK);
     CHECK_EQ_INT(count, 50);
     /* Under the sanitizers (BLVL_SANITIZED=1, several times slower) every tenth map only. */
     const char *san = getenv("BLVL_SANITIZED");
@@ -231,7 +230,7 @@ int main(void) {
     }
     rmdir(dir);
     printf("%d of %zu maps of pak1-maps.pk3 have zero missing images\n", clean, done);
-    blvl_q3_fs_names_free(maps_fs, maps, count);
+    blvl_free(blvl_q3_fs_options(maps_fs), maps);
     blvl_q3_shaders_free(set);
     blvl_q3_fs_free(maps_fs);
     blvl_q3_fs_free(fs);

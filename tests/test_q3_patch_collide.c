@@ -85,12 +85,10 @@ static void test_bake(void) {
                        .entities_size = sizeof ents - 1};
     blvl_error err;
     blvl_bake *b = NULL;
-    struct blvl_q3_bake_report rep;
-    blvl_q3_bake_options o;
-    blvl_q3_bake_options_init(&o);
-    o.report = &rep;
+    blvl_q3_bake_report rep;
+    blvl_q3_bake_options o = {0};
     CHECK(blvl_bake_new(&b, NULL, &err) == BLVL_OK);
-    blvl_status st = blvl_q3_bake(&bsp, &o, b, &err);
+    blvl_status st = blvl_q3_bake(&bsp, b, &rep, &o, &err);
     if (st)
         fprintf(stderr, "bake: %s\n", err.message);
     CHECK_EQ_INT(st, BLVL_OK);
@@ -127,7 +125,7 @@ static void test_bake(void) {
     /* a thicker option reaches farther behind */
     o.patch_thickness = 16;
     CHECK(blvl_bake_new(&b, NULL, &err) == BLVL_OK);
-    CHECK_EQ_INT(blvl_q3_bake(&bsp, &o, b, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_q3_bake(&bsp, b, &rep, &o, &err), BLVL_OK);
     CHECK(blvl_bake_write_memory(b, &lv, &ls, NULL, NULL, NULL, &err) == BLVL_OK);
     CHECK(blvl_open_memory(&level, lv, ls, NULL, &err) == BLVL_OK);
     w = NULL;

@@ -444,7 +444,7 @@ static void check_no_duplicate_planes(map_run *m) {
 
 static void run_map(blvl_q3_fs *fs, const char *name) {
     blvl_error err;
-    uint8_t *data = NULL;
+    void *data = NULL;
     size_t size = 0;
     map_run m = {.name = name};
     blvl_bake *b = NULL;
@@ -453,21 +453,19 @@ static void run_map(blvl_q3_fs *fs, const char *name) {
     blvl_level *level = NULL;
     blvl_bytes by = {0};
     blvl_status st;
-    if (blvl_q3_fs_read(fs, name, &data, &size, &err) != BLVL_OK ||
-        blvl_q3_bsp_read(data, size, NULL, &m.bsp, &err) != BLVL_OK) {
+    if (blvl_q3_fs_read(&data, &size, fs, name, &err) != BLVL_OK ||
+        blvl_q3_bsp_read(&m.bsp, data, size, NULL, &err) != BLVL_OK) {
         fprintf(stderr, "%s: %s\n", name, err.message);
         CHECK(0);
         goto done;
     }
-    struct blvl_q3_bake_report rep;
-    blvl_q3_bake_options o;
-    blvl_q3_bake_options_init(&o);
+    blvl_q3_bake_report rep;
+    blvl_q3_bake_options o = {0};
     o.map_name = name;
-    o.report = &rep;
     CHECK(blvl_bake_new(&b, NULL, &err) == BLVL_OK);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    st = blvl_q3_bake(m.bsp, &o, b, &err);
+    st = blvl_q3_bake(m.bsp, b, &rep, &o, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (st != BLVL_OK || blvl_bake_write_memory(b, &lv, &ls, NULL, NULL, NULL, &err) != BLVL_OK ||
         blvl_open_memory(&level, lv, ls, NULL, &err) != BLVL_OK ||
@@ -514,7 +512,7 @@ done:
     blvl_close(level);
     blvl_free(NULL, lv);
     blvl_bake_free(b);
-    blvl_q3_bsp_free(m.bsp, NULL);
+    blvl_q3_bsp_free(m.bsp);
     blvl_free(NULL, data);
 }
 

@@ -52,14 +52,14 @@ static int library_bake(const void *file, size_t n, void **lv, size_t *lsz, void
     blvl_riot_level *level = NULL;
     blvl_bake *b = NULL;
     blvl_error err;
-    int ok = blvl_riot_read(file, n, NULL, &level, &err) == BLVL_OK &&
+    int ok = blvl_riot_read(&level, file, n, NULL, &err) == BLVL_OK &&
              blvl_bake_new(&b, NULL, &err) == BLVL_OK &&
              blvl_riot_bake(level, b, &err) == BLVL_OK &&
              blvl_bake_write_memory(b, lv, lsz, sym, ssz, NULL, &err) == BLVL_OK;
     if (!ok)
         fprintf(stderr, "library bake: %s\n", err.message);
     blvl_bake_free(b);
-    blvl_riot_free(level, NULL);
+    blvl_riot_free(level);
     return ok ? 0 : -1;
 }
 
@@ -74,7 +74,7 @@ static void check_level(const char *name, const riot_gen_opts *o) {
     void *file = NULL;
     size_t fsz = 0;
     blvl_error err;
-    CHECK_EQ_INT(blvl_riot_write(&gen, NULL, &file, &fsz, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_write(&file, &fsz, &gen, NULL, &err), BLVL_OK);
     char lvl[512], out[512], sym[512], out2[512], sym2[512], txt[512], cmd[4096];
     snprintf(lvl, sizeof lvl, "%s/%s.lvl", dir, name);
     snprintf(out, sizeof out, "%s/%s.blvl", dir, name);
@@ -215,7 +215,7 @@ static void check_level(const char *name, const riot_gen_opts *o) {
              * definition (28 bytes, the name, 28 bytes, the visible list), the unknown u32 and
              * the first compressed size */
             blvl_riot_srsc *c = NULL;
-            if (blvl_riot_srsc_read(file, fsz, NULL, &c, &err) == BLVL_OK) {
+            if (blvl_riot_srsc_read(&c, file, fsz, NULL, &err) == BLVL_OK) {
                 int32_t k = blvl_riot_srsc_find(c, BLVL_RIOT_LAYERS);
                 CHECK(k >= 0);
                 size_t at = k >= 0 ? c->records[k].offset + 4 : 0;
@@ -226,7 +226,7 @@ static void check_level(const char *name, const riot_gen_opts *o) {
                 CHECK(at < fsz && bad_file[at] == 0x78);
                 if (at < fsz)
                     bad_file[at] = 0x00;
-                blvl_riot_srsc_free(c, NULL);
+                blvl_riot_srsc_free(c);
             }
         } else if (d == 1)
             len = damage[d].cut;

@@ -174,7 +174,7 @@ static void test_good(void) {
         good++;
         blvl_riot_level *l = NULL;
         blvl_error e;
-        blvl_status st = blvl_riot_read(b, fn, NULL, &l, &e);
+        blvl_status st = blvl_riot_read(&l, b, fn, NULL, &e);
         CHECK_EQ_INT(st, BLVL_OK);
         if (st)
             fprintf(stderr, "%s: %s\n", name, e.message);
@@ -195,20 +195,20 @@ static void test_good(void) {
             free(t.p);
             void *out = NULL;
             size_t on = 0;
-            CHECK_EQ_INT(blvl_riot_write(l, NULL, &out, &on, &e), BLVL_OK);
+            CHECK_EQ_INT(blvl_riot_write(&out, &on, l, NULL, &e), BLVL_OK);
             CHECK(on == fn && out && memcmp(out, b, fn) == 0);
             blvl_free(NULL, out);
-            blvl_riot_free(l, NULL);
+            blvl_riot_free(l);
         }
         blvl_riot_srsc *c = NULL;
-        CHECK_EQ_INT(blvl_riot_srsc_read(b, fn, NULL, &c, &e), BLVL_OK);
+        CHECK_EQ_INT(blvl_riot_srsc_read(&c, b, fn, NULL, &e), BLVL_OK);
         if (c) {
             void *out = NULL;
             size_t on = 0;
-            CHECK_EQ_INT(blvl_riot_srsc_write(c, NULL, &out, &on, &e), BLVL_OK);
+            CHECK_EQ_INT(blvl_riot_srsc_write(&out, &on, c, NULL, &e), BLVL_OK);
             CHECK(on == fn && out && memcmp(out, b, fn) == 0);
             blvl_free(NULL, out);
-            blvl_riot_srsc_free(c, NULL);
+            blvl_riot_srsc_free(c);
         }
         free(b);
         free(want);
@@ -239,7 +239,7 @@ static void test_bad(void) {
         count++;
         blvl_riot_level *l = NULL;
         blvl_error e;
-        blvl_status st = blvl_riot_read(b, fn, NULL, &l, &e);
+        blvl_status st = blvl_riot_read(&l, b, fn, NULL, &e);
         CHECK_EQ_INT(st, BLVL_E_SOURCE);
         CHECK(l == NULL);
         if (strcmp(e.message, want) != 0)
@@ -247,7 +247,7 @@ static void test_bad(void) {
         CHECK(strcmp(e.message, want) == 0);
         test_counter c;
         blvl_options o = test_counting(&c);
-        CHECK_EQ_INT(blvl_riot_read(b, fn, &o, &l, &e), BLVL_E_SOURCE);
+        CHECK_EQ_INT(blvl_riot_read(&l, b, fn, &o, &e), BLVL_E_SOURCE);
         CHECK(c.live == 0 && c.bad_free == 0);
         free(b);
     }
@@ -275,7 +275,7 @@ static void test_python_reads_ours(void) {
         void *out = NULL;
         size_t n = 0;
         blvl_error e;
-        CHECK_EQ_INT(blvl_riot_write(&truth, NULL, &out, &n, &e), BLVL_OK);
+        CHECK_EQ_INT(blvl_riot_write(&out, &n, &truth, NULL, &e), BLVL_OK);
         char lvl[300], dumped[300], cmd[1024];
         snprintf(lvl, sizeof lvl, "%s/case%zu.lvl", dir, i);
         snprintf(dumped, sizeof dumped, "%s/case%zu.dump", dir, i);
@@ -286,7 +286,7 @@ static void test_python_reads_ours(void) {
         size_t dn;
         char *want = (char *)test_slurp(dumped, &dn);
         blvl_riot_level *l = NULL;
-        CHECK_EQ_INT(blvl_riot_read(out, n, NULL, &l, &e), BLVL_OK);
+        CHECK_EQ_INT(blvl_riot_read(&l, out, n, NULL, &e), BLVL_OK);
         if (l && want) {
             text t = {0};
             dump(l, &t);
@@ -295,7 +295,7 @@ static void test_python_reads_ours(void) {
                 fprintf(stderr, "case %zu: the Python reader disagrees\n", i);
             free(t.p);
         }
-        blvl_riot_free(l, NULL);
+        blvl_riot_free(l);
         free(want);
         remove(lvl);
         remove(dumped);

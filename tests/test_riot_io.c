@@ -33,7 +33,7 @@ static uint8_t *gen_bytes(const riot_gen_opts *o, size_t *n, blvl_riot_level *tr
         return NULL;
     void *out = NULL;
     blvl_error e;
-    blvl_status st = blvl_riot_write(truth, NULL, &out, n, &e);
+    blvl_status st = blvl_riot_write(&out, n, truth, NULL, &e);
     CHECK_EQ_INT(st, BLVL_OK);
     if (st) {
         fprintf(stderr, "write: %s\n", e.message);
@@ -50,7 +50,7 @@ static uint8_t *gen_bytes(const riot_gen_opts *o, size_t *n, blvl_riot_level *tr
 static void round_trip(const char *what, const uint8_t *b, size_t n, const blvl_riot_level *truth) {
     blvl_riot_level *l = NULL;
     blvl_error e;
-    blvl_status st = blvl_riot_read(b, n, NULL, &l, &e);
+    blvl_status st = blvl_riot_read(&l, b, n, NULL, &e);
     CHECK_EQ_INT(st, BLVL_OK);
     if (st) {
         fprintf(stderr, "%s: %s\n", what, e.message);
@@ -65,28 +65,28 @@ static void round_trip(const char *what, const uint8_t *b, size_t n, const blvl_
     }
     void *out = NULL;
     size_t on = 0;
-    CHECK_EQ_INT(blvl_riot_write(l, NULL, &out, &on, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_write(&out, &on, l, NULL, &e), BLVL_OK);
     CHECK(on == n && out && memcmp(out, b, n) == 0);
     if (on != n || (out && memcmp(out, b, n)))
         fprintf(stderr, "%s: level rewrite differs (%zu vs %zu bytes)\n", what, on, n);
     blvl_free(NULL, out);
 
     blvl_riot_srsc *c = NULL;
-    CHECK_EQ_INT(blvl_riot_srsc_read(b, n, NULL, &c, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_srsc_read(&c, b, n, NULL, &e), BLVL_OK);
     if (c) {
         out = NULL;
-        CHECK_EQ_INT(blvl_riot_srsc_write(c, NULL, &out, &on, &e), BLVL_OK);
+        CHECK_EQ_INT(blvl_riot_srsc_write(&out, &on, c, NULL, &e), BLVL_OK);
         CHECK(on == n && out && memcmp(out, b, n) == 0);
         blvl_free(NULL, out);
         blvl_riot_level *l2 = NULL;
-        CHECK_EQ_INT(blvl_riot_parse(c, NULL, &l2, &e), BLVL_OK);
+        CHECK_EQ_INT(blvl_riot_parse(&l2, c, NULL, &e), BLVL_OK);
         if (l2) {
             CHECK(riot_gen_compare(l, l2, why, sizeof why) == 0);
-            blvl_riot_free(l2, NULL);
+            blvl_riot_free(l2);
         }
-        blvl_riot_srsc_free(c, NULL);
+        blvl_riot_srsc_free(c);
     }
-    blvl_riot_free(l, NULL);
+    blvl_riot_free(l);
 }
 
 /* ---- generated levels --------------------------------------------------------------------- */
@@ -123,7 +123,7 @@ static void test_generated(void) {
 
         blvl_riot_srsc *c = NULL;
         blvl_error e;
-        CHECK_EQ_INT(blvl_riot_srsc_read(b, n, NULL, &c, &e), BLVL_OK);
+        CHECK_EQ_INT(blvl_riot_srsc_read(&c, b, n, NULL, &e), BLVL_OK);
         if (c) {
             CHECK_EQ_INT(blvl_riot_srsc_find(c, BLVL_RIOT_OBJECTS) >= 0, cases[i].objects > 0);
             CHECK_EQ_INT(blvl_riot_srsc_find(c, BLVL_RIOT_GROUPS) >= 0, !cases[i].no_groups);
@@ -152,7 +152,7 @@ static void test_generated(void) {
                       c->fills[0].bytes[0] == 0xA0);
                 CHECK(c->fills[3].size == 5 && c->fills[3].offset + 5 == n);
             }
-            blvl_riot_srsc_free(c, NULL);
+            blvl_riot_srsc_free(c);
         }
         free(b);
         riot_gen_free(&truth);
@@ -171,7 +171,7 @@ static void test_layer_bytes(void) {
         return;
     blvl_riot_level *l = NULL;
     blvl_error e;
-    CHECK_EQ_INT(blvl_riot_read(b, n, NULL, &l, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_read(&l, b, n, NULL, &e), BLVL_OK);
     for (uint32_t i = 0; l && i < l->layer_count; i++) {
         const blvl_riot_layer *t = &truth.layers[i];
         size_t nv = ((size_t)t->width + 1) * (t->height + 1), nc = (size_t)t->width * t->height;
@@ -212,7 +212,7 @@ static void test_layer_bytes(void) {
             }
         }
     CHECK(div[0] && div[1] && hole && invisible);
-    blvl_riot_free(l, NULL);
+    blvl_riot_free(l);
     riot_gen_free(&truth);
     free(b);
 
@@ -220,7 +220,7 @@ static void test_layer_bytes(void) {
     o = (riot_gen_opts){.seed = 12, .objects = 8};
     b = gen_bytes(&o, &n, &truth);
     l = NULL;
-    CHECK_EQ_INT(blvl_riot_read(b, n, NULL, &l, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_read(&l, b, n, NULL, &e), BLVL_OK);
     int odd = 0;
     for (uint32_t i = 0; l && i < l->layer_count + l->dbref_count; i++) {
         const blvl_riot_str *s =
@@ -240,7 +240,7 @@ static void test_layer_bytes(void) {
     CHECK(l && strcmp(l->dbrefs[1].path.text, "common/textures.adb") == 0 &&
           l->dbrefs[1].path.size == 20 && l->dbrefs[1].unknown == 0xBEE1);
     CHECK(odd > 0 && odd < 6 && scaled > 0 && scaled < 8);
-    blvl_riot_free(l, NULL);
+    blvl_riot_free(l);
     riot_gen_free(&truth);
     free(b);
 }
@@ -253,7 +253,7 @@ static void test_resize(void) {
     uint8_t *b = gen_bytes(&o, &n, &truth);
     blvl_riot_level *l = NULL;
     blvl_error e;
-    CHECK_EQ_INT(blvl_riot_read(b, n, NULL, &l, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_read(&l, b, n, NULL, &e), BLVL_OK);
     if (!l)
         return;
     /* a longer name, given as text: the writer stores it */
@@ -264,7 +264,7 @@ static void test_resize(void) {
     l->name.bytes = NULL;
     void *out = NULL;
     size_t on = 0;
-    CHECK_EQ_INT(blvl_riot_write(l, NULL, &out, &on, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_write(&out, &on, l, NULL, &e), BLVL_OK);
     CHECK_EQ_INT(on, n + riot_gen_str_size(l->name.text) - old_size);
     l->name.text = old_text;
     l->name.bytes = old_bytes;
@@ -272,10 +272,10 @@ static void test_resize(void) {
     l->has_objects = false;
     void *out2 = NULL;
     size_t on2 = 0;
-    CHECK_EQ_INT(blvl_riot_write(l, NULL, &out2, &on2, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_write(&out2, &on2, l, NULL, &e), BLVL_OK);
     l->has_objects = true;
     blvl_riot_level *m = NULL;
-    CHECK_EQ_INT(blvl_riot_read(out, on, NULL, &m, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_read(&m, out, on, NULL, &e), BLVL_OK);
     if (m) {
         CHECK(strcmp(m->name.text, "A much longer level name, odd") == 0);
         CHECK_EQ_INT(m->name.size, 30);
@@ -287,19 +287,19 @@ static void test_resize(void) {
         blvl_riot_level rest = *m; /* compare the rest */
         rest.name = l->name;
         CHECK(riot_gen_compare(l, &rest, why, sizeof why) == 0);
-        blvl_riot_free(m, NULL);
+        blvl_riot_free(m);
     }
     m = NULL;
-    CHECK_EQ_INT(blvl_riot_read(out2, on2, NULL, &m, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_read(&m, out2, on2, NULL, &e), BLVL_OK);
     if (m) {
         CHECK(!m->has_objects && m->object_count == 0);
         CHECK(blvl_riot_srsc_find(m->srsc, BLVL_RIOT_OBJECTS) == -1);
         CHECK(m->srsc->record_count == l->srsc->record_count - 1);
-        blvl_riot_free(m, NULL);
+        blvl_riot_free(m);
     }
     blvl_free(NULL, out);
     blvl_free(NULL, out2);
-    blvl_riot_free(l, NULL);
+    blvl_riot_free(l);
     riot_gen_free(&truth);
     free(b);
 }
@@ -313,7 +313,7 @@ static void test_hand_built(void) {
     uint8_t *b = gen_bytes(&o, &n, &truth);
     blvl_riot_srsc *c = NULL;
     blvl_error e;
-    CHECK_EQ_INT(blvl_riot_srsc_read(b, n, NULL, &c, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_srsc_read(&c, b, n, NULL, &e), BLVL_OK);
     if (!c)
         return;
     c->dir_offset = 0;
@@ -321,14 +321,14 @@ static void test_hand_built(void) {
         c->records[i].offset = 0;
     void *out = NULL;
     size_t on = 0;
-    CHECK_EQ_INT(blvl_riot_srsc_write(c, NULL, &out, &on, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_srsc_write(&out, &on, c, NULL, &e), BLVL_OK);
     CHECK(on == n && memcmp(out, b, n) == 0);
     blvl_free(NULL, out);
     blvl_riot_level *l = NULL;
-    CHECK_EQ_INT(blvl_riot_parse(c, NULL, &l, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_parse(&l, c, NULL, &e), BLVL_OK);
     char why[128];
     CHECK(l && riot_gen_compare(&truth, l, why, sizeof why) == 0);
-    blvl_riot_free(l, NULL);
+    blvl_riot_free(l);
     /* a link past the objects, refused at its position in the body (offsets are 0) */
     int32_t k = blvl_riot_srsc_find(c, BLVL_RIOT_OBJECTS);
     CHECK(k >= 0);
@@ -337,12 +337,12 @@ static void test_hand_built(void) {
     uint16_t links = blvl_le16(body + 32);
     if (links) {
         blvl_le_put16(body + 34, 2);
-        CHECK_EQ_INT(blvl_riot_parse(c, NULL, &l, &e), BLVL_E_SOURCE);
+        CHECK_EQ_INT(blvl_riot_parse(&l, c, NULL, &e), BLVL_E_SOURCE);
         CHECK(strcmp(e.message, "record 0x0020: object[0].link[0] at offset 34: link-range: "
                                 "object index 2 is past the record's 2 objects") == 0);
     }
     CHECK(links > 0);
-    blvl_riot_srsc_free(c, NULL);
+    blvl_riot_srsc_free(c);
     riot_gen_free(&truth);
     free(b);
 }
@@ -354,16 +354,16 @@ static blvl_status counted_cycle(const uint8_t *b, size_t n, long fail_at, test_
     c->fail_at = fail_at;
     blvl_riot_level *l = NULL;
     blvl_error e;
-    blvl_status st = blvl_riot_read(b, n, &o, &l, &e);
+    blvl_status st = blvl_riot_read(&l, b, n, &o, &e);
     if (!st) {
         void *out = NULL;
         size_t on = 0;
-        st = blvl_riot_write(l, &o, &out, &on, &e);
+        st = blvl_riot_write(&out, &on, l, &o, &e);
         if (!st) {
             CHECK(on == n && memcmp(out, b, n) == 0);
             blvl_free(&o, out);
         }
-        blvl_riot_free(l, &o);
+        blvl_riot_free(l);
     }
     if (st)
         CHECK(l == NULL || st == BLVL_E_NOMEM);
@@ -395,7 +395,7 @@ static void test_alloc(void) {
     void *out = NULL;
     size_t on = 0;
     blvl_error e;
-    CHECK_EQ_INT(blvl_riot_write(&truth, &co, &out, &on, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl_riot_write(&out, &on, &truth, &co, &e), BLVL_OK);
     CHECK(on == n && memcmp(out, b, n) == 0);
     blvl_free(&co, out);
     CHECK_EQ_INT(c.live, 0);
@@ -409,7 +409,7 @@ static void test_alloc(void) {
 static void expect(const uint8_t *b, size_t n, const char *want) {
     blvl_riot_level *l = NULL;
     blvl_error e;
-    blvl_status st = blvl_riot_read(b, n, NULL, &l, &e);
+    blvl_status st = blvl_riot_read(&l, b, n, NULL, &e);
     CHECK_EQ_INT(st, BLVL_E_SOURCE);
     CHECK(l == NULL);
     if (strcmp(e.message, want) != 0)
@@ -449,22 +449,22 @@ static void test_size_limit(void) {
         return;
     blvl_riot_level *l = NULL;
     blvl_error e;
-    CHECK_EQ_INT(blvl_riot_read(p, big, NULL, &l, &e), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl_riot_read(&l, p, big, NULL, &e), BLVL_E_SOURCE);
     CHECK(strcmp(e.message, "SRSC: file at offset 1073741824: file-size: 1073741825 bytes, "
                             "over the limit of 1073741824") == 0);
     /* exactly at the limit the size passes and the magic is what is wrong */
-    CHECK_EQ_INT(blvl_riot_read(p, big - 1, NULL, &l, &e), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl_riot_read(&l, p, big - 1, NULL, &e), BLVL_E_SOURCE);
     CHECK(strcmp(e.message, "SRSC: magic at offset 0: magic: bytes 00 00 00 00 are not \"SRSC\"") ==
           0);
     munmap(p, big);
-    CHECK_EQ_INT(blvl_riot_read(NULL, 0, NULL, &l, &e), BLVL_E_SOURCE);
-    CHECK_EQ_INT(blvl_riot_read(NULL, 1, NULL, &l, &e), BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl_riot_read("SRSC", 4, NULL, NULL, &e), BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl_riot_parse(NULL, NULL, &l, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_riot_read(&l, NULL, 0, NULL, &e), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl_riot_read(&l, NULL, 1, NULL, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_riot_read(NULL, "SRSC", 4, NULL, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl_riot_parse(&l, NULL, NULL, &e), BLVL_E_ARGUMENT);
     CHECK_EQ_INT(blvl_riot_write(NULL, NULL, NULL, NULL, &e), BLVL_E_ARGUMENT);
     CHECK(blvl_riot_srsc_find(NULL, 0) == -1);
-    blvl_riot_free(NULL, NULL);
-    blvl_riot_srsc_free(NULL, NULL);
+    blvl_riot_free(NULL);
+    blvl_riot_srsc_free(NULL);
 }
 
 int main(void) {

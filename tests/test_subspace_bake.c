@@ -107,7 +107,7 @@ static int bake(const blvl_subspace *m, const char *name, baked *k) {
     opt.threads = 1;
     blvl_error err;
     CHECK_EQ_INT(blvl_bake_new(&b, &opt, &err), BLVL_OK);
-    blvl_status st = blvl_subspace_bake(m, name, b, &err);
+    blvl_status st = blvl_subspace_bake(m, b, &(blvl_subspace_options){.name = name}, &err);
     if (st == BLVL_OK)
         st = blvl_bake_write_memory(b, &k->level, &k->size, &k->symbols, &k->symbols_size, NULL,
                                     &err);
@@ -756,12 +756,12 @@ static void test_generated(void) {
         CHECK_EQ_INT(test_spit(in, bytes, size), 0);
         blvl_subspace *m = NULL;
         blvl_error err;
-        CHECK_EQ_INT(blvl_subspace_read(bytes, size, NULL, &m, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl_subspace_read(&m, bytes, size, NULL, &err), BLVL_OK);
         blvl_free(&opt, bytes);
         CHECK_EQ_INT(run_bake(in, out), 0);
         baked k;
         if (!m || !open_level(out, &k)) {
-            blvl_subspace_free(m, NULL);
+            blvl_subspace_free(m);
             continue;
         }
         ssg_grid((ssg_case)c, grid);
@@ -790,7 +790,7 @@ static void test_generated(void) {
                ssg_case_name((ssg_case)c), tiles, n, blvl_Sim_colliders_len(k.sim),
                blvl_Sites_sites_len(k.sites), blvl_Entities_entities_len(k.ent));
         baked_free(&k);
-        blvl_subspace_free(m, NULL);
+        blvl_subspace_free(m);
     }
     free(grid);
     free(sol);

@@ -115,7 +115,7 @@ static void good(const char *name) {
         return;
     blvl_subspace *m = NULL;
     blvl_error err = {0};
-    blvl_status st = blvl_subspace_read(data, n, NULL, &m, &err);
+    blvl_status st = blvl_subspace_read(&m, data, n, NULL, &err);
     if (st != BLVL_OK)
         fprintf(stderr, "good/%s: %s\n", name, err.message);
     CHECK_EQ_INT(st, BLVL_OK);
@@ -131,10 +131,10 @@ static void good(const char *name) {
         free(t.p);
         void *out = NULL;
         size_t on = 0;
-        CHECK_EQ_INT(blvl_subspace_write(m, NULL, &out, &on, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl_subspace_write(&out, &on, m, NULL, &err), BLVL_OK);
         CHECK(on == n && memcmp(out, data, n) == 0);
         blvl_free(NULL, out);
-        blvl_subspace_free(m, NULL);
+        blvl_subspace_free(m);
     }
     free(data);
     free(want);
@@ -167,7 +167,7 @@ static void bad(void) {
         opt.allocator.user = &c;
         blvl_subspace *m = NULL;
         blvl_error err = {0};
-        blvl_status st = blvl_subspace_read(data, fn, &opt, &m, &err);
+        blvl_status st = blvl_subspace_read(&m, data, fn, &opt, &err);
         if (st != BLVL_E_SOURCE || strcmp(err.message, tab + 1) != 0) {
             fprintf(stderr, "bad/%s: status %d\n  got  %s\n  want %s\n", line, (int)st, err.message,
                     tab + 1);
@@ -176,7 +176,7 @@ static void bad(void) {
             CHECK(1);
         }
         CHECK(m == NULL);
-        blvl_subspace_free(m, &opt);
+        blvl_subspace_free(m);
         CHECK_EQ_INT(c.live, 0);
         free(data);
         files++;
@@ -193,18 +193,18 @@ static void too_large(void) {
         return;
     blvl_subspace *m = NULL;
     blvl_error err = {0};
-    CHECK_EQ_INT(blvl_subspace_read(p, n, NULL, &m, &err), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl_subspace_read(&m, p, n, NULL, &err), BLVL_E_SOURCE);
     CHECK(strcmp(err.message, "file: size at offset 67108864: file-size: 67108865 bytes, over "
                               "the limit of 67108864") == 0);
     /* exactly the limit is read (bare records, all zero: tile 0, skipped) */
-    CHECK_EQ_INT(blvl_subspace_read(p, n - 1, NULL, &m, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_subspace_read(&m, p, n - 1, NULL, &err), BLVL_OK);
     CHECK(m && m->skipped_empty == (n - 1) / 4);
-    blvl_subspace_free(m, NULL);
+    blvl_subspace_free(m);
     munmap(p, n);
     /* no data at all is an empty map */
-    CHECK_EQ_INT(blvl_subspace_read(NULL, 0, NULL, &m, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_subspace_read(&m, NULL, 0, NULL, &err), BLVL_OK);
     CHECK(m && m->record_count == 0 && !m->bmp && !m->elvl);
-    blvl_subspace_free(m, NULL);
+    blvl_subspace_free(m);
 }
 
 int main(void) {

@@ -35,7 +35,7 @@ static void round_trip(ssg_case k) {
     CHECK_EQ_INT(ssg_write(k, &opt, &bytes, &size), BLVL_OK);
     blvl_subspace *m = NULL;
     blvl_error err = {0};
-    blvl_status st = blvl_subspace_read(bytes, size, &opt, &m, &err);
+    blvl_status st = blvl_subspace_read(&m, bytes, size, &opt, &err);
     if (st != BLVL_OK)
         fprintf(stderr, "%s: %s\n", ssg_case_name(k), err.message);
     CHECK_EQ_INT(st, BLVL_OK);
@@ -45,7 +45,7 @@ static void round_trip(ssg_case k) {
     }
     void *again = NULL;
     size_t again_size = 0;
-    CHECK_EQ_INT(blvl_subspace_write(m, &opt, &again, &again_size, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_subspace_write(&again, &again_size, m, &opt, &err), BLVL_OK);
     CHECK_EQ_INT(again_size, size);
     CHECK(again && memcmp(again, bytes, size) == 0);
     blvl_free(&opt, again);
@@ -97,7 +97,7 @@ static void round_trip(ssg_case k) {
     free(grid);
     free(want);
     ssg_free(b);
-    blvl_subspace_free(m, &opt);
+    blvl_subspace_free(m);
     blvl_free(&opt, bytes);
     CHECK_EQ_INT(cnt.live, 0);
     CHECK_EQ_INT(cnt.bad_free, 0);
@@ -111,7 +111,7 @@ static void elvl_contents(ssg_case k) {
     CHECK_EQ_INT(ssg_write(k, NULL, &bytes, &size), BLVL_OK);
     blvl_subspace *m = NULL;
     blvl_error err = {0};
-    CHECK_EQ_INT(blvl_subspace_read(bytes, size, NULL, &m, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl_subspace_read(&m, bytes, size, NULL, &err), BLVL_OK);
     if (!m || !m->elvl) {
         CHECK(0);
         blvl_free(NULL, bytes);
@@ -163,7 +163,7 @@ static void elvl_contents(ssg_case k) {
     CHECK(!g1->warp_arena);
     free(bits);
     free(want);
-    blvl_subspace_free(m, NULL);
+    blvl_subspace_free(m);
     blvl_free(NULL, bytes);
 }
 
@@ -201,8 +201,8 @@ static blvl_subspace *rle_map(const uint8_t *data, uint32_t n, blvl_error *err) 
     void *bytes = NULL;
     size_t size = 0;
     blvl_subspace *m = NULL;
-    if (blvl_subspace_write(&map, NULL, &bytes, &size, err) == BLVL_OK)
-        blvl_subspace_read(bytes, size, NULL, &m, err);
+    if (blvl_subspace_write(&bytes, &size, &map, NULL, err) == BLVL_OK)
+        blvl_subspace_read(&m, bytes, size, NULL, err);
     blvl_free(NULL, bytes);
     return m;
 }
@@ -235,7 +235,7 @@ static void rle_streams(void) {
         for (uint32_t x = 0; x < 3; x++)
             CHECK_EQ_INT(px_at(m, 24 + x, 2), 9);
         CHECK_EQ_INT(px_at(m, 27, 2), 0);
-        blvl_subspace_free(m, NULL);
+        blvl_subspace_free(m);
     }
     /* end-of-line after the last row is legal; a second one is not */
     uint8_t *s = malloc(4u * H + 8u);
@@ -252,7 +252,7 @@ static void rle_streams(void) {
     CHECK(m != NULL);
     if (m) {
         CHECK_EQ_INT(px_at(m, 0, H - 1), H - 1);
-        blvl_subspace_free(m, NULL);
+        blvl_subspace_free(m);
     }
     s[n - 2] = 0;
     s[n - 1] = 0;
@@ -285,8 +285,8 @@ static void failures(ssg_case k) {
     test_counter cnt;
     blvl_options opt = test_counting(&cnt);
     blvl_subspace *m = NULL;
-    CHECK_EQ_INT(blvl_subspace_read(bytes, size, &opt, &m, NULL), BLVL_OK);
-    blvl_subspace_free(m, &opt);
+    CHECK_EQ_INT(blvl_subspace_read(&m, bytes, size, &opt, NULL), BLVL_OK);
+    blvl_subspace_free(m);
     long calls = cnt.calls;
     int wrong = 0;
     for (long i = 1; i <= calls; i++) {
@@ -294,7 +294,7 @@ static void failures(ssg_case k) {
         cnt.fail_at = i;
         blvl_error err = {0};
         m = NULL;
-        if (blvl_subspace_read(bytes, size, &opt, &m, &err) != BLVL_E_NOMEM || m || cnt.live)
+        if (blvl_subspace_read(&m, bytes, size, &opt, &err) != BLVL_E_NOMEM || m || cnt.live)
             wrong++;
     }
     CHECK_EQ_INT(wrong, 0);
@@ -306,15 +306,15 @@ static void failures(ssg_case k) {
         opt = test_counting(&cnt);
         blvl_error err = {0};
         m = NULL;
-        blvl_status st = blvl_subspace_read(bytes, len, &opt, &m, &err);
+        blvl_status st = blvl_subspace_read(&m, bytes, len, &opt, &err);
         if (st == BLVL_OK) {
             void *w = NULL;
             size_t wn = 0;
-            if (blvl_subspace_write(m, &opt, &w, &wn, &err) != BLVL_OK || wn != len ||
+            if (blvl_subspace_write(&w, &wn, m, &opt, &err) != BLVL_OK || wn != len ||
                 memcmp(w, bytes, len) != 0)
                 bad++;
             blvl_free(&opt, w);
-            blvl_subspace_free(m, &opt);
+            blvl_subspace_free(m);
         } else if (st != BLVL_E_SOURCE) {
             bad++;
         }

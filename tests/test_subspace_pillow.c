@@ -31,13 +31,13 @@ static int put(const char *dir, const char *name, ssg_case k, bool plain, long f
         built->bmp->data = malloc(built->bmp->data_size);
         ssg_rle8(built->bmp->pixels, false, built->bmp->data, NULL);
     }
-    blvl_status st = blvl_subspace_write(built, NULL, &bytes, &size, NULL);
+    blvl_status st = blvl_subspace_write(&bytes, &size, built, NULL, NULL);
     ssg_free(built);
     if (st != BLVL_OK)
         return 1;
     blvl_subspace *m = NULL;
     blvl_error err = {0};
-    int bad = blvl_subspace_read(bytes, size, NULL, &m, &err) != BLVL_OK || !m->bmp;
+    int bad = blvl_subspace_read(&m, bytes, size, NULL, &err) != BLVL_OK || !m->bmp;
     char path[512];
     if (!bad) {
         snprintf(path, sizeof path, "%s/%s.lvl", dir, name);
@@ -47,7 +47,7 @@ static int put(const char *dir, const char *name, ssg_case k, bool plain, long f
         snprintf(path, sizeof path, "%s/%s.raw", dir, name);
         bad |= test_spit(path, m->bmp->pixels, PX);
     }
-    blvl_subspace_free(m, NULL);
+    blvl_subspace_free(m);
     blvl_free(NULL, bytes);
     return bad;
 }

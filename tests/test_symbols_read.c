@@ -290,7 +290,7 @@ static int bake_hmap(baked *k) {
     blvl_bake *b = NULL;
     blvl_options opt = {0};
     opt.threads = 1;
-    blvl_status st = blvl_hmap_read(src, n, NULL, &map, &err);
+    blvl_status st = blvl_hmap_read(&map, src, n, NULL, &err);
     if (st == BLVL_OK)
         st = blvl_bake_new(&b, &opt, &err);
     if (st == BLVL_OK)
@@ -303,7 +303,7 @@ static int bake_hmap(baked *k) {
     if (st != BLVL_OK)
         fprintf(stderr, "hmap bake: %s\n", err.message);
     blvl_bake_free(b);
-    blvl_hmap_free(map, NULL);
+    blvl_hmap_free(map);
     free(src);
     return st == BLVL_OK ? 0 : -1;
 }

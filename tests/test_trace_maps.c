@@ -168,7 +168,7 @@ static void walk(const char *name, blvl_trace_world *w) {
 
 static void run_map(blvl_q3_fs *fs, const char *name, int traces) {
     blvl_error err;
-    uint8_t *data = NULL;
+    void *data = NULL;
     size_t size = 0;
     blvl_q3_bsp *bsp = NULL;
     blvl_bake *b = NULL;
@@ -176,12 +176,12 @@ static void run_map(blvl_q3_fs *fs, const char *name, int traces) {
     size_t ls = 0;
     blvl_level *level = NULL;
     blvl_trace_world *w = NULL;
-    blvl_q3_bake_options o;
-    blvl_q3_bake_options_init(&o);
+    blvl_q3_bake_options o = {0};
     o.map_name = name;
-    if (blvl_q3_fs_read(fs, name, &data, &size, &err) != BLVL_OK ||
-        blvl_q3_bsp_read(data, size, NULL, &bsp, &err) != BLVL_OK ||
-        blvl_bake_new(&b, NULL, &err) != BLVL_OK || blvl_q3_bake(bsp, &o, b, &err) != BLVL_OK ||
+    if (blvl_q3_fs_read(&data, &size, fs, name, &err) != BLVL_OK ||
+        blvl_q3_bsp_read(&bsp, data, size, NULL, &err) != BLVL_OK ||
+        blvl_bake_new(&b, NULL, &err) != BLVL_OK ||
+        blvl_q3_bake(bsp, b, NULL, &o, &err) != BLVL_OK ||
         blvl_bake_write_memory(b, &lv, &ls, NULL, NULL, NULL, &err) != BLVL_OK ||
         blvl_open_memory(&level, lv, ls, NULL, &err) != BLVL_OK ||
         blvl_trace_world_from_level(&w, level, NULL, &err) != BLVL_OK) {
@@ -196,7 +196,7 @@ static void run_map(blvl_q3_fs *fs, const char *name, int traces) {
     blvl_close(level);
     blvl_free(NULL, lv);
     blvl_bake_free(b);
-    blvl_q3_bsp_free(bsp, NULL);
+    blvl_q3_bsp_free(bsp);
     blvl_free(NULL, data);
 }
 

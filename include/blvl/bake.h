@@ -252,11 +252,12 @@ typedef struct blvl_bake_polygons {
     uint32_t *sizes;   /* corners of each plane's face, 0 = none */
     blvl_Vec3 *points; /* the faces' corners, face after face */
     uint32_t point_count;
+    blvl_allocator allocator; /* the call's options' allocator: what the free gives back to */
 } blvl_bake_polygons;
-BLVL_API blvl_status blvl_bake_brush_polygons(const blvl_Plane *planes, uint32_t plane_count,
-                                              blvl_bake_polygons *out, const blvl_options *opt,
+BLVL_API blvl_status blvl_bake_brush_polygons(blvl_bake_polygons *out, const blvl_Plane *planes,
+                                              uint32_t plane_count, const blvl_options *opt,
                                               blvl_error *err);
-BLVL_API void blvl_bake_polygons_free(blvl_bake_polygons *p, const blvl_options *opt);
+BLVL_API void blvl_bake_polygons_free(blvl_bake_polygons *p);
 
 /* Whether a polygon mesh bounds a convex solid, so one blvl_bake_add_hull of its vertices
  * stands for it: closed (every edge used exactly twice, once each way), every polygon planar, and

@@ -2,15 +2,19 @@
  *
  *   blvl_diag_catalogue(&n)      every check: code "D0000", severity, what it looks for
  *   blvl_diag_check_find(code)   one check by its code (NULL when there is none)
- *   blvl_diag_run(level, ...)    run the checks, one callback per finding
- *   blvl_diag_collect(level, ...) the same into an array (blvl_diag_findings_free)
+ *   blvl_diag_run(&counts, level, fn, user, &d, &err)
+ *                                run the checks, one callback per finding
+ *   blvl_diag_collect(&found, level, &d, &err)
+ *                                the same into an object (blvl_diag_findings_free)
  *   blvl_diag_severity_name(s)   "error", "warning", "info"
  *
  *   blvl_diag_options d = {0};
  *   d.symbols_data = bsym; d.symbols_size = bsym_size;    // optional
- *   blvl_diag_findings found;
- *   if (blvl_diag_collect(level, &d, NULL, &found, &err) == BLVL_OK)
- *       for (size_t i = 0; i < found.count; i++) puts(found.items[i].message);
+ *   blvl_diag_findings *found;
+ *   if (blvl_diag_collect(&found, level, &d, &err) == BLVL_OK) {
+ *       for (size_t i = 0; i < found->count; i++) puts(found->items[i].message);
+ *       blvl_diag_findings_free(found);
+ *   }
  *
  * docs/DIAG.md lists every check with an example of what triggers it. A finding is a fact about
  * the level, not a failure of the call: blvl_diag_run returns BLVL_OK for a level full of errors
@@ -65,6 +69,8 @@ typedef struct blvl_diag_finding {
 typedef int (*blvl_diag_fn)(void *user, const blvl_diag_finding *finding);
 
 typedef struct blvl_diag_options {
+    /* The allocator and the rest; an unset allocator (zeroed base): the level's options. */
+    blvl_options base;
     /* Only these codes (NULL/0: every check). A code not in the catalogue is BLVL_E_ARGUMENT.
      * D0000 (a section refused as damaged: the checks that need it are skipped) is always on. */
     const char *const *only;
@@ -84,11 +90,9 @@ typedef struct blvl_diag_counts {
     uint32_t errors, warnings, infos;
 } blvl_diag_counts;
 
-/* Run the checks (every one, or dopt->only) in catalogue order. `dopt` and `counts` may be NULL;
- * `opt` carries the allocator (NULL: the level's options). */
-BLVL_API blvl_status blvl_diag_run(blvl_level *level, const blvl_diag_options *dopt,
-                                   blvl_diag_fn fn, void *user, blvl_diag_counts *counts,
-                                   const blvl_options *opt, blvl_error *err);
+/* Run the checks (every one, or opt->only) in catalogue order. `counts` and `opt` may be NULL. */
+BLVL_API blvl_status blvl_diag_run(blvl_diag_counts *counts, blvl_level *level, blvl_diag_fn fn,
+                                   void *user, const blvl_diag_options *opt, blvl_error *err);
 
 typedef struct blvl_diag_findings {
     blvl_diag_finding *items;
@@ -98,9 +102,10 @@ typedef struct blvl_diag_findings {
     blvl_allocator allocator_; /* internal */
 } blvl_diag_findings;
 
-BLVL_API blvl_status blvl_diag_collect(blvl_level *level, const blvl_diag_options *dopt,
-                                       const blvl_options *opt, blvl_diag_findings *out,
-                                       blvl_error *err);
+/* Every finding of a run, in one object freed with blvl_diag_findings_free (*out is NULL on
+ * failure). */
+BLVL_API blvl_status blvl_diag_collect(blvl_diag_findings **out, blvl_level *level,
+                                       const blvl_diag_options *opt, blvl_error *err);
 BLVL_API void blvl_diag_findings_free(blvl_diag_findings *f);
 
 #ifdef __cplusplus

@@ -227,22 +227,25 @@ typedef struct blvl_hmap {
     blvl_hmap_entity *entities;
     blvl_hmap_compiled *compiled;                /* NULL when the file has no CMPL */
     bool has_mats, has_brsh, has_mesh, has_ents; /* the chunk was present (it may hold 0) */
+    /* What blvl_hmap_free gives every array back to: blvl_hmap_read sets it to its options'
+     * allocator; a map built by hand sets the one its arrays came from (zero: malloc). */
+    blvl_allocator allocator;
 } blvl_hmap;
 
 /* Hostile-input limits: the file at most 1 GiB; every count is checked against the bytes
  * left before anything is allocated for it. */
 #define BLVL_HMAP_MAX_FILE (1u << 30)
 
-BLVL_API blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *opt,
-                                    blvl_hmap **out, blvl_error *err);
-BLVL_API void blvl_hmap_free(blvl_hmap *map, const blvl_options *opt);
+BLVL_API blvl_status blvl_hmap_read(blvl_hmap **out, const void *data, size_t size,
+                                    const blvl_options *opt, blvl_error *err);
+BLVL_API void blvl_hmap_free(blvl_hmap *map);
 /* The file bytes of `map` (free with blvl_free(opt, ptr)). A map that came from
  * blvl_hmap_read gives back the bytes it was read from. A map built by hand may leave
  * chunk_count 0: the writer then emits META (when meta is set), MATS, BRSH, MESH, ENTS (when
  * has_* is set) and CMPL (when compiled is set), in that order. The writer checks nothing a
  * reader would refuse: tests build malformed files with it. */
-BLVL_API blvl_status blvl_hmap_write(const blvl_hmap *map, const blvl_options *opt, void **out,
-                                     size_t *size, blvl_error *err);
+BLVL_API blvl_status blvl_hmap_write(void **out, size_t *size, const blvl_hmap *map,
+                                     const blvl_options *opt, blvl_error *err);
 
 /* Fill a bake model from a read map (docs/IMPORT-HMAP.md). A map built by hand must keep the
  * reader's rules (every array as long as its count, mesh polygon indices within the mesh's

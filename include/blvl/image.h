@@ -5,8 +5,7 @@
  *
  *   blvl_image_desc d = {w, h, BLVL_IMAGE_BC1, 1, 1, 0, data, size};
  *   blvl_image_rgba px;
- *   if (blvl_image_decode(&d, 0, &px, NULL, &err) == BLVL_OK) { ...; blvl_image_rgba_free(&px,
- * NULL); }
+ *   if (blvl_image_decode(&px, &d, 0, NULL, &err) == BLVL_OK) { ...; blvl_image_rgba_free(&px); }
  */
 #ifndef BLVL_IMAGE_H
 #define BLVL_IMAGE_H
@@ -49,14 +48,15 @@ typedef struct blvl_image_desc {
  * Returns BLVL_E_ARGUMENT (message names the field) when the description itself is impossible
  * (unknown encoding, zero size, mips past log2(max(w, h)) + 1, PNG/JPEG with mips != 1, or a
  * size that overflows). blvl-diag compares this with the blob's size. */
-BLVL_API blvl_status blvl_image_expected_size(const blvl_image_desc *desc, uint64_t *out,
+BLVL_API blvl_status blvl_image_expected_size(uint64_t *out, const blvl_image_desc *desc,
                                               blvl_error *err);
 
 /* RGBA8 texels of one mip level: `layers` pictures of width x height, one after another, rows
- * top to bottom. Freed with blvl_image_rgba_free and the options that made it. */
+ * top to bottom. Freed with blvl_image_rgba_free (it keeps the allocator that made it). */
 typedef struct blvl_image_rgba {
     uint32_t width, height, layers;
-    uint8_t *pixels; /* width * height * layers * 4 bytes */
+    uint8_t *pixels;          /* width * height * layers * 4 bytes */
+    blvl_allocator allocator; /* the decode's options' allocator: what the free gives back to */
 } blvl_image_rgba;
 
 /* Decode mip level `mip` (PNG/JPEG: only 0) of every layer. PNG and JPEG must decode to the
@@ -65,15 +65,14 @@ typedef struct blvl_image_rgba {
  * written as 8-bit linear values. A blob of the wrong size or a damaged PNG/JPEG is
  * BLVL_E_ARGUMENT with a message naming what is wrong ("image: bc1 data is 100 bytes, 4x4 with 1
  * mip needs 8"). */
-BLVL_API blvl_status blvl_image_decode(const blvl_image_desc *desc, uint32_t mip,
-                                       blvl_image_rgba *out, const blvl_options *opt,
-                                       blvl_error *err);
-BLVL_API void blvl_image_rgba_free(blvl_image_rgba *img, const blvl_options *opt);
+BLVL_API blvl_status blvl_image_decode(blvl_image_rgba *out, const blvl_image_desc *desc,
+                                       uint32_t mip, const blvl_options *opt, blvl_error *err);
+BLVL_API void blvl_image_rgba_free(blvl_image_rgba *img);
 
 /* Encode width x height RGBA8 texels (rows top to bottom) as a PNG file, freed with
- * blvl_free(opt, *out). */
-BLVL_API blvl_status blvl_image_write_png(const uint8_t *rgba, uint32_t width, uint32_t height,
-                                          uint8_t **out, size_t *out_size, const blvl_options *opt,
+ * blvl_free(opt, *data). */
+BLVL_API blvl_status blvl_image_write_png(void **data, size_t *size, const uint8_t *rgba,
+                                          uint32_t width, uint32_t height, const blvl_options *opt,
                                           blvl_error *err);
 
 #ifdef __cplusplus

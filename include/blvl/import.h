@@ -61,13 +61,8 @@ typedef struct blvl_import_options {
                                takes NAME.cameras beside NAME.recipe) */
 } blvl_import_options;
 
-/* The Quake 3 bake's counters (blvl/q3.h declares the struct inside its options; C++ sees it
- * as a nested type). */
-#ifdef __cplusplus
-typedef blvl_q3_bake_options::blvl_q3_bake_report blvl_import_q3_report;
-#else
-typedef struct blvl_q3_bake_report blvl_import_q3_report;
-#endif
+/* The Quake 3 bake's counters (blvl/q3.h). */
+typedef blvl_q3_bake_report blvl_import_q3_report;
 
 /* Why an argument was refused (err->code BLVL_E_ARGUMENT); a program words its own usage. */
 typedef enum blvl_import_misuse {

@@ -42,15 +42,17 @@ BLVL_API void blvl_q3_fs_free(blvl_q3_fs *fs);
 BLVL_API blvl_status blvl_q3_fs_add(blvl_q3_fs *fs, const char *path, blvl_error *err);
 /* A file by its path in the game's tree ("maps/oa_dm1.bsp", "textures/base/x.tga"), from the
  * latest entry that holds it. BLVL_E_NOT_FOUND when none does. Free with blvl_free(opt, data). */
-BLVL_API blvl_status blvl_q3_fs_read(const blvl_q3_fs *fs, const char *name, uint8_t **data,
-                                     size_t *size, blvl_error *err);
+BLVL_API blvl_status blvl_q3_fs_read(void **data, size_t *size, const blvl_q3_fs *fs,
+                                     const char *name, blvl_error *err);
 BLVL_API bool blvl_q3_fs_exists(const blvl_q3_fs *fs, const char *name);
 /* Every distinct file under `dir` ("maps", "scripts") whose name ends in `ext` (".bsp",
  * ".shader"; case-insensitive), as the game spells the winning entry's path, sorted by byte
- * order of the lower-cased path. Free with blvl_q3_fs_names_free. */
-BLVL_API blvl_status blvl_q3_fs_list(const blvl_q3_fs *fs, const char *dir, const char *ext,
-                                     char ***names, size_t *count, blvl_error *err);
-BLVL_API void blvl_q3_fs_names_free(const blvl_q3_fs *fs, char **names, size_t count);
+ * order of the lower-cased path, in one buffer freed with blvl_free(opt, *names) (`opt` as
+ * given to blvl_q3_fs_new, or blvl_q3_fs_options(fs)). */
+BLVL_API blvl_status blvl_q3_fs_list(char ***names, size_t *count, const blvl_q3_fs *fs,
+                                     const char *dir, const char *ext, blvl_error *err);
+/* The options the search path was made with (a copy): what its outputs are freed with. */
+BLVL_API const blvl_options *blvl_q3_fs_options(const blvl_q3_fs *fs);
 
 /* ---- the .bsp ------------------------------------------------------------------------- */
 
@@ -220,11 +222,14 @@ typedef struct blvl_q3_bsp {
     uint8_t *vis;
     /* Surfaces whose fog index named no fog: read as unfogged (real maps hold them). */
     uint32_t fogs_dropped;
+    /* What blvl_q3_bsp_free gives every array back to: the reader sets it to its options'
+     * allocator; one built by hand sets the one its arrays came from (zero: malloc). */
+    blvl_allocator allocator;
 } blvl_q3_bsp;
 
-BLVL_API blvl_status blvl_q3_bsp_read(const void *data, size_t size, const blvl_options *opt,
-                                      blvl_q3_bsp **out, blvl_error *err);
-BLVL_API void blvl_q3_bsp_free(blvl_q3_bsp *bsp, const blvl_options *opt);
+BLVL_API blvl_status blvl_q3_bsp_read(blvl_q3_bsp **out, const void *data, size_t size,
+                                      const blvl_options *opt, blvl_error *err);
+BLVL_API void blvl_q3_bsp_free(blvl_q3_bsp *bsp);
 
 /* ---- entities ------------------------------------------------------------------------- */
 
@@ -241,45 +246,49 @@ typedef struct blvl_q3_entity {
 typedef struct blvl_q3_entities {
     uint32_t count;
     blvl_q3_entity *items;
+    blvl_allocator allocator; /* the parser's options' allocator: what the free gives back to */
 } blvl_q3_entities;
 
 /* The entity string: { "key" "value" ... } blocks as the engine's parser reads them (quoted
  * tokens, // comments). Refusals: "entities: at offset N: <rule>: <problem>". */
-BLVL_API blvl_status blvl_q3_entities_parse(const char *text, size_t size, const blvl_options *opt,
-                                            blvl_q3_entities *out, blvl_error *err);
-BLVL_API void blvl_q3_entities_free(blvl_q3_entities *e, const blvl_options *opt);
+BLVL_API blvl_status blvl_q3_entities_parse(blvl_q3_entities *out, const char *text, size_t size,
+                                            const blvl_options *opt, blvl_error *err);
+BLVL_API void blvl_q3_entities_free(blvl_q3_entities *e);
 /* The first value of `key` (case-insensitive), as the game's spawn lookup reads it, or NULL. */
 BLVL_API const char *blvl_q3_entity_get(const blvl_q3_entity *e, const char *key);
 
 /* ---- the bake ------------------------------------------------------------------------- */
 
+/* What the bake counted, filled for a caller that asks (blvl_q3_bake's `report`). */
+typedef struct blvl_q3_bake_report {
+    uint32_t missing_images;           /* distinct image names looked up and not found */
+    uint32_t unknown_keywords;         /* distinct shader keywords the bake does not read */
+    uint32_t brushes, brushes_dropped; /* collidable brushes; those that bound no volume */
+    uint32_t patch_hulls;
+    uint32_t surfaces_drawn, triangles;
+    uint32_t patch_triangles;    /* of `triangles`, those tessellated from patches */
+    uint32_t bad_images;         /* images found but not decodable (kept by name) */
+    uint32_t fogs_dropped;       /* fogs whose brush bounds no volume */
+    uint32_t light_grid_dropped; /* a light grid whose size does not fit the world */
+    uint32_t values_replaced;    /* non-finite numbers read as their default */
+} blvl_q3_bake_report;
+
+/* The bake's options; zeroed = the defaults. */
 typedef struct blvl_q3_bake_options {
+    blvl_options base;      /* not read by the bake: the bake allocates with its own options */
     const blvl_q3_fs *fs;   /* shaders and images; NULL: materials keep their names, no images
                                (each image counts as missing) */
     const char *map_name;   /* "maps/oa_dm1.bsp": names the level when the map has no message */
     float patch_thickness;  /* qu a patch's collision hull reaches behind its surface; 0 = 4 */
     int patch_subdivisions; /* tessellation level of drawn patches (per Bezier span); 0 = the
                                engine's r_subdivisions 4 rule (docs) */
-    /* Counters the bake fills for the caller (may be NULL). */
-    struct blvl_q3_bake_report {
-        uint32_t missing_images;           /* distinct image names looked up and not found */
-        uint32_t unknown_keywords;         /* distinct shader keywords the bake does not read */
-        uint32_t brushes, brushes_dropped; /* collidable brushes; those that bound no volume */
-        uint32_t patch_hulls;
-        uint32_t surfaces_drawn, triangles;
-        uint32_t patch_triangles;    /* of `triangles`, those tessellated from patches */
-        uint32_t bad_images;         /* images found but not decodable (kept by name) */
-        uint32_t fogs_dropped;       /* fogs whose brush bounds no volume */
-        uint32_t light_grid_dropped; /* a light grid whose size does not fit the world */
-        uint32_t values_replaced;    /* non-finite numbers read as their default */
-    } * report;
 } blvl_q3_bake_options;
 
-BLVL_API void blvl_q3_bake_options_init(blvl_q3_bake_options *o);
-
-/* Fill a bake model from a read map (docs/IMPORT-Q3.md). */
-BLVL_API blvl_status blvl_q3_bake(const blvl_q3_bsp *bsp, const blvl_q3_bake_options *o,
-                                  blvl_bake *bake, blvl_error *err);
+/* Fill a bake model from a read map (docs/IMPORT-Q3.md). `report` (may be NULL) is set to
+ * what the bake counted, also on failure; `opt` may be NULL. */
+BLVL_API blvl_status blvl_q3_bake(const blvl_q3_bsp *bsp, blvl_bake *bake,
+                                  blvl_q3_bake_report *report, const blvl_q3_bake_options *opt,
+                                  blvl_error *err);
 
 #ifdef __cplusplus
 }

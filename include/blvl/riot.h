@@ -63,15 +63,18 @@ typedef struct blvl_riot_srsc {
         uint32_t offset, size;
         uint8_t *bytes;
     } * fills;
+    /* What blvl_riot_srsc_free gives every array back to: the reader sets it to its options'
+     * allocator; one built by hand sets the one its arrays came from (zero: malloc). */
+    blvl_allocator allocator;
 } blvl_riot_srsc;
 
-BLVL_API blvl_status blvl_riot_srsc_read(const void *data, size_t size, const blvl_options *opt,
-                                         blvl_riot_srsc **out, blvl_error *err);
-BLVL_API void blvl_riot_srsc_free(blvl_riot_srsc *c, const blvl_options *opt);
+BLVL_API blvl_status blvl_riot_srsc_read(blvl_riot_srsc **out, const void *data, size_t size,
+                                         const blvl_options *opt, blvl_error *err);
+BLVL_API void blvl_riot_srsc_free(blvl_riot_srsc *c);
 /* A container read back gives its bytes. Built by hand (offsets 0): the bodies follow the
  * header in directory order, the directory after them. Checks nothing a reader would refuse. */
-BLVL_API blvl_status blvl_riot_srsc_write(const blvl_riot_srsc *c, const blvl_options *opt,
-                                          void **out, size_t *size, blvl_error *err);
+BLVL_API blvl_status blvl_riot_srsc_write(void **out, size_t *size, const blvl_riot_srsc *c,
+                                          const blvl_options *opt, blvl_error *err);
 /* The directory index of the record of `type`, or -1; the reader refuses a type given twice
  * among 0x0000, 0x0001, 0x0002 and 0x0020. */
 BLVL_API int32_t blvl_riot_srsc_find(const blvl_riot_srsc *c, uint16_t type);
@@ -181,22 +184,25 @@ typedef struct blvl_riot_level {
     bool has_objects;
     uint16_t object_count;
     blvl_riot_object *objects;
+    /* What blvl_riot_free gives every array back to: the reader sets it to its options'
+     * allocator; one built by hand sets the one its arrays came from (zero: malloc). */
+    blvl_allocator allocator;
 } blvl_riot_level;
 
 /* The whole file: the container, then the records through its directory. */
-BLVL_API blvl_status blvl_riot_read(const void *data, size_t size, const blvl_options *opt,
-                                    blvl_riot_level **out, blvl_error *err);
+BLVL_API blvl_status blvl_riot_read(blvl_riot_level **out, const void *data, size_t size,
+                                    const blvl_options *opt, blvl_error *err);
 /* The records of a container already read (the level keeps a copy of `c`). Offsets in refusals
  * are file offsets (record body offset + position in the body). */
-BLVL_API blvl_status blvl_riot_parse(const blvl_riot_srsc *c, const blvl_options *opt,
-                                     blvl_riot_level **out, blvl_error *err);
-BLVL_API void blvl_riot_free(blvl_riot_level *level, const blvl_options *opt);
+BLVL_API blvl_status blvl_riot_parse(blvl_riot_level **out, const blvl_riot_srsc *c,
+                                     const blvl_options *opt, blvl_error *err);
+BLVL_API void blvl_riot_free(blvl_riot_level *level);
 /* The file bytes: each of the four records re-encoded from its fields (a layer's `compressed`
  * bytes as they are; a layer built by hand with compressed NULL is deflated from its vertices
  * and cells), put into the container in place of the old bodies (a level without `srsc` gets a
  * new container, version 0x0100, records in type order). Read -> write gives the same bytes. */
-BLVL_API blvl_status blvl_riot_write(const blvl_riot_level *level, const blvl_options *opt,
-                                     void **out, size_t *size, blvl_error *err);
+BLVL_API blvl_status blvl_riot_write(void **out, size_t *size, const blvl_riot_level *level,
+                                     const blvl_options *opt, blvl_error *err);
 
 /* Fill a bake model from a read level (docs/IMPORT-RIOT.md). */
 BLVL_API blvl_status blvl_riot_bake(const blvl_riot_level *level, blvl_bake *bake, blvl_error *err);

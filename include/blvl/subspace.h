@@ -128,18 +128,29 @@ typedef struct blvl_subspace {
     uint8_t tail_size;
     /* What the reader saw: records skipped for a coordinate over 1023, for tile id 0. */
     uint32_t skipped_range, skipped_empty;
+    /* What blvl_subspace_free gives every array back to: the reader sets it to its options'
+     * allocator; a map built by hand sets the one its arrays came from (zero: malloc). */
+    blvl_allocator allocator;
 } blvl_subspace;
 
-BLVL_API blvl_status blvl_subspace_read(const void *data, size_t size, const blvl_options *opt,
-                                        blvl_subspace **out, blvl_error *err);
-BLVL_API void blvl_subspace_free(blvl_subspace *map, const blvl_options *opt);
+/* The bake's options; zeroed = the defaults. blvl_subspace_read and _write take &opt.base. */
+typedef struct blvl_subspace_options {
+    blvl_options base; /* not read by the bake: the bake allocates with its own options */
+    /* The level's name when the map's ATTR has no NAME (the CLI gives the file name); NULL =
+     * none. */
+    const char *name;
+} blvl_subspace_options;
+
+BLVL_API blvl_status blvl_subspace_read(blvl_subspace **out, const void *data, size_t size,
+                                        const blvl_options *opt, blvl_error *err);
+BLVL_API void blvl_subspace_free(blvl_subspace *map);
 /* The file bytes of `map` (free with blvl_free(opt, ptr)): a map from blvl_subspace_read gives
  * back the bytes it was read from. A map built by hand may leave offsets, sizes and pads zero:
  * the writer lays the parts out in order (the eLVL right after the BMP's pixel stream when the
  * BMP's reserved field is 0, else at that offset) and computes the sizes it must. It checks
  * nothing a reader would refuse: tests build malformed files with it. */
-BLVL_API blvl_status blvl_subspace_write(const blvl_subspace *map, const blvl_options *opt,
-                                         void **out, size_t *size, blvl_error *err);
+BLVL_API blvl_status blvl_subspace_write(void **out, size_t *size, const blvl_subspace *map,
+                                         const blvl_options *opt, blvl_error *err);
 
 /* The cell grid after the records: grid[x + y * GRID] = tile id, later records over earlier
  * ones, skipped records left out. `grid` holds GRID * GRID bytes. */
@@ -153,10 +164,9 @@ BLVL_API blvl_status blvl_subspace_region_tiles(const blvl_subspace_region *r, u
  * the project (no third-party art). `rgba` holds TILESET_W * TILESET_H * 4 bytes. */
 BLVL_API void blvl_subspace_default_tileset(uint8_t *rgba);
 
-/* Fill a bake model from a read map. `name` is the level's name when the map's ATTR has no
- * NAME (the CLI passes the file name); NULL = none. */
-BLVL_API blvl_status blvl_subspace_bake(const blvl_subspace *map, const char *name, blvl_bake *bake,
-                                        blvl_error *err);
+/* Fill a bake model from a read map; `opt` may be NULL (no fallback name). */
+BLVL_API blvl_status blvl_subspace_bake(const blvl_subspace *map, blvl_bake *bake,
+                                        const blvl_subspace_options *opt, blvl_error *err);
 
 #ifdef __cplusplus
 }

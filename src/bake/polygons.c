@@ -9,13 +9,15 @@ static const blvl_allocator *alloc_of(const blvl_options *opt) {
     return opt ? &opt->allocator : NULL;
 }
 
-blvl_status blvl_bake_brush_polygons(const blvl_Plane *planes, uint32_t plane_count,
-                                     blvl_bake_polygons *out, const blvl_options *opt,
+blvl_status blvl_bake_brush_polygons(blvl_bake_polygons *out, const blvl_Plane *planes,
+                                     uint32_t plane_count, const blvl_options *opt,
                                      blvl_error *err) {
     if (!out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "brush polygons: no output");
     memset(out, 0, sizeof *out);
     const blvl_allocator *al = alloc_of(opt);
+    if (al)
+        out->allocator = *al;
     bake_faces f;
     blvl_status st = blvl__bake_brush_faces(al, planes, plane_count, &f, err);
     if (st != BLVL_OK)
@@ -41,14 +43,14 @@ blvl_status blvl_bake_brush_polygons(const blvl_Plane *planes, uint32_t plane_co
     return BLVL_OK;
 nomem:
     blvl__bake_brush_faces_free(al, &f);
-    blvl_bake_polygons_free(out, opt);
+    blvl_bake_polygons_free(out);
     return blvl__nomem(err, "brush polygons");
 }
 
-void blvl_bake_polygons_free(blvl_bake_polygons *p, const blvl_options *opt) {
+void blvl_bake_polygons_free(blvl_bake_polygons *p) {
     if (!p)
         return;
-    const blvl_allocator *al = alloc_of(opt);
+    const blvl_allocator *al = &p->allocator;
     blvl__dealloc(al, p->sizes, (size_t)p->count * sizeof p->sizes[0]);
     blvl__dealloc(al, p->points, (size_t)p->point_count * sizeof p->points[0]);
     memset(p, 0, sizeof *p);

@@ -19,7 +19,7 @@ static void image(dg *d, const char *section, uint32_t index, const char *field,
                             blvl_Image_data_len(im)};
     uint64_t want = 0;
     blvl_error e;
-    if (blvl_image_expected_size(&desc, &want, &e) != BLVL_OK) {
+    if (blvl_image_expected_size(&want, &desc, &e) != BLVL_OK) {
         blvl__dg_emit(d, DG_IMAGE_SIZE, section, index, DG_SRC_NONE, 0, "%s%s%s", field,
                       *field ? ": " : "", e.message);
         return;

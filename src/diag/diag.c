@@ -192,9 +192,14 @@ static void open_symbols(dg *d, const blvl_diag_options *dopt, const blvl_option
     }
 }
 
-blvl_status blvl_diag_run(blvl_level *level, const blvl_diag_options *dopt, blvl_diag_fn fn,
-                          void *user, blvl_diag_counts *counts, const blvl_options *opt,
-                          blvl_error *err) {
+/* The options a run allocates with: the caller's base when it sets an allocator, else the
+ * level's own. */
+static const blvl_options *run_options(blvl_level *level, const blvl_diag_options *dopt) {
+    return dopt->base.allocator.alloc ? &dopt->base : blvl_level_options(level);
+}
+
+blvl_status blvl_diag_run(blvl_diag_counts *counts, blvl_level *level, blvl_diag_fn fn, void *user,
+                          const blvl_diag_options *dopt, blvl_error *err) {
     static const blvl_diag_options none;
     if (counts)
         memset(counts, 0, sizeof *counts);
@@ -202,8 +207,7 @@ blvl_status blvl_diag_run(blvl_level *level, const blvl_diag_options *dopt, blvl
         return blvl__fail(err, BLVL_E_ARGUMENT, "diag: no level");
     if (!dopt)
         dopt = &none;
-    if (!opt)
-        opt = blvl_level_options(level);
+    const blvl_options *opt = run_options(level, dopt);
     dg d;
     memset(&d, 0, sizeof d);
     d.level = level;
@@ -286,28 +290,36 @@ static int collect_one(void *user, const blvl_diag_finding *f) {
     return 0;
 }
 
-blvl_status blvl_diag_collect(blvl_level *level, const blvl_diag_options *dopt,
-                              const blvl_options *opt, blvl_diag_findings *out, blvl_error *err) {
+blvl_status blvl_diag_collect(blvl_diag_findings **out, blvl_level *level,
+                              const blvl_diag_options *dopt, blvl_error *err) {
+    static const blvl_diag_options none;
     if (!out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "diag: no output");
-    memset(out, 0, sizeof *out);
-    if (!opt && level)
-        opt = blvl_level_options(level);
-    if (opt)
-        out->allocator_ = opt->allocator;
-    collector c = {out, 0};
-    blvl_status st = blvl_diag_run(level, dopt, collect_one, &c, &out->counts, opt, err);
+    *out = NULL;
+    if (!level)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "diag: no level");
+    const blvl_options *opt = run_options(level, dopt ? dopt : &none);
+    blvl_diag_findings *f = blvl__calloc(&opt->allocator, sizeof *f);
+    if (!f)
+        return blvl__nomem(err, "diag: the findings");
+    f->allocator_ = opt->allocator;
+    collector c = {f, 0};
+    blvl_status st = blvl_diag_run(&f->counts, level, collect_one, &c, dopt, err);
     if (st == BLVL_OK && c.nomem)
         st = blvl__nomem(err, "diag: the findings");
-    if (st != BLVL_OK)
-        blvl_diag_findings_free(out);
-    return st;
+    if (st != BLVL_OK) {
+        blvl_diag_findings_free(f);
+        return st;
+    }
+    *out = f;
+    return BLVL_OK;
 }
 
 void blvl_diag_findings_free(blvl_diag_findings *f) {
     if (!f)
         return;
+    blvl_allocator a = f->allocator_; /* f itself goes last */
     if (f->items)
-        blvl__dealloc(&f->allocator_, f->items, f->cap_ * sizeof *f->items);
-    memset(f, 0, sizeof *f);
+        blvl__dealloc(&a, f->items, f->cap_ * sizeof *f->items);
+    blvl__dealloc(&a, f, sizeof *f);
 }

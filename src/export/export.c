@@ -67,7 +67,7 @@ int xp_section(xp *x, const char *tag, blvl_bytes *b, const uint8_t **root) {
 static void xp_init(xp *x, blvl_level *level, const blvl_export_options *xo, blvl_error *err) {
     memset(x, 0, sizeof *x);
     x->xo = xo;
-    x->al = xo->base ? &xo->base->allocator : NULL;
+    x->al = &xo->base.allocator;
     x->level = level;
     x->err = err;
     x->bin.al = x->al;
@@ -217,8 +217,8 @@ static blvl_status finish(xp *x, xj *doc, blvl_status st, blvl_error *err) {
     return st;
 }
 
-blvl_status blvl_export_glb(blvl_level *level, const blvl_export_options *xo, uint8_t **out,
-                            size_t *out_size, blvl_error *err) {
+blvl_status blvl_export_glb(void **out, size_t *out_size, blvl_level *level,
+                            const blvl_export_options *xo, blvl_error *err) {
     if (!out || !out_size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "export: no output");
     *out = NULL;
@@ -226,13 +226,15 @@ blvl_status blvl_export_glb(blvl_level *level, const blvl_export_options *xo, ui
     xp x;
     xj doc;
     blvl_status st = begin(&x, &doc, level, xo, NULL, err);
+    uint8_t *glb = NULL;
     if (st == BLVL_OK)
-        st = xp_glb(&x, doc.p, doc.len, out, out_size);
+        st = xp_glb(&x, doc.p, doc.len, &glb, out_size);
+    *out = glb;
     return finish(&x, &doc, st, err);
 }
 
-blvl_status blvl_export_gltf(blvl_level *level, const blvl_export_options *xo, const char *bin_uri,
-                             char **json, size_t *json_size, uint8_t **bin, size_t *bin_size,
+blvl_status blvl_export_gltf(char **json, size_t *json_size, void **bin, size_t *bin_size,
+                             blvl_level *level, const char *bin_uri, const blvl_export_options *xo,
                              blvl_error *err) {
     if (!json || !json_size || !bin || !bin_size || !bin_uri)
         return blvl__fail(err, BLVL_E_ARGUMENT, "export: no output");

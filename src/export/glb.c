@@ -39,27 +39,27 @@ blvl_status xp_glb(xp *x, const char *json, size_t json_len, uint8_t **out, size
     return BLVL_OK;
 }
 
-blvl_status blvl_export_glb_file(blvl_level *level, const blvl_export_options *xo, const char *path,
+blvl_status blvl_export_glb_file(blvl_level *level, const char *path, const blvl_export_options *xo,
                                  blvl_error *err) {
     if (!path)
         return blvl__fail(err, BLVL_E_ARGUMENT, "export: no output path");
-    uint8_t *glb;
+    void *glb;
     size_t n;
-    blvl_status st = blvl_export_glb(level, xo, &glb, &n, err);
+    blvl_status st = blvl_export_glb(&glb, &n, level, xo, err);
     if (st != BLVL_OK)
         return st;
-    const blvl_allocator *al = xo && xo->base ? &xo->base->allocator : NULL;
-    st = blvl_file_write(path, glb, n, xo ? xo->base : NULL, err);
+    const blvl_allocator *al = xo ? &xo->base.allocator : NULL;
+    st = blvl_file_write(path, glb, n, xo ? &xo->base : NULL, err);
     blvl__free_sized(al, glb);
     return st;
 }
 
-blvl_status blvl_export_gltf_files(blvl_level *level, const blvl_export_options *xo,
-                                   const char *dir, const char *name, blvl_error *err) {
+blvl_status blvl_export_gltf_files(blvl_level *level, const char *dir, const char *name,
+                                   const blvl_export_options *xo, blvl_error *err) {
     if (!dir || !name || !*name || strchr(name, '/') || strpbrk(name, "\"\\%#?"))
         return blvl__fail(err, BLVL_E_ARGUMENT,
                           "export: the name must be a plain file name (no / \" \\ %% # ?)");
-    const blvl_allocator *al = xo && xo->base ? &xo->base->allocator : NULL;
+    const blvl_allocator *al = xo ? &xo->base.allocator : NULL;
     size_t dl = strlen(dir), nl = strlen(name), sz = dl + nl + 8;
     char *path = blvl__alloc(al, sz), *uri = blvl__alloc(al, nl + 5);
     if (!path || !uri) {
@@ -71,16 +71,16 @@ blvl_status blvl_export_gltf_files(blvl_level *level, const blvl_export_options 
     }
     snprintf(uri, nl + 5, "%s.bin", name);
     char *json = NULL;
-    uint8_t *bin = NULL;
+    void *bin = NULL;
     size_t jn = 0, bn = 0;
-    blvl_status st = blvl_export_gltf(level, xo, uri, &json, &jn, &bin, &bn, err);
+    blvl_status st = blvl_export_gltf(&json, &jn, &bin, &bn, level, uri, xo, err);
     if (st == BLVL_OK) {
         snprintf(path, sz, "%s/%s.bin", dir, name);
-        st = blvl_file_write(path, bin, bn, xo ? xo->base : NULL, err);
+        st = blvl_file_write(path, bin, bn, xo ? &xo->base : NULL, err);
     }
     if (st == BLVL_OK) {
         snprintf(path, sz, "%s/%s.gltf", dir, name);
-        st = blvl_file_write(path, json, jn, xo ? xo->base : NULL, err);
+        st = blvl_file_write(path, json, jn, xo ? &xo->base : NULL, err);
     }
     blvl__free_sized(al, json);
     blvl__free_sized(al, bin);

@@ -33,8 +33,8 @@ blvl_status xp_image_bytes(xp *x, const char *where, uint32_t encoding, uint32_t
         blvl_image_desc d = {width, height, encoding, mips, layers, 0, data, size};
         blvl_image_rgba px;
         blvl_error e;
-        const blvl_options *opt = x->xo->base;
-        blvl_status st = blvl_image_decode(&d, 0, &px, opt, &e);
+        const blvl_options *opt = &x->xo->base;
+        blvl_status st = blvl_image_decode(&px, &d, 0, opt, &e);
         if (st == BLVL_E_NOMEM)
             return xp_fail(x, BLVL_E_NOMEM, "%s: %s", where, blvl__error_text(&e));
         if (st != BLVL_OK)
@@ -42,9 +42,12 @@ blvl_status xp_image_bytes(xp *x, const char *where, uint32_t encoding, uint32_t
         uint64_t rows = (uint64_t)px.height * (px.layers ? px.layers : 1);
         if (rows > 0x7FFFFFFFu)
             st = BLVL_E_ARGUMENT, snprintf(e.message, sizeof e.message, "too many rows");
-        else
-            st = blvl_image_write_png(px.pixels, px.width, (uint32_t)rows, owned, nbytes, opt, &e);
-        blvl_image_rgba_free(&px, opt);
+        else {
+            void *png = NULL;
+            st = blvl_image_write_png(&png, nbytes, px.pixels, px.width, (uint32_t)rows, opt, &e);
+            *owned = png;
+        }
+        blvl_image_rgba_free(&px);
         if (st == BLVL_E_NOMEM)
             return xp_fail(x, BLVL_E_NOMEM, "%s: %s", where, blvl__error_text(&e));
         if (st != BLVL_OK)

@@ -69,14 +69,17 @@ blvl_status blvl__image_decode_coded(const blvl_image_desc *d, uint32_t height,
     return blvl__image_decode_png(d, height, a, pixels, err);
 }
 
-blvl_status blvl_image_decode(const blvl_image_desc *d, uint32_t mip, blvl_image_rgba *out,
+blvl_status blvl_image_decode(blvl_image_rgba *out, const blvl_image_desc *d, uint32_t mip,
                               const blvl_options *opt, blvl_error *err) {
-    if (out)
+    if (out) {
         memset(out, 0, sizeof *out);
+        if (opt)
+            out->allocator = opt->allocator;
+    }
     if (!d || !out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: NULL description or output");
     uint64_t need;
-    blvl_status st = blvl_image_expected_size(d, &need, err);
+    blvl_status st = blvl_image_expected_size(&need, d, err);
     if (st)
         return st;
     const char *name = blvl__image_encoding_name(d->encoding);
@@ -130,10 +133,9 @@ blvl_status blvl_image_decode(const blvl_image_desc *d, uint32_t mip, blvl_image
     return BLVL_OK;
 }
 
-void blvl_image_rgba_free(blvl_image_rgba *img, const blvl_options *opt) {
+void blvl_image_rgba_free(blvl_image_rgba *img) {
     if (!img)
         return;
-    blvl__dealloc(opt ? &opt->allocator : NULL, img->pixels,
-                  (size_t)img->width * img->height * img->layers * 4);
+    blvl__dealloc(&img->allocator, img->pixels, (size_t)img->width * img->height * img->layers * 4);
     memset(img, 0, sizeof *img);
 }

@@ -37,7 +37,7 @@ uint64_t blvl__image_level_bytes(const blvl_image_desc *d, uint32_t mip) {
     return w * h * 4;
 }
 
-blvl_status blvl_image_expected_size(const blvl_image_desc *d, uint64_t *out, blvl_error *err) {
+blvl_status blvl_image_expected_size(uint64_t *out, const blvl_image_desc *d, blvl_error *err) {
     if (out)
         *out = 0;
     if (!d || !out)

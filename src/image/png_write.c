@@ -308,9 +308,8 @@ done:
     return st;
 }
 
-blvl_status blvl_image_write_png(const uint8_t *rgba, uint32_t width, uint32_t height,
-                                 uint8_t **out, size_t *out_size, const blvl_options *opt,
-                                 blvl_error *err) {
+blvl_status blvl_image_write_png(void **out, size_t *out_size, const uint8_t *rgba, uint32_t width,
+                                 uint32_t height, const blvl_options *opt, blvl_error *err) {
     if (out)
         *out = NULL;
     if (out_size)

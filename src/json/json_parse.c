@@ -509,9 +509,8 @@ static blvl_fb_ref build_table(jp *p, const blvl_fb_type *t, const json_node *ob
     return r;
 }
 
-blvl_status blvl_fb_from_json(const char *json, size_t len, const blvl_fb_type *root,
-                              const blvl_options *opt, uint8_t **out, size_t *out_size,
-                              blvl_error *err) {
+blvl_status blvl_fb_from_json(void **out, size_t *out_size, const char *json, size_t len,
+                              const blvl_fb_type *root, const blvl_options *opt, blvl_error *err) {
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     if (!json || !root || root->is_struct || !out || !out_size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "flatbuffer json: bad arguments");

@@ -289,8 +289,8 @@ static void put_table(out *o, const blvl_fb_type *t, const uint8_t *tp) {
     put(o, "}", 1);
 }
 
-blvl_status blvl_fb_to_json(const void *buf, size_t size, const blvl_fb_type *root, unsigned indent,
-                            const blvl_options *opt, char **out_json, size_t *out_len,
+blvl_status blvl_fb_to_json(char **out_json, size_t *out_len, const void *buf, size_t size,
+                            const blvl_fb_type *root, unsigned indent, const blvl_options *opt,
                             blvl_error *err) {
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     if (!out_json || !out_len)

@@ -12,7 +12,7 @@ blvl_status blvl_section_to_json(char **out, size_t *out_len, const char *tag, c
                                  size_t size, unsigned indent, const blvl_options *opt,
                                  blvl_error *err) {
     const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
-    return t ? blvl_fb_to_json(bytes, size, t, indent, opt, out, out_len, err) : BLVL_E_ARGUMENT;
+    return t ? blvl_fb_to_json(out, out_len, bytes, size, t, indent, opt, err) : BLVL_E_ARGUMENT;
 }
 
 blvl_status blvl_section_from_json(void **out, size_t *out_size, const char *tag, const char *json,
@@ -20,10 +20,9 @@ blvl_status blvl_section_from_json(void **out, size_t *out_size, const char *tag
     const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
     if (!t)
         return BLVL_E_ARGUMENT;
-    uint8_t *buf = NULL;
-    blvl_status st = blvl_fb_from_json(json, len, t, opt, &buf, out_size, err);
-    if (out)
-        *out = buf;
+    void *data = NULL;
+    blvl_status st = blvl_fb_from_json(&data, out_size, json, len, t, opt, err);
+    *out = data;
     /* "flatbuffer: json: Sim.colliders[7].flags: ..." names the value from the root type; name
      * it from the tag instead, as a user wrote it: "sim.colliders[7].flags". */
     const char *head = "json: ", *text = err ? blvl__error_text(err) : "";

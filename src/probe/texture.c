@@ -27,10 +27,10 @@ static bool decode(const blvl_probe *p, blvl_Image im, probe_picture *pic) {
                          data.len};
     blvl_image_rgba img;
     blvl_error err;
-    if (!d.data || blvl_image_decode(&d, 0, &img, &p->opt, &err) != BLVL_OK)
+    if (!d.data || blvl_image_decode(&img, &d, 0, &p->opt, &err) != BLVL_OK)
         return false;
     if (img.width == 0 || img.height == 0 || img.layers == 0 || !img.pixels) {
-        blvl_image_rgba_free(&img, &p->opt);
+        blvl_image_rgba_free(&img);
         return false;
     }
     take(pic, &img);
@@ -38,9 +38,9 @@ static bool decode(const blvl_probe *p, blvl_Image im, probe_picture *pic) {
 }
 
 static void free_picture(const blvl_probe *p, probe_picture *pic) {
-    blvl_image_rgba img = {pic->width, pic->height, pic->layers, pic->rgba};
+    blvl_image_rgba img = {pic->width, pic->height, pic->layers, pic->rgba, p->opt.allocator};
     if (pic->rgba)
-        blvl_image_rgba_free(&img, &p->opt);
+        blvl_image_rgba_free(&img);
     pic->rgba = NULL;
 }
 

@@ -488,7 +488,7 @@ void ssg_free(blvl_subspace *m) {
 blvl_status ssg_write(ssg_case c, const blvl_options *opt, void **out, size_t *size) {
     blvl_subspace *m = ssg_build(c);
     blvl_error err = {0};
-    blvl_status st = blvl_subspace_write(m, opt, out, size, &err);
+    blvl_status st = blvl_subspace_write(out, size, m, opt, &err);
     ssg_free(m);
     return st;
 }

@@ -603,7 +603,7 @@ int main(int argc, char **argv) {
     void *bytes;
     size_t size;
     blvl_error err;
-    if (blvl_hmap_write(&map, NULL, &bytes, &size, &err) != BLVL_OK) {
+    if (blvl_hmap_write(&bytes, &size, &map, NULL, &err) != BLVL_OK) {
         fprintf(stderr, "hmap_make_sample: %s\n", err.message);
         return 1;
     }

@@ -101,10 +101,10 @@ static blvl_status fill_subspace(const char *in, const uint8_t *data, size_t siz
     memcpy(name, base, n);
     name[n] = 0;
     blvl_subspace *map = NULL;
-    blvl_status st = blvl_subspace_read(data, size, opt, &map, err);
+    blvl_status st = blvl_subspace_read(&map, data, size, opt, err);
     if (st == BLVL_OK)
-        st = blvl_subspace_bake(map, name, b, err);
-    blvl_subspace_free(map, opt);
+        st = blvl_subspace_bake(map, b, &(blvl_subspace_options){.name = name}, err);
+    blvl_subspace_free(map);
     blvl__free_sized(&opt->allocator, name);
     return st;
 }
@@ -114,14 +114,14 @@ static blvl_status fill(blvl_import_format f, const char *in, const uint8_t *dat
     blvl_status st;
     if (f == BLVL_IMPORT_HMAP) {
         blvl_hmap *map = NULL;
-        if ((st = blvl_hmap_read(data, size, opt, &map, err)) == BLVL_OK)
+        if ((st = blvl_hmap_read(&map, data, size, opt, err)) == BLVL_OK)
             st = blvl_hmap_bake(map, b, err);
-        blvl_hmap_free(map, opt);
+        blvl_hmap_free(map);
     } else if (f == BLVL_IMPORT_RIOT) {
         blvl_riot_level *level = NULL;
-        if ((st = blvl_riot_read(data, size, opt, &level, err)) == BLVL_OK)
+        if ((st = blvl_riot_read(&level, data, size, opt, err)) == BLVL_OK)
             st = blvl_riot_bake(level, b, err);
-        blvl_riot_free(level, opt);
+        blvl_riot_free(level);
     } else {
         st = fill_subspace(in, data, size, opt, b, err);
     }

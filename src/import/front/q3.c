@@ -40,7 +40,7 @@ static blvl_status pick_map(blvl_import_report *report, const blvl_options *opt,
     *out = NULL;
     blvl__import_where(report, pk3);
     if ((st = blvl_q3_fs_new(&fs, opt, err)) || (st = blvl_q3_fs_add(fs, pk3, err)) ||
-        (st = blvl_q3_fs_list(fs, "maps", ".bsp", &names, &count, err))) {
+        (st = blvl_q3_fs_list(&names, &count, fs, "maps", ".bsp", err))) {
         /* refused by the archive's reader */
     } else if (want) {
         char *p = map_path(al, want);
@@ -64,7 +64,7 @@ static blvl_status pick_map(blvl_import_report *report, const blvl_options *opt,
                         pk3, count, names[0], names[1]);
     }
     if (fs)
-        blvl_q3_fs_names_free(fs, names, count);
+        blvl_free(blvl_q3_fs_options(fs), names);
     blvl_q3_fs_free(fs);
     return st;
 }
@@ -106,7 +106,7 @@ blvl_status blvl_import_list_maps(char ***names, size_t *count, blvl_import_repo
         if ((st = blvl_q3_fs_add(fs, o->pk3[i], err)) != BLVL_OK)
             blvl__import_where(report, o->pk3[i]);
     if (st == BLVL_OK && ((st = blvl_q3_fs_add(fs, input, err)) != BLVL_OK ||
-                          (st = blvl_q3_fs_list(fs, "maps", ".bsp", &found, &n, err)) != BLVL_OK))
+                          (st = blvl_q3_fs_list(&found, &n, fs, "maps", ".bsp", err)) != BLVL_OK))
         blvl__import_where(report, input);
     /* One buffer: the pointers, then the strings, so blvl_free releases it all. */
     size_t bytes = (n + 1) * sizeof(char *);
@@ -127,7 +127,7 @@ blvl_status blvl_import_list_maps(char ***names, size_t *count, blvl_import_repo
         *count = n;
     }
     if (fs)
-        blvl_q3_fs_names_free(fs, found, n);
+        blvl_free(blvl_q3_fs_options(fs), found);
     blvl_q3_fs_free(fs);
     return st;
 }
@@ -141,8 +141,8 @@ blvl_status blvl__import_q3(blvl_import_report *report, const char *in, const ui
     blvl_q3_fs *fs = NULL;
     blvl_q3_bsp *bsp = NULL;
     blvl_bake *b = NULL;
-    uint8_t *inner = NULL; /* the map's bytes when read from the archives */
-    char *name = NULL;     /* the map's path in the game's tree */
+    void *inner = NULL; /* the map's bytes when read from the archives */
+    char *name = NULL;  /* the map's path in the game's tree */
     blvl_status st;
     int is_pk3 = data && size >= 4 && memcmp(data, "PK\x03\x04", 4) == 0;
     report->format = BLVL_IMPORT_Q3;
@@ -180,7 +180,7 @@ blvl_status blvl__import_q3(blvl_import_report *report, const char *in, const ui
     }
     if (!data || is_pk3) {
         size_t n;
-        if ((st = blvl_q3_fs_read(fs, name, &inner, &n, err))) {
+        if ((st = blvl_q3_fs_read(&inner, &n, fs, name, err))) {
             if (err && err->code == BLVL_E_NOT_FOUND)
                 blvl__fail(err, BLVL_E_NOT_FOUND,
                            "no such file, and %s is in none of the %zu archives and folders "
@@ -193,15 +193,13 @@ blvl_status blvl__import_q3(blvl_import_report *report, const char *in, const ui
         if (is_pk3) /* what refusals of the map name: ARCHIVE:maps/NAME.bsp */
             snprintf(report->where, sizeof report->where, "%s:%s", in, name);
     }
-    blvl_q3_bake_options qo;
-    blvl_q3_bake_options_init(&qo);
+    blvl_q3_bake_options qo = {0};
     qo.fs = report->archives ? fs : NULL; /* none given: materials keep their names */
     qo.map_name = name;
     qo.patch_thickness = a->patch_thickness;
     qo.patch_subdivisions = a->patch_subdivisions;
-    qo.report = &report->q3;
-    if ((st = blvl_q3_bsp_read(data, size, bo, &bsp, err)) || (st = blvl_bake_new(&b, bo, err)) ||
-        (st = blvl_q3_bake(bsp, &qo, b, err)))
+    if ((st = blvl_q3_bsp_read(&bsp, data, size, bo, err)) || (st = blvl_bake_new(&b, bo, err)) ||
+        (st = blvl_q3_bake(bsp, b, &report->q3, &qo, err)))
         goto done;
     if (a->cameras) {
         char shown[sizeof report->where];
@@ -214,7 +212,7 @@ blvl_status blvl__import_q3(blvl_import_report *report, const char *in, const ui
         goto done;
 done:
     blvl_bake_free(b);
-    blvl_q3_bsp_free(bsp, bo);
+    blvl_q3_bsp_free(bsp);
     if (inner)
         blvl_free(bo, inner);
     blvl_q3_fs_free(fs);

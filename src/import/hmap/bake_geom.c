@@ -122,7 +122,7 @@ static blvl_status brush_faces(hb *c, scratch *s, uint32_t i, const blvl_Plane *
     uint32_t e;
     blvl__hb_owner(c, br->owner, &e);
     blvl_bake_polygons poly;
-    blvl_status st = blvl_bake_brush_polygons(planes, br->face_count, &poly, c->opt, c->err);
+    blvl_status st = blvl_bake_brush_polygons(&poly, planes, br->face_count, c->opt, c->err);
     if (st != BLVL_OK)
         return st;
     uint32_t at = 0;
@@ -152,7 +152,7 @@ static blvl_status brush_faces(hb *c, scratch *s, uint32_t i, const blvl_Plane *
         }
         at += n;
     }
-    blvl_bake_polygons_free(&poly, c->opt);
+    blvl_bake_polygons_free(&poly);
     return st;
 }
 

@@ -62,13 +62,13 @@ static void grow(blvl_Vec3 *lo, blvl_Vec3 *hi, blvl_Vec3 p) {
 static blvl_status brush_bounds(hb *c, const blvl_Plane *planes, uint32_t n, blvl_Vec3 *lo,
                                 blvl_Vec3 *hi, bool *some) {
     blvl_bake_polygons poly;
-    blvl_status st = blvl_bake_brush_polygons(planes, n, &poly, c->opt, c->err);
+    blvl_status st = blvl_bake_brush_polygons(&poly, planes, n, c->opt, c->err);
     if (st != BLVL_OK)
         return st;
     *some = poly.point_count > 0;
     for (uint32_t k = 0; k < poly.point_count; k++)
         grow(lo, hi, poly.points[k]);
-    blvl_bake_polygons_free(&poly, c->opt);
+    blvl_bake_polygons_free(&poly);
     return BLVL_OK;
 }
 

@@ -1,4 +1,4 @@
-/* blvl_hmap_free: every array and string was allocated alone with opt's allocator, at the
+/* blvl_hmap_free: every array and string was allocated alone with map->allocator, at the
  * exact size its count gives (a string: size + 1 for its NUL), so a hand-built map made the same
  * way can be freed here too. NULL arrays are skipped whatever their count says. */
 #include "common/alloc.h"
@@ -38,10 +38,11 @@ static void compiled(const blvl_allocator *a, blvl_hmap_compiled *m) {
     blvl__dealloc(a, m, sizeof *m);
 }
 
-void blvl_hmap_free(blvl_hmap *map, const blvl_options *opt) {
+void blvl_hmap_free(blvl_hmap *map) {
     if (!map)
         return;
-    const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    blvl_allocator al = map->allocator; /* the map itself goes last */
+    const blvl_allocator *a = &al;
     for (uint32_t i = 0; map->chunks && i < map->chunk_count; i++)
         blvl__dealloc(a, map->chunks[i].bytes, map->chunks[i].size);
     FREE_ARR(a, map->chunks, map->chunk_count);

@@ -107,7 +107,7 @@ static blvl_status chunks(const uint8_t *b, const blvl_allocator *a, blvl_hmap *
     return BLVL_OK;
 }
 
-blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *opt, blvl_hmap **out,
+blvl_status blvl_hmap_read(blvl_hmap **out, const void *data, size_t size, const blvl_options *opt,
                            blvl_error *err) {
     blvl__ok(err);
     if (!out || (!data && size))
@@ -124,6 +124,8 @@ blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *op
     blvl_hmap *map = blvl__calloc(a, sizeof *map);
     if (!map)
         return blvl__nomem(err, "the map");
+    if (a)
+        map->allocator = *a;
     map->version = blvl_le32(b + 4);
     map->flags = blvl_le32(b + 8);
     if (count) {
@@ -138,7 +140,7 @@ blvl_status blvl_hmap_read(const void *data, size_t size, const blvl_options *op
     if (!st)
         st = blvl__hm_check_map(map, err);
     if (st) {
-        blvl_hmap_free(map, opt);
+        blvl_hmap_free(map);
         return st;
     }
     *out = map;

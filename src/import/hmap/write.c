@@ -242,8 +242,8 @@ static hm_kind chunk_kind(const blvl_hmap_chunk *c) {
     return c->known ? blvl__hm_kind_of(c->tag) : HM_KINDS;
 }
 
-blvl_status blvl_hmap_write(const blvl_hmap *map, const blvl_options *opt, void **outp,
-                            size_t *size, blvl_error *err) {
+blvl_status blvl_hmap_write(void **outp, size_t *size, const blvl_hmap *map,
+                            const blvl_options *opt, blvl_error *err) {
     blvl__ok(err);
     if (!map || !outp || !size || (map->chunk_count && !map->chunks))
         return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_hmap_write: NULL map, out or size");

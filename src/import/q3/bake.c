@@ -6,10 +6,6 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-void blvl_q3_bake_options_init(blvl_q3_bake_options *o) {
-    memset(o, 0, sizeof *o);
-}
-
 /* The steps after the entities, in the order bake_internal.h gives. */
 static blvl_status (*const steps[])(q3_ctx *) = {
     blvl__q3m_materials, blvl__q3l_lighting, blvl__q3e_entities,
@@ -100,27 +96,27 @@ static void ctx_free(q3_ctx *c) {
         blvl__dealloc(a, c->lightmap_place,
                       (size_t)(bsp->lightmap_count ? bsp->lightmap_count : 1) *
                           sizeof *c->lightmap_place);
-    blvl_q3_entities_free(&c->ents, c->opt);
+    blvl_q3_entities_free(&c->ents);
 }
 
-blvl_status blvl_q3_bake(const blvl_q3_bsp *bsp, const blvl_q3_bake_options *o, blvl_bake *bake,
-                         blvl_error *err) {
+blvl_status blvl_q3_bake(const blvl_q3_bsp *bsp, blvl_bake *bake, blvl_q3_bake_report *report,
+                         const blvl_q3_bake_options *o, blvl_error *err) {
+    if (report)
+        memset(report, 0, sizeof *report);
     if (!bsp || !bake)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no map or no bake");
-    blvl_q3_bake_options defaults_o;
-    if (!o) {
-        blvl_q3_bake_options_init(&defaults_o);
+    static const blvl_q3_bake_options defaults_o; /* zero: every default */
+    if (!o)
         o = &defaults_o;
-    }
-    struct blvl_q3_bake_report local = {0};
+    blvl_q3_bake_report local = {0};
     q3_ctx c = {.bsp = bsp,
                 .o = o,
-                .report = o->report ? o->report : &local,
+                .report = report ? report : &local,
                 .b = bake,
                 .opt = blvl_bake_options(bake),
                 .err = err};
     memset(c.report, 0, sizeof *c.report);
-    blvl_status st = blvl_q3_entities_parse(bsp->entities, bsp->entities_size, c.opt, &c.ents, err);
+    blvl_status st = blvl_q3_entities_parse(&c.ents, bsp->entities, bsp->entities_size, c.opt, err);
     if (st == BLVL_OK)
         st = defaults(&c);
     if (st == BLVL_OK)

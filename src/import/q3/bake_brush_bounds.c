@@ -8,7 +8,7 @@ blvl_status blvl__q3_brush_bounds(const q3_ctx *c, const blvl_Plane *planes, uin
                                   blvl_Vec3 *lo, blvl_Vec3 *hi, bool *any) {
     blvl_bake_polygons poly;
     *any = false;
-    blvl_status st = blvl_bake_brush_polygons(planes, count, &poly, c->opt, c->err);
+    blvl_status st = blvl_bake_brush_polygons(&poly, planes, count, c->opt, c->err);
     if (st != BLVL_OK)
         return st;
     *any = poly.point_count > 0;
@@ -20,6 +20,6 @@ blvl_status blvl__q3_brush_bounds(const q3_ctx *c, const blvl_Plane *planes, uin
             hi->x = fmaxf(hi->x, p.x), hi->y = fmaxf(hi->y, p.y), hi->z = fmaxf(hi->z, p.z);
         }
     }
-    blvl_bake_polygons_free(&poly, c->opt);
+    blvl_bake_polygons_free(&poly);
     return BLVL_OK;
 }

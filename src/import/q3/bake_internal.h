@@ -50,7 +50,7 @@ typedef struct q3_shader_info {
 typedef struct q3_ctx {
     const blvl_q3_bsp *bsp;
     const blvl_q3_bake_options *o;
-    struct blvl_q3_bake_report *report; /* o->report or a local one: never NULL */
+    blvl_q3_bake_report *report; /* the caller's or a local one: never NULL */
     blvl_bake *b;
     const blvl_options *opt; /* the bake's options: scratch memory uses their allocator */
     blvl_error *err;

@@ -237,10 +237,10 @@ static blvl_status empty_fs(q3_ctx *c, bool *empty) {
     char **names = NULL;
     size_t count = 0;
     *empty = false;
-    blvl_status st = blvl_q3_fs_list(c->o->fs, "", "", &names, &count, c->err);
+    blvl_status st = blvl_q3_fs_list(&names, &count, c->o->fs, "", "", c->err);
     if (st)
         return st;
-    blvl_q3_fs_names_free(c->o->fs, names, count);
+    blvl_free(blvl_q3_fs_options(c->o->fs), names);
     *empty = count == 0;
     return BLVL_OK;
 }

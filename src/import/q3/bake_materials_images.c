@@ -51,10 +51,10 @@ static blvl_status remember(q3m *m, const char *key, uint32_t index) {
 static blvl_status add_file(q3m *m, const char *path, uint32_t *index) {
     q3_ctx *c = m->c;
     *index = BLVL_BAKE_NONE;
-    uint8_t *data = NULL;
+    void *data = NULL;
     size_t size = 0;
     blvl_error e;
-    blvl_status st = blvl_q3_fs_read(c->o->fs, path, &data, &size, &e);
+    blvl_status st = blvl_q3_fs_read(&data, &size, c->o->fs, path, &e);
     if (st == BLVL_E_NOMEM)
         return blvl__nomem(c->err, "the bake's scratch memory");
     if (st) { /* found but not readable (a bad archive entry): a bad image */
@@ -148,10 +148,10 @@ blvl_status blvl__q3m_pixels(q3m *m, const char *name, uint8_t **rgba, uint32_t 
     char found[Q3I_MAX_NAME + 8];
     if (!c->o->fs || !name || !blvl__q3i_find(c->o->fs, name, found, sizeof found))
         return BLVL_OK;
-    uint8_t *data = NULL;
+    void *data = NULL;
     size_t size = 0;
     blvl_error e;
-    blvl_status st = blvl_q3_fs_read(c->o->fs, found, &data, &size, &e);
+    blvl_status st = blvl_q3_fs_read(&data, &size, c->o->fs, found, &e);
     if (st == BLVL_E_NOMEM)
         return blvl__nomem(c->err, "the bake's scratch memory");
     if (st)

@@ -486,8 +486,8 @@ static blvl_status read_light(rd *r) {
     return BLVL_OK;
 }
 
-blvl_status blvl_q3_bsp_read(const void *data, size_t size, const blvl_options *opt,
-                             blvl_q3_bsp **out, blvl_error *err) {
+blvl_status blvl_q3_bsp_read(blvl_q3_bsp **out, const void *data, size_t size,
+                             const blvl_options *opt, blvl_error *err) {
     if (!out || (!data && size))
         return blvl__fail(err, BLVL_E_ARGUMENT, "no output pointer or no data");
     *out = NULL;
@@ -498,6 +498,7 @@ blvl_status blvl_q3_bsp_read(const void *data, size_t size, const blvl_options *
     r.bsp = blvl__calloc(r.a, sizeof *r.bsp);
     if (!r.bsp)
         return blvl__nomem(err, "the map's structs");
+    r.bsp->allocator = r.a ? *r.a : (blvl_allocator){0};
     blvl_status st = read_header(&r, size);
     if (st == BLVL_OK)
         st = read_simple(&r);
@@ -518,7 +519,7 @@ blvl_status blvl_q3_bsp_read(const void *data, size_t size, const blvl_options *
     if (st != BLVL_OK) {
         if (st == BLVL_E_NOMEM)
             blvl__nomem(err, "the map's structs");
-        blvl_q3_bsp_free(r.bsp, opt);
+        blvl_q3_bsp_free(r.bsp);
         return st;
     }
     *out = r.bsp;
@@ -526,10 +527,11 @@ blvl_status blvl_q3_bsp_read(const void *data, size_t size, const blvl_options *
     return BLVL_OK;
 }
 
-void blvl_q3_bsp_free(blvl_q3_bsp *b, const blvl_options *opt) {
+void blvl_q3_bsp_free(blvl_q3_bsp *b) {
     if (!b)
         return;
-    const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    blvl_allocator al = b->allocator; /* b itself goes last */
+    const blvl_allocator *a = &al;
     void *arrays[] = {b->entities,      b->shaders,      b->planes, b->nodes,    b->leafs,
                       b->leaf_surfaces, b->leaf_brushes, b->models, b->brushes,  b->brush_sides,
                       b->draw_verts,    b->draw_indexes, b->fogs,   b->surfaces, b->lightmaps,

@@ -36,10 +36,10 @@ static char *copy(const blvl_allocator *a, const tok *t) {
     return s;
 }
 
-void blvl_q3_entities_free(blvl_q3_entities *e, const blvl_options *opt) {
+void blvl_q3_entities_free(blvl_q3_entities *e) {
     if (!e)
         return;
-    const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    const blvl_allocator *a = &e->allocator;
     for (uint32_t i = 0; i < e->count; i++) {
         for (uint32_t k = 0; k < e->items[i].pair_count; k++) {
             blvl__free_sized(a, e->items[i].pairs[k].key);
@@ -116,8 +116,8 @@ static blvl_status parse(lex *l, const blvl_allocator *a, blvl_q3_entities *out)
     }
 }
 
-blvl_status blvl_q3_entities_parse(const char *text, size_t size, const blvl_options *opt,
-                                   blvl_q3_entities *out, blvl_error *err) {
+blvl_status blvl_q3_entities_parse(blvl_q3_entities *out, const char *text, size_t size,
+                                   const blvl_options *opt, blvl_error *err) {
     if (!out || (!text && size))
         return blvl__fail(err, BLVL_E_ARGUMENT, "no output or no text");
     memset(out, 0, sizeof *out);
@@ -125,9 +125,11 @@ blvl_status blvl_q3_entities_parse(const char *text, size_t size, const blvl_opt
         return blvl__fail_source(err, "entities", "text", 0, "file-size", "over 1 GiB");
     lex l = {.lx = {.s = text, .n = size}, .err = err};
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    if (a)
+        out->allocator = *a;
     blvl_status st = parse(&l, a, out);
     if (st != BLVL_OK) {
-        blvl_q3_entities_free(out, opt);
+        blvl_q3_entities_free(out);
         if (st == BLVL_E_NOMEM)
             return blvl__nomem(err, "the entity list");
         return st;

@@ -189,7 +189,7 @@ bool blvl_q3_fs_exists(const blvl_q3_fs *fs, const char *name) {
     return lookup(fs, name) != NULL;
 }
 
-blvl_status blvl_q3_fs_read(const blvl_q3_fs *fs, const char *name, uint8_t **data, size_t *size,
+blvl_status blvl_q3_fs_read(void **data, size_t *size, const blvl_q3_fs *fs, const char *name,
                             blvl_error *err) {
     if (!fs || !name || !data || !size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no search path, name or place for the bytes");
@@ -200,14 +200,16 @@ blvl_status blvl_q3_fs_read(const blvl_q3_fs *fs, const char *name, uint8_t **da
         return blvl__fail(err, BLVL_E_NOT_FOUND, "%s: in none of the archives and folders given",
                           name);
     blvl_status s;
+    uint8_t *bytes = NULL;
     if (e->disk) {
-        s = blvl__q3fs_read_disk(fs, e, data, size, err);
+        s = blvl__q3fs_read_disk(fs, e, &bytes, size, err);
     } else {
         pthread_mutex_t *lock = (pthread_mutex_t *)&fs->lock; /* const fs: the lock only */
         pthread_mutex_lock(lock);
-        s = blvl__q3fs_read_zip(fs, e, data, size, err);
+        s = blvl__q3fs_read_zip(fs, e, &bytes, size, err);
         pthread_mutex_unlock(lock);
     }
+    *data = bytes;
     if (s == BLVL_OK)
         blvl__ok(err);
     return s;
@@ -240,29 +242,31 @@ static int cmp_lower(const void *pa, const void *pb) {
     return (int)(uint8_t)norm(*a) - (int)(uint8_t)norm(*b);
 }
 
-blvl_status blvl_q3_fs_list(const blvl_q3_fs *fs, const char *dir, const char *ext, char ***names,
-                            size_t *count, blvl_error *err) {
+blvl_status blvl_q3_fs_list(char ***names, size_t *count, const blvl_q3_fs *fs, const char *dir,
+                            const char *ext, blvl_error *err) {
     if (!fs || !names || !count)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no search path or no place for the names");
     *names = NULL;
     *count = 0;
     const blvl_allocator *a = &fs->opt.allocator;
-    size_t n = 0;
+    size_t n = 0, bytes = 0;
     for (uint32_t i = 0; i < fs->slot_cap; i++)
-        if (fs->slots[i] && matches(fs->entries[fs->slots[i] - 1].name, dir, ext))
+        if (fs->slots[i] && matches(fs->entries[fs->slots[i] - 1].name, dir, ext)) {
             n++;
-    char **out = blvl__alloc_sized(a, (n ? n : 1) * sizeof *out);
+            bytes += strlen(fs->entries[fs->slots[i] - 1].name) + 1;
+        }
+    /* One buffer: the pointers, then the names they point at (one blvl_free frees it all). */
+    char **out = blvl__alloc_sized(a, (n ? n : 1) * sizeof *out + bytes);
     if (!out)
         return blvl__nomem(err, "the list of names");
+    char *at = (char *)(out + (n ? n : 1));
     size_t k = 0;
     for (uint32_t i = 0; i < fs->slot_cap && k < n; i++) {
         if (!fs->slots[i] || !matches(fs->entries[fs->slots[i] - 1].name, dir, ext))
             continue;
-        if (!(out[k] = blvl__strdup(a, fs->entries[fs->slots[i] - 1].name))) {
-            blvl_q3_fs_names_free(fs, out, k);
-            return blvl__nomem(err, "the list of names");
-        }
-        k++;
+        size_t len = strlen(fs->entries[fs->slots[i] - 1].name) + 1;
+        out[k++] = memcpy(at, fs->entries[fs->slots[i] - 1].name, len);
+        at += len;
     }
     if (n > 1)
         qsort(out, n, sizeof *out, cmp_lower);
@@ -272,10 +276,6 @@ blvl_status blvl_q3_fs_list(const blvl_q3_fs *fs, const char *dir, const char *e
     return BLVL_OK;
 }
 
-void blvl_q3_fs_names_free(const blvl_q3_fs *fs, char **names, size_t count) {
-    if (!fs || !names)
-        return;
-    for (size_t i = 0; i < count; i++)
-        blvl__free_sized(&fs->opt.allocator, names[i]);
-    blvl__free_sized(&fs->opt.allocator, names);
+const blvl_options *blvl_q3_fs_options(const blvl_q3_fs *fs) {
+    return fs ? &fs->opt : NULL;
 }

@@ -170,14 +170,14 @@ blvl_status blvl_q3_shaders_load(blvl_q3_shaders *s, const blvl_q3_fs *fs, blvl_
         return blvl__fail(err, BLVL_E_ARGUMENT, "no set or no search path");
     char **names = NULL;
     size_t count = 0;
-    blvl_status st = blvl_q3_fs_list(fs, "scripts", ".shader", &names, &count, err);
+    blvl_status st = blvl_q3_fs_list(&names, &count, fs, "scripts", ".shader", err);
     if (st)
         return st;
     for (size_t i = 0; i < count && st == BLVL_OK; i++) {
-        uint8_t *data = NULL;
+        void *data = NULL;
         size_t size = 0;
         blvl_error e;
-        st = blvl_q3_fs_read(fs, names[i], &data, &size, &e);
+        st = blvl_q3_fs_read(&data, &size, fs, names[i], &e);
         if (st == BLVL_OK) {
             st = blvl_q3_shaders_add(s, names[i], (const char *)data, size, &e);
             blvl_options o = {.allocator = s->alloc};
@@ -188,7 +188,7 @@ blvl_status blvl_q3_shaders_load(blvl_q3_shaders *s, const blvl_q3_fs *fs, blvl_
         if (st)
             *err = e;
     }
-    blvl_q3_fs_names_free(fs, names, count);
+    blvl_free(blvl_q3_fs_options(fs), names);
     if (st == BLVL_OK)
         blvl__ok(err);
     return st;

@@ -25,11 +25,12 @@ static void object(const blvl_allocator *a, blvl_riot_object *o) {
     FREE_ARR(a, o->param_defs, o->param_count);
 }
 
-void blvl_riot_free(blvl_riot_level *level, const blvl_options *opt) {
+void blvl_riot_free(blvl_riot_level *level) {
     if (!level)
         return;
-    const blvl_allocator *a = opt ? &opt->allocator : NULL;
-    blvl_riot_srsc_free(level->srsc, opt);
+    blvl_allocator al = level->allocator; /* level itself goes last */
+    const blvl_allocator *a = &al;
+    blvl_riot_srsc_free(level->srsc);
     blvl__rt_str_free(&level->name, a);
     for (uint32_t i = 0; level->dbrefs && i < level->dbref_count; i++)
         blvl__rt_str_free(&level->dbrefs[i].path, a);

@@ -13,6 +13,7 @@ static blvl_status copy_srsc(const blvl_riot_srsc *c, const blvl_allocator *a, b
     blvl_riot_srsc *d = blvl__calloc(a, sizeof *d);
     if (!d)
         return blvl__nomem(err, "the container");
+    d->allocator = a ? *a : (blvl_allocator){0};
     *out = d;
     d->version = c->version;
     d->dir_offset = c->dir_offset;
@@ -107,20 +108,21 @@ static blvl_status parse_owned(blvl_riot_srsc *owned, const blvl_options *opt,
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     blvl_riot_level *level = blvl__calloc(a, sizeof *level);
     if (!level) {
-        blvl_riot_srsc_free(owned, opt);
+        blvl_riot_srsc_free(owned);
         return blvl__nomem(err, "the level");
     }
     level->srsc = owned;
+    level->allocator = a ? *a : (blvl_allocator){0};
     blvl_status st = records(owned, a, level, err);
     if (st) {
-        blvl_riot_free(level, opt);
+        blvl_riot_free(level);
         return st;
     }
     *out = level;
     return BLVL_OK;
 }
 
-blvl_status blvl_riot_parse(const blvl_riot_srsc *c, const blvl_options *opt, blvl_riot_level **out,
+blvl_status blvl_riot_parse(blvl_riot_level **out, const blvl_riot_srsc *c, const blvl_options *opt,
                             blvl_error *err) {
     blvl__ok(err);
     if (!c || !out)
@@ -129,19 +131,19 @@ blvl_status blvl_riot_parse(const blvl_riot_srsc *c, const blvl_options *opt, bl
     blvl_riot_srsc *copy = NULL;
     blvl_status st = copy_srsc(c, opt ? &opt->allocator : NULL, &copy, err);
     if (st) {
-        blvl_riot_srsc_free(copy, opt);
+        blvl_riot_srsc_free(copy);
         return st;
     }
     return parse_owned(copy, opt, out, err);
 }
 
-blvl_status blvl_riot_read(const void *data, size_t size, const blvl_options *opt,
-                           blvl_riot_level **out, blvl_error *err) {
+blvl_status blvl_riot_read(blvl_riot_level **out, const void *data, size_t size,
+                           const blvl_options *opt, blvl_error *err) {
     blvl__ok(err);
     if (!out || (!data && size))
         return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_riot_read: NULL data or out");
     *out = NULL;
     blvl_riot_srsc *c = NULL;
-    blvl_status st = blvl_riot_srsc_read(data, size, opt, &c, err);
+    blvl_status st = blvl_riot_srsc_read(&c, data, size, opt, err);
     return st ? st : parse_owned(c, opt, out, err);
 }

@@ -197,8 +197,8 @@ static blvl_status copy_out(const uint8_t *b, size_t size, const item *items, ui
     return BLVL_OK;
 }
 
-blvl_status blvl_riot_srsc_read(const void *data, size_t size, const blvl_options *opt,
-                                blvl_riot_srsc **out, blvl_error *err) {
+blvl_status blvl_riot_srsc_read(blvl_riot_srsc **out, const void *data, size_t size,
+                                const blvl_options *opt, blvl_error *err) {
     blvl__ok(err);
     if (!out || (!data && size))
         return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_riot_srsc_read: NULL data or out");
@@ -231,12 +231,14 @@ blvl_status blvl_riot_srsc_read(const void *data, size_t size, const blvl_option
         c = blvl__calloc(a, sizeof *c);
         if (!c)
             st = blvl__nomem(err, "the container");
-        else
+        else {
+            c->allocator = a ? *a : (blvl_allocator){0};
             st = copy_out(b, size, items, (uint32_t)count + 1, a, c, err);
+        }
     }
     blvl__dealloc(a, items, ((size_t)count + 1) * sizeof *items);
     if (st) {
-        blvl_riot_srsc_free(c, opt);
+        blvl_riot_srsc_free(c);
         return st;
     }
     *out = c;
@@ -263,10 +265,11 @@ void blvl__rt_srsc_clear(blvl_riot_srsc *c, const blvl_allocator *a) {
     c->fill_count = 0;
 }
 
-void blvl_riot_srsc_free(blvl_riot_srsc *c, const blvl_options *opt) {
+void blvl_riot_srsc_free(blvl_riot_srsc *c) {
     if (!c)
         return;
-    const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    blvl_allocator al = c->allocator; /* c itself goes last */
+    const blvl_allocator *a = &al;
     blvl__rt_srsc_clear(c, a);
     blvl__dealloc(a, c, sizeof *c);
 }

@@ -32,8 +32,8 @@ static int by_key(const void *x, const void *y) {
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-blvl_status blvl_riot_srsc_write(const blvl_riot_srsc *c, const blvl_options *opt, void **outp,
-                                 size_t *size, blvl_error *err) {
+blvl_status blvl_riot_srsc_write(void **outp, size_t *size, const blvl_riot_srsc *c,
+                                 const blvl_options *opt, blvl_error *err) {
     blvl__ok(err);
     if (!c || !outp || !size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_riot_srsc_write: NULL argument");

@@ -197,8 +197,8 @@ static blvl_status container(const blvl_riot_level *l, const blvl_allocator *a, 
     return BLVL_OK;
 }
 
-blvl_status blvl_riot_write(const blvl_riot_level *level, const blvl_options *opt, void **out,
-                            size_t *size, blvl_error *err) {
+blvl_status blvl_riot_write(void **out, size_t *size, const blvl_riot_level *level,
+                            const blvl_options *opt, blvl_error *err) {
     blvl__ok(err);
     if (!level || !out || !size)
         return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_riot_write: NULL argument");
@@ -213,7 +213,7 @@ blvl_status blvl_riot_write(const blvl_riot_level *level, const blvl_options *op
     if (!st)
         st = container(level, a, &w, err);
     if (!st)
-        st = blvl_riot_srsc_write(&w.c, opt, out, size, err);
+        st = blvl_riot_srsc_write(out, size, &w.c, opt, err);
     work_free(&w, a);
     return st;
 }

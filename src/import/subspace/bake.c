@@ -258,8 +258,9 @@ static blvl_status sites(ssb *c) {
     return st;
 }
 
-blvl_status blvl_subspace_bake(const blvl_subspace *map, const char *name, blvl_bake *bake,
-                               blvl_error *err) {
+blvl_status blvl_subspace_bake(const blvl_subspace *map, blvl_bake *bake,
+                               const blvl_subspace_options *opt, blvl_error *err) {
+    const char *name = opt ? opt->name : NULL;
     if (!map || !bake)
         return blvl__fail(err, BLVL_E_ARGUMENT, "subspace bake: needs a map and a bake");
     ssb c = {.map = map, .b = bake, .err = err};

@@ -4,10 +4,11 @@
 #include "common/alloc.h"
 #include "import/subspace/subspace_internal.h"
 
-void blvl_subspace_free(blvl_subspace *m, const blvl_options *opt) {
+void blvl_subspace_free(blvl_subspace *m) {
     if (!m)
         return;
-    const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    blvl_allocator al = m->allocator; /* m itself goes last */
+    const blvl_allocator *a = &al;
     blvl__ss_free_bmp(a, m->bmp);
     blvl__ss_free_elvl(a, m->elvl);
     blvl__dealloc(a, m->gap, m->gap_size);

@@ -33,8 +33,8 @@ static blvl_status records(const uint8_t *b, size_t size, const blvl_allocator *
     return BLVL_OK;
 }
 
-blvl_status blvl_subspace_read(const void *data, size_t size, const blvl_options *opt,
-                               blvl_subspace **out, blvl_error *err) {
+blvl_status blvl_subspace_read(blvl_subspace **out, const void *data, size_t size,
+                               const blvl_options *opt, blvl_error *err) {
     if (!out || (!data && size))
         return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_subspace_read: out and data must be set");
     *out = NULL;
@@ -46,6 +46,7 @@ blvl_status blvl_subspace_read(const void *data, size_t size, const blvl_options
     blvl_subspace *m = blvl__calloc(a, sizeof *m);
     if (!m)
         return blvl__nomem(err, "the map");
+    m->allocator = a ? *a : (blvl_allocator){0};
     blvl_status st = BLVL_OK;
     if (size >= 2 && memcmp(b, "BM", 2) == 0) {
         uint64_t elvl_at, tiles_at;
@@ -76,6 +77,6 @@ blvl_status blvl_subspace_read(const void *data, size_t size, const blvl_options
     *out = m;
     return BLVL_OK;
 fail:
-    blvl_subspace_free(m, opt);
+    blvl_subspace_free(m);
     return st;
 }

@@ -150,8 +150,8 @@ static void lay(wr *w, const blvl_subspace *map) {
     put(w, map->tail, map->tail_size);
 }
 
-blvl_status blvl_subspace_write(const blvl_subspace *map, const blvl_options *opt, void **out,
-                                size_t *size, blvl_error *err) {
+blvl_status blvl_subspace_write(void **out, size_t *size, const blvl_subspace *map,
+                                const blvl_options *opt, blvl_error *err) {
     if (!map || !out || !size)
         return blvl__fail(err, BLVL_E_ARGUMENT,
                           "blvl_subspace_write: map, out and size must be set");
