@@ -320,8 +320,10 @@ blvl_status blvl_image_write_png(void **out, size_t *out_size, const uint8_t *rg
         return blvl__fail(err, BLVL_E_ARGUMENT,
                           "image: a png of %ux%u (each side >= 1, at most 2^28 texels)", width,
                           height);
-    if (blvl__png_encode(opt ? &opt->allocator : NULL, rgba, width, height, out, out_size))
+    uint8_t *png = NULL;
+    if (blvl__png_encode(opt ? &opt->allocator : NULL, rgba, width, height, &png, out_size))
         return blvl__nomem(err, "image: encoding a %ux%u png", width, height);
+    *out = png;
     blvl__ok(err);
     return BLVL_OK;
 }
