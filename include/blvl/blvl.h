@@ -137,12 +137,12 @@
  *                 blvl_riot_srsc_find blvl_riot_srsc_free
  *                     Riot levels and their resource archives
  *   q3.h          blvl_q3_fs_new blvl_q3_fs_add blvl_q3_fs_exists blvl_q3_fs_read
- *                 blvl_q3_fs_list blvl_q3_fs_names_free blvl_q3_fs_free
+ *                 blvl_q3_fs_list blvl_q3_fs_options blvl_q3_fs_free
  *                     Quake 3 archives and folders
  *                 blvl_q3_bsp_read blvl_q3_bsp_free blvl_q3_entities_parse
  *                 blvl_q3_entities_free blvl_q3_entity_get
  *                     maps and their entities
- *                 blvl_q3_bake blvl_q3_bake_options_init
+ *                 blvl_q3_bake
  *                     bake a Quake 3 map
  *   q3_shader.h   blvl_q3_shaders_new blvl_q3_shaders_add blvl_q3_shaders_load
  *                 blvl_q3_shaders_find blvl_q3_shaders_count blvl_q3_shaders_refused
