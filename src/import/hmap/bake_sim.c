@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bake/convex.h"
+#include "bake/convex/convex.h"
 #include "bake_internal.h"
 #include "blvl/sections/bsym.h"
 #include "blvl/sections/lighting.h"

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bake/known.h"
+#include "bake/model/fast.h"
 #include "blvl/bake.h"
 #include "blvl/riot.h"
 

@@ -7,7 +7,7 @@
  * cell order (y, then x). */
 #include <string.h>
 
-#include "bake/known.h"
+#include "bake/model/fast.h"
 #include "bake_internal.h"
 #include "blvl/sections/bsym.h"
 #include "common/alloc.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bake/known.h"
+#include "bake/model/fast.h"
 #include "bake_internal.h"
 #include "blvl/sections/bsym.h"
 #include "blvl/sections/sim.h"
