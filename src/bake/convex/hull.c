@@ -278,11 +278,8 @@ done:
     return ok;
 }
 
-blvl_status blvl__bake_shape_hull(const blvl_allocator *al, const blvl_Vec3 *points,
-                                  uint32_t point_count, bake_shape *out, bool *empty,
-                                  blvl_error *err) {
-    memset(out, 0, sizeof *out);
-    *empty = true;
+/* The input's rules: a points array, at most HULL_MAX_POINTS, every coordinate finite. */
+static blvl_status check_points(const blvl_Vec3 *points, uint32_t point_count, blvl_error *err) {
     if (point_count && !points)
         return blvl__fail(err, BLVL_E_ARGUMENT, "hull: no points array");
     if (point_count > HULL_MAX_POINTS)
@@ -291,24 +288,13 @@ blvl_status blvl__bake_shape_hull(const blvl_allocator *al, const blvl_Vec3 *poi
     for (uint32_t i = 0; i < point_count; i++)
         if (!isfinite(points[i].x) || !isfinite(points[i].y) || !isfinite(points[i].z))
             return blvl__fail(err, BLVL_E_ARGUMENT, "hull: point %u is not finite", i);
-    if (point_count < 4)
-        return BLVL_OK;
+    return BLVL_OK;
+}
 
-    uint32_t n = point_count;
-    blvl_status st = BLVL_E_NOMEM;
-    double(*in)[3] = blvl__calloc_n(al, n, sizeof in[0]);
-    double(*p)[3] = blvl__calloc_n(al, n, sizeof p[0]);
-    uint32_t *map = blvl__calloc_n(al, n, sizeof map[0]);
-    uint32_t *remap = blvl__calloc_n(al, n, sizeof remap[0]);
-    hull h = {al, (const double(*)[3])p, 0, {0}, 0};
-    geom_vec edges, sizes, indices, planes;
-    blvl__geom_vec_init(&h.tris, sizeof(tri));
-    blvl__geom_vec_init(&edges, sizeof(geom_edge));
-    blvl__geom_vec_init(&sizes, sizeof(uint32_t));
-    blvl__geom_vec_init(&indices, sizeof(uint32_t));
-    blvl__geom_vec_init(&planes, sizeof(double[4]));
-    if (!in || !p || !map || !remap)
-        goto done;
+/* The points in double, welded into p (map: each input point's); *eps the distance at which a
+ * point sees a face, relative to the largest coordinate. Returns the welded count. */
+static uint32_t weld_points(const blvl_Vec3 *points, uint32_t n, double (*in)[3], double (*p)[3],
+                            uint32_t *map, double *eps) {
     for (uint32_t i = 0; i < n; i++) {
         in[i][0] = points[i].x;
         in[i][1] = points[i].y;
@@ -319,17 +305,21 @@ blvl_status blvl__bake_shape_hull(const blvl_allocator *al, const blvl_Vec3 *poi
     for (uint32_t i = 0; i < m; i++)
         for (int k = 0; k < 3; k++)
             scale = fabs(p[i][k]) > scale ? fabs(p[i][k]) : scale;
-    h.eps = 1e-9 * scale;
+    *eps = 1e-9 * scale;
+    return m;
+}
 
-    /* The first tetrahedron: the lowest point, the one farthest from it, the one farthest from
-     * their line, the one farthest from their plane. */
+/* The first tetrahedron: the lowest point, the one farthest from it, the one farthest from their
+ * line, the one farthest from their plane (s[0..3]; nrm the plane's normal, not unit). Returns
+ * the last one's distance from the plane (0 when the points are on one line). */
+static double first_tetrahedron(const double (*p)[3], uint32_t m, uint32_t s[4], double nrm[3]) {
     uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (uint32_t i = 1; i < m; i++)
         if (p[i][0] < p[s0][0] ||
             (p[i][0] == p[s0][0] &&
              (p[i][1] < p[s0][1] || (p[i][1] == p[s0][1] && p[i][2] < p[s0][2]))))
             s0 = i;
-    double best = 0, t[3], c[3], nrm[3];
+    double best = 0, t[3], c[3];
     for (uint32_t i = 0; i < m; i++) {
         sub3(p[i], p[s0], t);
         if (dot3(t, t) > best)
@@ -356,59 +346,66 @@ blvl_status blvl__bake_shape_hull(const blvl_allocator *al, const blvl_Vec3 *poi
             if (dist > best)
                 best = dist, s3 = i;
         }
-    if (m < 4 || best < BAKE_FLAT) {
-        st = BLVL_OK; /* flat (or all one point, or on one line) */
-        goto done;
-    }
-    sub3(p[s3], p[s0], t);
-    int ok = dot3(nrm, t) < 0 ? add_tri(&h, s0, s1, s2) && add_tri(&h, s0, s3, s1) &&
-                                    add_tri(&h, s1, s3, s2) && add_tri(&h, s2, s3, s0)
-                              : add_tri(&h, s0, s2, s1) && add_tri(&h, s0, s1, s3) &&
-                                    add_tri(&h, s1, s2, s3) && add_tri(&h, s2, s0, s3);
-    if (!ok)
-        goto done;
-    for (uint32_t i = 0; i < m; i++)
-        if (i != s0 && i != s1 && i != s2 && i != s3 && !add_point(&h, i, &edges))
-            goto done;
+    s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+    return best;
+}
 
-    compact(&h);
-    uint8_t *used = (uint8_t *)in; /* scratch: n doubles * 3 is room for m flags */
-    memset(used, 0, m);
-    if (!merge_faces(&h, m, &sizes, &indices, &planes, used))
-        goto done;
-    /* The corners, in input order; every face plane must have the hull BAKE_FLAT deep. */
-    uint32_t nv = 0;
+/* The tetrahedron's four triangles facing out, then every other point added. 0 when out of
+ * memory. */
+static int grow_hull(hull *h, const uint32_t s[4], const double nrm[3], uint32_t m,
+                     geom_vec *edges) {
+    uint32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    double t[3];
+    sub3(h->p[s3], h->p[s0], t);
+    int ok = dot3(nrm, t) < 0 ? add_tri(h, s0, s1, s2) && add_tri(h, s0, s3, s1) &&
+                                    add_tri(h, s1, s3, s2) && add_tri(h, s2, s3, s0)
+                              : add_tri(h, s0, s2, s1) && add_tri(h, s0, s1, s3) &&
+                                    add_tri(h, s1, s2, s3) && add_tri(h, s2, s0, s3);
+    if (!ok)
+        return 0;
     for (uint32_t i = 0; i < m; i++)
-        remap[i] = used[i] ? nv++ : UINT32_MAX;
-    for (size_t j = 0; j < planes.len; j++) {
-        const double *q = (const double *)planes.data + 4 * j;
+        if (i != s0 && i != s1 && i != s2 && i != s3 && !add_point(h, i, edges))
+            return 0;
+    return 1;
+}
+
+/* Whether every face plane has the hull's used corners at least BAKE_FLAT deep behind it. */
+static bool deep_enough(const geom_vec *planes, const double (*p)[3], const uint8_t *used,
+                        uint32_t m) {
+    for (size_t j = 0; j < planes->len; j++) {
+        const double *q = (const double *)planes->data + 4 * j;
         double deep = 0;
         for (uint32_t i = 0; i < m; i++)
             if (used[i] && q[3] - dot3(q, p[i]) > deep)
                 deep = q[3] - dot3(q, p[i]);
-        if (deep < BAKE_FLAT) {
-            st = BLVL_OK;
-            goto done;
-        }
+        if (deep < BAKE_FLAT)
+            return false;
     }
-    if (sizes.len < 4) {
-        st = BLVL_OK;
-        goto done;
-    }
-    for (size_t q = 0; q < indices.len; q++)
-        GEOM_AT(indices, uint32_t, q) = remap[GEOM_AT(indices, uint32_t, q)];
+    return true;
+}
+
+/* The Hull shape: the used corners in input order (remap: each welded point's corner), the merged
+ * faces' loops renumbered to them, the bounds. BLVL_E_NOMEM (out freed) or BLVL_OK. */
+static blvl_status store_hull(const blvl_allocator *al, const double (*p)[3], uint32_t m,
+                              const uint8_t *used, uint32_t *remap, const geom_vec *sizes,
+                              geom_vec *indices, bake_shape *out) {
+    uint32_t nv = 0;
+    for (uint32_t i = 0; i < m; i++)
+        remap[i] = used[i] ? nv++ : UINT32_MAX;
+    for (size_t q = 0; q < indices->len; q++)
+        GEOM_AT(*indices, uint32_t, q) = remap[GEOM_AT(*indices, uint32_t, q)];
     out->vertices = blvl__calloc_n(al, nv, sizeof out->vertices[0]);
-    out->face_sizes = blvl__calloc_n(al, sizes.len, sizeof(uint32_t));
-    out->face_indices = blvl__calloc_n(al, indices.len, sizeof(uint32_t));
+    out->face_sizes = blvl__calloc_n(al, sizes->len, sizeof(uint32_t));
+    out->face_indices = blvl__calloc_n(al, indices->len, sizeof(uint32_t));
     out->vertex_count = nv;
-    out->face_count = (uint32_t)sizes.len;
-    out->face_index_count = (uint32_t)indices.len;
+    out->face_count = (uint32_t)sizes->len;
+    out->face_index_count = (uint32_t)indices->len;
     if (!out->vertices || !out->face_sizes || !out->face_indices) {
         blvl__bake_shape_free(al, out);
-        goto done;
+        return BLVL_E_NOMEM;
     }
-    memcpy(out->face_sizes, sizes.data, sizes.len * sizeof(uint32_t));
-    memcpy(out->face_indices, indices.data, indices.len * sizeof(uint32_t));
+    memcpy(out->face_sizes, sizes->data, sizes->len * sizeof(uint32_t));
+    memcpy(out->face_indices, indices->data, indices->len * sizeof(uint32_t));
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t i = 0, o = 0; i < m; i++) {
         if (!used[i])
@@ -423,8 +420,57 @@ blvl_status blvl__bake_shape_hull(const blvl_allocator *al, const blvl_Vec3 *poi
     out->kind = blvl_Shape_Hull;
     out->lo = (blvl_Vec3){lo[0], lo[1], lo[2]};
     out->hi = (blvl_Vec3){hi[0], hi[1], hi[2]};
-    *empty = false;
-    st = BLVL_OK;
+    return BLVL_OK;
+}
+
+/* The phases: the input checked, the points welded, the first tetrahedron, the incremental hull,
+ * its triangles merged into faces, the depth check, the shape stored. A flat or degenerate set
+ * is empty, not a failure; every scratch block is freed on every path. */
+blvl_status blvl__bake_shape_hull(const blvl_allocator *al, const blvl_Vec3 *points,
+                                  uint32_t point_count, bake_shape *out, bool *empty,
+                                  blvl_error *err) {
+    memset(out, 0, sizeof *out);
+    *empty = true;
+    blvl_status st = check_points(points, point_count, err);
+    if (st != BLVL_OK || point_count < 4)
+        return st;
+
+    uint32_t n = point_count;
+    st = BLVL_E_NOMEM;
+    double(*in)[3] = blvl__calloc_n(al, n, sizeof in[0]);
+    double(*p)[3] = blvl__calloc_n(al, n, sizeof p[0]);
+    uint32_t *map = blvl__calloc_n(al, n, sizeof map[0]);
+    uint32_t *remap = blvl__calloc_n(al, n, sizeof remap[0]);
+    hull h = {al, (const double(*)[3])p, 0, {0}, 0};
+    geom_vec edges, sizes, indices, planes;
+    blvl__geom_vec_init(&h.tris, sizeof(tri));
+    blvl__geom_vec_init(&edges, sizeof(geom_edge));
+    blvl__geom_vec_init(&sizes, sizeof(uint32_t));
+    blvl__geom_vec_init(&indices, sizeof(uint32_t));
+    blvl__geom_vec_init(&planes, sizeof(double[4]));
+    if (!in || !p || !map || !remap)
+        goto done;
+    uint32_t m = weld_points(points, n, in, p, map, &h.eps);
+    uint32_t s[4];
+    double nrm[3];
+    if (m < 4 || first_tetrahedron(h.p, m, s, nrm) < BAKE_FLAT) {
+        st = BLVL_OK; /* flat (or all one point, or on one line) */
+        goto done;
+    }
+    if (!grow_hull(&h, s, nrm, m, &edges))
+        goto done;
+    compact(&h);
+    uint8_t *used = (uint8_t *)in; /* scratch: n doubles * 3 is room for m flags */
+    memset(used, 0, m);
+    if (!merge_faces(&h, m, &sizes, &indices, &planes, used))
+        goto done;
+    if (!deep_enough(&planes, h.p, used, m) || sizes.len < 4) {
+        st = BLVL_OK;
+        goto done;
+    }
+    st = store_hull(al, h.p, m, used, remap, &sizes, &indices, out);
+    if (st == BLVL_OK)
+        *empty = false;
 done:
     blvl__geom_vec_free(al, &planes);
     blvl__geom_vec_free(al, &indices);
