@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # No function in src/ runs past 120 lines (signature to closing brace): a longer one is a
-# coordinator to split into one helper per phase (docs/ARCHITECTURE.md, "How to add …"). The
+# coordinator to split into one helper per phase (docs/ARCHITECTURE.md, "A function."). The
 # sources are clang-formatted, so a definition starts at column 0 and its body ends at the next
 # "}" alone at column 0. A function that must stay longer is listed below with its length (a
 # listed one that grew, or one that is now short, fails too, so the list stays true).
