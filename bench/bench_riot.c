@@ -25,7 +25,7 @@
 #include <time.h>
 
 #include "../tests/riot_hand.h"
-#include "bake/write.h"
+#include "bake/write/write.h"
 #include "blvl/bake.h"
 #include "blvl/blvl.h"
 #include "blvl/riot.h"

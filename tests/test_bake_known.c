@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake/known.h"
-#include "bake/shapes.h"
+#include "bake/model/fast.h"
+#include "bake/convex/shapes.h"
 #include "blvl/bake.h"
 #include "check.h"
 #include "support/prism_loops.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake/known.h"
+#include "bake/model/fast.h"
 #include "blvl/bake.h"
 #include "blvl/blvl.h"
 #include "check.h"

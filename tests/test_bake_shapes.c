@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bake/shapes.h"
+#include "bake/convex/shapes.h"
 #include "blvl/bake.h"
 #include "check.h"
 #include "test_trace_shapes.h"

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake/known.h"
-#include "bake/model.h"
+#include "bake/model/fast.h"
+#include "bake/model/model.h"
 #include "blvl/bake.h"
 #include "blvl/blvl.h"
 #include "blvl/sections.h"

@@ -5,7 +5,7 @@
  * as the whole-surface ones and refuse triangles naming vertices too far apart. */
 #include <math.h>
 
-#include "bake/tangents.h"
+#include "bake/write/tangents.h"
 #include "check.h"
 
 static blvl_bake_vertex vtx(double x, double y, double z, double nx, double ny, double nz, double u,

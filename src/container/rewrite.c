@@ -116,12 +116,9 @@ static void put_entry(const blvl_section_in *s, const blvl_pack_item *item, blvl
     blvl_digest(item->out, item->out_size, e->digest);
 }
 
-blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
-                                   void *keep_user, const blvl_section_in *put, size_t nput,
-                                   const char *const *drop, size_t ndrop, const blvl_options *opt,
-                                   blvl_error *err) {
-    if (!in_path || !out_path || (nput && !put) || (ndrop && !drop))
-        return blvl__fail(err, BLVL_E_ARGUMENT, "no input, no output or no sections to put");
+/* The rules on what to put and drop, before anything is opened. */
+static blvl_status check_edit(const blvl_section_in *put, size_t nput, const char *const *drop,
+                              size_t ndrop, blvl_error *err) {
     blvl_status st;
     for (size_t i = 0; i < nput; i++)
         if ((st = check_put(put, i, err)) != BLVL_OK)
@@ -129,68 +126,84 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
     for (size_t i = 0; i < ndrop; i++)
         if ((st = check_drop(drop, i, put, nput, err)) != BLVL_OK)
             return st;
-    /* Replacing the input: hold its edit lock from before the read until after the rename, so
-     * an in-place edit cannot land in between and be lost (lock.h). The level is read from the
-     * locked descriptor itself. */
-    int fd = -1;
-    blvl_level *lv = NULL;
+    return BLVL_OK;
+}
+
+/* The input level. Replacing the input: hold its edit lock from before the read until after the
+ * rename, so an in-place edit cannot land in between and be lost (lock.h); the level is read from
+ * the locked descriptor itself (*fd, closed by the caller; -1 otherwise). */
+static blvl_status open_input(const char *in_path, const char *out_path, const blvl_options *opt,
+                              blvl_level **lv, int *fd, blvl_error *err) {
+    blvl_status st;
+    *fd = -1;
     if (same_file(in_path, out_path)) {
-        st = blvl__lock_open(in_path, O_RDONLY, opt ? opt->lock_timeout_ms : 0, &fd, err);
+        st = blvl__lock_open(in_path, O_RDONLY, opt ? opt->lock_timeout_ms : 0, fd, err);
         if (st == BLVL_OK) {
-            st = blvl__open_fd(&lv, fd, in_path, opt, err);
-            if (st != BLVL_OK)
-                close(fd);
+            st = blvl__open_fd(lv, *fd, in_path, opt, err);
+            if (st != BLVL_OK) {
+                close(*fd);
+                *fd = -1;
+            }
         }
     } else {
-        st = blvl_open_file(&lv, in_path, opt, err);
+        st = blvl_open_file(lv, in_path, opt, err);
     }
-    if (st != BLVL_OK)
-        return st;
-    if ((st = check_drop_level(lv, drop, ndrop, err)) != BLVL_OK) {
-        blvl_close(lv);
-        if (fd >= 0)
-            close(fd);
-        return st;
-    }
-    const blvl_allocator *a = opt ? &opt->allocator : NULL;
-    uint32_t count = blvl_count(lv), n = 0;
-    size_t cap = (size_t)count + nput + 1;
-    blvl_entry *entries = blvl__calloc(a, cap * sizeof *entries);
-    const uint8_t **bytes = blvl__calloc(a, cap * sizeof *bytes);
-    blvl_pack_item *items = blvl__calloc(a, (nput + 1) * sizeof *items);
-    uint8_t *replaced = blvl__calloc(a, nput + 1);
-    uint8_t *region = NULL;
-    uint64_t floor = 0, file_size = 0;
-    if (!entries || !bytes || !items || !replaced) {
-        st = blvl__nomem(err, "%zu entries", cap);
-        goto out;
-    }
-    for (size_t i = 0; i < nput; i++)
-        items[i] = (blvl_pack_item){(const uint8_t *)put[i].data, put[i].size, NULL, 0};
-    if (nput &&
-        (st = blvl__pack_many(items, nput, opt ? opt->threads : 0, a, NULL, NULL, err)) != BLVL_OK)
-        goto out;
+    return st;
+}
+
+/* The output's sections, in order, and what the edit holds until it is written. */
+typedef struct rewrite_plan {
+    const blvl_allocator *a;
+    size_t cap;
+    blvl_entry *entries;
+    const uint8_t **bytes; /* entries[i]'s packed bytes */
+    blvl_pack_item *items; /* put[i] packed */
+    uint8_t *replaced;     /* put[i] took the place of a section of the input */
+    uint8_t *region;       /* header and table, floor bytes */
+    uint64_t floor, file_size;
+    uint32_t n;
+} rewrite_plan;
+
+static void plan_free(rewrite_plan *pl, size_t nput) {
+    const blvl_allocator *a = pl->a;
+    if (pl->items)
+        for (size_t i = 0; i < nput; i++)
+            blvl__dealloc(a, pl->items[i].out, pl->items[i].out_size);
+    blvl__dealloc(a, pl->items, (nput + 1) * sizeof *pl->items);
+    blvl__dealloc(a, pl->replaced, nput + 1);
+    blvl__dealloc(a, pl->region, (size_t)pl->floor);
+    blvl__dealloc(a, pl->entries, pl->cap * sizeof *pl->entries);
+    blvl__dealloc(a, pl->bytes, pl->cap * sizeof *pl->bytes);
+}
+
+/* The input's sections that stay, in order: a dropped or refused one left out, one that is put
+ * replaced in its place (never an identity section), the others' packed bytes checked as a
+ * reader would check them. */
+static blvl_status keep_sections(rewrite_plan *pl, blvl_level *lv, blvl_keep_fn keep,
+                                 void *keep_user, const blvl_section_in *put, size_t nput,
+                                 const char *const *drop, size_t ndrop, blvl_error *err) {
+    const blvl_allocator *a = pl->a;
+    uint32_t count = blvl_count(lv);
     for (uint32_t i = 0; i < count; i++) {
         const blvl_entry *e = blvl_entry_at(lv, i);
         if (dropped(drop, ndrop, e->tag) || (keep && !keep(keep_user, e)))
             continue;
         size_t p = find_put(put, nput, e->tag);
         if (p < nput) {
-            if (e->flags & BLVL_ENTRY_FLAG_IDENTITY) {
-                st = blvl__fail(err, BLVL_E_IDENTITY_SECTION,
-                                "'%s' is in identity; replacing it would rename the level (bake "
-                                "the level again)",
-                                e->tag);
-                goto out;
-            }
-            put_entry(&put[p], &items[p], &entries[n]); /* replaced in its place */
-            bytes[n++] = items[p].out;
-            replaced[p] = 1;
+            if (e->flags & BLVL_ENTRY_FLAG_IDENTITY)
+                return blvl__fail(err, BLVL_E_IDENTITY_SECTION,
+                                  "'%s' is in identity; replacing it would rename the level "
+                                  "(bake the level again)",
+                                  e->tag);
+            put_entry(&put[p], &pl->items[p], &pl->entries[pl->n]); /* replaced in its place */
+            pl->bytes[pl->n++] = pl->items[p].out;
+            pl->replaced[p] = 1;
             continue;
         }
         blvl_bytes packed;
-        if ((st = blvl_read_packed(lv, e->tag, &packed, err)) != BLVL_OK)
-            goto out;
+        blvl_status st = blvl_read_packed(lv, e->tag, &packed, err);
+        if (st != BLVL_OK)
+            return st;
         /* A mapped level hands out its own bytes: nothing to free, valid until close. */
         blvl_chunk *chunks = NULL;
         uint32_t nch = 0;
@@ -202,55 +215,103 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
                 memcpy(msg, err->message, sizeof msg);
                 blvl__fail(err, st, "section '%s': %s", e->tag, msg);
             }
-            goto out;
+            return st;
         }
-        entries[n] = *e;
-        bytes[n] = packed.data;
-        n++;
+        pl->entries[pl->n] = *e;
+        pl->bytes[pl->n] = packed.data;
+        pl->n++;
     }
-    for (size_t i = 0; i < nput; i++) {
-        if (replaced[i])
-            continue;
-        put_entry(&put[i], &items[i], &entries[n]); /* new sections go last */
-        bytes[n++] = items[i].out;
-    }
-    if (n > UINT32_MAX) {
-        st = blvl__fail(err, BLVL_E_ARGUMENT, "too many sections");
-        goto out;
-    }
-    st = blvl__layout_plan(entries, n, a, &region, &floor, &file_size, err);
+    return BLVL_OK;
+}
+
+/* The header and table for the planned sections, refused where a reader would refuse the file
+ * at open (the original then stays as it was). */
+static blvl_status plan_layout(rewrite_plan *pl, blvl_error *err) {
+    if (pl->n > UINT32_MAX)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "too many sections");
+    blvl_status st =
+        blvl__layout_plan(pl->entries, pl->n, pl->a, &pl->region, &pl->floor, &pl->file_size, err);
     if (st != BLVL_OK)
-        goto out;
-    /* What a reader would refuse at open is not written (the original stays as it was). */
-    uint64_t covered = floor;
-    for (uint32_t i = 0; i < n; i++)
-        covered += entries[i].packed_size; /* each at most the input's length, or 2 GiB + */
-    if ((st = blvl__budget_check(entries, (uint32_t)n, covered, err)) != BLVL_OK)
-        goto out;
+        return st;
+    uint64_t covered = pl->floor;
+    for (uint32_t i = 0; i < pl->n; i++)
+        covered += pl->entries[i].packed_size; /* each at most the input's length, or 2 GiB + */
+    return blvl__budget_check(pl->entries, (uint32_t)pl->n, covered, err);
+}
+
+/* The planned file written to a temporary beside out_path and renamed over it. */
+static blvl_status write_planned(const rewrite_plan *pl, const char *out_path,
+                                 const blvl_options *opt, blvl_error *err) {
     blvl_out_file f;
-    if ((st = blvl__out_open_opt(&f, out_path, opt, err)) != BLVL_OK)
-        goto out;
-    uint64_t at = floor;
-    st = blvl__out_write(&f, region, (size_t)floor, err);
-    for (uint32_t i = 0; i < n && st == BLVL_OK; i++) {
-        st = blvl__out_pad(&f, &at, entries[i].offset, err);
+    blvl_status st = blvl__out_open_opt(&f, out_path, opt, err);
+    if (st != BLVL_OK)
+        return st;
+    uint64_t at = pl->floor;
+    st = blvl__out_write(&f, pl->region, (size_t)pl->floor, err);
+    for (uint32_t i = 0; i < pl->n && st == BLVL_OK; i++) {
+        st = blvl__out_pad(&f, &at, pl->entries[i].offset, err);
         if (st == BLVL_OK)
-            st = blvl__out_write(&f, bytes[i], (size_t)entries[i].packed_size, err);
-        at += entries[i].packed_size;
+            st = blvl__out_write(&f, pl->bytes[i], (size_t)pl->entries[i].packed_size, err);
+        at += pl->entries[i].packed_size;
     }
     if (st == BLVL_OK)
         st = blvl__out_commit(&f, err);
     else
         blvl__out_abort(&f);
+    return st;
+}
+
+/* The phases: the edit checked, the input opened (and locked when it is replaced), the puts
+ * packed, the sections that stay and the new ones planned, the layout, the write. Every path
+ * frees the plan and closes the input, the lock last. */
+blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, blvl_keep_fn keep,
+                                   void *keep_user, const blvl_section_in *put, size_t nput,
+                                   const char *const *drop, size_t ndrop, const blvl_options *opt,
+                                   blvl_error *err) {
+    if (!in_path || !out_path || (nput && !put) || (ndrop && !drop))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "no input, no output or no sections to put");
+    blvl_status st = check_edit(put, nput, drop, ndrop, err);
+    if (st != BLVL_OK)
+        return st;
+    int fd;
+    blvl_level *lv = NULL;
+    if ((st = open_input(in_path, out_path, opt, &lv, &fd, err)) != BLVL_OK)
+        return st;
+    if ((st = check_drop_level(lv, drop, ndrop, err)) != BLVL_OK) {
+        blvl_close(lv);
+        if (fd >= 0)
+            close(fd);
+        return st;
+    }
+    const blvl_allocator *a = opt ? &opt->allocator : NULL;
+    rewrite_plan pl = {a, (size_t)blvl_count(lv) + nput + 1, NULL, NULL, NULL, NULL, NULL, 0, 0, 0};
+    pl.entries = blvl__calloc(a, pl.cap * sizeof *pl.entries);
+    pl.bytes = blvl__calloc(a, pl.cap * sizeof *pl.bytes);
+    pl.items = blvl__calloc(a, (nput + 1) * sizeof *pl.items);
+    pl.replaced = blvl__calloc(a, nput + 1);
+    if (!pl.entries || !pl.bytes || !pl.items || !pl.replaced) {
+        st = blvl__nomem(err, "%zu entries", pl.cap);
+        goto out;
+    }
+    for (size_t i = 0; i < nput; i++)
+        pl.items[i] = (blvl_pack_item){(const uint8_t *)put[i].data, put[i].size, NULL, 0};
+    if (nput && (st = blvl__pack_many(pl.items, nput, opt ? opt->threads : 0, a, NULL, NULL,
+                                      err)) != BLVL_OK)
+        goto out;
+    st = keep_sections(&pl, lv, keep, keep_user, put, nput, drop, ndrop, err);
+    if (st != BLVL_OK)
+        goto out;
+    for (size_t i = 0; i < nput; i++) {
+        if (pl.replaced[i])
+            continue;
+        put_entry(&put[i], &pl.items[i], &pl.entries[pl.n]); /* new sections go last */
+        pl.bytes[pl.n++] = pl.items[i].out;
+    }
+    if ((st = plan_layout(&pl, err)) != BLVL_OK)
+        goto out;
+    st = write_planned(&pl, out_path, opt, err);
 out:
-    if (items)
-        for (size_t i = 0; i < nput; i++)
-            blvl__dealloc(a, items[i].out, items[i].out_size);
-    blvl__dealloc(a, items, (nput + 1) * sizeof *items);
-    blvl__dealloc(a, replaced, nput + 1);
-    blvl__dealloc(a, region, (size_t)floor);
-    blvl__dealloc(a, entries, cap * sizeof *entries);
-    blvl__dealloc(a, bytes, cap * sizeof *bytes);
+    plan_free(&pl, nput);
     blvl_close(lv);
     if (fd >= 0)
         close(fd); /* releases the lock, after the rename */

@@ -177,40 +177,29 @@ static const char *const flag_names[8] = {"ladder", "surface-bit1",  "surface-bi
                                           "sky",    "clip",          "shot-through",
                                           "water",  "player-through"};
 
-blvl_status xp_collision(xp *x) {
-    if (!x->xo->collision || x->st != BLVL_OK)
-        return x->st;
+/* Each collider's faces fanned into the collision arrays, its run and bounds in rec[i]; stops at
+ * the first refusal (x->st). */
+static void collect_triangles(xp *x, col_out *o, col_rec *rec, double (*buf)[3]) {
     blvl_Sim sim = x->sim;
     uint32_t n = blvl_Sim_colliders_len(sim);
-    if (!n)
-        return x->st;
-    col_out o = {x->al, {0}, {0}};
-    blvl__geom_vec_init(&o.pos, sizeof(float) * 3);
-    blvl__geom_vec_init(&o.nrm, sizeof(float) * 3);
-    col_rec *rec = blvl__calloc_n(x->al, n, sizeof *rec);
-    size_t bufn = 3 * (XP_MAX_PLANES + 8) + 2 * XP_MAX_PLANES;
-    double(*buf)[3] = blvl__calloc_n(x->al, bufn, sizeof *buf);
-    if (!rec || !buf) {
-        xp_fail(x, BLVL_E_NOMEM, "the colliders' records");
-        goto done;
-    }
     for (uint32_t i = 0; i < n && x->st == BLVL_OK; i++) {
         blvl_Collider c = blvl_Sim_colliders_at(sim, i);
         col_rec *r = &rec[i];
-        r->first = o.pos.len;
+        r->first = o->pos.len;
         for (int a = 0; a < 3; a++)
             r->lo[a] = INFINITY, r->hi[a] = -INFINITY;
         int ok = 1;
         if (blvl_Collider_shape_type(c) == blvl_Shape_Planes)
-            ok = planes_shape(x, &o, blvl_Collider_shape_as_Planes(c), i, r, buf);
+            ok = planes_shape(x, o, blvl_Collider_shape_as_Planes(c), i, r, buf);
         else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull)
-            ok = hull_shape(x, &o, blvl_Collider_shape_as_Hull(c), i, r, buf);
+            ok = hull_shape(x, o, blvl_Collider_shape_as_Hull(c), i, r, buf);
         if (ok < 0)
             xp_fail(x, BLVL_E_NOMEM, "a collider's mesh");
     }
-    if (x->st != BLVL_OK)
-        goto done;
-    /* The collision material: translucent, both sides. */
+}
+
+/* The collision material: translucent, both sides. Returns its index. */
+static uint32_t collision_material(xp *x) {
     uint32_t mat = x->n_materials++;
     xj *j = &x->materials;
     xj_item(j);
@@ -224,93 +213,136 @@ blvl_status xp_collision(xp *x) {
     xj_str(j, "alphaMode", "BLEND");
     xj_bool(j, "doubleSided", 1);
     xj_end(j);
+    return mat;
+}
 
-    uint32_t vp = XP_NONE, vn = XP_NONE;
-    if (o.pos.len) {
-        size_t bytes = o.pos.len * sizeof(float) * 3, off;
-        uint8_t *d = xbuf_take(&x->bin, bytes * 2, &off);
-        if (!d) {
-            xp_check(x);
-            goto done;
-        }
-        memcpy(d, o.pos.data, bytes);
-        memcpy(d + bytes, o.nrm.data, bytes);
-        vp = xp_view(x, off, bytes, 12, 34962);
-        vn = xp_view(x, off + bytes, bytes, 12, 34962);
+/* The positions, then the normals, into the buffer, a view each (*vp, *vn; XP_NONE when there are
+ * no triangles). 0 when the buffer cannot grow. */
+static int collision_views(xp *x, const col_out *o, uint32_t *vp, uint32_t *vn) {
+    *vp = *vn = XP_NONE;
+    if (!o->pos.len)
+        return 1;
+    size_t bytes = o->pos.len * sizeof(float) * 3, off;
+    uint8_t *d = xbuf_take(&x->bin, bytes * 2, &off);
+    if (!d)
+        return 0;
+    memcpy(d, o->pos.data, bytes);
+    memcpy(d + bytes, o->nrm.data, bytes);
+    *vp = xp_view(x, off, bytes, 12, 34962);
+    *vn = xp_view(x, off + bytes, bytes, 12, 34962);
+    return 1;
+}
+
+/* Collider i's mesh (its run of the views, the collision material); XP_NONE when it has no
+ * triangles. */
+static uint32_t collider_mesh(xp *x, const col_rec *r, const char *name, uint32_t vp, uint32_t vn,
+                              uint32_t mat) {
+    if (!r->count)
+        return XP_NONE;
+    uint32_t ap =
+        xp_accessor(x, vp, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3", r->lo, r->hi, 3);
+    uint32_t an =
+        xp_accessor(x, vn, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3", NULL, NULL, 0);
+    xj *mj = &x->meshes;
+    xj_item(mj);
+    xj_obj(mj, NULL);
+    xj_str(mj, "name", name);
+    xj_arr(mj, "primitives");
+    xj_obj(mj, NULL);
+    xj_obj(mj, "attributes");
+    xj_u64(mj, "POSITION", ap);
+    xj_u64(mj, "NORMAL", an);
+    xj_end(mj);
+    xj_u64(mj, "material", mat);
+    xj_end(mj);
+    xj_end(mj);
+    xj_end(mj);
+    return x->n_meshes++;
+}
+
+/* Collider i's node in the collision scene: its mesh, and in extras.blvl its flags, material,
+ * door, breakable, match types and source. */
+static void collider_node(xp *x, uint32_t i, const char *name, uint32_t mesh) {
+    blvl_Sim sim = x->sim;
+    blvl_Collider c = blvl_Sim_colliders_at(sim, i);
+    xj *nj = &x->nodes;
+    xj_item(nj);
+    xj_obj(nj, NULL);
+    xj_str(nj, "name", name);
+    if (mesh != XP_NONE)
+        xj_u64(nj, "mesh", mesh);
+    xj_obj(nj, "extras");
+    xj_obj(nj, "blvl");
+    xj_str(nj, "kind", "collider");
+    xj_u64(nj, "index", i);
+    uint32_t fl = blvl_Collider_flags(c);
+    xj_u64(nj, "flags", fl);
+    xj_arr(nj, "flag_names");
+    for (int b = 0; b < 8; b++)
+        if (fl & (1u << b))
+            xj_str(nj, NULL, flag_names[b]);
+    xj_end(nj);
+    uint32_t v;
+    if ((v = blvl_Collider_material(c)) != XP_NONE)
+        xj_u64(nj, "material", v);
+    if ((v = blvl_Collider_door(c)) != XP_NONE)
+        xj_u64(nj, "door", v);
+    if ((v = blvl_Collider_breakable(c)) != XP_NONE)
+        xj_u64(nj, "breakable", v);
+    if ((v = blvl_Collider_gametypes(c)) != XP_NONE)
+        xj_u64(nj, "gametypes", v);
+    if ((v = blvl_Collider_source(c)) != XP_NONE && v < blvl_Sim_collider_sources_len(sim)) {
+        blvl_ColliderSource s = blvl_Sim_collider_sources_at(sim, v);
+        static const char *const kinds[] = {"world", "entity", "patch", "mesh", "prop", "physics"};
+        unsigned k = blvl_ColliderSource_kind(s);
+        xj_obj(nj, "source");
+        xj_u64(nj, "index", v);
+        xj_str(nj, "kind", k < 6 ? kinds[k] : "unknown");
+        blvl_fb_str sn = blvl_ColliderSource_name(s);
+        if (sn.len)
+            xj_strn(nj, "name", sn.ptr, sn.len);
+        if (blvl_ColliderSource_entity(s) != XP_NONE)
+            xj_u64(nj, "entity", blvl_ColliderSource_entity(s));
+        xj_end(nj);
+    }
+    xp_collider_source(x, nj, i);
+    xj_end(nj);
+    xj_end(nj);
+    xj_end(nj);
+    xp_scene_node(x, &x->scene1);
+}
+
+/* The phases: every collider's triangles, the collision material, the buffer's views, then each
+ * collider's mesh and node. The scratch is freed on every path; a failure is in x->st. */
+blvl_status xp_collision(xp *x) {
+    if (!x->xo->collision || x->st != BLVL_OK)
+        return x->st;
+    uint32_t n = blvl_Sim_colliders_len(x->sim);
+    if (!n)
+        return x->st;
+    col_out o = {x->al, {0}, {0}};
+    blvl__geom_vec_init(&o.pos, sizeof(float) * 3);
+    blvl__geom_vec_init(&o.nrm, sizeof(float) * 3);
+    col_rec *rec = blvl__calloc_n(x->al, n, sizeof *rec);
+    size_t bufn = 3 * (XP_MAX_PLANES + 8) + 2 * XP_MAX_PLANES;
+    double(*buf)[3] = blvl__calloc_n(x->al, bufn, sizeof *buf);
+    if (!rec || !buf) {
+        xp_fail(x, BLVL_E_NOMEM, "the colliders' records");
+        goto done;
+    }
+    collect_triangles(x, &o, rec, buf);
+    if (x->st != BLVL_OK)
+        goto done;
+    uint32_t mat = collision_material(x);
+    uint32_t vp, vn;
+    if (!collision_views(x, &o, &vp, &vn)) {
+        xp_check(x);
+        goto done;
     }
     for (uint32_t i = 0; i < n; i++) {
-        blvl_Collider c = blvl_Sim_colliders_at(sim, i);
-        col_rec *r = &rec[i];
-        uint32_t mesh = XP_NONE;
         char name[40];
         snprintf(name, sizeof name, "collider %u", (unsigned)i);
-        if (r->count) {
-            uint32_t ap = xp_accessor(x, vp, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3",
-                                      r->lo, r->hi, 3);
-            uint32_t an = xp_accessor(x, vn, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3",
-                                      NULL, NULL, 0);
-            xj *mj = &x->meshes;
-            xj_item(mj);
-            xj_obj(mj, NULL);
-            xj_str(mj, "name", name);
-            xj_arr(mj, "primitives");
-            xj_obj(mj, NULL);
-            xj_obj(mj, "attributes");
-            xj_u64(mj, "POSITION", ap);
-            xj_u64(mj, "NORMAL", an);
-            xj_end(mj);
-            xj_u64(mj, "material", mat);
-            xj_end(mj);
-            xj_end(mj);
-            xj_end(mj);
-            mesh = x->n_meshes++;
-        }
-        xj *nj = &x->nodes;
-        xj_item(nj);
-        xj_obj(nj, NULL);
-        xj_str(nj, "name", name);
-        if (mesh != XP_NONE)
-            xj_u64(nj, "mesh", mesh);
-        xj_obj(nj, "extras");
-        xj_obj(nj, "blvl");
-        xj_str(nj, "kind", "collider");
-        xj_u64(nj, "index", i);
-        uint32_t fl = blvl_Collider_flags(c);
-        xj_u64(nj, "flags", fl);
-        xj_arr(nj, "flag_names");
-        for (int b = 0; b < 8; b++)
-            if (fl & (1u << b))
-                xj_str(nj, NULL, flag_names[b]);
-        xj_end(nj);
-        uint32_t v;
-        if ((v = blvl_Collider_material(c)) != XP_NONE)
-            xj_u64(nj, "material", v);
-        if ((v = blvl_Collider_door(c)) != XP_NONE)
-            xj_u64(nj, "door", v);
-        if ((v = blvl_Collider_breakable(c)) != XP_NONE)
-            xj_u64(nj, "breakable", v);
-        if ((v = blvl_Collider_gametypes(c)) != XP_NONE)
-            xj_u64(nj, "gametypes", v);
-        if ((v = blvl_Collider_source(c)) != XP_NONE && v < blvl_Sim_collider_sources_len(sim)) {
-            blvl_ColliderSource s = blvl_Sim_collider_sources_at(sim, v);
-            static const char *const kinds[] = {"world", "entity", "patch",
-                                                "mesh",  "prop",   "physics"};
-            unsigned k = blvl_ColliderSource_kind(s);
-            xj_obj(nj, "source");
-            xj_u64(nj, "index", v);
-            xj_str(nj, "kind", k < 6 ? kinds[k] : "unknown");
-            blvl_fb_str sn = blvl_ColliderSource_name(s);
-            if (sn.len)
-                xj_strn(nj, "name", sn.ptr, sn.len);
-            if (blvl_ColliderSource_entity(s) != XP_NONE)
-                xj_u64(nj, "entity", blvl_ColliderSource_entity(s));
-            xj_end(nj);
-        }
-        xp_collider_source(x, nj, i);
-        xj_end(nj);
-        xj_end(nj);
-        xj_end(nj);
-        xp_scene_node(x, &x->scene1);
+        collider_node(x, i, name, collider_mesh(x, &rec[i], name, vp, vn, mat));
     }
     x->any_collision = 1;
     xp_check(x);

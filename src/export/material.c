@@ -156,6 +156,48 @@ static int finite_or_fail(xp *x, double v, uint32_t m, const char *field) {
     return 0;
 }
 
+/* A material's extras.blvl: what glTF's material cannot say (blend and alpha test as blvl names
+ * them, sort, depth write, polygon offset, environment map, sky, water, lightmapped, emitted
+ * intensity, surface parameters). */
+static void material_extras(xj *j, blvl_Material mt, blvl_Pbr pbr, uint32_t m, int lightmapped) {
+    unsigned blend = blvl_Material_blend(mt), test = blvl_Material_alpha_test(mt);
+    double cutoff = blvl_Material_alpha_ref(mt), sort = blvl_Material_sort(mt);
+    xj_obj(j, "extras");
+    xj_obj(j, "blvl");
+    xj_u64(j, "material", m);
+    xj_str(j, "blend", blend < 6 ? blend_names[blend] : "unknown");
+    if (test != blvl_AlphaTest_None) {
+        xj_str(j, "alpha_test", test < 4 ? test_names[test] : "unknown");
+        xj_num(j, "alpha_ref", cutoff);
+    }
+    xj_num(j, "sort", sort);
+    if (!blvl_Material_depth_write(mt))
+        xj_bool(j, "depth_write", 0);
+    if (blvl_Material_polygon_offset(mt))
+        xj_bool(j, "polygon_offset", 1);
+    if (blvl_Material_env_map(mt))
+        xj_bool(j, "env_map", 1);
+    if (blvl_Material_sky(mt))
+        xj_bool(j, "sky", 1);
+    if (blvl_Material_water_present(mt))
+        xj_bool(j, "water", 1);
+    xj_bool(j, "lightmapped", lightmapped);
+    double ei = blvl_Pbr_emit_intensity(pbr);
+    if (isfinite(ei) && ei != 0)
+        xj_num(j, "emit_intensity", ei);
+    uint32_t np = blvl_Pbr_surface_params_len(pbr);
+    if (np) {
+        xj_arr(j, "surface_params");
+        for (uint32_t i = 0; i < np; i++) {
+            blvl_fb_str s = blvl_Pbr_surface_params_at(pbr, i);
+            xj_strn(j, NULL, s.ptr, s.len);
+        }
+        xj_end(j);
+    }
+    xj_end(j);
+    xj_end(j);
+}
+
 static void material(xp *x, blvl_Material mt, uint32_t m) {
     xj *j = &x->materials;
     blvl_Pbr pbr = blvl_Material_pbr(mt);
@@ -242,40 +284,7 @@ static void material(xp *x, blvl_Material mt, uint32_t m) {
         xj_bool(j, "doubleSided", 1);
     /* What glTF's material cannot say. */
     int lightmapped = blvl_Shading_lightmapped(sh) && !blvl_Material_sky(mt);
-    xj_obj(j, "extras");
-    xj_obj(j, "blvl");
-    xj_u64(j, "material", m);
-    xj_str(j, "blend", blend < 6 ? blend_names[blend] : "unknown");
-    if (test != blvl_AlphaTest_None) {
-        xj_str(j, "alpha_test", test < 4 ? test_names[test] : "unknown");
-        xj_num(j, "alpha_ref", cutoff);
-    }
-    xj_num(j, "sort", sort);
-    if (!blvl_Material_depth_write(mt))
-        xj_bool(j, "depth_write", 0);
-    if (blvl_Material_polygon_offset(mt))
-        xj_bool(j, "polygon_offset", 1);
-    if (blvl_Material_env_map(mt))
-        xj_bool(j, "env_map", 1);
-    if (blvl_Material_sky(mt))
-        xj_bool(j, "sky", 1);
-    if (blvl_Material_water_present(mt))
-        xj_bool(j, "water", 1);
-    xj_bool(j, "lightmapped", lightmapped);
-    double ei = blvl_Pbr_emit_intensity(pbr);
-    if (isfinite(ei) && ei != 0)
-        xj_num(j, "emit_intensity", ei);
-    uint32_t np = blvl_Pbr_surface_params_len(pbr);
-    if (np) {
-        xj_arr(j, "surface_params");
-        for (uint32_t i = 0; i < np; i++) {
-            blvl_fb_str s = blvl_Pbr_surface_params_at(pbr, i);
-            xj_strn(j, NULL, s.ptr, s.len);
-        }
-        xj_end(j);
-    }
-    xj_end(j);
-    xj_end(j);
+    material_extras(j, mt, pbr, m, lightmapped);
     xj_end(j);
     x->material_lightmapped[m] = (uint32_t)lightmapped;
     x->n_materials++;

@@ -72,6 +72,181 @@ static int door_cmp(const void *a, const void *b) {
     return (x->collider > y->collider) - (x->collider < y->collider);
 }
 
+/* What a build holds until the world takes it: the planes, the doors and their closed-pose hulls,
+ * one collider's face loops (scratch) and, in `b`, the reports. */
+typedef struct world_build {
+    build_ctx b;
+    const blvl_allocator *al;
+    geom_vec planes, doors, dverts, dsizes, dindices, lsizes, lindices;
+} world_build;
+
+static void build_init(world_build *wb, blvl_trace_world *w, const blvl_options *opt) {
+    wb->b = (build_ctx){w, {0}, 0, opt, 0};
+    wb->al = &w->al;
+    blvl__geom_vec_init(&wb->b.reports, sizeof(blvl_trace_report));
+    blvl__geom_vec_init(&wb->planes, sizeof(blvl_Plane));
+    blvl__geom_vec_init(&wb->doors, sizeof(tw_door_collider));
+    blvl__geom_vec_init(&wb->dverts, sizeof(blvl_Vec3));
+    blvl__geom_vec_init(&wb->dsizes, sizeof(uint32_t));
+    blvl__geom_vec_init(&wb->dindices, sizeof(uint32_t));
+    blvl__geom_vec_init(&wb->lsizes, sizeof(uint32_t));
+    blvl__geom_vec_init(&wb->lindices, sizeof(uint32_t));
+}
+
+/* Whatever the build still holds (a vector the world took is empty). */
+static void build_free(world_build *wb) {
+    blvl__geom_vec_free(wb->al, &wb->planes);
+    blvl__geom_vec_free(wb->al, &wb->doors);
+    blvl__geom_vec_free(wb->al, &wb->dverts);
+    blvl__geom_vec_free(wb->al, &wb->dsizes);
+    blvl__geom_vec_free(wb->al, &wb->dindices);
+    blvl__geom_vec_free(wb->al, &wb->lsizes);
+    blvl__geom_vec_free(wb->al, &wb->lindices);
+    blvl__geom_vec_free(wb->al, &wb->b.reports);
+}
+
+/* The planes' room at once (stored planes, the axial planes a Planes collider may lack, a hull's
+ * faces, axial planes and some bevels): growing it would copy every plane again. */
+static int reserve_planes(world_build *wb, const blvl_trace_collider_desc *colliders,
+                          uint32_t count) {
+    size_t want = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const blvl_trace_collider_desc *d = &colliders[i];
+        if (d->shape == BLVL_TRACE_SHAPE_PLANES && d->plane_count <= BLVL_TRACE_MAX_PLANES)
+            want += d->plane_count + 6;
+        else if (d->shape == BLVL_TRACE_SHAPE_HULL && d->face_count <= BLVL_TRACE_MAX_FACES)
+            want += 3 * (size_t)d->face_count + 6;
+    }
+    return blvl__geom_vec_reserve(wb->al, &wb->planes, want);
+}
+
+/* Keep door collider i's closed-pose hull (its vertices and face loops) so a moved door can be
+ * re-bevelled. 0 when out of memory. */
+static int keep_door_hull(world_build *wb, const blvl_trace_collider_desc *d, uint32_t i,
+                          const tw_collider *c, const float lo[3], const float hi[3]) {
+    const blvl_allocator *al = wb->al;
+    tw_door_collider dc = {i,
+                           d->door,
+                           (uint32_t)wb->dverts.len,
+                           0,
+                           (uint32_t)wb->dsizes.len,
+                           0,
+                           (uint32_t)wb->dindices.len,
+                           0};
+    if (d->shape == BLVL_TRACE_SHAPE_HULL) {
+        for (uint32_t v = 0; v < d->vertex_count; v++)
+            if (!blvl__geom_vec_push(al, &wb->dverts, &d->vertices[v]))
+                return 0;
+    } else {
+        geom_vec hv;
+        blvl__geom_vec_init(&hv, sizeof(blvl_Vec3));
+        blvl_status s2 =
+            blvl__tw_planes_to_hull(al, &GEOM_AT(wb->planes, blvl_Plane, c->first_plane),
+                                    c->plane_count, lo, hi, &hv, &wb->lsizes, &wb->lindices);
+        int ok = s2 == BLVL_OK && blvl__geom_vec_reserve(al, &wb->dverts, wb->dverts.len + hv.len);
+        for (size_t v = 0; ok && v < hv.len; v++)
+            blvl__geom_vec_push(al, &wb->dverts, &GEOM_AT(hv, blvl_Vec3, v));
+        blvl__geom_vec_free(al, &hv);
+        if (!ok)
+            return 0;
+    }
+    dc.vertex_count = (uint32_t)(wb->dverts.len - dc.first_vertex);
+    dc.face_count = (uint32_t)wb->lsizes.len;
+    dc.index_count = (uint32_t)wb->lindices.len;
+    for (size_t k = 0; k < wb->lsizes.len; k++)
+        if (!blvl__geom_vec_push(al, &wb->dsizes, &GEOM_AT(wb->lsizes, uint32_t, k)))
+            return 0;
+    for (size_t k = 0; k < wb->lindices.len; k++)
+        if (!blvl__geom_vec_push(al, &wb->dindices, &GEOM_AT(wb->lindices, uint32_t, k)))
+            return 0;
+    return blvl__geom_vec_push(al, &wb->doors, &dc);
+}
+
+/* Collider i expanded once into the shared planes (a Planes collider's planes, a hull's faces,
+ * axial planes and bevels), its bounds set, a door's closed-pose hull kept. BLVL_OK also for a
+ * collider that is not usable (reported, no planes); else the status the build fails with. */
+static blvl_status expand_collider(world_build *wb, const blvl_trace_collider_desc *d, uint32_t i) {
+    const blvl_allocator *al = wb->al;
+    tw_collider *c = &wb->b.w->colliders[i];
+    c->flags = d->flags;
+    c->gametypes = d->gametypes;
+    c->material = d->material;
+    c->door = d->door;
+    c->first_plane = (uint32_t)wb->planes.len;
+    for (int k = 0; k < 3; k++) {
+        c->lo[k] = INFINITY;
+        c->hi[k] = -INFINITY;
+    }
+    wb->b.collider = i;
+    int usable = 0, is_door = d->door != BLVL_TRACE_NONE;
+    wb->lsizes.len = wb->lindices.len = 0;
+    float lo[3], hi[3];
+    blvl_status st;
+    if (d->shape == BLVL_TRACE_SHAPE_PLANES) {
+        st = blvl__tw_use_planes(al, d, &wb->planes, lo, hi, &usable, on_report, &wb->b);
+    } else if (d->shape == BLVL_TRACE_SHAPE_HULL) {
+        tw_hull_in in = {d->vertices,   d->vertex_count, d->face_sizes,
+                         d->face_count, d->face_indices, d->face_index_count};
+        st = blvl__tw_expand_hull(al, &in, &wb->planes, is_door ? &wb->lsizes : NULL,
+                                  is_door ? &wb->lindices : NULL, lo, hi, &usable, on_report,
+                                  &wb->b);
+    } else {
+        on_report(&wb->b, BLVL_TRACE_NONE, "collider has no shape");
+        st = BLVL_OK;
+    }
+    if (st != BLVL_OK)
+        return st;
+    if (wb->b.nomem || wb->planes.len - c->first_plane > UINT32_MAX / 2)
+        return BLVL_E_NOMEM;
+    if (!usable) {
+        wb->planes.len = c->first_plane;
+        return BLVL_OK;
+    }
+    c->plane_count = (uint32_t)(wb->planes.len - c->first_plane);
+    memcpy(c->lo, lo, sizeof lo);
+    memcpy(c->hi, hi, sizeof hi);
+    if (!is_door)
+        return BLVL_OK;
+    return keep_door_hull(wb, d, i, c, lo, hi) ? BLVL_OK : BLVL_E_NOMEM;
+}
+
+/* The doors sorted by (door, collider), then every vector moved into the world: the planes'
+ * block as it is (its size recorded for the free: no copy), the rest into exactly sized blocks.
+ * 0 when out of memory. */
+static int move_into_world(world_build *wb) {
+    blvl_trace_world *w = wb->b.w;
+    const blvl_allocator *al = wb->al;
+    if (wb->doors.len)
+        qsort(wb->doors.data, wb->doors.len, sizeof(tw_door_collider), door_cmp);
+    size_t n;
+    void *p;
+    w->planes = wb->planes.data;
+    w->plane_count = wb->planes.len;
+    w->plane_cap = wb->planes.cap;
+    blvl__geom_vec_init(&wb->planes, sizeof(blvl_Plane));
+    if (!take(al, &wb->doors, &p, &n))
+        return 0;
+    w->door_colliders = p;
+    w->door_collider_count = (uint32_t)n;
+    if (!take(al, &wb->dverts, &p, &w->door_vertex_count))
+        return 0;
+    w->door_vertices = p;
+    if (!take(al, &wb->dsizes, &p, &w->door_face_count))
+        return 0;
+    w->door_face_sizes = p;
+    if (!take(al, &wb->dindices, &p, &w->door_face_index_count))
+        return 0;
+    w->door_face_indices = p;
+    if (!take(al, &wb->b.reports, &p, &n))
+        return 0;
+    w->reports = p;
+    w->report_count = (uint32_t)n;
+    return 1;
+}
+
+/* The phases: the colliders' table and the planes' room, each collider expanded, the build
+ * moved into the world, the hierarchy built. Every failure frees what the build and the world
+ * hold. */
 blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collider_desc *colliders,
                                  uint32_t count, const blvl_trace_options *opt, blvl_error *err) {
     if (!out || (count && !colliders) || count > (1u << 28)) {
@@ -88,134 +263,25 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
         return BLVL_E_NOMEM;
     }
     w->al = al;
-    build_ctx b = {w, {0}, 0, opt, 0};
-    blvl__geom_vec_init(&b.reports, sizeof(blvl_trace_report));
-    geom_vec planes, doors, dverts, dsizes, dindices, lsizes, lindices;
-    blvl__geom_vec_init(&planes, sizeof(blvl_Plane));
-    blvl__geom_vec_init(&doors, sizeof(tw_door_collider));
-    blvl__geom_vec_init(&dverts, sizeof(blvl_Vec3));
-    blvl__geom_vec_init(&dsizes, sizeof(uint32_t));
-    blvl__geom_vec_init(&dindices, sizeof(uint32_t));
-    blvl__geom_vec_init(&lsizes, sizeof(uint32_t));
-    blvl__geom_vec_init(&lindices, sizeof(uint32_t));
+    world_build wb;
+    build_init(&wb, w, opt);
     blvl_status st = BLVL_E_NOMEM;
 
     w->colliders = blvl__calloc_n(&al, count ? count : 1, sizeof(tw_collider));
     if (!w->colliders)
         goto fail;
     w->collider_count = count;
-    /* The planes' room at once (stored planes, the axial planes a Planes collider may lack, a
-     * hull's faces, axial planes and some bevels): growing it would copy every plane again. */
-    size_t want = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        const blvl_trace_collider_desc *d = &colliders[i];
-        if (d->shape == BLVL_TRACE_SHAPE_PLANES && d->plane_count <= BLVL_TRACE_MAX_PLANES)
-            want += d->plane_count + 6;
-        else if (d->shape == BLVL_TRACE_SHAPE_HULL && d->face_count <= BLVL_TRACE_MAX_FACES)
-            want += 3 * (size_t)d->face_count + 6;
-    }
-    if (!blvl__geom_vec_reserve(&al, &planes, want))
+    if (!reserve_planes(&wb, colliders, count))
         goto fail;
     for (uint32_t i = 0; i < count; i++) {
-        const blvl_trace_collider_desc *d = &colliders[i];
-        tw_collider *c = &w->colliders[i];
-        c->flags = d->flags;
-        c->gametypes = d->gametypes;
-        c->material = d->material;
-        c->door = d->door;
-        c->first_plane = (uint32_t)planes.len;
-        for (int k = 0; k < 3; k++) {
-            c->lo[k] = INFINITY;
-            c->hi[k] = -INFINITY;
-        }
-        b.collider = i;
-        int usable = 0, is_door = d->door != BLVL_TRACE_NONE;
-        lsizes.len = lindices.len = 0;
-        float lo[3], hi[3];
-        if (d->shape == BLVL_TRACE_SHAPE_PLANES) {
-            st = blvl__tw_use_planes(&al, d, &planes, lo, hi, &usable, on_report, &b);
-        } else if (d->shape == BLVL_TRACE_SHAPE_HULL) {
-            tw_hull_in in = {d->vertices,   d->vertex_count, d->face_sizes,
-                             d->face_count, d->face_indices, d->face_index_count};
-            st = blvl__tw_expand_hull(&al, &in, &planes, is_door ? &lsizes : NULL,
-                                      is_door ? &lindices : NULL, lo, hi, &usable, on_report, &b);
-        } else {
-            on_report(&b, BLVL_TRACE_NONE, "collider has no shape");
-            st = BLVL_OK;
-        }
-        if (st != BLVL_OK || b.nomem || planes.len - c->first_plane > UINT32_MAX / 2)
-            goto fail;
-        st = BLVL_E_NOMEM;
-        if (!usable) {
-            planes.len = c->first_plane;
-            continue;
-        }
-        c->plane_count = (uint32_t)(planes.len - c->first_plane);
-        memcpy(c->lo, lo, sizeof lo);
-        memcpy(c->hi, hi, sizeof hi);
-        if (!is_door)
-            continue;
-        /* Keep the closed-pose hull so a moved door can be re-bevelled. */
-        tw_door_collider dc = {
-            i, d->door, (uint32_t)dverts.len, 0, (uint32_t)dsizes.len, 0, (uint32_t)dindices.len,
-            0};
-        if (d->shape == BLVL_TRACE_SHAPE_HULL) {
-            for (uint32_t v = 0; v < d->vertex_count; v++)
-                if (!blvl__geom_vec_push(&al, &dverts, &d->vertices[v]))
-                    goto fail;
-        } else {
-            geom_vec hv;
-            blvl__geom_vec_init(&hv, sizeof(blvl_Vec3));
-            blvl_status s2 =
-                blvl__tw_planes_to_hull(&al, &GEOM_AT(planes, blvl_Plane, c->first_plane),
-                                        c->plane_count, lo, hi, &hv, &lsizes, &lindices);
-            int ok = s2 == BLVL_OK && blvl__geom_vec_reserve(&al, &dverts, dverts.len + hv.len);
-            for (size_t v = 0; ok && v < hv.len; v++)
-                blvl__geom_vec_push(&al, &dverts, &GEOM_AT(hv, blvl_Vec3, v));
-            blvl__geom_vec_free(&al, &hv);
-            if (!ok)
-                goto fail;
-        }
-        dc.vertex_count = (uint32_t)(dverts.len - dc.first_vertex);
-        dc.face_count = (uint32_t)lsizes.len;
-        dc.index_count = (uint32_t)lindices.len;
-        for (size_t k = 0; k < lsizes.len; k++)
-            if (!blvl__geom_vec_push(&al, &dsizes, &GEOM_AT(lsizes, uint32_t, k)))
-                goto fail;
-        for (size_t k = 0; k < lindices.len; k++)
-            if (!blvl__geom_vec_push(&al, &dindices, &GEOM_AT(lindices, uint32_t, k)))
-                goto fail;
-        if (!blvl__geom_vec_push(&al, &doors, &dc))
+        st = expand_collider(&wb, &colliders[i], i);
+        if (st != BLVL_OK)
             goto fail;
     }
-    if (doors.len)
-        qsort(doors.data, doors.len, sizeof(tw_door_collider), door_cmp);
-    size_t n;
-    void *p;
-    /* The planes' block is kept as it is (its size recorded for the free): no copy. */
-    w->planes = planes.data;
-    w->plane_count = planes.len;
-    w->plane_cap = planes.cap;
-    blvl__geom_vec_init(&planes, sizeof(blvl_Plane));
-    if (!take(&al, &doors, &p, &n))
+    st = BLVL_E_NOMEM;
+    if (!move_into_world(&wb))
         goto fail;
-    w->door_colliders = p;
-    w->door_collider_count = (uint32_t)n;
-    if (!take(&al, &dverts, &p, &w->door_vertex_count))
-        goto fail;
-    w->door_vertices = p;
-    if (!take(&al, &dsizes, &p, &w->door_face_count))
-        goto fail;
-    w->door_face_sizes = p;
-    if (!take(&al, &dindices, &p, &w->door_face_index_count))
-        goto fail;
-    w->door_face_indices = p;
-    if (!take(&al, &b.reports, &p, &n))
-        goto fail;
-    w->reports = p;
-    w->report_count = (uint32_t)n;
-    blvl__geom_vec_free(&al, &lsizes);
-    blvl__geom_vec_free(&al, &lindices);
+    build_free(&wb); /* the scratch face loops; the rest is the world's now */
     st = blvl__tw_bvh_build(w, err);
     if (st != BLVL_OK) {
         blvl_trace_world_free(w);
@@ -224,14 +290,7 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     *out = w;
     return BLVL_OK;
 fail:
-    blvl__geom_vec_free(&al, &planes);
-    blvl__geom_vec_free(&al, &doors);
-    blvl__geom_vec_free(&al, &dverts);
-    blvl__geom_vec_free(&al, &dsizes);
-    blvl__geom_vec_free(&al, &dindices);
-    blvl__geom_vec_free(&al, &lsizes);
-    blvl__geom_vec_free(&al, &lindices);
-    blvl__geom_vec_free(&al, &b.reports);
+    build_free(&wb);
     blvl_trace_world_free(w);
     /* the expansions fail only when the allocator does */
     return blvl__nomem(err, "trace: world");

@@ -1,12 +1,12 @@
 /* blvl_hmap_bake's pieces (docs/IMPORT-HMAP.md): one context shared by
- *   bake.c        the order of the steps, entities, spawns, meta
- *   units.c       the scale (map units -> qu) and the angle -> direction rule
- *   offsets.c     file offsets of fields, for refusals
- *   classnames.c  the classname table and entity keys
- *   bake_sim.c    colliders, doors, triggers, hurt volumes, teleport destinations
- *   bake_geom.c   geometry from the sources (brush faces, mesh polygons)
- *   bake_cmpl.c   what comes from CMPL: batches, collision models, mesh collision
- *   bake_light.c  lighting */
+ *   bake.c             the order of the steps, entities, spawns, meta
+ *   bake_units.c       the scale (map units -> qu) and the angle -> direction rule
+ *   bake_offsets.c     file offsets of fields, for refusals
+ *   bake_classnames.c  the classname table and entity keys
+ *   bake_collide.c     colliders, doors, triggers, hurt volumes, teleport destinations
+ *   bake_geometry.c    geometry from the sources (brush faces, mesh polygons)
+ *   bake_cmpl.c        what comes from CMPL: batches, collision models, mesh collision
+ *   bake_lighting.c    lighting */
 #ifndef BLVL_IMPORT_HMAP_BAKE_INTERNAL_H
 #define BLVL_IMPORT_HMAP_BAKE_INTERNAL_H
 
@@ -16,7 +16,7 @@
 #include "blvl/bake.h"
 #include "blvl/hmap.h"
 
-/* What an entity's classname makes of it (classnames.c has the table). */
+/* What an entity's classname makes of it (bake_classnames.c has the table). */
 typedef enum hb_class {
     HB_OTHER = 0,     /* kept verbatim in entities, nothing else */
     HB_WORLD,         /* worldspawn */
@@ -63,7 +63,7 @@ bool blvl__hb_owner(const hb *c, uint32_t owner, uint32_t *index);
 uint32_t blvl__hb_material(const hb *c, int32_t material); /* BLVL_BAKE_NONE for < 0 */
 blvl_Vec3 blvl__hb_point(const hb *c, blvl_Vec3 p);        /* map units -> qu */
 
-/* units.c */
+/* bake_units.c */
 blvl_status blvl__hb_units(hb *c);
 /* The unit forward vector of (pitch, yaw, roll) degrees: R = Ry(yaw) Rx(pitch) Rz(roll)
  * applied to -Z. */
@@ -73,7 +73,7 @@ blvl_Vec3 blvl__hb_normalize(blvl_Vec3 v, bool *ok);
 bool blvl__hb_plane(const hb *c, blvl_Plane in, blvl_Plane *out);
 bool blvl__hb_finite3(blvl_Vec3 v);
 
-/* offsets.c: file offsets (of the first byte) of what refusals name. For a hand-built map
+/* bake_offsets.c: file offsets (of the first byte) of what refusals name. For a hand-built map
  * (chunk_count 0) they are where blvl_hmap_write would put them. */
 uint64_t blvl__hb_off_chunk(const blvl_hmap *m, const char tag[4]); /* the chunk's tag */
 uint64_t blvl__hb_off_meta_upm(const blvl_hmap *m);
@@ -91,7 +91,7 @@ uint64_t blvl__hb_off_cmpl_model(const blvl_hmap *m, uint32_t i);
 uint64_t blvl__hb_off_cmpl_plane(const blvl_hmap *m, uint32_t i, uint32_t j, uint32_t k);
 uint64_t blvl__hb_off_cmpl_coll_vertex(const blvl_hmap *m, uint32_t i, uint32_t v);
 
-/* classnames.c */
+/* bake_classnames.c */
 hb_class blvl__hb_classify(const char *classname);
 const char *blvl__hb_key(const blvl_hmap_entity *e, const char *key,
                          uint32_t *pair); /* NULL: none */
@@ -103,7 +103,7 @@ blvl_status blvl__hb_key_float(hb *c, uint32_t entity, const char *key, float de
 blvl_status blvl__hb_key_vec3(hb *c, uint32_t entity, const char *key, blvl_Vec3 def,
                               blvl_Vec3 *out, bool *present);
 
-/* bake_sim.c */
+/* bake_collide.c */
 blvl_status blvl__hb_sim_prepare(hb *c); /* entity bounds from the sources */
 /* Teleport destinations (every destination entity, in ENTS order) and doors (every func_door
  * that owns a brush), once the entities' bounds are known. */
@@ -128,7 +128,7 @@ blvl_status blvl__hb_sim_polys(hb *c, const blvl_bake_collider *col, const blvl_
                                const uint32_t *indices, uint32_t index_count);
 #define HB_TRIANGLE_THICKNESS 1.0f /* qu behind a mesh triangle's face */
 
-/* bake_geom.c */
+/* bake_geometry.c */
 blvl_status blvl__hb_geom_brushes(hb *c, const uint32_t *face_source);
 blvl_status blvl__hb_geom_meshes(hb *c, const uint32_t *poly_source);
 /* UV of a point (map units) on a face of normal n: the dominant-axis projection. */
@@ -141,7 +141,7 @@ blvl_status blvl__hb_cmpl_models(hb *c);
 blvl_status blvl__hb_cmpl_mesh_colls(hb *c);
 blvl_status blvl__hb_cmpl_batches(hb *c);
 
-/* bake_light.c */
+/* bake_lighting.c */
 blvl_status blvl__hb_lighting(hb *c);
 
 #endif

@@ -48,7 +48,7 @@ uint64_t blvl__hm_size_poly(const blvl_hmap_poly *p);
 uint64_t blvl__hm_size_batch(const blvl_hmap_batch *b);
 uint64_t blvl__hm_size_payload(const blvl_hmap *map, hm_kind kind);
 
-/* File offsets of parsed records, for refusals after reading (check.c, the bake's offsets.c):
+/* File offsets of parsed records, for refusals after reading (check.c, the bake's bake_offsets.c):
  * the first byte of a chunk's payload, brush[i] / its face[k] (k = UINT32_MAX: the brush),
  * mesh[i] / its poly[k] (likewise), entity[i], batch[i] of CMPL. Each walks the records before
  * it; 0 when a read map has no such chunk. A map built by hand (chunk_count 0) is laid out as

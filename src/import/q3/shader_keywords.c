@@ -90,6 +90,45 @@ static bool deform(const q3s_line *l, blvl_q3_deform *d, uint32_t *used) {
     return false;
 }
 
+/* cull front | none, twosided, disable | back, backside, backsided (none given: front). */
+static blvl_status cull_mode(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
+    const q3s_tok *a0 = l->argc ? &l->arg[0] : NULL;
+    if (!a0 || blvl__q3s_is(a0, "front"))
+        sh->cull = BLVL_Q3_CULL_FRONT;
+    else if (blvl__q3s_is(a0, "none") || blvl__q3s_is(a0, "twosided") ||
+             blvl__q3s_is(a0, "disable"))
+        sh->cull = BLVL_Q3_CULL_NONE;
+    else if (blvl__q3s_is(a0, "back") || blvl__q3s_is(a0, "backside") ||
+             blvl__q3s_is(a0, "backsided"))
+        sh->cull = BLVL_Q3_CULL_BACK;
+    else
+        return keep(p, l);
+    l->used = a0 ? 1 : 0;
+    return BLVL_OK;
+}
+
+/* skyParms farbox cloudheight nearbox ("-" for no box). */
+static blvl_status sky_parms(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
+    const q3s_tok *a0 = l->argc ? &l->arg[0] : NULL;
+    float v[1];
+    if (l->argc < 1)
+        return keep(p, l);
+    sh->has_sky = true;
+    sh->sky_farbox = NULL;
+    sh->sky_nearbox = NULL;
+    if (!(a0->n == 1 && a0->p[0] == '-') && !(sh->sky_farbox = arg_str(p, a0)))
+        return blvl__nomem(p->err, "shader script");
+    /* The engine reads a cloud height of 0 (or "-") as 512. */
+    sh->sky_cloud_height = 512;
+    if (l->argc > 1 && blvl__q3s_num(&l->arg[1], &v[0]) && v[0] != 0)
+        sh->sky_cloud_height = v[0];
+    if (l->argc > 2 && !(l->arg[2].n == 1 && l->arg[2].p[0] == '-') &&
+        !(sh->sky_nearbox = arg_str(p, &l->arg[2])))
+        return blvl__nomem(p->err, "shader script");
+    l->used = l->argc < 3 ? l->argc : 3;
+    return BLVL_OK;
+}
+
 blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
     const q3s_tok *kw = &l->kw;
     const q3s_tok *a0 = l->argc ? &l->arg[0] : NULL;
@@ -106,20 +145,8 @@ blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
         l->used = 1;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "cull")) {
-        if (!a0 || blvl__q3s_is(a0, "front"))
-            sh->cull = BLVL_Q3_CULL_FRONT;
-        else if (blvl__q3s_is(a0, "none") || blvl__q3s_is(a0, "twosided") ||
-                 blvl__q3s_is(a0, "disable"))
-            sh->cull = BLVL_Q3_CULL_NONE;
-        else if (blvl__q3s_is(a0, "back") || blvl__q3s_is(a0, "backside") ||
-                 blvl__q3s_is(a0, "backsided"))
-            sh->cull = BLVL_Q3_CULL_BACK;
-        else
-            return keep(p, l);
-        l->used = a0 ? 1 : 0;
-        return BLVL_OK;
-    }
+    if (blvl__q3s_is(kw, "cull"))
+        return cull_mode(p, sh, l);
     if (blvl__q3s_is(kw, "sort")) {
         if (!a0 || !sort_value(a0, &sh->sort))
             return keep(p, l);
@@ -159,24 +186,8 @@ blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
         sh->has_fog = true;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "skyParms")) {
-        if (l->argc < 1)
-            return keep(p, l);
-        sh->has_sky = true;
-        sh->sky_farbox = NULL;
-        sh->sky_nearbox = NULL;
-        if (!(a0->n == 1 && a0->p[0] == '-') && !(sh->sky_farbox = arg_str(p, a0)))
-            return blvl__nomem(p->err, "shader script");
-        /* The engine reads a cloud height of 0 (or "-") as 512. */
-        sh->sky_cloud_height = 512;
-        if (l->argc > 1 && blvl__q3s_num(&l->arg[1], &v[0]) && v[0] != 0)
-            sh->sky_cloud_height = v[0];
-        if (l->argc > 2 && !(l->arg[2].n == 1 && l->arg[2].p[0] == '-') &&
-            !(sh->sky_nearbox = arg_str(p, &l->arg[2])))
-            return blvl__nomem(p->err, "shader script");
-        l->used = l->argc < 3 ? l->argc : 3;
-        return BLVL_OK;
-    }
+    if (blvl__q3s_is(kw, "skyParms"))
+        return sky_parms(p, sh, l);
     if (blvl__q3s_is(kw, "q3map_sun") || blvl__q3s_is(kw, "q3map_sunExt")) {
         if (!blvl__q3s_nums(l, 0, v, 6, NULL))
             return keep(p, l);

@@ -3,7 +3,7 @@
  *   bake_text.c      the text convention of entity values (numbers, escapes, hex)
  *   bake_offsets.c   file offsets of the fields a bake refusal names
  *   bake_entities.c  level, databases, layers, groups and objects as entities
- *   bake_terrain.c   per-layer vertex grid (position, normal, colour), sources, surfaces
+ *   bake_geometry.c  per-layer vertex grid (position, normal, colour), sources, surfaces
  *   bake_collide.c   colliders: merged planar rectangles and per-triangle prisms */
 #ifndef BLVL_IMPORT_RIOT_BAKE_INTERNAL_H
 #define BLVL_IMPORT_RIOT_BAKE_INTERNAL_H
@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bake/known.h"
+#include "bake/model/fast.h"
 #include "blvl/bake.h"
 #include "blvl/riot.h"
 
@@ -42,7 +42,7 @@ typedef struct rb {
     /* texture reference -> material index: open addressing, keys 0 = empty slot (ref + 1 kept) */
     uint32_t *mat_keys, *mat_vals;
     uint32_t mat_cap, mat_count;
-    /* bake_terrain.c: one entry per material (and one for none), made once for the bake and left
+    /* bake_geometry.c: one entry per material (and one for none), made once for the bake and left
      * empty after each layer, so a layer costs its cells, not the level's materials */
     struct mat_run *runs;
 } rb;
@@ -84,7 +84,7 @@ uint64_t blvl__rb_name_size(const blvl_riot_str *s);
 /* bake_entities.c */
 blvl_status blvl__rb_entities(rb *c);
 
-/* bake_terrain.c: one layer's sources (returned through *first_source) and surfaces. */
+/* bake_geometry.c: one layer's sources (returned through *first_source) and surfaces. */
 typedef struct rb_grid {
     uint32_t w, h;       /* cells */
     int32_t *hraw;       /* (w+1)(h+1) heights in world units above world_height: 2*(raw-0x8000) */
@@ -95,7 +95,7 @@ typedef struct rb_grid {
 blvl_status blvl__rb_grid_make(rb *c, uint32_t layer, rb_grid *g);
 void blvl__rb_grid_free(rb *c, rb_grid *g);
 /* Adds to *n the sources, vertices, indices and surfaces blvl__rb_terrain adds for the layer,
- * and an estimate of its colliders, so the model's tables are sized once (bake_terrain.c). */
+ * and an estimate of its colliders, so the model's tables are sized once (bake_geometry.c). */
 void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n);
 blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *first_source);
 void blvl__rb_terrain_free(rb *c);

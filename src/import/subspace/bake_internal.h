@@ -3,8 +3,8 @@
  *   bake_tiles.c   the tile categories and the text rule (ATTR and names into UTF-8)
  *   bake_cover.c   a cell mask covered by few rectangles (walls, sites)
  *   bake_atlas.c   the atlas: the map's tileset with the black key, or the default tileset
- *   bake_sim.c     wall colliders and doors
- *   bake_geom.c    one quad per drawn tile */
+ *   bake_collide.c   wall colliders and doors
+ *   bake_geometry.c  one quad per drawn tile */
 #ifndef BLVL_IMPORT_SUBSPACE_BAKE_INTERNAL_H
 #define BLVL_IMPORT_SUBSPACE_BAKE_INTERNAL_H
 
