@@ -80,7 +80,7 @@ typedef struct world_build {
     geom_vec planes, doors, dverts, dsizes, dindices, lsizes, lindices;
 } world_build;
 
-static void build_init(world_build *wb, blvl_trace_world *w, const blvl_options *opt) {
+static void build_init(world_build *wb, blvl_trace_world *w, const blvl_trace_options *opt) {
     wb->b = (build_ctx){w, {0}, 0, opt, 0};
     wb->al = &w->al;
     blvl__geom_vec_init(&wb->b.reports, sizeof(blvl_trace_report));
