@@ -41,9 +41,9 @@ static bool pixel(const tga *t, size_t at, uint8_t out[4]) {
     return true;
 }
 
-blvl_status blvl__q3i_tga(const uint8_t *data, size_t size, const char *name,
-                          const blvl_allocator *a, uint8_t **rgba, uint32_t *w, uint32_t *h,
-                          blvl_error *err) {
+blvl_status blvl__import_q3_img_tga(const uint8_t *data, size_t size, const char *name,
+                                    const blvl_allocator *a, uint8_t **rgba, uint32_t *w,
+                                    uint32_t *h, blvl_error *err) {
     *rgba = NULL;
     *w = *h = 0;
     if (size < 18)
