@@ -180,7 +180,7 @@ int main(int argc, char **argv) {
                 "run %d: read CPU %.3f, convert CPU %.3f, model -> sections CPU %.3f (%.1f MiB), "
                 "all CPU %.3f (%ld page faults, kernel %.3f s); colliders %u, triangles %u\n",
                 run + 1, c_read, c_convert, c_model, bytes / 1048576.0,
-                c_read + c_convert + c_model, f1 - f0, k1 - k0, blvl__bake_collider_count(b),
+                c_read + c_convert + c_model, f1 - f0, k1 - k0, blvl__bake_model_collider_count(b),
                 b->indices.n / 3u);
             blvl_bake_free(b);
             continue;

@@ -323,7 +323,7 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
 
     blvl_allocator al = {0};
     size_t base_size = 0;
-    descs x = {blvl__tw_descs_from_sim(sim, &al, &base_size), blvl_Sim_colliders_len(sim), NULL,
+    descs x = {blvl__trace_descs_from_sim(sim, &al, &base_size), blvl_Sim_colliders_len(sim), NULL,
                NULL};
     if (!x.d) {
         fprintf(stderr, "bench_trace_maps: out of memory\n");

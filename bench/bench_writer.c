@@ -125,7 +125,7 @@ static mem_result child_pack(const char *path, uint64_t mib, unsigned every_n, u
             if (blvl_writer_end(w, &e) != BLVL_OK)
                 die("end", &e);
             size_t codec = 0;
-            r.footprint = blvl__writer_footprint(w, &codec);
+            r.footprint = blvl__container_writer_footprint(w, &codec);
             r.codec = codec;
             if (blvl_writer_commit(w, &e) != BLVL_OK)
                 die("commit", &e);
@@ -200,7 +200,7 @@ static blvl_writer *open_sink(uint64_t *end, unsigned threads, uint32_t n, int l
     if (blvl_writer_open_sink(&w, &sink, n, &o, &e) != BLVL_OK)
         die("open", &e);
     if (legacy)
-        blvl__writer_legacy_codec(w);
+        blvl__container_writer_legacy_codec(w);
     return w;
 }
 

@@ -1,6 +1,6 @@
 /* libFuzzer target: the JSON parser (what `blvl pack TAG=FILE.json` feeds it) on hostile text.
- * The first byte picks the root schema (index into the generated registry, blvl__roots: the
- * core tags in schema/core_tags.txt order, then schema/file_schemas.txt); the rest is the JSON.
+ * The first byte picks the root schema (index into the generated registry, blvl__sections_roots:
+ * the core tags in schema/core_tags.txt order, then schema/file_schemas.txt); the rest is the JSON.
  * Whatever it builds must verify, print, and print and parse must then be a fixpoint (the builder
  * is canonical). */
 #include <stdlib.h>
@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1)
         return 0;
-    const blvl_fb_type *root = blvl__roots[data[0] % blvl__root_count].type;
+    const blvl_fb_type *root = blvl__sections_roots[data[0] % blvl__sections_root_count].type;
     blvl_error err;
     void *out;
     size_t n;

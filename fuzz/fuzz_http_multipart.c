@@ -74,9 +74,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     p = eol < size ? eol + 1 : size;
     memset(times, 0, sizeof times);
     char text[256];
-    blvl__spans_ask(s, m, 32, text, sizeof text);
+    blvl__http_spans_ask(s, m, 32, text, sizeof text);
     blvl__multipart mp;
-    blvl__multipart_init(&mp, boundary, blen, FILE_SIZE, s, m, sink, s);
+    blvl__http_multipart_init(&mp, boundary, blen, FILE_SIZE, s, m, sink, s);
     blvl_error err = {0};
     blvl_status st = BLVL_OK;
     while (p < size && st == BLVL_OK) {
@@ -85,19 +85,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!piece)
             return 0;
         memcpy(piece, data + p, k);
-        st = blvl__multipart_feed(&mp, piece, k, &err);
+        st = blvl__http_multipart_feed(&mp, piece, k, &err);
         free(piece);
         p += k;
     }
     if (st == BLVL_OK)
-        st = blvl__multipart_finish(&mp, &err);
+        st = blvl__http_multipart_finish(&mp, &err);
     for (size_t k = 0; k < m; k++)
         if (s[k].got > s[k].end - s[k].start)
             abort();
     if (st != BLVL_OK && !memchr(err.message, 0, sizeof err.message))
         abort();
     /* What a retry would ask: only what did not arrive. */
-    blvl__spans_ask(s, m, 32, text, sizeof text);
+    blvl__http_spans_ask(s, m, 32, text, sizeof text);
     if (!memchr(text, 0, sizeof text))
         abort();
     return 0;

@@ -23,7 +23,7 @@ static void fixup(uint8_t *b, size_t size) {
         uint64_t off = blvl_le64(eb + 16), packed = blvl_le64(eb + 24);
         if (off <= size && packed <= size - off)
             blvl_digest(b + off, (size_t)packed, eb + 48);
-        if (blvl__entry_decode(eb, i, &es[n], NULL) == BLVL_OK)
+        if (blvl__container_entry_decode(eb, i, &es[n], NULL) == BLVL_OK)
             n++;
     }
     uint8_t d[BLVL_DIGEST_SIZE];

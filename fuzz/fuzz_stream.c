@@ -53,9 +53,9 @@ static int on_event(void *user, const blvl_stream_event *x) {
         e->has_data = 1;
         e->size = x->size;
         blvl_hasher h;
-        blvl__hasher_init(&h);
-        blvl__hasher_update(&h, x->data, x->size);
-        blvl__hasher_final(&h, e->digest);
+        blvl__payload_hasher_init(&h);
+        blvl__payload_hasher_update(&h, x->data, x->size);
+        blvl__payload_hasher_final(&h, e->digest);
     }
     return 0;
 }
@@ -65,8 +65,8 @@ static const char *const wanted_games[] = {"eds.blocks", "eds.thumb", "x.a", "de
 
 static int is_wanted(const char *tag) {
     int w = 0;
-    for (unsigned i = 0; i < blvl__core_count; i++)
-        w |= strcmp(blvl__roots[i].name, tag) == 0;
+    for (unsigned i = 0; i < blvl__sections_core_count; i++)
+        w |= strcmp(blvl__sections_roots[i].name, tag) == 0;
     for (size_t i = 0; i < sizeof wanted_games / sizeof *wanted_games; i++)
         w |= strcmp(wanted_games[i], tag) == 0;
     return w;
@@ -80,8 +80,8 @@ static blvl_status run(const uint8_t *b, size_t n, int want, size_t max_piece, t
     opt.threads = 1;
     if (blvl_stream_new(&s, on_event, t, &opt, &err) != BLVL_OK)
         abort();
-    for (unsigned i = 0; want && i < blvl__core_count; i++)
-        if (blvl_stream_want(s, blvl__roots[i].name, &err) != BLVL_OK)
+    for (unsigned i = 0; want && i < blvl__sections_core_count; i++)
+        if (blvl_stream_want(s, blvl__sections_roots[i].name, &err) != BLVL_OK)
             abort();
     for (size_t i = 0; want && i < sizeof wanted_games / sizeof *wanted_games; i++)
         if (blvl_stream_want(s, wanted_games[i], &err) != BLVL_OK)
@@ -122,7 +122,7 @@ static void reseal(uint8_t *b, size_t n) {
         if (off <= n && len <= n - off)
             blvl_digest(b + off, (size_t)len, t + 48);
         blvl_error err;
-        if (blvl__entry_decode(t, i, &es[i], &err) != BLVL_OK)
+        if (blvl__container_entry_decode(t, i, &es[i], &err) != BLVL_OK)
             memset(&es[i], 0, sizeof es[i]);
     }
     blvl_compute_table_digest(b + toff, count, blvl_le64(b + 16), toff, b + 24);
@@ -191,9 +191,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (wanted_tag) {
                 uint8_t d[16];
                 blvl_hasher h;
-                blvl__hasher_init(&h);
-                blvl__hasher_update(&h, sec.data, sec.size);
-                blvl__hasher_final(&h, d);
+                blvl__payload_hasher_init(&h);
+                blvl__payload_hasher_update(&h, sec.data, sec.size);
+                blvl__payload_hasher_final(&h, d);
                 if (!e->has_data || e->size != sec.size || memcmp(d, e->digest, 16) != 0)
                     abort();
             } else if (e->has_data) {

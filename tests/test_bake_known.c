@@ -54,7 +54,7 @@ static int same_shape(const bake_shape *x, const bake_shape *y) {
 
 static int known(const blvl_Vec3 *p, uint32_t np, const faces *f, bake_shape *out) {
     bool ok = false;
-    CHECK(blvl__bake_shape_known(NULL, p, np, f->sizes, f->n, f->idx, out, &ok) == BLVL_OK);
+    CHECK(blvl__bake_convex_shape_known(NULL, p, np, f->sizes, f->n, f->idx, out, &ok) == BLVL_OK);
     return ok;
 }
 
@@ -100,7 +100,7 @@ int main(void) {
         bake_shape a, b;
         bool empty = true;
         int ok = known(p, np, &f, &a);
-        CHECK(blvl__bake_shape_hull(NULL, p, np, &b, &empty, NULL) == BLVL_OK);
+        CHECK(blvl__bake_convex_shape_hull(NULL, p, np, &b, &empty, NULL) == BLVL_OK);
         CHECK(!empty);
         CHECK(ok);
         if (ok && !empty) {
@@ -108,19 +108,19 @@ int main(void) {
             CHECK(same);
             matched += same;
         }
-        blvl__bake_shape_free(NULL, &a);
-        blvl__bake_shape_free(NULL, &b);
+        blvl__bake_convex_shape_free(NULL, &a);
+        blvl__bake_convex_shape_free(NULL, &b);
         /* controls on the same points */
         faces w = f; /* every loop the wrong way round */
         for (uint32_t g = 0, o = 0; g < w.n; o += w.sizes[g++])
             for (uint32_t k = 0; k < w.sizes[g]; k++)
                 w.idx[o + k] = f.idx[o + w.sizes[g] - 1 - k];
         int refused = !known(p, np, &w, &a);
-        blvl__bake_shape_free(NULL, &a);
+        blvl__bake_convex_shape_free(NULL, &a);
         faces m = f; /* a face left out */
         m.total -= m.sizes[--m.n];
         refused += !known(p, np, &m, &a);
-        blvl__bake_shape_free(NULL, &a);
+        blvl__bake_convex_shape_free(NULL, &a);
         CHECK_EQ_INT(refused, 2);
         refused_ok += refused == 2;
     }
@@ -134,7 +134,7 @@ int main(void) {
     CHECK(!known(p, 8, &f, &s));
     prism_loops(&f, 4, 1, 0); /* a-d: the ridge, accepted */
     CHECK(known(p, 8, &f, &s));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
     /* flat: thinner than BAKE_FLAT */
     int flat[4] = {0, 0, 0, 0};
     cell(p, flat, -1.0 / 128, 0, 0);
@@ -152,11 +152,11 @@ int main(void) {
     blvl_bake_collider_init(&c);
     cell(p, flat, -64, 0, 0);
     uint32_t i0 = 99, i1 = 99, i2 = 99;
-    CHECK(blvl__bake_add_known_hull(b, &c, p, 8, f.sizes, f.n, f.idx, &i0, NULL) == BLVL_OK);
+    CHECK(blvl__bake_model_add_known_hull(b, &c, p, 8, f.sizes, f.n, f.idx, &i0, NULL) == BLVL_OK);
     f.idx[0] ^= 1; /* broken loops: the general hull of the same points */
-    CHECK(blvl__bake_add_known_hull(b, &c, p, 8, f.sizes, f.n, f.idx, &i1, NULL) == BLVL_OK);
+    CHECK(blvl__bake_model_add_known_hull(b, &c, p, 8, f.sizes, f.n, f.idx, &i1, NULL) == BLVL_OK);
     cell(p, flat, -1.0 / 128, 0, 0); /* flat: no collider, as blvl_bake_add_hull */
-    CHECK(blvl__bake_add_known_hull(b, &c, p, 8, f.sizes, f.n, f.idx, &i2, NULL) == BLVL_OK);
+    CHECK(blvl__bake_model_add_known_hull(b, &c, p, 8, f.sizes, f.n, f.idx, &i2, NULL) == BLVL_OK);
     CHECK_EQ_INT(i0, 0);
     CHECK_EQ_INT(i1, 1);
     CHECK_EQ_INT(i2, BLVL_BAKE_NONE);
@@ -167,9 +167,9 @@ int main(void) {
                         .colliders = 7,
                         .made_prisms = 3,
                         .tri_sources = 4};
-    CHECK(blvl__bake_reserve_counts(b, &more, NULL) == BLVL_OK);
+    CHECK(blvl__bake_model_reserve_counts(b, &more, NULL) == BLVL_OK);
     more.vertices = BLVL_BAKE_NONE; /* past the tables' limit */
-    CHECK(blvl__bake_reserve_counts(b, &more, NULL) == BLVL_E_ARGUMENT);
+    CHECK(blvl__bake_model_reserve_counts(b, &more, NULL) == BLVL_E_ARGUMENT);
     blvl_bake_free(b);
     printf("known hulls: %d of 3000 random prisms equal to the general hull, %d with both "
            "controls refused\n",

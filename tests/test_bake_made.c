@@ -1,6 +1,6 @@
-/* Made surfaces (blvl__bake_add_surface_made, src/bake/known.h): a level whose surfaces' vertices
- * the bake makes when it writes must be byte for byte the level whose surfaces gave the same
- * vertices (level and .bsym), with given and made surfaces mixed in one batch and across
+/* Made surfaces (blvl__bake_model_add_surface_made, src/bake/known.h): a level whose surfaces'
+ * vertices the bake makes when it writes must be byte for byte the level whose surfaces gave the
+ * same vertices (level and .bsym), with given and made surfaces mixed in one batch and across
  * batches, per-triangle sources and one source per surface, and written twice. A made vertex
  * that is not finite fails the write by name; misuse is refused at add. */
 #include <math.h>
@@ -83,11 +83,11 @@ static blvl_bake *level(bool made, float poison, patch *ps) {
         blvl_error e;
         blvl_status st;
         if (is_made) {
-            st = blvl__bake_add_surface_made(b, &s, per_tri ? tri : NULL, make, &ps[k], &e);
+            st = blvl__bake_model_add_surface_made(b, &s, per_tri ? tri : NULL, make, &ps[k], &e);
         } else {
             make(&ps[k], 0, nv, vs);
             s.vertices = vs;
-            st = per_tri ? blvl__bake_add_surface_tris(b, &s, tri, &e)
+            st = per_tri ? blvl__bake_model_add_surface_tris(b, &s, tri, &e)
                          : blvl_bake_add_surface(b, &s, &e);
         }
         CHECK_EQ_INT(st, BLVL_OK);
@@ -143,18 +143,18 @@ int main(void) {
     s.vertex_count = 4;
     s.indices = three;
     s.index_count = 3;
-    CHECK_EQ_INT(blvl__bake_add_surface_made(bad, &s, NULL, NULL, pc, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_model_add_surface_made(bad, &s, NULL, NULL, pc, &e), BLVL_E_ARGUMENT);
     CHECK(strstr(e.message, "maker") != NULL);
     s.vertices = v;
-    CHECK_EQ_INT(blvl__bake_add_surface_made(bad, &s, NULL, make, pc, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_model_add_surface_made(bad, &s, NULL, make, pc, &e), BLVL_E_ARGUMENT);
     CHECK(strstr(e.message, "made, not given") != NULL);
     s.vertices = NULL;
     s.door = 0;
-    CHECK_EQ_INT(blvl__bake_add_surface_made(bad, &s, NULL, make, pc, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_model_add_surface_made(bad, &s, NULL, make, pc, &e), BLVL_E_ARGUMENT);
     CHECK(strstr(e.message, "door") != NULL);
     s.door = BLVL_BAKE_NONE;
     s.indices = past;
-    CHECK_EQ_INT(blvl__bake_add_surface_made(bad, &s, NULL, make, pc, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_model_add_surface_made(bad, &s, NULL, make, pc, &e), BLVL_E_ARGUMENT);
     CHECK(strstr(e.message, "past its 4 vertices") != NULL);
     blvl_bake_free(bad);
     return check_report("test_bake_made");

@@ -1,10 +1,10 @@
-/* Made prisms (blvl__bake_add_prism_made, src/bake/known.h): a level whose prisms the bake makes
- * again from their keys when it writes must be byte for byte the level of the same prisms given
- * with their corners (level and .bsym), written twice. The level mixes made and given colliders,
- * every template (triangles, quads of each split, solid up and down), a door whose bounds come
- * from its made colliders, symbols, a named collider (stored, not made: the made form has no
- * name) and a prism the cheap checks refuse (stored through the general path). Indices, counts
- * and the order of colliders are the given level's. A maker that makes other corners than it
+/* Made prisms (blvl__bake_model_add_prism_made, src/bake/known.h): a level whose prisms the bake
+ * makes again from their keys when it writes must be byte for byte the level of the same prisms
+ * given with their corners (level and .bsym), written twice. The level mixes made and given
+ * colliders, every template (triangles, quads of each split, solid up and down), a door whose
+ * bounds come from its made colliders, symbols, a named collider (stored, not made: the made form
+ * has no name) and a prism the cheap checks refuse (stored through the general path). Indices,
+ * counts and the order of colliders are the given level's. A maker that makes other corners than it
  * was checked with gives other bytes (the comparison can fail); misuse is refused at add. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +87,7 @@ static blvl_bake *level(bool made, grid *gs, uint32_t *index, uint32_t *made_cou
     uint32_t di = 0, mk[2] = {0, 0};
     CHECK_EQ_INT(blvl_bake_add_door(b, &door, &di, NULL), BLVL_OK);
     for (int s = 0; s < 2; s++)
-        CHECK_EQ_INT(blvl__bake_prism_maker(b, make, &gs[s], &mk[s], NULL), BLVL_OK);
+        CHECK_EQ_INT(blvl__bake_model_prism_maker(b, make, &gs[s], &mk[s], NULL), BLVL_OK);
     for (int k = 0; k < COLLIDERS; k++) {
         blvl_bake_source src = {0, (uint32_t)k, 0, 0, BLVL_BAKE_NONE, BLVL_BAKE_NONE};
         blvl_bake_collider c;
@@ -104,11 +104,11 @@ static blvl_bake *level(bool made, grid *gs, uint32_t *index, uint32_t *made_cou
         bool up = gs[g].dy > 0;
         blvl_status st;
         if (made && k % 7 != 3) {
-            st = blvl__bake_add_prism_made(b, &c, mk[g], key, n, split, up, &index[k], NULL);
+            st = blvl__bake_model_add_prism_made(b, &c, mk[g], key, n, split, up, &index[k], NULL);
         } else {
             blvl_Vec3 p[8];
             make(&gs[g], key, n, p);
-            st = blvl__bake_add_prism(b, &c, p, n, split, up, &index[k], NULL);
+            st = blvl__bake_model_add_prism(b, &c, p, n, split, up, &index[k], NULL);
         }
         CHECK_EQ_INT(st, BLVL_OK);
     }
@@ -133,12 +133,12 @@ int main(void) {
     /* the made path was taken (all but the given, named and refused ones), the order kept */
     CHECK_EQ_INT(made_a, 0);
     CHECK(made_b > COLLIDERS / 2 && made_b < COLLIDERS);
-    CHECK_EQ_INT(blvl__bake_collider_count(given), blvl__bake_collider_count(made));
+    CHECK_EQ_INT(blvl__bake_model_collider_count(given), blvl__bake_model_collider_count(made));
     CHECK_MEM(ia, ib, sizeof ia);
-    for (uint32_t i = 0; i < blvl__bake_collider_count(made); i++) {
+    for (uint32_t i = 0; i < blvl__bake_model_collider_count(made); i++) {
         bake_collider_view va, vb;
-        const bake_collider *x = blvl__bake_collider_at(given, i, &va);
-        const bake_collider *y = blvl__bake_collider_at(made, i, &vb);
+        const bake_collider *x = blvl__bake_model_collider_at(given, i, &va);
+        const bake_collider *y = blvl__bake_model_collider_at(made, i, &vb);
         CHECK(x->shape.vertex_count == y->shape.vertex_count && x->c.symbol == y->c.symbol &&
               x->shape.face_index_count == y->shape.face_index_count);
         CHECK_MEM(x->shape.face_indices, y->shape.face_indices,
@@ -179,23 +179,24 @@ int main(void) {
     gb[1].drift = 0;
 
     /* misuse refused, the model unchanged */
-    uint32_t count = blvl__bake_collider_count(made), idx = 7, key[4] = {0, 1, SIDE, SIDE + 1};
+    uint32_t count = blvl__bake_model_collider_count(made), idx = 7,
+             key[4] = {0, 1, SIDE, SIDE + 1};
     blvl_bake_collider c;
     blvl_bake_collider_init(&c);
-    CHECK_EQ_INT(blvl__bake_add_prism_made(made, &c, 2, key, 4, 0, false, &idx, &e),
+    CHECK_EQ_INT(blvl__bake_model_add_prism_made(made, &c, 2, key, 4, 0, false, &idx, &e),
                  BLVL_E_ARGUMENT); /* no maker 2 */
-    CHECK_EQ_INT(blvl__bake_add_prism_made(made, &c, 0, key, 5, 0, false, &idx, &e),
+    CHECK_EQ_INT(blvl__bake_model_add_prism_made(made, &c, 0, key, 5, 0, false, &idx, &e),
                  BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl__bake_add_prism_made(made, &c, 0, NULL, 4, 0, false, &idx, &e),
+    CHECK_EQ_INT(blvl__bake_model_add_prism_made(made, &c, 0, NULL, 4, 0, false, &idx, &e),
                  BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl__bake_add_prism_made(made, &c, 0, key, 3, 0, false, &idx, &e),
+    CHECK_EQ_INT(blvl__bake_model_add_prism_made(made, &c, 0, key, 3, 0, false, &idx, &e),
                  BLVL_E_ARGUMENT); /* a triangle has no diagonal */
     c.door = 5;
-    CHECK_EQ_INT(blvl__bake_add_prism_made(made, &c, 0, key, 4, 0, false, &idx, &e),
+    CHECK_EQ_INT(blvl__bake_model_add_prism_made(made, &c, 0, key, 4, 0, false, &idx, &e),
                  BLVL_E_ARGUMENT); /* no door 5 */
     CHECK(strstr(e.message, "door") != NULL);
-    CHECK_EQ_INT(blvl__bake_prism_maker(made, NULL, NULL, &idx, &e), BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl__bake_collider_count(made), count);
+    CHECK_EQ_INT(blvl__bake_model_prism_maker(made, NULL, NULL, &idx, &e), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_model_collider_count(made), count);
 
     blvl_free(NULL, l1), blvl_free(NULL, s1), blvl_free(NULL, l2), blvl_free(NULL, s2);
     blvl_free(NULL, l3), blvl_free(NULL, s3), blvl_free(NULL, l4), blvl_free(NULL, s4);

@@ -46,13 +46,14 @@ static int both(blvl_bake *b, const blvl_Vec3 *p, int n, int split, int up) {
     faces f;
     prism_loops(&f, n, split, up);
     uint32_t i0 = 0, i1 = 0;
-    CHECK(blvl__bake_add_prism(b, &c, p, (uint32_t)n, split, up, &i0, NULL) == BLVL_OK);
-    CHECK(blvl__bake_add_known_hull(b, &c, p, 2u * (uint32_t)n, f.sizes, f.n, f.idx, &i1, NULL) ==
-          BLVL_OK);
+    CHECK(blvl__bake_model_add_prism(b, &c, p, (uint32_t)n, split, up, &i0, NULL) == BLVL_OK);
+    CHECK(blvl__bake_model_add_known_hull(b, &c, p, 2u * (uint32_t)n, f.sizes, f.n, f.idx, &i1,
+                                          NULL) == BLVL_OK);
     if (i0 == BLVL_BAKE_NONE || i1 == BLVL_BAKE_NONE)
         return i0 == i1;
     bake_collider_view v0, v1;
-    return same_collider(blvl__bake_collider_at(b, i0, &v0), blvl__bake_collider_at(b, i1, &v1));
+    return same_collider(blvl__bake_model_collider_at(b, i0, &v0),
+                         blvl__bake_model_collider_at(b, i1, &v1));
 }
 
 static float step_h(void) { /* heights: small, large, and near the limit */
@@ -84,10 +85,10 @@ static void written(void) {
             p[k][q] = (blvl_Vec3){x + 256.0f * (float)k, h[k][q], z};
             p[k][n[k] + q] = (blvl_Vec3){p[k][q].x, p[k][q].y - 32, p[k][q].z};
         }
-        CHECK(blvl__bake_prism_ok(p[k], (uint32_t)n[k], split[k], false) == (k < 3));
+        CHECK(blvl__bake_convex_prism_ok(p[k], (uint32_t)n[k], split[k], false) == (k < 3));
         uint32_t idx = 99;
-        CHECK(blvl__bake_add_prism(b, &c, p[k], (uint32_t)n[k], split[k], false, &idx, NULL) ==
-              BLVL_OK);
+        CHECK(blvl__bake_model_add_prism(b, &c, p[k], (uint32_t)n[k], split[k], false, &idx,
+                                         NULL) == BLVL_OK);
         CHECK_EQ_INT(idx, (uint32_t)k);
     }
     void *lv = NULL, *sy = NULL;
@@ -133,7 +134,8 @@ int main(void) {
             for (int up = 0; up < 2; up++) {
                 faces f, g;
                 prism_loops(&f, n, split, up);
-                blvl__bake_prism_faces((uint32_t)n, split, up, g.sizes, g.idx, &g.n, &g.total);
+                blvl__bake_convex_prism_faces((uint32_t)n, split, up, g.sizes, g.idx, &g.n,
+                                              &g.total);
                 CHECK_EQ_INT(g.n, f.n);
                 CHECK_EQ_INT(g.total, f.total);
                 CHECK(!memcmp(g.sizes, f.sizes, f.n) && !memcmp(g.idx, f.idx, f.total));
@@ -183,8 +185,8 @@ int main(void) {
             p[n + q] = (blvl_Vec3){p[q].x, (float)((double)p[q].y + t), p[q].z};
         faces f;
         prism_loops(&f, n, split, up);
-        int fast = blvl__bake_prism_ok(p, (uint32_t)n, split, up);
-        int general = blvl__bake_known_ok(p, 2u * (uint32_t)n, f.sizes, f.n, f.idx);
+        int fast = blvl__bake_convex_prism_ok(p, (uint32_t)n, split, up);
+        int general = blvl__bake_convex_known_ok(p, 2u * (uint32_t)n, f.sizes, f.n, f.idx);
         tried++;
         cheap += fast;
         if (fast && !general) {
@@ -214,25 +216,25 @@ int main(void) {
         p[q] = (blvl_Vec3){(float)(128 * (q & 1)), h[q], (float)(128 * (q >= 2))};
         p[4 + q] = (blvl_Vec3){p[q].x, p[q].y - 32, p[q].z};
     }
-    CHECK(blvl__bake_prism_ok(p, 4, 1, false));
-    CHECK(!blvl__bake_prism_ok(p, 4, 0, false));  /* the other diagonal: concave */
-    CHECK(!blvl__bake_prism_ok(p, 4, 1, true));   /* the far side on the wrong side */
-    CHECK(!blvl__bake_prism_ok(p, 4, -1, false)); /* planar quads go to known.c */
+    CHECK(blvl__bake_convex_prism_ok(p, 4, 1, false));
+    CHECK(!blvl__bake_convex_prism_ok(p, 4, 0, false));  /* the other diagonal: concave */
+    CHECK(!blvl__bake_convex_prism_ok(p, 4, 1, true));   /* the far side on the wrong side */
+    CHECK(!blvl__bake_convex_prism_ok(p, 4, -1, false)); /* planar quads go to known.c */
     blvl_Vec3 q[8];
     memcpy(q, p, sizeof q);
     q[5].x = nextafterf(q[5].x, 1000); /* a far corner one float step off */
-    CHECK(!blvl__bake_prism_ok(q, 4, 1, false));
+    CHECK(!blvl__bake_convex_prism_ok(q, 4, 1, false));
     CHECK(both(b, q, 4, 1, 0));
     memcpy(q, p, sizeof q);
     q[2].y = NAN; /* refused, and then by the general hull too */
-    CHECK(!blvl__bake_prism_ok(q, 4, 1, false));
+    CHECK(!blvl__bake_convex_prism_ok(q, 4, 1, false));
     blvl_bake_collider c;
     blvl_bake_collider_init(&c);
-    CHECK(blvl__bake_add_prism(b, &c, q, 4, 1, false, NULL, NULL) == BLVL_E_ARGUMENT);
+    CHECK(blvl__bake_model_add_prism(b, &c, q, 4, 1, false, NULL, NULL) == BLVL_E_ARGUMENT);
     memcpy(q, p, sizeof q);
     for (int k = 0; k < 8; k++)
         q[k].x += 17000000.0f; /* past the limit: the known path's collider */
-    CHECK(!blvl__bake_prism_ok(q, 4, 1, false));
+    CHECK(!blvl__bake_convex_prism_ok(q, 4, 1, false));
     CHECK(both(b, q, 4, 1, 0));
     CHECK(both(b, p, 4, -1, 0)); /* planar: the known path, the same */
     blvl_bake_free(b);

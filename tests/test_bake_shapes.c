@@ -53,7 +53,7 @@ static int vec_is(blvl_Vec3 v, double x, double y, double z) {
 
 static void brush(const blvl_Plane *p, uint32_t n, bake_shape *s, bool *empty) {
     blvl_error err;
-    CHECK_EQ_INT(blvl__bake_shape_brush(NULL, p, n, s, empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_brush(NULL, p, n, s, empty, &err), BLVL_OK);
 }
 
 static void test_axial_box(void) {
@@ -68,30 +68,30 @@ static void test_axial_box(void) {
                                {0, -1, 0, 0}, {1, 0, 0, 16},  {0, 0, -1, 8}};
     CHECK(planes_are(&s, want, 6));
     CHECK(vec_is(s.lo, -16, 0, -8) && vec_is(s.hi, 16, 64, 8));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
 
-    /* blvl__bake_shape_box: the six axial planes +x -x +y -y +z -z. */
-    CHECK_EQ_INT(blvl__bake_shape_box(NULL, (blvl_Vec3){-16, 0, -8}, (blvl_Vec3){16, 64, 8}, &s,
-                                      &empty, NULL),
+    /* blvl__bake_convex_shape_box: the six axial planes +x -x +y -y +z -z. */
+    CHECK_EQ_INT(blvl__bake_convex_shape_box(NULL, (blvl_Vec3){-16, 0, -8}, (blvl_Vec3){16, 64, 8},
+                                             &s, &empty, NULL),
                  BLVL_OK);
     const double bw[6][4] = {{1, 0, 0, 16}, {-1, 0, 0, 16}, {0, 1, 0, 64},
                              {0, -1, 0, 0}, {0, 0, 1, 8},   {0, 0, -1, 8}};
     CHECK(!empty && planes_are(&s, bw, 6));
     CHECK(vec_is(s.lo, -16, 0, -8) && vec_is(s.hi, 16, 64, 8));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
     /* thinner than 1/64 qu, and inverted: empty */
-    CHECK_EQ_INT(blvl__bake_shape_box(NULL, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){16, 0.01f, 8}, &s,
-                                      &empty, NULL),
+    CHECK_EQ_INT(blvl__bake_convex_shape_box(NULL, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){16, 0.01f, 8},
+                                             &s, &empty, NULL),
                  BLVL_OK);
     CHECK(empty && s.plane_count == 0 && s.planes == NULL);
-    CHECK_EQ_INT(
-        blvl__bake_shape_box(NULL, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){-16, 8, 8}, &s, &empty, NULL),
-        BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_box(NULL, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){-16, 8, 8}, &s,
+                                             &empty, NULL),
+                 BLVL_OK);
     CHECK(empty);
     blvl_error err;
-    CHECK_EQ_INT(
-        blvl__bake_shape_box(NULL, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){NAN, 8, 8}, &s, &empty, &err),
-        BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_convex_shape_box(NULL, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){NAN, 8, 8}, &s,
+                                             &empty, &err),
+                 BLVL_E_ARGUMENT);
 }
 
 /* The cube [0,64]^3 as planes +x -x +y -y +z -z. */
@@ -117,7 +117,7 @@ static void test_ramp(void) {
     const double want[7][4] = {{1, 0, 0, 64},        {-1, 0, 0, 0}, {0, -1, 0, 0}, {0, 0, -1, 0},
                                {0, R2, R2, 64 * R2}, {0, 1, 0, 64}, {0, 0, 1, 64}};
     CHECK(planes_are(&s, want, 7));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
 }
 
 static void test_wedge(void) {
@@ -146,7 +146,7 @@ static void test_wedge(void) {
         CHECK_EQ_INT(found, 1);
     }
     CHECK(vec_is(s.lo, 0, 0, 0) && vec_is(s.hi, 64, 64, 64));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
 
     /* The same solid as polygons: one per input plane, none for +x +y +z, each on its plane,
      * inside every other, counter-clockwise seen from outside. */
@@ -204,7 +204,7 @@ static void test_rotated_box(void) {
         {0, -1, 0, 16},  {1, 0, 0, c},      {-1, 0, 0, c},    {0, 0, 1, c},     {0, 0, -1, c}};
     CHECK(planes_are(&s, want, 10));
     CHECK(vec_is(s.lo, -c, -16, -c) && vec_is(s.hi, c, 16, c));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
 }
 
 static void test_degenerate_brushes(void) {
@@ -221,7 +221,7 @@ static void test_degenerate_brushes(void) {
     const double cube[6][4] = {{1, 0, 0, 64}, {-1, 0, 0, 0}, {0, 1, 0, 64},
                                {0, -1, 0, 0}, {0, 0, 1, 64}, {0, 0, -1, 0}};
     CHECK(!empty && planes_are(&s, cube, 6));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
     /* open: no bottom */
     brush(p, 5, &s, &empty);
     CHECK(empty && s.plane_count == 0 && s.planes == NULL);
@@ -249,10 +249,10 @@ static void test_degenerate_brushes(void) {
     cube64(p);
     p[3].dist = INFINITY;
     blvl_error err;
-    CHECK_EQ_INT(blvl__bake_shape_brush(NULL, p, 6, &s, &empty, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_convex_shape_brush(NULL, p, 6, &s, &empty, &err), BLVL_E_ARGUMENT);
     CHECK(empty && s.plane_count == 0);
     p[3] = P(0, NAN, 0, 0);
-    CHECK_EQ_INT(blvl__bake_shape_brush(NULL, p, 6, &s, &empty, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_convex_shape_brush(NULL, p, 6, &s, &empty, &err), BLVL_E_ARGUMENT);
     blvl_bake_polygons poly;
     CHECK_EQ_INT(blvl_bake_brush_polygons(&poly, p, 6, NULL, &err), BLVL_E_ARGUMENT);
     /* over the size limit (1024 planes): refused; at it: fine */
@@ -261,11 +261,12 @@ static void test_degenerate_brushes(void) {
         double a = rnd_in(0, 6.283185307179586), z = rnd_in(-1, 1), r = sqrt(1 - z * z);
         many[i] = P(r * cos(a), r * sin(a), z, 500);
     }
-    CHECK_EQ_INT(blvl__bake_shape_brush(NULL, many, 1025, &s, &empty, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_convex_shape_brush(NULL, many, 1025, &s, &empty, &err),
+                 BLVL_E_ARGUMENT);
     CHECK(empty);
-    CHECK_EQ_INT(blvl__bake_shape_brush(NULL, many, 1024, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_brush(NULL, many, 1024, &s, &empty, &err), BLVL_OK);
     CHECK(!empty && s.plane_count >= 1024);
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
     /* an open brush has no polygons to draw */
     cube64(p);
     CHECK_EQ_INT(blvl_bake_brush_polygons(&poly, p, 5, NULL, &err), BLVL_OK);
@@ -349,7 +350,7 @@ static void test_hulls(void) {
     bake_shape s;
     bool empty;
     blvl_error err;
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, pts, n, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, pts, n, &s, &empty, &err), BLVL_OK);
     CHECK(!empty);
     CHECK_EQ_INT(s.vertex_count, 8);
     CHECK_EQ_INT(s.face_count, 6);
@@ -377,49 +378,49 @@ static void test_hulls(void) {
     blvl_Vec3 rev[64];
     for (uint32_t i = 0; i < n; i++)
         rev[i] = pts[n - 1 - i];
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, rev, n, &s2, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, rev, n, &s2, &empty, &err), BLVL_OK);
     CHECK(!empty && s2.vertex_count == 8 && s2.face_count == 6 && hull_ok(&s2));
-    blvl__bake_shape_free(NULL, &s2);
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s2);
+    blvl__bake_convex_shape_free(NULL, &s);
     CHECK(s.vertices == NULL && s.face_count == 0);
 
     /* a tetrahedron: 4 corners, 4 triangles */
     const blvl_Vec3 tet[5] = {{0, 0, 0}, {64, 0, 0}, {0, 64, 0}, {0, 0, 64}, {8, 8, 8}};
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, tet, 5, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, tet, 5, &s, &empty, &err), BLVL_OK);
     CHECK(!empty && s.vertex_count == 4 && s.face_count == 4 && s.face_index_count == 12);
     CHECK(hull_ok(&s));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
 
     /* coplanar points, and points within 1/64 qu of one plane: empty */
     blvl_Vec3 flat[6] = {{0, 0, 0}, {64, 0, 0}, {0, 64, 0}, {64, 64, 0}, {10, 20, 0}, {3, 3, 0}};
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, flat, 6, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, flat, 6, &s, &empty, &err), BLVL_OK);
     CHECK(empty && s.vertex_count == 0);
     flat[4].z = 0.01f;
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, flat, 6, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, flat, 6, &s, &empty, &err), BLVL_OK);
     CHECK(empty);
     flat[4].z = 0.05f; /* now thick enough */
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, flat, 6, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, flat, 6, &s, &empty, &err), BLVL_OK);
     CHECK(!empty && s.vertex_count == 5 && hull_ok(&s));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
     /* fewer than 4 points, 4 points that are 2 after the weld, points on a line */
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, tet, 3, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, tet, 3, &s, &empty, &err), BLVL_OK);
     CHECK(empty);
     const blvl_Vec3 dup[4] = {{0, 0, 0}, {0.0001f, 0, 0}, {64, 0, 0}, {64, 0.0001f, 0}};
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, dup, 4, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, dup, 4, &s, &empty, &err), BLVL_OK);
     CHECK(empty);
     const blvl_Vec3 line[5] = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}, {9, 9, 9}};
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, line, 5, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, line, 5, &s, &empty, &err), BLVL_OK);
     CHECK(empty);
     static blvl_Vec3 big[4097];
     for (int i = 0; i < 4097; i++)
         big[i] =
             (blvl_Vec3){(float)rnd_in(-50, 50), (float)rnd_in(-50, 50), (float)rnd_in(-50, 50)};
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, big, 4097, &s, &empty, &err), BLVL_E_ARGUMENT);
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, big, 4096, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, big, 4097, &s, &empty, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, big, 4096, &s, &empty, &err), BLVL_OK);
     CHECK(!empty && hull_ok(&s));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
     blvl_Vec3 bad[4] = {{0, 0, 0}, {64, 0, 0}, {0, 64, 0}, {0, 0, NAN}};
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, bad, 4, &s, &empty, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, bad, 4, &s, &empty, &err), BLVL_E_ARGUMENT);
     CHECK(empty);
 
     /* random points in a ball: a valid hull every time */
@@ -436,11 +437,11 @@ static void test_hulls(void) {
             double rad = round % 2 ? 100 / l : 100 * rnd(); /* on the sphere, or inside */
             r[i] = (blvl_Vec3){(float)(v[0] * rad), (float)(v[1] * rad), (float)(v[2] * rad)};
         }
-        CHECK_EQ_INT(blvl__bake_shape_hull(NULL, r, rn, &s, &empty, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, r, rn, &s, &empty, &err), BLVL_OK);
         CHECK(!empty && hull_ok(&s));
         /* every input point inside the hull */
         CHECK(all_inside(&s, r, rn, 1e-3));
-        blvl__bake_shape_free(NULL, &s);
+        blvl__bake_convex_shape_free(NULL, &s);
     }
     /* lattice points (many coplanar and collinear triples) far from the origin, and cylinders
      * (two coplanar rings): valid hulls, every point inside */
@@ -464,14 +465,14 @@ static void test_hulls(void) {
                                    (float)(off[1] + 8 * (int)(rnd() * 6)),
                                    (float)(off[2] + 8 * (int)(rnd() * 6))};
         }
-        CHECK_EQ_INT(blvl__bake_shape_hull(NULL, r, rn, &s, &empty, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, r, rn, &s, &empty, &err), BLVL_OK);
         if (empty) /* a lattice sample can be flat */
             continue;
         CHECK(hull_ok(&s));
         if (round % 2) /* a prism: two polygons and a quad per segment */
             CHECK_EQ_INT(s.face_count, rn / 2 + 2);
         CHECK(all_inside(&s, r, rn, 1e-2));
-        blvl__bake_shape_free(NULL, &s);
+        blvl__bake_convex_shape_free(NULL, &s);
     }
     /* grid points on a cube's surface (many coplanar and collinear): still 8 corners, 6 quads */
     blvl_Vec3 g[5 * 5 * 5];
@@ -480,9 +481,9 @@ static void test_hulls(void) {
         for (int y = 0; y < 5; y++)
             for (int z = 0; z < 5; z++)
                 g[gn++] = (blvl_Vec3){(float)(x * 16), (float)(y * 16), (float)(z * 16)};
-    CHECK_EQ_INT(blvl__bake_shape_hull(NULL, g, gn, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_hull(NULL, g, gn, &s, &empty, &err), BLVL_OK);
     CHECK(!empty && s.vertex_count == 8 && s.face_count == 6 && hull_ok(&s));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
 }
 
 static void test_triangle(void) {
@@ -490,7 +491,7 @@ static void test_triangle(void) {
     bake_shape s;
     bool empty;
     blvl_error err;
-    CHECK_EQ_INT(blvl__bake_shape_triangle(NULL, tri, 8, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_triangle(NULL, tri, 8, &s, &empty, &err), BLVL_OK);
     CHECK(!empty && s.kind == blvl_Shape_Hull);
     CHECK_EQ_INT(s.vertex_count, 6);
     CHECK_EQ_INT(s.face_count, 5);
@@ -509,14 +510,15 @@ static void test_triangle(void) {
     }
     CHECK(hull_ok(&s));
     CHECK(vec_is(s.lo, 0, 0, -8) && vec_is(s.hi, 64, 64, 0));
-    blvl__bake_shape_free(NULL, &s);
+    blvl__bake_convex_shape_free(NULL, &s);
     /* degenerate: collinear corners, no thickness; not finite: refused */
     const blvl_Vec3 line[3] = {{0, 0, 0}, {64, 0, 0}, {128, 0.0001f, 0}};
-    CHECK_EQ_INT(blvl__bake_shape_triangle(NULL, line, 8, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_triangle(NULL, line, 8, &s, &empty, &err), BLVL_OK);
     CHECK(empty && s.vertex_count == 0);
-    CHECK_EQ_INT(blvl__bake_shape_triangle(NULL, tri, 0, &s, &empty, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_convex_shape_triangle(NULL, tri, 0, &s, &empty, &err), BLVL_OK);
     CHECK(empty);
-    CHECK_EQ_INT(blvl__bake_shape_triangle(NULL, tri, INFINITY, &s, &empty, &err), BLVL_E_ARGUMENT);
+    CHECK_EQ_INT(blvl__bake_convex_shape_triangle(NULL, tri, INFINITY, &s, &empty, &err),
+                 BLVL_E_ARGUMENT);
 }
 
 /* ---- merge_boxes ---- */
@@ -733,7 +735,7 @@ static void test_random_brushes(void) {
         bake_shape s;
         bool empty;
         blvl_error err;
-        CHECK_EQ_INT(blvl__bake_shape_brush(NULL, p, n, &s, &empty, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl__bake_convex_shape_brush(NULL, p, n, &s, &empty, &err), BLVL_OK);
         blvl_bake_polygons poly;
         CHECK_EQ_INT(blvl_bake_brush_polygons(&poly, p, n, NULL, &err), BLVL_OK);
         if (empty) { /* open (normals all on one side): nothing to draw either */
@@ -825,7 +827,7 @@ static void test_random_brushes(void) {
         CHECK(in_ok && out_ok);
         CHECK(ins + outs > 0);
         blvl_bake_polygons_free(&poly);
-        blvl__bake_shape_free(NULL, &s);
+        blvl__bake_convex_shape_free(NULL, &s);
     }
     CHECK(tested > 100);
 }
@@ -881,7 +883,7 @@ static void test_against_trace(void) {
         bake_shape s;
         bool empty;
         blvl_error err;
-        CHECK_EQ_INT(blvl__bake_shape_brush(NULL, p, 6, &s, &empty, &err), BLVL_OK);
+        CHECK_EQ_INT(blvl__bake_convex_shape_brush(NULL, p, 6, &s, &empty, &err), BLVL_OK);
         CHECK(!empty);
         geom_vec tp;
         blvl__geom_vec_init(&tp, sizeof(blvl_Plane));
@@ -889,9 +891,9 @@ static void test_against_trace(void) {
                          hull.idx, (uint32_t)hull.ni};
         float lo[3], hi[3];
         int usable = 0;
-        CHECK_EQ_INT(
-            blvl__tw_expand_hull(NULL, &in, &tp, NULL, NULL, lo, hi, &usable, ignore_report, NULL),
-            BLVL_OK);
+        CHECK_EQ_INT(blvl__trace_expand_hull(NULL, &in, &tp, NULL, NULL, lo, hi, &usable,
+                                             ignore_report, NULL),
+                     BLVL_OK);
         CHECK(usable);
         /* the same set: each plane of one within 1e-4 of a plane of the other */
         /* Normals within 1e-4; distances where it matters, at the box's corners (within 1e-3
@@ -946,7 +948,7 @@ static void test_against_trace(void) {
         compared += same;
         CHECK(near(s.lo.x, lo[0], 1e-3) && near(s.hi.y, hi[1], 1e-3));
         blvl__geom_vec_free(NULL, &tp);
-        blvl__bake_shape_free(NULL, &s);
+        blvl__bake_convex_shape_free(NULL, &s);
     }
     printf("test_bake_shapes: %d rotated boxes match the trace's expansion\n", compared);
 }
@@ -997,7 +999,7 @@ static void each_failure(const char *what, blvl_status (*f)(const blvl_allocator
         bake_shape s;
         blvl_status st = f(&al, &s);
         if (st == BLVL_OK)
-            blvl__bake_shape_free(&al, &s);
+            blvl__bake_convex_shape_free(&al, &s);
         else
             ok_nomem &= st == BLVL_E_NOMEM && s.plane_count == 0 && s.vertex_count == 0;
         CHECK(t.live == 0 && t.bad_size == 0);
@@ -1015,7 +1017,7 @@ static blvl_status f_brush(const blvl_allocator *al, bake_shape *s) {
     cube64(p);
     p[6] = P(1, 1, 1, 64);
     bool e;
-    return blvl__bake_shape_brush(al, p, 7, s, &e, NULL);
+    return blvl__bake_convex_shape_brush(al, p, 7, s, &e, NULL);
 }
 
 static blvl_status f_hull(const blvl_allocator *al, bake_shape *s) {
@@ -1023,18 +1025,18 @@ static blvl_status f_hull(const blvl_allocator *al, bake_shape *s) {
     for (int i = 0; i < 20; i++)
         v[i] = (blvl_Vec3){(float)((i * 37) % 64), (float)((i * 11) % 64), (float)((i * 23) % 64)};
     bool e;
-    return blvl__bake_shape_hull(al, v, 20, s, &e, NULL);
+    return blvl__bake_convex_shape_hull(al, v, 20, s, &e, NULL);
 }
 
 static blvl_status f_triangle(const blvl_allocator *al, bake_shape *s) {
     const blvl_Vec3 tri[3] = {{0, 0, 0}, {64, 0, 0}, {0, 64, 0}};
     bool e;
-    return blvl__bake_shape_triangle(al, tri, 4, s, &e, NULL);
+    return blvl__bake_convex_shape_triangle(al, tri, 4, s, &e, NULL);
 }
 
 static blvl_status f_box(const blvl_allocator *al, bake_shape *s) {
     bool e;
-    return blvl__bake_shape_box(al, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){8, 8, 8}, s, &e, NULL);
+    return blvl__bake_convex_shape_box(al, (blvl_Vec3){0, 0, 0}, (blvl_Vec3){8, 8, 8}, s, &e, NULL);
 }
 
 static blvl_status f_polygons(const blvl_allocator *al, bake_shape *s) {

@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
     blvl_bake_door_init(&d);
     d.name = "gate";
     CHECK_EQ_INT(blvl_bake_add_door(b, &d, &door, &e), BLVL_OK);
-    CHECK_EQ_INT(blvl__bake_prism_maker(b, make, NULL, &maker, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl__bake_model_prism_maker(b, make, NULL, &maker, &e), BLVL_OK);
     static const char *names[] = {NULL, "alpha", "beta", "alpha"};
     /* boxes and hulls named in turn; a few prisms named too (stored, not made) */
     for (uint32_t k = 0; k < COLLIDERS; k++) {
@@ -88,14 +88,14 @@ int main(int argc, char **argv) {
             uint32_t n = k % 8 == 3 ? 3u : 4u;
             int split = n == 4 ? (int)(k / 4 % 2) : -1;
             uint32_t key[4] = {x, z, k, (uint32_t)(split + 1)};
-            st = blvl__bake_add_prism_made(b, &c, maker, key, n, split, false, &index, &e);
+            st = blvl__bake_model_add_prism_made(b, &c, maker, key, n, split, false, &index, &e);
             break;
         }
         }
         CHECK_EQ_INT(st, BLVL_OK);
         CHECK_EQ_INT(index, k);
     }
-    CHECK_EQ_INT(blvl__bake_collider_count(b), COLLIDERS);
+    CHECK_EQ_INT(blvl__bake_model_collider_count(b), COLLIDERS);
 
     void *lv = NULL;
     size_t ls = 0;
@@ -115,7 +115,7 @@ int main(int argc, char **argv) {
     blvl_Vec3 dlo = {1e30f, 1e30f, 1e30f}, dhi = {-1e30f, -1e30f, -1e30f};
     for (uint32_t i = 0; i < COLLIDERS && i < blvl_Sim_colliders_len(sim); i++) {
         bake_collider_view v;
-        const bake_collider *m = blvl__bake_collider_at(b, i, &v);
+        const bake_collider *m = blvl__bake_model_collider_at(b, i, &v);
         blvl_Collider c = blvl_Sim_colliders_at(sim, i);
         bool ok =
             same_vec(blvl_Collider_lo(c), m->shape.lo) &&

@@ -88,9 +88,9 @@ static void check_window(void) {
             uint32_t c = (uint32_t)((uint64_t)t * NV / NT) + rnd(200);
             idx[3 * t + k] = c < NV ? c : NV - 1;
         }
-    blvl__bake_tangents(v, NV, idx, 3 * NT, full, want);
+    blvl__bake_write_tangents(v, NV, idx, 3 * NT, full, want);
     seen s = {got, 0, 0};
-    CHECK(blvl__bake_tangents_window(v, NV, idx, 3 * NT, ring, low, take, &s));
+    CHECK(blvl__bake_write_tangents_window(v, NV, idx, 3 * NT, ring, low, take, &s));
     CHECK_EQ_INT(s.bad, 0);
     CHECK_EQ_INT(s.next, NV);
     CHECK_MEM(got, want, sizeof want);
@@ -100,7 +100,7 @@ static void check_window(void) {
      * vertex is emitted (a streaming caller cannot take one back), ring zero */
     idx[3 * (NT - 1)] = 0;
     seen none = {got, 0, 0};
-    CHECK(!blvl__bake_tangents_window(v, NV, idx, 3 * NT, ring, low, take, &none));
+    CHECK(!blvl__bake_write_tangents_window(v, NV, idx, 3 * NT, ring, low, take, &none));
     CHECK_EQ_INT(none.next, 0);
     uint32_t nonzero = 0;
     for (uint32_t i = 0; i < 6 * BAKE_TANGENT_WINDOW; i++)
@@ -114,28 +114,28 @@ int main(void) {
     double scratch[6 * 4];
 
     quad(q, 1, 0, 0); /* XZ plane, u +X, v -Z */
-    blvl__bake_tangents(q, 4, quad_idx, 6, scratch, t);
+    blvl__bake_write_tangents(q, 4, quad_idx, 6, scratch, t);
     check_all(t, 4, 1, 0, 0, 1);
 
     quad(q, 1, 0, 1); /* u mirrored: tangent -X, w = -1 */
-    blvl__bake_tangents(q, 4, quad_idx, 6, scratch, t);
+    blvl__bake_write_tangents(q, 4, quad_idx, 6, scratch, t);
     check_all(t, 4, -1, 0, 0, -1);
 
     /* Rotated 30 degrees about Y: X goes to (cos 30, 0, -sin 30). */
     quad(q, 1, 30, 0);
-    blvl__bake_tangents(q, 4, quad_idx, 6, scratch, t);
+    blvl__bake_write_tangents(q, 4, quad_idx, 6, scratch, t);
     check_all(t, 4, cos(M_PI / 6), 0, -sin(M_PI / 6), 1);
 
     /* Tilted 30 degrees about Z: the normal leaves the axes, X goes to (cos 30, sin 30, 0). */
     quad(q, 2, 30, 0);
-    blvl__bake_tangents(q, 4, quad_idx, 6, scratch, t);
+    blvl__bake_write_tangents(q, 4, quad_idx, 6, scratch, t);
     check_all(t, 4, cos(M_PI / 6), sin(M_PI / 6), 0, 1);
 
     /* Scaled UVs (4 repeats along u, 2 along v) do not change the direction. */
     quad(q, 1, 0, 0);
     for (int i = 0; i < 4; i++)
         q[i].uv[0] *= 4, q[i].uv[1] *= 2;
-    blvl__bake_tangents(q, 4, quad_idx, 6, scratch, t);
+    blvl__bake_write_tangents(q, 4, quad_idx, 6, scratch, t);
     check_all(t, 4, 1, 0, 0, 1);
 
     /* u along -Z, v along +X (the texture turned a quarter): tangent -Z, and
@@ -146,21 +146,21 @@ int main(void) {
         q[i].uv[0] = q[i].uv[1];
         q[i].uv[1] = u;
     }
-    blvl__bake_tangents(q, 4, quad_idx, 6, scratch, t);
+    blvl__bake_write_tangents(q, 4, quad_idx, 6, scratch, t);
     check_all(t, 4, 0, 0, -1, -1);
 
     /* Degenerate UVs: every vertex at (0, 0). Normal +Y: +X is the first least axis. */
     quad(q, 1, 0, 0);
     for (int i = 0; i < 4; i++)
         q[i].uv[0] = q[i].uv[1] = 0;
-    blvl__bake_tangents(q, 4, quad_idx, 6, scratch, t);
+    blvl__bake_write_tangents(q, 4, quad_idx, 6, scratch, t);
     check_all(t, 4, 1, 0, 0, 1);
 
     /* Degenerate UVs on a tilted quad: unit and perpendicular to the normal. */
     quad(q, 2, 30, 0);
     for (int i = 0; i < 4; i++)
         q[i].uv[0] = q[i].uv[1] = 0.5f;
-    blvl__bake_tangents(q, 4, quad_idx, 6, scratch, t);
+    blvl__bake_write_tangents(q, 4, quad_idx, 6, scratch, t);
     for (int i = 0; i < 4; i++) {
         double x = t[i].x / 32767.0, y = t[i].y / 32767.0, z = t[i].z / 32767.0;
         CHECK(fabs(sqrt(x * x + y * y + z * z) - 1.0) < 1e-3);
@@ -174,7 +174,7 @@ int main(void) {
     lone[4] = vtx(5, 5, 5, 0, 0, 1, 0, 0);
     blvl_Snorm16x4 t5[5];
     double s5[6 * 5];
-    blvl__bake_tangents(lone, 5, quad_idx, 6, s5, t5);
+    blvl__bake_write_tangents(lone, 5, quad_idx, 6, s5, t5);
     check_all(t5, 4, 1, 0, 0, 1);
     CHECK(near16(t5[4].x, 1) && near16(t5[4].y, 0) && near16(t5[4].z, 0));
 

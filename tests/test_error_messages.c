@@ -141,7 +141,8 @@ static void q3_bad_image(void) {
     uint8_t *rgba = NULL;
     uint32_t w = 0, h = 0;
     blvl_error err;
-    blvl_status st = blvl__q3i_decode(png, n, "textures/a/b.png", &a, &rgba, &w, &h, &err);
+    blvl_status st =
+        blvl__import_q3_img_decode(png, n, "textures/a/b.png", &a, &rgba, &w, &h, &err);
     CHECK_EQ_INT(st, BLVL_E_SOURCE);
     CHECK(rgba == NULL);
     /* a source refusal: "<part>: <field> at offset N: <rule>: <problem>", no status prefix;

@@ -161,9 +161,9 @@ int main(void) {
 
     /* A kept layout names a vtable that a rewind drops; another vtable takes its index. */
     blvl_fb_builder_reset(a);
-    blvl__fb_mark m = blvl__fb_mark_now(a);
+    blvl__fb_mark m = blvl__fb_builder_mark_now(a);
     table(a, 0, 2, false); /* kind 2: u8 and u16; its vtable is the builder's first */
-    CHECK(blvl__fb_rewind(a, &m));
+    CHECK(blvl__fb_builder_rewind(a, &m));
     blvl_fb_ref r1 = table(a, 1, 21, false); /* now the first vtable is kind 21's */
     blvl_fb_ref r2 = table(a, 2, 2, false);
     blvl_fb_ref two[2] = {r1, r2};

@@ -1,10 +1,10 @@
-/* A buffer built in pieces (fb_builder/reserve.h: blvl__fb_forget, _mark_now, _rewind, _held): runs
- * of tables built and dropped, the front built after them, then each run built again from its mark,
- * newest first. The front followed by the runs must be byte for byte the buffer built whole, for
- * run sizes from 1 item to all of them, with what makes a builder's bytes depend on its past:
- * vtables shared across runs (three table shapes), a vector built in one run and named from later
- * ones, and fields and structs of 1, 2, 4, 8 and 16-byte alignment (the padding depends on the
- * distance from the end). Misuse is refused by name. */
+/* A buffer built in pieces (fb_builder/reserve.h: blvl__fb_builder_forget, _mark_now, _rewind,
+ * _held): runs of tables built and dropped, the front built after them, then each run built again
+ * from its mark, newest first. The front followed by the runs must be byte for byte the buffer
+ * built whole, for run sizes from 1 item to all of them, with what makes a builder's bytes depend
+ * on its past: vtables shared across runs (three table shapes), a vector built in one run and named
+ * from later ones, and fields and structs of 1, 2, 4, 8 and 16-byte alignment (the padding depends
+ * on the distance from the end). Misuse is refused by name. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,35 +88,35 @@ int main(void) {
         blvl_fb_builder_reset(pieces);
         shared sp = {0};
         for (unsigned r = 0; r < nruns; r++) {
-            marks[r] = blvl__fb_mark_now(pieces);
+            marks[r] = blvl__fb_builder_mark_now(pieces);
             snap[r] = sp;
             for (unsigned i = r * per; i < ITEMS && i < (r + 1) * per; i++)
                 refs2[i] = item(pieces, i, &sp);
-            blvl__fb_forget(pieces);
+            blvl__fb_builder_forget(pieces);
             size_t held = 1;
-            blvl__fb_held(pieces, &held);
+            blvl__fb_builder_held(pieces, &held);
             CHECK_EQ_INT(held, 0);
         }
-        marks[nruns] = blvl__fb_mark_now(pieces);
+        marks[nruns] = blvl__fb_builder_mark_now(pieces);
         CHECK_MEM(refs, refs2, sizeof refs);
         const uint8_t *f = NULL;
         size_t fn = 0, hn = 0;
         CHECK_EQ_INT(blvl_fb_finish(pieces, front(pieces, refs2), &f, &fn, &err), BLVL_OK);
-        const uint8_t *h = blvl__fb_held(pieces, &hn);
+        const uint8_t *h = blvl__fb_builder_held(pieces, &hn);
         CHECK(h == f && hn == fn && fn < an / 2);
         if (fn <= an) {
             memcpy(out, f, fn);
             got = fn;
         }
         for (unsigned r = nruns; r-- > 0;) {
-            CHECK(blvl__fb_rewind(pieces, &marks[r]));
+            CHECK(blvl__fb_builder_rewind(pieces, &marks[r]));
             sp = snap[r];
             for (unsigned i = r * per; i < ITEMS && i < (r + 1) * per; i++)
                 refs2[i] = item(pieces, i, &sp);
-            blvl__fb_mark m = blvl__fb_mark_now(pieces);
+            blvl__fb_mark m = blvl__fb_builder_mark_now(pieces);
             CHECK(m.used == marks[r + 1].used && m.nvt == marks[r + 1].nvt &&
                   m.minalign == marks[r + 1].minalign);
-            h = blvl__fb_held(pieces, &hn);
+            h = blvl__fb_builder_held(pieces, &hn);
             if (got + hn <= an) {
                 memcpy(out + got, h, hn);
                 got += hn;
@@ -136,16 +136,16 @@ int main(void) {
     /* misuse: a mark past what is built; dropping or rewinding inside a table */
     blvl_fb_builder_reset(pieces);
     shared sp = {0};
-    blvl__fb_mark early = blvl__fb_mark_now(pieces);
+    blvl__fb_mark early = blvl__fb_builder_mark_now(pieces);
     item(pieces, 0, &sp);
-    blvl__fb_mark late = blvl__fb_mark_now(pieces);
-    CHECK(blvl__fb_rewind(pieces, &early));
-    CHECK(!blvl__fb_rewind(pieces, &late));
+    blvl__fb_mark late = blvl__fb_builder_mark_now(pieces);
+    CHECK(blvl__fb_builder_rewind(pieces, &early));
+    CHECK(!blvl__fb_builder_rewind(pieces, &late));
     CHECK_EQ_INT(blvl_fb_builder_status(pieces, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "rewound to a mark not of this build") != NULL);
     blvl_fb_builder_reset(pieces);
     blvl_fb_table_start(pieces);
-    blvl__fb_forget(pieces);
+    blvl__fb_builder_forget(pieces);
     CHECK_EQ_INT(blvl_fb_builder_status(pieces, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "bytes dropped inside a table") != NULL);
 

@@ -88,8 +88,8 @@ int main(void) {
     if (test_run(cmd))
         return 1;
     /* every root schema of the generated registry: the core sections and bsym */
-    for (unsigned i = 0; i < blvl__root_count; i++)
-        one(blvl__roots[i].name, blvl__roots[i].type);
+    for (unsigned i = 0; i < blvl__sections_root_count; i++)
+        one(blvl__sections_roots[i].name, blvl__sections_roots[i].type);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd);
     return check_report("test_fb_roundtrip");

@@ -43,10 +43,10 @@ int main(void) {
         CHECK_EQ_INT(blvl_fb_finish(whole, rest(whole, first, odd), &a, &an, &err), BLVL_OK);
 
         blvl_fb_builder_reset(split);
-        CHECK(blvl__fb_tail_start(split, n, 12, 4));
-        blvl_fb_ref tfirst = blvl__fb_vector_end(split, n);
+        CHECK(blvl__fb_builder_tail_start(split, n, 12, 4));
+        blvl_fb_ref tfirst = blvl__fb_builder_vector_end(split, n);
         CHECK_EQ_INT(blvl_fb_finish(split, rest(split, tfirst, odd), &b, &bn, &err), BLVL_OK);
-        CHECK_EQ_INT(blvl__fb_tail_size(split), n * 12);
+        CHECK_EQ_INT(blvl__fb_builder_tail_size(split), n * 12);
         CHECK_EQ_INT(bn + n * 12, an);
         if (bn + n * 12 == an) {
             CHECK_MEM(b, a, bn);              /* the builder's part */
@@ -56,14 +56,14 @@ int main(void) {
     /* misuse: not first, a size that would need padding after it; reset clears the tail */
     blvl_fb_builder_reset(split);
     blvl_fb_create_string(split, "x", 1);
-    CHECK(!blvl__fb_tail_start(split, 4, 12, 4));
+    CHECK(!blvl__fb_builder_tail_start(split, 4, 12, 4));
     CHECK_EQ_INT(blvl_fb_builder_status(split, &err), BLVL_E_ARGUMENT);
     CHECK(strstr(err.message, "first thing built") != NULL);
     blvl_fb_builder_reset(split);
-    CHECK(!blvl__fb_tail_start(split, 3, 2, 4));
+    CHECK(!blvl__fb_builder_tail_start(split, 3, 2, 4));
     CHECK(strstr(blvl_fb_builder_status(split, &err) ? err.message : "", "multiple") != NULL);
     blvl_fb_builder_reset(split);
-    CHECK_EQ_INT(blvl__fb_tail_size(split), 0);
+    CHECK_EQ_INT(blvl__fb_builder_tail_size(split), 0);
     blvl_fb_builder_free(whole);
     blvl_fb_builder_free(split);
     free(elems);

@@ -558,19 +558,23 @@ static void test_offsets(void) {
         }
         int bad = 0;
         for (uint32_t i = 0; i < m->brush_count; i++) {
-            bad += i32_at(b, blvl__hm_at_face(m, i, UINT32_MAX)) != (int32_t)m->brushes[i].id;
+            bad +=
+                i32_at(b, blvl__import_hmap_at_face(m, i, UINT32_MAX)) != (int32_t)m->brushes[i].id;
             for (uint32_t k = 0; k < m->brushes[i].face_count; k++)
-                bad += i32_at(b, blvl__hm_at_face(m, i, k) + 16) != m->brushes[i].faces[k].material;
+                bad += i32_at(b, blvl__import_hmap_at_face(m, i, k) + 16) !=
+                       m->brushes[i].faces[k].material;
         }
         for (uint32_t i = 0; i < m->mesh_count; i++) {
-            bad += i32_at(b, blvl__hm_at_poly(m, i, UINT32_MAX)) != (int32_t)m->meshes[i].id;
+            bad +=
+                i32_at(b, blvl__import_hmap_at_poly(m, i, UINT32_MAX)) != (int32_t)m->meshes[i].id;
             for (uint32_t k = 0; k < m->meshes[i].poly_count; k++)
-                bad += i32_at(b, blvl__hm_at_poly(m, i, k)) != m->meshes[i].polys[k].material;
+                bad +=
+                    i32_at(b, blvl__import_hmap_at_poly(m, i, k)) != m->meshes[i].polys[k].material;
         }
         for (uint32_t i = 0; i < m->entity_count; i++)
-            bad += i32_at(b, blvl__hm_at_entity(m, i)) != (int32_t)m->entities[i].id;
+            bad += i32_at(b, blvl__import_hmap_at_entity(m, i)) != (int32_t)m->entities[i].id;
         for (uint32_t i = 0; i < m->compiled->batch_count; i++)
-            bad += i32_at(b, blvl__hm_at_batch(m, i)) != m->compiled->batches[i].material;
+            bad += i32_at(b, blvl__import_hmap_at_batch(m, i)) != m->compiled->batches[i].material;
         CHECK_EQ_INT(bad, 0);
         CHECK(m->brush_count == 3 && m->mesh_count == 2 && m->entity_count == 3);
         blvl_hmap_free(m);

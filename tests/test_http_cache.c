@@ -77,55 +77,55 @@ static void rm_rf(const char *dir) {
 static void test_sections(const char *dir, const blvl_options *opt) {
     blvl__cache *c = NULL;
     blvl_error err;
-    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
     CHECK(c != NULL);
     uint8_t data[3000], d[16], got[3000];
     payload(data, sizeof data, 1, d);
 
-    CHECK(!blvl__cache_get_section(c, d, got, sizeof got)); /* empty: a miss */
-    blvl__cache_put_section(c, d, data, sizeof data);
+    CHECK(!blvl__http_cache_get_section(c, d, got, sizeof got)); /* empty: a miss */
+    blvl__http_cache_put_section(c, d, data, sizeof data);
     CHECK(exists(section_path(dir, d))); /* the documented layout */
     memset(got, 0, sizeof got);
-    CHECK(blvl__cache_get_section(c, d, got, sizeof got));
+    CHECK(blvl__http_cache_get_section(c, d, got, sizeof got));
     CHECK_MEM(got, data, sizeof data);
-    CHECK_EQ_INT(blvl__cache_bytes(c), sizeof data);
+    CHECK_EQ_INT(blvl__http_cache_bytes(c), sizeof data);
     /* A second put of the same bytes changes nothing. */
-    blvl__cache_put_section(c, d, data, sizeof data);
-    CHECK_EQ_INT(blvl__cache_bytes(c), sizeof data);
+    blvl__http_cache_put_section(c, d, data, sizeof data);
+    CHECK_EQ_INT(blvl__http_cache_bytes(c), sizeof data);
     /* Asked with a wrong size: the entry cannot be what the caller wants (a digest names one
      * size), so it is a miss. */
-    CHECK(!blvl__cache_get_section(c, d, got, sizeof data - 1));
+    CHECK(!blvl__http_cache_get_section(c, d, got, sizeof data - 1));
 
     /* One flipped byte: a miss, and the entry is gone. */
-    blvl__cache_put_section(c, d, data, sizeof data);
+    blvl__http_cache_put_section(c, d, data, sizeof data);
     flip_byte(section_path(dir, d), 1234);
-    CHECK(!blvl__cache_get_section(c, d, got, sizeof got));
+    CHECK(!blvl__http_cache_get_section(c, d, got, sizeof got));
     CHECK(!exists(section_path(dir, d)));
     /* Put again (what the http source does after fetching), then a hit again. */
-    blvl__cache_put_section(c, d, data, sizeof data);
-    CHECK(blvl__cache_get_section(c, d, got, sizeof got));
+    blvl__http_cache_put_section(c, d, data, sizeof data);
+    CHECK(blvl__http_cache_get_section(c, d, got, sizeof got));
     CHECK_MEM(got, data, sizeof data);
 
     /* Cut short: also a miss, also removed. */
     CHECK_EQ_INT(truncate(section_path(dir, d), 100), 0);
-    CHECK(!blvl__cache_get_section(c, d, got, sizeof got));
+    CHECK(!blvl__http_cache_get_section(c, d, got, sizeof got));
     CHECK(!exists(section_path(dir, d)));
 
     /* Bytes that do not match the name they were put under are never handed out. */
     uint8_t other[16];
     memcpy(other, d, 16);
     other[0] ^= 1;
-    blvl__cache_put_section(c, other, data, sizeof data);
-    CHECK(!blvl__cache_get_section(c, other, got, sizeof got));
+    blvl__http_cache_put_section(c, other, data, sizeof data);
+    CHECK(!blvl__http_cache_get_section(c, other, got, sizeof got));
     CHECK(!exists(section_path(dir, other)));
 
     /* The empty section's 4 bytes. */
     uint8_t empty[4] = {0, 0, 0, 0}, de[16], ge[4] = {9, 9, 9, 9};
     b3(empty, 4, de);
-    blvl__cache_put_section(c, de, empty, 4);
-    CHECK(blvl__cache_get_section(c, de, ge, 4));
+    blvl__http_cache_put_section(c, de, empty, 4);
+    CHECK(blvl__http_cache_get_section(c, de, ge, 4));
     CHECK_MEM(ge, empty, 4);
-    blvl__cache_close(c);
+    blvl__http_cache_close(c);
 }
 
 /* A small level from the library's writer; its header and table region is bytes 0..floor. */
@@ -152,7 +152,7 @@ static uint8_t *make_level(const char *b_text, size_t *size, uint64_t *floor, ui
 static void test_tables(const char *dir, const blvl_options *opt) {
     blvl__cache *c = NULL;
     blvl_error err;
-    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
     size_t size1, size2;
     uint64_t floor1, floor2;
     uint8_t id1[16], td1[16], id2[16], td2[16];
@@ -165,43 +165,43 @@ static void test_tables(const char *dir, const blvl_options *opt) {
     CHECK(floor1 >= 128 && floor1 <= size1);
 
     uint8_t *buf = malloc(floor1 + 64);
-    CHECK(!blvl__cache_get_table(c, id1, td1, buf, floor1));
-    blvl__cache_put_table(c, id1, td1, l1, floor1);
-    blvl__cache_put_table(c, id2, td2, l2, floor2);
+    CHECK(!blvl__http_cache_get_table(c, id1, td1, buf, floor1));
+    blvl__http_cache_put_table(c, id1, td1, l1, floor1);
+    blvl__http_cache_put_table(c, id2, td2, l2, floor2);
     char path[600], h1[33], h2[33];
     hex(id1, h1);
     hex(td1, h2);
     snprintf(path, sizeof path, "%s/tables/%s-%s", dir, h1, h2);
     CHECK(exists(path));
-    CHECK(blvl__cache_get_table(c, id1, td1, buf, floor1));
+    CHECK(blvl__http_cache_get_table(c, id1, td1, buf, floor1));
     CHECK_MEM(buf, l1, floor1);
-    CHECK(blvl__cache_get_table(c, id2, td2, buf, floor2));
+    CHECK(blvl__http_cache_get_table(c, id2, td2, buf, floor2));
     CHECK_MEM(buf, l2, floor2);
     /* A table that does not carry the names it is put under is not kept. */
     uint8_t wrong[16];
     memcpy(wrong, td1, 16);
     wrong[5] ^= 1;
-    blvl__cache_put_table(c, id1, wrong, l1, floor1);
-    CHECK(!blvl__cache_get_table(c, id1, wrong, buf, floor1));
+    blvl__http_cache_put_table(c, id1, wrong, l1, floor1);
+    CHECK(!blvl__http_cache_get_table(c, id1, wrong, buf, floor1));
 
     /* A flipped byte anywhere in the region, the slack the table digest does not cover
      * included, is a miss and the entry goes. */
     flip_byte(path, (long)floor1 - 8);
-    CHECK(!blvl__cache_get_table(c, id1, td1, buf, floor1));
+    CHECK(!blvl__http_cache_get_table(c, id1, td1, buf, floor1));
     CHECK(!exists(path));
-    blvl__cache_put_table(c, id1, td1, l1, floor1);
+    blvl__http_cache_put_table(c, id1, td1, l1, floor1);
     flip_byte(path, 50); /* inside the identity */
-    CHECK(!blvl__cache_get_table(c, id1, td1, buf, floor1));
+    CHECK(!blvl__http_cache_get_table(c, id1, td1, buf, floor1));
     CHECK(!exists(path));
     /* Asked with another size than the one the names fix: a miss (and the entry goes). */
-    blvl__cache_put_table(c, id1, td1, l1, floor1);
-    CHECK(!blvl__cache_get_table(c, id1, td1, buf, floor1 - 64));
-    CHECK(!blvl__cache_get_table(c, id1, td1, buf, floor1));
+    blvl__http_cache_put_table(c, id1, td1, l1, floor1);
+    CHECK(!blvl__http_cache_get_table(c, id1, td1, buf, floor1 - 64));
+    CHECK(!blvl__http_cache_get_table(c, id1, td1, buf, floor1));
 
     free(buf);
     blvl_free(NULL, l1);
     blvl_free(NULL, l2);
-    blvl__cache_close(c);
+    blvl__http_cache_close(c);
 }
 
 /* Least recently used goes first; a get is a use. */
@@ -210,25 +210,25 @@ static void test_eviction(const char *dir, const blvl_options *opt) {
     blvl_error err;
     /* Room for three entries of 300 bytes; the fourth puts the total over the cap, and the
      * cache evicts down to 15/16 of it (937 bytes): exactly one entry goes. */
-    CHECK_EQ_INT(blvl__cache_open(&c, dir, 1000, &opt->allocator, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open(&c, dir, 1000, &opt->allocator, &err), BLVL_OK);
     uint8_t data[4][300], d[4][16], got[300];
     for (unsigned i = 0; i < 4; i++)
         payload(data[i], 300, 10 + i, d[i]);
     for (int i = 0; i < 3; i++)
-        blvl__cache_put_section(c, d[i], data[i], 300);
-    CHECK_EQ_INT(blvl__cache_bytes(c), 900);
-    CHECK(blvl__cache_get_section(c, d[0], got, 300)); /* 0 is now newer than 1 and 2 */
-    blvl__cache_put_section(c, d[3], data[3], 300);
-    CHECK_EQ_INT(blvl__cache_bytes(c), 900);
+        blvl__http_cache_put_section(c, d[i], data[i], 300);
+    CHECK_EQ_INT(blvl__http_cache_bytes(c), 900);
+    CHECK(blvl__http_cache_get_section(c, d[0], got, 300)); /* 0 is now newer than 1 and 2 */
+    blvl__http_cache_put_section(c, d[3], data[3], 300);
+    CHECK_EQ_INT(blvl__http_cache_bytes(c), 900);
     CHECK(exists(section_path(dir, d[0])));
     CHECK(!exists(section_path(dir, d[1]))); /* the least recently used */
     CHECK(exists(section_path(dir, d[2])));
     CHECK(exists(section_path(dir, d[3])));
     /* Next to go: 2, then 0. */
-    blvl__cache_put_section(c, d[1], data[1], 300);
+    blvl__http_cache_put_section(c, d[1], data[1], 300);
     CHECK(!exists(section_path(dir, d[2])));
     CHECK(exists(section_path(dir, d[0])));
-    blvl__cache_put_section(c, d[2], data[2], 300);
+    blvl__http_cache_put_section(c, d[2], data[2], 300);
     CHECK(!exists(section_path(dir, d[0])));
     CHECK(exists(section_path(dir, d[3])) && exists(section_path(dir, d[1])) &&
           exists(section_path(dir, d[2])));
@@ -236,10 +236,10 @@ static void test_eviction(const char *dir, const blvl_options *opt) {
     static uint8_t big[1500];
     uint8_t db[16];
     payload(big, sizeof big, 99, db);
-    blvl__cache_put_section(c, db, big, sizeof big);
+    blvl__http_cache_put_section(c, db, big, sizeof big);
     CHECK(!exists(section_path(dir, db)));
-    CHECK_EQ_INT(blvl__cache_bytes(c), 900);
-    blvl__cache_close(c);
+    CHECK_EQ_INT(blvl__http_cache_bytes(c), 900);
+    blvl__http_cache_close(c);
 }
 
 /* Two caches (as two processes would) on one directory see each other's entries and uses, and
@@ -250,31 +250,31 @@ static void test_shared(const char *dir, const blvl_options *opt) {
     uint8_t data[6][300], d[6][16], got[300];
     for (unsigned i = 0; i < 6; i++)
         payload(data[i], 300, 20 + i, d[i]);
-    CHECK_EQ_INT(blvl__cache_open(&c1, dir, 1000, &opt->allocator, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open(&c1, dir, 1000, &opt->allocator, &err), BLVL_OK);
     for (int i = 0; i < 3; i++)
-        blvl__cache_put_section(c1, d[i], data[i], 300);
-    CHECK_EQ_INT(blvl__cache_open(&c2, dir, 1000, &opt->allocator, &err), BLVL_OK);
-    CHECK(blvl__cache_get_section(c2, d[0], got, 300)); /* c1's entry, now c2's newest use */
+        blvl__http_cache_put_section(c1, d[i], data[i], 300);
+    CHECK_EQ_INT(blvl__http_cache_open(&c2, dir, 1000, &opt->allocator, &err), BLVL_OK);
+    CHECK(blvl__http_cache_get_section(c2, d[0], got, 300)); /* c1's entry, now c2's newest use */
     CHECK_MEM(got, data[0], 300);
-    blvl__cache_put_section(c2, d[3], data[3], 300); /* 1200: c2 evicts the oldest, 1 */
-    CHECK(!blvl__cache_get_section(c1, d[1], got, 300));
-    CHECK(blvl__cache_get_section(c1, d[0], got, 300));
-    CHECK(blvl__cache_get_section(c1, d[3], got, 300)); /* c2's entry */
+    blvl__http_cache_put_section(c2, d[3], data[3], 300); /* 1200: c2 evicts the oldest, 1 */
+    CHECK(!blvl__http_cache_get_section(c1, d[1], got, 300));
+    CHECK(blvl__http_cache_get_section(c1, d[0], got, 300));
+    CHECK(blvl__http_cache_get_section(c1, d[3], got, 300)); /* c2's entry */
     /* c1 counted 900 of its own; its put makes 1200 and the listing finds 2, 0, 3, 4: the
      * oldest use is 2 (0 and 3 were just read). */
-    blvl__cache_put_section(c1, d[4], data[4], 300);
+    blvl__http_cache_put_section(c1, d[4], data[4], 300);
     CHECK(!exists(section_path(dir, d[2])));
     CHECK(exists(section_path(dir, d[0])) && exists(section_path(dir, d[3])) &&
           exists(section_path(dir, d[4])));
-    CHECK_EQ_INT(blvl__cache_bytes(c1), 900);
-    CHECK_EQ_INT(blvl__cache_bytes(c2), 900);
+    CHECK_EQ_INT(blvl__http_cache_bytes(c1), 900);
+    CHECK_EQ_INT(blvl__http_cache_bytes(c2), 900);
     /* A damaged entry seen by one cache is dropped for both. */
     flip_byte(section_path(dir, d[4]), 3);
-    CHECK(!blvl__cache_get_section(c2, d[4], got, 300));
-    CHECK(!blvl__cache_get_section(c1, d[4], got, 300));
-    CHECK_EQ_INT(blvl__cache_bytes(c1), 600);
-    blvl__cache_close(c1);
-    blvl__cache_close(c2);
+    CHECK(!blvl__http_cache_get_section(c2, d[4], got, 300));
+    CHECK(!blvl__http_cache_get_section(c1, d[4], got, 300));
+    CHECK_EQ_INT(blvl__http_cache_bytes(c1), 600);
+    blvl__http_cache_close(c1);
+    blvl__http_cache_close(c2);
 }
 
 /* Two processes at once on one directory with a small cap, each getting and putting (and so
@@ -292,16 +292,16 @@ static void test_processes(const char *dir, const blvl_options *opt) {
         if (kids[k] == 0) {
             blvl__cache *c = NULL;
             blvl_error err;
-            int bad = blvl__cache_open(&c, dir, CAP, &opt->allocator, &err) != BLVL_OK;
+            int bad = blvl__http_cache_open(&c, dir, CAP, &opt->allocator, &err) != BLVL_OK;
             uint8_t got[SIZE];
             for (int j = 0; j < ROUNDS && !bad; j++) {
                 int i = (j * 7 + k * 13) % N;
-                if (blvl__cache_get_section(c, d[i], got, SIZE))
+                if (blvl__http_cache_get_section(c, d[i], got, SIZE))
                     bad |= memcmp(got, data[i], SIZE) != 0;
                 else
-                    blvl__cache_put_section(c, d[i], data[i], SIZE);
+                    blvl__http_cache_put_section(c, d[i], data[i], SIZE);
             }
-            blvl__cache_close(c);
+            blvl__http_cache_close(c);
             _exit(bad);
         }
     }
@@ -312,10 +312,10 @@ static void test_processes(const char *dir, const blvl_options *opt) {
     }
     blvl__cache *c = NULL;
     blvl_error err;
-    CHECK_EQ_INT(blvl__cache_open(&c, dir, CAP, &opt->allocator, &err), BLVL_OK);
-    uint64_t total = blvl__cache_bytes(c);
+    CHECK_EQ_INT(blvl__http_cache_open(&c, dir, CAP, &opt->allocator, &err), BLVL_OK);
+    uint64_t total = blvl__http_cache_bytes(c);
     CHECK(total > 0 && total <= 2 * CAP);
-    blvl__cache_close(c);
+    blvl__http_cache_close(c);
     char tmp[600];
     snprintf(tmp, sizeof tmp, "%s/tmp", dir);
     DIR *td = opendir(tmp);
@@ -339,21 +339,21 @@ static void test_unusable(const char *base, const blvl_options *opt) {
     snprintf(dir, sizeof dir, "%s/cache", file); /* under a regular file: mkdir fails */
     blvl__cache *c = NULL;
     blvl_error err;
-    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
     uint8_t data[100], d[16], got[100];
     payload(data, sizeof data, 3, d);
-    blvl__cache_put_section(c, d, data, sizeof data);
-    CHECK(!blvl__cache_get_section(c, d, got, sizeof got));
-    CHECK_EQ_INT(blvl__cache_bytes(c), 0);
-    blvl__cache_close(c);
+    blvl__http_cache_put_section(c, d, data, sizeof data);
+    CHECK(!blvl__http_cache_get_section(c, d, got, sizeof got));
+    CHECK_EQ_INT(blvl__http_cache_bytes(c), 0);
+    blvl__http_cache_close(c);
 
     /* A read-only directory (root writes anyway, so only checked for other users): gets of
      * what is there still work, puts do nothing. */
     if (geteuid() != 0) {
         snprintf(dir, sizeof dir, "%s/ro", base);
-        CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
-        blvl__cache_put_section(c, d, data, sizeof data);
-        blvl__cache_close(c);
+        CHECK_EQ_INT(blvl__http_cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+        blvl__http_cache_put_section(c, d, data, sizeof data);
+        blvl__http_cache_close(c);
         char sub[700];
         const char *subs[] = {"", "/sections", "/tables", "/tmp"};
         for (int i = 3; i >= 0; i--) {
@@ -364,13 +364,13 @@ static void test_unusable(const char *base, const blvl_options *opt) {
         hex(d, h);
         snprintf(sub, sizeof sub, "%s/sections/%.2s", dir, h);
         chmod(sub, 0555);
-        CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
-        CHECK(blvl__cache_get_section(c, d, got, sizeof got));
+        CHECK_EQ_INT(blvl__http_cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+        CHECK(blvl__http_cache_get_section(c, d, got, sizeof got));
         uint8_t d2[16];
         payload(data, sizeof data, 4, d2);
-        blvl__cache_put_section(c, d2, data, sizeof data);
-        CHECK(!blvl__cache_get_section(c, d2, got, sizeof got));
-        blvl__cache_close(c);
+        blvl__http_cache_put_section(c, d2, data, sizeof data);
+        CHECK(!blvl__http_cache_get_section(c, d2, got, sizeof got));
+        blvl__http_cache_close(c);
         chmod(sub, 0755);
         for (int i = 0; i < 4; i++) {
             snprintf(sub, sizeof sub, "%s%s", dir, subs[i]);
@@ -386,13 +386,13 @@ static void test_default_dir(const char *base, const blvl_options *opt) {
     setenv("XDG_CACHE_HOME", xdg, 1);
     blvl__cache *c = NULL;
     blvl_error err;
-    CHECK_EQ_INT(blvl__cache_open(&c, "", 0, &opt->allocator, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open(&c, "", 0, &opt->allocator, &err), BLVL_OK);
     uint8_t data[64], d[16];
     payload(data, sizeof data, 5, d);
-    blvl__cache_put_section(c, d, data, sizeof data);
+    blvl__http_cache_put_section(c, d, data, sizeof data);
     snprintf(expect, sizeof expect, "%s/blvl", xdg);
     CHECK(exists(section_path(expect, d)));
-    blvl__cache_close(c);
+    blvl__http_cache_close(c);
 }
 
 /* ---- the cache folder holds only what the cache wrote (docs/HTTP.md, "The cache") -------- */
@@ -468,7 +468,8 @@ static void test_tmp_foreign(const char *dir, const blvl_options *opt) {
     blvl__cache *c = NULL;
     blvl_error err;
     warned w = {0};
-    CHECK_EQ_INT(blvl__cache_open_warn(&c, dir, 0, &opt->allocator, on_warn, &w, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open_warn(&c, dir, 0, &opt->allocator, on_warn, &w, &err),
+                 BLVL_OK);
     CHECK(!exists(old_tmp));
     CHECK(exists(new_tmp));
     for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++) {
@@ -482,9 +483,9 @@ static void test_tmp_foreign(const char *dir, const blvl_options *opt) {
     /* And the cache still works beside them. */
     uint8_t data[200], d[16], got[200];
     payload(data, sizeof data, 60, d);
-    blvl__cache_put_section(c, d, data, sizeof data);
-    CHECK(blvl__cache_get_section(c, d, got, sizeof got));
-    blvl__cache_close(c);
+    blvl__http_cache_put_section(c, d, data, sizeof data);
+    CHECK(blvl__http_cache_get_section(c, d, got, sizeof got));
+    blvl__http_cache_close(c);
     rm_rf(elsewhere);
 }
 
@@ -508,24 +509,25 @@ static void test_tmp_symlink(const char *dir, const blvl_options *opt) {
     payload(data, sizeof data, 61, d);
     blvl__cache *c = NULL;
     blvl_error err;
-    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
-    blvl__cache_put_section(c, d, data, sizeof data);
-    blvl__cache_close(c);
+    CHECK_EQ_INT(blvl__http_cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    blvl__http_cache_put_section(c, d, data, sizeof data);
+    blvl__http_cache_close(c);
     char tmp[700];
     snprintf(tmp, sizeof tmp, "%s/tmp", dir);
     rm_rf(tmp);
     CHECK_EQ_INT(symlink(elsewhere, tmp), 0);
 
     warned w = {0};
-    CHECK_EQ_INT(blvl__cache_open_warn(&c, dir, 0, &opt->allocator, on_warn, &w, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open_warn(&c, dir, 0, &opt->allocator, on_warn, &w, &err),
+                 BLVL_OK);
     CHECK(exists(kept));
     CHECK(exists(p));
-    CHECK(blvl__cache_get_section(c, d, got, sizeof got)); /* gets still work */
+    CHECK(blvl__http_cache_get_section(c, d, got, sizeof got)); /* gets still work */
     CHECK_MEM(got, data, sizeof data);
     uint8_t d2[16];
     payload(data, sizeof data, 62, d2);
-    blvl__cache_put_section(c, d2, data, sizeof data); /* not written (not through the link) */
-    blvl__cache_put_section(c, d2, data, sizeof data);
+    blvl__http_cache_put_section(c, d2, data, sizeof data); /* not written (not through the link) */
+    blvl__http_cache_put_section(c, d2, data, sizeof data);
     CHECK(!exists(section_path(dir, d2)));
     CHECK(S_ISLNK(mode_of(tmp)));
     DIR *e = opendir(elsewhere);
@@ -537,7 +539,7 @@ static void test_tmp_symlink(const char *dir, const blvl_options *opt) {
     CHECK_EQ_INT(n, 2);   /* nothing added there either */
     CHECK_EQ_INT(w.n, 1); /* said once */
     CHECK(strstr(w.last, "/tmp is a symlink") != NULL);
-    blvl__cache_close(c);
+    blvl__http_cache_close(c);
     rm_rf(elsewhere);
 }
 
@@ -557,7 +559,8 @@ static void test_foreign_entries(const char *dir, const blvl_options *opt) {
     blvl__cache *c = NULL;
     blvl_error err;
     warned w = {0};
-    CHECK_EQ_INT(blvl__cache_open_warn(&c, dir, 0, &opt->allocator, on_warn, &w, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open_warn(&c, dir, 0, &opt->allocator, on_warn, &w, &err),
+                 BLVL_OK);
     uint8_t data[4][500], d[4][16], got[500];
     for (unsigned i = 0; i < 4; i++)
         payload(data[i], 500, 70 + i, d[i]);
@@ -578,44 +581,44 @@ static void test_foreign_entries(const char *dir, const blvl_options *opt) {
     /* The FIFO: bounded by an alarm (the old code blocked in open() for ever). */
     signal(SIGALRM, sigalrm_fail);
     alarm(10);
-    CHECK(!blvl__cache_get_section(c, d[0], got, sizeof got));
+    CHECK(!blvl__http_cache_get_section(c, d[0], got, sizeof got));
     alarm(0);
     signal(SIGALRM, SIG_DFL);
     CHECK_EQ_INT(w.n, 1);
     CHECK(strstr(w.last, "is a FIFO, not a file") != NULL);
-    CHECK(!blvl__cache_get_section(c, d[1], got, sizeof got));
-    CHECK(!blvl__cache_get_section(c, d[2], got, sizeof got));
+    CHECK(!blvl__http_cache_get_section(c, d[1], got, sizeof got));
+    CHECK(!blvl__http_cache_get_section(c, d[2], got, sizeof got));
     CHECK_EQ_INT(w.n, 1); /* once per cache */
     /* A get leaves them (the put replaces them in one rename; a failed fetch removes nothing). */
     CHECK(S_ISFIFO(mode_of(section_path(dir, d[0]))));
     CHECK(S_ISDIR(mode_of(section_path(dir, d[1]))));
     CHECK(S_ISLNK(mode_of(section_path(dir, d[2]))));
     for (unsigned i = 0; i < 3; i++) {
-        blvl__cache_put_section(c, d[i], data[i], 500);
+        blvl__http_cache_put_section(c, d[i], data[i], 500);
         CHECK(S_ISREG(mode_of(section_path(dir, d[i]))));
         memset(got, 0, sizeof got);
-        CHECK(blvl__cache_get_section(c, d[i], got, sizeof got));
+        CHECK(blvl__http_cache_get_section(c, d[i], got, sizeof got));
         CHECK_MEM(got, data[i], 500);
     }
     /* The folder with a file in it: kept as it is, the entry not kept, said once. */
-    CHECK(!blvl__cache_get_section(c, d[3], got, sizeof got));
-    blvl__cache_put_section(c, d[3], data[3], 500);
+    CHECK(!blvl__http_cache_get_section(c, d[3], got, sizeof got));
+    blvl__http_cache_put_section(c, d[3], data[3], 500);
     CHECK(S_ISDIR(mode_of(section_path(dir, d[3]))));
     CHECK(exists(inner));
     CHECK_EQ_INT(w.n, 2);
     CHECK(strstr(w.last, "is a folder with files in it") != NULL);
-    CHECK(!blvl__cache_get_section(c, d[3], got, sizeof got));
-    blvl__cache_close(c);
+    CHECK(!blvl__http_cache_get_section(c, d[3], got, sizeof got));
+    blvl__http_cache_close(c);
     /* A cache without a hook is as safe, and quiet. */
-    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
     unlink(section_path(dir, d[0]));
     CHECK_EQ_INT(mkfifo(section_path(dir, d[0]), 0600), 0);
     signal(SIGALRM, sigalrm_fail);
     alarm(10);
-    CHECK(!blvl__cache_get_section(c, d[0], got, sizeof got));
+    CHECK(!blvl__http_cache_get_section(c, d[0], got, sizeof got));
     alarm(0);
     signal(SIGALRM, SIG_DFL);
-    blvl__cache_close(c);
+    blvl__http_cache_close(c);
 }
 
 /* New folders are the user's alone (0700) whatever the umask, unless the parent is setgid (a
@@ -626,11 +629,11 @@ static void test_modes(const char *base, const blvl_options *opt) {
     snprintf(dir, sizeof dir, "%s/modes/a/b", base);
     blvl__cache *c = NULL;
     blvl_error err;
-    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
     uint8_t data[64], d[16];
     payload(data, sizeof data, 80, d);
-    blvl__cache_put_section(c, d, data, sizeof data);
-    blvl__cache_close(c);
+    blvl__http_cache_put_section(c, d, data, sizeof data);
+    blvl__http_cache_close(c);
     char fan[700];
     snprintf(fan, sizeof fan, "%s", section_path(dir, d));
     *strrchr(fan, '/') = '\0';
@@ -646,9 +649,9 @@ static void test_modes(const char *base, const blvl_options *opt) {
     CHECK_EQ_INT(mkdir(p, 0770), 0);
     CHECK_EQ_INT(chmod(p, 02770), 0);
     snprintf(dir, sizeof dir, "%s/group/cache", base);
-    CHECK_EQ_INT(blvl__cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
-    blvl__cache_put_section(c, d, data, sizeof data);
-    blvl__cache_close(c);
+    CHECK_EQ_INT(blvl__http_cache_open(&c, dir, 0, &opt->allocator, &err), BLVL_OK);
+    blvl__http_cache_put_section(c, d, data, sizeof data);
+    blvl__http_cache_close(c);
     snprintf(fan, sizeof fan, "%s", section_path(dir, d));
     *strrchr(fan, '/') = '\0';
     CHECK_EQ_INT(mode_of(dir) & 0777, 0770);

@@ -70,18 +70,18 @@ static void set_spans(blvl__span *s, const unsigned (*r)[2], size_t n) {
 static blvl_status run(blvl__span *s, size_t n, const char *body, size_t len, size_t step,
                        uint64_t total, blvl_error *err) {
     char text[256];
-    blvl__spans_ask(s, n, 32, text, sizeof text);
+    blvl__http_spans_ask(s, n, 32, text, sizeof text);
     blvl__multipart m;
-    blvl__multipart_init(&m, "B0", 2, total, s, n, sink, NULL);
+    blvl__http_multipart_init(&m, "B0", 2, total, s, n, sink, NULL);
     if (!step)
         step = len ? len : 1;
     for (size_t i = 0; i < len; i += step) {
         size_t k = len - i < step ? len - i : step;
-        blvl_status st = blvl__multipart_feed(&m, (const uint8_t *)body + i, k, err);
+        blvl_status st = blvl__http_multipart_feed(&m, (const uint8_t *)body + i, k, err);
         if (st != BLVL_OK)
             return st;
     }
-    return blvl__multipart_finish(&m, err);
+    return blvl__http_multipart_finish(&m, err);
 }
 
 /* Every byte of the spans came once and equals the file's; nothing else came. */
@@ -202,22 +202,22 @@ int main(void) {
     mid = strstr(mid + 1, "Content-Range: bytes 100-149");
     mid = strstr(mid, "\r\n\r\n") + 4 + 25; /* 25 bytes into the second part */
     char text[256];
-    blvl__spans_ask(s, 3, 32, text, sizeof text);
+    blvl__http_spans_ask(s, 3, 32, text, sizeof text);
     blvl__multipart m;
-    blvl__multipart_init(&m, "B0", 2, TOTAL, s, 3, sink, NULL);
-    CHECK_EQ_INT(blvl__multipart_feed(&m, (const uint8_t *)body, (size_t)(mid - body), &e),
+    blvl__http_multipart_init(&m, "B0", 2, TOTAL, s, 3, sink, NULL);
+    CHECK_EQ_INT(blvl__http_multipart_feed(&m, (const uint8_t *)body, (size_t)(mid - body), &e),
                  BLVL_OK);
-    CHECK_EQ_INT(blvl__multipart_finish(&m, &e), BLVL_E_HTTP);
+    CHECK_EQ_INT(blvl__http_multipart_finish(&m, &e), BLVL_E_HTTP);
     CHECK(strstr(e.message, "multipart boundary") != NULL);
     CHECK(s[0].got == 10 && s[1].got == 25 && s[2].got == 0);
-    CHECK_EQ_INT(blvl__spans_ask(s, 3, 32, text, sizeof text), 2);
+    CHECK_EQ_INT(blvl__http_spans_ask(s, 3, 32, text, sizeof text), 2);
     CHECK(strcmp(text, "125-149,900-999") == 0);
     /* ... and the retry's answer completes them, every byte once. */
     static const char *const rest[] = {"125-149", "900-999"};
     len = body_of(body, sizeof body, "", rest, 2, true);
-    blvl__multipart_init(&m, "B0", 2, TOTAL, s, 3, sink, NULL);
-    CHECK_EQ_INT(blvl__multipart_feed(&m, (const uint8_t *)body, len, &e), BLVL_OK);
-    CHECK_EQ_INT(blvl__multipart_finish(&m, &e), BLVL_OK);
+    blvl__http_multipart_init(&m, "B0", 2, TOTAL, s, 3, sink, NULL);
+    CHECK_EQ_INT(blvl__http_multipart_feed(&m, (const uint8_t *)body, len, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl__http_multipart_finish(&m, &e), BLVL_OK);
     CHECK(exactly(s, 3));
 
     /* Caps: 32 ranges per request, and the Range header's length. */
@@ -227,9 +227,9 @@ int main(void) {
         many[i][1] = i * 20 + 10;
     }
     set_spans(s, (const unsigned(*)[2])many, 40);
-    CHECK_EQ_INT(blvl__spans_ask(s, 40, 32, text, sizeof text), 32 > 0 ? 32 : 0);
+    CHECK_EQ_INT(blvl__http_spans_ask(s, 40, 32, text, sizeof text), 32 > 0 ? 32 : 0);
     CHECK(s[31].in_req && !s[32].in_req);
-    CHECK_EQ_INT(blvl__spans_ask(s, 40, 32, text, 20), 3); /* "0-9,20-29,40-49" fits 19 */
+    CHECK_EQ_INT(blvl__http_spans_ask(s, 40, 32, text, 20), 3); /* "0-9,20-29,40-49" fits 19 */
     CHECK(strcmp(text, "0-9,20-29,40-49") == 0 && !s[3].in_req);
 
     /* Refusals, each naming its rule. */

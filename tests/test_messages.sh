@@ -31,9 +31,9 @@ own["BLVL_E_NOMEM"] |= {"nomem", "oom", "out of memory", "no memory"}
 # Layers' own helpers keep state (xp_fail, set_error: the first refusal sticks) or add context
 # (bfail: the JSON path); their formats are checked the same.
 fmt_arg = {"blvl__fail": 2, "blvl__nomem": 1, "cli_failf": 2, "xp_fail": 2,
-           "blvl__conn_refuse": 2, "set_error": 2, "bfail": 1, "blvl__fail_source": 6}
+           "blvl__http_conn_refuse": 2, "set_error": 2, "bfail": 1, "blvl__fail_source": 6}
 code_arg = {"blvl__fail": 1, "blvl__nomem": None, "cli_failf": 1, "xp_fail": 1,
-            "blvl__conn_refuse": 1, "set_error": 1, "bfail": None, "blvl__fail_source": None}
+            "blvl__http_conn_refuse": 1, "set_error": 1, "bfail": None, "blvl__fail_source": None}
 caller = re.compile(r'\b(' + "|".join(fmt_arg) + r')\s*\(')
 lit = re.compile(r'"((?:[^"\\]|\\.)*)"')
 

@@ -58,7 +58,7 @@ static void same_as_stb(int kind, uint32_t w, uint32_t h) {
     unsigned char *ref = stbi_write_png_to_mem(px, (int)w * 4, (int)w, (int)h, 4, &len);
     uint8_t *ours = NULL;
     size_t n = 0;
-    CHECK_EQ_INT(blvl__png_encode(NULL, px, w, h, &ours, &n), BLVL_OK);
+    CHECK_EQ_INT(blvl__image_png_encode(NULL, px, w, h, &ours, &n), BLVL_OK);
     CHECK(ref != NULL);
     CHECK_EQ_INT(n, len);
     if (ref && ours && n == (size_t)len && memcmp(ours, ref, n))
@@ -106,7 +106,7 @@ int main(void) {
         blvl_allocator a = {f_alloc, f_free, &f};
         uint8_t *png = NULL;
         size_t n = 0;
-        blvl_status st = blvl__png_encode(&a, px, 200, 50, &png, &n);
+        blvl_status st = blvl__image_png_encode(&a, px, 200, 50, &png, &n);
         CHECK(st == BLVL_OK || st == BLVL_E_NOMEM);
         CHECK(st == BLVL_OK ? png != NULL : png == NULL);
         if (png)

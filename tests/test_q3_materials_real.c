@@ -27,7 +27,7 @@ typedef struct names {
 
 static void add_missing(const blvl_q3_fs *fs, names *n, const char *name) {
     char found[160], stem[128];
-    if (!name || !*name || blvl__q3i_find(fs, name, found, sizeof found))
+    if (!name || !*name || blvl__import_q3_img_find(fs, name, found, sizeof found))
         return;
     snprintf(stem, sizeof stem, "%s", name);
     for (char *p = stem; *p; p++)
@@ -123,7 +123,7 @@ static int one_map(const blvl_q3_fs *fs, const blvl_q3_shaders *set, const char 
     c.shader = calloc(bsp->shader_count + 1, sizeof *c.shader);
     for (uint32_t i = 0; i < bsp->shader_count; i++)
         c.shader[i].material = c.shader[i].source_material = BLVL_BAKE_NONE;
-    if (blvl__q3m_materials(&c) != BLVL_OK) {
+    if (blvl__import_q3_mat_materials(&c) != BLVL_OK) {
         fprintf(stderr, "%s: %s\n", map, err.message);
         bad = 1;
     }

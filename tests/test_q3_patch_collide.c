@@ -30,7 +30,7 @@ static void test_grid(void) {
     float ctrl[9][3];
     arch(ctrl);
     int w = 0, h = 0;
-    CHECK(blvl__q3c_patch_grid((const float(*)[3])ctrl, 3, 3, grid, &w, &h));
+    CHECK(blvl__import_q3_coll_patch_grid((const float(*)[3])ctrl, 3, 3, grid, &w, &h));
     /* Along x the curve is split until each span's midpoint is within 16 qu of its chord: the
      * halves (64 off) and quarters (16 off: "16 or more" splits) are split, the eighths (4 off)
      * are not, so five points at t = 0, 1/4, 1/2, 3/4, 1. Along y the rows are straight: two.
@@ -47,8 +47,8 @@ static void test_grid(void) {
         }
     CHECK_EQ_INT(bad, 0);
     /* refused: even or too small control grids */
-    CHECK(!blvl__q3c_patch_grid((const float(*)[3])ctrl, 2, 3, grid, &w, &h));
-    CHECK(!blvl__q3c_patch_grid((const float(*)[3])ctrl, 3, 1, grid, &w, &h));
+    CHECK(!blvl__import_q3_coll_patch_grid((const float(*)[3])ctrl, 2, 3, grid, &w, &h));
+    CHECK(!blvl__import_q3_coll_patch_grid((const float(*)[3])ctrl, 3, 1, grid, &w, &h));
 }
 
 static void test_bake(void) {

@@ -34,9 +34,9 @@ static int tga_matches(const char *name, uint32_t w, uint32_t h) {
     uint8_t *rgba = NULL;
     uint32_t gw, gh;
     blvl_error err;
-    CHECK_EQ_INT(blvl__q3i_kind(file, n), Q3I_TGA);
+    CHECK_EQ_INT(blvl__import_q3_img_kind(file, n), Q3I_TGA);
     int r = -1;
-    if (blvl__q3i_tga(file, n, name, NULL, &rgba, &gw, &gh, &err) == BLVL_OK) {
+    if (blvl__import_q3_img_tga(file, n, name, NULL, &rgba, &gw, &gh, &err) == BLVL_OK) {
         r = gw == w && gh == h && m == (size_t)w * h * 4 && !memcmp(rgba, want, m);
         blvl__dealloc(NULL, rgba, (size_t)gw * gh * 4);
     } else {
@@ -53,7 +53,7 @@ static void refused(const char *name, const char *rule) {
     uint32_t w, h;
     blvl_error err;
     CHECK(file != NULL);
-    CHECK_EQ_INT(blvl__q3i_tga(file, n, name, NULL, &rgba, &w, &h, &err), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl__import_q3_img_tga(file, n, name, NULL, &rgba, &w, &h, &err), BLVL_E_SOURCE);
     char want[64];
     snprintf(want, sizeof want, ": %s: ", rule);
     CHECK(strstr(err.message, want) != NULL && !strncmp(err.message, name, strlen(name)));
@@ -61,7 +61,7 @@ static void refused(const char *name, const char *rule) {
     free(file);
 }
 
-/* JPEG sizes under the importer's rules (blvl__jpeg_walk stopping at the frame header): what
+/* JPEG sizes under the importer's rules (blvl__image_jpeg_walk stopping at the frame header): what
  * follows the frame header is not read, and each refusal names its rule. */
 static void jpeg_rules(void) {
     /* a DHT of 510 symbols, then a 32x16 frame header: carried (its size read), though a whole
@@ -73,9 +73,9 @@ static void jpeg_rules(void) {
     uint32_t w, h;
     size_t at;
     blvl_error err;
-    CHECK_EQ_INT(blvl__q3i_jpeg_size(huff, sizeof huff, "huff", &w, &h, &err), BLVL_OK);
+    CHECK_EQ_INT(blvl__import_q3_img_jpeg_size(huff, sizeof huff, "huff", &w, &h, &err), BLVL_OK);
     CHECK(w == 32 && h == 16);
-    CHECK_EQ_INT(blvl__jpeg_walk(huff, sizeof huff, true, &w, &h, &at), BLVL__JPEG_HUFFMAN);
+    CHECK_EQ_INT(blvl__image_jpeg_walk(huff, sizeof huff, true, &w, &h, &at), BLVL__JPEG_HUFFMAN);
     CHECK_EQ_INT(at, 4);
     static const struct {
         const char *name, *rule;
@@ -96,8 +96,9 @@ static void jpeg_rules(void) {
          15},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CHECK_EQ_INT(blvl__q3i_jpeg_size(bad[i].bytes, bad[i].n, bad[i].name, &w, &h, &err),
-                     BLVL_E_SOURCE);
+        CHECK_EQ_INT(
+            blvl__import_q3_img_jpeg_size(bad[i].bytes, bad[i].n, bad[i].name, &w, &h, &err),
+            BLVL_E_SOURCE);
         if (!strstr(err.message, bad[i].rule))
             fprintf(stderr, "%s: \"%s\" lacks \"%s\"\n", bad[i].name, err.message, bad[i].rule);
         CHECK(strstr(err.message, bad[i].rule) != NULL);
@@ -140,14 +141,15 @@ int main(void) {
         uint32_t gw = 0, gh = 0;
         blvl_error err;
         bool jpg = !strcmp(kind, "jpg");
-        CHECK_EQ_INT(blvl__q3i_kind(file, n), jpg ? Q3I_JPEG : Q3I_PNG);
-        blvl_status st = jpg ? blvl__q3i_jpeg_size(file, n, name, &gw, &gh, &err)
-                             : blvl__q3i_png_size(file, n, name, &gw, &gh, &err);
+        CHECK_EQ_INT(blvl__import_q3_img_kind(file, n), jpg ? Q3I_JPEG : Q3I_PNG);
+        blvl_status st = jpg ? blvl__import_q3_img_jpeg_size(file, n, name, &gw, &gh, &err)
+                             : blvl__import_q3_img_png_size(file, n, name, &gw, &gh, &err);
         CHECK_EQ_INT(st, BLVL_OK);
         CHECK(gw == w && gh == h);
         /* cut before the frame header: refused */
         if (jpg) {
-            CHECK_EQ_INT(blvl__q3i_jpeg_size(file, 20, name, &gw, &gh, &err), BLVL_E_SOURCE);
+            CHECK_EQ_INT(blvl__import_q3_img_jpeg_size(file, 20, name, &gw, &gh, &err),
+                         BLVL_E_SOURCE);
             CHECK(strstr(err.message, ": truncated: ") || strstr(err.message, ": marker: "));
         }
         free(file);
@@ -166,7 +168,8 @@ int main(void) {
     uint8_t *rgba;
     uint32_t w, h;
     blvl_error err;
-    CHECK_EQ_INT(blvl__q3i_tga(hdr, sizeof hdr, "big", NULL, &rgba, &w, &h, &err), BLVL_E_SOURCE);
+    CHECK_EQ_INT(blvl__import_q3_img_tga(hdr, sizeof hdr, "big", NULL, &rgba, &w, &h, &err),
+                 BLVL_E_SOURCE);
     CHECK(strstr(err.message, ": size: ") != NULL);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd);

@@ -1180,13 +1180,14 @@ static void generic(const char *tag, const uint8_t *bytes, size_t size) {
     }
 }
 
-/* Room for every core tag of the generated registry (blvl__roots[0 .. blvl__core_count)). */
+/* Room for every core tag of the generated registry (blvl__sections_roots[0 ..
+ * blvl__sections_core_count)). */
 #define MAX_CORE 64
 
 /* The index of a core tag in the registry. */
 static unsigned core_index(const char *tag) {
-    for (unsigned i = 0; i < blvl__core_count; i++)
-        if (strcmp(blvl__roots[i].name, tag) == 0)
+    for (unsigned i = 0; i < blvl__sections_core_count; i++)
+        if (strcmp(blvl__sections_roots[i].name, tag) == 0)
             return i;
     CHECK(!"a core tag of the registry");
     return 0;
@@ -1196,7 +1197,7 @@ int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/blvl-seclvl-XXXXXX");
     if (!mkdtemp(tmpdir))
         return 1;
-    const unsigned ncore = blvl__core_count;
+    const unsigned ncore = blvl__sections_core_count;
     CHECK(ncore >= 2 && ncore < MAX_CORE);
     if (ncore < 2 || ncore >= MAX_CORE)
         return check_report("test_sections_level");
@@ -1211,7 +1212,7 @@ int main(void) {
     for (unsigned i = 0; i < ncore; i++) {
         char path[128];
         size_t n;
-        tags[i] = blvl__roots[i].name;
+        tags[i] = blvl__sections_roots[i].name;
         snprintf(path, sizeof path, "tests/data/sections/%s.json", tags[i]);
         sample[i] = (char *)test_slurp(path, &n);
         CHECK(sample[i] != NULL);

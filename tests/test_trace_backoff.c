@@ -60,7 +60,7 @@ int main(void) {
         return check_report("test_trace_backoff");
 
     /* back-off off: stopped by the ledge, 1/32 off its plane, yet inside the slope */
-    blvl__tw_world_set_no_backoff(w, 1);
+    blvl__trace_world_set_no_backoff(w, 1);
     blvl_trace_result raw, raw_b;
     blvl_trace_stats st = {0, 0, 0, 0};
     blvl_trace_box_stats(w, NULL, from, to, box_lo, box_hi, &raw, &st);
@@ -76,7 +76,7 @@ int main(void) {
 
     /* back-off on (as every world is built): the same move stops where the box is free, the hit
      * (collider, plane) unchanged, nearer the start */
-    blvl__tw_world_set_no_backoff(w, 0);
+    blvl__trace_world_set_no_backoff(w, 0);
     blvl_trace_result r, rb;
     blvl_trace_box_stats(w, NULL, from, to, box_lo, box_hi, &r, &st);
     blvl_trace_box_brute(w, NULL, from, to, box_lo, box_hi, &rb);

@@ -154,7 +154,7 @@ static void walk(const char *name, blvl_trace_world *w) {
     int fails[2];
     for (int off = 1; off >= 0; off--) {
         memcpy(p, from, sizeof p);
-        blvl__tw_world_set_no_backoff(w, off);
+        blvl__trace_world_set_no_backoff(w, off);
         fails[off] =
             walk_from(off ? "control (back-off off, expected)" : name, w, p, to, 100, &moved, &cst);
     }

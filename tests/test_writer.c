@@ -76,7 +76,7 @@ static uint8_t *reference(size_t *size) {
     for (size_t i = 0; i < NSECS; i++)
         items[i] = (blvl_pack_item){secs[i].data, secs[i].size, NULL, 0};
     blvl_error e;
-    CHECK_EQ_INT(blvl__pack_many(items, NSECS, 2, NULL, NULL, NULL, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl__payload_pack_many(items, NSECS, 2, NULL, NULL, NULL, &e), BLVL_OK);
     for (size_t i = 0; i < NSECS; i++) {
         strcpy(entries[i].tag, secs[i].tag);
         entries[i].version = secs[i].version;
@@ -87,7 +87,8 @@ static uint8_t *reference(size_t *size) {
     }
     uint8_t *region;
     uint64_t floor, file_size;
-    CHECK_EQ_INT(blvl__layout_plan(entries, NSECS, NULL, &region, &floor, &file_size, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl__container_layout_plan(entries, NSECS, NULL, &region, &floor, &file_size, &e),
+                 BLVL_OK);
     uint8_t *f = calloc(1, file_size);
     memcpy(f, region, floor);
     for (size_t i = 0; i < NSECS; i++) {
@@ -388,22 +389,22 @@ static void allocator(void) {
 
 /* The codec rule's integer test, and what it does to random and text chunks. */
 static void codec_rule(void) {
-    CHECK(blvl__codec_store_raw(31, 32));  /* 31/32 exactly: raw */
-    CHECK(!blvl__codec_store_raw(30, 32)); /* below: level 19 decides */
-    CHECK(blvl__codec_store_raw(4063233, 4194304));
-    CHECK(!blvl__codec_store_raw(4063231, 4194304));
+    CHECK(blvl__payload_codec_store_raw(31, 32));  /* 31/32 exactly: raw */
+    CHECK(!blvl__payload_codec_store_raw(30, 32)); /* below: level 19 decides */
+    CHECK(blvl__payload_codec_store_raw(4063233, 4194304));
+    CHECK(!blvl__payload_codec_store_raw(4063231, 4194304));
     blvl_codec c;
-    blvl__codec_init(&c, NULL);
+    blvl__payload_codec_init(&c, NULL);
     uint8_t *rand = make_data(MIB, 1), *text = make_data(MIB, 0), *dst = malloc(MIB);
     uint8_t codec;
     uint32_t packed;
     blvl_error e;
-    CHECK_EQ_INT(blvl__codec_chunk(&c, rand, MIB, dst, &codec, &packed, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl__payload_codec_chunk(&c, rand, MIB, dst, &codec, &packed, &e), BLVL_OK);
     CHECK(codec == 0 && packed == MIB);
     CHECK(c.best == NULL); /* level 19 never ran */
-    CHECK_EQ_INT(blvl__codec_chunk(&c, text, MIB, dst, &codec, &packed, &e), BLVL_OK);
+    CHECK_EQ_INT(blvl__payload_codec_chunk(&c, text, MIB, dst, &codec, &packed, &e), BLVL_OK);
     CHECK(codec == 1 && packed < MIB / 2);
-    blvl__codec_free(&c);
+    blvl__payload_codec_free(&c);
     free(rand);
     free(text);
     free(dst);
@@ -489,7 +490,7 @@ static void codec_vs_tool(void) {
              dir);
     CHECK(system(cmd) == 0);
     blvl_codec c;
-    blvl__codec_init(&c, NULL);
+    blvl__payload_codec_init(&c, NULL);
     uint8_t dst[4096];
     unsigned differ = 0, zstd = 0, near = 0;
     for (unsigned i = 0; i < TOOL_N; i++) {
@@ -509,8 +510,9 @@ static void codec_vs_tool(void) {
         uint8_t codec = 9;
         uint32_t packed = 0;
         blvl_error e;
-        CHECK_EQ_INT(blvl__codec_chunk(&c, in[i], (uint32_t)size[i], dst, &codec, &packed, &e),
-                     BLVL_OK);
+        CHECK_EQ_INT(
+            blvl__payload_codec_chunk(&c, in[i], (uint32_t)size[i], dst, &codec, &packed, &e),
+            BLVL_OK);
         int same = keep ? codec == BLVL_CODEC_ZSTD && packed == l19 && !memcmp(dst, f19, l19)
                         : codec == BLVL_CODEC_RAW && packed == size[i];
         if (!same && differ++ < 8)
@@ -523,7 +525,7 @@ static void codec_vs_tool(void) {
         free(f1);
         free(f19);
     }
-    blvl__codec_free(&c);
+    blvl__payload_codec_free(&c);
     CHECK_EQ_INT(differ, 0);
     /* the set reaches the cases at stake: several kept frames 1..9 bytes under the chunk */
     CHECK(near >= 16);

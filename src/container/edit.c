@@ -75,7 +75,7 @@ static blvl_status load(edit_state *s, blvl_error *err) {
                           (unsigned long long)s->size);
     if (o->pread(o->user, head, sizeof head, 0) != 0)
         return blvl__fail(err, BLVL_E_IO, "cannot read the header");
-    blvl_status st = blvl__header_decode(head, &s->h, err);
+    blvl_status st = blvl__container_header_decode(head, &s->h, err);
     if (st != BLVL_OK) {
         s->h.floor = 0;
         s->h.count = 0;
@@ -95,12 +95,12 @@ static blvl_status load(edit_state *s, blvl_error *err) {
         return blvl__nomem(err, "the reserved region");
     if (o->pread(o->user, s->region, (size_t)s->h.floor, 0) != 0)
         return blvl__fail(err, BLVL_E_IO, "cannot read the reserved region");
-    st = blvl__table_load(&s->h, s->region + s->h.table_offset, s->size, s->old_entries, s->scratch,
-                          err);
+    st = blvl__container_table_load(&s->h, s->region + s->h.table_offset, s->size, s->old_entries,
+                                    s->scratch, err);
     if (st != BLVL_OK)
         return st;
-    return blvl__budget_check(s->old_entries, s->h.count, blvl__covered(&s->h, s->old_entries),
-                              err);
+    return blvl__container_budget_check(s->old_entries, s->h.count,
+                                        blvl__container_covered(&s->h, s->old_entries), err);
 }
 
 static uint32_t find(const blvl_entry *e, uint32_t n, const char *tag) {
@@ -188,22 +188,23 @@ static blvl_status check_room(edit_state *s, blvl_error *err) {
         return no_room(err, "the reserved region holds no more entries", nc, cap);
     s->nh = s->h;
     s->nh.count = nc;
-    uint64_t old_cov = blvl__covered(&s->h, s->old_entries);
-    uint64_t new_cov = blvl__covered(&s->nh, s->new_entries);
+    uint64_t old_cov = blvl__container_covered(&s->h, s->old_entries);
+    uint64_t new_cov = blvl__container_covered(&s->nh, s->new_entries);
     /* A reader would refuse the edited level at open: refuse to write it. */
-    blvl_status st = blvl__budget_check(s->new_entries, nc, new_cov, err);
+    blvl_status st = blvl__container_budget_check(s->new_entries, nc, new_cov, err);
     if (st != BLVL_OK)
         return st;
-    if (s->new_size - old_cov > blvl__unreferenced_limit(old_cov))
+    if (s->new_size - old_cov > blvl__container_unreferenced_limit(old_cov))
         return no_room(err,
                        "until the commit, the current level would carry more unreferenced bytes "
                        "than it may",
                        (unsigned long long)(s->new_size - old_cov),
-                       (unsigned long long)blvl__unreferenced_limit(old_cov));
-    if (s->new_size < new_cov || s->new_size - new_cov > blvl__unreferenced_limit(new_cov))
+                       (unsigned long long)blvl__container_unreferenced_limit(old_cov));
+    if (s->new_size < new_cov ||
+        s->new_size - new_cov > blvl__container_unreferenced_limit(new_cov))
         return no_room(err, "the edited level would carry more unreferenced bytes than it may",
                        (unsigned long long)(s->new_size - new_cov),
-                       (unsigned long long)blvl__unreferenced_limit(new_cov));
+                       (unsigned long long)blvl__container_unreferenced_limit(new_cov));
     return BLVL_OK;
 }
 
@@ -213,7 +214,7 @@ static blvl_status place_table(edit_state *s, blvl_error *err) {
     uint64_t floor = s->h.floor;
     uint32_t cap = (uint32_t)((floor - BLVL_HEADER_SIZE) / BLVL_ENTRY_SIZE);
     for (uint32_t i = 0; i < nc; i++)
-        blvl__entry_encode(&s->new_entries[i], s->table + (size_t)i * BLVL_ENTRY_SIZE);
+        blvl__container_entry_encode(&s->new_entries[i], s->table + (size_t)i * BLVL_ENTRY_SIZE);
     uint64_t live_lo = s->h.table_offset, live_hi = live_lo + (uint64_t)oc * BLVL_ENTRY_SIZE;
     s->tsize = (uint64_t)nc * BLVL_ENTRY_SIZE;
     /* Grow in place when the live table is a prefix of the new one. */
@@ -263,7 +264,8 @@ static blvl_status plan_edit(edit_state *s, const edit_req *rq, const blvl_optio
     blvl_compute_table_digest(s->table, nc, s->nh.floor, s->nh.table_offset, s->nh.table_digest);
     /* What a reader will check after the commit, checked before anything is written. */
     memcpy(s->scratch, s->new_entries, (size_t)nc * sizeof *s->scratch);
-    return blvl__table_check_placement(&s->nh, s->new_entries, s->scratch, s->new_size, err);
+    return blvl__container_table_check_placement(&s->nh, s->new_entries, s->scratch, s->new_size,
+                                                 err);
 }
 
 /* Step 1: the payload, with the zero padding before it, at the 64-aligned end of the file. */
@@ -300,7 +302,7 @@ static blvl_status write_edit(edit_state *s, const edit_req *rq, blvl_error *err
         return blvl__fail(err, BLVL_E_IO, "cannot flush before the commit");
     /* 4. the commit */
     uint8_t commit[BLVL_COMMIT_SIZE];
-    blvl__commit_encode(s->nh.table_digest, s->new_count, s->nh.table_offset, commit);
+    blvl__container_commit_encode(s->nh.table_digest, s->new_count, s->nh.table_offset, commit);
     if (ops->pwrite(ops->user, commit, sizeof commit, BLVL_COMMIT_OFFSET) != 0)
         return blvl__fail(err, BLVL_E_IO, "cannot write the commit");
     /* 5. */
@@ -323,10 +325,11 @@ static blvl_status edit_run(const char *path, const edit_req *rq, const blvl_opt
             return blvl__fail(err, BLVL_E_ARGUMENT, "no path");
         /* Two edits at once would each commit a table that forgets the other's section, and
          * an in-place rewrite would replace the file under the edit (lock.h). */
-        blvl_status ls = blvl__lock_open(path, O_RDWR, opt ? opt->lock_timeout_ms : 0, &fd, err);
+        blvl_status ls =
+            blvl__container_lock_open(path, O_RDWR, opt ? opt->lock_timeout_ms : 0, &fd, err);
         if (ls != BLVL_OK)
             return ls;
-        blvl__posix_file_ops(&posix, &fd);
+        blvl__container_posix_file_ops(&posix, &fd);
         ops = &posix;
     }
     edit_state s;

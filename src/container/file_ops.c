@@ -49,7 +49,7 @@ static int posix_size(void *user, uint64_t *size) {
     return 0;
 }
 
-void blvl__posix_file_ops(blvl_file_ops *ops, int *fd) {
+void blvl__container_posix_file_ops(blvl_file_ops *ops, int *fd) {
     ops->pread = posix_pread;
     ops->pwrite = posix_pwrite;
     ops->flush = posix_flush;

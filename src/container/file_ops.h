@@ -4,5 +4,5 @@
 #include "blvl/blvl.h"
 
 /* Fills *ops with pread/pwrite/fsync/fstat on *fd (ops->user = fd, which must outlive *ops). */
-void blvl__posix_file_ops(blvl_file_ops *ops, int *fd);
+void blvl__container_posix_file_ops(blvl_file_ops *ops, int *fd);
 #endif

@@ -10,8 +10,8 @@
 
 static const uint8_t magic[8] = {0x42, 0x4C, 0x56, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A};
 
-blvl_status blvl__header_decode(const uint8_t b[BLVL_HEADER_SIZE], blvl_header *h,
-                                blvl_error *err) {
+blvl_status blvl__container_header_decode(const uint8_t b[BLVL_HEADER_SIZE], blvl_header *h,
+                                          blvl_error *err) {
     if (memcmp(b, magic, 8) != 0)
         return blvl__fail(err, BLVL_E_MAGIC, "not a blvl file (magic bytes do not match)");
     h->version = blvl_le32(b + 8);
@@ -42,19 +42,19 @@ blvl_status blvl__header_decode(const uint8_t b[BLVL_HEADER_SIZE], blvl_header *
     return BLVL_OK;
 }
 
-void blvl__commit_encode(const uint8_t table_digest[BLVL_DIGEST_SIZE], uint32_t count,
-                         uint32_t table_offset, uint8_t b[BLVL_COMMIT_SIZE]) {
+void blvl__container_commit_encode(const uint8_t table_digest[BLVL_DIGEST_SIZE], uint32_t count,
+                                   uint32_t table_offset, uint8_t b[BLVL_COMMIT_SIZE]) {
     memcpy(b, table_digest, 16);
     blvl_le_put32(b + 16, count);
     blvl_le_put32(b + 20, table_offset);
 }
 
-void blvl__header_encode(const blvl_header *h, uint8_t b[BLVL_HEADER_SIZE]) {
+void blvl__container_header_encode(const blvl_header *h, uint8_t b[BLVL_HEADER_SIZE]) {
     memcpy(b, magic, 8);
     blvl_le_put32(b + 8, h->version);
     blvl_le_put32(b + 12, h->flags);
     blvl_le_put64(b + 16, h->floor);
-    blvl__commit_encode(h->table_digest, h->count, h->table_offset, b + 24);
+    blvl__container_commit_encode(h->table_digest, h->count, h->table_offset, b + 24);
     memcpy(b + 48, h->identity, 16);
 }
 
@@ -79,8 +79,8 @@ bool blvl_tag_valid(const char *tag, bool *core) {
     return 1;
 }
 
-blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index, blvl_entry *e,
-                               blvl_error *err) {
+blvl_status blvl__container_entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
+                                         blvl_entry *e, blvl_error *err) {
     memset(e, 0, sizeof *e);
     size_t n = 0;
     while (n < BLVL_TAG_MAX && b[n] != 0)
@@ -121,7 +121,7 @@ blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
                           index, e->tag, (unsigned long long)e->packed_size);
     /* No section needs more bytes than its raw bytes stored raw plus its index: a larger claim
      * is refused here, before a reader sizes any buffer or request by it. */
-    uint64_t most = blvl__packed_max(e->raw_size);
+    uint64_t most = blvl__container_packed_max(e->raw_size);
     if (e->packed_size > most)
         return blvl__fail(err, BLVL_E_PACKED_SIZE,
                           "entry %u (%s): packed size %llu is over the %llu bytes a raw size of "
@@ -131,13 +131,13 @@ blvl_status blvl__entry_decode(const uint8_t b[BLVL_ENTRY_SIZE], uint32_t index,
     return BLVL_OK;
 }
 
-uint64_t blvl__packed_max(uint64_t raw) {
+uint64_t blvl__container_packed_max(uint64_t raw) {
     /* raw is at most 2 GiB here (the raw-size rule comes first), so nothing overflows */
     uint64_t chunks = (raw + BLVL_CHUNK_MAX - 1) / BLVL_CHUNK_MAX;
     return raw + 12 * chunks + 4;
 }
 
-void blvl__entry_encode(const blvl_entry *e, uint8_t b[BLVL_ENTRY_SIZE]) {
+void blvl__container_entry_encode(const blvl_entry *e, uint8_t b[BLVL_ENTRY_SIZE]) {
     memset(b, 0, BLVL_ENTRY_SIZE);
     memcpy(b, e->tag, strnlen(e->tag, BLVL_TAG_MAX));
     blvl_le_put64(b + 16, e->offset);
@@ -167,12 +167,12 @@ static int cmp_offset(const void *a, const void *b) {
     return cmp_tag(a, b); /* deterministic order for equal offsets (overlaps anyway) */
 }
 
-void blvl__sort_by_offset(blvl_entry *entries, uint32_t n) {
+void blvl__container_sort_by_offset(blvl_entry *entries, uint32_t n) {
     if (n > 1)
         qsort(entries, n, sizeof *entries, cmp_offset);
 }
 
-uint64_t blvl__covered(const blvl_header *h, const blvl_entry *entries) {
+uint64_t blvl__container_covered(const blvl_header *h, const blvl_entry *entries) {
     uint64_t covered = h->floor;
     for (uint32_t i = 0; i < h->count; i++) {
         if (entries[i].packed_size > UINT64_MAX - covered)
@@ -182,24 +182,24 @@ uint64_t blvl__covered(const blvl_header *h, const blvl_entry *entries) {
     return covered;
 }
 
-uint64_t blvl__unreferenced_limit(uint64_t covered) {
+uint64_t blvl__container_unreferenced_limit(uint64_t covered) {
     uint64_t l = covered / 16;
     return l > (1u << 20) ? l : (1u << 20);
 }
 
-uint64_t blvl__default_budget(uint64_t covered) {
+uint64_t blvl__container_default_budget(uint64_t covered) {
     uint64_t b = covered > UINT64_MAX / 64 ? UINT64_MAX : covered * 64;
     return b > (64ull << 20) ? b : (64ull << 20);
 }
 
-blvl_status blvl__budget_check(const blvl_entry *entries, uint32_t n, uint64_t covered,
-                               blvl_error *err) {
-    return blvl__budget_check_limit(entries, n, covered, 0, err);
+blvl_status blvl__container_budget_check(const blvl_entry *entries, uint32_t n, uint64_t covered,
+                                         blvl_error *err) {
+    return blvl__container_budget_check_limit(entries, n, covered, 0, err);
 }
 
-blvl_status blvl__budget_check_limit(const blvl_entry *entries, uint32_t n, uint64_t covered,
-                                     uint64_t limit, blvl_error *err) {
-    uint64_t raw = 0, lim = limit ? limit : blvl__default_budget(covered);
+blvl_status blvl__container_budget_check_limit(const blvl_entry *entries, uint32_t n,
+                                               uint64_t covered, uint64_t limit, blvl_error *err) {
+    uint64_t raw = 0, lim = limit ? limit : blvl__container_default_budget(covered);
     uint32_t big = 0;
     for (uint32_t i = 0; i < n; i++) {
         raw = entries[i].raw_size > UINT64_MAX - raw ? UINT64_MAX : raw + entries[i].raw_size;
@@ -224,7 +224,7 @@ blvl_status blvl__budget_check_limit(const blvl_entry *entries, uint32_t n, uint
                       (unsigned long long)(e->raw_size / packed));
 }
 
-uint64_t blvl__floor_for(uint32_t count) {
+uint64_t blvl__container_floor_for(uint32_t count) {
     uint64_t slots = 2ull * count + 16;
     uint64_t need = BLVL_HEADER_SIZE + BLVL_ENTRY_SIZE * slots;
     uint64_t floor = (need + BLVL_REGION_ROUND - 1) / BLVL_REGION_ROUND * BLVL_REGION_ROUND;
@@ -236,8 +236,9 @@ uint64_t blvl__floor_for(uint32_t count) {
     return floor;
 }
 
-blvl_status blvl__table_check_placement(const blvl_header *h, const blvl_entry *entries,
-                                        blvl_entry *scratch, uint64_t file_size, blvl_error *err) {
+blvl_status blvl__container_table_check_placement(const blvl_header *h, const blvl_entry *entries,
+                                                  blvl_entry *scratch, uint64_t file_size,
+                                                  blvl_error *err) {
     uint32_t n = h->count;
     if (n == 0)
         goto sizes;
@@ -259,7 +260,7 @@ blvl_status blvl__table_check_placement(const blvl_header *h, const blvl_entry *
                               e->tag, (unsigned long long)e->packed_size,
                               (unsigned long long)e->offset);
     }
-    blvl__sort_by_offset(scratch, n);
+    blvl__container_sort_by_offset(scratch, n);
     for (uint32_t i = 1; i < n; i++)
         if (scratch[i - 1].offset + scratch[i - 1].packed_size > scratch[i].offset)
             return blvl__fail(err, BLVL_E_ENTRY_OVERLAP, "sections '%s' and '%s' overlap",
@@ -270,14 +271,14 @@ sizes:
             return blvl__fail(err, BLVL_E_TRUNCATED,
                               "file of %llu bytes ends inside the reserved region (floor %llu)",
                               (unsigned long long)file_size, (unsigned long long)h->floor);
-        uint64_t covered = blvl__covered(h, entries);
+        uint64_t covered = blvl__container_covered(h, entries);
         uint64_t unref = file_size - covered; /* covered <= file_size: no overlap, in file */
-        if (unref > blvl__unreferenced_limit(covered))
+        if (unref > blvl__container_unreferenced_limit(covered))
             return blvl__fail(err, BLVL_E_UNREFERENCED,
                               "%llu unreferenced bytes, over the limit max(1 MiB, covered/16) = "
                               "%llu",
                               (unsigned long long)unref,
-                              (unsigned long long)blvl__unreferenced_limit(covered));
+                              (unsigned long long)blvl__container_unreferenced_limit(covered));
     }
     return BLVL_OK;
 }
@@ -287,8 +288,8 @@ static void identity_start(blvl_hasher *h, uint32_t records) {
     memcpy(head, magic, 8);
     blvl_le_put32(head + 8, BLVL_CONTAINER_VERSION);
     blvl_le_put32(head + 12, records);
-    blvl__hasher_init(h);
-    blvl__hasher_update(h, head, sizeof head);
+    blvl__payload_hasher_init(h);
+    blvl__payload_hasher_update(h, head, sizeof head);
 }
 
 static void identity_record(blvl_hasher *h, const blvl_entry *e) {
@@ -298,7 +299,7 @@ static void identity_record(blvl_hasher *h, const blvl_entry *e) {
     blvl_le_put32(r + 20, 0);
     blvl_le_put64(r + 24, e->raw_size);
     memcpy(r + 32, e->digest, 16);
-    blvl__hasher_update(h, r, sizeof r);
+    blvl__payload_hasher_update(h, r, sizeof r);
 }
 
 static uint32_t identity_records(const blvl_entry *e, uint32_t n) {
@@ -315,7 +316,7 @@ static void identity_of_sorted(const blvl_entry *sorted, uint32_t n, uint8_t out
     for (uint32_t i = 0; i < n; i++)
         if (sorted[i].flags & BLVL_ENTRY_FLAG_IDENTITY)
             identity_record(&h, &sorted[i]);
-    blvl__hasher_final(&h, out);
+    blvl__payload_hasher_final(&h, out);
 }
 
 /* (tag, index) order, so equal tags (which no valid table has) still give one order. */
@@ -345,7 +346,7 @@ void blvl_compute_identity(const blvl_entry *entries, uint32_t count,
         identity_record(&h, &entries[best]);
         last = best;
     }
-    blvl__hasher_final(&h, out);
+    blvl__payload_hasher_final(&h, out);
 }
 
 void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count, uint64_t floor,
@@ -360,21 +361,23 @@ void blvl_compute_table_digest(const uint8_t *table_bytes, uint32_t count, uint6
     blvl_le_put32(head + 24, table_offset);
     blvl_le_put32(head + 28, 0);
     blvl_hasher h;
-    blvl__hasher_init(&h);
-    blvl__hasher_update(&h, head, sizeof head);
+    blvl__payload_hasher_init(&h);
+    blvl__payload_hasher_update(&h, head, sizeof head);
     if (count)
-        blvl__hasher_update(&h, table_bytes, (size_t)count * BLVL_ENTRY_SIZE);
-    blvl__hasher_final(&h, out);
+        blvl__payload_hasher_update(&h, table_bytes, (size_t)count * BLVL_ENTRY_SIZE);
+    blvl__payload_hasher_final(&h, out);
 }
 
-blvl_status blvl__table_load(const blvl_header *h, const uint8_t *table_bytes, uint64_t file_size,
-                             blvl_entry *entries, blvl_entry *scratch, blvl_error *err) {
+blvl_status blvl__container_table_load(const blvl_header *h, const uint8_t *table_bytes,
+                                       uint64_t file_size, blvl_entry *entries, blvl_entry *scratch,
+                                       blvl_error *err) {
     blvl_status st;
     for (uint32_t i = 0; i < h->count; i++)
-        if ((st = blvl__entry_decode(table_bytes + (size_t)i * BLVL_ENTRY_SIZE, i, &entries[i],
-                                     err)) != BLVL_OK)
+        if ((st = blvl__container_entry_decode(table_bytes + (size_t)i * BLVL_ENTRY_SIZE, i,
+                                               &entries[i], err)) != BLVL_OK)
             return st;
-    if ((st = blvl__table_check_placement(h, entries, scratch, file_size, err)) != BLVL_OK)
+    if ((st = blvl__container_table_check_placement(h, entries, scratch, file_size, err)) !=
+        BLVL_OK)
         return st;
     uint8_t d[16];
     blvl_compute_table_digest(table_bytes, h->count, h->floor, h->table_offset, d);

@@ -7,7 +7,7 @@
 #include "common/error.h"
 #include "container/format.h"
 
-blvl_status blvl__layout_check_entry(blvl_entry *entries, uint32_t i, blvl_error *err) {
+blvl_status blvl__container_layout_check_entry(blvl_entry *entries, uint32_t i, blvl_error *err) {
     blvl_entry *e = &entries[i];
     bool core = false;
     if (!blvl_tag_valid(e->tag, &core))
@@ -26,14 +26,16 @@ blvl_status blvl__layout_check_entry(blvl_entry *entries, uint32_t i, blvl_error
     return BLVL_OK;
 }
 
-blvl_status blvl__layout_region(const blvl_entry *entries, uint32_t n, uint64_t floor,
-                                const blvl_allocator *a, uint8_t **region, blvl_error *err) {
+blvl_status blvl__container_layout_region(const blvl_entry *entries, uint32_t n, uint64_t floor,
+                                          const blvl_allocator *a, uint8_t **region,
+                                          blvl_error *err) {
     *region = NULL;
     uint8_t *r = blvl__calloc(a, (size_t)floor);
     if (!r)
         return blvl__nomem(err, "the reserved region");
     for (uint32_t i = 0; i < n; i++)
-        blvl__entry_encode(&entries[i], r + BLVL_HEADER_SIZE + (size_t)i * BLVL_ENTRY_SIZE);
+        blvl__container_entry_encode(&entries[i],
+                                     r + BLVL_HEADER_SIZE + (size_t)i * BLVL_ENTRY_SIZE);
     blvl_header h;
     memset(&h, 0, sizeof h);
     h.version = BLVL_CONTAINER_VERSION;
@@ -43,34 +45,34 @@ blvl_status blvl__layout_region(const blvl_entry *entries, uint32_t n, uint64_t 
     /* The one call of the table digest on the writing side. */
     blvl_compute_table_digest(r + BLVL_HEADER_SIZE, n, floor, BLVL_HEADER_SIZE, h.table_digest);
     blvl_compute_identity(entries, n, h.identity);
-    blvl__header_encode(&h, r);
+    blvl__container_header_encode(&h, r);
     *region = r;
     return BLVL_OK;
 }
 
-uint64_t blvl__layout_next(uint64_t end) {
+uint64_t blvl__container_layout_next(uint64_t end) {
     return (end + BLVL_ALIGN - 1) / BLVL_ALIGN * BLVL_ALIGN;
 }
 
-blvl_status blvl__layout_plan(blvl_entry *entries, uint32_t n, const blvl_allocator *a,
-                              uint8_t **region, uint64_t *floor_out, uint64_t *file_size,
-                              blvl_error *err) {
+blvl_status blvl__container_layout_plan(blvl_entry *entries, uint32_t n, const blvl_allocator *a,
+                                        uint8_t **region, uint64_t *floor_out, uint64_t *file_size,
+                                        blvl_error *err) {
     *region = NULL;
-    uint64_t floor = blvl__floor_for(n);
+    uint64_t floor = blvl__container_floor_for(n);
     if (floor == 0)
         return blvl__fail(err, BLVL_E_ARGUMENT, "%u sections do not fit a reserved region", n);
     for (uint32_t i = 0; i < n; i++) {
-        blvl_status st = blvl__layout_check_entry(entries, i, err);
+        blvl_status st = blvl__container_layout_check_entry(entries, i, err);
         if (st != BLVL_OK)
             return st;
     }
     uint64_t at = floor;
     for (uint32_t i = 0; i < n; i++) {
-        at = blvl__layout_next(at);
+        at = blvl__container_layout_next(at);
         entries[i].offset = at;
         at += entries[i].packed_size;
     }
-    blvl_status st = blvl__layout_region(entries, n, floor, a, region, err);
+    blvl_status st = blvl__container_layout_region(entries, n, floor, a, region, err);
     if (st != BLVL_OK)
         return st;
     *floor_out = floor;

@@ -22,16 +22,17 @@ struct blvl_level {
 
 /* blvl_open_file on a descriptor the caller already opened (and keeps; the level maps it).
  * `path` is for messages. */
-blvl_status blvl__open_fd(blvl_level **out, int fd, const char *path, const blvl_options *opt,
-                          blvl_error *err);
+blvl_status blvl__container_open_fd(blvl_level **out, int fd, const char *path,
+                                    const blvl_options *opt, blvl_error *err);
 /* The packed bytes of entry `e`: a pointer into the level's bytes, or (for a source) a buffer
  * read into *owned (size e->packed_size, free with blvl__dealloc). */
-blvl_status blvl__level_packed(blvl_level *level, const blvl_entry *e, const uint8_t **bytes,
-                               void **owned, blvl_error *err);
+blvl_status blvl__container_level_packed(blvl_level *level, const blvl_entry *e,
+                                         const uint8_t **bytes, void **owned, blvl_error *err);
 /* A failed read of the level's source: the source's own reason when it gives one (blvl_source
  * .why), else BLVL_E_IO with `what`. */
-blvl_status blvl__source_failed(const blvl_level *level, blvl_error *err, const char *what);
+blvl_status blvl__container_source_failed(const blvl_level *level, blvl_error *err,
+                                          const char *what);
 /* Asks the kernel for the pages of [offset, offset + size) of a mapped level at once (open
  * advised MADV_RANDOM, so nothing is read around a fault); does nothing otherwise. */
-void blvl__level_prefetch(const blvl_level *level, uint64_t offset, uint64_t size);
+void blvl__container_level_prefetch(const blvl_level *level, uint64_t offset, uint64_t size);
 #endif

@@ -41,8 +41,8 @@ static int lock_until(int fd, uint64_t deadline) {
     }
 }
 
-blvl_status blvl__lock_open(const char *path, int flags, uint32_t timeout_ms, int *out,
-                            blvl_error *err) {
+blvl_status blvl__container_lock_open(const char *path, int flags, uint32_t timeout_ms, int *out,
+                                      blvl_error *err) {
     *out = -1;
     uint64_t deadline = now_ms() + timeout_ms;
     /* Each retry means a rewrite replaced the file while we waited; a bound keeps a path that

@@ -10,6 +10,6 @@
  * protects nothing: after locking, the path is checked to still name the locked inode, and
  * when it does not, the new file is opened and locked instead. On success *fd holds the lock
  * until it is closed. */
-blvl_status blvl__lock_open(const char *path, int flags, uint32_t timeout_ms, int *fd,
-                            blvl_error *err);
+blvl_status blvl__container_lock_open(const char *path, int flags, uint32_t timeout_ms, int *fd,
+                                      blvl_error *err);
 #endif

@@ -35,8 +35,8 @@ static blvl_status load(blvl_level *lv, int (*read)(void *, uint64_t, void *, si
         return blvl__fail(err, BLVL_E_TRUNCATED, "file of %llu bytes ends inside the header",
                           (unsigned long long)lv->size);
     if (read(user, 0, head, sizeof head) != 0)
-        return blvl__source_failed(lv, err, "could not read the header");
-    blvl_status st = blvl__header_decode(head, &lv->hdr, err);
+        return blvl__container_source_failed(lv, err, "could not read the header");
+    blvl_status st = blvl__container_header_decode(head, &lv->hdr, err);
     if (st != BLVL_OK)
         return st;
     if (lv->size < lv->hdr.floor)
@@ -53,15 +53,16 @@ static blvl_status load(blvl_level *lv, int (*read)(void *, uint64_t, void *, si
         goto out;
     }
     if (n && read(user, lv->hdr.table_offset, table, tsize) != 0) {
-        st = blvl__source_failed(lv, err, "could not read the table");
+        st = blvl__container_source_failed(lv, err, "could not read the table");
         goto out;
     }
-    st = blvl__table_load(&lv->hdr, table, lv->size, lv->entries, scratch, err);
+    st = blvl__container_table_load(&lv->hdr, table, lv->size, lv->entries, scratch, err);
     /* The inflation budget is a property of the file, checked once, here: every read after
      * this only checks that each chunk inflates to its declared size. */
     if (st == BLVL_OK)
-        st = blvl__budget_check_limit(lv->entries, n, blvl__covered(&lv->hdr, lv->entries),
-                                      opt ? opt->inflate_budget : 0, err);
+        st = blvl__container_budget_check_limit(lv->entries, n,
+                                                blvl__container_covered(&lv->hdr, lv->entries),
+                                                opt ? opt->inflate_budget : 0, err);
 out:
     blvl__dealloc(lv->a, table, tsize);
     blvl__dealloc(lv->a, scratch, (n ? n : 1) * sizeof *scratch);
@@ -73,7 +74,7 @@ out:
     i->table_offset = lv->hdr.table_offset;
     i->count = n;
     i->capacity = (uint32_t)((lv->hdr.floor - BLVL_HEADER_SIZE) / BLVL_ENTRY_SIZE);
-    i->covered = blvl__covered(&lv->hdr, lv->entries);
+    i->covered = blvl__container_covered(&lv->hdr, lv->entries);
     i->unreferenced = lv->size - i->covered;
     memcpy(i->identity, lv->hdr.identity, BLVL_DIGEST_SIZE);
     memcpy(i->table_digest, lv->hdr.table_digest, BLVL_DIGEST_SIZE);
@@ -112,8 +113,8 @@ blvl_status blvl_open_memory(blvl_level **out, const void *data, size_t size,
     return BLVL_OK;
 }
 
-blvl_status blvl__open_fd(blvl_level **out, int fd, const char *path, const blvl_options *opt,
-                          blvl_error *err) {
+blvl_status blvl__container_open_fd(blvl_level **out, int fd, const char *path,
+                                    const blvl_options *opt, blvl_error *err) {
     struct stat sb;
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
         return blvl__fail(err, BLVL_E_IO, "%s is not a regular file", path);
@@ -126,8 +127,8 @@ blvl_status blvl__open_fd(blvl_level **out, int fd, const char *path, const blvl
     /* Fault in only what is asked for: the kernel's read-around would otherwise pull megabytes
      * around every touched page, so reading sim alone from a cold file would cost like the
      * file. The header and the largest possible table region are wanted at once; sections
-     * ask for their own range when they are read (blvl__level_packed). Advice only: errors
-     * are ignored. */
+     * ask for their own range when they are read (blvl__container_level_packed). Advice only:
+     * errors are ignored. */
     (void)madvise(map, (size_t)sb.st_size, MADV_RANDOM);
     (void)madvise(map, (size_t)sb.st_size < BLVL_FLOOR_MAX ? (size_t)sb.st_size : BLVL_FLOOR_MAX,
                   MADV_WILLNEED);
@@ -148,7 +149,7 @@ blvl_status blvl_open_file(blvl_level **out, const char *path, const blvl_option
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return blvl__fail(err, BLVL_E_IO, "cannot open %s: %s", path, strerror(errno));
-    blvl_status st = blvl__open_fd(out, fd, path, opt, err);
+    blvl_status st = blvl__container_open_fd(out, fd, path, opt, err);
     close(fd); /* the mapping stays valid */
     return st;
 }
@@ -186,7 +187,7 @@ blvl_status blvl_open_source(blvl_level **out, const blvl_source *src, const blv
     return BLVL_OK;
 }
 
-blvl_status blvl__source_failed(const blvl_level *lv, blvl_error *err, const char *what) {
+blvl_status blvl__container_source_failed(const blvl_level *lv, blvl_error *err, const char *what) {
     if (lv->src.why) {
         blvl_error why = {0};
         lv->src.why(lv->src.user, &why);
@@ -242,6 +243,6 @@ const blvl_options *blvl_level_options(const blvl_level *level) {
     return level ? &level->opt : NULL;
 }
 
-const blvl_source *blvl__level_source(const blvl_level *level) {
+const blvl_source *blvl__container_level_source(const blvl_level *level) {
     return &level->src;
 }

@@ -35,11 +35,11 @@ static mode_t current_umask(void) {
     return mask;
 }
 
-const char *blvl__out_name(const blvl_out_file *f) {
+const char *blvl__container_out_name(const blvl_out_file *f) {
     return f->tmp ? f->tmp : f->path;
 }
 
-blvl_status blvl__out_replaceable(const char *path, blvl_error *err) {
+blvl_status blvl__container_out_replaceable(const char *path, blvl_error *err) {
     struct stat sb;
     if (stat(path, &sb) != 0)
         return BLVL_OK; /* a new file (or a dangling link): open says what is wrong, if anything */
@@ -147,8 +147,8 @@ static blvl_status create_temporary(blvl_out_file *f, blvl_error *err) {
     return st;
 }
 
-blvl_status blvl__out_open_opt(blvl_out_file *f, const char *path, const blvl_options *opt,
-                               blvl_error *err) {
+blvl_status blvl__container_out_open_opt(blvl_out_file *f, const char *path,
+                                         const blvl_options *opt, blvl_error *err) {
     memset(f, 0, sizeof *f);
     f->fd = -1;
     f->a = opt ? &opt->allocator : NULL;
@@ -157,7 +157,7 @@ blvl_status blvl__out_open_opt(blvl_out_file *f, const char *path, const blvl_op
         f->temp_file = opt->temp_file;
         f->temp_file_user = opt->temp_file_user;
     }
-    blvl_status st = blvl__out_replaceable(path, err);
+    blvl_status st = blvl__container_out_replaceable(path, err);
     if (st != BLVL_OK)
         return st;
     struct stat sb;
@@ -173,7 +173,7 @@ blvl_status blvl__out_open_opt(blvl_out_file *f, const char *path, const blvl_op
         return BLVL_OK;
     }
     if ((st = follow_links(f, err)) != BLVL_OK) {
-        blvl__out_abort(f);
+        blvl__container_out_abort(f);
         return st;
     }
     /* A new file gets what creat(2) would give it; the temporary alone would be 0600. Keep the
@@ -184,7 +184,7 @@ blvl_status blvl__out_open_opt(blvl_out_file *f, const char *path, const blvl_op
     if (replacing)
         f->mode = (int)(sb.st_mode & 0777);
     if ((st = create_temporary(f, err)) != BLVL_OK) {
-        blvl__out_abort(f);
+        blvl__container_out_abort(f);
         return st;
     }
     f->seekable = true;
@@ -193,35 +193,36 @@ blvl_status blvl__out_open_opt(blvl_out_file *f, const char *path, const blvl_op
     if (replacing && (sb.st_uid != geteuid() || sb.st_gid != getegid()) &&
         fchown(f->fd, sb.st_uid, sb.st_gid) != 0 && errno != EPERM) {
         st = blvl__fail(err, BLVL_E_IO, "cannot chown %s: %s", f->tmp, strerror(errno));
-        blvl__out_abort(f);
+        blvl__container_out_abort(f);
         return st;
     }
     if (fchmod(f->fd, (mode_t)f->mode) != 0) {
         st = blvl__fail(err, BLVL_E_IO, "cannot chmod %s: %s", f->tmp, strerror(errno));
-        blvl__out_abort(f);
+        blvl__container_out_abort(f);
         return st;
     }
     return BLVL_OK;
 }
 
-blvl_status blvl__out_open(blvl_out_file *f, const char *path, const blvl_allocator *a,
-                           blvl_error *err) {
+blvl_status blvl__container_out_open(blvl_out_file *f, const char *path, const blvl_allocator *a,
+                                     blvl_error *err) {
     blvl_options opt = {0};
     if (a)
         opt.allocator = *a;
-    blvl_status st = blvl__out_open_opt(f, path, a ? &opt : NULL, err);
+    blvl_status st = blvl__container_out_open_opt(f, path, a ? &opt : NULL, err);
     f->a = a; /* the caller's, which outlives this frame */
     return st;
 }
 
-blvl_status blvl__out_write(blvl_out_file *f, const void *data, size_t len, blvl_error *err) {
+blvl_status blvl__container_out_write(blvl_out_file *f, const void *data, size_t len,
+                                      blvl_error *err) {
     const uint8_t *p = data;
     while (len) {
         ssize_t w = write(f->fd, p, len > (1u << 30) ? (1u << 30) : len);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            return blvl__fail(err, BLVL_E_IO, "cannot write %s: %s", blvl__out_name(f),
+            return blvl__fail(err, BLVL_E_IO, "cannot write %s: %s", blvl__container_out_name(f),
                               w < 0 ? strerror(errno) : "no progress");
         p += w;
         len -= (size_t)w;
@@ -229,18 +230,18 @@ blvl_status blvl__out_write(blvl_out_file *f, const void *data, size_t len, blvl
     return BLVL_OK;
 }
 
-blvl_status blvl__out_pwrite(blvl_out_file *f, const void *data, size_t len, uint64_t off,
-                             blvl_error *err) {
+blvl_status blvl__container_out_pwrite(blvl_out_file *f, const void *data, size_t len, uint64_t off,
+                                       blvl_error *err) {
     if (!f->seekable)
         return blvl__fail(err, BLVL_E_IO, "cannot write %s at an offset: it is not seekable",
-                          blvl__out_name(f));
+                          blvl__container_out_name(f));
     const uint8_t *p = data;
     while (len) {
         ssize_t w = pwrite(f->fd, p, len > (1u << 30) ? (1u << 30) : len, (off_t)off);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            return blvl__fail(err, BLVL_E_IO, "cannot write %s: %s", blvl__out_name(f),
+            return blvl__fail(err, BLVL_E_IO, "cannot write %s: %s", blvl__container_out_name(f),
                               w < 0 ? strerror(errno) : "no progress");
         p += w;
         off += (uint64_t)w;
@@ -249,11 +250,11 @@ blvl_status blvl__out_pwrite(blvl_out_file *f, const void *data, size_t len, uin
     return BLVL_OK;
 }
 
-blvl_status blvl__out_pad(blvl_out_file *f, uint64_t *at, uint64_t pos, blvl_error *err) {
+blvl_status blvl__container_out_pad(blvl_out_file *f, uint64_t *at, uint64_t pos, blvl_error *err) {
     static const uint8_t zeros[64];
     while (*at < pos) {
         size_t k = pos - *at > sizeof zeros ? sizeof zeros : (size_t)(pos - *at);
-        blvl_status st = blvl__out_write(f, zeros, k, err);
+        blvl_status st = blvl__container_out_write(f, zeros, k, err);
         if (st != BLVL_OK)
             return st;
         *at += k;
@@ -261,10 +262,11 @@ blvl_status blvl__out_pad(blvl_out_file *f, uint64_t *at, uint64_t pos, blvl_err
     return BLVL_OK;
 }
 
-blvl_status blvl__out_sync(blvl_out_file *f, blvl_error *err) {
+blvl_status blvl__container_out_sync(blvl_out_file *f, blvl_error *err) {
     if (fsync(f->fd) == 0 || (f->direct && (errno == EINVAL || errno == EROFS)))
         return BLVL_OK; /* a device or pipe written through has nothing to flush */
-    return blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", blvl__out_name(f), strerror(errno));
+    return blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", blvl__container_out_name(f),
+                      strerror(errno));
 }
 
 static void free_names(blvl_out_file *f) {
@@ -275,17 +277,18 @@ static void free_names(blvl_out_file *f) {
     f->tmp = f->dest = NULL;
 }
 
-blvl_status blvl__out_commit(blvl_out_file *f, blvl_error *err) {
-    blvl_status st = blvl__out_sync(f, err);
+blvl_status blvl__container_out_commit(blvl_out_file *f, blvl_error *err) {
+    blvl_status st = blvl__container_out_sync(f, err);
     if (st != BLVL_OK) {
-        blvl__out_abort(f);
+        blvl__container_out_abort(f);
         return st;
     }
     int fd = f->fd;
     f->fd = -1;
     if (close(fd) != 0) {
-        st = blvl__fail(err, BLVL_E_IO, "cannot close %s: %s", blvl__out_name(f), strerror(errno));
-        blvl__out_abort(f);
+        st = blvl__fail(err, BLVL_E_IO, "cannot close %s: %s", blvl__container_out_name(f),
+                        strerror(errno));
+        blvl__container_out_abort(f);
         return st;
     }
     if (f->direct)
@@ -293,7 +296,7 @@ blvl_status blvl__out_commit(blvl_out_file *f, blvl_error *err) {
     if (rename(f->tmp, f->dest) != 0) {
         st = blvl__fail(err, BLVL_E_IO, "cannot rename %s to %s: %s", f->tmp, f->dest,
                         strerror(errno));
-        blvl__out_abort(f);
+        blvl__container_out_abort(f);
         return st;
     }
     announce(f, false);
@@ -310,7 +313,7 @@ blvl_status blvl__out_commit(blvl_out_file *f, blvl_error *err) {
     return BLVL_OK;
 }
 
-void blvl__out_abort(blvl_out_file *f) {
+void blvl__container_out_abort(blvl_out_file *f) {
     if (f->fd >= 0)
         close(f->fd);
     f->fd = -1;
@@ -326,13 +329,13 @@ BLVL_API blvl_status blvl_file_write(const char *path, const void *data, size_t 
     if (!path || !*path || (size && !data))
         return blvl__fail(err, BLVL_E_ARGUMENT, "no path or no data");
     blvl_out_file f;
-    blvl_status st = blvl__out_open_opt(&f, path, opt, err);
+    blvl_status st = blvl__container_out_open_opt(&f, path, opt, err);
     if (st == BLVL_OK)
-        st = blvl__out_write(&f, data, size, err);
+        st = blvl__container_out_write(&f, data, size, err);
     if (st == BLVL_OK)
-        st = blvl__out_commit(&f, err); /* aborts by itself on failure */
+        st = blvl__container_out_commit(&f, err); /* aborts by itself on failure */
     else
-        blvl__out_abort(&f);
+        blvl__container_out_abort(&f);
     if (st == BLVL_OK)
         blvl__ok(err);
     return st;

@@ -33,31 +33,32 @@ typedef struct blvl_out_file {
     void *temp_file_user;
 } blvl_out_file;
 
-/* Refuses what blvl__out_open would refuse before any work is spent: a directory (argument),
- * and an existing file this process could not write in place (io): the rename needs only a
- * writable directory, so without it a level could replace another owner's read-only file. */
-blvl_status blvl__out_replaceable(const char *path, blvl_error *err);
+/* Refuses what blvl__container_out_open would refuse before any work is spent: a directory
+ * (argument), and an existing file this process could not write in place (io): the rename needs
+ * only a writable directory, so without it a level could replace another owner's read-only file. */
+blvl_status blvl__container_out_replaceable(const char *path, blvl_error *err);
 /* Opens `path` by the rule above, with opt's allocator and temp_file hook (opt may be NULL). */
-blvl_status blvl__out_open_opt(blvl_out_file *f, const char *path, const blvl_options *opt,
-                               blvl_error *err);
+blvl_status blvl__container_out_open_opt(blvl_out_file *f, const char *path,
+                                         const blvl_options *opt, blvl_error *err);
 /* The same without a hook. */
-blvl_status blvl__out_open(blvl_out_file *f, const char *path, const blvl_allocator *a,
-                           blvl_error *err);
+blvl_status blvl__container_out_open(blvl_out_file *f, const char *path, const blvl_allocator *a,
+                                     blvl_error *err);
 /* Write at an offset (the streaming writer fills the header last); refused (io) when the
  * target is not seekable (f->seekable false): such a writer spools instead (target.c). */
-blvl_status blvl__out_pwrite(blvl_out_file *f, const void *data, size_t len, uint64_t off,
-                             blvl_error *err);
-blvl_status blvl__out_write(blvl_out_file *f, const void *data, size_t len, blvl_error *err);
+blvl_status blvl__container_out_pwrite(blvl_out_file *f, const void *data, size_t len, uint64_t off,
+                                       blvl_error *err);
+blvl_status blvl__container_out_write(blvl_out_file *f, const void *data, size_t len,
+                                      blvl_error *err);
 /* Zero bytes up to `pos` (the file is written front to back; `*at` is the current length). */
-blvl_status blvl__out_pad(blvl_out_file *f, uint64_t *at, uint64_t pos, blvl_error *err);
+blvl_status blvl__container_out_pad(blvl_out_file *f, uint64_t *at, uint64_t pos, blvl_error *err);
 /* fsync (a device that cannot be flushed, /dev/null or a pipe, is not an error). */
-blvl_status blvl__out_sync(blvl_out_file *f, blvl_error *err);
+blvl_status blvl__container_out_sync(blvl_out_file *f, blvl_error *err);
 /* fsync, rename over the path, fsync the directory (written through: fsync and close). Aborts
  * by itself on failure. */
-blvl_status blvl__out_commit(blvl_out_file *f, blvl_error *err);
+blvl_status blvl__container_out_commit(blvl_out_file *f, blvl_error *err);
 /* Removes the temporary file (after a failure); safe on a committed or never opened file
  * whose fd is -1. */
-void blvl__out_abort(blvl_out_file *f);
+void blvl__container_out_abort(blvl_out_file *f);
 /* The name to put in a message: the temporary, else the path. */
-const char *blvl__out_name(const blvl_out_file *f);
+const char *blvl__container_out_name(const blvl_out_file *f);
 #endif

@@ -17,7 +17,7 @@
 #include "payload/payload.h"
 #include "common/pool.h"
 
-void blvl__level_prefetch(const blvl_level *lv, uint64_t offset, uint64_t size) {
+void blvl__container_level_prefetch(const blvl_level *lv, uint64_t offset, uint64_t size) {
     if (!lv->map || !size)
         return;
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -26,12 +26,12 @@ void blvl__level_prefetch(const blvl_level *lv, uint64_t offset, uint64_t size) 
     (void)madvise((void *)lo, hi - lo, MADV_WILLNEED); /* advice: errors are harmless */
 }
 
-blvl_status blvl__level_packed(blvl_level *lv, const blvl_entry *e, const uint8_t **bytes,
-                               void **owned, blvl_error *err) {
+blvl_status blvl__container_level_packed(blvl_level *lv, const blvl_entry *e, const uint8_t **bytes,
+                                         void **owned, blvl_error *err) {
     *owned = NULL;
     if (lv->base) {
         *bytes = lv->base + e->offset;
-        blvl__level_prefetch(lv, e->offset, e->packed_size);
+        blvl__container_level_prefetch(lv, e->offset, e->packed_size);
         return BLVL_OK;
     }
     if (e->packed_size > SIZE_MAX)
@@ -44,7 +44,7 @@ blvl_status blvl__level_packed(blvl_level *lv, const blvl_entry *e, const uint8_
         blvl__dealloc(lv->a, buf, (size_t)e->packed_size);
         char what[64];
         snprintf(what, sizeof what, "could not read section '%s'", e->tag);
-        return blvl__source_failed(lv, err, what);
+        return blvl__container_source_failed(lv, err, what);
     }
     *bytes = buf;
     *owned = buf;
@@ -96,7 +96,7 @@ static blvl_status payload_bytes(blvl_level *lv, const blvl_entry *e, uint64_t o
     if (len && lv->src.read(lv->src.user, e->offset + off, buf, len) != 0) {
         char what[64];
         snprintf(what, sizeof what, "could not read section '%s'", e->tag);
-        return blvl__source_failed(lv, err, what);
+        return blvl__container_source_failed(lv, err, what);
     }
     *out = buf;
     return BLVL_OK;
@@ -114,7 +114,7 @@ static blvl_status hash_range(blvl_level *lv, const blvl_entry *e, uint64_t from
         const uint8_t *p = NULL;
         st = payload_bytes(lv, e, at, n, buf, &p, err);
         if (st == BLVL_OK)
-            blvl__hasher_update(h, p, n);
+            blvl__payload_hasher_update(h, p, n);
         at += n;
     }
     blvl__dealloc(lv->a, buf, WALK_PIECE);
@@ -123,7 +123,7 @@ static blvl_status hash_range(blvl_level *lv, const blvl_entry *e, uint64_t from
 
 static blvl_status digest_verdict(const blvl_entry *e, const blvl_hasher *h, blvl_error *err) {
     uint8_t d[BLVL_DIGEST_SIZE];
-    blvl__hasher_final(h, d);
+    blvl__payload_hasher_final(h, d);
     if (memcmp(d, e->digest, BLVL_DIGEST_SIZE) != 0)
         return blvl__fail(err, BLVL_E_SECTION_DIGEST,
                           "section '%s': packed bytes do not match the entry's digest", e->tag);
@@ -139,7 +139,7 @@ static blvl_status walk(blvl_level *lv, const blvl_entry *e, uint8_t *raw, const
                         blvl_error *err) {
     uint64_t size = e->packed_size; /* at least 4 (§4 rule 6) */
     blvl_hasher h;
-    blvl__hasher_init(&h);
+    blvl__payload_hasher_init(&h);
     uint8_t count_bytes[4];
     const uint8_t *cp;
     blvl_status st = payload_bytes(lv, e, size - 4, 4, count_bytes, &cp, err);
@@ -162,7 +162,8 @@ static blvl_status walk(blvl_level *lv, const blvl_entry *e, uint8_t *raw, const
     blvl_status bad_st = BLVL_OK;
     if (st == BLVL_OK)
         bad_st = name_section(
-            &bad, blvl__chunks_parse_index(ip, n, size, e->raw_size, lv->a, &chunks, &nc, &bad),
+            &bad,
+            blvl__payload_chunks_parse_index(ip, n, size, e->raw_size, lv->a, &chunks, &nc, &bad),
             e->tag);
     if (st == BLVL_OK && bad_st == BLVL_E_NOMEM) {
         st = bad_st;
@@ -191,10 +192,10 @@ static blvl_status walk(blvl_level *lv, const blvl_entry *e, uint8_t *raw, const
         st = payload_bytes(lv, e, c.packed_offset, c.packed_size, buf, &p, err);
         if (st != BLVL_OK)
             break;
-        blvl__hasher_update(&h, p, c.packed_size);
+        blvl__payload_hasher_update(&h, p, c.packed_size);
         uint8_t *dst = raw ? raw + c.raw_offset : out;
         c.packed_offset = 0;
-        bad_st = name_section(&bad, blvl__chunk_inflate(&w, p, &c, i, dst, &bad), e->tag);
+        bad_st = name_section(&bad, blvl__payload_chunk_inflate(&w, p, &c, i, dst, &bad), e->tag);
         if (bad_st != BLVL_OK) { /* the rest only for the digest */
             st = hash_range(lv, e, chunks[i].packed_offset + chunks[i].packed_size, data_end, &h,
                             err);
@@ -204,9 +205,9 @@ static blvl_status walk(blvl_level *lv, const blvl_entry *e, uint8_t *raw, const
             st = blvl__fail(err, BLVL_E_IO, "section '%s': the sink refused chunk %u", e->tag, i);
     }
     if (st == BLVL_OK && ip)
-        blvl__hasher_update(&h, ip, (size_t)index_size);
+        blvl__payload_hasher_update(&h, ip, (size_t)index_size);
     if (st == BLVL_OK) {
-        blvl__hasher_update(&h, cp, 4);
+        blvl__payload_hasher_update(&h, cp, 4);
         st = digest_verdict(e, &h, err);
     }
     if (st == BLVL_OK && bad_st != BLVL_OK) {
@@ -214,7 +215,7 @@ static blvl_status walk(blvl_level *lv, const blvl_entry *e, uint8_t *raw, const
         if (err)
             *err = bad;
     }
-    blvl__inflater_free(&w);
+    blvl__payload_inflater_free(&w);
     blvl__dealloc(lv->a, out, BLVL_CHUNK_MAX);
     blvl__dealloc(lv->a, buf, biggest);
     blvl__dealloc(lv->a, chunks, (size_t)nc * sizeof *chunks);
@@ -239,7 +240,7 @@ blvl_status blvl_read_packed(blvl_level *lv, const char *tag, blvl_bytes *out, b
         return blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s'", tag ? tag : "(null)");
     const uint8_t *bytes;
     void *owned;
-    blvl_status st = blvl__level_packed(lv, e, &bytes, &owned, err);
+    blvl_status st = blvl__container_level_packed(lv, e, &bytes, &owned, err);
     if (st == BLVL_OK)
         st = check_digest(e, bytes, err);
     if (st != BLVL_OK) {
@@ -310,12 +311,13 @@ blvl_status blvl_read(blvl_level *lv, const char *tag, blvl_bytes *out, blvl_err
     blvl_chunk *chunks = NULL;
     uint32_t n = 0;
     uint8_t *raw = NULL;
-    blvl_status st = blvl__level_packed(lv, e, &bytes, &owned, err);
+    blvl_status st = blvl__container_level_packed(lv, e, &bytes, &owned, err);
     if (st == BLVL_OK)
         st = check_digest(e, bytes, err);
     if (st == BLVL_OK)
         st = name_section(
-            err, blvl__chunks_parse(bytes, e->packed_size, e->raw_size, lv->a, &chunks, &n, err),
+            err,
+            blvl__payload_chunks_parse(bytes, e->packed_size, e->raw_size, lv->a, &chunks, &n, err),
             e->tag);
     if (st != BLVL_OK)
         goto done;
@@ -406,10 +408,11 @@ static blvl_status verify_job(void *vctx, unsigned worker, size_t j, blvl_error 
         st = check_digest(e, s->bytes, err);
         did = e->packed_size;
     } else {
-        st = name_section(err,
-                          blvl__chunk_inflate(&v->workers[worker], s->bytes, &s->chunks[job->chunk],
-                                              job->chunk, NULL, err),
-                          e->tag);
+        st =
+            name_section(err,
+                         blvl__payload_chunk_inflate(&v->workers[worker], s->bytes,
+                                                     &s->chunks[job->chunk], job->chunk, NULL, err),
+                         e->tag);
         did = s->chunks[job->chunk].raw_size;
     }
     uint64_t done = atomic_fetch_add(&v->done, did) + did;
@@ -439,8 +442,8 @@ static blvl_status verify_mapped(blvl_level *lv, blvl_error *err) {
         const blvl_entry *e = &lv->entries[i];
         secs[i].bytes = lv->base + e->offset;
         blvl_error pe;
-        blvl_status ps = blvl__chunks_parse(secs[i].bytes, e->packed_size, e->raw_size, lv->a,
-                                            &secs[i].chunks, &secs[i].n, &pe);
+        blvl_status ps = blvl__payload_chunks_parse(secs[i].bytes, e->packed_size, e->raw_size,
+                                                    lv->a, &secs[i].chunks, &secs[i].n, &pe);
         if (ps != BLVL_OK && parse_bad == UINT32_MAX) {
             parse_bad = i;
             parse_st = name_section(&pe, ps, e->tag);
@@ -466,7 +469,7 @@ static blvl_status verify_mapped(blvl_level *lv, blvl_error *err) {
             jobs[j++] = (vjob){i, c};
     }
     for (uint32_t i = 0; i < limit; i++)
-        blvl__level_prefetch(lv, lv->entries[i].offset, lv->entries[i].packed_size);
+        blvl__container_level_prefetch(lv, lv->entries[i].offset, lv->entries[i].packed_size);
     uint64_t work = 0;
     for (uint32_t i = 0; i < limit; i++)
         work += lv->entries[i].packed_size + lv->entries[i].raw_size;
@@ -485,7 +488,7 @@ static blvl_status verify_mapped(blvl_level *lv, blvl_error *err) {
 out:
     if (ws)
         for (unsigned w = 0; w < nw; w++)
-            blvl__inflater_free(&ws[w]);
+            blvl__payload_inflater_free(&ws[w]);
     blvl__dealloc(lv->a, ws, nw * sizeof *ws);
     blvl__dealloc(lv->a, jobs, (njobs ? njobs : 1) * sizeof *jobs);
     for (uint32_t i = 0; i < count; i++)
@@ -515,15 +518,15 @@ static blvl_status verify_source(blvl_level *lv, blvl_error *err) {
                 lv->opt.progress(lv->opt.progress_user, done, work);
             continue;
         }
-        blvl_status st = blvl__level_packed(lv, e, &bytes, &owned, err);
+        blvl_status st = blvl__container_level_packed(lv, e, &bytes, &owned, err);
         if (st != BLVL_OK)
             return st;
         st = check_digest(e, bytes, err);
         if (st == BLVL_OK)
-            st = name_section(
-                err,
-                blvl__chunks_parse(bytes, e->packed_size, e->raw_size, lv->a, &chunks, &n, err),
-                e->tag);
+            st = name_section(err,
+                              blvl__payload_chunks_parse(bytes, e->packed_size, e->raw_size, lv->a,
+                                                         &chunks, &n, err),
+                              e->tag);
         if (st == BLVL_OK)
             st = name_section(err, blvl__payload_check(bytes, chunks, n, lv->threads, lv->a, err),
                               e->tag);

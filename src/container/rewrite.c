@@ -137,9 +137,9 @@ static blvl_status open_input(const char *in_path, const char *out_path, const b
     blvl_status st;
     *fd = -1;
     if (same_file(in_path, out_path)) {
-        st = blvl__lock_open(in_path, O_RDONLY, opt ? opt->lock_timeout_ms : 0, fd, err);
+        st = blvl__container_lock_open(in_path, O_RDONLY, opt ? opt->lock_timeout_ms : 0, fd, err);
         if (st == BLVL_OK) {
-            st = blvl__open_fd(lv, *fd, in_path, opt, err);
+            st = blvl__container_open_fd(lv, *fd, in_path, opt, err);
             if (st != BLVL_OK) {
                 close(*fd);
                 *fd = -1;
@@ -207,7 +207,8 @@ static blvl_status keep_sections(rewrite_plan *pl, blvl_level *lv, blvl_keep_fn 
         /* A mapped level hands out its own bytes: nothing to free, valid until close. */
         blvl_chunk *chunks = NULL;
         uint32_t nch = 0;
-        st = blvl__chunks_parse(packed.data, packed.size, e->raw_size, a, &chunks, &nch, err);
+        st = blvl__payload_chunks_parse(packed.data, packed.size, e->raw_size, a, &chunks, &nch,
+                                        err);
         blvl__dealloc(a, chunks, (size_t)nch * sizeof *chunks);
         if (st != BLVL_OK) {
             char msg[sizeof err->message];
@@ -229,35 +230,36 @@ static blvl_status keep_sections(rewrite_plan *pl, blvl_level *lv, blvl_keep_fn 
 static blvl_status plan_layout(rewrite_plan *pl, blvl_error *err) {
     if (pl->n > UINT32_MAX)
         return blvl__fail(err, BLVL_E_ARGUMENT, "too many sections");
-    blvl_status st =
-        blvl__layout_plan(pl->entries, pl->n, pl->a, &pl->region, &pl->floor, &pl->file_size, err);
+    blvl_status st = blvl__container_layout_plan(pl->entries, pl->n, pl->a, &pl->region, &pl->floor,
+                                                 &pl->file_size, err);
     if (st != BLVL_OK)
         return st;
     uint64_t covered = pl->floor;
     for (uint32_t i = 0; i < pl->n; i++)
         covered += pl->entries[i].packed_size; /* each at most the input's length, or 2 GiB + */
-    return blvl__budget_check(pl->entries, (uint32_t)pl->n, covered, err);
+    return blvl__container_budget_check(pl->entries, (uint32_t)pl->n, covered, err);
 }
 
 /* The planned file written to a temporary beside out_path and renamed over it. */
 static blvl_status write_planned(const rewrite_plan *pl, const char *out_path,
                                  const blvl_options *opt, blvl_error *err) {
     blvl_out_file f;
-    blvl_status st = blvl__out_open_opt(&f, out_path, opt, err);
+    blvl_status st = blvl__container_out_open_opt(&f, out_path, opt, err);
     if (st != BLVL_OK)
         return st;
     uint64_t at = pl->floor;
-    st = blvl__out_write(&f, pl->region, (size_t)pl->floor, err);
+    st = blvl__container_out_write(&f, pl->region, (size_t)pl->floor, err);
     for (uint32_t i = 0; i < pl->n && st == BLVL_OK; i++) {
-        st = blvl__out_pad(&f, &at, pl->entries[i].offset, err);
+        st = blvl__container_out_pad(&f, &at, pl->entries[i].offset, err);
         if (st == BLVL_OK)
-            st = blvl__out_write(&f, pl->bytes[i], (size_t)pl->entries[i].packed_size, err);
+            st = blvl__container_out_write(&f, pl->bytes[i], (size_t)pl->entries[i].packed_size,
+                                           err);
         at += pl->entries[i].packed_size;
     }
     if (st == BLVL_OK)
-        st = blvl__out_commit(&f, err);
+        st = blvl__container_out_commit(&f, err);
     else
-        blvl__out_abort(&f);
+        blvl__container_out_abort(&f);
     return st;
 }
 
@@ -295,8 +297,8 @@ blvl_status blvl_rewrite_edit_file(const char *in_path, const char *out_path, bl
     }
     for (size_t i = 0; i < nput; i++)
         pl.items[i] = (blvl_pack_item){(const uint8_t *)put[i].data, put[i].size, NULL, 0};
-    if (nput && (st = blvl__pack_many(pl.items, nput, opt ? opt->threads : 0, a, NULL, NULL,
-                                      err)) != BLVL_OK)
+    if (nput && (st = blvl__payload_pack_many(pl.items, nput, opt ? opt->threads : 0, a, NULL, NULL,
+                                              err)) != BLVL_OK)
         goto out;
     st = keep_sections(&pl, lv, keep, keep_user, put, nput, drop, ndrop, err);
     if (st != BLVL_OK)

@@ -7,5 +7,5 @@
 
 /* The source `level` reads from (its read, user and close as given to blvl_open_source; a
  * file or memory level's own). */
-const blvl_source *blvl__level_source(const blvl_level *level);
+const blvl_source *blvl__container_level_source(const blvl_level *level);
 #endif

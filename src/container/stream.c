@@ -181,7 +181,7 @@ static int slot_cmp(const void *pa, const void *pb) {
 
 /* The header is complete: decode it and size the table. */
 static blvl_status header_done(blvl_stream *s, blvl_error *err) {
-    blvl_status st = blvl__header_decode(s->head, &s->h, err);
+    blvl_status st = blvl__container_header_decode(s->head, &s->h, err);
     if (st != BLVL_OK)
         return refuse(s, st);
     s->table_end = (uint64_t)s->h.table_offset + (uint64_t)s->h.count * BLVL_ENTRY_SIZE;
@@ -202,7 +202,8 @@ static blvl_status header_done(blvl_stream *s, blvl_error *err) {
  * file length), place the sections, and tell the caller. */
 static blvl_status table_done(blvl_stream *s, blvl_error *err) {
     uint32_t n = s->h.count;
-    blvl_status st = blvl__table_load(&s->h, s->table, UINT64_MAX, s->entries, s->scratch, err);
+    blvl_status st =
+        blvl__container_table_load(&s->h, s->table, UINT64_MAX, s->entries, s->scratch, err);
     if (st != BLVL_OK)
         return refuse(s, st);
     for (uint32_t i = 0; i < n; i++) {
@@ -212,14 +213,14 @@ static blvl_status table_done(blvl_stream *s, blvl_error *err) {
     }
     if (n > 1)
         qsort(s->order, n, sizeof *s->order, slot_cmp);
-    s->covered = blvl__covered(&s->h, s->entries);
-    uint64_t lim = blvl__unreferenced_limit(s->covered);
+    s->covered = blvl__container_covered(&s->h, s->entries);
+    uint64_t lim = blvl__container_unreferenced_limit(s->covered);
     s->unref_end = s->covered > UINT64_MAX - lim ? UINT64_MAX : s->covered + lim;
     /* The level's inflation budget, as blvl_open checks it, before any payload byte. */
-    st = blvl__budget_check_limit(s->entries, n, s->covered, s->budget_opt, err);
+    st = blvl__container_budget_check_limit(s->entries, n, s->covered, s->budget_opt, err);
     if (st != BLVL_OK)
         return refuse(s, st);
-    s->budget = s->budget_opt ? s->budget_opt : blvl__default_budget(s->covered);
+    s->budget = s->budget_opt ? s->budget_opt : blvl__container_default_budget(s->covered);
     /* the table bytes are no longer needed; the entries are */
     drop(s, s->table, (size_t)n * BLVL_ENTRY_SIZE);
     s->table = NULL;
@@ -245,7 +246,7 @@ static void release_packed(blvl_stream *s) {
 static void section_start(blvl_stream *s) {
     const slot *sl = &s->order[s->next];
     const blvl_entry *e = &s->entries[sl->index];
-    blvl__hasher_init(&s->hasher);
+    blvl__payload_hasher_init(&s->hasher);
     s->started = 1;
     s->holding = sl->wanted && e->packed_size <= SIZE_MAX / 2;
 }
@@ -282,7 +283,7 @@ static blvl_status inflate_held(blvl_stream *s, const blvl_entry *e, const uint8
     blvl_chunk *chunks = NULL;
     uint32_t nc = 0;
     blvl_status st =
-        blvl__chunks_parse(s->packed, e->packed_size, e->raw_size, s->a, &chunks, &nc, err);
+        blvl__payload_chunks_parse(s->packed, e->packed_size, e->raw_size, s->a, &chunks, &nc, err);
     if (st != BLVL_OK)
         return st;
     if (nc == 0) {
@@ -290,13 +291,13 @@ static blvl_status inflate_held(blvl_stream *s, const blvl_entry *e, const uint8
     } else if (nc == 1 && chunks[0].codec == BLVL_CODEC_RAW) {
         *data = s->packed; /* the section is its own raw bytes */
     } else {
-        uint64_t cost = blvl__inflated_size(chunks, nc);
+        uint64_t cost = blvl__payload_inflated_size(chunks, nc);
         /* The default budget grows with the bytes that have arrived: `covered` is only what the
          * table claims until the stream ends, and a claimed section that never comes must not
          * buy inflation (a valid file has covered <= its length, so the budget reaches
          * blvl_open's by the end). */
         if (!s->budget_opt)
-            s->budget = blvl__default_budget(s->pos < s->covered ? s->pos : s->covered);
+            s->budget = blvl__container_default_budget(s->pos < s->covered ? s->pos : s->covered);
         if (s->inflated > s->budget || cost > s->budget - s->inflated) {
             st = blvl__fail(err, BLVL_E_BUDGET,
                             "inflating %llu bytes of '%s' would pass the inflation budget of "
@@ -329,7 +330,7 @@ static blvl_status section_done(blvl_stream *s, blvl_error *err) {
     const slot *sl = &s->order[s->next];
     const blvl_entry *e = &s->entries[sl->index];
     uint8_t d[BLVL_DIGEST_SIZE];
-    blvl__hasher_final(&s->hasher, d);
+    blvl__payload_hasher_final(&s->hasher, d);
     s->started = 0;
     s->next++;
 
@@ -398,7 +399,7 @@ static blvl_status payload_step(blvl_stream *s, const uint8_t *p, size_t len, si
     /* Any byte at or past covered + limit makes the file carry too many
      * unreferenced bytes, whatever follows: refuse now rather than at finish. */
     if (s->pos >= s->unref_end) {
-        uint64_t lim = blvl__unreferenced_limit(s->covered);
+        uint64_t lim = blvl__container_unreferenced_limit(s->covered);
         return refuse(s, blvl__fail(err, BLVL_E_UNREFERENCED,
                                     "input runs past %llu bytes: more unreferenced bytes than "
                                     "the limit max(1 MiB, covered/16) = %llu",
@@ -409,7 +410,7 @@ static blvl_status payload_step(blvl_stream *s, const uint8_t *p, size_t len, si
     uint64_t left = stop - s->pos;
     size_t n = left < len ? (size_t)left : len;
     if (e) {
-        blvl__hasher_update(&s->hasher, p, n);
+        blvl__payload_hasher_update(&s->hasher, p, n);
         if (s->holding) {
             blvl_status st = hold(s, p, n, e->packed_size, err);
             if (st != BLVL_OK)
@@ -533,7 +534,8 @@ static blvl_status finish_input(blvl_stream *s, blvl_error *err) {
                                     "file of %llu bytes ends inside the reserved region (floor "
                                     "%llu)",
                                     (unsigned long long)s->pos, (unsigned long long)s->h.floor));
-    if ((st = blvl__table_check_placement(&s->h, s->entries, s->scratch, s->pos, err)) != BLVL_OK)
+    if ((st = blvl__container_table_check_placement(&s->h, s->entries, s->scratch, s->pos, err)) !=
+        BLVL_OK)
         return refuse(s, st);
     if (s->next < s->h.count) /* unreachable once placement passed; kept as a guard */
         return refuse(s, blvl__fail(err, BLVL_E_STREAM_STATE,

@@ -19,8 +19,8 @@ struct blvl_mem_block {
     uint8_t data[];
 };
 
-blvl_status blvl__target_file(blvl_target *t, const char *path, const blvl_allocator *a,
-                              const blvl_options *opt, blvl_error *err) {
+blvl_status blvl__container_target_file(blvl_target *t, const char *path, const blvl_allocator *a,
+                                        const blvl_options *opt, blvl_error *err) {
     memset(t, 0, sizeof *t);
     t->kind = BLVL_TARGET_FILE;
     t->a = a;
@@ -31,7 +31,7 @@ blvl_status blvl__target_file(blvl_target *t, const char *path, const blvl_alloc
         o = *opt;
     if (a)
         o.allocator = *a;
-    blvl_status st = blvl__out_open_opt(&t->file, path, &o, err);
+    blvl_status st = blvl__container_out_open_opt(&t->file, path, &o, err);
     t->file.a = a; /* the caller's, which outlives this frame */
     if (st != BLVL_OK || t->file.seekable)
         return st;
@@ -43,13 +43,13 @@ blvl_status blvl__target_file(blvl_target *t, const char *path, const blvl_alloc
     return BLVL_OK;
 }
 
-void blvl__target_memory(blvl_target *t, const blvl_allocator *a) {
+void blvl__container_target_memory(blvl_target *t, const blvl_allocator *a) {
     memset(t, 0, sizeof *t);
     t->kind = BLVL_TARGET_MEMORY;
     t->a = a;
 }
 
-void blvl__target_sink(blvl_target *t, const blvl_sink *sink, const blvl_allocator *a) {
+void blvl__container_target_sink(blvl_target *t, const blvl_sink *sink, const blvl_allocator *a) {
     memset(t, 0, sizeof *t);
     t->kind = BLVL_TARGET_SINK;
     t->a = a;
@@ -100,9 +100,9 @@ static blvl_status spool_write(blvl_target *t, const void *data, size_t len, blv
 /* A non-seekable file at commit: the region, then the spooled payload, in order. */
 static blvl_status spool_drain(blvl_target *t, const uint8_t *region, uint64_t floor,
                                blvl_error *err) {
-    blvl_status st = blvl__out_write(&t->file, region, (size_t)floor, err);
+    blvl_status st = blvl__container_out_write(&t->file, region, (size_t)floor, err);
     for (blvl_mem_block *b = t->first; b && st == BLVL_OK; b = b->next)
-        st = blvl__out_write(&t->file, b->data, b->len, err);
+        st = blvl__container_out_write(&t->file, b->data, b->len, err);
     if (st != BLVL_OK || t->spool_fd < 0)
         return st;
     size_t cap = 1u << 20;
@@ -118,7 +118,7 @@ static blvl_status spool_drain(blvl_target *t, const uint8_t *region, uint64_t f
                             strerror(errno));
         if (n <= 0)
             break;
-        st = blvl__out_write(&t->file, buf, (size_t)n, err);
+        st = blvl__container_out_write(&t->file, buf, (size_t)n, err);
         at += n;
     }
     blvl__dealloc(t->a, buf, cap);
@@ -133,8 +133,8 @@ static void mem_free(blvl_target *t) {
     t->first = t->last = NULL;
 }
 
-blvl_status blvl__target_write(blvl_target *t, uint64_t off, const void *data, size_t len,
-                               blvl_error *err) {
+blvl_status blvl__container_target_write(blvl_target *t, uint64_t off, const void *data, size_t len,
+                                         blvl_error *err) {
     if (len == 0)
         return BLVL_OK;
     switch (t->kind) {
@@ -143,7 +143,7 @@ blvl_status blvl__target_write(blvl_target *t, uint64_t off, const void *data, s
             return mem_append(t, data, len, err);
         if (t->spool_fd >= 0)
             return spool_write(t, data, len, err);
-        return blvl__out_pwrite(&t->file, data, len, off, err);
+        return blvl__container_out_pwrite(&t->file, data, len, off, err);
     case BLVL_TARGET_MEMORY:
         return mem_append(t, data, len, err);
     default:
@@ -154,8 +154,8 @@ blvl_status blvl__target_write(blvl_target *t, uint64_t off, const void *data, s
     }
 }
 
-blvl_status blvl__target_commit(blvl_target *t, const uint8_t *region, uint64_t floor,
-                                uint64_t file_size, uint8_t **out, blvl_error *err) {
+blvl_status blvl__container_target_commit(blvl_target *t, const uint8_t *region, uint64_t floor,
+                                          uint64_t file_size, uint8_t **out, blvl_error *err) {
     blvl_status st = BLVL_OK;
     if (out)
         *out = NULL;
@@ -164,10 +164,11 @@ blvl_status blvl__target_commit(blvl_target *t, const uint8_t *region, uint64_t 
         if (t->spool_memory || t->spool_fd >= 0)
             st = spool_drain(t, region, floor, err);
         else
-            st = blvl__out_pwrite(&t->file, region, (size_t)floor, 0, err);
+            st = blvl__container_out_pwrite(&t->file, region, (size_t)floor, 0, err);
         if (st == BLVL_OK) {
-            st = blvl__out_commit(&t->file, err); /* aborts the file by itself on failure */
-            blvl__target_abort(t);                /* the spool, if any */
+            st = blvl__container_out_commit(&t->file,
+                                            err); /* aborts the file by itself on failure */
+            blvl__container_target_abort(t);      /* the spool, if any */
             return st;
         }
         break;
@@ -198,18 +199,18 @@ blvl_status blvl__target_commit(blvl_target *t, const uint8_t *region, uint64_t 
         return BLVL_OK;
     }
     default:
-        st = blvl__target_write(t, 0, region, (size_t)floor, err);
+        st = blvl__container_target_write(t, 0, region, (size_t)floor, err);
         if (st == BLVL_OK)
             return BLVL_OK;
         break;
     }
-    blvl__target_abort(t);
+    blvl__container_target_abort(t);
     return st;
 }
 
-void blvl__target_abort(blvl_target *t) {
+void blvl__container_target_abort(blvl_target *t) {
     if (t->kind == BLVL_TARGET_FILE && (t->file.tmp || t->file.fd >= 0))
-        blvl__out_abort(&t->file);
+        blvl__container_out_abort(&t->file);
     if (t->kind == BLVL_TARGET_FILE && t->spool_fd >= 0)
         close(t->spool_fd);
     if (t->kind == BLVL_TARGET_FILE)

@@ -23,18 +23,18 @@ typedef struct blvl_target {
 } blvl_target;
 
 /* `opt` (may be NULL) gives the out-file's temp_file hook; `a` the allocator. */
-blvl_status blvl__target_file(blvl_target *t, const char *path, const blvl_allocator *a,
-                              const blvl_options *opt, blvl_error *err);
-void blvl__target_memory(blvl_target *t, const blvl_allocator *a);
-void blvl__target_sink(blvl_target *t, const blvl_sink *sink, const blvl_allocator *a);
+blvl_status blvl__container_target_file(blvl_target *t, const char *path, const blvl_allocator *a,
+                                        const blvl_options *opt, blvl_error *err);
+void blvl__container_target_memory(blvl_target *t, const blvl_allocator *a);
+void blvl__container_target_sink(blvl_target *t, const blvl_sink *sink, const blvl_allocator *a);
 /* Payload bytes at `off` (>= floor), in increasing order without gaps. */
-blvl_status blvl__target_write(blvl_target *t, uint64_t off, const void *data, size_t len,
-                               blvl_error *err);
+blvl_status blvl__container_target_write(blvl_target *t, uint64_t off, const void *data, size_t len,
+                                         blvl_error *err);
 /* Writes the region last and makes the level whole: file: fsync, rename, fsync the directory;
  * memory: one buffer of file_size bytes in *out (allocated with the allocator); sink: the
  * region is the last write. On failure the target is aborted. */
-blvl_status blvl__target_commit(blvl_target *t, const uint8_t *region, uint64_t floor,
-                                uint64_t file_size, uint8_t **out, blvl_error *err);
+blvl_status blvl__container_target_commit(blvl_target *t, const uint8_t *region, uint64_t floor,
+                                          uint64_t file_size, uint8_t **out, blvl_error *err);
 /* Drops everything written: the temporary file is removed, memory freed. */
-void blvl__target_abort(blvl_target *t);
+void blvl__container_target_abort(blvl_target *t);
 #endif

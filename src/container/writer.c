@@ -71,7 +71,7 @@ static blvl_status open_common(blvl_writer **out, uint32_t max_sections, const b
     if (!out)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no writer to return");
     *out = NULL;
-    uint64_t floor = blvl__floor_for(max_sections);
+    uint64_t floor = blvl__container_floor_for(max_sections);
     if (floor == 0)
         return blvl__fail(err, BLVL_E_ARGUMENT, "%u sections do not fit a reserved region",
                           max_sections);
@@ -90,13 +90,13 @@ static blvl_status open_common(blvl_writer **out, uint32_t max_sections, const b
         w->progress_user = opt->progress_user;
         w->total_raw = opt->progress_total;
     }
-    blvl__hasher_init(&w->hasher);
+    blvl__payload_hasher_init(&w->hasher);
     w->entries = blvl__calloc(a, (max_sections ? max_sections : 1) * sizeof *w->entries);
     if (!w->entries) {
         blvl__dealloc(a, w, sizeof *w);
         return blvl__nomem(err, "%u entries", max_sections);
     }
-    blvl_status st = blvl__pipe_new(&w->pipe, opt ? opt->threads : 0, a, err);
+    blvl_status st = blvl__payload_pipe_new(&w->pipe, opt ? opt->threads : 0, a, err);
     if (st != BLVL_OK) {
         blvl__dealloc(a, w->entries, (max_sections ? max_sections : 1) * sizeof *w->entries);
         blvl__dealloc(a, w, sizeof *w);
@@ -107,7 +107,7 @@ static blvl_status open_common(blvl_writer **out, uint32_t max_sections, const b
 }
 
 static void writer_free(blvl_writer *w) {
-    blvl__pipe_free(w->pipe);
+    blvl__payload_pipe_free(w->pipe);
     blvl__dealloc(w->a, w->entries, (w->max ? w->max : 1) * sizeof *w->entries);
     blvl__dealloc(w->a, w, sizeof *w);
 }
@@ -119,13 +119,13 @@ blvl_status blvl_writer_open_file(blvl_writer **out, const char *path, uint32_t 
     if (!path)
         return blvl__fail(err, BLVL_E_ARGUMENT, "no path");
     /* Refused before any work is spent. */
-    blvl_status st = blvl__out_replaceable(path, err);
+    blvl_status st = blvl__container_out_replaceable(path, err);
     if (st != BLVL_OK)
         return st;
     blvl_writer *w;
     if ((st = open_common(&w, max_sections, opt, err)) != BLVL_OK)
         return st;
-    if ((st = blvl__target_file(&w->target, path, w->a, opt, err)) != BLVL_OK) {
+    if ((st = blvl__container_target_file(&w->target, path, w->a, opt, err)) != BLVL_OK) {
         writer_free(w);
         return st;
     }
@@ -137,7 +137,7 @@ blvl_status blvl_writer_open_memory(blvl_writer **out, uint32_t max_sections,
                                     const blvl_options *opt, blvl_error *err) {
     blvl_status st = open_common(out, max_sections, opt, err);
     if (st == BLVL_OK)
-        blvl__target_memory(&(*out)->target, (*out)->a);
+        blvl__container_target_memory(&(*out)->target, (*out)->a);
     return st;
 }
 
@@ -149,7 +149,7 @@ blvl_status blvl_writer_open_sink(blvl_writer **out, const blvl_sink *sink, uint
         return blvl__fail(err, BLVL_E_ARGUMENT, "no sink");
     blvl_status st = open_common(out, max_sections, opt, err);
     if (st == BLVL_OK)
-        blvl__target_sink(&(*out)->target, sink, (*out)->a);
+        blvl__container_target_sink(&(*out)->target, sink, (*out)->a);
     return st;
 }
 
@@ -157,26 +157,27 @@ static blvl_status put(blvl_writer *w, const void *data, size_t len, blvl_error 
     static const uint8_t zeros[BLVL_ALIGN];
     blvl_status st = BLVL_OK;
     if (w->pos < w->start) { /* the padding before this section */
-        st = blvl__target_write(&w->target, w->pos, zeros, (size_t)(w->start - w->pos), err);
+        st = blvl__container_target_write(&w->target, w->pos, zeros, (size_t)(w->start - w->pos),
+                                          err);
         w->pos = w->start;
     }
     if (st == BLVL_OK)
-        st = blvl__target_write(&w->target, w->pos, data, len, err);
-    blvl__hasher_update(&w->hasher, data, len);
+        st = blvl__container_target_write(&w->target, w->pos, data, len, err);
+    blvl__payload_hasher_update(&w->hasher, data, len);
     w->pos += len;
     return st;
 }
 
 /* Write the oldest slot (waiting for its encoder). */
 static blvl_status drain_one(blvl_writer *w, blvl_error *err) {
-    blvl_pipe_slot *s = blvl__pipe_oldest(w->pipe);
+    blvl_pipe_slot *s = blvl__payload_pipe_oldest(w->pipe);
     if (!s)
         return BLVL_OK;
     blvl_error e;
     blvl_status st = s->status;
     if (st != BLVL_OK) {
         e = s->err;
-        blvl__pipe_release(w->pipe);
+        blvl__payload_pipe_release(w->pipe);
         return fail_sticky(w, st, &e, err);
     }
     if (s->raw_size) {
@@ -191,7 +192,7 @@ static blvl_status drain_one(blvl_writer *w, blvl_error *err) {
     }
     int last = (s->tag & LAST) != 0;
     uint32_t raw_size = s->raw_size;
-    blvl__pipe_release(w->pipe);
+    blvl__payload_pipe_release(w->pipe);
     if (st == BLVL_OK && last) {
         blvl_entry *en = &w->entries[w->wsec++];
         uint8_t *count = w->index + (size_t)w->nchunks * BLVL_CHUNK_INDEX_ENTRY;
@@ -199,10 +200,10 @@ static blvl_status drain_one(blvl_writer *w, blvl_error *err) {
         st = put(w, w->index, (size_t)w->nchunks * BLVL_CHUNK_INDEX_ENTRY + 4, &e);
         en->offset = w->start;
         en->packed_size = w->pos - w->start;
-        blvl__hasher_final(&w->hasher, en->digest);
-        blvl__hasher_init(&w->hasher);
+        blvl__payload_hasher_final(&w->hasher, en->digest);
+        blvl__payload_hasher_init(&w->hasher);
         w->nchunks = 0;
-        w->start = blvl__layout_next(w->pos);
+        w->start = blvl__container_layout_next(w->pos);
     }
     if (st != BLVL_OK)
         return fail_sticky(w, st, &e, err);
@@ -219,11 +220,11 @@ static blvl_status drain_one(blvl_writer *w, blvl_error *err) {
 /* A fresh slot to fill, writing out the oldest when every slot is in flight. */
 static blvl_status next_slot(blvl_writer *w, blvl_error *err) {
     blvl_status st;
-    while (blvl__pipe_full(w->pipe))
+    while (blvl__payload_pipe_full(w->pipe))
         if ((st = drain_one(w, err)) != BLVL_OK)
             return st;
     blvl_error e;
-    if ((st = blvl__pipe_slot(w->pipe, &w->cur, &e)) != BLVL_OK)
+    if ((st = blvl__payload_pipe_slot(w->pipe, &w->cur, &e)) != BLVL_OK)
         return fail_sticky(w, st, &e, err);
     w->cur->tag = w->n - 1;
     return BLVL_OK;
@@ -250,7 +251,7 @@ blvl_status blvl_writer_begin(blvl_writer *w, const char *tag, uint32_t version,
         strcpy(en->tag, tag);
         en->version = version;
         en->flags = flags;
-        st = blvl__layout_check_entry(w->entries, w->n, &e);
+        st = blvl__container_layout_check_entry(w->entries, w->n, &e);
     }
     if (st != BLVL_OK)
         return fail_sticky(w, st, &e, err);
@@ -289,7 +290,7 @@ blvl_status blvl_writer_append(blvl_writer *w, const void *data, size_t size, bl
     const uint8_t *p = data;
     while (size) {
         if (w->cur && w->cur->raw_size == BLVL_CHUNK_MAX) {
-            blvl__pipe_submit(w->pipe); /* full, and not the last: more bytes came */
+            blvl__payload_pipe_submit(w->pipe); /* full, and not the last: more bytes came */
             w->cur = NULL;
         }
         blvl_status st;
@@ -315,7 +316,7 @@ blvl_status blvl_writer_end(blvl_writer *w, blvl_error *err) {
     if (!w->cur && (st = next_slot(w, err)) != BLVL_OK) /* an empty section: a bare LAST */
         return st;
     w->cur->tag |= LAST;
-    blvl__pipe_submit(w->pipe);
+    blvl__payload_pipe_submit(w->pipe);
     w->cur = NULL;
     w->open = 0;
     blvl__ok(err);
@@ -340,23 +341,24 @@ static blvl_status finish(blvl_writer *w, uint8_t **out, uint64_t *file_size, bl
         return blvl__fail(err, BLVL_E_ARGUMENT, "section '%s' is not ended",
                           w->entries[w->n - 1].tag);
     blvl_status st;
-    while (blvl__pipe_oldest(w->pipe))
+    while (blvl__payload_pipe_oldest(w->pipe))
         if ((st = drain_one(w, err)) != BLVL_OK)
             return st;
     uint64_t covered = w->floor;
     for (uint32_t i = 0; i < w->n; i++)
         covered += w->entries[i].packed_size;
     /* Never write what a reader would refuse (docs/FORMAT.md, the inflation budget). */
-    if ((st = blvl__budget_check(w->entries, w->n, covered, err)) != BLVL_OK)
+    if ((st = blvl__container_budget_check(w->entries, w->n, covered, err)) != BLVL_OK)
         return st;
     uint8_t *region;
-    if ((st = blvl__layout_region(w->entries, w->n, w->floor, w->a, &region, &e)) != BLVL_OK) {
+    if ((st = blvl__container_layout_region(w->entries, w->n, w->floor, w->a, &region, &e)) !=
+        BLVL_OK) {
         if (err)
             *err = e;
         return st;
     }
     *file_size = w->pos; /* no padding after the last payload */
-    st = blvl__target_commit(&w->target, region, w->floor, w->pos, out, err);
+    st = blvl__container_target_commit(&w->target, region, w->floor, w->pos, out, err);
     blvl__dealloc(w->a, region, (size_t)w->floor);
     return st;
 }
@@ -372,7 +374,7 @@ blvl_status blvl_writer_commit(blvl_writer *w, blvl_error *err) {
         st = finish(w, NULL, &size, err);
     }
     if (st != BLVL_OK)
-        blvl__target_abort(&w->target);
+        blvl__container_target_abort(&w->target);
     else
         blvl__ok(err);
     writer_free(w);
@@ -396,7 +398,7 @@ blvl_status blvl_writer_commit_memory(blvl_writer *w, void **data, size_t *size,
     else
         st = finish(w, &buf, &len, err);
     if (st != BLVL_OK)
-        blvl__target_abort(&w->target);
+        blvl__container_target_abort(&w->target);
     else {
         *data = buf;
         *size = (size_t)len;
@@ -409,17 +411,17 @@ blvl_status blvl_writer_commit_memory(blvl_writer *w, void **data, size_t *size,
 void blvl_writer_abort(blvl_writer *w) {
     if (!w)
         return;
-    blvl__target_abort(&w->target);
+    blvl__container_target_abort(&w->target);
     writer_free(w);
 }
 
-void blvl__writer_legacy_codec(blvl_writer *w) {
-    blvl__pipe_legacy_codec(w->pipe);
+void blvl__container_writer_legacy_codec(blvl_writer *w) {
+    blvl__payload_pipe_legacy_codec(w->pipe);
 }
 
-size_t blvl__writer_footprint(blvl_writer *w, size_t *codec_bytes) {
-    while (!w->failed && !w->open && blvl__pipe_oldest(w->pipe))
+size_t blvl__container_writer_footprint(blvl_writer *w, size_t *codec_bytes) {
+    while (!w->failed && !w->open && blvl__payload_pipe_oldest(w->pipe))
         if (drain_one(w, NULL) != BLVL_OK)
             break;
-    return blvl__pipe_footprint(w->pipe, codec_bytes);
+    return blvl__payload_pipe_footprint(w->pipe, codec_bytes);
 }

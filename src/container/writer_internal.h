@@ -4,8 +4,8 @@
 #include "blvl/blvl.h"
 
 /* Level 19 on every chunk, without the level-1 probe (benchmarks). Call before the first append. */
-void blvl__writer_legacy_codec(blvl_writer *w);
+void blvl__container_writer_legacy_codec(blvl_writer *w);
 /* Bytes the writer's buffers and encoders hold now (*codec_bytes: the encoders' share). Only
  * between sections (after end, before the next begin) or before commit. */
-size_t blvl__writer_footprint(blvl_writer *w, size_t *codec_bytes);
+size_t blvl__container_writer_footprint(blvl_writer *w, size_t *codec_bytes);
 #endif

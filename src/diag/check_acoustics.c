@@ -13,8 +13,8 @@ static void edge_range(blvl_Acoustics ac, uint32_t np, uint32_t ne, uint32_t p, 
         *b = *a;
 }
 
-void blvl__dg_check_acoustics(dg *d) {
-    if (!blvl__dg_any(d, DG_EDGE_OPPOSITE, DG_ACOUSTIC_REF))
+void blvl__diag_check_acoustics(diag_run *d) {
+    if (!blvl__diag_any(d, DG_EDGE_OPPOSITE, DG_ACOUSTIC_REF))
         return;
     blvl_Acoustics ac = d->ac;
     uint32_t np = blvl_Acoustics_probes_len(ac), ne = blvl_Acoustics_edges_len(ac);
@@ -25,17 +25,17 @@ void blvl__dg_check_acoustics(dg *d) {
         uint32_t prev = p ? blvl_Acoustics_probes_at(ac, p - 1).first_edge : 0;
         if (pr.first_edge < prev || pr.first_edge > ne) {
             monotone = false;
-            blvl__dg_emit(d, DG_FIRST_EDGE, "acoustics.probes", p, DG_SRC_NONE, 0,
-                          "first_edge %u after %u (%u edges)", pr.first_edge, prev, ne);
+            blvl__diag_emit(d, DG_FIRST_EDGE, "acoustics.probes", p, DG_SRC_NONE, 0,
+                            "first_edge %u after %u (%u edges)", pr.first_edge, prev, ne);
         }
         if (pr.room >= nr)
-            blvl__dg_emit(d, DG_ACOUSTIC_REF, "acoustics.probes", p, DG_SRC_NONE, 0,
-                          "room %u out of range (%u rooms)", pr.room, nr);
+            blvl__diag_emit(d, DG_ACOUSTIC_REF, "acoustics.probes", p, DG_SRC_NONE, 0,
+                            "room %u out of range (%u rooms)", pr.room, nr);
     }
     if (np && blvl_Acoustics_probes_at(ac, 0).first_edge != 0 && monotone)
-        blvl__dg_emit(d, DG_FIRST_EDGE, "acoustics.probes", 0, DG_SRC_NONE, 0,
-                      "first_edge %u: edges before it belong to no probe",
-                      blvl_Acoustics_probes_at(ac, 0).first_edge);
+        blvl__diag_emit(d, DG_FIRST_EDGE, "acoustics.probes", 0, DG_SRC_NONE, 0,
+                        "first_edge %u: edges before it belong to no probe",
+                        blvl_Acoustics_probes_at(ac, 0).first_edge);
     /* A hostile graph (every edge on one probe) makes the opposite search quadratic: past this
      * many edge visits the rest of the edges are not searched for their opposite. */
     uint64_t budget = 50u * 1000u * 1000u;
@@ -45,8 +45,8 @@ void blvl__dg_check_acoustics(dg *d) {
         for (uint32_t e = a; e < b && !d->stop; e++) {
             uint32_t to = blvl_Acoustics_edges_at(ac, e).to;
             if (to >= np) {
-                blvl__dg_emit(d, DG_ACOUSTIC_REF, "acoustics.edges", e, DG_SRC_NONE, 0,
-                              "to %u out of range (%u probes)", to, np);
+                blvl__diag_emit(d, DG_ACOUSTIC_REF, "acoustics.edges", e, DG_SRC_NONE, 0,
+                                "to %u out of range (%u probes)", to, np);
                 continue;
             }
             if (!monotone || !d->on[DG_EDGE_OPPOSITE])
@@ -60,8 +60,8 @@ void blvl__dg_check_acoustics(dg *d) {
             for (uint32_t k = c; k < f && !found; k++)
                 found = blvl_Acoustics_edges_at(ac, k).to == p;
             if (!found)
-                blvl__dg_emit(d, DG_EDGE_OPPOSITE, "acoustics.edges", e, DG_SRC_NONE, 0,
-                              "edge %u -> %u has no edge %u -> %u", p, to, to, p);
+                blvl__diag_emit(d, DG_EDGE_OPPOSITE, "acoustics.edges", e, DG_SRC_NONE, 0,
+                                "edge %u -> %u has no edge %u -> %u", p, to, to, p);
         }
     }
 }

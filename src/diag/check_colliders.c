@@ -67,25 +67,25 @@ static bool planes_extent(blvl_Planes p, uint32_t n, double half, double lo[3], 
     return any;
 }
 
-static void check_extent(dg *d, uint32_t i, blvl_Vec3 slo, blvl_Vec3 shi, const double lo[3],
+static void check_extent(diag_run *d, uint32_t i, blvl_Vec3 slo, blvl_Vec3 shi, const double lo[3],
                          const double hi[3], double tol) {
     const double s_lo[3] = {slo.x, slo.y, slo.z}, s_hi[3] = {shi.x, shi.y, shi.z};
     static const char axis[3] = {'x', 'y', 'z'};
     for (int k = 0; k < 3; k++)
         if (lo[k] < s_lo[k] - tol || hi[k] > s_hi[k] + tol) {
-            blvl__dg_emit(d, DG_COLLIDER_BOUNDS, "sim.colliders", i, DG_SRC_COLLIDER, i,
-                          "solid spans %c %g..%g, its bounds %g..%g", axis[k], lo[k], hi[k],
-                          s_lo[k], s_hi[k]);
+            blvl__diag_emit(d, DG_COLLIDER_BOUNDS, "sim.colliders", i, DG_SRC_COLLIDER, i,
+                            "solid spans %c %g..%g, its bounds %g..%g", axis[k], lo[k], hi[k],
+                            s_lo[k], s_hi[k]);
             return;
         }
 }
 
-static void solids(dg *d) {
+static void solids(diag_run *d) {
     uint32_t n = blvl_Sim_colliders_len(d->sim);
     for (uint32_t i = 0; i < n && !d->stop; i++) {
         blvl_Collider c = blvl_Sim_colliders_at(d->sim, i);
         blvl_Vec3 slo = blvl_Collider_lo(c), shi = blvl_Collider_hi(c);
-        if (!blvl__dg_finite3(slo) || !blvl__dg_finite3(shi))
+        if (!blvl__diag_finite3(slo) || !blvl__diag_finite3(shi))
             continue; /* D0017 */
         double scale = maxabs3(slo, shi), tol = bounds_tol(scale);
         double lo[3], hi[3];
@@ -96,8 +96,8 @@ static void solids(dg *d) {
                 continue; /* the trace reports an empty set; a huge one is not walked */
             double half = 4 * scale > 131072 ? 4 * scale : 131072;
             if (!planes_extent(p, np, half, lo, hi))
-                blvl__dg_emit(d, DG_COLLIDER_EMPTY, "sim.colliders", i, DG_SRC_COLLIDER, i,
-                              "its %u planes enclose no point", np);
+                blvl__diag_emit(d, DG_COLLIDER_EMPTY, "sim.colliders", i, DG_SRC_COLLIDER, i,
+                                "its %u planes enclose no point", np);
             else
                 check_extent(d, i, slo, shi, lo, hi, tol);
         } else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull) {
@@ -123,25 +123,25 @@ static void solids(dg *d) {
     }
 }
 
-static void reports(dg *d) {
-    const blvl_trace_world *w = blvl__dg_world(d);
+static void reports(diag_run *d) {
+    const blvl_trace_world *w = blvl__diag_world(d);
     if (!w)
         return;
     uint32_t n = 0;
     const blvl_trace_report *r = blvl_trace_world_reports(w, &n);
     for (uint32_t i = 0; i < n && !d->stop; i++) {
         if (r[i].face == BLVL_TRACE_NONE)
-            blvl__dg_emit(d, DG_TRACE_DROPPED, "sim.colliders", r[i].collider, DG_SRC_COLLIDER,
-                          r[i].collider, "dropped: %s", r[i].reason);
+            blvl__diag_emit(d, DG_TRACE_DROPPED, "sim.colliders", r[i].collider, DG_SRC_COLLIDER,
+                            r[i].collider, "dropped: %s", r[i].reason);
         else
-            blvl__dg_emit(d, DG_TRACE_FACE, "sim.colliders", r[i].collider, DG_SRC_COLLIDER,
-                          r[i].collider, "face or plane %u: %s", r[i].face, r[i].reason);
+            blvl__diag_emit(d, DG_TRACE_FACE, "sim.colliders", r[i].collider, DG_SRC_COLLIDER,
+                            r[i].collider, "face or plane %u: %s", r[i].face, r[i].reason);
     }
 }
 
-void blvl__dg_check_colliders(dg *d) {
-    if (blvl__dg_any(d, DG_COLLIDER_EMPTY, DG_COLLIDER_BOUNDS))
+void blvl__diag_check_colliders(diag_run *d) {
+    if (blvl__diag_any(d, DG_COLLIDER_EMPTY, DG_COLLIDER_BOUNDS))
         solids(d);
-    if (blvl__dg_any(d, DG_TRACE_FACE, DG_TRACE_DROPPED))
+    if (blvl__diag_any(d, DG_TRACE_FACE, DG_TRACE_DROPPED))
         reports(d);
 }

@@ -48,17 +48,18 @@ static bool has_space(const blvl_trace_world *w, blvl_Vec3 lo, blvl_Vec3 hi, con
 
 /* One trigger or hurt volume: `np` planes (over MAX_VOLUME_PLANES: the bounds alone), copied
  * into `pl` by the caller. */
-static void volume(dg *d, const blvl_trace_world *w, int id, const char *section, uint32_t i,
+static void volume(diag_run *d, const blvl_trace_world *w, int id, const char *section, uint32_t i,
                    blvl_Vec3 lo, blvl_Vec3 hi, const blvl_Plane *pl, uint32_t np) {
-    if (!blvl__dg_finite3(lo) || !blvl__dg_finite3(hi))
+    if (!blvl__diag_finite3(lo) || !blvl__diag_finite3(hi))
         return;
     if (!has_space(w, lo, hi, pl, np))
-        blvl__dg_emit(d, id, section, i, DG_SRC_NONE, 0,
-                      "every sampled point of %g %g %g .. %g %g %g is inside a solid", (double)lo.x,
-                      (double)lo.y, (double)lo.z, (double)hi.x, (double)hi.y, (double)hi.z);
+        blvl__diag_emit(d, id, section, i, DG_SRC_NONE, 0,
+                        "every sampled point of %g %g %g .. %g %g %g is inside a solid",
+                        (double)lo.x, (double)lo.y, (double)lo.z, (double)hi.x, (double)hi.y,
+                        (double)hi.z);
 }
 
-static void volumes(dg *d, const blvl_trace_world *w) {
+static void volumes(diag_run *d, const blvl_trace_world *w) {
     blvl_Plane pl[MAX_VOLUME_PLANES];
     uint32_t n = blvl_Sim_triggers_len(d->sim);
     for (uint32_t i = 0; i < n && d->on[DG_TRIGGER_SOLID] && !d->stop; i++) {
@@ -95,22 +96,22 @@ static float world_bottom(const blvl_trace_world *w) {
     return bottom;
 }
 
-void blvl__dg_check_places(dg *d) {
-    if (!blvl__dg_any(d, DG_SPAWN_SOLID, DG_HURT_SOLID))
+void blvl__diag_check_places(diag_run *d) {
+    if (!blvl__diag_any(d, DG_SPAWN_SOLID, DG_HURT_SOLID))
         return;
-    const blvl_trace_world *w = blvl__dg_world(d);
+    const blvl_trace_world *w = blvl__diag_world(d);
     if (!w)
         return;
     uint32_t n = blvl_Sim_spawns_len(d->sim), c = BLVL_TRACE_NONE;
     float bottom = d->on[DG_SPAWN_FLOOR] ? world_bottom(w) : INFINITY;
     for (uint32_t i = 0; i < n && !d->stop; i++) {
         blvl_Vec3 p = blvl_Spawn_position(blvl_Sim_spawns_at(d->sim, i));
-        if (!blvl__dg_finite3(p))
+        if (!blvl__diag_finite3(p))
             continue; /* D0017 */
         if (solid_at(w, p, &c)) {
-            blvl__dg_emit(d, DG_SPAWN_SOLID, "sim.spawns", i, DG_SRC_NONE, 0,
-                          "at %g %g %g inside collider %u", (double)p.x, (double)p.y, (double)p.z,
-                          c);
+            blvl__diag_emit(d, DG_SPAWN_SOLID, "sim.spawns", i, DG_SRC_NONE, 0,
+                            "at %g %g %g inside collider %u", (double)p.x, (double)p.y, (double)p.z,
+                            c);
             continue; /* a floor below a point in a solid means nothing */
         }
         if (!d->on[DG_SPAWN_FLOOR])
@@ -121,18 +122,19 @@ void blvl__dg_check_places(dg *d) {
         blvl_trace_result r;
         blvl_trace_ray(w, NULL, from, to, &r);
         if (r.fraction >= 1.0f && !r.startsolid)
-            blvl__dg_emit(d, DG_SPAWN_FLOOR, "sim.spawns", i, DG_SRC_NONE, 0,
-                          "at %g %g %g: nothing solid below it; a player spawned here falls out of "
-                          "the level",
-                          (double)p.x, (double)p.y, (double)p.z);
+            blvl__diag_emit(
+                d, DG_SPAWN_FLOOR, "sim.spawns", i, DG_SRC_NONE, 0,
+                "at %g %g %g: nothing solid below it; a player spawned here falls out of "
+                "the level",
+                (double)p.x, (double)p.y, (double)p.z);
     }
     n = blvl_Sim_teleport_dests_len(d->sim);
     for (uint32_t i = 0; i < n && d->on[DG_DEST_SOLID] && !d->stop; i++) {
         blvl_Vec3 p = blvl_TeleportDest_position(blvl_Sim_teleport_dests_at(d->sim, i));
-        if (blvl__dg_finite3(p) && solid_at(w, p, &c))
-            blvl__dg_emit(d, DG_DEST_SOLID, "sim.teleport_dests", i, DG_SRC_NONE, 0,
-                          "at %g %g %g inside collider %u", (double)p.x, (double)p.y, (double)p.z,
-                          c);
+        if (blvl__diag_finite3(p) && solid_at(w, p, &c))
+            blvl__diag_emit(d, DG_DEST_SOLID, "sim.teleport_dests", i, DG_SRC_NONE, 0,
+                            "at %g %g %g inside collider %u", (double)p.x, (double)p.y, (double)p.z,
+                            c);
     }
     volumes(d, w);
 }

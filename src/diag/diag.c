@@ -45,19 +45,19 @@ const char *blvl_diag_severity_name(blvl_diag_severity severity) {
     return "unknown";
 }
 
-bool blvl__dg_finite3(blvl_Vec3 v) {
+bool blvl__diag_finite3(blvl_Vec3 v) {
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
 }
 
-bool blvl__dg_any(const dg *d, int first, int last) {
+bool blvl__diag_any(const diag_run *d, int first, int last) {
     for (int i = first; i <= last; i++)
         if (d->on[i])
             return true;
     return false;
 }
 
-void blvl__dg_emit(dg *d, int id, const char *section, uint32_t index, dg_src src,
-                   uint32_t src_index, const char *fmt, ...) {
+void blvl__diag_emit(diag_run *d, int id, const char *section, uint32_t index, dg_src src,
+                     uint32_t src_index, const char *fmt, ...) {
     if (!d->on[id] || d->stop)
         return;
     blvl_diag_severity sev = catalogue[id].severity;
@@ -95,7 +95,7 @@ void blvl__dg_emit(dg *d, int id, const char *section, uint32_t index, dg_src sr
         d->stop = 1;
 }
 
-const blvl_trace_world *blvl__dg_world(dg *d) {
+const blvl_trace_world *blvl__diag_world(diag_run *d) {
     if (!d->world_tried) {
         d->world_tried = true;
         blvl_options o;
@@ -126,7 +126,7 @@ static bool transport(blvl_status st) {
  * empty table. Refused by the container or the verifier (digest, chunks, FlatBuffers, a required
  * section missing or of an unknown version) is one D0000 naming the rule, and the section is
  * marked damaged so the checks that need it step aside instead of judging an empty table. */
-static const uint8_t *read_section(dg *d, dg_sec which, const char *tag, blvl_bytes *b) {
+static const uint8_t *read_section(diag_run *d, dg_sec which, const char *tag, blvl_bytes *b) {
     const uint8_t *root = NULL;
     blvl_error e;
     blvl_status st = blvl_level_section(d->level, tag, b, &root, &e);
@@ -144,19 +144,19 @@ static const uint8_t *read_section(dg *d, dg_sec which, const char *tag, blvl_by
         return NULL;
     }
     d->damaged[which] = true;
-    blvl__dg_emit(d, DG_SECTION_DAMAGED, tag, BLVL_DIAG_NONE, DG_SRC_NONE, 0, "%s", e.message);
+    blvl__diag_emit(d, DG_SECTION_DAMAGED, tag, BLVL_DIAG_NONE, DG_SRC_NONE, 0, "%s", e.message);
     return NULL;
 }
 
 /* Open the .bsym bytes against the level: a stale or refused file is a finding. */
-static void open_symbols(dg *d, const blvl_diag_options *dopt, const blvl_options *opt,
+static void open_symbols(diag_run *d, const blvl_diag_options *dopt, const blvl_options *opt,
                          blvl_symbols **owned) {
     if (dopt->symbols) {
         blvl_symbols_info info;
         blvl_symbols_get_info(dopt->symbols, &info);
         if (info.stale)
-            blvl__dg_emit(d, DG_SYMBOLS_STALE, "bsym", BLVL_DIAG_NONE, DG_SRC_NONE, 0,
-                          "the symbols describe another level; sources are not shown");
+            blvl__diag_emit(d, DG_SYMBOLS_STALE, "bsym", BLVL_DIAG_NONE, DG_SRC_NONE, 0,
+                            "the symbols describe another level; sources are not shown");
         else
             d->sym = dopt->symbols;
         return;
@@ -173,7 +173,7 @@ static void open_symbols(dg *d, const blvl_diag_options *dopt, const blvl_option
             d->stop = 1;
             return;
         }
-        blvl__dg_emit(d, DG_SYMBOLS_BAD, "bsym", BLVL_DIAG_NONE, DG_SRC_NONE, 0, "%s", e.message);
+        blvl__diag_emit(d, DG_SYMBOLS_BAD, "bsym", BLVL_DIAG_NONE, DG_SRC_NONE, 0, "%s", e.message);
         return;
     }
     blvl_symbols_info info;
@@ -184,9 +184,9 @@ static void open_symbols(dg *d, const blvl_diag_options *dopt, const blvl_option
         blvl_get_info(d->level, &li);
         blvl_hex(info.level, have);
         blvl_hex(li.identity, want);
-        blvl__dg_emit(d, DG_SYMBOLS_STALE, "bsym", BLVL_DIAG_NONE, DG_SRC_NONE, 0,
-                      "the symbols name level %s, this level is %s; sources are not shown", have,
-                      want);
+        blvl__diag_emit(d, DG_SYMBOLS_STALE, "bsym", BLVL_DIAG_NONE, DG_SRC_NONE, 0,
+                        "the symbols name level %s, this level is %s; sources are not shown", have,
+                        want);
     } else {
         d->sym = *owned;
     }
@@ -208,7 +208,7 @@ blvl_status blvl_diag_run(blvl_diag_counts *counts, blvl_level *level, blvl_diag
     if (!dopt)
         dopt = &none;
     const blvl_options *opt = run_options(level, dopt);
-    dg d;
+    diag_run d;
     memset(&d, 0, sizeof d);
     d.level = level;
     d.al = opt ? &opt->allocator : NULL;
@@ -237,13 +237,13 @@ blvl_status blvl_diag_run(blvl_diag_counts *counts, blvl_level *level, blvl_diag
 
     blvl_symbols *owned = NULL;
     open_symbols(&d, dopt, opt, &owned);
-    blvl__dg_check_refs(&d);
-    blvl__dg_check_geometry(&d);
-    blvl__dg_check_finite(&d);
-    blvl__dg_check_colliders(&d);
-    blvl__dg_check_images(&d);
-    blvl__dg_check_acoustics(&d);
-    blvl__dg_check_places(&d);
+    blvl__diag_check_refs(&d);
+    blvl__diag_check_geometry(&d);
+    blvl__diag_check_finite(&d);
+    blvl__diag_check_colliders(&d);
+    blvl__diag_check_images(&d);
+    blvl__diag_check_acoustics(&d);
+    blvl__diag_check_places(&d);
 
     if (owned)
         blvl_symbols_free(owned);

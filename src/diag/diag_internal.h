@@ -76,7 +76,7 @@ typedef enum dg_sec {
 /* Which element a finding's symbols source is looked up for. */
 typedef enum dg_src { DG_SRC_NONE, DG_SRC_COLLIDER, DG_SRC_BATCH, DG_SRC_TRIANGLE } dg_src;
 
-typedef struct dg {
+typedef struct diag_run {
     blvl_level *level;
     const blvl_allocator *al;
     blvl_diag_fn fn;
@@ -90,7 +90,7 @@ typedef struct dg {
     blvl_error fatal_err;
     const blvl_symbols *sym; /* usable for sources: not stale */
     /* sections, each empty when absent or refused; a refused one is damaged (D0000), and the
-     * checks that read it step aside (blvl__dg_ok) */
+     * checks that read it step aside (blvl__diag_ok) */
     bool damaged[DG_SEC_COUNT];
     blvl_bytes b_sim, b_geo, b_tex, b_cube, b_lm, b_light, b_ac;
     blvl_Sim sim;
@@ -102,27 +102,28 @@ typedef struct dg {
     blvl_Acoustics ac;
     blvl_trace_world *world; /* built once by the first check that needs it; NULL if it failed */
     bool world_tried;
-} dg;
+} diag_run;
 
 /* Report a finding of check `id` about `section`[index] (BLVL_DIAG_NONE: the whole section). */
-void blvl__dg_emit(dg *d, int id, const char *section, uint32_t index, dg_src src,
-                   uint32_t src_index, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+void blvl__diag_emit(diag_run *d, int id, const char *section, uint32_t index, dg_src src,
+                     uint32_t src_index, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
 /* Any of these checks on? */
-bool blvl__dg_any(const dg *d, int first, int last);
+bool blvl__diag_any(const diag_run *d, int first, int last);
 /* The trace world of the level's sim (NULL when it could not be built). */
-const blvl_trace_world *blvl__dg_world(dg *d);
-bool blvl__dg_finite3(blvl_Vec3 v);
+const blvl_trace_world *blvl__diag_world(diag_run *d);
+bool blvl__diag_finite3(blvl_Vec3 v);
 /* Is the section usable: not refused as damaged (absent is usable: it reads as empty)? */
-static inline bool blvl__dg_ok(const dg *d, dg_sec s) {
+static inline bool blvl__diag_ok(const diag_run *d, dg_sec s) {
     return !d->damaged[s];
 }
 
-void blvl__dg_check_refs(dg *d);
-void blvl__dg_check_geometry(dg *d);
-void blvl__dg_check_finite(dg *d);
-void blvl__dg_check_colliders(dg *d);
-void blvl__dg_check_images(dg *d);
-void blvl__dg_check_acoustics(dg *d);
-void blvl__dg_check_places(dg *d);
+void blvl__diag_check_refs(diag_run *d);
+void blvl__diag_check_geometry(diag_run *d);
+void blvl__diag_check_finite(diag_run *d);
+void blvl__diag_check_colliders(diag_run *d);
+void blvl__diag_check_images(diag_run *d);
+void blvl__diag_check_acoustics(diag_run *d);
+void blvl__diag_check_places(diag_run *d);
 
 #endif

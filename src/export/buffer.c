@@ -6,14 +6,14 @@
 #include "common/array.h"
 #include "export/export_internal.h"
 
-void xbuf_free(xbuf *b) {
+void blvl__export_buf_free(bin_buffer *b) {
     if (b->p)
         blvl__dealloc(b->al, b->p, b->cap);
     b->p = NULL;
     b->len = b->cap = 0;
 }
 
-uint8_t *xbuf_take(xbuf *b, size_t n, size_t *offset) {
+uint8_t *blvl__export_buf_take(bin_buffer *b, size_t n, size_t *offset) {
     if (b->nomem)
         return NULL;
     size_t at = (b->len + 3) & ~(size_t)3;
@@ -33,40 +33,41 @@ uint8_t *xbuf_take(xbuf *b, size_t n, size_t *offset) {
     return b->p + at;
 }
 
-uint32_t xp_view(xp *x, size_t offset, size_t size, uint32_t stride, uint32_t target) {
-    xj *j = &x->views;
-    xj_item(j);
-    xj_obj(j, NULL);
-    xj_u64(j, "buffer", 0);
+uint32_t blvl__export_view(gltf_export *x, size_t offset, size_t size, uint32_t stride,
+                           uint32_t target) {
+    json_text *j = &x->views;
+    blvl__export_json_item(j);
+    blvl__export_json_obj(j, NULL);
+    blvl__export_json_u64(j, "buffer", 0);
     if (offset)
-        xj_u64(j, "byteOffset", offset);
-    xj_u64(j, "byteLength", size);
+        blvl__export_json_u64(j, "byteOffset", offset);
+    blvl__export_json_u64(j, "byteLength", size);
     if (stride)
-        xj_u64(j, "byteStride", stride);
+        blvl__export_json_u64(j, "byteStride", stride);
     if (target)
-        xj_u64(j, "target", target);
-    xj_end(j);
+        blvl__export_json_u64(j, "target", target);
+    blvl__export_json_end(j);
     return x->n_views++;
 }
 
-uint32_t xp_accessor(xp *x, uint32_t view, size_t offset, uint32_t component, int normalized,
-                     uint32_t count, const char *type, const double *min, const double *max,
-                     int n) {
-    xj *j = &x->accessors;
-    xj_item(j);
-    xj_obj(j, NULL);
-    xj_u64(j, "bufferView", view);
+uint32_t blvl__export_accessor(gltf_export *x, uint32_t view, size_t offset, uint32_t component,
+                               int normalized, uint32_t count, const char *type, const double *min,
+                               const double *max, int n) {
+    json_text *j = &x->accessors;
+    blvl__export_json_item(j);
+    blvl__export_json_obj(j, NULL);
+    blvl__export_json_u64(j, "bufferView", view);
     if (offset)
-        xj_u64(j, "byteOffset", offset);
-    xj_u64(j, "componentType", component);
+        blvl__export_json_u64(j, "byteOffset", offset);
+    blvl__export_json_u64(j, "componentType", component);
     if (normalized)
-        xj_bool(j, "normalized", 1);
-    xj_u64(j, "count", count);
-    xj_str(j, "type", type);
+        blvl__export_json_bool(j, "normalized", 1);
+    blvl__export_json_u64(j, "count", count);
+    blvl__export_json_str(j, "type", type);
     if (min && max) {
-        xj_vec(j, "min", min, n);
-        xj_vec(j, "max", max, n);
+        blvl__export_json_vec(j, "min", min, n);
+        blvl__export_json_vec(j, "max", max, n);
     }
-    xj_end(j);
+    blvl__export_json_end(j);
     return x->n_accessors++;
 }

@@ -57,12 +57,13 @@ static void newell(double (*p)[3], int n, double out[3]) {
     }
 }
 
-static int planes_shape(xp *x, col_out *o, blvl_Planes ps, uint32_t ci, col_rec *r,
+static int planes_shape(gltf_export *x, col_out *o, blvl_Planes ps, uint32_t ci, col_rec *r,
                         double (*buf)[3]) {
     uint32_t np = blvl_Planes_planes_len(ps);
     if (np > XP_MAX_PLANES) {
-        xp_fail(x, BLVL_E_ARGUMENT, "too-large: sim.colliders[%u]: %u planes, at most %u drawn",
-                (unsigned)ci, (unsigned)np, XP_MAX_PLANES);
+        blvl__export_fail(x, BLVL_E_ARGUMENT,
+                          "too-large: sim.colliders[%u]: %u planes, at most %u drawn", (unsigned)ci,
+                          (unsigned)np, XP_MAX_PLANES);
         return 0;
     }
     blvl_Plane pl[64];
@@ -76,7 +77,7 @@ static int planes_shape(xp *x, col_out *o, blvl_Planes ps, uint32_t ci, col_rec 
         for (size_t k = 0; k < got; k++) {
             double v[4] = {pl[k].normal.x, pl[k].normal.y, pl[k].normal.z, pl[k].dist};
             double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-            if (!xp_finite(v, 4) || !(l > 1e-6) || fabs(v[3]) > 1e7)
+            if (!blvl__export_finite(v, 4) || !(l > 1e-6) || fabs(v[3]) > 1e7)
                 continue;
             pn[m][0] = v[0] / l, pn[m][1] = v[1] / l, pn[m][2] = v[2] / l, pn[m][3] = v[3] / l;
             m++;
@@ -108,21 +109,23 @@ static int planes_shape(xp *x, col_out *o, blvl_Planes ps, uint32_t ci, col_rec 
     return 1;
 }
 
-static int hull_shape(xp *x, col_out *o, blvl_Hull h, uint32_t ci, col_rec *r, double (*buf)[3]) {
+static int hull_shape(gltf_export *x, col_out *o, blvl_Hull h, uint32_t ci, col_rec *r,
+                      double (*buf)[3]) {
     uint32_t nv = blvl_Hull_vertices_len(h), nf = blvl_Hull_face_sizes_len(h),
              ni = blvl_Hull_face_indices_len(h);
     if (nv > XP_MAX_HULL || ni > XP_MAX_HULL) {
-        xp_fail(x, BLVL_E_ARGUMENT, "too-large: sim.colliders[%u]: hull of %u vertices, %u corners",
-                (unsigned)ci, (unsigned)nv, (unsigned)ni);
+        blvl__export_fail(x, BLVL_E_ARGUMENT,
+                          "too-large: sim.colliders[%u]: hull of %u vertices, %u corners",
+                          (unsigned)ci, (unsigned)nv, (unsigned)ni);
         return 0;
     }
     double c[3] = {0, 0, 0};
     for (uint32_t i = 0; i < nv; i++) {
         blvl_Vec3 v = blvl_Hull_vertices_at(h, i);
         double d[3] = {v.x, v.y, v.z};
-        if (!xp_finite(d, 3)) {
-            xp_fail(x, BLVL_E_ARGUMENT, "non-finite: sim.colliders[%u]: hull vertex %u",
-                    (unsigned)ci, (unsigned)i);
+        if (!blvl__export_finite(d, 3)) {
+            blvl__export_fail(x, BLVL_E_ARGUMENT, "non-finite: sim.colliders[%u]: hull vertex %u",
+                              (unsigned)ci, (unsigned)i);
             return 0;
         }
         c[0] += d[0] / nv, c[1] += d[1] / nv, c[2] += d[2] / nv;
@@ -131,18 +134,20 @@ static int hull_shape(xp *x, col_out *o, blvl_Hull h, uint32_t ci, col_rec *r, d
     for (uint32_t f = 0; f < nf; f++) {
         uint32_t sz = blvl_Hull_face_sizes_at(h, f);
         if (sz < 3 || at + sz > ni || sz > XP_MAX_PLANES) {
-            xp_fail(x, BLVL_E_ARGUMENT,
-                    "index-range: sim.colliders[%u]: hull face %u of %u corners at %llu of %u",
-                    (unsigned)ci, (unsigned)f, (unsigned)sz, (unsigned long long)at, (unsigned)ni);
+            blvl__export_fail(
+                x, BLVL_E_ARGUMENT,
+                "index-range: sim.colliders[%u]: hull face %u of %u corners at %llu of %u",
+                (unsigned)ci, (unsigned)f, (unsigned)sz, (unsigned long long)at, (unsigned)ni);
             return 0;
         }
         double cen[3] = {0, 0, 0};
         for (uint32_t k = 0; k < sz; k++) {
             uint32_t vi = blvl_Hull_face_indices_at(h, (uint32_t)at + k);
             if (vi >= nv) {
-                xp_fail(x, BLVL_E_ARGUMENT,
-                        "index-range: sim.colliders[%u]: hull corner %llu: vertex %u of %u",
-                        (unsigned)ci, (unsigned long long)(at + k), (unsigned)vi, (unsigned)nv);
+                blvl__export_fail(
+                    x, BLVL_E_ARGUMENT,
+                    "index-range: sim.colliders[%u]: hull corner %llu: vertex %u of %u",
+                    (unsigned)ci, (unsigned long long)(at + k), (unsigned)vi, (unsigned)nv);
                 return 0;
             }
             blvl_Vec3 v = blvl_Hull_vertices_at(h, vi);
@@ -179,7 +184,7 @@ static const char *const flag_names[8] = {"ladder", "surface-bit1",  "surface-bi
 
 /* Each collider's faces fanned into the collision arrays, its run and bounds in rec[i]; stops at
  * the first refusal (x->st). */
-static void collect_triangles(xp *x, col_out *o, col_rec *rec, double (*buf)[3]) {
+static void collect_triangles(gltf_export *x, col_out *o, col_rec *rec, double (*buf)[3]) {
     blvl_Sim sim = x->sim;
     uint32_t n = blvl_Sim_colliders_len(sim);
     for (uint32_t i = 0; i < n && x->st == BLVL_OK; i++) {
@@ -194,127 +199,127 @@ static void collect_triangles(xp *x, col_out *o, col_rec *rec, double (*buf)[3])
         else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull)
             ok = hull_shape(x, o, blvl_Collider_shape_as_Hull(c), i, r, buf);
         if (ok < 0)
-            xp_fail(x, BLVL_E_NOMEM, "a collider's mesh");
+            blvl__export_fail(x, BLVL_E_NOMEM, "a collider's mesh");
     }
 }
 
 /* The collision material: translucent, both sides. Returns its index. */
-static uint32_t collision_material(xp *x) {
+static uint32_t collision_material(gltf_export *x) {
     uint32_t mat = x->n_materials++;
-    xj *j = &x->materials;
-    xj_item(j);
-    xj_obj(j, NULL);
-    xj_str(j, "name", "blvl collision");
-    xj_obj(j, "pbrMetallicRoughness");
+    json_text *j = &x->materials;
+    blvl__export_json_item(j);
+    blvl__export_json_obj(j, NULL);
+    blvl__export_json_str(j, "name", "blvl collision");
+    blvl__export_json_obj(j, "pbrMetallicRoughness");
     const double col[4] = {1.0, 0.35, 0.1, 0.4};
-    xj_vec(j, "baseColorFactor", col, 4);
-    xj_num(j, "metallicFactor", 0);
-    xj_end(j);
-    xj_str(j, "alphaMode", "BLEND");
-    xj_bool(j, "doubleSided", 1);
-    xj_end(j);
+    blvl__export_json_vec(j, "baseColorFactor", col, 4);
+    blvl__export_json_num(j, "metallicFactor", 0);
+    blvl__export_json_end(j);
+    blvl__export_json_str(j, "alphaMode", "BLEND");
+    blvl__export_json_bool(j, "doubleSided", 1);
+    blvl__export_json_end(j);
     return mat;
 }
 
 /* The positions, then the normals, into the buffer, a view each (*vp, *vn; XP_NONE when there are
  * no triangles). 0 when the buffer cannot grow. */
-static int collision_views(xp *x, const col_out *o, uint32_t *vp, uint32_t *vn) {
+static int collision_views(gltf_export *x, const col_out *o, uint32_t *vp, uint32_t *vn) {
     *vp = *vn = XP_NONE;
     if (!o->pos.len)
         return 1;
     size_t bytes = o->pos.len * sizeof(float) * 3, off;
-    uint8_t *d = xbuf_take(&x->bin, bytes * 2, &off);
+    uint8_t *d = blvl__export_buf_take(&x->bin, bytes * 2, &off);
     if (!d)
         return 0;
     memcpy(d, o->pos.data, bytes);
     memcpy(d + bytes, o->nrm.data, bytes);
-    *vp = xp_view(x, off, bytes, 12, 34962);
-    *vn = xp_view(x, off + bytes, bytes, 12, 34962);
+    *vp = blvl__export_view(x, off, bytes, 12, 34962);
+    *vn = blvl__export_view(x, off + bytes, bytes, 12, 34962);
     return 1;
 }
 
 /* Collider i's mesh (its run of the views, the collision material); XP_NONE when it has no
  * triangles. */
-static uint32_t collider_mesh(xp *x, const col_rec *r, const char *name, uint32_t vp, uint32_t vn,
-                              uint32_t mat) {
+static uint32_t collider_mesh(gltf_export *x, const col_rec *r, const char *name, uint32_t vp,
+                              uint32_t vn, uint32_t mat) {
     if (!r->count)
         return XP_NONE;
-    uint32_t ap =
-        xp_accessor(x, vp, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3", r->lo, r->hi, 3);
-    uint32_t an =
-        xp_accessor(x, vn, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3", NULL, NULL, 0);
-    xj *mj = &x->meshes;
-    xj_item(mj);
-    xj_obj(mj, NULL);
-    xj_str(mj, "name", name);
-    xj_arr(mj, "primitives");
-    xj_obj(mj, NULL);
-    xj_obj(mj, "attributes");
-    xj_u64(mj, "POSITION", ap);
-    xj_u64(mj, "NORMAL", an);
-    xj_end(mj);
-    xj_u64(mj, "material", mat);
-    xj_end(mj);
-    xj_end(mj);
-    xj_end(mj);
+    uint32_t ap = blvl__export_accessor(x, vp, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3",
+                                        r->lo, r->hi, 3);
+    uint32_t an = blvl__export_accessor(x, vn, r->first * 12, 5126, 0, (uint32_t)r->count, "VEC3",
+                                        NULL, NULL, 0);
+    json_text *mj = &x->meshes;
+    blvl__export_json_item(mj);
+    blvl__export_json_obj(mj, NULL);
+    blvl__export_json_str(mj, "name", name);
+    blvl__export_json_arr(mj, "primitives");
+    blvl__export_json_obj(mj, NULL);
+    blvl__export_json_obj(mj, "attributes");
+    blvl__export_json_u64(mj, "POSITION", ap);
+    blvl__export_json_u64(mj, "NORMAL", an);
+    blvl__export_json_end(mj);
+    blvl__export_json_u64(mj, "material", mat);
+    blvl__export_json_end(mj);
+    blvl__export_json_end(mj);
+    blvl__export_json_end(mj);
     return x->n_meshes++;
 }
 
 /* Collider i's node in the collision scene: its mesh, and in extras.blvl its flags, material,
  * door, breakable, match types and source. */
-static void collider_node(xp *x, uint32_t i, const char *name, uint32_t mesh) {
+static void collider_node(gltf_export *x, uint32_t i, const char *name, uint32_t mesh) {
     blvl_Sim sim = x->sim;
     blvl_Collider c = blvl_Sim_colliders_at(sim, i);
-    xj *nj = &x->nodes;
-    xj_item(nj);
-    xj_obj(nj, NULL);
-    xj_str(nj, "name", name);
+    json_text *nj = &x->nodes;
+    blvl__export_json_item(nj);
+    blvl__export_json_obj(nj, NULL);
+    blvl__export_json_str(nj, "name", name);
     if (mesh != XP_NONE)
-        xj_u64(nj, "mesh", mesh);
-    xj_obj(nj, "extras");
-    xj_obj(nj, "blvl");
-    xj_str(nj, "kind", "collider");
-    xj_u64(nj, "index", i);
+        blvl__export_json_u64(nj, "mesh", mesh);
+    blvl__export_json_obj(nj, "extras");
+    blvl__export_json_obj(nj, "blvl");
+    blvl__export_json_str(nj, "kind", "collider");
+    blvl__export_json_u64(nj, "index", i);
     uint32_t fl = blvl_Collider_flags(c);
-    xj_u64(nj, "flags", fl);
-    xj_arr(nj, "flag_names");
+    blvl__export_json_u64(nj, "flags", fl);
+    blvl__export_json_arr(nj, "flag_names");
     for (int b = 0; b < 8; b++)
         if (fl & (1u << b))
-            xj_str(nj, NULL, flag_names[b]);
-    xj_end(nj);
+            blvl__export_json_str(nj, NULL, flag_names[b]);
+    blvl__export_json_end(nj);
     uint32_t v;
     if ((v = blvl_Collider_material(c)) != XP_NONE)
-        xj_u64(nj, "material", v);
+        blvl__export_json_u64(nj, "material", v);
     if ((v = blvl_Collider_door(c)) != XP_NONE)
-        xj_u64(nj, "door", v);
+        blvl__export_json_u64(nj, "door", v);
     if ((v = blvl_Collider_breakable(c)) != XP_NONE)
-        xj_u64(nj, "breakable", v);
+        blvl__export_json_u64(nj, "breakable", v);
     if ((v = blvl_Collider_gametypes(c)) != XP_NONE)
-        xj_u64(nj, "gametypes", v);
+        blvl__export_json_u64(nj, "gametypes", v);
     if ((v = blvl_Collider_source(c)) != XP_NONE && v < blvl_Sim_collider_sources_len(sim)) {
         blvl_ColliderSource s = blvl_Sim_collider_sources_at(sim, v);
         static const char *const kinds[] = {"world", "entity", "patch", "mesh", "prop", "physics"};
         unsigned k = blvl_ColliderSource_kind(s);
-        xj_obj(nj, "source");
-        xj_u64(nj, "index", v);
-        xj_str(nj, "kind", k < 6 ? kinds[k] : "unknown");
+        blvl__export_json_obj(nj, "source");
+        blvl__export_json_u64(nj, "index", v);
+        blvl__export_json_str(nj, "kind", k < 6 ? kinds[k] : "unknown");
         blvl_fb_str sn = blvl_ColliderSource_name(s);
         if (sn.len)
-            xj_strn(nj, "name", sn.ptr, sn.len);
+            blvl__export_json_strn(nj, "name", sn.ptr, sn.len);
         if (blvl_ColliderSource_entity(s) != XP_NONE)
-            xj_u64(nj, "entity", blvl_ColliderSource_entity(s));
-        xj_end(nj);
+            blvl__export_json_u64(nj, "entity", blvl_ColliderSource_entity(s));
+        blvl__export_json_end(nj);
     }
-    xp_collider_source(x, nj, i);
-    xj_end(nj);
-    xj_end(nj);
-    xj_end(nj);
-    xp_scene_node(x, &x->scene1);
+    blvl__export_collider_source(x, nj, i);
+    blvl__export_json_end(nj);
+    blvl__export_json_end(nj);
+    blvl__export_json_end(nj);
+    blvl__export_scene_node(x, &x->scene1);
 }
 
 /* The phases: every collider's triangles, the collision material, the buffer's views, then each
  * collider's mesh and node. The scratch is freed on every path; a failure is in x->st. */
-blvl_status xp_collision(xp *x) {
+blvl_status blvl__export_collision(gltf_export *x) {
     if (!x->xo->collision || x->st != BLVL_OK)
         return x->st;
     uint32_t n = blvl_Sim_colliders_len(x->sim);
@@ -327,7 +332,7 @@ blvl_status xp_collision(xp *x) {
     size_t bufn = 3 * (XP_MAX_PLANES + 8) + 2 * XP_MAX_PLANES;
     double(*buf)[3] = blvl__calloc_n(x->al, bufn, sizeof *buf);
     if (!rec || !buf) {
-        xp_fail(x, BLVL_E_NOMEM, "the colliders' records");
+        blvl__export_fail(x, BLVL_E_NOMEM, "the colliders' records");
         goto done;
     }
     collect_triangles(x, &o, rec, buf);
@@ -336,7 +341,7 @@ blvl_status xp_collision(xp *x) {
     uint32_t mat = collision_material(x);
     uint32_t vp, vn;
     if (!collision_views(x, &o, &vp, &vn)) {
-        xp_check(x);
+        blvl__export_check(x);
         goto done;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -345,7 +350,7 @@ blvl_status xp_collision(xp *x) {
         collider_node(x, i, name, collider_mesh(x, &rec[i], name, vp, vn, mat));
     }
     x->any_collision = 1;
-    xp_check(x);
+    blvl__export_check(x);
 done:
     blvl__geom_vec_free(x->al, &o.pos);
     blvl__geom_vec_free(x->al, &o.nrm);

@@ -40,11 +40,11 @@ static int cmp_key(const void *a, const void *b) {
 
 /* Converts every vertex into the six attribute arrays; returns the first accessor (POSITION,
  * then NORMAL, TANGENT, TEXCOORD_0, TEXCOORD_1, COLOR_0 follow in that order). */
-static uint32_t vertices(xp *x, blvl_Geometry g, uint32_t nv) {
+static uint32_t vertices(gltf_export *x, blvl_Geometry g, uint32_t nv) {
     size_t off;
-    uint8_t *base = xbuf_take(&x->bin, (size_t)nv * 72, &off);
+    uint8_t *base = blvl__export_buf_take(&x->bin, (size_t)nv * 72, &off);
     if (!base) {
-        xp_check(x);
+        blvl__export_check(x);
         return XP_NONE;
     }
     float *pos = (float *)base, *nrm = pos + (size_t)nv * 3, *tan = nrm + (size_t)nv * 3,
@@ -62,8 +62,9 @@ static uint32_t vertices(xp *x, blvl_Geometry g, uint32_t nv) {
             double p[3] = {v->position.x, v->position.y, v->position.z};
             double nn[3] = {v->normal.x, v->normal.y, v->normal.z};
             double uv[4] = {v->uv.x, v->uv.y, v->lightmap_uv.x, v->lightmap_uv.y};
-            if (!xp_finite(p, 3) || !xp_finite(nn, 3) || !xp_finite(uv, 4)) {
-                xp_fail(x, BLVL_E_ARGUMENT, "non-finite: geometry.vertices[%zu]", i);
+            if (!blvl__export_finite(p, 3) || !blvl__export_finite(nn, 3) ||
+                !blvl__export_finite(uv, 4)) {
+                blvl__export_fail(x, BLVL_E_ARGUMENT, "non-finite: geometry.vertices[%zu]", i);
                 return XP_NONE;
             }
             for (int c = 0; c < 3; c++) {
@@ -99,7 +100,7 @@ static uint32_t vertices(xp *x, blvl_Geometry g, uint32_t nv) {
             col[i * 4 + 3] = v->color.a / 255.0f;
         }
         if (n < 256 && first + n < nv) {
-            xp_fail(x, BLVL_E_ARGUMENT, "index-range: geometry.vertices: short read");
+            blvl__export_fail(x, BLVL_E_ARGUMENT, "index-range: geometry.vertices: short read");
             return XP_NONE;
         }
     }
@@ -112,9 +113,9 @@ static uint32_t vertices(xp *x, blvl_Geometry g, uint32_t nv) {
     size_t at = off;
     for (int a = 0; a < 6; a++) {
         size_t bytes = (size_t)nv * attr[a].size;
-        uint32_t view = xp_view(x, at, bytes, 0, 34962); /* ARRAY_BUFFER */
-        uint32_t acc = xp_accessor(x, view, 0, 5126, 0, nv, attr[a].type, a == 0 ? lo : NULL,
-                                   a == 0 ? hi : NULL, 3);
+        uint32_t view = blvl__export_view(x, at, bytes, 0, 34962); /* ARRAY_BUFFER */
+        uint32_t acc = blvl__export_accessor(x, view, 0, 5126, 0, nv, attr[a].type,
+                                             a == 0 ? lo : NULL, a == 0 ? hi : NULL, 3);
         if (a == 0)
             first_acc = acc;
         at += bytes;
@@ -122,47 +123,48 @@ static uint32_t vertices(xp *x, blvl_Geometry g, uint32_t nv) {
     return first_acc;
 }
 
-static void primitive(xp *x, blvl_Batch b, uint32_t bi, uint32_t attrs, uint32_t index_view) {
-    xj *j = &x->meshes;
+static void primitive(gltf_export *x, blvl_Batch b, uint32_t bi, uint32_t attrs,
+                      uint32_t index_view) {
+    json_text *j = &x->meshes;
     uint32_t first = blvl_Batch_first_index(b), count = blvl_Batch_index_count(b),
              m = blvl_Batch_material(b);
-    uint32_t acc =
-        xp_accessor(x, index_view, (size_t)first * 4, 5125, 0, count, "SCALAR", NULL, NULL, 0);
+    uint32_t acc = blvl__export_accessor(x, index_view, (size_t)first * 4, 5125, 0, count, "SCALAR",
+                                         NULL, NULL, 0);
     static const char *const names[6] = {"POSITION",   "NORMAL",     "TANGENT",
                                          "TEXCOORD_0", "TEXCOORD_1", "COLOR_0"};
-    xj_obj(j, NULL);
-    xj_obj(j, "attributes");
+    blvl__export_json_obj(j, NULL);
+    blvl__export_json_obj(j, "attributes");
     for (uint32_t a = 0; a < 6; a++)
-        xj_u64(j, names[a], attrs + a);
-    xj_end(j);
-    xj_u64(j, "indices", acc);
+        blvl__export_json_u64(j, names[a], attrs + a);
+    blvl__export_json_end(j);
+    blvl__export_json_u64(j, "indices", acc);
     if (m != XP_NONE)
-        xj_u64(j, "material", m);
-    xj_obj(j, "extras");
-    xj_obj(j, "blvl");
-    xj_u64(j, "batch", bi);
+        blvl__export_json_u64(j, "material", m);
+    blvl__export_json_obj(j, "extras");
+    blvl__export_json_obj(j, "blvl");
+    blvl__export_json_u64(j, "batch", bi);
     if (m != XP_NONE && x->lightmap_texture != XP_NONE && x->material_lightmapped[m]) {
-        xj_obj(j, "lightmap");
-        xj_u64(j, "texture", x->lightmap_texture);
-        xj_u64(j, "texCoord", 1);
-        xj_u64(j, "layer", blvl_Batch_lightmap_layer(b));
-        xj_u64(j, "layers", x->lightmap_layers);
-        xj_num(j, "gain", x->lightmap_gain);
-        xj_str(j, "encoding", x->lightmap_encoding == 1 ? "gamma8" : "linear-hdr");
-        xj_end(j);
+        blvl__export_json_obj(j, "lightmap");
+        blvl__export_json_u64(j, "texture", x->lightmap_texture);
+        blvl__export_json_u64(j, "texCoord", 1);
+        blvl__export_json_u64(j, "layer", blvl_Batch_lightmap_layer(b));
+        blvl__export_json_u64(j, "layers", x->lightmap_layers);
+        blvl__export_json_num(j, "gain", x->lightmap_gain);
+        blvl__export_json_str(j, "encoding", x->lightmap_encoding == 1 ? "gamma8" : "linear-hdr");
+        blvl__export_json_end(j);
     }
     uint32_t fog = blvl_Batch_fog(b), gt = blvl_Batch_gametypes(b);
     if (fog != XP_NONE)
-        xj_u64(j, "fog", fog);
+        blvl__export_json_u64(j, "fog", fog);
     if (gt != XP_NONE)
-        xj_u64(j, "gametypes", gt);
-    xp_batch_source(x, j, bi);
-    xj_end(j);
-    xj_end(j);
-    xj_end(j);
+        blvl__export_json_u64(j, "gametypes", gt);
+    blvl__export_batch_source(x, j, bi);
+    blvl__export_json_end(j);
+    blvl__export_json_end(j);
+    blvl__export_json_end(j);
 }
 
-blvl_status xp_geometry(xp *x) {
+blvl_status blvl__export_geometry(gltf_export *x) {
     if (!x->have_geo)
         return x->st;
     blvl_Geometry g = x->geo;
@@ -175,14 +177,16 @@ blvl_status xp_geometry(xp *x) {
         uint32_t first = blvl_Batch_first_index(b), count = blvl_Batch_index_count(b),
                  m = blvl_Batch_material(b);
         if (first % 3 || count % 3 || (uint64_t)first + count > ni)
-            return xp_fail(x, BLVL_E_ARGUMENT,
-                           "index-range: geometry.batches[%u]: indices %u..%u of %u (whole "
-                           "triangles inside indices)",
-                           (unsigned)i, (unsigned)first, (unsigned)(first + count), (unsigned)ni);
+            return blvl__export_fail(
+                x, BLVL_E_ARGUMENT,
+                "index-range: geometry.batches[%u]: indices %u..%u of %u (whole "
+                "triangles inside indices)",
+                (unsigned)i, (unsigned)first, (unsigned)(first + count), (unsigned)ni);
         if (m != XP_NONE && m >= x->level_materials)
-            return xp_fail(x, BLVL_E_ARGUMENT,
-                           "index-range: geometry.batches[%u].material: %u past the %u materials",
-                           (unsigned)i, (unsigned)m, (unsigned)x->level_materials);
+            return blvl__export_fail(
+                x, BLVL_E_ARGUMENT,
+                "index-range: geometry.batches[%u].material: %u past the %u materials", (unsigned)i,
+                (unsigned)m, (unsigned)x->level_materials);
         if (count)
             drawn++;
     }
@@ -190,24 +194,26 @@ blvl_status xp_geometry(xp *x) {
         return x->st;
     /* The indices, each checked against the vertices. */
     size_t ioff;
-    uint8_t *ib = xbuf_take(&x->bin, (size_t)ni * 4, &ioff);
+    uint8_t *ib = blvl__export_buf_take(&x->bin, (size_t)ni * 4, &ioff);
     if (!ib)
-        return xp_check(x), x->st;
+        return blvl__export_check(x), x->st;
     blvl_Geometry_indices_copy(g, 0, (uint32_t *)ib, ni);
     const uint32_t *idx = (const uint32_t *)ib;
     for (uint32_t i = 0; i < ni; i++)
         if (idx[i] >= nv)
-            return xp_fail(x, BLVL_E_ARGUMENT,
-                           "index-range: geometry.indices[%u]: vertex %u past the %u vertices",
-                           (unsigned)i, (unsigned)idx[i], (unsigned)nv);
-    uint32_t index_view = xp_view(x, ioff, (size_t)ni * 4, 0, 34963); /* ELEMENT_ARRAY_BUFFER */
+            return blvl__export_fail(
+                x, BLVL_E_ARGUMENT,
+                "index-range: geometry.indices[%u]: vertex %u past the %u vertices", (unsigned)i,
+                (unsigned)idx[i], (unsigned)nv);
+    uint32_t index_view =
+        blvl__export_view(x, ioff, (size_t)ni * 4, 0, 34963); /* ELEMENT_ARRAY_BUFFER */
     uint32_t attrs = vertices(x, g, nv);
     if (x->st != BLVL_OK)
         return x->st;
 
     batch_key *keys = blvl__calloc_n(x->al, drawn, sizeof *keys);
     if (!keys)
-        return xp_fail(x, BLVL_E_NOMEM, "the batch keys");
+        return blvl__export_fail(x, BLVL_E_NOMEM, "the batch keys");
     uint32_t k = 0;
     for (uint32_t i = 0; i < nb; i++) {
         blvl_Batch b = blvl_Geometry_batches_at(g, i);
@@ -215,7 +221,7 @@ blvl_status xp_geometry(xp *x) {
             keys[k++] = (batch_key){blvl_Batch_door(b), blvl_Batch_breakable(b), i};
     }
     qsort(keys, drawn, sizeof *keys, cmp_key);
-    xj *j = &x->meshes;
+    json_text *j = &x->meshes;
     for (uint32_t s = 0; s < drawn;) {
         uint32_t e = s + 1;
         while (e < drawn && keys[e].door == keys[s].door && keys[e].breakable == keys[s].breakable)
@@ -227,36 +233,36 @@ blvl_status xp_geometry(xp *x) {
             snprintf(name, sizeof name, "breakable %u", (unsigned)keys[s].breakable);
         else
             snprintf(name, sizeof name, "world");
-        xj_item(j);
-        xj_obj(j, NULL);
-        xj_str(j, "name", name);
-        xj_arr(j, "primitives");
+        blvl__export_json_item(j);
+        blvl__export_json_obj(j, NULL);
+        blvl__export_json_str(j, "name", name);
+        blvl__export_json_arr(j, "primitives");
         for (uint32_t i = s; i < e; i++)
             primitive(x, blvl_Geometry_batches_at(g, keys[i].batch), keys[i].batch, attrs,
                       index_view);
-        xj_end(j);
-        xj_end(j);
+        blvl__export_json_end(j);
+        blvl__export_json_end(j);
         uint32_t mesh = x->n_meshes++;
-        xj *nj = &x->nodes;
-        xj_item(nj);
-        xj_obj(nj, NULL);
-        xj_str(nj, "name", name);
-        xj_u64(nj, "mesh", mesh);
+        json_text *nj = &x->nodes;
+        blvl__export_json_item(nj);
+        blvl__export_json_obj(nj, NULL);
+        blvl__export_json_str(nj, "name", name);
+        blvl__export_json_u64(nj, "mesh", mesh);
         if (keys[s].door != XP_NONE || keys[s].breakable != XP_NONE) {
-            xj_obj(nj, "extras");
-            xj_obj(nj, "blvl");
+            blvl__export_json_obj(nj, "extras");
+            blvl__export_json_obj(nj, "blvl");
             if (keys[s].door != XP_NONE)
-                xj_u64(nj, "door", keys[s].door);
+                blvl__export_json_u64(nj, "door", keys[s].door);
             if (keys[s].breakable != XP_NONE)
-                xj_u64(nj, "breakable", keys[s].breakable);
-            xj_end(nj);
-            xj_end(nj);
+                blvl__export_json_u64(nj, "breakable", keys[s].breakable);
+            blvl__export_json_end(nj);
+            blvl__export_json_end(nj);
         }
-        xj_end(nj);
-        xp_scene_node(x, &x->scene0);
+        blvl__export_json_end(nj);
+        blvl__export_scene_node(x, &x->scene0);
         s = e;
     }
     blvl__dealloc(x->al, keys, (size_t)drawn * sizeof *keys);
-    xp_check(x);
+    blvl__export_check(x);
     return x->st;
 }

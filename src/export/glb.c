@@ -11,15 +11,18 @@ static void le32(uint8_t *p, uint32_t v) {
     p[3] = (uint8_t)(v >> 24);
 }
 
-blvl_status xp_glb(xp *x, const char *json, size_t json_len, uint8_t **out, size_t *out_size) {
+blvl_status blvl__export_glb(gltf_export *x, const char *json, size_t json_len, uint8_t **out,
+                             size_t *out_size) {
     size_t jpad = (json_len + 3) & ~(size_t)3, bpad = (x->bin.len + 3) & ~(size_t)3;
     uint64_t total = 12 + 8 + (uint64_t)jpad + (x->bin.len ? 8 + (uint64_t)bpad : 0);
     if (total > 0xFFFFFFFFu)
-        return xp_fail(x, BLVL_E_ARGUMENT, "too-large: the .glb would be %llu bytes, at most 4 GiB",
-                       (unsigned long long)total);
+        return blvl__export_fail(x, BLVL_E_ARGUMENT,
+                                 "too-large: the .glb would be %llu bytes, at most 4 GiB",
+                                 (unsigned long long)total);
     uint8_t *p = blvl__alloc_sized(x->al, (size_t)total);
     if (!p)
-        return xp_fail(x, BLVL_E_NOMEM, "the .glb of %llu bytes", (unsigned long long)total);
+        return blvl__export_fail(x, BLVL_E_NOMEM, "the .glb of %llu bytes",
+                                 (unsigned long long)total);
     memcpy(p, "glTF", 4);
     le32(p + 4, 2);
     le32(p + 8, (uint32_t)total);

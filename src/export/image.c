@@ -8,19 +8,21 @@
 #include "export/export_internal.h"
 #include "image/image_internal.h"
 
-blvl_status xp_image_bytes(xp *x, const char *where, uint32_t encoding, uint32_t width,
-                           uint32_t height, uint32_t mips, uint32_t layers, const uint8_t *data,
-                           size_t size, const uint8_t **bytes, size_t *nbytes, uint8_t **owned,
-                           const char **mime) {
+blvl_status blvl__export_image_bytes(gltf_export *x, const char *where, uint32_t encoding,
+                                     uint32_t width, uint32_t height, uint32_t mips,
+                                     uint32_t layers, const uint8_t *data, size_t size,
+                                     const uint8_t **bytes, size_t *nbytes, uint8_t **owned,
+                                     const char **mime) {
     *owned = NULL;
     uint32_t w = 0, h = 0;
     if (encoding == BLVL_IMAGE_PNG || encoding == BLVL_IMAGE_JPEG) {
         blvl_error e;
         if (blvl__image_stored_size(encoding, data, size, &w, &h, &e) != BLVL_OK || !w || !h ||
             w > 0x7FFFFFFFu || h > 0x7FFFFFFFu)
-            return xp_fail(x, BLVL_E_ARGUMENT, "image-data: %s: the %s bytes have no %s header",
-                           where, blvl__image_encoding_name(encoding),
-                           encoding == BLVL_IMAGE_PNG ? "PNG" : "JPEG frame");
+            return blvl__export_fail(x, BLVL_E_ARGUMENT,
+                                     "image-data: %s: the %s bytes have no %s header", where,
+                                     blvl__image_encoding_name(encoding),
+                                     encoding == BLVL_IMAGE_PNG ? "PNG" : "JPEG frame");
         (void)width, (void)height, (void)layers;
         *bytes = data;
         *nbytes = size;
@@ -36,9 +38,10 @@ blvl_status xp_image_bytes(xp *x, const char *where, uint32_t encoding, uint32_t
         const blvl_options *opt = &x->xo->base;
         blvl_status st = blvl_image_decode(&px, &d, 0, opt, &e);
         if (st == BLVL_E_NOMEM)
-            return xp_fail(x, BLVL_E_NOMEM, "%s: %s", where, blvl__error_text(&e));
+            return blvl__export_fail(x, BLVL_E_NOMEM, "%s: %s", where, blvl__error_text(&e));
         if (st != BLVL_OK)
-            return xp_fail(x, BLVL_E_ARGUMENT, "image-data: %s: %s", where, blvl__error_text(&e));
+            return blvl__export_fail(x, BLVL_E_ARGUMENT, "image-data: %s: %s", where,
+                                     blvl__error_text(&e));
         uint64_t rows = (uint64_t)px.height * (px.layers ? px.layers : 1);
         if (rows > 0x7FFFFFFFu)
             st = BLVL_E_ARGUMENT, snprintf(e.message, sizeof e.message, "too many rows");
@@ -49,13 +52,14 @@ blvl_status xp_image_bytes(xp *x, const char *where, uint32_t encoding, uint32_t
         }
         blvl_image_rgba_free(&px);
         if (st == BLVL_E_NOMEM)
-            return xp_fail(x, BLVL_E_NOMEM, "%s: %s", where, blvl__error_text(&e));
+            return blvl__export_fail(x, BLVL_E_NOMEM, "%s: %s", where, blvl__error_text(&e));
         if (st != BLVL_OK)
-            return xp_fail(x, BLVL_E_ARGUMENT, "image-data: %s: %s", where, blvl__error_text(&e));
+            return blvl__export_fail(x, BLVL_E_ARGUMENT, "image-data: %s: %s", where,
+                                     blvl__error_text(&e));
         *bytes = *owned;
         *mime = "image/png";
         return BLVL_OK;
     }
-    return xp_fail(x, BLVL_E_ARGUMENT, "image-encoding: %s: unknown encoding %u", where,
-                   (unsigned)encoding);
+    return blvl__export_fail(x, BLVL_E_ARGUMENT, "image-encoding: %s: unknown encoding %u", where,
+                             (unsigned)encoding);
 }

@@ -12,19 +12,19 @@
 #include "common/array.h"
 #include "export/export_internal.h"
 
-void xj_init(xj *j, const blvl_allocator *al) {
+void blvl__export_json_init(json_text *j, const blvl_allocator *al) {
     memset(j, 0, sizeof *j);
     j->al = al;
 }
 
-void xj_free(xj *j) {
+void blvl__export_json_free(json_text *j) {
     if (j->p)
         blvl__dealloc(j->al, j->p, j->cap);
     j->p = NULL;
     j->len = j->cap = 0;
 }
 
-static int grow(xj *j, size_t n) {
+static int grow(json_text *j, size_t n) {
     if (j->nomem)
         return 0;
     if (j->len + n + 1 <= j->cap)
@@ -39,7 +39,7 @@ static int grow(xj *j, size_t n) {
     return 1;
 }
 
-void xj_raw(xj *j, const char *s, size_t n) {
+void blvl__export_json_raw(json_text *j, const char *s, size_t n) {
     if (!grow(j, n))
         return;
     memcpy(j->p + j->len, s, n);
@@ -47,12 +47,12 @@ void xj_raw(xj *j, const char *s, size_t n) {
     j->p[j->len] = 0;
 }
 
-static void lit(xj *j, const char *s) {
-    xj_raw(j, s, strlen(s));
+static void lit(json_text *j, const char *s) {
+    blvl__export_json_raw(j, s, strlen(s));
 }
 
 /* The comma before a value and its key, if any. */
-static void lead(xj *j, const char *key) {
+static void lead(json_text *j, const char *key) {
     if (j->depth > 0 && j->depth <= XJ_DEPTH) {
         if (!j->first[j->depth - 1])
             lit(j, ",");
@@ -65,12 +65,12 @@ static void lead(xj *j, const char *key) {
     }
 }
 
-void xj_item(xj *j) {
+void blvl__export_json_item(json_text *j) {
     if (j->items++)
         lit(j, ",");
 }
 
-static void open(xj *j, const char *key, const char *c) {
+static void open(json_text *j, const char *key, const char *c) {
     lead(j, key);
     lit(j, c);
     if (j->depth < XJ_DEPTH) {
@@ -80,25 +80,25 @@ static void open(xj *j, const char *key, const char *c) {
     j->depth++;
 }
 
-void xj_obj(xj *j, const char *key) {
+void blvl__export_json_obj(json_text *j, const char *key) {
     open(j, key, "{");
 }
 
-void xj_arr(xj *j, const char *key) {
+void blvl__export_json_arr(json_text *j, const char *key) {
     open(j, key, "[");
 }
 
-void xj_end(xj *j) {
+void blvl__export_json_end(json_text *j) {
     char c = '}';
     if (j->depth > 0) {
         j->depth--;
         if (j->depth < XJ_DEPTH)
             c = j->closer[j->depth];
     }
-    xj_raw(j, &c, 1);
+    blvl__export_json_raw(j, &c, 1);
 }
 
-void xj_num(xj *j, const char *key, double v) {
+void blvl__export_json_num(json_text *j, const char *key, double v) {
     if (!isfinite(v)) {
         j->nonfinite = 1;
         v = 0;
@@ -120,34 +120,34 @@ void xj_num(xj *j, const char *key, double v) {
     lit(j, b);
 }
 
-void xj_u64(xj *j, const char *key, uint64_t v) {
+void blvl__export_json_u64(json_text *j, const char *key, uint64_t v) {
     char b[24];
     snprintf(b, sizeof b, "%llu", (unsigned long long)v);
     lead(j, key);
     lit(j, b);
 }
 
-void xj_bool(xj *j, const char *key, int v) {
+void blvl__export_json_bool(json_text *j, const char *key, int v) {
     lead(j, key);
     lit(j, v ? "true" : "false");
 }
 
 static void put_piece(void *j, const char *s, size_t n) {
-    xj_raw(j, s, n);
+    blvl__export_json_raw(j, s, n);
 }
 
-void xj_strn(xj *j, const char *key, const char *s, size_t n) {
+void blvl__export_json_strn(json_text *j, const char *key, const char *s, size_t n) {
     lead(j, key);
     blvl__json_string(s, n, put_piece, j);
 }
 
-void xj_str(xj *j, const char *key, const char *s) {
-    xj_strn(j, key, s ? s : "", s ? strlen(s) : 0);
+void blvl__export_json_str(json_text *j, const char *key, const char *s) {
+    blvl__export_json_strn(j, key, s ? s : "", s ? strlen(s) : 0);
 }
 
-void xj_vec(xj *j, const char *key, const double *v, int n) {
-    xj_arr(j, key);
+void blvl__export_json_vec(json_text *j, const char *key, const double *v, int n) {
+    blvl__export_json_arr(j, key);
     for (int i = 0; i < n; i++)
-        xj_num(j, NULL, v[i]);
-    xj_end(j);
+        blvl__export_json_num(j, NULL, v[i]);
+    blvl__export_json_end(j);
 }

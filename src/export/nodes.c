@@ -11,14 +11,14 @@
 
 #define DEG (3.14159265358979323846 / 180.0)
 
-int xp_finite(const double *v, int n) {
+int blvl__export_finite(const double *v, int n) {
     for (int i = 0; i < n; i++)
         if (!isfinite(v[i]))
             return 0;
     return 1;
 }
 
-void xp_quat_ypr(double yaw, double pitch, double roll, double q[4]) {
+void blvl__export_quat_ypr(double yaw, double pitch, double roll, double q[4]) {
     /* Ry(yaw) * Rx(pitch) * Rz(roll), each a right-handed turn about its axis. */
     double cy = cos(yaw * DEG / 2), sy = sin(yaw * DEG / 2);
     double cp = cos(pitch * DEG / 2), sp = sin(pitch * DEG / 2);
@@ -35,7 +35,7 @@ void xp_quat_ypr(double yaw, double pitch, double roll, double q[4]) {
         q[i] /= l;
 }
 
-void xp_quat_look(const double d[3], double q[4]) {
+void blvl__export_quat_look(const double d[3], double q[4]) {
     /* The shortest turn from (0, 0, -1) to d; half-way vector method. */
     double dot = -d[2];
     if (dot < -0.999999) { /* d = +Z: half a turn about Y */
@@ -50,67 +50,67 @@ void xp_quat_look(const double d[3], double q[4]) {
 }
 
 /* Starts a node in the level scene: name, translation (qu, converted), optional rotation.
- * The caller adds fields and closes it with xj_end. */
-static xj *node(xp *x, const char *name, const double pos[3], const double *rot) {
-    xj *j = &x->nodes;
-    xj_item(j);
-    xj_obj(j, NULL);
-    xj_str(j, "name", name);
+ * The caller adds fields and closes it with blvl__export_json_end. */
+static json_text *node(gltf_export *x, const char *name, const double pos[3], const double *rot) {
+    json_text *j = &x->nodes;
+    blvl__export_json_item(j);
+    blvl__export_json_obj(j, NULL);
+    blvl__export_json_str(j, "name", name);
     double t[3] = {pos[0] * XP_M, pos[1] * XP_M, pos[2] * XP_M};
     if (t[0] != 0 || t[1] != 0 || t[2] != 0)
-        xj_vec(j, "translation", t, 3);
+        blvl__export_json_vec(j, "translation", t, 3);
     if (rot)
-        xj_vec(j, "rotation", rot, 4);
-    xp_scene_node(x, &x->scene0);
+        blvl__export_json_vec(j, "rotation", rot, 4);
+    blvl__export_scene_node(x, &x->scene0);
     return j;
 }
 
-static int vec_ok(xp *x, const char *what, uint32_t i, const double *v, int n) {
-    if (xp_finite(v, n))
+static int vec_ok(gltf_export *x, const char *what, uint32_t i, const double *v, int n) {
+    if (blvl__export_finite(v, n))
         return 1;
-    xp_fail(x, BLVL_E_ARGUMENT, "non-finite: %s[%u]", what, (unsigned)i);
+    blvl__export_fail(x, BLVL_E_ARGUMENT, "non-finite: %s[%u]", what, (unsigned)i);
     return 0;
 }
 
 /* Opens the node's extras and their "blvl" object with its kind and index; end3 closes them
  * and the node. */
-static void extras(xj *j, const char *kind, uint32_t i) {
-    xj_obj(j, "extras");
-    xj_obj(j, "blvl");
-    xj_str(j, "kind", kind);
-    xj_u64(j, "index", i);
+static void extras(json_text *j, const char *kind, uint32_t i) {
+    blvl__export_json_obj(j, "extras");
+    blvl__export_json_obj(j, "blvl");
+    blvl__export_json_str(j, "kind", kind);
+    blvl__export_json_u64(j, "index", i);
 }
 
 /* A box node: centre, scale = half size (only when every side is positive), extras lo/hi in
  * metres. Leaves the extras' "blvl" object open. */
-static xj *box_node(xp *x, const char *what, uint32_t i, const char *name, blvl_Vec3 lo,
-                    blvl_Vec3 hi) {
+static json_text *box_node(gltf_export *x, const char *what, uint32_t i, const char *name,
+                           blvl_Vec3 lo, blvl_Vec3 hi) {
     double v[6] = {lo.x, lo.y, lo.z, hi.x, hi.y, hi.z};
     if (!vec_ok(x, what, i, v, 6))
         return NULL;
     double c[3] = {(v[0] + v[3]) / 2, (v[1] + v[4]) / 2, (v[2] + v[5]) / 2};
     double s[3] = {(v[3] - v[0]) / 2 * XP_M, (v[4] - v[1]) / 2 * XP_M, (v[5] - v[2]) / 2 * XP_M};
-    xj *j = node(x, name, c, NULL);
-    if (s[0] > 0 && s[1] > 0 && s[2] > 0 && xp_finite(s, 3))
-        xj_vec(j, "scale", s, 3);
+    json_text *j = node(x, name, c, NULL);
+    if (s[0] > 0 && s[1] > 0 && s[2] > 0 && blvl__export_finite(s, 3))
+        blvl__export_json_vec(j, "scale", s, 3);
     extras(j, what, i);
     double lo_m[3] = {v[0] * XP_M, v[1] * XP_M, v[2] * XP_M},
            hi_m[3] = {v[3] * XP_M, v[4] * XP_M, v[5] * XP_M};
-    xj_vec(j, "min", lo_m, 3);
-    xj_vec(j, "max", hi_m, 3);
+    blvl__export_json_vec(j, "min", lo_m, 3);
+    blvl__export_json_vec(j, "max", hi_m, 3);
     return j;
 }
 
-static void end3(xj *j) {
-    xj_end(j); /* blvl */
-    xj_end(j); /* extras */
-    xj_end(j); /* node */
+static void end3(json_text *j) {
+    blvl__export_json_end(j); /* blvl */
+    blvl__export_json_end(j); /* extras */
+    blvl__export_json_end(j); /* node */
 }
 
-static void cameras(xp *x) {
+static void cameras(gltf_export *x) {
     blvl_bytes b = {0};
     blvl_Cameras cams = {NULL};
-    if (xp_section(x, "cameras", &b, &cams.p_) <= 0)
+    if (blvl__export_section(x, "cameras", &b, &cams.p_) <= 0)
         return;
     uint32_t n = blvl_Cameras_cameras_len(cams);
     for (uint32_t i = 0; i < n && x->st == BLVL_OK; i++) {
@@ -126,33 +126,34 @@ static void cameras(xp *x) {
         if (!vec_ok(x, "cameras.cameras", i, v, 7))
             break;
         if (!(v[6] > 0 && v[6] < 180)) {
-            xp_fail(x, BLVL_E_ARGUMENT, "camera-fov: cameras.cameras[%u].fov_x: %g not in (0, 180)",
-                    (unsigned)i, v[6]);
+            blvl__export_fail(x, BLVL_E_ARGUMENT,
+                              "camera-fov: cameras.cameras[%u].fov_x: %g not in (0, 180)",
+                              (unsigned)i, v[6]);
             break;
         }
         /* fov_x is the horizontal field of view of a 4:3 view. */
         double yfov = 2 * atan(tan(v[6] * DEG / 2) * 3.0 / 4.0);
-        xj *j = &x->cameras;
-        xj_item(j);
-        xj_obj(j, NULL);
-        xj_str(j, "type", "perspective");
-        xj_obj(j, "perspective");
-        xj_num(j, "aspectRatio", 4.0 / 3.0);
-        xj_num(j, "yfov", yfov);
-        xj_num(j, "znear", 0.01);
-        xj_end(j);
-        xj_end(j);
+        json_text *j = &x->cameras;
+        blvl__export_json_item(j);
+        blvl__export_json_obj(j, NULL);
+        blvl__export_json_str(j, "type", "perspective");
+        blvl__export_json_obj(j, "perspective");
+        blvl__export_json_num(j, "aspectRatio", 4.0 / 3.0);
+        blvl__export_json_num(j, "yfov", yfov);
+        blvl__export_json_num(j, "znear", 0.01);
+        blvl__export_json_end(j);
+        blvl__export_json_end(j);
         double q[4];
-        xp_quat_ypr(v[3], v[4], v[5], q);
+        blvl__export_quat_ypr(v[3], v[4], v[5], q);
         blvl_fb_str nm = blvl_Camera_name(c);
         char name[80];
         snprintf(name, sizeof name, "camera %u: %.*s", (unsigned)i,
                  (int)(nm.len > 60 ? 60 : nm.len), nm.ptr ? nm.ptr : "");
         j = node(x, name, v, q);
-        xj_u64(j, "camera", x->n_cameras++);
+        blvl__export_json_u64(j, "camera", x->n_cameras++);
         extras(j, "camera", i);
-        xj_u64(j, "purpose", blvl_Camera_purpose(c));
-        xj_num(j, "fov_x", v[6]);
+        blvl__export_json_u64(j, "purpose", blvl_Camera_purpose(c));
+        blvl__export_json_num(j, "fov_x", v[6]);
         end3(j);
     }
     blvl_bytes_free(&b);
@@ -162,10 +163,10 @@ static double clamp01(double v) {
     return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
-static void lights(xp *x) {
+static void lights(gltf_export *x) {
     blvl_bytes b = {0};
     blvl_Lighting lig = {NULL};
-    if (xp_section(x, "lighting", &b, &lig.p_) <= 0)
+    if (blvl__export_section(x, "lighting", &b, &lig.p_) <= 0)
         return;
     uint32_t n = blvl_Lighting_punctual_lights_len(lig);
     for (uint32_t i = 0; i < n && x->st == BLVL_OK; i++) {
@@ -189,17 +190,17 @@ static void lights(xp *x) {
         if (!vec_ok(x, "lighting.punctual_lights", i, v, 13))
             break;
         int spot = blvl_PunctualLight_kind(l) == blvl_PunctualKind_Spot;
-        xj *j = &x->lights;
-        xj_item(j);
-        xj_obj(j, NULL);
-        xj_str(j, "type", spot ? "spot" : "point");
+        json_text *j = &x->lights;
+        blvl__export_json_item(j);
+        blvl__export_json_obj(j, NULL);
+        blvl__export_json_str(j, "type", spot ? "spot" : "point");
         double col[3] = {clamp01(v[6]), clamp01(v[7]), clamp01(v[8])};
-        xj_vec(j, "color", col, 3);
+        blvl__export_json_vec(j, "color", col, 3);
         /* The source engine's intensity times the profile's light scale, unconverted. */
         double in = fabs(v[9] * x->light_scale);
-        xj_num(j, "intensity", isfinite(in) ? in : 0);
+        blvl__export_json_num(j, "intensity", isfinite(in) ? in : 0);
         if (v[10] > 0 && isfinite(v[10] * XP_M))
-            xj_num(j, "range", v[10] * XP_M);
+            blvl__export_json_num(j, "range", v[10] * XP_M);
         double rot[4] = {0, 0, 0, 1};
         int turned = 0;
         if (spot) {
@@ -213,39 +214,39 @@ static void lights(xp *x) {
                 inner = 0;
             if (inner >= outer)
                 inner = outer * 0.999;
-            xj_obj(j, "spot");
-            xj_num(j, "innerConeAngle", inner);
-            xj_num(j, "outerConeAngle", outer);
-            xj_end(j);
+            blvl__export_json_obj(j, "spot");
+            blvl__export_json_num(j, "innerConeAngle", inner);
+            blvl__export_json_num(j, "outerConeAngle", outer);
+            blvl__export_json_end(j);
             double dir[3] = {v[3], v[4], v[5]};
             double len = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
             if (len > 1e-9 && isfinite(len)) {
                 dir[0] /= len, dir[1] /= len, dir[2] /= len;
-                xp_quat_look(dir, rot);
+                blvl__export_quat_look(dir, rot);
                 turned = 1;
             }
         }
-        xj_end(j);
+        blvl__export_json_end(j);
         uint32_t li = x->n_lights++;
         x->any_lights = 1;
         char name[40];
         snprintf(name, sizeof name, "light %u", (unsigned)i);
         j = node(x, name, v, turned ? rot : NULL);
-        xj_obj(j, "extensions");
-        xj_obj(j, "KHR_lights_punctual");
-        xj_u64(j, "light", li);
-        xj_end(j);
-        xj_end(j);
+        blvl__export_json_obj(j, "extensions");
+        blvl__export_json_obj(j, "KHR_lights_punctual");
+        blvl__export_json_u64(j, "light", li);
+        blvl__export_json_end(j);
+        blvl__export_json_end(j);
         extras(j, "light", i);
-        xj_num(j, "intensity", v[9]);
+        blvl__export_json_num(j, "intensity", v[9]);
         if (blvl_PunctualLight_baked_diffuse(l))
-            xj_bool(j, "baked_diffuse", 1);
+            blvl__export_json_bool(j, "baked_diffuse", 1);
         end3(j);
     }
     blvl_bytes_free(&b);
 }
 
-static void sim_markers(xp *x) {
+static void sim_markers(gltf_export *x) {
     blvl_Sim sim = x->sim;
     char name[96];
     uint32_t n = blvl_Sim_spawns_len(sim);
@@ -256,17 +257,17 @@ static void sim_markers(xp *x) {
         if (!vec_ok(x, "sim.spawns", i, v, 4))
             return;
         double q[4];
-        xp_quat_ypr(v[3], 0, 0, q);
+        blvl__export_quat_ypr(v[3], 0, 0, q);
         blvl_fb_str k = blvl_Spawn_kind(s), t = blvl_Spawn_team(s);
         snprintf(name, sizeof name, "spawn %u: %.*s", (unsigned)i, (int)(k.len > 64 ? 64 : k.len),
                  k.ptr ? k.ptr : "");
-        xj *j = node(x, name, v, q);
+        json_text *j = node(x, name, v, q);
         extras(j, "spawn", i);
-        xj_strn(j, "class", k.ptr ? k.ptr : "", k.len);
+        blvl__export_json_strn(j, "class", k.ptr ? k.ptr : "", k.len);
         if (t.len)
-            xj_strn(j, "team", t.ptr, t.len);
-        xj_num(j, "yaw", v[3]);
-        xj_u64(j, "gametypes", blvl_Spawn_gametypes(s));
+            blvl__export_json_strn(j, "team", t.ptr, t.len);
+        blvl__export_json_num(j, "yaw", v[3]);
+        blvl__export_json_u64(j, "gametypes", blvl_Spawn_gametypes(s));
         end3(j);
     }
     n = blvl_Sim_teleport_dests_len(sim);
@@ -277,13 +278,13 @@ static void sim_markers(xp *x) {
         if (!vec_ok(x, "sim.teleport_dests", i, v, 4))
             return;
         double q[4];
-        xp_quat_ypr(v[3], 0, 0, q);
+        blvl__export_quat_ypr(v[3], 0, 0, q);
         blvl_fb_str k = blvl_TeleportDest_name(s);
         snprintf(name, sizeof name, "teleport destination %u: %.*s", (unsigned)i,
                  (int)(k.len > 60 ? 60 : k.len), k.ptr ? k.ptr : "");
-        xj *j = node(x, name, v, q);
+        json_text *j = node(x, name, v, q);
         extras(j, "teleport_dest", i);
-        xj_num(j, "yaw", v[3]);
+        blvl__export_json_num(j, "yaw", v[3]);
         end3(j);
     }
     n = blvl_Sim_triggers_len(sim);
@@ -291,17 +292,17 @@ static void sim_markers(xp *x) {
         blvl_Trigger t = blvl_Sim_triggers_at(sim, i);
         int push = blvl_Trigger_kind(t) == blvl_TriggerKind_Push;
         snprintf(name, sizeof name, "trigger %u: %s", (unsigned)i, push ? "push" : "teleport");
-        xj *j = box_node(x, "trigger", i, name, blvl_Trigger_lo(t), blvl_Trigger_hi(t));
+        json_text *j = box_node(x, "trigger", i, name, blvl_Trigger_lo(t), blvl_Trigger_hi(t));
         if (!j)
             return;
-        xj_str(j, "trigger", push ? "push" : "teleport");
+        blvl__export_json_str(j, "trigger", push ? "push" : "teleport");
         blvl_Vec3 vel = blvl_Trigger_velocity(t);
         double vv[3] = {vel.x * XP_M, vel.y * XP_M, vel.z * XP_M};
-        if (push && xp_finite(vv, 3))
-            xj_vec(j, "velocity", vv, 3);
+        if (push && blvl__export_finite(vv, 3))
+            blvl__export_json_vec(j, "velocity", vv, 3);
         if (blvl_Trigger_teleport_dest(t) != XP_NONE)
-            xj_u64(j, "teleport_dest", blvl_Trigger_teleport_dest(t));
-        xj_u64(j, "planes", blvl_Trigger_planes_len(t));
+            blvl__export_json_u64(j, "teleport_dest", blvl_Trigger_teleport_dest(t));
+        blvl__export_json_u64(j, "planes", blvl_Trigger_planes_len(t));
         end3(j);
     }
     n = blvl_Sim_hurt_volumes_len(sim);
@@ -311,24 +312,25 @@ static void sim_markers(xp *x) {
         blvl_fb_str k = blvl_HurtVolume_name(h);
         snprintf(name, sizeof name, "hurt %u: %.*s", (unsigned)i, (int)(k.len > 60 ? 60 : k.len),
                  k.ptr ? k.ptr : "");
-        xj *j = box_node(x, "hurt_volume", i, name, blvl_HurtVolume_lo(h), blvl_HurtVolume_hi(h));
+        json_text *j =
+            box_node(x, "hurt_volume", i, name, blvl_HurtVolume_lo(h), blvl_HurtVolume_hi(h));
         if (!j)
             return;
-        xj_str(j, "hurt", kill ? "kill" : "damage");
+        blvl__export_json_str(j, "hurt", kill ? "kill" : "damage");
         double a[2] = {blvl_HurtVolume_amount(h), blvl_HurtVolume_interval(h)};
-        if (!kill && xp_finite(a, 2)) {
-            xj_num(j, "amount", a[0]);
-            xj_num(j, "interval", a[1]);
+        if (!kill && blvl__export_finite(a, 2)) {
+            blvl__export_json_num(j, "amount", a[0]);
+            blvl__export_json_num(j, "interval", a[1]);
         }
-        xj_u64(j, "planes", blvl_HurtVolume_planes_len(h));
+        blvl__export_json_u64(j, "planes", blvl_HurtVolume_planes_len(h));
         end3(j);
     }
 }
 
-static void sites(xp *x) {
+static void sites(gltf_export *x) {
     blvl_bytes b = {0};
     blvl_Sites ss = {NULL};
-    if (xp_section(x, "sites", &b, &ss.p_) <= 0)
+    if (blvl__export_section(x, "sites", &b, &ss.p_) <= 0)
         return;
     static const char *const kinds[] = {"bombsite", "hostage", "capture", "flag", "other"};
     uint32_t n = blvl_Sites_sites_len(ss);
@@ -339,18 +341,18 @@ static void sites(xp *x) {
         char name[96];
         snprintf(name, sizeof name, "site %u: %.*s", (unsigned)i, (int)(k.len > 60 ? 60 : k.len),
                  k.ptr ? k.ptr : "");
-        xj *j = box_node(x, "site", i, name, blvl_Site_lo(s), blvl_Site_hi(s));
+        json_text *j = box_node(x, "site", i, name, blvl_Site_lo(s), blvl_Site_hi(s));
         if (!j)
             break;
-        xj_str(j, "site", kind < 5 ? kinds[kind] : "unknown");
+        blvl__export_json_str(j, "site", kind < 5 ? kinds[kind] : "unknown");
         if (k.len)
-            xj_strn(j, "site_name", k.ptr, k.len);
+            blvl__export_json_strn(j, "site_name", k.ptr, k.len);
         end3(j);
     }
     blvl_bytes_free(&b);
 }
 
-blvl_status xp_nodes(xp *x) {
+blvl_status blvl__export_nodes(gltf_export *x) {
     if (x->st == BLVL_OK)
         cameras(x);
     if (x->st == BLVL_OK)
@@ -359,6 +361,6 @@ blvl_status xp_nodes(xp *x) {
         sim_markers(x);
     if (x->st == BLVL_OK)
         sites(x);
-    xp_check(x);
+    blvl__export_check(x);
     return x->st;
 }

@@ -7,53 +7,53 @@
 /* A Quake 3 batch can hold thousands of faces; past this many runs the list says it stops. */
 #define XP_MAX_RUNS 4096u
 
-static void put_source(const blvl_symbols *sym, xj *j, uint32_t s) {
+static void put_source(const blvl_symbols *sym, json_text *j, uint32_t s) {
     const blvl_symbols_source *src = blvl_symbols_source_at(sym, s);
     if (!src)
         return;
     const char *kind = blvl_symbols_kind_name(src->kind);
     if (kind)
-        xj_str(j, "kind", kind);
+        blvl__export_json_str(j, "kind", kind);
     else
-        xj_u64(j, "kind", src->kind);
-    xj_u64(j, "index", src->index);
+        blvl__export_json_u64(j, "kind", src->kind);
+    blvl__export_json_u64(j, "index", src->index);
     if (src->entity != BLVL_SYMBOLS_NONE)
-        xj_u64(j, "entity", src->entity);
+        blvl__export_json_u64(j, "entity", src->entity);
     blvl_symbols_material m;
     if (src->material != BLVL_SYMBOLS_NONE && blvl_symbols_material_at(sym, src->material, &m)) {
-        xj_str(j, "material", m.name);
+        blvl__export_json_str(j, "material", m.name);
         if (m.shader[0])
-            xj_str(j, "shader", m.shader);
+            blvl__export_json_str(j, "shader", m.shader);
     }
-    xj_u64(j, "contents_flags", src->contents_flags);
-    xj_u64(j, "surface_flags", src->surface_flags);
+    blvl__export_json_u64(j, "contents_flags", src->contents_flags);
+    blvl__export_json_u64(j, "surface_flags", src->surface_flags);
 }
 
-void xp_batch_source(xp *x, xj *j, uint32_t batch) {
+void blvl__export_batch_source(gltf_export *x, json_text *j, uint32_t batch) {
     const blvl_symbols *sym = x->xo ? x->xo->symbols : NULL;
     uint32_t n = 0;
     const blvl_symbols_run *runs = sym ? blvl_symbols_batch_runs(sym, batch, &n) : NULL;
     if (!runs || !n)
         return;
-    xj_arr(j, "symbols");
+    blvl__export_json_arr(j, "symbols");
     for (uint32_t i = 0; i < n && i < XP_MAX_RUNS; i++) {
-        xj_obj(j, NULL);
-        xj_u64(j, "first_triangle", runs[i].first_tri);
+        blvl__export_json_obj(j, NULL);
+        blvl__export_json_u64(j, "first_triangle", runs[i].first_tri);
         if (runs[i].source != BLVL_SYMBOLS_NONE)
             put_source(sym, j, runs[i].source);
-        xj_end(j);
+        blvl__export_json_end(j);
     }
-    xj_end(j);
+    blvl__export_json_end(j);
     if (n > XP_MAX_RUNS)
-        xj_u64(j, "symbols_runs_left_out", n - XP_MAX_RUNS);
+        blvl__export_json_u64(j, "symbols_runs_left_out", n - XP_MAX_RUNS);
 }
 
-void xp_collider_source(xp *x, xj *j, uint32_t collider) {
+void blvl__export_collider_source(gltf_export *x, json_text *j, uint32_t collider) {
     const blvl_symbols *sym = x->xo ? x->xo->symbols : NULL;
     uint32_t s = sym ? blvl_symbols_collider_source(sym, collider) : BLVL_SYMBOLS_NONE;
     if (s == BLVL_SYMBOLS_NONE)
         return;
-    xj_obj(j, "symbols");
+    blvl__export_json_obj(j, "symbols");
     put_source(sym, j, s);
-    xj_end(j);
+    blvl__export_json_end(j);
 }

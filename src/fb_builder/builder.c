@@ -48,8 +48,8 @@ struct blvl_fb_builder {
     const blvl_allocator *a; /* &alloc */
     uint8_t *buf;
     size_t cap, used; /* end distance of the front: bytes live at buf[cap - (used - gone), cap) */
-    size_t gone;      /* bytes built and dropped (blvl__fb_forget), still counted in used */
-    size_t tail;      /* bytes of a first vector kept out of buf (blvl__fb_tail_start) */
+    size_t gone;      /* bytes built and dropped (blvl__fb_builder_forget), still counted in used */
+    size_t tail;      /* bytes of a first vector kept out of buf (blvl__fb_builder_tail_start) */
     size_t minalign;
     int in_table;
     pending *fields;
@@ -293,17 +293,18 @@ blvl_fb_ref blvl_fb_create_vector(blvl_fb_builder *b, const void *elems, size_t 
     return vector_end(b, count);
 }
 
-void *blvl__fb_vector_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align) {
+void *blvl__fb_builder_vector_start(blvl_fb_builder *b, size_t count, size_t elem_size,
+                                    size_t align) {
     return vector_start(b, count, elem_size, align, false);
 }
 
-blvl_fb_ref blvl__fb_vector_end(blvl_fb_builder *b, size_t count) {
+blvl_fb_ref blvl__fb_builder_vector_end(blvl_fb_builder *b, size_t count) {
     return vector_end(b, count);
 }
 
 /* Every distance inside the buffer is a difference of two end distances, so the tail's bytes
  * need not be in buf: only the alignment (align_for) and the size limit (room) count them. */
-int blvl__fb_tail_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align) {
+int blvl__fb_builder_tail_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align) {
     if (!not_in_table(b, "vector created inside a table"))
         return 0;
     if (b->used || b->tail) {
@@ -326,7 +327,7 @@ int blvl__fb_tail_start(blvl_fb_builder *b, size_t count, size_t elem_size, size
     return 1;
 }
 
-size_t blvl__fb_tail_size(const blvl_fb_builder *b) {
+size_t blvl__fb_builder_tail_size(const blvl_fb_builder *b) {
     return b->tail;
 }
 
@@ -622,16 +623,16 @@ blvl_status blvl_fb_finish(blvl_fb_builder *b, blvl_fb_ref root, const uint8_t *
     return blvl_fb_finish_id(b, root, NULL, data, size, err);
 }
 
-blvl__fb_mark blvl__fb_mark_now(const blvl_fb_builder *b) {
+blvl__fb_mark blvl__fb_builder_mark_now(const blvl_fb_builder *b) {
     return (blvl__fb_mark){b->used, b->minalign, b->nvt};
 }
 
-void blvl__fb_forget(blvl_fb_builder *b) {
+void blvl__fb_builder_forget(blvl_fb_builder *b) {
     if (not_in_table(b, "bytes dropped inside a table"))
         b->gone = b->used;
 }
 
-int blvl__fb_rewind(blvl_fb_builder *b, const blvl__fb_mark *m) {
+int blvl__fb_builder_rewind(blvl_fb_builder *b, const blvl__fb_mark *m) {
     if (!not_in_table(b, "rewound inside a table"))
         return 0;
     if (m->used > b->used || m->nvt > b->nvt) {
@@ -647,7 +648,7 @@ int blvl__fb_rewind(blvl_fb_builder *b, const blvl__fb_mark *m) {
     return 1;
 }
 
-const uint8_t *blvl__fb_held(const blvl_fb_builder *b, size_t *size) {
+const uint8_t *blvl__fb_builder_held(const blvl_fb_builder *b, size_t *size) {
     *size = b->used - b->gone;
     return b->buf ? addr(b, b->used) : NULL;
 }

@@ -15,19 +15,20 @@ int blvl__fb_builder_reserve(blvl_fb_builder *b, size_t bytes);
 /* A vector the caller writes in place, without a staging copy: room for count elements of
  * elem_size bytes (aligned to align), returned uninitialised (the caller writes every byte,
  * through memcpy: the start is aligned only relative to the buffer's end) and valid until the
- * next call on the builder, which must be blvl__fb_vector_end(b, count). NULL on failure (the
- * builder's error is set). The bytes are those blvl_fb_create_vector would make. */
-void *blvl__fb_vector_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align);
-blvl_fb_ref blvl__fb_vector_end(blvl_fb_builder *b, size_t count);
+ * next call on the builder, which must be blvl__fb_builder_vector_end(b, count). NULL on failure
+ * (the builder's error is set). The bytes are those blvl_fb_create_vector would make. */
+void *blvl__fb_builder_vector_start(blvl_fb_builder *b, size_t count, size_t elem_size,
+                                    size_t align);
+blvl_fb_ref blvl__fb_builder_vector_end(blvl_fb_builder *b, size_t count);
 
 /* The first vector of a buffer left out of the builder's memory (a section's vertices are
- * hundreds of MiB): only on an empty builder; then blvl__fb_vector_end(b, count) as for any
+ * hundreds of MiB): only on an empty builder; then blvl__fb_builder_vector_end(b, count) as for any
  * vector. The finished buffer is what blvl_fb_finish returns followed by the vector's
- * count * elem_size bytes, which the caller produces itself (blvl__fb_tail_size of them), so
- * they never need to be in memory at once. 0 on failure (the builder's error set), and when
- * the bytes are not a multiple of align. */
-int blvl__fb_tail_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align);
-size_t blvl__fb_tail_size(const blvl_fb_builder *b);
+ * count * elem_size bytes, which the caller produces itself (blvl__fb_builder_tail_size of them),
+ * so they never need to be in memory at once. 0 on failure (the builder's error set), and when the
+ * bytes are not a multiple of align. */
+int blvl__fb_builder_tail_start(blvl_fb_builder *b, size_t count, size_t elem_size, size_t align);
+size_t blvl__fb_builder_tail_size(const blvl_fb_builder *b);
 
 /* A buffer built in pieces, never whole in memory (a section of hundreds of MiB): every
  * distance inside a FlatBuffer is a difference of two end distances, so bytes built and
@@ -39,14 +40,14 @@ size_t blvl__fb_tail_size(const blvl_fb_builder *b);
 typedef struct blvl__fb_mark {
     size_t used, minalign, nvt;
 } blvl__fb_mark;
-blvl__fb_mark blvl__fb_mark_now(const blvl_fb_builder *b);
+blvl__fb_mark blvl__fb_builder_mark_now(const blvl_fb_builder *b);
 /* Drops every byte held; what follows is built as if they were there. */
-void blvl__fb_forget(blvl_fb_builder *b);
+void blvl__fb_builder_forget(blvl_fb_builder *b);
 /* Back to a mark taken earlier in this build, holding nothing; 0 (the builder's error set) for
  * a mark past what is built. */
-int blvl__fb_rewind(blvl_fb_builder *b, const blvl__fb_mark *m);
+int blvl__fb_builder_rewind(blvl_fb_builder *b, const blvl__fb_mark *m);
 /* The bytes held: those built since the last forget or rewind (after finish: the buffer's
  * front, as blvl_fb_finish returns it). */
-const uint8_t *blvl__fb_held(const blvl_fb_builder *b, size_t *size);
+const uint8_t *blvl__fb_builder_held(const blvl_fb_builder *b, size_t *size);
 
 #endif

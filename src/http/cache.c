@@ -15,7 +15,7 @@
  * cap (so a full cache is not listed again at every put).
  *
  * Size: each cache counts the bytes it saw at open plus what it put since; another process's
- * puts are seen at the next listing (eviction, blvl__cache_bytes), so several processes may
+ * puts are seen at the next listing (eviction, blvl__http_cache_bytes), so several processes may
  * overshoot the cap by what they put between two listings.
  *
  * Nothing here fails its caller: a directory that cannot be made, opened or written means no
@@ -647,9 +647,9 @@ static void make_dirs(char *path) {
     make_dir(path);
 }
 
-blvl_status blvl__cache_open_warn(blvl__cache **out, const char *dir, uint64_t max_bytes,
-                                  const blvl_allocator *a, blvl_warn_fn warn, void *warn_user,
-                                  blvl_error *err) {
+blvl_status blvl__http_cache_open_warn(blvl__cache **out, const char *dir, uint64_t max_bytes,
+                                       const blvl_allocator *a, blvl_warn_fn warn, void *warn_user,
+                                       blvl_error *err) {
     *out = NULL;
     blvl__cache *c = blvl__calloc(a, sizeof *c);
     if (!c)
@@ -679,12 +679,12 @@ blvl_status blvl__cache_open_warn(blvl__cache **out, const char *dir, uint64_t m
     return BLVL_OK;
 }
 
-blvl_status blvl__cache_open(blvl__cache **out, const char *dir, uint64_t max_bytes,
-                             const blvl_allocator *a, blvl_error *err) {
-    return blvl__cache_open_warn(out, dir, max_bytes, a, NULL, NULL, err);
+blvl_status blvl__http_cache_open(blvl__cache **out, const char *dir, uint64_t max_bytes,
+                                  const blvl_allocator *a, blvl_error *err) {
+    return blvl__http_cache_open_warn(out, dir, max_bytes, a, NULL, NULL, err);
 }
 
-void blvl__cache_close(blvl__cache *c) {
+void blvl__http_cache_close(blvl__cache *c) {
     if (!c)
         return;
     if (c->tmpfd >= 0)
@@ -695,8 +695,8 @@ void blvl__cache_close(blvl__cache *c) {
     blvl__dealloc(&a, c, sizeof *c);
 }
 
-bool blvl__cache_get_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE], void *buf,
-                             uint64_t size) {
+bool blvl__http_cache_get_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE], void *buf,
+                                  uint64_t size) {
     if (!c || c->dirfd < 0 || size > SIZE_MAX)
         return false;
     char rel[REL_MAX];
@@ -717,8 +717,8 @@ bool blvl__cache_get_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SI
     return false;
 }
 
-void blvl__cache_put_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE],
-                             const void *data, uint64_t size) {
+void blvl__http_cache_put_section(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE],
+                                  const void *data, uint64_t size) {
     if (!c)
         return;
     char rel[REL_MAX];
@@ -749,24 +749,24 @@ static bool copy_entry(blvl__cache *c, const char *rel, const uint8_t digest[BLV
         return false;
     }
     blvl_hasher h;
-    blvl__hasher_init(&h);
+    blvl__payload_hasher_init(&h);
     bool ok = true;
     for (uint64_t done = 0; ok && done < size;) {
         size_t n = size - done > COPY_PIECE ? COPY_PIECE : (size_t)(size - done);
         ok = read_all(fd, buf, n, off + done) && write_all(out, buf, n);
         if (ok)
-            blvl__hasher_update(&h, buf, n);
+            blvl__payload_hasher_update(&h, buf, n);
         done += n;
     }
     blvl__dealloc(&c->a, buf, COPY_PIECE);
     uint8_t got[BLVL_DIGEST_SIZE];
-    blvl__hasher_final(&h, got);
+    blvl__payload_hasher_final(&h, got);
     ok = ok && memcmp(got, digest, BLVL_DIGEST_SIZE) == 0;
     return finish_entry(c, out, ok, tmp, pfd, leaf, rel);
 }
 
-void blvl__cache_put_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE], int fd,
-                                uint64_t off, uint64_t size) {
+void blvl__http_cache_put_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE], int fd,
+                                     uint64_t off, uint64_t size) {
     if (!c || c->dirfd < 0 || size > c->max_bytes)
         return;
     char rel[REL_MAX];
@@ -781,8 +781,8 @@ void blvl__cache_put_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST
         evict(c);
 }
 
-bool blvl__cache_get_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE],
-                                uint64_t size, int out) {
+bool blvl__http_cache_get_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST_SIZE],
+                                     uint64_t size, int out) {
     if (!c || c->dirfd < 0)
         return false;
     char rel[REL_MAX];
@@ -807,13 +807,13 @@ bool blvl__cache_get_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST
     uint8_t *buf = blvl__alloc(&c->a, COPY_PIECE);
     bool damaged = file_size != size, written = true; /* a failed write is not the entry's */
     blvl_hasher h;
-    blvl__hasher_init(&h);
+    blvl__payload_hasher_init(&h);
     for (uint64_t done = 0; buf && !damaged && written && done < size;) {
         size_t n = size - done > COPY_PIECE ? COPY_PIECE : (size_t)(size - done);
         damaged = !read_all(fd, buf, n, done);
         if (damaged)
             break;
-        blvl__hasher_update(&h, buf, n);
+        blvl__payload_hasher_update(&h, buf, n);
         for (size_t at = 0; written && at < n;) {
             ssize_t w = pwrite(out, buf + at, n - at, (off_t)(done + at));
             if (w < 0 && errno == EINTR)
@@ -828,7 +828,7 @@ bool blvl__cache_get_section_fd(blvl__cache *c, const uint8_t digest[BLVL_DIGEST
     blvl__dealloc(&c->a, buf, COPY_PIECE);
     if (ok) {
         uint8_t got[BLVL_DIGEST_SIZE];
-        blvl__hasher_final(&h, got);
+        blvl__payload_hasher_final(&h, got);
         damaged = memcmp(got, digest, BLVL_DIGEST_SIZE) != 0;
         ok = !damaged;
     }
@@ -845,7 +845,7 @@ static bool table_matches(const uint8_t *buf, uint64_t size,
                           const uint8_t identity[BLVL_DIGEST_SIZE],
                           const uint8_t table_digest[BLVL_DIGEST_SIZE]) {
     blvl_header h;
-    if (blvl__header_decode(buf, &h, NULL) != BLVL_OK || h.floor != size ||
+    if (blvl__container_header_decode(buf, &h, NULL) != BLVL_OK || h.floor != size ||
         memcmp(h.identity, identity, BLVL_DIGEST_SIZE) != 0 ||
         memcmp(h.table_digest, table_digest, BLVL_DIGEST_SIZE) != 0)
         return false;
@@ -854,8 +854,9 @@ static bool table_matches(const uint8_t *buf, uint64_t size,
     return memcmp(got, table_digest, BLVL_DIGEST_SIZE) == 0;
 }
 
-bool blvl__cache_get_table(blvl__cache *c, const uint8_t identity[BLVL_DIGEST_SIZE],
-                           const uint8_t table_digest[BLVL_DIGEST_SIZE], void *buf, uint64_t size) {
+bool blvl__http_cache_get_table(blvl__cache *c, const uint8_t identity[BLVL_DIGEST_SIZE],
+                                const uint8_t table_digest[BLVL_DIGEST_SIZE], void *buf,
+                                uint64_t size) {
     if (!c || c->dirfd < 0 || size < BLVL_HEADER_SIZE || size > BLVL_FLOOR_MAX)
         return false;
     char rel[REL_MAX];
@@ -877,9 +878,9 @@ bool blvl__cache_get_table(blvl__cache *c, const uint8_t identity[BLVL_DIGEST_SI
     return false;
 }
 
-void blvl__cache_put_table(blvl__cache *c, const uint8_t identity[BLVL_DIGEST_SIZE],
-                           const uint8_t table_digest[BLVL_DIGEST_SIZE], const void *data,
-                           uint64_t size) {
+void blvl__http_cache_put_table(blvl__cache *c, const uint8_t identity[BLVL_DIGEST_SIZE],
+                                const uint8_t table_digest[BLVL_DIGEST_SIZE], const void *data,
+                                uint64_t size) {
     if (!c || size < BLVL_HEADER_SIZE || size > BLVL_FLOOR_MAX ||
         !table_matches(data, size, identity, table_digest))
         return;
@@ -890,7 +891,7 @@ void blvl__cache_put_table(blvl__cache *c, const uint8_t identity[BLVL_DIGEST_SI
     put(c, rel, data, size, tail, sizeof tail);
 }
 
-uint64_t blvl__cache_bytes(const blvl__cache *c) {
+uint64_t blvl__http_cache_bytes(const blvl__cache *c) {
     if (!c || c->dirfd < 0)
         return 0;
     return list_all(c, NULL);

@@ -2,7 +2,7 @@
  * connection. Every response is checked against what the first one said (size, ETag,
  * Last-Modified) before a body byte is handed on; body bytes are counted against the cap and
  * delivered in file order exactly once, so a cut transfer is resumed from its last byte. Several
- * ranges go in one request (blvl__conn_get_spans): a multipart answer is parsed as it streams,
+ * ranges go in one request (blvl__http_conn_get_spans): a multipart answer is parsed as it streams,
  * a single coalesced part is taken apart, and a 200 is stopped at its headers. */
 #include "http/conn.h"
 
@@ -69,7 +69,7 @@ struct blvl__conn {
     char curl_err[CURL_ERROR_SIZE];
     /* The server answered 200 to several ranges: one range per request from then on. */
     bool one_range;
-    /* A request for several ranges in flight (blvl__conn_get_spans). */
+    /* A request for several ranges in flight (blvl__http_conn_get_spans). */
     bool in_multi, multi_200, mp_on;
     blvl__span *spans;
     size_t nspans, part_i, part_j; /* a single-part answer covers spans part_i..part_j */
@@ -82,7 +82,7 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-int blvl__conn_refuse_err(blvl__conn *c, const blvl_error *e) {
+int blvl__http_conn_refuse_err(blvl__conn *c, const blvl_error *e) {
     if (!c->refused) {
         c->refused = true;
         c->refusal = *e;
@@ -90,7 +90,7 @@ int blvl__conn_refuse_err(blvl__conn *c, const blvl_error *e) {
     return 1;
 }
 
-int blvl__conn_refuse(blvl__conn *c, blvl_status code, const char *fmt, ...) {
+int blvl__http_conn_refuse(blvl__conn *c, blvl_status code, const char *fmt, ...) {
     if (c->refused)
         return 1;
     char msg[224];
@@ -124,13 +124,13 @@ static int check_head(blvl__conn *c) {
     if (status != 200 && status != 206)
         return 1; /* an error status: its body is not ours; classified after the transfer */
     if (h->bad)
-        return blvl__conn_refuse(c, BLVL_E_HTTP, "malformed %s header from %s", h->bad_what,
-                                 c->url);
+        return blvl__http_conn_refuse(c, BLVL_E_HTTP, "malformed %s header from %s", h->bad_what,
+                                      c->url);
     /* A compressed body holds none of the file's byte ranges (blvl never sends
      * Accept-Encoding; docs/HTTP.md, "Serving levels"). */
     if (h->encoding[0] && strcmp(h->encoding, "identity") != 0)
-        return blvl__conn_refuse(c, BLVL_E_HTTP, "content-encoding %s not accepted from %s",
-                                 h->encoding, c->url);
+        return blvl__http_conn_refuse(c, BLVL_E_HTTP, "content-encoding %s not accepted from %s",
+                                      h->encoding, c->url);
     bool ranged = c->next > 0 || c->req_end != UINT64_MAX;
     uint64_t total = 0;
     bool total_known = false;
@@ -140,11 +140,12 @@ static int check_head(blvl__conn *c) {
     }
     if (c->in_multi && h->multipart) {
         if (h->has_range)
-            return blvl__conn_refuse(c, BLVL_E_HTTP,
-                                     "multipart: a multipart answer with a Content-Range from %s",
-                                     c->url);
-        blvl__multipart_init(&c->mp, h->boundary, h->boundary_len,
-                             c->size_known ? c->size : UINT64_MAX, c->spans, c->nspans, mp_sink, c);
+            return blvl__http_conn_refuse(
+                c, BLVL_E_HTTP, "multipart: a multipart answer with a Content-Range from %s",
+                c->url);
+        blvl__http_multipart_init(&c->mp, h->boundary, h->boundary_len,
+                                  c->size_known ? c->size : UINT64_MAX, c->spans, c->nspans,
+                                  mp_sink, c);
         c->mp_on = true;
         c->pos = 0;
         c->last_byte = UINT64_MAX; /* the parser bounds the body */
@@ -152,37 +153,37 @@ static int check_head(blvl__conn *c) {
     } else if (c->in_multi) {
         /* One part: a coalesced span from an asked range's start to an asked range's end. */
         if (status != 206 || !h->has_range || !h->total_known)
-            return blvl__conn_refuse(c, BLVL_E_HTTP,
-                                     "206 without a Content-Range giving the size from %s", c->url);
+            return blvl__http_conn_refuse(
+                c, BLVL_E_HTTP, "206 without a Content-Range giving the size from %s", c->url);
         total = h->range_total;
         total_known = true;
         blvl_error e = {0};
-        if (blvl__spans_part(c->spans, c->nspans, h->range_first, h->range_last, &c->part_i,
-                             &c->part_j, &e) != BLVL_OK)
-            return blvl__conn_refuse(c, e.code, "%s from %s", blvl__error_text(&e), c->url);
+        if (blvl__http_spans_part(c->spans, c->nspans, h->range_first, h->range_last, &c->part_i,
+                                  &c->part_j, &e) != BLVL_OK)
+            return blvl__http_conn_refuse(c, e.code, "%s from %s", blvl__error_text(&e), c->url);
         c->pos = h->range_first;
         c->last_byte = h->range_last;
         c->resp_whole = false;
     } else if (status == 206) {
         if (!h->has_range || !h->total_known)
-            return blvl__conn_refuse(c, BLVL_E_HTTP,
-                                     "206 without a Content-Range giving the size from %s", c->url);
+            return blvl__http_conn_refuse(
+                c, BLVL_E_HTTP, "206 without a Content-Range giving the size from %s", c->url);
         total = h->range_total;
         total_known = true;
         uint64_t want_last = (c->req_end < total ? c->req_end : total) - 1;
         if (h->range_first != c->next || h->range_last != want_last)
-            return blvl__conn_refuse(c, BLVL_E_HTTP, "asked for bytes %llu-%llu, %s sent %llu-%llu",
-                                     (unsigned long long)c->next, (unsigned long long)want_last,
-                                     c->url, (unsigned long long)h->range_first,
-                                     (unsigned long long)h->range_last);
+            return blvl__http_conn_refuse(
+                c, BLVL_E_HTTP, "asked for bytes %llu-%llu, %s sent %llu-%llu",
+                (unsigned long long)c->next, (unsigned long long)want_last, c->url,
+                (unsigned long long)h->range_first, (unsigned long long)h->range_last);
         c->pos = h->range_first;
         c->last_byte = h->range_last;
         c->resp_whole = false;
     } else {
         if (ranged && !c->allow_whole)
-            return blvl__conn_refuse(c, BLVL_E_HTTP,
-                                     "%s answered 200 to a range request after honouring ranges",
-                                     c->url);
+            return blvl__http_conn_refuse(
+                c, BLVL_E_HTTP, "%s answered 200 to a range request after honouring ranges",
+                c->url);
         if (ranged)
             c->stats.ranges = false; /* the server ignores ranges */
         if (h->has_length) {
@@ -196,17 +197,17 @@ static int check_head(blvl__conn *c) {
     }
     if (c->known) {
         if (total_known && c->size_known && total != c->size)
-            return blvl__conn_refuse(c, BLVL_E_HTTP_CHANGED,
-                                     "the size of %s changed from %llu to %llu bytes", c->url,
-                                     (unsigned long long)c->size, (unsigned long long)total);
+            return blvl__http_conn_refuse(c, BLVL_E_HTTP_CHANGED,
+                                          "the size of %s changed from %llu to %llu bytes", c->url,
+                                          (unsigned long long)c->size, (unsigned long long)total);
         if (strcmp(h->etag, c->etag) != 0)
-            return blvl__conn_refuse(c, BLVL_E_HTTP_CHANGED,
-                                     "the ETag of %s changed from '%s' to '%s'", c->url, c->etag,
-                                     h->etag);
+            return blvl__http_conn_refuse(c, BLVL_E_HTTP_CHANGED,
+                                          "the ETag of %s changed from '%s' to '%s'", c->url,
+                                          c->etag, h->etag);
         if (strcmp(h->last_modified, c->last_modified) != 0)
-            return blvl__conn_refuse(c, BLVL_E_HTTP_CHANGED,
-                                     "the Last-Modified of %s changed from '%s' to '%s'", c->url,
-                                     c->last_modified, h->last_modified);
+            return blvl__http_conn_refuse(c, BLVL_E_HTTP_CHANGED,
+                                          "the Last-Modified of %s changed from '%s' to '%s'",
+                                          c->url, c->last_modified, h->last_modified);
     } else {
         c->known = true;
         memcpy(c->etag, h->etag, sizeof c->etag);
@@ -286,33 +287,34 @@ static size_t on_body(char *data, size_t size, size_t n, void *user) {
         return 0;
     c->stats.bytes_received += len;
     if (c->max_bytes && c->stats.bytes_received > c->max_bytes) {
-        blvl__conn_refuse(c, BLVL_E_HTTP_LIMIT, "more than %llu bytes received from %s",
-                          (unsigned long long)c->max_bytes, c->url);
+        blvl__http_conn_refuse(c, BLVL_E_HTTP_LIMIT, "more than %llu bytes received from %s",
+                               (unsigned long long)c->max_bytes, c->url);
         return 0;
     }
     if (c->in_multi) {
         blvl_error e = {0};
         blvl_status st;
         if (c->mp_on)
-            st = blvl__multipart_feed(&c->mp, (const uint8_t *)data, len, &e);
+            st = blvl__http_multipart_feed(&c->mp, (const uint8_t *)data, len, &e);
         else if (c->pos > c->last_byte || len > c->last_byte + 1 - c->pos) {
-            blvl__conn_refuse(c, BLVL_E_HTTP, "%s sent more bytes than its headers announced",
-                              c->url);
+            blvl__http_conn_refuse(c, BLVL_E_HTTP, "%s sent more bytes than its headers announced",
+                                   c->url);
             return 0;
         } else
-            st = blvl__spans_deliver(c->spans, c->part_i, c->part_j, c->pos, (const uint8_t *)data,
-                                     len, mp_sink, c, &e);
+            st = blvl__http_spans_deliver(c->spans, c->part_i, c->part_j, c->pos,
+                                          (const uint8_t *)data, len, mp_sink, c, &e);
         c->pos += len;
         if (st != BLVL_OK) {
             /* A no-op when the sink stopped the transfer: its own refusal stays. */
-            blvl__conn_refuse(c, e.code, "%s from %s", blvl__error_text(&e), c->url);
+            blvl__http_conn_refuse(c, e.code, "%s from %s", blvl__error_text(&e), c->url);
             return 0;
         }
         return len;
     }
     uint64_t pos = c->pos;
     if (c->last_byte != UINT64_MAX && (len > c->last_byte + 1 - pos || pos > c->last_byte)) {
-        blvl__conn_refuse(c, BLVL_E_HTTP, "%s sent more bytes than its headers announced", c->url);
+        blvl__http_conn_refuse(c, BLVL_E_HTTP, "%s sent more bytes than its headers announced",
+                               c->url);
         return 0;
     }
     c->pos += len;
@@ -380,8 +382,8 @@ static CURLcode perform(blvl__conn *c) {
     return rc;
 }
 
-blvl_status blvl__conn_new(blvl__conn **out, const char *url, const blvl_options *opt,
-                           const blvl_http_options *http, blvl_error *err) {
+blvl_status blvl__http_conn_new(blvl__conn **out, const char *url, const blvl_options *opt,
+                                const blvl_http_options *http, blvl_error *err) {
     *out = NULL;
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     blvl__conn *c = blvl__calloc(a, sizeof *c);
@@ -391,7 +393,7 @@ blvl_status blvl__conn_new(blvl__conn **out, const char *url, const blvl_options
         c->a = *a;
     c->url = blvl__strdup(&c->a, url);
     if (!c->url) {
-        blvl__conn_free(c);
+        blvl__http_conn_free(c);
         return blvl__nomem(err, "a connection");
     }
     blvl_http_options h = {0};
@@ -414,7 +416,7 @@ blvl_status blvl__conn_new(blvl__conn **out, const char *url, const blvl_options
     c->curl = curl_easy_init();
     c->multi = curl_multi_init();
     if (!c->curl || !c->multi) {
-        blvl__conn_free(c);
+        blvl__http_conn_free(c);
         return blvl__fail(err, BLVL_E_HTTP, "libcurl could not start");
     }
     CURL *k = c->curl;
@@ -436,7 +438,7 @@ blvl_status blvl__conn_new(blvl__conn **out, const char *url, const blvl_options
     return BLVL_OK;
 }
 
-void blvl__conn_free(blvl__conn *c) {
+void blvl__http_conn_free(blvl__conn *c) {
     if (!c)
         return;
     if (c->curl)
@@ -542,7 +544,7 @@ static blvl_status failed_attempt(blvl__conn *c, CURLcode rc, long status, char 
     return BLVL_OK;
 }
 
-uint64_t blvl__conn_retry_pause_ms(uint32_t first_ms, unsigned attempt) {
+uint64_t blvl__http_conn_retry_pause_ms(uint32_t first_ms, unsigned attempt) {
     uint64_t cap = first_ms > RETRY_PAUSE_MAX_MS ? first_ms : RETRY_PAUSE_MAX_MS;
     uint64_t pause = first_ms;
     for (unsigned i = 0; i < attempt && pause < cap; i++)
@@ -550,7 +552,7 @@ uint64_t blvl__conn_retry_pause_ms(uint32_t first_ms, unsigned attempt) {
     return pause < cap ? pause : cap;
 }
 
-uint64_t blvl__conn_budget_ms(const blvl_http_options *http) {
+uint64_t blvl__http_conn_budget_ms(const blvl_http_options *http) {
     blvl_http_options h = {0};
     if (http)
         h = *http;
@@ -568,7 +570,7 @@ uint64_t blvl__conn_budget_ms(const blvl_http_options *http) {
     for (unsigned i = 0; i <= retries; i++) {
         total += attempt + POLL_MS;
         if (i < retries)
-            total += blvl__conn_retry_pause_ms(first, i);
+            total += blvl__http_conn_retry_pause_ms(first, i);
     }
     return total;
 }
@@ -580,7 +582,7 @@ static blvl_status back_off(blvl__conn *c, unsigned attempt, const char *why, bo
     if (attempt >= c->retries)
         return blvl__fail(err, timeout ? BLVL_E_HTTP_TIMEOUT : BLVL_E_HTTP,
                           "%s: %s (after %u retries)", c->url, why, attempt);
-    uint64_t pause = blvl__conn_retry_pause_ms(c->retry_delay_ms, attempt);
+    uint64_t pause = blvl__http_conn_retry_pause_ms(c->retry_delay_ms, attempt);
     uint64_t left = remaining_ms(c);
     if (left != UINT64_MAX && pause > left)
         pause = left;
@@ -597,8 +599,8 @@ static long response_status(blvl__conn *c) {
         curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
     return status;
 }
-blvl_status blvl__conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool allow_whole,
-                           blvl__conn_sink sink, void *user, bool *whole, blvl_error *err) {
+blvl_status blvl__http_conn_get(blvl__conn *c, uint64_t start, uint64_t end, bool allow_whole,
+                                blvl__conn_sink sink, void *user, bool *whole, blvl_error *err) {
     c->req_start = start;
     c->req_end = end;
     c->next = start;
@@ -675,8 +677,8 @@ static size_t spans_left(const blvl__span *s, size_t n, uint64_t *got) {
     return left;
 }
 
-blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__conn_sink sink,
-                                 void *user, blvl_error *err) {
+blvl_status blvl__http_conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__conn_sink sink,
+                                      void *user, blvl_error *err) {
     unsigned attempt = 0;
     for (;;) {
         uint64_t before;
@@ -690,8 +692,8 @@ blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__c
             for (size_t k = 0; k < n; k++) {
                 if (s[k].got >= s[k].end - s[k].start)
                     continue;
-                blvl_status st = blvl__conn_get(c, s[k].start + s[k].got, s[k].end, false, sink,
-                                                user, NULL, err);
+                blvl_status st = blvl__http_conn_get(c, s[k].start + s[k].got, s[k].end, false,
+                                                     sink, user, NULL, err);
                 if (st != BLVL_OK)
                     return st;
                 s[k].got = s[k].end - s[k].start;
@@ -703,7 +705,7 @@ blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__c
         if (ms == 0)
             return blvl__fail(err, BLVL_E_HTTP_TIMEOUT, "%s: the total time-out of %u ms passed",
                               c->url, c->total_ms);
-        blvl__spans_ask(s, n, RANGES_PER_REQUEST, range, sizeof range);
+        blvl__http_spans_ask(s, n, RANGES_PER_REQUEST, range, sizeof range);
         c->in_multi = true;
         c->multi_200 = false;
         c->mp_on = false;
@@ -737,7 +739,7 @@ blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__c
         if (rc == CURLE_OK && c->resp_ok) {
             if (c->mp_on) {
                 blvl_error e = {0};
-                if (blvl__multipart_finish(&c->mp, &e) != BLVL_OK)
+                if (blvl__http_multipart_finish(&c->mp, &e) != BLVL_OK)
                     return blvl__fail(err, e.code, "%s from %s", blvl__error_text(&e), c->url);
             }
             /* A whole answer; ranges it did not cover are asked again, as long as each
@@ -758,19 +760,19 @@ blvl_status blvl__conn_get_spans(blvl__conn *c, blvl__span *s, size_t n, blvl__c
     }
 }
 
-bool blvl__conn_size(const blvl__conn *c, uint64_t *size) {
+bool blvl__http_conn_size(const blvl__conn *c, uint64_t *size) {
     *size = c->size_known ? c->size : 0;
     return c->size_known;
 }
 
-const char *blvl__conn_url(const blvl__conn *c) {
+const char *blvl__http_conn_url(const blvl__conn *c) {
     return c->url;
 }
 
-blvl_http_stats *blvl__conn_stats(blvl__conn *c) {
+blvl_http_stats *blvl__http_conn_stats(blvl__conn *c) {
     return &c->stats;
 }
 
-const blvl_allocator *blvl__conn_allocator(const blvl__conn *c) {
+const blvl_allocator *blvl__http_conn_allocator(const blvl__conn *c) {
     return &c->a;
 }

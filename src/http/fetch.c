@@ -127,7 +127,7 @@ static void cache_put_table(fetch_ctx *f, uint64_t size, const uint8_t *identity
     if (!buf)
         return;
     if (pread(f->fd, buf, (size_t)size, 0) == (ssize_t)size)
-        blvl__cache_put_table(f->cache, identity, table_digest, buf, size);
+        blvl__http_cache_put_table(f->cache, identity, table_digest, buf, size);
     blvl__dealloc(f->a, buf, (size_t)size);
 }
 
@@ -141,8 +141,8 @@ static int on_stream(void *user, const blvl_stream_event *ev) {
     }
     /* The bytes of an event are in the temporary already (file_sink writes, then feeds). */
     if (f->cache && ev->kind == BLVL_EV_SECTION)
-        blvl__cache_put_section_fd(f->cache, ev->entry->digest, f->fd, ev->entry->offset,
-                                   ev->entry->packed_size);
+        blvl__http_cache_put_section_fd(f->cache, ev->entry->digest, f->fd, ev->entry->offset,
+                                        ev->entry->packed_size);
     if (f->cache && ev->kind == BLVL_EV_TABLE) {
         uint8_t floor[8];
         if (pread(f->fd, floor, sizeof floor, 16) == (ssize_t)sizeof floor)
@@ -155,11 +155,11 @@ static int file_sink(void *user, uint64_t off, const void *data, size_t len, boo
     fetch_ctx *f = user;
     (void)whole;
     if (off != f->written)
-        return blvl__conn_refuse(f->conn, BLVL_E_HTTP, "bytes out of order from %s",
-                                 blvl__conn_url(f->conn));
+        return blvl__http_conn_refuse(f->conn, BLVL_E_HTTP, "bytes out of order from %s",
+                                      blvl__http_conn_url(f->conn));
     blvl_error we = {0};
-    if (blvl__out_write(&f->out, data, len, &we) != BLVL_OK)
-        return blvl__conn_refuse_err(f->conn, &we);
+    if (blvl__container_out_write(&f->out, data, len, &we) != BLVL_OK)
+        return blvl__http_conn_refuse_err(f->conn, &we);
     f->written += len;
     /* Flush every 4 MiB as it lands (see flusher); without the thread, at least start the
      * write-back (advice only). */
@@ -173,7 +173,7 @@ static int file_sink(void *user, uint64_t off, const void *data, size_t len, boo
     }
     blvl_error e = {0};
     if (blvl_stream_feed(f->stream, data, len, &e) != BLVL_OK)
-        return blvl__conn_refuse_err(f->conn, f->bad.code ? &f->bad : &e);
+        return blvl__http_conn_refuse_err(f->conn, f->bad.code ? &f->bad : &e);
     return 0;
 }
 
@@ -189,20 +189,20 @@ blvl_status blvl_fetch_url(blvl_http_stats *stats, const char *url, const char *
     const blvl_allocator *a = opt ? &opt->allocator : NULL;
     fetch_ctx f = {0};
     f.a = a;
-    blvl_status st = blvl__out_open_opt(&f.out, out_path, opt, err);
+    blvl_status st = blvl__container_out_open_opt(&f.out, out_path, opt, err);
     if (st != BLVL_OK)
         return st;
     f.fd = f.out.fd;
-    st = blvl__conn_new(&f.conn, url, opt, http, err);
+    st = blvl__http_conn_new(&f.conn, url, opt, http, err);
     if (st == BLVL_OK && http && http->cache_dir)
-        st = blvl__cache_open_warn(&f.cache, http->cache_dir, http->cache_max_bytes, a, http->warn,
-                                   http->warn_user, err);
+        st = blvl__http_cache_open_warn(&f.cache, http->cache_dir, http->cache_max_bytes, a,
+                                        http->warn, http->warn_user, err);
     if (st == BLVL_OK)
         st = blvl_stream_new(&f.stream, on_stream, &f, opt, err);
     if (st == BLVL_OK) {
         if (!f.out.direct) /* a device or pipe written through has nothing to flush */
             flusher_start(&f.flush, f.fd);
-        st = blvl__conn_get(f.conn, 0, UINT64_MAX, true, file_sink, &f, NULL, err);
+        st = blvl__http_conn_get(f.conn, 0, UINT64_MAX, true, file_sink, &f, NULL, err);
     }
     int flush_error = flusher_stop(&f.flush);
     if (st == BLVL_OK)
@@ -213,19 +213,19 @@ blvl_status blvl_fetch_url(blvl_http_stats *stats, const char *url, const char *
             *err = f.bad;
     }
     if (st == BLVL_OK && flush_error)
-        st = blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", blvl__out_name(&f.out),
+        st = blvl__fail(err, BLVL_E_IO, "cannot flush %s: %s", blvl__container_out_name(&f.out),
                         strerror(flush_error));
     /* commit flushes, renames over out_path and flushes the directory; on failure it removes
      * the temporary, as abort does */
     if (st == BLVL_OK)
-        st = blvl__out_commit(&f.out, err);
+        st = blvl__container_out_commit(&f.out, err);
     else
-        blvl__out_abort(&f.out);
+        blvl__container_out_abort(&f.out);
     if (stats && f.conn)
-        *stats = *blvl__conn_stats(f.conn);
+        *stats = *blvl__http_conn_stats(f.conn);
     blvl_stream_free(f.stream);
-    blvl__conn_free(f.conn);
-    blvl__cache_close(f.cache);
+    blvl__http_conn_free(f.conn);
+    blvl__http_cache_close(f.cache);
     if (st == BLVL_OK)
         blvl__ok(err);
     return st;

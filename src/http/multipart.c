@@ -12,7 +12,7 @@
 
 enum { ST_PRE, ST_HDRS, ST_DATA, ST_AFTER, ST_AFTER_LF, ST_DELIM, ST_EPI, ST_FAILED };
 
-size_t blvl__spans_ask(blvl__span *s, size_t n, size_t max, char *text, size_t max_chars) {
+size_t blvl__http_spans_ask(blvl__span *s, size_t n, size_t max, char *text, size_t max_chars) {
     size_t asked = 0, used = 0;
     if (max_chars)
         text[0] = 0;
@@ -38,8 +38,8 @@ size_t blvl__spans_ask(blvl__span *s, size_t n, size_t max, char *text, size_t m
     return asked;
 }
 
-blvl_status blvl__spans_part(blvl__span *s, size_t n, uint64_t first, uint64_t last, size_t *i,
-                             size_t *j, blvl_error *err) {
+blvl_status blvl__http_spans_part(blvl__span *s, size_t n, uint64_t first, uint64_t last, size_t *i,
+                                  size_t *j, blvl_error *err) {
     size_t a = n, b = n;
     for (size_t k = 0; k < n && a == n; k++)
         if (s[k].in_req && s[k].asked == first)
@@ -65,9 +65,9 @@ blvl_status blvl__spans_part(blvl__span *s, size_t n, uint64_t first, uint64_t l
     return BLVL_OK;
 }
 
-blvl_status blvl__spans_deliver(blvl__span *s, size_t i, size_t j, uint64_t pos,
-                                const uint8_t *data, size_t len, blvl__span_sink sink, void *user,
-                                blvl_error *err) {
+blvl_status blvl__http_spans_deliver(blvl__span *s, size_t i, size_t j, uint64_t pos,
+                                     const uint8_t *data, size_t len, blvl__span_sink sink,
+                                     void *user, blvl_error *err) {
     uint64_t end = pos + len;
     for (size_t k = i; k <= j; k++) {
         if (!s[k].in_req)
@@ -85,8 +85,9 @@ blvl_status blvl__spans_deliver(blvl__span *s, size_t i, size_t j, uint64_t pos,
     return BLVL_OK;
 }
 
-void blvl__multipart_init(blvl__multipart *m, const char *boundary, size_t blen, uint64_t total,
-                          blvl__span *spans, size_t nspans, blvl__span_sink sink, void *user) {
+void blvl__http_multipart_init(blvl__multipart *m, const char *boundary, size_t blen,
+                               uint64_t total, blvl__span *spans, size_t nspans,
+                               blvl__span_sink sink, void *user) {
     memset(m, 0, sizeof *m);
     if (blen > BLVL__HTTP_BOUNDARY_MAX)
         blen = BLVL__HTTP_BOUNDARY_MAX;
@@ -186,7 +187,7 @@ static blvl_status on_line(blvl__multipart *m, const char *l, size_t len, blvl_e
                 return fail(m, err, BLVL_E_HTTP_CHANGED,
                             "multipart part range: a part gives another file size", NULL);
             blvl_status st =
-                blvl__spans_part(m->spans, m->nspans, m->first, m->last, &m->pi, &m->pj, err);
+                blvl__http_spans_part(m->spans, m->nspans, m->first, m->last, &m->pi, &m->pj, err);
             if (st != BLVL_OK) {
                 m->state = ST_FAILED;
                 m->failed = true;
@@ -230,8 +231,8 @@ static blvl_status on_line(blvl__multipart *m, const char *l, size_t len, blvl_e
     }
 }
 
-blvl_status blvl__multipart_feed(blvl__multipart *m, const uint8_t *data, size_t len,
-                                 blvl_error *err) {
+blvl_status blvl__http_multipart_feed(blvl__multipart *m, const uint8_t *data, size_t len,
+                                      blvl_error *err) {
     size_t i = 0;
     while (i < len) {
         switch (m->state) {
@@ -241,8 +242,8 @@ blvl_status blvl__multipart_feed(blvl__multipart *m, const uint8_t *data, size_t
             size_t n = len - i;
             if (n > m->left)
                 n = (size_t)m->left;
-            blvl_status st = blvl__spans_deliver(m->spans, m->pi, m->pj, m->pos, data + i, n,
-                                                 m->sink, m->user, err);
+            blvl_status st = blvl__http_spans_deliver(m->spans, m->pi, m->pj, m->pos, data + i, n,
+                                                      m->sink, m->user, err);
             if (st != BLVL_OK) {
                 m->state = ST_FAILED;
                 m->failed = true;
@@ -309,7 +310,7 @@ blvl_status blvl__multipart_feed(blvl__multipart *m, const uint8_t *data, size_t
     return BLVL_OK;
 }
 
-blvl_status blvl__multipart_finish(blvl__multipart *m, blvl_error *err) {
+blvl_status blvl__http_multipart_finish(blvl__multipart *m, blvl_error *err) {
     if (m->failed)
         return blvl__fail(err, BLVL_E_HTTP, "multipart: refused already");
     if (!m->closed)

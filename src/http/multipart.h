@@ -28,7 +28,7 @@ typedef struct blvl__span {
 /* Marks the spans the next request asks for (the ones not whole, at most `max`, in order,
  * while their "A-B," text fits `max_chars`) and writes the Range header's value ("A-B,C-D")
  * into text. Returns how many are asked (0: all whole). */
-size_t blvl__spans_ask(blvl__span *s, size_t n, size_t max, char *text, size_t max_chars);
+size_t blvl__http_spans_ask(blvl__span *s, size_t n, size_t max, char *text, size_t max_chars);
 
 /* Where delivered bytes go: `off` is the file offset of data[0], inside one span. Non-zero
  * stops the parse (BLVL_E_HTTP, "stopped"; the caller knows why). */
@@ -37,13 +37,13 @@ typedef int (*blvl__span_sink)(void *user, uint64_t off, const uint8_t *data, si
 /* One part of an answer: checks that [first, last] starts at an asked span's `asked` and ends
  * at an asked span's end, none of those spans seen yet, and marks them seen. Sets *i, *j (the
  * spans covered). */
-blvl_status blvl__spans_part(blvl__span *s, size_t n, uint64_t first, uint64_t last, size_t *i,
-                             size_t *j, blvl_error *err);
+blvl_status blvl__http_spans_part(blvl__span *s, size_t n, uint64_t first, uint64_t last, size_t *i,
+                                  size_t *j, blvl_error *err);
 /* Bytes at file offset `pos` of a part covering spans i..j: the ones inside the spans go to the
  * sink (spans' `got` advanced), the gaps are skipped. */
-blvl_status blvl__spans_deliver(blvl__span *s, size_t i, size_t j, uint64_t pos,
-                                const uint8_t *data, size_t len, blvl__span_sink sink, void *user,
-                                blvl_error *err);
+blvl_status blvl__http_spans_deliver(blvl__span *s, size_t i, size_t j, uint64_t pos,
+                                     const uint8_t *data, size_t len, blvl__span_sink sink,
+                                     void *user, blvl_error *err);
 
 #define BLVL__MP_LINE_MAX 1024     /* a delimiter or part header line */
 #define BLVL__MP_PART_HEADERS 4096 /* all the header lines of one part */
@@ -72,11 +72,12 @@ typedef struct blvl__multipart {
     bool failed;
 } blvl__multipart;
 
-void blvl__multipart_init(blvl__multipart *m, const char *boundary, size_t blen, uint64_t total,
-                          blvl__span *spans, size_t nspans, blvl__span_sink sink, void *user);
+void blvl__http_multipart_init(blvl__multipart *m, const char *boundary, size_t blen,
+                               uint64_t total, blvl__span *spans, size_t nspans,
+                               blvl__span_sink sink, void *user);
 /* The next bytes of the body. After a refusal every later call refuses too. */
-blvl_status blvl__multipart_feed(blvl__multipart *m, const uint8_t *data, size_t len,
-                                 blvl_error *err);
+blvl_status blvl__http_multipart_feed(blvl__multipart *m, const uint8_t *data, size_t len,
+                                      blvl_error *err);
 /* The body ended: BLVL_OK when the closing delimiter came, else the refusal. */
-blvl_status blvl__multipart_finish(blvl__multipart *m, blvl_error *err);
+blvl_status blvl__http_multipart_finish(blvl__multipart *m, blvl_error *err);
 #endif

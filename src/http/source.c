@@ -109,8 +109,8 @@ static void src_close(void *user) {
     blvl_allocator a = s->a;
     for (int i = 0; i < SPOOLS; i++)
         spool_drop(s, &s->sp[i]);
-    blvl__conn_free(s->conn);
-    blvl__cache_close(s->cache);
+    blvl__http_conn_free(s->conn);
+    blvl__http_cache_close(s->cache);
     blvl_stream_free(s->stream);
     blvl__dealloc(&a, s->head, s->head_cap ? s->head_cap : 1);
     for (size_t i = 0; i < s->nkept; i++)
@@ -142,20 +142,21 @@ static int head_sink(void *user, uint64_t off, const void *data, size_t len, boo
         s->head_len = 0;
         blvl_error e = {0};
         if (blvl_stream_new(&s->stream, on_stream, s, &s->opt, &e) != BLVL_OK)
-            return blvl__conn_refuse_err(s->conn, &e);
+            return blvl__http_conn_refuse_err(s->conn, &e);
         uint64_t size;
-        if (blvl__conn_size(s->conn, &size)) {
+        if (blvl__http_conn_size(s->conn, &size)) {
             if (size > s->whole_limit)
-                return blvl__conn_refuse(s->conn, BLVL_E_HTTP_LIMIT,
-                                         "%s ignores ranges and the file of %llu bytes is over "
-                                         "the %llu bytes kept in memory",
-                                         blvl__conn_url(s->conn), (unsigned long long)size,
-                                         (unsigned long long)s->whole_limit);
+                return blvl__http_conn_refuse(
+                    s->conn, BLVL_E_HTTP_LIMIT,
+                    "%s ignores ranges and the file of %llu bytes is over "
+                    "the %llu bytes kept in memory",
+                    blvl__http_conn_url(s->conn), (unsigned long long)size,
+                    (unsigned long long)s->whole_limit);
             if (size > s->head_cap) {
                 uint8_t *p = blvl__alloc(&s->a, (size_t)size);
                 if (!p)
-                    return blvl__conn_refuse(s->conn, BLVL_E_NOMEM, "a body of %llu bytes",
-                                             (unsigned long long)size);
+                    return blvl__http_conn_refuse(s->conn, BLVL_E_NOMEM, "a body of %llu bytes",
+                                                  (unsigned long long)size);
                 blvl__dealloc(&s->a, s->head, s->head_cap);
                 s->head = p;
                 s->head_cap = (size_t)size;
@@ -163,18 +164,19 @@ static int head_sink(void *user, uint64_t off, const void *data, size_t len, boo
         }
     }
     if (off != s->head_len)
-        return blvl__conn_refuse(s->conn, BLVL_E_HTTP, "bytes out of order from %s",
-                                 blvl__conn_url(s->conn));
+        return blvl__http_conn_refuse(s->conn, BLVL_E_HTTP, "bytes out of order from %s",
+                                      blvl__http_conn_url(s->conn));
     if (len > s->head_cap - s->head_len) {
         if (!s->whole)
-            return blvl__conn_refuse(s->conn, BLVL_E_HTTP, "more bytes than asked from %s",
-                                     blvl__conn_url(s->conn));
+            return blvl__http_conn_refuse(s->conn, BLVL_E_HTTP, "more bytes than asked from %s",
+                                          blvl__http_conn_url(s->conn));
         uint64_t need = (uint64_t)s->head_len + len;
         if (need > s->whole_limit)
-            return blvl__conn_refuse(s->conn, BLVL_E_HTTP_LIMIT,
-                                     "%s ignores ranges and the file is over the %llu bytes kept "
-                                     "in memory",
-                                     blvl__conn_url(s->conn), (unsigned long long)s->whole_limit);
+            return blvl__http_conn_refuse(
+                s->conn, BLVL_E_HTTP_LIMIT,
+                "%s ignores ranges and the file is over the %llu bytes kept "
+                "in memory",
+                blvl__http_conn_url(s->conn), (unsigned long long)s->whole_limit);
         uint64_t cap = (uint64_t)s->head_cap * 2;
         if (cap < need)
             cap = need;
@@ -182,8 +184,8 @@ static int head_sink(void *user, uint64_t off, const void *data, size_t len, boo
             cap = s->whole_limit;
         uint8_t *p = blvl__alloc(&s->a, (size_t)cap);
         if (!p)
-            return blvl__conn_refuse(s->conn, BLVL_E_NOMEM, "a body of %llu bytes",
-                                     (unsigned long long)cap);
+            return blvl__http_conn_refuse(s->conn, BLVL_E_NOMEM, "a body of %llu bytes",
+                                          (unsigned long long)cap);
         memcpy(p, s->head, s->head_len);
         blvl__dealloc(&s->a, s->head, s->head_cap);
         s->head = p;
@@ -194,7 +196,7 @@ static int head_sink(void *user, uint64_t off, const void *data, size_t len, boo
     if (s->whole) {
         blvl_error e = {0};
         if (blvl_stream_feed(s->stream, data, len, &e) != BLVL_OK)
-            return blvl__conn_refuse_err(s->conn, s->stream_err.code ? &s->stream_err : &e);
+            return blvl__http_conn_refuse_err(s->conn, s->stream_err.code ? &s->stream_err : &e);
     }
     return 0;
 }
@@ -205,8 +207,9 @@ static int head_sink(void *user, uint64_t off, const void *data, size_t len, boo
 static blvl_status finish_table(url_src *s, blvl_error *err) {
     blvl_header h;
     uint64_t size;
-    if (s->head_len < BLVL_HEADER_SIZE || blvl__header_decode(s->head, &h, NULL) != BLVL_OK ||
-        !blvl__conn_size(s->conn, &size))
+    if (s->head_len < BLVL_HEADER_SIZE ||
+        blvl__container_header_decode(s->head, &h, NULL) != BLVL_OK ||
+        !blvl__http_conn_size(s->conn, &size))
         return BLVL_OK;
     uint64_t end = h.table_offset + (uint64_t)h.count * BLVL_ENTRY_SIZE;
     if (end <= s->head_len || end > s->head_cap || end > size)
@@ -216,10 +219,11 @@ static blvl_status finish_table(url_src *s, blvl_error *err) {
          * the cache (its digest is checked by the open as for bytes from the network); else
          * the request goes to the floor, so that the region can be kept for the next open. */
         uint8_t *buf = blvl__alloc(&s->a, (size_t)h.floor);
-        bool hit = buf && blvl__cache_get_table(s->cache, h.identity, h.table_digest, buf, h.floor);
+        bool hit =
+            buf && blvl__http_cache_get_table(s->cache, h.identity, h.table_digest, buf, h.floor);
         if (hit) {
             memcpy(s->head + s->head_len, buf + s->head_len, (size_t)(h.floor - s->head_len));
-            blvl__conn_stats(s->conn)->bytes_cached += h.floor - s->head_len;
+            blvl__http_conn_stats(s->conn)->bytes_cached += h.floor - s->head_len;
             s->head_len = (size_t)h.floor;
         }
         blvl__dealloc(&s->a, buf, (size_t)h.floor);
@@ -227,7 +231,7 @@ static blvl_status finish_table(url_src *s, blvl_error *err) {
             return BLVL_OK;
         end = h.floor;
     }
-    return blvl__conn_get(s->conn, s->head_len, end, false, head_sink, s, NULL, err);
+    return blvl__http_conn_get(s->conn, s->head_len, end, false, head_sink, s, NULL, err);
 }
 
 typedef struct range_dst {
@@ -240,8 +244,8 @@ static int range_sink(void *user, uint64_t off, const void *data, size_t len, bo
     range_dst *d = user;
     (void)whole;
     if (off < d->start || off - d->start > d->len || len > d->len - (off - d->start))
-        return blvl__conn_refuse(d->conn, BLVL_E_HTTP, "bytes outside the range asked from %s",
-                                 blvl__conn_url(d->conn));
+        return blvl__http_conn_refuse(d->conn, BLVL_E_HTTP, "bytes outside the range asked from %s",
+                                      blvl__http_conn_url(d->conn));
     memcpy(d->buf + (off - d->start), data, len);
     return 0;
 }
@@ -263,8 +267,8 @@ static int runs_sink(void *user, uint64_t off, const void *data, size_t len, boo
             return 0;
         }
     }
-    return blvl__conn_refuse(d->conn, BLVL_E_HTTP, "bytes outside the ranges asked from %s",
-                             blvl__conn_url(d->conn));
+    return blvl__http_conn_refuse(d->conn, BLVL_E_HTTP, "bytes outside the ranges asked from %s",
+                                  blvl__http_conn_url(d->conn));
 }
 
 /* Checks bytes that should be entry e's packed bytes. */
@@ -275,7 +279,7 @@ static blvl_status check_section(url_src *s, const blvl_entry *e, const uint8_t 
     if (memcmp(d, e->digest, BLVL_DIGEST_SIZE) != 0)
         return blvl__fail(err, BLVL_E_SECTION_DIGEST,
                           "section %s from %s does not match its digest", e->tag,
-                          blvl__conn_url(s->conn));
+                          blvl__http_conn_url(s->conn));
     return BLVL_OK;
 }
 
@@ -289,9 +293,9 @@ static const blvl_entry *entry_of(const url_src *s, uint64_t off, size_t len) {
 
 /* A section from the cache (its digest re-checked there), counted as served by it. */
 static bool from_cache(url_src *s, const blvl_entry *e, void *buf) {
-    if (!s->cache || !blvl__cache_get_section(s->cache, e->digest, buf, e->packed_size))
+    if (!s->cache || !blvl__http_cache_get_section(s->cache, e->digest, buf, e->packed_size))
         return false;
-    blvl__conn_stats(s->conn)->bytes_cached += e->packed_size;
+    blvl__http_conn_stats(s->conn)->bytes_cached += e->packed_size;
     return true;
 }
 
@@ -350,19 +354,19 @@ static int spool_sink(void *user, uint64_t off, const void *data, size_t len, bo
     (void)whole;
     const blvl_entry *e = sp->e;
     if (off != e->offset + sp->got || len > e->packed_size - sp->got)
-        return blvl__conn_refuse(s->conn, BLVL_E_HTTP, "bytes outside the range asked from %s",
-                                 blvl__conn_url(s->conn));
+        return blvl__http_conn_refuse(s->conn, BLVL_E_HTTP, "bytes outside the range asked from %s",
+                                      blvl__http_conn_url(s->conn));
     const uint8_t *p = data;
     for (size_t at = 0; at < len;) {
         ssize_t w = pwrite(sp->fd, p + at, len - at, (off_t)(sp->got + at));
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            return blvl__conn_refuse(s->conn, BLVL_E_IO, "cannot write a temporary file: %s",
-                                     w < 0 ? strerror(errno) : "no progress");
+            return blvl__http_conn_refuse(s->conn, BLVL_E_IO, "cannot write a temporary file: %s",
+                                          w < 0 ? strerror(errno) : "no progress");
         at += (size_t)w;
     }
-    blvl__hasher_update(&sp->hash, data, len);
+    blvl__payload_hasher_update(&sp->hash, data, len);
     sp->got += len;
     return 0;
 }
@@ -388,8 +392,8 @@ static blvl_status spool_fill(url_src *s, spool *sp, const blvl_entry *e, blvl_e
         if (from_cache(s, e, sp->mem))
             return BLVL_OK;
         range_dst d = {sp->mem, e->offset, size, s->conn};
-        blvl_status st =
-            blvl__conn_get(s->conn, e->offset, e->offset + size, false, range_sink, &d, NULL, err);
+        blvl_status st = blvl__http_conn_get(s->conn, e->offset, e->offset + size, false,
+                                             range_sink, &d, NULL, err);
         if (st == BLVL_OK)
             st = check_section(s, e, sp->mem, err);
         if (st != BLVL_OK) {
@@ -397,7 +401,7 @@ static blvl_status spool_fill(url_src *s, spool *sp, const blvl_entry *e, blvl_e
             return st;
         }
         if (s->cache)
-            blvl__cache_put_section(s->cache, e->digest, sp->mem, size);
+            blvl__http_cache_put_section(s->cache, e->digest, sp->mem, size);
         keep_core(s, e, sp->mem);
         return BLVL_OK;
     }
@@ -407,25 +411,25 @@ static blvl_status spool_fill(url_src *s, spool *sp, const blvl_entry *e, blvl_e
         return blvl__fail(err, BLVL_E_IO, "cannot make a temporary file for section %s: %s", e->tag,
                           strerror(errno));
     }
-    if (s->cache && blvl__cache_get_section_fd(s->cache, e->digest, size, sp->fd)) {
-        blvl__conn_stats(s->conn)->bytes_cached += size;
+    if (s->cache && blvl__http_cache_get_section_fd(s->cache, e->digest, size, sp->fd)) {
+        blvl__http_conn_stats(s->conn)->bytes_cached += size;
         return BLVL_OK;
     }
-    blvl__hasher_init(&sp->hash);
+    blvl__payload_hasher_init(&sp->hash);
     sp->got = 0;
     blvl_status st =
-        blvl__conn_get(s->conn, e->offset, e->offset + size, false, spool_sink, sp, NULL, err);
+        blvl__http_conn_get(s->conn, e->offset, e->offset + size, false, spool_sink, sp, NULL, err);
     uint8_t d[BLVL_DIGEST_SIZE];
-    blvl__hasher_final(&sp->hash, d);
+    blvl__payload_hasher_final(&sp->hash, d);
     if (st == BLVL_OK && (sp->got != size || memcmp(d, e->digest, BLVL_DIGEST_SIZE) != 0))
         st = blvl__fail(err, BLVL_E_SECTION_DIGEST, "section %s from %s does not match its digest",
-                        e->tag, blvl__conn_url(s->conn));
+                        e->tag, blvl__http_conn_url(s->conn));
     if (st != BLVL_OK) {
         spool_drop(s, sp);
         return st;
     }
     if (s->cache)
-        blvl__cache_put_section_fd(s->cache, e->digest, sp->fd, 0, size);
+        blvl__http_cache_put_section_fd(s->cache, e->digest, sp->fd, 0, size);
     return BLVL_OK;
 }
 
@@ -502,7 +506,8 @@ static int src_read(void *user, uint64_t off, void *buf, size_t len) {
     if (e && from_cache(s, e, buf))
         goto out;
     range_dst d = {buf, off, len, s->conn};
-    blvl_status st = blvl__conn_get(s->conn, off, off + len, false, range_sink, &d, NULL, &s->why);
+    blvl_status st =
+        blvl__http_conn_get(s->conn, off, off + len, false, range_sink, &d, NULL, &s->why);
     if (st != BLVL_OK) {
         rc = -1;
         goto out;
@@ -512,7 +517,7 @@ static int src_read(void *user, uint64_t off, void *buf, size_t len) {
             rc = -1;
         else {
             if (s->cache)
-                blvl__cache_put_section(s->cache, e->digest, buf, len);
+                blvl__http_cache_put_section(s->cache, e->digest, buf, len);
             keep_core(s, e, buf);
         }
     }
@@ -543,11 +548,11 @@ static void keep_table(url_src *s, const blvl_level *lv) {
     blvl_info info;
     blvl_get_info(lv, &info);
     if (info.floor <= s->head_len)
-        blvl__cache_put_table(s->cache, info.identity, info.table_digest, s->head, info.floor);
+        blvl__http_cache_put_table(s->cache, info.identity, info.table_digest, s->head, info.floor);
     for (uint32_t i = 0; s->whole && i < s->count; i++) {
         const blvl_entry *e = &s->entries[i];
         if (e->offset <= s->head_len && e->packed_size <= s->head_len - e->offset)
-            blvl__cache_put_section(s->cache, e->digest, s->head + e->offset, e->packed_size);
+            blvl__http_cache_put_section(s->cache, e->digest, s->head + e->offset, e->packed_size);
     }
 }
 
@@ -566,7 +571,7 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
         const blvl_entry *e = blvl_find(lv, http->want[i]);
         if (!e) {
             st = blvl__fail(err, BLVL_E_NOT_FOUND, "no section %s in %s",
-                            http->want[i] ? http->want[i] : "(null)", blvl__conn_url(s->conn));
+                            http->want[i] ? http->want[i] : "(null)", blvl__http_conn_url(s->conn));
             goto out;
         }
         bool dup = false;
@@ -627,7 +632,7 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
     }
     runs_dst d = {s->kept + kept0, nruns, s->conn};
     if (st == BLVL_OK && nruns)
-        st = blvl__conn_get_spans(s->conn, spans, nruns, runs_sink, &d, err);
+        st = blvl__http_conn_get_spans(s->conn, spans, nruns, runs_sink, &d, err);
     /* Every digest checked before any byte is kept for a read. */
     for (size_t r = 0; r < nruns && st == BLVL_OK; r++)
         for (size_t k = first[r]; k < first[r + 1] && st == BLVL_OK; k++)
@@ -635,9 +640,9 @@ static blvl_status fetch_wanted(url_src *s, blvl_level *lv, const blvl_http_opti
                                err);
     for (size_t r = 0; r < nruns && st == BLVL_OK && s->cache; r++)
         for (size_t k = first[r]; k < first[r + 1]; k++)
-            blvl__cache_put_section(s->cache, w[k]->digest,
-                                    s->kept[kept0 + r].data + (w[k]->offset - spans[r].start),
-                                    w[k]->packed_size);
+            blvl__http_cache_put_section(s->cache, w[k]->digest,
+                                         s->kept[kept0 + r].data + (w[k]->offset - spans[r].start),
+                                         w[k]->packed_size);
     blvl__dealloc(&s->a, first, (m ? m + 1 : 1) * sizeof *first);
 out:
     blvl__dealloc(&s->a, spans, (m ? m : 1) * sizeof *spans);
@@ -676,19 +681,19 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_http_opt
         src_close(s);
         return blvl__nomem(err, "a URL source");
     }
-    blvl_status st = blvl__conn_new(&s->conn, url, opt, &h, err);
+    blvl_status st = blvl__http_conn_new(&s->conn, url, opt, &h, err);
     /* A cache directory that cannot be used means no caching, not a failure (only memory
      * fails here). */
     if (st == BLVL_OK && h.cache_dir)
-        st = blvl__cache_open_warn(&s->cache, h.cache_dir, h.cache_max_bytes, a, h.warn,
-                                   h.warn_user, err);
+        st = blvl__http_cache_open_warn(&s->cache, h.cache_dir, h.cache_max_bytes, a, h.warn,
+                                        h.warn_user, err);
     if (st != BLVL_OK) {
         src_close(s);
         return st;
     }
     /* The header and table: always from the server, whatever the cache holds, so that an
      * edit is seen; one small range request, and one more only for a long table. */
-    st = blvl__conn_get(s->conn, 0, FIRST_REQUEST, true, head_sink, s, NULL, err);
+    st = blvl__http_conn_get(s->conn, 0, FIRST_REQUEST, true, head_sink, s, NULL, err);
     if (st == BLVL_OK && !s->whole)
         st = finish_table(s, err);
     if (st == BLVL_OK && s->whole) {
@@ -704,7 +709,7 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_http_opt
         return st;
     }
     uint64_t size = s->head_len;
-    if (!s->whole && !blvl__conn_size(s->conn, &size)) {
+    if (!s->whole && !blvl__http_conn_size(s->conn, &size)) {
         src_close(s);
         return blvl__fail(err, BLVL_E_HTTP, "%s did not say the file's size", url);
     }
@@ -737,10 +742,10 @@ blvl_status blvl_open_url(blvl_level **out, const char *url, const blvl_http_opt
 
 void blvl_http_get_stats(const blvl_level *level, blvl_http_stats *out) {
     memset(out, 0, sizeof *out);
-    if (!level || blvl__level_source(level)->close != src_close)
+    if (!level || blvl__container_level_source(level)->close != src_close)
         return;
-    url_src *s = blvl__level_source(level)->user;
+    url_src *s = blvl__container_level_source(level)->user;
     pthread_mutex_lock(&s->mu);
-    *out = *blvl__conn_stats(s->conn);
+    *out = *blvl__http_conn_stats(s->conn);
     pthread_mutex_unlock(&s->mu);
 }

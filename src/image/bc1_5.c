@@ -58,16 +58,16 @@ static void alpha_block(const uint8_t *src, uint8_t out[64], int ch) {
         out[i * 4 + ch] = v[(idx >> (3 * i)) & 7];
 }
 
-void blvl__bc1_block(const uint8_t *src, uint8_t out[64]) {
+void blvl__image_bc1_block(const uint8_t *src, uint8_t out[64]) {
     color_block(src, out, 0);
 }
 
-void blvl__bc3_block(const uint8_t *src, uint8_t out[64]) {
+void blvl__image_bc3_block(const uint8_t *src, uint8_t out[64]) {
     color_block(src + 8, out, 1);
     alpha_block(src, out, 3);
 }
 
-void blvl__bc4_block(const uint8_t *src, uint8_t out[64]) {
+void blvl__image_bc4_block(const uint8_t *src, uint8_t out[64]) {
     alpha_block(src, out, 0);
     for (int i = 0; i < 16; i++) {
         out[i * 4 + 1] = out[i * 4 + 2] = out[i * 4];
@@ -75,7 +75,7 @@ void blvl__bc4_block(const uint8_t *src, uint8_t out[64]) {
     }
 }
 
-void blvl__bc5_block(const uint8_t *src, uint8_t out[64]) {
+void blvl__image_bc5_block(const uint8_t *src, uint8_t out[64]) {
     alpha_block(src, out, 0);
     alpha_block(src + 8, out, 1);
     for (int i = 0; i < 16; i++) {

@@ -244,7 +244,7 @@ static uint8_t to_byte(uint32_t v) {
     return (uint8_t)((scaled * 255 + (1u << 23)) >> 24);
 }
 
-void blvl__bc6h_block(const uint8_t *src, uint8_t out[64]) {
+void blvl__image_bc6h_block(const uint8_t *src, uint8_t out[64]) {
     int mi = mode_of(src[0]);
     if (mi < 0) {
         for (int t = 0; t < 16; t++) {
@@ -260,9 +260,9 @@ void blvl__bc6h_block(const uint8_t *src, uint8_t out[64]) {
         const step *st = &m->layout[s];
         int n = st->count < 0 ? -st->count : st->count, dir = st->count < 0 ? -1 : 1;
         for (int k = 0; k < n; k++)
-            f[st->field] |= blvl__bits_get(&b, 1) << (st->first + dir * k);
+            f[st->field] |= blvl__image_bits_get(&b, 1) << (st->first + dir * k);
     }
-    uint32_t part = m->regions == 2 ? blvl__bits_get(&b, 5) : 0;
+    uint32_t part = m->regions == 2 ? blvl__image_bits_get(&b, 5) : 0;
     uint32_t ends = m->regions * 2u, eb = m->endpoint_bits, mask = (1u << eb) - 1;
     if (m->transformed)
         for (uint32_t i = 1; i < ends; i++)
@@ -273,10 +273,11 @@ void blvl__bc6h_block(const uint8_t *src, uint8_t out[64]) {
     for (uint32_t i = 0; i < ends * 3; i++)
         e[i] = unquantize(f[i], eb);
     uint32_t ib = m->regions == 2 ? 3 : 4;
-    const uint8_t *w = ib == 3 ? blvl__bptc_weights3 : blvl__bptc_weights4;
+    const uint8_t *w = ib == 3 ? blvl__image_bptc_weights3 : blvl__image_bptc_weights4;
     for (uint32_t t = 0; t < 16; t++) {
-        uint32_t wt = w[blvl__bits_get(&b, ib - blvl__bptc_anchor(m->regions, part, t))];
-        uint32_t s = m->regions == 2 ? (uint32_t)(blvl__bptc_part2[part][t] - '0') * 6 : 0;
+        uint32_t wt =
+            w[blvl__image_bits_get(&b, ib - blvl__image_bptc_anchor(m->regions, part, t))];
+        uint32_t s = m->regions == 2 ? (uint32_t)(blvl__image_bptc_part2[part][t] - '0') * 6 : 0;
         for (uint32_t c = 0; c < 3; c++)
             out[t * 4 + c] = to_byte(((64 - wt) * e[s + c] + wt * e[s + 3 + c] + 32) >> 6);
         out[t * 4 + 3] = 255;

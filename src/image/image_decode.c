@@ -12,17 +12,17 @@ typedef void (*block_fn)(const uint8_t *src, uint8_t out[64]);
 static block_fn block_decoder(uint32_t encoding) {
     switch (encoding) {
     case BLVL_IMAGE_BC1:
-        return blvl__bc1_block;
+        return blvl__image_bc1_block;
     case BLVL_IMAGE_BC3:
-        return blvl__bc3_block;
+        return blvl__image_bc3_block;
     case BLVL_IMAGE_BC4:
-        return blvl__bc4_block;
+        return blvl__image_bc4_block;
     case BLVL_IMAGE_BC5:
-        return blvl__bc5_block;
+        return blvl__image_bc5_block;
     case BLVL_IMAGE_BC6H:
-        return blvl__bc6h_block;
+        return blvl__image_bc6h_block;
     case BLVL_IMAGE_BC7:
-        return blvl__bc7_block;
+        return blvl__image_bc7_block;
     default:
         return NULL;
     }

@@ -8,7 +8,7 @@
 
 static const uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 
-bool blvl__png_ihdr(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h) {
+bool blvl__image_png_ihdr(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h) {
     if (n < 24 || memcmp(d, png_sig, 8) || memcmp(d + 12, "IHDR", 4))
         return false;
     *w = (uint32_t)d[16] << 24 | (uint32_t)d[17] << 16 | (uint32_t)d[18] << 8 | d[19];
@@ -34,8 +34,8 @@ static bool dht_ok(const uint8_t *p, size_t len) {
     return true;
 }
 
-blvl__jpeg_fault blvl__jpeg_walk(const uint8_t *d, size_t n, bool whole, uint32_t *w, uint32_t *h,
-                                 size_t *at) {
+blvl__jpeg_fault blvl__image_jpeg_walk(const uint8_t *d, size_t n, bool whole, uint32_t *w,
+                                       uint32_t *h, size_t *at) {
     *at = 0;
     if (n < 4 || d[0] != 0xFF || d[1] != 0xD8)
         return BLVL__JPEG_NO_SOI;

@@ -20,27 +20,28 @@ uint32_t blvl__image_mip_side(uint32_t side, uint32_t mip);
  * blvl_image_expected_size, so nothing here overflows. */
 uint64_t blvl__image_level_bytes(const blvl_image_desc *d, uint32_t mip);
 
-void blvl__bc1_block(const uint8_t *src, uint8_t out[64]);
-void blvl__bc3_block(const uint8_t *src, uint8_t out[64]);
-void blvl__bc4_block(const uint8_t *src, uint8_t out[64]);
-void blvl__bc5_block(const uint8_t *src, uint8_t out[64]);
-void blvl__bc6h_block(const uint8_t *src, uint8_t out[64]);
-void blvl__bc7_block(const uint8_t *src, uint8_t out[64]);
+void blvl__image_bc1_block(const uint8_t *src, uint8_t out[64]);
+void blvl__image_bc3_block(const uint8_t *src, uint8_t out[64]);
+void blvl__image_bc4_block(const uint8_t *src, uint8_t out[64]);
+void blvl__image_bc5_block(const uint8_t *src, uint8_t out[64]);
+void blvl__image_bc6h_block(const uint8_t *src, uint8_t out[64]);
+void blvl__image_bc7_block(const uint8_t *src, uint8_t out[64]);
 
 /* BPTC (BC6H, BC7) tables: partitions as one digit per texel, anchors, weights of 64. */
-extern const char blvl__bptc_part2[64][17];
-extern const char blvl__bptc_part3[64][17];
-extern const uint8_t blvl__bptc_anchor2[64];
-extern const uint8_t blvl__bptc_anchor3[2][64];
-extern const uint8_t blvl__bptc_weights2[4];
-extern const uint8_t blvl__bptc_weights3[8];
-extern const uint8_t blvl__bptc_weights4[16];
+extern const char blvl__image_bptc_part2[64][17];
+extern const char blvl__image_bptc_part3[64][17];
+extern const uint8_t blvl__image_bptc_anchor2[64];
+extern const uint8_t blvl__image_bptc_anchor3[2][64];
+extern const uint8_t blvl__image_bptc_weights2[4];
+extern const uint8_t blvl__image_bptc_weights3[8];
+extern const uint8_t blvl__image_bptc_weights4[16];
 
 /* Whether texel t holds a subset's anchor index (texel 0 always; the others by partition), which
  * a BPTC block stores with one bit fewer, its top bit being 0. */
-static inline bool blvl__bptc_anchor(uint32_t subsets, uint32_t part, uint32_t t) {
-    return t == 0 || (subsets == 2 && t == blvl__bptc_anchor2[part]) ||
-           (subsets == 3 && (t == blvl__bptc_anchor3[0][part] || t == blvl__bptc_anchor3[1][part]));
+static inline bool blvl__image_bptc_anchor(uint32_t subsets, uint32_t part, uint32_t t) {
+    return t == 0 || (subsets == 2 && t == blvl__image_bptc_anchor2[part]) ||
+           (subsets == 3 &&
+            (t == blvl__image_bptc_anchor3[0][part] || t == blvl__image_bptc_anchor3[1][part]));
 }
 
 /* A 128-bit block read from its least significant bit up. */
@@ -49,7 +50,7 @@ typedef struct blvl__bits {
     uint32_t pos;
 } blvl__bits;
 /* The next n (0..16) bits; past bit 128 reads zeros (a mode's layout never goes there). */
-static inline uint32_t blvl__bits_get(blvl__bits *b, uint32_t n) {
+static inline uint32_t blvl__image_bits_get(blvl__bits *b, uint32_t n) {
     uint32_t v = 0;
     for (uint32_t i = 0; i < n; i++, b->pos++)
         if (b->pos < 128)
@@ -64,7 +65,7 @@ blvl_status blvl__image_stored_size(uint32_t encoding, const uint8_t *data, size
                                     uint32_t *w, uint32_t *h, blvl_error *err);
 /* The size of a PNG from its IHDR (which must come first, after the signature); false when the
  * bytes are no such PNG. The chunks after it are not read. */
-bool blvl__png_ihdr(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h);
+bool blvl__image_png_ihdr(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h);
 
 /* What a walk of a JPEG's markers found wrong; *at is the offset it names. */
 typedef enum blvl__jpeg_fault {
@@ -85,11 +86,11 @@ typedef enum blvl__jpeg_fault {
  * whole false: stops at that frame header, the bytes past it unread. whole true: on to EOI or
  * the data's end, every Huffman table checked and entropy-coded data skipped; one frame header
  * only. A segment's fault names its length field. */
-blvl__jpeg_fault blvl__jpeg_walk(const uint8_t *d, size_t n, bool whole, uint32_t *w, uint32_t *h,
-                                 size_t *at);
+blvl__jpeg_fault blvl__image_jpeg_walk(const uint8_t *d, size_t n, bool whole, uint32_t *w,
+                                       uint32_t *h, size_t *at);
 
 /* The size a PNG's IHDR or a JPEG's frame header gives, the whole file checked as each decoder
- * below needs (PNG: every chunk within the file; JPEG: blvl__jpeg_walk, whole). */
+ * below needs (PNG: every chunk within the file; JPEG: blvl__image_jpeg_walk, whole). */
 blvl_status blvl__image_png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,
                                  blvl_error *err);
 blvl_status blvl__image_jpeg_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,

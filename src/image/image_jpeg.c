@@ -68,7 +68,7 @@ static void cmyk_to_rgba(uint8_t *p, size_t texels) {
 blvl_status blvl__image_jpeg_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,
                                   blvl_error *err) {
     size_t at;
-    switch (blvl__jpeg_walk(d, n, true, w, h, &at)) {
+    switch (blvl__image_jpeg_walk(d, n, true, w, h, &at)) {
     case BLVL__JPEG_OK:
         return BLVL_OK;
     case BLVL__JPEG_NO_SOI:
@@ -152,7 +152,7 @@ static blvl_status run(jpeg_job *j, blvl_error *err) {
     if (setjmp(j->fail.jump))
         return refused(j, err);
     jpeg_create_decompress(ci);
-    blvl__jpeg_mem_install((j_common_ptr)ci, &j->mem, j->a, j->cap);
+    blvl__image_jpeg_mem_install((j_common_ptr)ci, &j->mem, j->a, j->cap);
     j->progress.progress_monitor = on_progress;
     ci->progress = &j->progress;
     jpeg_mem_src(ci, j->d->data, (unsigned long)j->d->size);

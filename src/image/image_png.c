@@ -62,7 +62,7 @@ static uint32_t be32(const uint8_t *p) {
 
 blvl_status blvl__image_png_size(const uint8_t *d, size_t n, uint32_t *w, uint32_t *h,
                                  blvl_error *err) {
-    if (!blvl__png_ihdr(d, n, w, h))
+    if (!blvl__image_png_ihdr(d, n, w, h))
         return blvl__fail(err, BLVL_E_ARGUMENT, "image: png data is no PNG with its IHDR first");
     /* Every chunk's data within the file (stb_image 2.27 allocates an IDAT's length before it
      * reads it); a CRC may be missing at the very end, which stb reads as zeros and ignores. */

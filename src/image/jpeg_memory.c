@@ -205,8 +205,8 @@ static void self_destruct(j_common_ptr c) {
     (*c->mem->self_destruct)(c);
 }
 
-void blvl__jpeg_mem_install(j_common_ptr cinfo, blvl__jpeg_mem *m, const blvl_allocator *a,
-                            size_t cap) {
+void blvl__image_jpeg_mem_install(j_common_ptr cinfo, blvl__jpeg_mem *m, const blvl_allocator *a,
+                                  size_t cap) {
     memset(m, 0, sizeof *m);
     m->own = cinfo->mem;
     m->a = a;

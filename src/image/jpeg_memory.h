@@ -27,7 +27,7 @@ typedef struct blvl__jpeg_mem {
 /* Puts `m` in place of the manager jpeg_create_decompress made: from here every allocation of
  * the decode comes from `a` (all of a virtual array at once, zeroed: there is no backing
  * store), at most `cap` bytes in all. jpeg_destroy_decompress frees ours, then libjpeg's. */
-void blvl__jpeg_mem_install(j_common_ptr cinfo, blvl__jpeg_mem *m, const blvl_allocator *a,
-                            size_t cap);
+void blvl__image_jpeg_mem_install(j_common_ptr cinfo, blvl__jpeg_mem *m, const blvl_allocator *a,
+                                  size_t cap);
 
 #endif

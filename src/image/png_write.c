@@ -243,8 +243,8 @@ static size_t chunk(uint8_t *p, const char *type, uint32_t n) {
     return (size_t)n + 12;
 }
 
-blvl_status blvl__png_encode(const blvl_allocator *a, const uint8_t *rgba, uint32_t width,
-                             uint32_t height, uint8_t **out, size_t *out_size) {
+blvl_status blvl__image_png_encode(const blvl_allocator *a, const uint8_t *rgba, uint32_t width,
+                                   uint32_t height, uint8_t **out, size_t *out_size) {
     *out = NULL;
     *out_size = 0;
     size_t row = (size_t)width * 4, raw_size = (row + 1) * height;
@@ -321,7 +321,7 @@ blvl_status blvl_image_write_png(void **out, size_t *out_size, const uint8_t *rg
                           "image: a png of %ux%u (each side >= 1, at most 2^28 texels)", width,
                           height);
     uint8_t *png = NULL;
-    if (blvl__png_encode(opt ? &opt->allocator : NULL, rgba, width, height, &png, out_size))
+    if (blvl__image_png_encode(opt ? &opt->allocator : NULL, rgba, width, height, &png, out_size))
         return blvl__nomem(err, "image: encoding a %ux%u png", width, height);
     *out = png;
     blvl__ok(err);

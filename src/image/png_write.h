@@ -10,7 +10,7 @@
 /* width x height RGBA8 texels (each side >= 1, width * height * 4 < 2^31) as PNG bytes, the
  * same for the same texels; *png from blvl__alloc_sized (blvl__free_sized / blvl_free). Fails
  * only with BLVL_E_NOMEM, leaving nothing allocated; `err` is the caller's to fill. */
-blvl_status blvl__png_encode(const blvl_allocator *a, const uint8_t *rgba, uint32_t width,
-                             uint32_t height, uint8_t **png, size_t *size);
+blvl_status blvl__image_png_encode(const blvl_allocator *a, const uint8_t *rgba, uint32_t width,
+                                   uint32_t height, uint8_t **png, size_t *size);
 
 #endif

@@ -11,13 +11,13 @@
 blvl_status blvl_section_to_json(char **out, size_t *out_len, const char *tag, const void *bytes,
                                  size_t size, unsigned indent, const blvl_options *opt,
                                  blvl_error *err) {
-    const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
+    const blvl_fb_type *t = blvl__sections_type_or_fail(tag, err);
     return t ? blvl_fb_to_json(out, out_len, bytes, size, t, indent, opt, err) : BLVL_E_ARGUMENT;
 }
 
 blvl_status blvl_section_from_json(void **out, size_t *out_size, const char *tag, const char *json,
                                    size_t len, const blvl_options *opt, blvl_error *err) {
-    const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
+    const blvl_fb_type *t = blvl__sections_type_or_fail(tag, err);
     if (!t)
         return BLVL_E_ARGUMENT;
     void *data = NULL;

@@ -7,9 +7,9 @@
 #include "common/error.h"
 #include "payload/payload.h"
 
-blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint64_t raw_size,
-                               const blvl_allocator *a, blvl_chunk **out, uint32_t *n_out,
-                               blvl_error *err) {
+blvl_status blvl__payload_chunks_parse(const uint8_t *packed, uint64_t packed_size,
+                                       uint64_t raw_size, const blvl_allocator *a, blvl_chunk **out,
+                                       uint32_t *n_out, blvl_error *err) {
     *out = NULL;
     *n_out = 0;
     if (packed_size < 4)
@@ -18,14 +18,14 @@ blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint
                           (unsigned long long)packed_size);
     uint32_t n = blvl_le32(packed + packed_size - 4);
     uint64_t index_size = (uint64_t)n * BLVL_CHUNK_INDEX_ENTRY;
-    return blvl__chunks_parse_index(
+    return blvl__payload_chunks_parse_index(
         index_size <= packed_size - 4 ? packed + (packed_size - 4 - index_size) : NULL, n,
         packed_size, raw_size, a, out, n_out, err);
 }
 
-blvl_status blvl__chunks_parse_index(const uint8_t *index, uint32_t n, uint64_t packed_size,
-                                     uint64_t raw_size, const blvl_allocator *a, blvl_chunk **out,
-                                     uint32_t *n_out, blvl_error *err) {
+blvl_status blvl__payload_chunks_parse_index(const uint8_t *index, uint32_t n, uint64_t packed_size,
+                                             uint64_t raw_size, const blvl_allocator *a,
+                                             blvl_chunk **out, uint32_t *n_out, blvl_error *err) {
     *out = NULL;
     *n_out = 0;
     if (packed_size < 4)
@@ -113,7 +113,7 @@ fail:
     return st;
 }
 
-uint64_t blvl__inflated_size(const blvl_chunk *chunks, uint32_t n) {
+uint64_t blvl__payload_inflated_size(const blvl_chunk *chunks, uint32_t n) {
     uint64_t t = 0;
     for (uint32_t i = 0; i < n; i++)
         if (chunks[i].codec == BLVL_CODEC_ZSTD)

@@ -8,7 +8,7 @@
 #include "payload/payload.h"
 
 static ZSTD_CCtx *make_cctx(const blvl_allocator *a, int level) {
-    ZSTD_CCtx *c = ZSTD_createCCtx_advanced(blvl__zstd_mem(a));
+    ZSTD_CCtx *c = ZSTD_createCCtx_advanced(blvl__payload_zstd_mem(a));
     if (!c)
         return NULL;
     if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)) ||
@@ -21,12 +21,12 @@ static ZSTD_CCtx *make_cctx(const blvl_allocator *a, int level) {
     return c;
 }
 
-void blvl__codec_init(blvl_codec *c, const blvl_allocator *a) {
+void blvl__payload_codec_init(blvl_codec *c, const blvl_allocator *a) {
     memset(c, 0, sizeof *c);
     c->a = a;
 }
 
-void blvl__codec_free(blvl_codec *c) {
+void blvl__payload_codec_free(blvl_codec *c) {
     ZSTD_freeCCtx(c->test);
     ZSTD_freeCCtx(c->best);
     blvl__dealloc(c->a, c->scratch, c->scratch_size);
@@ -35,11 +35,11 @@ void blvl__codec_free(blvl_codec *c) {
     c->scratch_size = 0;
 }
 
-int blvl__codec_store_raw(uint64_t level1_size, uint64_t raw_size) {
+int blvl__payload_codec_store_raw(uint64_t level1_size, uint64_t raw_size) {
     return level1_size * 32 >= raw_size * 31;
 }
 
-size_t blvl__codec_footprint(const blvl_codec *c) {
+size_t blvl__payload_codec_footprint(const blvl_codec *c) {
     return ZSTD_sizeof_CCtx(c->test) + ZSTD_sizeof_CCtx(c->best) + c->scratch_size;
 }
 
@@ -59,8 +59,9 @@ static blvl_status scratch(blvl_codec *c, blvl_error *err) {
     return BLVL_OK;
 }
 
-blvl_status blvl__codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_size, uint8_t *dst,
-                              uint8_t *codec, uint32_t *packed_size, blvl_error *err) {
+blvl_status blvl__payload_codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_size,
+                                      uint8_t *dst, uint8_t *codec, uint32_t *packed_size,
+                                      blvl_error *err) {
     *codec = BLVL_CODEC_RAW;
     *packed_size = raw_size;
     blvl_status st = scratch(c, err);
@@ -72,7 +73,7 @@ blvl_status blvl__codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_si
         size_t r = ZSTD_compress2(c->test, c->scratch, c->scratch_size, src, raw_size);
         if (ZSTD_isError(r))
             return zfail(err, r);
-        if (blvl__codec_store_raw(r, raw_size))
+        if (blvl__payload_codec_store_raw(r, raw_size))
             return BLVL_OK;
     }
     if (!c->best && !(c->best = make_cctx(c->a, BLVL_ZSTD_LEVEL)))

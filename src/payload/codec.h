@@ -25,19 +25,20 @@ typedef struct blvl_codec {
     int legacy; /* benchmarks only: level 19 on every chunk, no level-1 probe */
 } blvl_codec;
 
-void blvl__codec_init(blvl_codec *c, const blvl_allocator *a);
-void blvl__codec_free(blvl_codec *c);
+void blvl__payload_codec_init(blvl_codec *c, const blvl_allocator *a);
+void blvl__payload_codec_free(blvl_codec *c);
 
 /* Encode one chunk of 1..4 MiB. Both levels compress into the codec's scratch of
  * ZSTD_compressBound(4 MiB) bytes; a level-19 frame that is kept is smaller than the chunk and is
  * copied to `dst`, which has room for raw_size - 1 bytes. Sets *codec and *packed_size; a raw
  * chunk's bytes are `src` itself (nothing is copied to dst). */
-blvl_status blvl__codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_size, uint8_t *dst,
-                              uint8_t *codec, uint32_t *packed_size, blvl_error *err);
+blvl_status blvl__payload_codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_size,
+                                      uint8_t *dst, uint8_t *codec, uint32_t *packed_size,
+                                      blvl_error *err);
 
 /* The raw/level-19 decision on the level-1 size alone (exposed for tests). */
-int blvl__codec_store_raw(uint64_t level1_size, uint64_t raw_size);
+int blvl__payload_codec_store_raw(uint64_t level1_size, uint64_t raw_size);
 
 /* Bytes the codec holds (encoders and scratch), for the benchmarks. */
-size_t blvl__codec_footprint(const blvl_codec *c);
+size_t blvl__payload_codec_footprint(const blvl_codec *c);
 #endif

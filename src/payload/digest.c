@@ -4,9 +4,9 @@
 
 void blvl_digest(const void *data, size_t size, uint8_t out[BLVL_DIGEST_SIZE]) {
     blvl_hasher h;
-    blvl__hasher_init(&h);
-    blvl__hasher_update(&h, data, size);
-    blvl__hasher_final(&h, out);
+    blvl__payload_hasher_init(&h);
+    blvl__payload_hasher_update(&h, data, size);
+    blvl__payload_hasher_final(&h, out);
 }
 
 void blvl_hex(const uint8_t digest[BLVL_DIGEST_SIZE], char out[33]) {

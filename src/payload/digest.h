@@ -13,13 +13,13 @@ typedef struct blvl_hasher {
     blake3_hasher h;
 } blvl_hasher;
 
-static inline void blvl__hasher_init(blvl_hasher *h) {
+static inline void blvl__payload_hasher_init(blvl_hasher *h) {
     blake3_hasher_init(&h->h);
 }
-static inline void blvl__hasher_update(blvl_hasher *h, const void *data, size_t len) {
+static inline void blvl__payload_hasher_update(blvl_hasher *h, const void *data, size_t len) {
     blake3_hasher_update(&h->h, data, len);
 }
-static inline void blvl__hasher_final(const blvl_hasher *h, uint8_t out[16]) {
+static inline void blvl__payload_hasher_final(const blvl_hasher *h, uint8_t out[16]) {
     blake3_hasher_finalize(&h->h, out, 16);
 }
 #endif

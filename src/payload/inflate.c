@@ -11,8 +11,9 @@
 
 #define ZSTD_FRAME_MAGIC 0xFD2FB528u
 
-blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const blvl_chunk *c,
-                                uint32_t index, uint8_t *dst, blvl_error *err) {
+blvl_status blvl__payload_chunk_inflate(blvl_inflater *w, const uint8_t *packed,
+                                        const blvl_chunk *c, uint32_t index, uint8_t *dst,
+                                        blvl_error *err) {
     const uint8_t *src = packed + c->packed_offset;
     if (c->codec == BLVL_CODEC_RAW) {
         if (dst) /* verification of a raw chunk has nothing to do */
@@ -54,7 +55,7 @@ blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const b
                           "chunk %u: %u packed bytes are not exactly one zstd frame", index,
                           c->packed_size);
     if (!w->dctx) {
-        if (!(w->dctx = ZSTD_createDCtx_advanced(blvl__zstd_mem(w->a))))
+        if (!(w->dctx = ZSTD_createDCtx_advanced(blvl__payload_zstd_mem(w->a))))
             return blvl__nomem(err, "a zstd decoder");
         /* belt and braces: the same 4 MiB cap, should decoding ever become streaming */
         (void)ZSTD_DCtx_setParameter(w->dctx, ZSTD_d_windowLogMax, 22);
@@ -66,7 +67,7 @@ blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const b
     return BLVL_OK;
 }
 
-void blvl__inflater_free(blvl_inflater *w) {
+void blvl__payload_inflater_free(blvl_inflater *w) {
     if (w->dctx)
         ZSTD_freeDCtx(w->dctx);
     blvl__dealloc(w->a, w->scratch, BLVL_CHUNK_MAX);
@@ -84,8 +85,8 @@ typedef struct inflate_job {
 static blvl_status run_chunk(void *ctx, unsigned worker, size_t j, blvl_error *err) {
     inflate_job *job = ctx;
     const blvl_chunk *c = &job->chunks[j];
-    return blvl__chunk_inflate(&job->workers[worker], job->packed, c, (uint32_t)j,
-                               job->raw ? job->raw + c->raw_offset : NULL, err);
+    return blvl__payload_chunk_inflate(&job->workers[worker], job->packed, c, (uint32_t)j,
+                                       job->raw ? job->raw + c->raw_offset : NULL, err);
 }
 
 static blvl_status inflate_all(const uint8_t *packed, const blvl_chunk *chunks, uint32_t n,
@@ -104,7 +105,7 @@ static blvl_status inflate_all(const uint8_t *packed, const blvl_chunk *chunks, 
     inflate_job job = {packed, chunks, raw, ws};
     blvl_status st = blvl__pool_run(nw, n, run_chunk, &job, 1, err);
     for (unsigned i = 0; i < nw; i++)
-        blvl__inflater_free(&ws[i]);
+        blvl__payload_inflater_free(&ws[i]);
     blvl__dealloc(a, ws, nw * sizeof *ws);
     return st;
 }

@@ -12,7 +12,8 @@ typedef struct blvl_inflater {
 
 /* Inflate chunk `index` (`c`) of `packed` into dst (c->raw_size bytes), or into the scratch
  * buffer when dst is NULL. */
-blvl_status blvl__chunk_inflate(blvl_inflater *w, const uint8_t *packed, const blvl_chunk *c,
-                                uint32_t index, uint8_t *dst, blvl_error *err);
-void blvl__inflater_free(blvl_inflater *w);
+blvl_status blvl__payload_chunk_inflate(blvl_inflater *w, const uint8_t *packed,
+                                        const blvl_chunk *c, uint32_t index, uint8_t *dst,
+                                        blvl_error *err);
+void blvl__payload_inflater_free(blvl_inflater *w);
 #endif

@@ -38,8 +38,8 @@ static blvl_status pack_chunk(void *vctx, unsigned worker, size_t j, blvl_error 
     c->buf = blvl__alloc(p->a, c->raw_size - 1);
     if (!c->buf)
         return blvl__nomem(err, "a compressed chunk");
-    blvl_status st = blvl__codec_chunk(&p->codec[worker], src, c->raw_size, c->buf, &c->codec,
-                                       &c->packed_size, err);
+    blvl_status st = blvl__payload_codec_chunk(&p->codec[worker], src, c->raw_size, c->buf,
+                                               &c->codec, &c->packed_size, err);
     if (st != BLVL_OK || c->codec == BLVL_CODEC_RAW) {
         blvl__dealloc(p->a, c->buf, c->raw_size - 1);
         c->buf = NULL;
@@ -89,9 +89,9 @@ static blvl_status assemble(pack_ctx *p, size_t item, size_t first, size_t n, bl
     return BLVL_OK;
 }
 
-blvl_status blvl__pack_many(blvl_pack_item *items, size_t n, unsigned threads,
-                            const blvl_allocator *a, blvl_progress_fn progress, void *progress_user,
-                            blvl_error *err) {
+blvl_status blvl__payload_pack_many(blvl_pack_item *items, size_t n, unsigned threads,
+                                    const blvl_allocator *a, blvl_progress_fn progress,
+                                    void *progress_user, blvl_error *err) {
     size_t njobs = 0;
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
@@ -131,12 +131,12 @@ blvl_status blvl__pack_many(blvl_pack_item *items, size_t n, unsigned threads,
             p.jobs[j].raw_size = (uint32_t)(left < BLVL_CHUNK_MAX ? left : BLVL_CHUNK_MAX);
         }
     for (unsigned w = 0; w < nw; w++)
-        blvl__codec_init(&p.codec[w], a);
+        blvl__payload_codec_init(&p.codec[w], a);
     pthread_mutex_init(&p.lock, NULL);
     blvl_status st = blvl__pool_run(nw, njobs, pack_chunk, &p, 1, err);
     pthread_mutex_destroy(&p.lock);
     for (unsigned w = 0; w < nw; w++)
-        blvl__codec_free(&p.codec[w]);
+        blvl__payload_codec_free(&p.codec[w]);
     size_t first = 0;
     for (size_t i = 0; i < n && st == BLVL_OK; i++) {
         size_t nc = (items[i].size + BLVL_CHUNK_MAX - 1) / BLVL_CHUNK_MAX;
@@ -161,7 +161,7 @@ blvl_status blvl__payload_pack(const uint8_t *raw, size_t size, unsigned threads
                                void *progress_user, uint8_t **out, size_t *out_size,
                                blvl_error *err) {
     blvl_pack_item it = {raw, size, NULL, 0};
-    blvl_status st = blvl__pack_many(&it, 1, threads, a, progress, progress_user, err);
+    blvl_status st = blvl__payload_pack_many(&it, 1, threads, a, progress, progress_user, err);
     *out = it.out;
     *out_size = it.out_size;
     return st;

@@ -12,7 +12,7 @@ typedef struct blvl_pack_item {
 } blvl_pack_item;
 
 /* On failure every `out` is NULL. */
-blvl_status blvl__pack_many(blvl_pack_item *items, size_t n, unsigned threads,
-                            const blvl_allocator *a, blvl_progress_fn progress, void *progress_user,
-                            blvl_error *err);
+blvl_status blvl__payload_pack_many(blvl_pack_item *items, size_t n, unsigned threads,
+                                    const blvl_allocator *a, blvl_progress_fn progress,
+                                    void *progress_user, blvl_error *err);
 #endif

@@ -25,21 +25,21 @@ typedef struct blvl_chunk {
  * every chunk is at most 4 MiB raw, codec known and reserved bytes zero, a raw chunk's packed
  * size equals its raw size. `*out` is allocated with `a` (free with blvl__dealloc, size
  * n * sizeof(blvl_chunk)); it is NULL when the section is empty. */
-blvl_status blvl__chunks_parse(const uint8_t *packed, uint64_t packed_size, uint64_t raw_size,
-                               const blvl_allocator *a, blvl_chunk **out, uint32_t *n,
-                               blvl_error *err);
+blvl_status blvl__payload_chunks_parse(const uint8_t *packed, uint64_t packed_size,
+                                       uint64_t raw_size, const blvl_allocator *a, blvl_chunk **out,
+                                       uint32_t *n, blvl_error *err);
 /* The same from the count `n` (the payload's last 4 bytes) and the 12 x n index bytes before
  * it, for a reader that does not hold the payload whole. The count is checked against the
  * sizes before `index` is read: `index` may be NULL when 12 x n + 4 is over packed_size or n
  * is not the count the raw size gives (the call then fails without reading it). */
-blvl_status blvl__chunks_parse_index(const uint8_t *index, uint32_t n, uint64_t packed_size,
-                                     uint64_t raw_size, const blvl_allocator *a, blvl_chunk **out,
-                                     uint32_t *n_out, blvl_error *err);
+blvl_status blvl__payload_chunks_parse_index(const uint8_t *index, uint32_t n, uint64_t packed_size,
+                                             uint64_t raw_size, const blvl_allocator *a,
+                                             blvl_chunk **out, uint32_t *n_out, blvl_error *err);
 
 /* Raw bytes of the zstd chunks: what the streaming reader charges against its inflation
  * budget for the section (raw chunks are copies of bytes the file holds, so they cannot
  * amplify). */
-uint64_t blvl__inflated_size(const blvl_chunk *chunks, uint32_t n);
+uint64_t blvl__payload_inflated_size(const blvl_chunk *chunks, uint32_t n);
 
 /* Inflate every chunk into `raw` (raw_size bytes), `threads` workers at most (0 = online CPUs).
  * A zstd chunk must be one frame whose declared content size equals the index's raw size. */

@@ -50,8 +50,8 @@ static void encode(slot *s, blvl_codec *c) {
     ps->packed = ps->raw;
     if (ps->raw_size == 0)
         return;
-    ps->status =
-        blvl__codec_chunk(c, ps->raw, ps->raw_size, s->out, &ps->codec, &ps->packed_size, &ps->err);
+    ps->status = blvl__payload_codec_chunk(c, ps->raw, ps->raw_size, s->out, &ps->codec,
+                                           &ps->packed_size, &ps->err);
     if (ps->status == BLVL_OK && ps->codec == BLVL_CODEC_ZSTD)
         ps->packed = s->out;
 }
@@ -76,8 +76,8 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
-blvl_status blvl__pipe_new(blvl_pipe **out, unsigned threads, const blvl_allocator *a,
-                           blvl_error *err) {
+blvl_status blvl__payload_pipe_new(blvl_pipe **out, unsigned threads, const blvl_allocator *a,
+                                   blvl_error *err) {
     *out = NULL;
     unsigned nw = blvl__threads(threads);
     if (nw < 2)
@@ -91,12 +91,12 @@ blvl_status blvl__pipe_new(blvl_pipe **out, unsigned threads, const blvl_allocat
     p->slots = blvl__calloc(a, p->nslots * sizeof *p->slots);
     p->workers = blvl__calloc(a, p->nalloc * sizeof *p->workers);
     if (!p->slots || !p->workers) {
-        blvl__pipe_free(p);
+        blvl__payload_pipe_free(p);
         return blvl__nomem(err, "a writer");
     }
     for (unsigned i = 0; i < p->nalloc; i++) {
         p->workers[i].p = p;
-        blvl__codec_init(&p->workers[i].codec, a);
+        blvl__payload_codec_init(&p->workers[i].codec, a);
     }
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->work, NULL);
@@ -113,7 +113,7 @@ blvl_status blvl__pipe_new(blvl_pipe **out, unsigned threads, const blvl_allocat
     return BLVL_OK;
 }
 
-void blvl__pipe_free(blvl_pipe *p) {
+void blvl__payload_pipe_free(blvl_pipe *p) {
     if (!p)
         return;
     const blvl_allocator *a = p->a;
@@ -130,7 +130,7 @@ void blvl__pipe_free(blvl_pipe *p) {
     }
     if (p->workers)
         for (unsigned i = 0; i < p->nalloc; i++)
-            blvl__codec_free(&p->workers[i].codec);
+            blvl__payload_codec_free(&p->workers[i].codec);
     if (p->slots)
         for (unsigned i = 0; i < p->nslots; i++) {
             blvl__dealloc(a, p->slots[i].pub.raw, BLVL_CHUNK_MAX);
@@ -141,11 +141,11 @@ void blvl__pipe_free(blvl_pipe *p) {
     blvl__dealloc(a, p, sizeof *p);
 }
 
-int blvl__pipe_full(const blvl_pipe *p) {
+int blvl__payload_pipe_full(const blvl_pipe *p) {
     return p->head - p->tail == p->nslots;
 }
 
-blvl_status blvl__pipe_slot(blvl_pipe *p, blvl_pipe_slot **out, blvl_error *err) {
+blvl_status blvl__payload_pipe_slot(blvl_pipe *p, blvl_pipe_slot **out, blvl_error *err) {
     slot *s = &p->slots[p->head % p->nslots];
     /* Buffers on first use: a level of a few small sections never needs the whole ring. */
     if (!s->pub.raw && !(s->pub.raw = blvl__alloc(p->a, BLVL_CHUNK_MAX)))
@@ -158,7 +158,7 @@ blvl_status blvl__pipe_slot(blvl_pipe *p, blvl_pipe_slot **out, blvl_error *err)
     return BLVL_OK;
 }
 
-void blvl__pipe_submit(blvl_pipe *p) {
+void blvl__payload_pipe_submit(blvl_pipe *p) {
     slot *s = &p->slots[p->head % p->nslots];
     if (p->nworkers == 0) {
         encode(s, &p->workers[0].codec);
@@ -173,7 +173,7 @@ void blvl__pipe_submit(blvl_pipe *p) {
     pthread_mutex_unlock(&p->lock);
 }
 
-blvl_pipe_slot *blvl__pipe_oldest(blvl_pipe *p) {
+blvl_pipe_slot *blvl__payload_pipe_oldest(blvl_pipe *p) {
     if (p->tail == p->head)
         return NULL;
     slot *s = &p->slots[p->tail % p->nslots];
@@ -186,24 +186,24 @@ blvl_pipe_slot *blvl__pipe_oldest(blvl_pipe *p) {
     return &s->pub;
 }
 
-void blvl__pipe_release(blvl_pipe *p) {
+void blvl__payload_pipe_release(blvl_pipe *p) {
     if (p->tail < p->head)
         p->tail++;
 }
 
-size_t blvl__pipe_footprint(blvl_pipe *p, size_t *codec_bytes) {
+size_t blvl__payload_pipe_footprint(blvl_pipe *p, size_t *codec_bytes) {
     size_t slots = 0, codecs = 0;
     for (unsigned i = 0; i < p->nslots; i++)
         slots +=
             (p->slots[i].pub.raw ? BLVL_CHUNK_MAX : 0) + (p->slots[i].out ? BLVL_CHUNK_MAX - 1 : 0);
     for (unsigned i = 0; i < p->nalloc; i++)
-        codecs += blvl__codec_footprint(&p->workers[i].codec);
+        codecs += blvl__payload_codec_footprint(&p->workers[i].codec);
     if (codec_bytes)
         *codec_bytes = codecs;
     return slots + codecs;
 }
 
-void blvl__pipe_legacy_codec(blvl_pipe *p) {
+void blvl__payload_pipe_legacy_codec(blvl_pipe *p) {
     for (unsigned i = 0; i < p->nalloc; i++)
         p->workers[i].codec.legacy = 1;
 }

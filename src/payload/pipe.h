@@ -21,22 +21,22 @@ typedef struct blvl_pipe_slot {
     blvl_error err;
 } blvl_pipe_slot;
 
-blvl_status blvl__pipe_new(blvl_pipe **out, unsigned threads, const blvl_allocator *a,
-                           blvl_error *err);
+blvl_status blvl__payload_pipe_new(blvl_pipe **out, unsigned threads, const blvl_allocator *a,
+                                   blvl_error *err);
 /* Stops and joins the workers (after their current chunk) and frees everything. */
-void blvl__pipe_free(blvl_pipe *p);
+void blvl__payload_pipe_free(blvl_pipe *p);
 /* True when every slot is submitted and not yet released: take the oldest first. */
-int blvl__pipe_full(const blvl_pipe *p);
-/* The next slot to fill (raw_size 0). Only when !blvl__pipe_full. */
-blvl_status blvl__pipe_slot(blvl_pipe *p, blvl_pipe_slot **out, blvl_error *err);
-/* Hand the slot from blvl__pipe_slot to the encoders. */
-void blvl__pipe_submit(blvl_pipe *p);
+int blvl__payload_pipe_full(const blvl_pipe *p);
+/* The next slot to fill (raw_size 0). Only when !blvl__payload_pipe_full. */
+blvl_status blvl__payload_pipe_slot(blvl_pipe *p, blvl_pipe_slot **out, blvl_error *err);
+/* Hand the slot from blvl__payload_pipe_slot to the encoders. */
+void blvl__payload_pipe_submit(blvl_pipe *p);
 /* The oldest submitted slot once it is encoded (waits for it); NULL when none is in flight. */
-blvl_pipe_slot *blvl__pipe_oldest(blvl_pipe *p);
+blvl_pipe_slot *blvl__payload_pipe_oldest(blvl_pipe *p);
 /* Give the oldest slot back to the ring. */
-void blvl__pipe_release(blvl_pipe *p);
+void blvl__payload_pipe_release(blvl_pipe *p);
 /* Bytes held: slot buffers and encoders (benchmarks). Only when no slot is in flight. */
-size_t blvl__pipe_footprint(blvl_pipe *p, size_t *codec_bytes);
+size_t blvl__payload_pipe_footprint(blvl_pipe *p, size_t *codec_bytes);
 /* Benchmarks only: level 19 on every chunk, without the level-1 probe (codec.h). */
-void blvl__pipe_legacy_codec(blvl_pipe *p);
+void blvl__payload_pipe_legacy_codec(blvl_pipe *p);
 #endif

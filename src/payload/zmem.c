@@ -11,7 +11,7 @@ static void zfree(void *opaque, void *ptr) {
     blvl__free_sized(opaque, ptr);
 }
 
-ZSTD_customMem blvl__zstd_mem(const blvl_allocator *a) {
+ZSTD_customMem blvl__payload_zstd_mem(const blvl_allocator *a) {
     ZSTD_customMem mem = {zalloc, zfree, (void *)a};
     return mem;
 }

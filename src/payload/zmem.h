@@ -11,5 +11,5 @@
 #include "blvl/common.h"
 
 /* `a` (NULL: malloc/free) must outlive every context made with the result. */
-ZSTD_customMem blvl__zstd_mem(const blvl_allocator *a);
+ZSTD_customMem blvl__payload_zstd_mem(const blvl_allocator *a);
 #endif

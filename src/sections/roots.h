@@ -14,8 +14,9 @@ typedef struct blvl__root {
     int required;             /* blvl_required_section: a level without it is refused */
 } blvl__root;
 
-extern const blvl__root blvl__roots[];
-extern const unsigned blvl__root_count; /* all of them */
-extern const unsigned blvl__core_count; /* blvl__roots[0 .. blvl__core_count) are core */
+extern const blvl__root blvl__sections_roots[];
+extern const unsigned blvl__sections_root_count; /* all of them */
+extern const unsigned
+    blvl__sections_core_count; /* blvl__sections_roots[0 .. blvl__sections_core_count) are core */
 
 #endif

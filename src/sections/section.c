@@ -10,11 +10,11 @@
 #include "sections/roots.h"
 #include "sections/sections_internal.h"
 
-/* Index in blvl__roots of a root schema by name, core sections only or any; -1 if none. */
+/* Index in blvl__sections_roots of a root schema by name, core sections only or any; -1 if none. */
 static int find_root(const char *name, int core_only) {
-    unsigned n = core_only ? blvl__core_count : blvl__root_count;
+    unsigned n = core_only ? blvl__sections_core_count : blvl__sections_root_count;
     for (unsigned i = 0; name && i < n; i++)
-        if (strcmp(blvl__roots[i].name, name) == 0)
+        if (strcmp(blvl__sections_roots[i].name, name) == 0)
             return (int)i;
     return -1;
 }
@@ -22,17 +22,17 @@ static int find_root(const char *name, int core_only) {
 const blvl_fb_type *blvl_section_type(const char *tag, bool *required) {
     int k = find_root(tag, 1);
     if (required)
-        *required = k >= 0 && blvl__roots[k].required;
-    return k >= 0 ? blvl__roots[k].type : NULL;
+        *required = k >= 0 && blvl__sections_roots[k].required;
+    return k >= 0 ? blvl__sections_roots[k].type : NULL;
 }
 
 const blvl_fb_type *blvl_schema_type(const char *name) {
     int k = find_root(name, 0);
-    return k >= 0 ? blvl__roots[k].type : NULL;
+    return k >= 0 ? blvl__sections_roots[k].type : NULL;
 }
 
 const char *blvl_core_tag_at(unsigned index) {
-    return index < blvl__core_count ? blvl__roots[index].name : NULL;
+    return index < blvl__sections_core_count ? blvl__sections_roots[index].name : NULL;
 }
 
 /* The level rule for one core tag: `e` is its entry (NULL when absent). BLVL_OK means read and
@@ -41,11 +41,11 @@ const char *blvl_core_tag_at(unsigned index) {
 static blvl_status presence_rule(int k, const char *tag, int present, uint32_t version,
                                  blvl_error *err) {
     if (!present)
-        return blvl__roots[k].required
+        return blvl__sections_roots[k].required
                    ? blvl__fail(err, BLVL_E_REQUIRED, "the level has no %s section", tag)
                    : blvl__fail(err, BLVL_E_NOT_FOUND, "no section '%s'", tag);
     if (version != BLVL_SECTION_VERSION)
-        return blvl__roots[k].required
+        return blvl__sections_roots[k].required
                    ? blvl__fail(err, BLVL_E_SECTION_VERSION,
                                 "%s is at payload version %u, this reader knows %u", tag, version,
                                 BLVL_SECTION_VERSION)
@@ -59,11 +59,12 @@ static blvl_status presence_rule(int k, const char *tag, int present, uint32_t v
 static blvl_status verify_kind(int k, const void *bytes, size_t size, const blvl_options *opt,
                                blvl_error *err) {
     blvl_error verr;
-    blvl_status st = blvl_fb_verify(bytes, size, blvl__roots[k].type, opt, &verr);
+    blvl_status st = blvl_fb_verify(bytes, size, blvl__sections_roots[k].type, opt, &verr);
     if (st == BLVL_OK)
         return BLVL_OK;
     /* verr reads "flatbuffer: <path>: ..."; name the section in front. */
-    return blvl__fail(err, st, "section %s: %s", blvl__roots[k].name, blvl__error_text(&verr));
+    return blvl__fail(err, st, "section %s: %s", blvl__sections_roots[k].name,
+                      blvl__error_text(&verr));
 }
 
 blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_bytes *out,
@@ -101,10 +102,10 @@ blvl_status blvl_level_section(blvl_level *level, const char *tag, blvl_bytes *o
 blvl_status blvl_sections_verify(blvl_level *level, blvl_error *err) {
     if (!level)
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no level");
-    for (unsigned i = 0; i < blvl__core_count; i++) {
+    for (unsigned i = 0; i < blvl__sections_core_count; i++) {
         blvl_bytes s;
         const uint8_t *root;
-        blvl_status st = blvl_level_section(level, blvl__roots[i].name, &s, &root, err);
+        blvl_status st = blvl_level_section(level, blvl__sections_roots[i].name, &s, &root, err);
         if (st == BLVL_E_NOT_FOUND)
             continue; /* absent or dropped: an optional section */
         if (st)
@@ -120,17 +121,18 @@ blvl_status blvl_sections_check(const blvl_section_in *sections, size_t count,
     if (!sections && count)
         return blvl__fail(err, BLVL_E_ARGUMENT, "sections: no sections");
     /* the order and wording of blvl_sections_verify, so a writer refuses with its message */
-    for (unsigned i = 0; i < blvl__core_count; i++) {
+    for (unsigned i = 0; i < blvl__sections_core_count; i++) {
         const blvl_section_in *s = NULL;
         for (size_t j = 0; j < count && !s; j++)
-            if (sections[j].tag && strcmp(sections[j].tag, blvl__roots[i].name) == 0)
+            if (sections[j].tag && strcmp(sections[j].tag, blvl__sections_roots[i].name) == 0)
                 s = &sections[j];
         blvl_status st =
-            presence_rule((int)i, blvl__roots[i].name, s != NULL, s ? s->version : 0, err);
+            presence_rule((int)i, blvl__sections_roots[i].name, s != NULL, s ? s->version : 0, err);
         if (st == BLVL_E_NOT_FOUND)
             continue;
         if (st == BLVL_OK && !s->data && s->size)
-            st = blvl__fail(err, BLVL_E_ARGUMENT, "sections: %s has no bytes", blvl__roots[i].name);
+            st = blvl__fail(err, BLVL_E_ARGUMENT, "sections: %s has no bytes",
+                            blvl__sections_roots[i].name);
         if (st == BLVL_OK)
             st = verify_kind((int)i, s->data, s->size, opt, err);
         if (st)
@@ -160,7 +162,7 @@ blvl_status blvl_sections_stream_check(blvl_stream *s, blvl_error *err) {
     return blvl_stream_set_check(s, stream_check, (void *)blvl_stream_options(s), err);
 }
 
-const blvl_fb_type *blvl__section_type_or_fail(const char *tag, blvl_error *err) {
+const blvl_fb_type *blvl__sections_type_or_fail(const char *tag, blvl_error *err) {
     const blvl_fb_type *t = blvl_schema_type(tag);
     if (!t)
         blvl__fail(err, BLVL_E_ARGUMENT,
@@ -171,6 +173,6 @@ const blvl_fb_type *blvl__section_type_or_fail(const char *tag, blvl_error *err)
 
 blvl_status blvl_section_verify_bytes(const char *tag, const void *bytes, size_t size,
                                       const blvl_options *opt, blvl_error *err) {
-    const blvl_fb_type *t = blvl__section_type_or_fail(tag, err);
+    const blvl_fb_type *t = blvl__sections_type_or_fail(tag, err);
     return t ? blvl_fb_verify(bytes, size, t, opt, err) : BLVL_E_ARGUMENT;
 }

@@ -9,7 +9,7 @@
 /* blvl_symbols_write into the caller's builder (reset first): *bytes stays valid until the
  * builder is reset or freed; scratch comes from `al` (NULL: malloc). The bake builds its .bsym
  * here, in its own builder. */
-blvl_status blvl__symbols_build(const blvl_symbols_data *d, const blvl_allocator *al,
-                                blvl_fb_builder *fb, const uint8_t **bytes, size_t *size,
-                                blvl_error *err);
+blvl_status blvl__symbols_write_build(const blvl_symbols_data *d, const blvl_allocator *al,
+                                      blvl_fb_builder *fb, const uint8_t **bytes, size_t *size,
+                                      blvl_error *err);
 #endif

@@ -1,6 +1,7 @@
 /* Writing a .bsym: the data's own invariants first (the level-bound ones need the level, which the
  * writer does not have), then a version-1 FlatBuffer. The bake builds into its own builder through
- * blvl__symbols_build; blvl_symbols_write is the same with a builder of its own and a copy out. */
+ * blvl__symbols_write_build; blvl_symbols_write is the same with a builder of its own and a copy
+ * out. */
 #include <string.h>
 
 #include "blvl/sections/bsym_builder.h"
@@ -42,9 +43,9 @@ static bool arrays_given(const blvl_symbols_data *d) {
     return ok;
 }
 
-blvl_status blvl__symbols_build(const blvl_symbols_data *d, const blvl_allocator *al,
-                                blvl_fb_builder *fb, const uint8_t **bytes, size_t *size,
-                                blvl_error *err) {
+blvl_status blvl__symbols_write_build(const blvl_symbols_data *d, const blvl_allocator *al,
+                                      blvl_fb_builder *fb, const uint8_t **bytes, size_t *size,
+                                      blvl_error *err) {
     if (!d || !fb || !bytes || !size || !arrays_given(d))
         return blvl__fail(err, BLVL_E_ARGUMENT, "symbols: NULL argument");
     blvl_status st = blvl__symbols_check(d, NULL, err);
@@ -101,7 +102,7 @@ blvl_status blvl_symbols_write(void **out, size_t *out_size, const blvl_symbols_
     const uint8_t *bytes = NULL;
     size_t size = 0;
     if (st == BLVL_OK)
-        st = blvl__symbols_build(data, opt ? &opt->allocator : NULL, fb, &bytes, &size, err);
+        st = blvl__symbols_write_build(data, opt ? &opt->allocator : NULL, fb, &bytes, &size, err);
     if (st == BLVL_OK) {
         *out = blvl__alloc_sized(opt ? &opt->allocator : NULL, size);
         if (*out) {

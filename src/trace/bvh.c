@@ -308,7 +308,7 @@ static void build_node(bvh_build *b, uint32_t node, const range *whole) {
     }
 }
 
-blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err) {
+blvl_status blvl__trace_bvh_build(blvl_trace_world *w, blvl_error *err) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < w->collider_count; i++) {
         const tw_collider *c = &w->colliders[i];

@@ -169,7 +169,8 @@ static int scan_planes(const tw_trace *t, const blvl_Plane *planes, uint32_t cou
 }
 #endif
 
-void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, uint32_t collider) {
+void blvl__trace_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count,
+                          uint32_t collider) {
     if (t->touched < TW_TOUCH_MAX) {
         t->touch_planes[t->touched] = planes;
         t->touch_counts[t->touched] = count;
@@ -201,7 +202,7 @@ void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, ui
     }
 }
 
-int blvl__tw_point_inside(const blvl_Plane *planes, uint32_t count, const float p[3]) {
+int blvl__trace_point_inside(const blvl_Plane *planes, uint32_t count, const float p[3]) {
     for (uint32_t i = 0; i < count; i++) {
         const blvl_Plane *q = &planes[i];
         if (q->normal.x * p[0] + q->normal.y * p[1] + q->normal.z * p[2] - q->dist > 0)
@@ -210,8 +211,8 @@ int blvl__tw_point_inside(const blvl_Plane *planes, uint32_t count, const float 
     return count > 0;
 }
 
-int blvl__tw_box_inside(const blvl_Plane *planes, uint32_t count, const float pos[3],
-                        const float mins[3], const float maxs[3]) {
+int blvl__trace_box_inside(const blvl_Plane *planes, uint32_t count, const float pos[3],
+                           const float mins[3], const float maxs[3]) {
 #if defined(__SSE2__)
     __m128 mn[3], mx[3], ps[3];
     for (int k = 0; k < 3; k++) {

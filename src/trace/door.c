@@ -143,8 +143,8 @@ blvl_status blvl_trace_doors_set(blvl_trace_doors *d, uint32_t door, const blvl_
                          dc->index_count};
         int usable = 0;
         pose->planes.len = 0;
-        blvl_status st = blvl__tw_expand_hull(&w->al, &in, &pose->planes, NULL, NULL, pose->lo,
-                                              pose->hi, &usable, ignore_report, NULL);
+        blvl_status st = blvl__trace_expand_hull(&w->al, &in, &pose->planes, NULL, NULL, pose->lo,
+                                                 pose->hi, &usable, ignore_report, NULL);
         blvl__dealloc(&w->al, moved, (dc->vertex_count + 1u) * sizeof *moved);
         if (st != BLVL_OK)
             return blvl__nomem(err, "trace: door: a pose's planes");

@@ -204,9 +204,10 @@ static int add_face_planes(expander *x, const tw_hull_in *in, geom_vec *loop_siz
     return 1;
 }
 
-blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, geom_vec *planes,
-                                 geom_vec *loop_sizes, geom_vec *loop_indices, float lo[3],
-                                 float hi[3], int *usable, tw_report_fn report, void *ru) {
+blvl_status blvl__trace_expand_hull(const blvl_allocator *al, const tw_hull_in *in,
+                                    geom_vec *planes, geom_vec *loop_sizes, geom_vec *loop_indices,
+                                    float lo[3], float hi[3], int *usable, tw_report_fn report,
+                                    void *ru) {
     const uint32_t nv = in->vertex_count;
     *usable = 0;
     if (nv == 0 || !in->vertices) {

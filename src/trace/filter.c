@@ -13,7 +13,7 @@ static void common(const blvl_trace_filter *f, tw_filter *out) {
     out->doors = f ? f->doors : NULL;
 }
 
-void blvl__tw_filter_compile(const blvl_trace_filter *f, tw_filter *out) {
+void blvl__trace_filter_compile(const blvl_trace_filter *f, tw_filter *out) {
     common(f, out);
     out->must_have = 0;
     switch (f ? f->mover : BLVL_TRACE_AS_PLAYER) {
@@ -32,7 +32,7 @@ void blvl__tw_filter_compile(const blvl_trace_filter *f, tw_filter *out) {
     out->must_not |= BLVL_COLLIDER_WATER;
 }
 
-void blvl__tw_filter_compile_water(const blvl_trace_filter *f, tw_filter *out) {
+void blvl__trace_filter_compile_water(const blvl_trace_filter *f, tw_filter *out) {
     common(f, out);
     out->must_have = BLVL_COLLIDER_WATER;
     out->must_not = 0;

@@ -7,9 +7,9 @@
 
 #include "trace/trace_planes.h"
 
-blvl_status blvl__tw_use_planes(const blvl_allocator *al, const blvl_trace_collider_desc *c,
-                                geom_vec *planes, float lo[3], float hi[3], int *usable,
-                                tw_report_fn report, void *ru) {
+blvl_status blvl__trace_use_planes(const blvl_allocator *al, const blvl_trace_collider_desc *c,
+                                   geom_vec *planes, float lo[3], float hi[3], int *usable,
+                                   tw_report_fn report, void *ru) {
     *usable = 0;
     if (c->plane_count == 0 || !c->planes) {
         report(ru, BLVL_TRACE_NONE, "Planes collider has no planes");

@@ -70,13 +70,13 @@ static const blvl_Plane *door_planes(const blvl_trace_world *w, const tw_filter 
 static void trace_doors(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, const ray *r) {
     for (uint32_t i = 0; i < w->door_collider_count; i++) {
         uint32_t ci = w->door_colliders[i].collider;
-        if (!blvl__tw_filter_pass(f, &w->colliders[ci], ci))
+        if (!blvl__trace_filter_pass(f, &w->colliders[ci], ci))
             continue;
         uint32_t n;
         const float *lo, *hi;
         const blvl_Plane *pl = door_planes(w, f, i, &n, &lo, &hi);
         if (n && slab(r, lo, hi, t->fraction))
-            blvl__tw_clip_box(t, pl, n, ci);
+            blvl__trace_clip_box(t, pl, n, ci);
     }
 }
 
@@ -150,12 +150,12 @@ static inline __attribute__((always_inline)) void trace_tree(const blvl_trace_wo
             /* a leaf of one collider was just tested by its own bounds */
             const int one = nd->count[i] == 1;
             for (uint32_t j = 0; j < nd->count[i]; j++, it++) {
-                if (!blvl__tw_filter_pass_bits(f, it->flags, it->gametypes, it->collider) ||
+                if (!blvl__trace_filter_pass_bits(f, it->flags, it->gametypes, it->collider) ||
                     (!one && !slab(r, it->lo, it->hi, t->fraction)))
                     continue;
                 if (st)
                     st->colliders++;
-                blvl__tw_clip_box(t, w->planes + it->first_plane, it->plane_count, it->collider);
+                blvl__trace_clip_box(t, w->planes + it->first_plane, it->plane_count, it->collider);
             }
         }
         /* Inner nodes pushed farthest first, so the nearest is opened next. */
@@ -192,7 +192,8 @@ static int stop_in_solid(const blvl_trace_world *w, const tw_filter *f, const tw
                          const float pos[3], int brute) {
     if (t->touched <= TW_TOUCH_MAX) {
         for (unsigned i = 0; i < t->touched; i++)
-            if (blvl__tw_box_inside(t->touch_planes[i], t->touch_counts[i], pos, t->mins, t->maxs))
+            if (blvl__trace_box_inside(t->touch_planes[i], t->touch_counts[i], pos, t->mins,
+                                       t->maxs))
                 return 1;
         return 0;
     }
@@ -203,9 +204,9 @@ static int stop_in_solid(const blvl_trace_world *w, const tw_filter *f, const tw
     if (brute) {
         for (uint32_t ci = 0; ci < w->collider_count && !q.startsolid; ci++) {
             const tw_collider *c = &w->colliders[ci];
-            if (c->door == BLVL_TRACE_NONE && c->plane_count && blvl__tw_filter_pass(f, c, ci) &&
+            if (c->door == BLVL_TRACE_NONE && c->plane_count && blvl__trace_filter_pass(f, c, ci) &&
                 slab(&r, c->lo, c->hi, q.fraction))
-                blvl__tw_clip_box(&q, w->planes + c->first_plane, c->plane_count, ci);
+                blvl__trace_clip_box(&q, w->planes + c->first_plane, c->plane_count, ci);
         }
     } else {
         trace_tree(w, f, &q, &r, NULL);
@@ -293,7 +294,7 @@ trace_box(const blvl_trace_world *w, const blvl_trace_filter *filter, const floa
         t.startsolid = t.allsolid = 1;
         trace_finish(w, &t, out);
     } else if (w) {
-        blvl__tw_filter_compile(filter, &f);
+        blvl__trace_filter_compile(filter, &f);
         ray_init(&r, &t);
         trace_tree(w, &f, &t, &r, st);
         trace_doors(w, &f, &t, &r);
@@ -338,14 +339,14 @@ void blvl_trace_box_brute(const blvl_trace_world *w, const blvl_trace_filter *fi
         blvl_trace_box(w, filter, start, end, mins, maxs, out);
         return;
     }
-    blvl__tw_filter_compile(filter, &f);
+    blvl__trace_filter_compile(filter, &f);
     ray_init(&r, &t);
     for (uint32_t ci = 0; ci < w->collider_count; ci++) {
         const tw_collider *c = &w->colliders[ci];
-        if (c->door != BLVL_TRACE_NONE || !c->plane_count || !blvl__tw_filter_pass(&f, c, ci) ||
+        if (c->door != BLVL_TRACE_NONE || !c->plane_count || !blvl__trace_filter_pass(&f, c, ci) ||
             !slab(&r, c->lo, c->hi, t.fraction))
             continue;
-        blvl__tw_clip_box(&t, w->planes + c->first_plane, c->plane_count, ci);
+        blvl__trace_clip_box(&t, w->planes + c->first_plane, c->plane_count, ci);
     }
     trace_doors(w, &f, &t, &r);
     if (!t.startsolid)
@@ -378,9 +379,9 @@ static uint32_t point_query(const blvl_trace_world *w, const tw_filter *f, const
                 }
                 const tw_item *it = &w->items[nd->child[i] & ~TW_LEAF];
                 for (uint32_t j = 0; j < nd->count[i]; j++, it++) {
-                    if (blvl__tw_filter_pass_bits(f, it->flags, it->gametypes, it->collider) &&
+                    if (blvl__trace_filter_pass_bits(f, it->flags, it->gametypes, it->collider) &&
                         in_box(it->lo, it->hi, p) &&
-                        blvl__tw_point_inside(w->planes + it->first_plane, it->plane_count, p)) {
+                        blvl__trace_point_inside(w->planes + it->first_plane, it->plane_count, p)) {
                         n++;
                         fl |= it->flags;
                         lowest = it->collider < lowest ? it->collider : lowest;
@@ -393,10 +394,10 @@ static uint32_t point_query(const blvl_trace_world *w, const tw_filter *f, const
         uint32_t ci = w->door_colliders[i].collider, cnt;
         const tw_collider *c = &w->colliders[ci];
         const float *lo, *hi;
-        if (!blvl__tw_filter_pass(f, c, ci))
+        if (!blvl__trace_filter_pass(f, c, ci))
             continue;
         const blvl_Plane *pl = door_planes(w, f, i, &cnt, &lo, &hi);
-        if (in_box(lo, hi, p) && blvl__tw_point_inside(pl, cnt, p)) {
+        if (in_box(lo, hi, p) && blvl__trace_point_inside(pl, cnt, p)) {
             n++;
             fl |= c->flags;
             lowest = ci < lowest ? ci : lowest;
@@ -412,7 +413,7 @@ static uint32_t point_query(const blvl_trace_world *w, const tw_filter *f, const
 uint32_t blvl_trace_point_contents(const blvl_trace_world *w, const blvl_trace_filter *filter,
                                    const float point[3], uint32_t *flags, uint32_t *collider) {
     tw_filter f;
-    blvl__tw_filter_compile(filter, &f);
+    blvl__trace_filter_compile(filter, &f);
     return point_query(w, &f, point, flags, collider);
 }
 
@@ -420,7 +421,7 @@ bool blvl_trace_point_water(const blvl_trace_world *w, const blvl_trace_filter *
                             const float point[3], uint32_t *material, uint32_t *collider) {
     tw_filter f;
     uint32_t ci;
-    blvl__tw_filter_compile_water(filter, &f);
+    blvl__trace_filter_compile_water(filter, &f);
     int in = point_query(w, &f, point, NULL, &ci) > 0;
     if (material)
         *material = in ? w->colliders[ci].material : BLVL_TRACE_NONE;

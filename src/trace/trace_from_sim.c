@@ -7,8 +7,8 @@
 #include "blvl/sections.h"
 #include "trace/trace_internal.h"
 
-blvl_trace_collider_desc *blvl__tw_descs_from_sim(blvl_Sim sim, const blvl_allocator *al,
-                                                  size_t *size) {
+blvl_trace_collider_desc *blvl__trace_descs_from_sim(blvl_Sim sim, const blvl_allocator *al,
+                                                     size_t *size) {
     uint32_t n = blvl_Sim_colliders_len(sim);
     /* One block for everything, sized first: the buffer's vectors are unaligned. */
     size_t np = 0, nv = 0, nu = 0;
@@ -96,7 +96,7 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
     if (opt)
         al = opt->base.allocator;
     size_t size = 0;
-    blvl_trace_collider_desc *d = blvl__tw_descs_from_sim(sim, &al, &size);
+    blvl_trace_collider_desc *d = blvl__trace_descs_from_sim(sim, &al, &size);
     uint32_t n = blvl_Sim_colliders_len(sim);
     blvl_bytes_free(&sec);
     if (!d)

@@ -30,16 +30,17 @@ typedef struct tw_hull_in {
  * and `loop_indices` are given, the loops actually used (re-wound where crossed) of the faces
  * that yielded a plane are appended there. Returns BLVL_OK with *usable = 0 when the hull as a
  * whole cannot be used (reported), BLVL_E_NOMEM when the allocator fails. */
-blvl_status blvl__tw_expand_hull(const blvl_allocator *al, const tw_hull_in *in, geom_vec *planes,
-                                 geom_vec *loop_sizes, geom_vec *loop_indices, float lo[3],
-                                 float hi[3], int *usable, tw_report_fn report, void *report_user);
+blvl_status blvl__trace_expand_hull(const blvl_allocator *al, const tw_hull_in *in,
+                                    geom_vec *planes, geom_vec *loop_sizes, geom_vec *loop_indices,
+                                    float lo[3], float hi[3], int *usable, tw_report_fn report,
+                                    void *report_user);
 
 /* The convex polygons bounding the solid cut out by `planes` (each plane's face, clipped by the
  * others), as a hull: vertices appended to `vertices` (blvl_Vec3), loops to `sizes` and
  * `indices` (uint32_t). `lo`/`hi` bound the solid (they size the starting polygons). */
-blvl_status blvl__tw_planes_to_hull(const blvl_allocator *al, const blvl_Plane *planes,
-                                    uint32_t count, const float lo[3], const float hi[3],
-                                    geom_vec *vertices, geom_vec *sizes, geom_vec *indices);
+blvl_status blvl__trace_planes_to_hull(const blvl_allocator *al, const blvl_Plane *planes,
+                                       uint32_t count, const float lo[3], const float hi[3],
+                                       geom_vec *vertices, geom_vec *sizes, geom_vec *indices);
 
 /* One collider as traced. */
 typedef struct tw_collider {
@@ -121,9 +122,9 @@ struct blvl_trace_world {
 
 /* Tests only: switch the stop back-off off (1) or on (0) for this world. Not for a world
  * another thread is tracing. */
-void blvl__tw_world_set_no_backoff(blvl_trace_world *w, int off);
+void blvl__trace_world_set_no_backoff(blvl_trace_world *w, int off);
 
-blvl_status blvl__tw_bvh_build(blvl_trace_world *w, blvl_error *err);
+blvl_status blvl__trace_bvh_build(blvl_trace_world *w, blvl_error *err);
 
 /* A door collider's moved pose. */
 typedef struct tw_door_pose {
@@ -145,12 +146,12 @@ typedef struct tw_filter {
     const blvl_trace_doors *doors;
 } tw_filter;
 
-void blvl__tw_filter_compile(const blvl_trace_filter *f, tw_filter *out);
+void blvl__trace_filter_compile(const blvl_trace_filter *f, tw_filter *out);
 /* Water-query variant: only water colliders, the filter's gametypes, doors and skip. */
-void blvl__tw_filter_compile_water(const blvl_trace_filter *f, tw_filter *out);
+void blvl__trace_filter_compile_water(const blvl_trace_filter *f, tw_filter *out);
 
-static inline int blvl__tw_filter_pass_bits(const tw_filter *f, uint32_t flags, uint32_t gametypes,
-                                            uint32_t index) {
+static inline int blvl__trace_filter_pass_bits(const tw_filter *f, uint32_t flags,
+                                               uint32_t gametypes, uint32_t index) {
     if ((flags & f->must_not) || (flags & f->must_have) != f->must_have)
         return 0;
     if (f->gametypes && !(gametypes & f->gametypes))
@@ -160,7 +161,8 @@ static inline int blvl__tw_filter_pass_bits(const tw_filter *f, uint32_t flags, 
     return 1;
 }
 
-static inline int blvl__tw_filter_pass(const tw_filter *f, const tw_collider *c, uint32_t index) {
+static inline int blvl__trace_filter_pass(const tw_filter *f, const tw_collider *c,
+                                          uint32_t index) {
     if ((c->flags & f->must_not) || (c->flags & f->must_have) != f->must_have)
         return 0;
     if (f->gametypes && !(c->gametypes & f->gametypes))
@@ -189,17 +191,17 @@ typedef struct tw_trace {
 /* The colliders of a sim section as descriptions (blvl_trace_world_from_level's reading), in
  * one block from `al`: the descriptions first, then the planes, vertices and face lists they
  * point at. *size gets the block's size for blvl__dealloc; NULL when out of memory. */
-blvl_trace_collider_desc *blvl__tw_descs_from_sim(blvl_Sim sim, const blvl_allocator *al,
-                                                  size_t *size);
+blvl_trace_collider_desc *blvl__trace_descs_from_sim(blvl_Sim sim, const blvl_allocator *al,
+                                                     size_t *size);
 
 /* Clip the box trace against one convex solid; updates t when it stops the box sooner. */
-void blvl__tw_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, uint32_t collider);
+void blvl__trace_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, uint32_t collider);
 /* 1 when the box [mins, maxs] at pos is inside (or touching) the solid: every pushed plane's
- * distance <= 0, computed as blvl__tw_clip_box computes a start's (its startsolid test). */
-int blvl__tw_box_inside(const blvl_Plane *planes, uint32_t count, const float pos[3],
-                        const float mins[3], const float maxs[3]);
+ * distance <= 0, computed as blvl__trace_clip_box computes a start's (its startsolid test). */
+int blvl__trace_box_inside(const blvl_Plane *planes, uint32_t count, const float pos[3],
+                           const float mins[3], const float maxs[3]);
 /* 1 when the point is inside (or on) every plane. */
-int blvl__tw_point_inside(const blvl_Plane *planes, uint32_t count, const float p[3]);
+int blvl__trace_point_inside(const blvl_Plane *planes, uint32_t count, const float p[3]);
 
 /* The planes and bounds of a collider as the filter's doors have it. */
 static inline const blvl_Plane *blvl__tw_collider_planes(const blvl_trace_world *w,

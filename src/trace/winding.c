@@ -7,9 +7,9 @@
 
 #define MAX_POINTS 256 /* a face polygon grows by at most one point per clip */
 
-blvl_status blvl__tw_planes_to_hull(const blvl_allocator *al, const blvl_Plane *planes,
-                                    uint32_t count, const float lo[3], const float hi[3],
-                                    geom_vec *vertices, geom_vec *sizes, geom_vec *indices) {
+blvl_status blvl__trace_planes_to_hull(const blvl_allocator *al, const blvl_Plane *planes,
+                                       uint32_t count, const float lo[3], const float hi[3],
+                                       geom_vec *vertices, geom_vec *sizes, geom_vec *indices) {
     double pts[MAX_POINTS][3], tmp[MAX_POINTS][3];
     double half = 1;
     for (int k = 0; k < 3; k++) {

@@ -141,8 +141,8 @@ static int keep_door_hull(world_build *wb, const blvl_trace_collider_desc *d, ui
         geom_vec hv;
         blvl__geom_vec_init(&hv, sizeof(blvl_Vec3));
         blvl_status s2 =
-            blvl__tw_planes_to_hull(al, &GEOM_AT(wb->planes, blvl_Plane, c->first_plane),
-                                    c->plane_count, lo, hi, &hv, &wb->lsizes, &wb->lindices);
+            blvl__trace_planes_to_hull(al, &GEOM_AT(wb->planes, blvl_Plane, c->first_plane),
+                                       c->plane_count, lo, hi, &hv, &wb->lsizes, &wb->lindices);
         int ok = s2 == BLVL_OK && blvl__geom_vec_reserve(al, &wb->dverts, wb->dverts.len + hv.len);
         for (size_t v = 0; ok && v < hv.len; v++)
             blvl__geom_vec_push(al, &wb->dverts, &GEOM_AT(hv, blvl_Vec3, v));
@@ -183,13 +183,13 @@ static blvl_status expand_collider(world_build *wb, const blvl_trace_collider_de
     float lo[3], hi[3];
     blvl_status st;
     if (d->shape == BLVL_TRACE_SHAPE_PLANES) {
-        st = blvl__tw_use_planes(al, d, &wb->planes, lo, hi, &usable, on_report, &wb->b);
+        st = blvl__trace_use_planes(al, d, &wb->planes, lo, hi, &usable, on_report, &wb->b);
     } else if (d->shape == BLVL_TRACE_SHAPE_HULL) {
         tw_hull_in in = {d->vertices,   d->vertex_count, d->face_sizes,
                          d->face_count, d->face_indices, d->face_index_count};
-        st = blvl__tw_expand_hull(al, &in, &wb->planes, is_door ? &wb->lsizes : NULL,
-                                  is_door ? &wb->lindices : NULL, lo, hi, &usable, on_report,
-                                  &wb->b);
+        st = blvl__trace_expand_hull(al, &in, &wb->planes, is_door ? &wb->lsizes : NULL,
+                                     is_door ? &wb->lindices : NULL, lo, hi, &usable, on_report,
+                                     &wb->b);
     } else {
         on_report(&wb->b, BLVL_TRACE_NONE, "collider has no shape");
         st = BLVL_OK;
@@ -282,7 +282,7 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     if (!move_into_world(&wb))
         goto fail;
     build_free(&wb); /* the scratch face loops; the rest is the world's now */
-    st = blvl__tw_bvh_build(w, err);
+    st = blvl__trace_bvh_build(w, err);
     if (st != BLVL_OK) {
         blvl_trace_world_free(w);
         return st;
@@ -296,7 +296,7 @@ fail:
     return blvl__nomem(err, "trace: world");
 }
 
-void blvl__tw_world_set_no_backoff(blvl_trace_world *w, int off) {
+void blvl__trace_world_set_no_backoff(blvl_trace_world *w, int off) {
     if (w)
         w->no_backoff = off != 0;
 }

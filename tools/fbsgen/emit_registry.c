@@ -108,13 +108,14 @@ int fbs_emit_registry_source(const fbs_root *r, size_t n, FILE *o) {
         ncore += r[i].core != 0;
     fputs(GENERATED, o);
     fputs("#include \"blvl/sections/registry.h\"\n#include \"sections/roots.h\"\n\n"
-          "const blvl__root blvl__roots[] = {\n",
+          "const blvl__root blvl__sections_roots[] = {\n",
           o);
     for (size_t i = 0; i < n; i++)
         fprintf(o, "    {\"%s\", &blvl_%s_type, %d, %d},\n", r[i].file->base, r[i].table->name,
                 r[i].core, r[i].required);
     fprintf(o,
-            "};\nconst unsigned blvl__root_count = %zuu;\nconst unsigned blvl__core_count = "
+            "};\nconst unsigned blvl__sections_root_count = %zuu;\nconst unsigned "
+            "blvl__sections_core_count = "
             "%zuu;\n",
             n, ncore);
     return ferror(o) ? -1 : 0;

@@ -78,9 +78,10 @@ no:
     return 0;
 }
 
-bool blvl__bake_mesh_is_convex(const blvl_allocator *al, const blvl_Vec3 *vertices,
-                               uint32_t vertex_count, const uint32_t *sizes, uint32_t poly_count,
-                               const uint32_t *indices, uint32_t index_count) {
+bool blvl__bake_convex_mesh_is_convex(const blvl_allocator *al, const blvl_Vec3 *vertices,
+                                      uint32_t vertex_count, const uint32_t *sizes,
+                                      uint32_t poly_count, const uint32_t *indices,
+                                      uint32_t index_count) {
     if (!vertices || !sizes || !indices || vertex_count < 4 || poly_count < 4)
         return false;
     uint64_t total = 0;
@@ -136,6 +137,6 @@ bool blvl__bake_mesh_is_convex(const blvl_allocator *al, const blvl_Vec3 *vertic
 bool blvl_bake_mesh_is_convex(const blvl_Vec3 *vertices, uint32_t vertex_count,
                               const uint32_t *sizes, uint32_t poly_count, const uint32_t *indices,
                               uint32_t index_count) {
-    return blvl__bake_mesh_is_convex(NULL, vertices, vertex_count, sizes, poly_count, indices,
-                                     index_count);
+    return blvl__bake_convex_mesh_is_convex(NULL, vertices, vertex_count, sizes, poly_count,
+                                            indices, index_count);
 }

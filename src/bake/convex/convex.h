@@ -9,8 +9,9 @@
 
 #include "blvl/bake.h"
 
-bool blvl__bake_mesh_is_convex(const blvl_allocator *al, const blvl_Vec3 *vertices,
-                               uint32_t vertex_count, const uint32_t *sizes, uint32_t poly_count,
-                               const uint32_t *indices, uint32_t index_count);
+bool blvl__bake_convex_mesh_is_convex(const blvl_allocator *al, const blvl_Vec3 *vertices,
+                                      uint32_t vertex_count, const uint32_t *sizes,
+                                      uint32_t poly_count, const uint32_t *indices,
+                                      uint32_t index_count);
 
 #endif

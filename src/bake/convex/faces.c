@@ -7,7 +7,7 @@
 #include "common/error.h"
 #include "geom/geom.h"
 
-void blvl__bake_brush_faces_free(const blvl_allocator *al, bake_faces *f) {
+void blvl__bake_convex_brush_faces_free(const blvl_allocator *al, bake_faces *f) {
     blvl__dealloc(al, f->planes, (size_t)f->count * sizeof f->planes[0]);
     blvl__dealloc(al, f->sizes, (size_t)f->count * sizeof f->sizes[0]);
     blvl__dealloc(al, f->pts, (size_t)f->point_count * sizeof f->pts[0]);
@@ -50,8 +50,8 @@ static uint32_t collapse(double (*p)[3], uint32_t n) {
     return m;
 }
 
-blvl_status blvl__bake_brush_faces(const blvl_allocator *al, const blvl_Plane *planes,
-                                   uint32_t count, bake_faces *out, blvl_error *err) {
+blvl_status blvl__bake_convex_brush_faces(const blvl_allocator *al, const blvl_Plane *planes,
+                                          uint32_t count, bake_faces *out, blvl_error *err) {
     memset(out, 0, sizeof *out);
     out->state = BAKE_FACES_EMPTY;
     if (count == 0)
@@ -164,7 +164,7 @@ fail:
     blvl__dealloc(al, tmp, cap * sizeof tmp[0]);
     blvl__dealloc(al, p, cap * sizeof p[0]);
     if (st != BLVL_OK) {
-        blvl__bake_brush_faces_free(al, out);
+        blvl__bake_convex_brush_faces_free(al, out);
         return blvl__nomem(err, "brush: its faces");
     }
     return BLVL_OK;

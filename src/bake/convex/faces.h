@@ -25,12 +25,13 @@ typedef struct bake_faces {
 } bake_faces;
 
 /* BLVL_E_ARGUMENT for a non-finite plane, BLVL_E_NOMEM; otherwise OK with out->state set. */
-blvl_status blvl__bake_brush_faces(const blvl_allocator *al, const blvl_Plane *planes,
-                                   uint32_t count, bake_faces *out, blvl_error *err);
-void blvl__bake_brush_faces_free(const blvl_allocator *al, bake_faces *f);
+blvl_status blvl__bake_convex_brush_faces(const blvl_allocator *al, const blvl_Plane *planes,
+                                          uint32_t count, bake_faces *out, blvl_error *err);
+void blvl__bake_convex_brush_faces_free(const blvl_allocator *al, bake_faces *f);
 
 /* Weld points closer than BAKE_WELD, first come first kept: uniq (room for n) gets the kept
  * points in input order, map[i] the index of point i's. Returns the kept count. */
-uint32_t blvl__bake_weld(const double (*pts)[3], uint32_t n, double (*uniq)[3], uint32_t *map);
+uint32_t blvl__bake_convex_weld(const double (*pts)[3], uint32_t n, double (*uniq)[3],
+                                uint32_t *map);
 
 #endif

@@ -300,7 +300,7 @@ static uint32_t weld_points(const blvl_Vec3 *points, uint32_t n, double (*in)[3]
         in[i][1] = points[i].y;
         in[i][2] = points[i].z;
     }
-    uint32_t m = blvl__bake_weld((const double(*)[3])in, n, p, map);
+    uint32_t m = blvl__bake_convex_weld((const double(*)[3])in, n, p, map);
     double scale = 1;
     for (uint32_t i = 0; i < m; i++)
         for (int k = 0; k < 3; k++)
@@ -401,7 +401,7 @@ static blvl_status store_hull(const blvl_allocator *al, const double (*p)[3], ui
     out->face_count = (uint32_t)sizes->len;
     out->face_index_count = (uint32_t)indices->len;
     if (!out->vertices || !out->face_sizes || !out->face_indices) {
-        blvl__bake_shape_free(al, out);
+        blvl__bake_convex_shape_free(al, out);
         return BLVL_E_NOMEM;
     }
     memcpy(out->face_sizes, sizes->data, sizes->len * sizeof(uint32_t));
@@ -426,9 +426,9 @@ static blvl_status store_hull(const blvl_allocator *al, const double (*p)[3], ui
 /* The phases: the input checked, the points welded, the first tetrahedron, the incremental hull,
  * its triangles merged into faces, the depth check, the shape stored. A flat or degenerate set
  * is empty, not a failure; every scratch block is freed on every path. */
-blvl_status blvl__bake_shape_hull(const blvl_allocator *al, const blvl_Vec3 *points,
-                                  uint32_t point_count, bake_shape *out, bool *empty,
-                                  blvl_error *err) {
+blvl_status blvl__bake_convex_shape_hull(const blvl_allocator *al, const blvl_Vec3 *points,
+                                         uint32_t point_count, bake_shape *out, bool *empty,
+                                         blvl_error *err) {
     memset(out, 0, sizeof *out);
     *empty = true;
     blvl_status st = check_points(points, point_count, err);

@@ -131,8 +131,9 @@ static bool check(const double (*p)[3], uint32_t nv, const uint8_t *sizes, uint3
     return true;
 }
 
-bool blvl__bake_known_ok(const blvl_Vec3 *points, uint32_t point_count, const uint8_t *face_sizes,
-                         uint32_t face_count, const uint8_t *face_indices) {
+bool blvl__bake_convex_known_ok(const blvl_Vec3 *points, uint32_t point_count,
+                                const uint8_t *face_sizes, uint32_t face_count,
+                                const uint8_t *face_indices) {
     if (!points || !face_sizes || !face_indices || point_count < 4 ||
         point_count > BAKE_KNOWN_MAX || face_count < 4 || face_count > BAKE_KNOWN_MAX)
         return false;
@@ -142,16 +143,17 @@ bool blvl__bake_known_ok(const blvl_Vec3 *points, uint32_t point_count, const ui
     return check((const double(*)[3])p, point_count, face_sizes, face_count, face_indices, plane);
 }
 
-size_t blvl__bake_known_size(uint32_t point_count, const uint8_t *face_sizes, uint32_t face_count) {
+size_t blvl__bake_convex_known_size(uint32_t point_count, const uint8_t *face_sizes,
+                                    uint32_t face_count) {
     uint32_t total = 0;
     for (uint32_t f = 0; f < face_count; f++)
         total += face_sizes[f];
-    return blvl__bake_shape_packed_size(point_count, face_count, total);
+    return blvl__bake_convex_shape_packed_size(point_count, face_count, total);
 }
 
-void blvl__bake_known_fill(void *block, const blvl_Vec3 *points, uint32_t point_count,
-                           const uint8_t *face_sizes, uint32_t face_count,
-                           const uint8_t *face_indices, bake_shape *out) {
+void blvl__bake_convex_known_fill(void *block, const blvl_Vec3 *points, uint32_t point_count,
+                                  const uint8_t *face_sizes, uint32_t face_count,
+                                  const uint8_t *face_indices, bake_shape *out) {
     memset(out, 0, sizeof *out);
     uint32_t total = 0;
     for (uint32_t f = 0; f < face_count; f++)
@@ -180,18 +182,20 @@ void blvl__bake_known_fill(void *block, const blvl_Vec3 *points, uint32_t point_
     out->hi = hi;
 }
 
-blvl_status blvl__bake_shape_known(const blvl_allocator *al, const blvl_Vec3 *points,
-                                   uint32_t point_count, const uint8_t *face_sizes,
-                                   uint32_t face_count, const uint8_t *face_indices,
-                                   bake_shape *out, bool *known) {
+blvl_status blvl__bake_convex_shape_known(const blvl_allocator *al, const blvl_Vec3 *points,
+                                          uint32_t point_count, const uint8_t *face_sizes,
+                                          uint32_t face_count, const uint8_t *face_indices,
+                                          bake_shape *out, bool *known) {
     memset(out, 0, sizeof *out);
     *known = false;
-    if (!blvl__bake_known_ok(points, point_count, face_sizes, face_count, face_indices))
+    if (!blvl__bake_convex_known_ok(points, point_count, face_sizes, face_count, face_indices))
         return BLVL_OK;
-    void *block = blvl__alloc(al, blvl__bake_known_size(point_count, face_sizes, face_count));
+    void *block =
+        blvl__alloc(al, blvl__bake_convex_known_size(point_count, face_sizes, face_count));
     if (!block)
         return BLVL_E_NOMEM;
-    blvl__bake_known_fill(block, points, point_count, face_sizes, face_count, face_indices, out);
+    blvl__bake_convex_known_fill(block, points, point_count, face_sizes, face_count, face_indices,
+                                 out);
     out->packed = true;
     *known = true;
     return BLVL_OK;

@@ -26,12 +26,12 @@
 #define PRISM_LIMIT 16777216.0 /* 2^24 qu */
 #define PRISM_CORNER (4.0 * BAKE_WELD)
 
-int blvl__bake_prism_variant(uint32_t n, int split, bool up) {
+int blvl__bake_convex_prism_variant(uint32_t n, int split, bool up) {
     return n == 3 ? (int)up : 2 + 2 * (split + 1) + (int)up;
 }
 
-void blvl__bake_prism_faces(uint32_t n, int split, bool up, uint8_t *sizes, uint8_t *idx,
-                            uint32_t *face_count, uint32_t *index_count) {
+void blvl__bake_convex_prism_faces(uint32_t n, int split, bool up, uint8_t *sizes, uint8_t *idx,
+                                   uint32_t *face_count, uint32_t *index_count) {
     /* quad corners a b / c d (0 1 / 2 3); its outline a c d b is counter-clockwise seen from +Y */
     static const uint8_t quad[4] = {0, 2, 3, 1}, tri3[3] = {0, 1, 2};
     static const uint8_t diag[2][2][3] = {{{0, 2, 1}, {1, 2, 3}}, {{0, 2, 3}, {0, 3, 1}}};
@@ -92,7 +92,7 @@ static bool triangle_ok(const double (*p)[3], uint32_t nv, const uint8_t *loop) 
     return true;
 }
 
-bool blvl__bake_prism_ok(const blvl_Vec3 *points, uint32_t n, int split, bool up) {
+bool blvl__bake_convex_prism_ok(const blvl_Vec3 *points, uint32_t n, int split, bool up) {
     if (!points || (n != 3 && n != 4) || split < -1 || split > 1 || (n == 3 && split >= 0) ||
         (n == 4 && split < 0))
         return false; /* planar quads (merged rectangles) are rare: known.c checks them */
@@ -140,7 +140,8 @@ bool blvl__bake_prism_ok(const blvl_Vec3 *points, uint32_t n, int split, bool up
         if (!(l2 * t2 > PRISM_CORNER * PRISM_CORNER * dd))
             return false;
     }
-    /* the surface and far triangles, wound as the template winds them (blvl__bake_prism_faces) */
+    /* the surface and far triangles, wound as the template winds them
+     * (blvl__bake_convex_prism_faces) */
     static const uint8_t diag[2][2][3] = {{{0, 2, 1}, {1, 2, 3}}, {{0, 2, 3}, {0, 3, 1}}};
     static const uint8_t tri3[3] = {0, 1, 2};
     for (int side = 0; side < 2; side++) { /* 0 surface, 1 far */

@@ -19,7 +19,7 @@ blvl_status blvl_bake_brush_polygons(blvl_bake_polygons *out, const blvl_Plane *
     if (al)
         out->allocator = *al;
     bake_faces f;
-    blvl_status st = blvl__bake_brush_faces(al, planes, plane_count, &f, err);
+    blvl_status st = blvl__bake_convex_brush_faces(al, planes, plane_count, &f, err);
     if (st != BLVL_OK)
         return st;
     out->count = plane_count;
@@ -38,11 +38,11 @@ blvl_status blvl_bake_brush_polygons(blvl_bake_polygons *out, const blvl_Plane *
                 (blvl_Vec3){(float)f.pts[i][0], (float)f.pts[i][1], (float)f.pts[i][2]};
         out->point_count = f.point_count;
     }
-    blvl__bake_brush_faces_free(al, &f);
+    blvl__bake_convex_brush_faces_free(al, &f);
     blvl__ok(err);
     return BLVL_OK;
 nomem:
-    blvl__bake_brush_faces_free(al, &f);
+    blvl__bake_convex_brush_faces_free(al, &f);
     blvl_bake_polygons_free(out);
     return blvl__nomem(err, "brush polygons");
 }

@@ -9,21 +9,21 @@
 #include "common/error.h"
 #include "geom/geom.h"
 
-size_t blvl__bake_shape_packed_size(uint32_t vertex_count, uint32_t face_count,
-                                    uint32_t face_index_count) {
+size_t blvl__bake_convex_shape_packed_size(uint32_t vertex_count, uint32_t face_count,
+                                           uint32_t face_index_count) {
     return (size_t)vertex_count * sizeof(blvl_Vec3) +
            ((size_t)face_count + face_index_count) * sizeof(uint32_t);
 }
 
-void blvl__bake_shape_free(const blvl_allocator *al, bake_shape *s) {
+void blvl__bake_convex_shape_free(const blvl_allocator *al, bake_shape *s) {
     if (s->arena) {
         memset(s, 0, sizeof *s);
         return;
     }
     if (s->packed) {
-        blvl__dealloc(
-            al, s->vertices,
-            blvl__bake_shape_packed_size(s->vertex_count, s->face_count, s->face_index_count));
+        blvl__dealloc(al, s->vertices,
+                      blvl__bake_convex_shape_packed_size(s->vertex_count, s->face_count,
+                                                          s->face_index_count));
         memset(s, 0, sizeof *s);
         return;
     }
@@ -46,7 +46,8 @@ static int copy_out(const blvl_allocator *al, void **dst, const void *src, size_
     return 1;
 }
 
-uint32_t blvl__bake_weld(const double (*pts)[3], uint32_t n, double (*uniq)[3], uint32_t *map) {
+uint32_t blvl__bake_convex_weld(const double (*pts)[3], uint32_t n, double (*uniq)[3],
+                                uint32_t *map) {
     uint32_t u = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j = 0;
@@ -73,7 +74,7 @@ static blvl_status brush_planes(const blvl_allocator *al, const bake_faces *f, b
     blvl__geom_vec_init(&edges, sizeof(geom_edge));
     if (!v || !map)
         goto done;
-    uint32_t nv = blvl__bake_weld((const double(*)[3])f->pts, n, v, map);
+    uint32_t nv = blvl__bake_convex_weld((const double(*)[3])f->pts, n, v, map);
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     double scale = 1.0;
     for (uint32_t i = 0; i < nv; i++)
@@ -124,13 +125,13 @@ done:
     return st;
 }
 
-blvl_status blvl__bake_shape_brush(const blvl_allocator *al, const blvl_Plane *planes,
-                                   uint32_t plane_count, bake_shape *out, bool *empty,
-                                   blvl_error *err) {
+blvl_status blvl__bake_convex_shape_brush(const blvl_allocator *al, const blvl_Plane *planes,
+                                          uint32_t plane_count, bake_shape *out, bool *empty,
+                                          blvl_error *err) {
     memset(out, 0, sizeof *out);
     *empty = true;
     bake_faces f;
-    blvl_status st = blvl__bake_brush_faces(al, planes, plane_count, &f, err);
+    blvl_status st = blvl__bake_convex_brush_faces(al, planes, plane_count, &f, err);
     if (st != BLVL_OK)
         return st;
     if (f.state == BAKE_FACES_OK) {
@@ -140,7 +141,7 @@ blvl_status blvl__bake_shape_brush(const blvl_allocator *al, const blvl_Plane *p
         else
             *empty = false;
     }
-    blvl__bake_brush_faces_free(al, &f);
+    blvl__bake_convex_brush_faces_free(al, &f);
     return st;
 }
 
@@ -148,8 +149,8 @@ static int finite3(blvl_Vec3 v) {
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
 }
 
-blvl_status blvl__bake_shape_box_at(blvl_Vec3 lo, blvl_Vec3 hi, blvl_Plane *planes, bake_shape *out,
-                                    bool *empty, blvl_error *err) {
+blvl_status blvl__bake_convex_shape_box_at(blvl_Vec3 lo, blvl_Vec3 hi, blvl_Plane *planes,
+                                           bake_shape *out, bool *empty, blvl_error *err) {
     memset(out, 0, sizeof *out);
     *empty = true;
     if (!finite3(lo) || !finite3(hi))
@@ -168,10 +169,10 @@ blvl_status blvl__bake_shape_box_at(blvl_Vec3 lo, blvl_Vec3 hi, blvl_Plane *plan
     return BLVL_OK;
 }
 
-blvl_status blvl__bake_shape_box(const blvl_allocator *al, blvl_Vec3 lo, blvl_Vec3 hi,
-                                 bake_shape *out, bool *empty, blvl_error *err) {
+blvl_status blvl__bake_convex_shape_box(const blvl_allocator *al, blvl_Vec3 lo, blvl_Vec3 hi,
+                                        bake_shape *out, bool *empty, blvl_error *err) {
     blvl_Plane p[6];
-    blvl_status st = blvl__bake_shape_box_at(lo, hi, p, out, empty, err);
+    blvl_status st = blvl__bake_convex_shape_box_at(lo, hi, p, out, empty, err);
     if (st != BLVL_OK || *empty)
         return st;
     if (!copy_out(al, (void **)&out->planes, p, 6, sizeof p[0])) {
@@ -181,9 +182,9 @@ blvl_status blvl__bake_shape_box(const blvl_allocator *al, blvl_Vec3 lo, blvl_Ve
     return BLVL_OK;
 }
 
-blvl_status blvl__bake_shape_triangle(const blvl_allocator *al, const blvl_Vec3 tri[3],
-                                      float thickness, bake_shape *out, bool *empty,
-                                      blvl_error *err) {
+blvl_status blvl__bake_convex_shape_triangle(const blvl_allocator *al, const blvl_Vec3 tri[3],
+                                             float thickness, bake_shape *out, bool *empty,
+                                             blvl_error *err) {
     memset(out, 0, sizeof *out);
     *empty = true;
     if (!finite3(tri[0]) || !finite3(tri[1]) || !finite3(tri[2]) || !isfinite(thickness))

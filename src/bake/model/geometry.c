@@ -21,11 +21,11 @@ static blvl_status push_image(blvl_bake *b, const char *name, uint32_t width, ui
                      .color_space = color_space,
                      .data = data,
                      .size = size};
-    im.name = blvl__bake_str(b, name, &ok);
+    im.name = blvl__bake_model_str(b, name, &ok);
     blvl_status st =
         ok ? BAKE_RESERVE(b, b->images, 1, err) : blvl__nomem(err, "bake: copying an image");
     if (st != BLVL_OK) {
-        blvl__bake_str_free(b, im.name);
+        blvl__bake_model_str_free(b, im.name);
         if (data)
             blvl__free_sized(b->al, data);
         return st;
@@ -44,7 +44,7 @@ blvl_status blvl_bake_add_image_rgba8(blvl_bake *b, const char *name, uint32_t w
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_image_rgba8 needs a bake and pixels");
     uint8_t *png = NULL;
     size_t size = 0;
-    blvl_status st = blvl__bake_png(b->al, width, height, rgba, &png, &size, err);
+    blvl_status st = blvl__bake_model_png(b->al, width, height, rgba, &png, &size, err);
     if (st != BLVL_OK)
         return st;
     return push_image(b, name, width, height, blvl_ImageEncoding_Png,
@@ -87,7 +87,7 @@ blvl_status blvl_bake_add_material(blvl_bake *b, const blvl_bake_material *m, ui
                                    blvl_error *err) {
     if (!b || !m)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_material needs a bake and a material");
-    blvl_status st = blvl__bake_check_index(m->texture, b->images.n, "material texture", err);
+    blvl_status st = blvl__bake_model_check_index(m->texture, b->images.n, "material texture", err);
     if (st != BLVL_OK)
         return st;
     /* The sort key orders batches: a NaN would make the order depend on the sort's path. */
@@ -96,19 +96,19 @@ blvl_status blvl_bake_add_material(blvl_bake *b, const blvl_bake_material *m, ui
     if (m->blend > blvl_BlendMode_Premultiplied || m->alpha_test > blvl_AlphaTest_GreaterEqual)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: material blend %u or alpha test %u unknown",
                           m->blend, m->alpha_test);
-    if ((st = blvl__bake_material_ext_check(b, m, err)) != BLVL_OK ||
+    if ((st = blvl__bake_model_material_ext_check(b, m, err)) != BLVL_OK ||
         (st = BAKE_RESERVE(b, b->materials, 1, err)) != BLVL_OK)
         return st;
     bool ok = true;
     blvl_bake_material c = *m;
-    c.name = blvl__bake_str(b, m->name, &ok);
-    c.source_name = blvl__bake_str(b, m->source_name, &ok);
-    c.source_texture = blvl__bake_str(b, m->source_texture, &ok);
-    ok = ok && blvl__bake_material_ext_copy(b, &c, m);
+    c.name = blvl__bake_model_str(b, m->name, &ok);
+    c.source_name = blvl__bake_model_str(b, m->source_name, &ok);
+    c.source_texture = blvl__bake_model_str(b, m->source_texture, &ok);
+    ok = ok && blvl__bake_model_material_ext_copy(b, &c, m);
     if (!ok) {
-        blvl__bake_str_free(b, (char *)c.name);
-        blvl__bake_str_free(b, (char *)c.source_name);
-        blvl__bake_str_free(b, (char *)c.source_texture);
+        blvl__bake_model_str_free(b, (char *)c.name);
+        blvl__bake_model_str_free(b, (char *)c.source_name);
+        blvl__bake_model_str_free(b, (char *)c.source_texture);
         return blvl__nomem(err, "bake: copying a material");
     }
     if (index)
@@ -139,10 +139,10 @@ static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s,
                           "bake: surface index_count %u is not a multiple of 3", s->index_count);
     if ((s->vertex_count && !s->vertices && !made) || (s->index_count && !s->indices))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertices or indices NULL");
-    if ((st = blvl__bake_check_index(s->material, b->materials.n, "surface material", err)) ||
-        (st = blvl__bake_check_index(s->door, b->doors.n, "surface door", err)) ||
-        (st = blvl__bake_check_index(s->fog, b->fogs.n, "surface fog", err)) ||
-        (st = blvl__bake_check_index(s->source, b->sources.n, "surface source", err)))
+    if ((st = blvl__bake_model_check_index(s->material, b->materials.n, "surface material", err)) ||
+        (st = blvl__bake_model_check_index(s->door, b->doors.n, "surface door", err)) ||
+        (st = blvl__bake_model_check_index(s->fog, b->fogs.n, "surface fog", err)) ||
+        (st = blvl__bake_model_check_index(s->source, b->sources.n, "surface source", err)))
         return st;
     /* No breakables table in the model yet: only "none" names something. */
     if (s->breakable != BLVL_BAKE_NONE)
@@ -154,12 +154,12 @@ static blvl_status check_surface(const blvl_bake *b, const blvl_bake_surface *s,
                               "bake: surface index %u at %u is past its %u vertices", s->indices[i],
                               i, s->vertex_count);
     for (uint32_t i = 0; i < s->vertex_count && !made; i++)
-        if (!blvl__bake_vertex_finite(&s->vertices[i]))
+        if (!blvl__bake_model_vertex_finite(&s->vertices[i]))
             return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface vertex %u not finite", i);
     return BLVL_OK;
 }
 
-bool blvl__bake_vertex_finite(const blvl_bake_vertex *v) {
+bool blvl__bake_model_vertex_finite(const blvl_bake_vertex *v) {
     for (int k = 0; k < 3; k++)
         if (!isfinite(v->position[k]) || !isfinite(v->normal[k]))
             return false;
@@ -180,7 +180,7 @@ static blvl_status add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl__b
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: more than %u vertices in one level",
                           BLVL_BAKE_NONE - 1u);
     uint32_t held = make ? 0 : s->vertex_count; /* vertices the model's table takes */
-    /* Written in place (blvl__bake_surface_room): the room is there, nothing to copy. */
+    /* Written in place (blvl__bake_model_surface_room): the room is there, nothing to copy. */
     /* (p is NULL before the first reservation: no offset is applied to it then.) */
     bool vin = held && b->vertices.p && s->vertices == b->vertices.p + b->vertices.n &&
                held <= b->vertices.cap - b->vertices.n;
@@ -222,9 +222,9 @@ blvl_status blvl_bake_add_surface(blvl_bake *b, const blvl_bake_surface *s, blvl
     return add_surface(b, s, NULL, NULL, err);
 }
 
-blvl_status blvl__bake_surface_room(blvl_bake *b, uint32_t vertex_count, uint32_t index_count,
-                                    blvl_bake_vertex **vertices, uint32_t **indices,
-                                    blvl_error *err) {
+blvl_status blvl__bake_model_surface_room(blvl_bake *b, uint32_t vertex_count, uint32_t index_count,
+                                          blvl_bake_vertex **vertices, uint32_t **indices,
+                                          blvl_error *err) {
     if (!b || !vertices || !indices)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: surface_room needs a bake and outputs");
     blvl_status st;
@@ -238,8 +238,8 @@ blvl_status blvl__bake_surface_room(blvl_bake *b, uint32_t vertex_count, uint32_
     return BLVL_OK;
 }
 
-blvl_status blvl__bake_tri_source_room(blvl_bake *b, uint32_t count, uint32_t **tri_sources,
-                                       blvl_error *err) {
+blvl_status blvl__bake_model_tri_source_room(blvl_bake *b, uint32_t count, uint32_t **tri_sources,
+                                             blvl_error *err) {
     if (!b || !tri_sources)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: tri_source_room needs a bake and an output");
     blvl_status st = BAKE_RESERVE(b, b->tri_sources, count, err);
@@ -257,11 +257,11 @@ static blvl_status add_surface_tris(blvl_bake *b, const blvl_bake_surface *s,
     uint32_t nt = s->index_count / 3u;
     for (uint32_t t = 0; t < nt; t++) {
         blvl_status st =
-            blvl__bake_check_index(tri_sources[t], b->sources.n, "triangle source", err);
+            blvl__bake_model_check_index(tri_sources[t], b->sources.n, "triangle source", err);
         if (st != BLVL_OK)
             return st;
     }
-    /* Written in place (blvl__bake_tri_source_room): nothing to copy. */
+    /* Written in place (blvl__bake_model_tri_source_room): nothing to copy. */
     bool in = nt && b->tri_sources.p && tri_sources == b->tri_sources.p + b->tri_sources.n &&
               nt <= b->tri_sources.cap - b->tri_sources.n;
     blvl_status st = BAKE_RESERVE(b, b->tri_sources, nt, err);
@@ -278,17 +278,17 @@ static blvl_status add_surface_tris(blvl_bake *b, const blvl_bake_surface *s,
     return BLVL_OK;
 }
 
-blvl_status blvl__bake_add_surface_tris(blvl_bake *b, const blvl_bake_surface *s,
-                                        const uint32_t *tri_sources, blvl_error *err) {
+blvl_status blvl__bake_model_add_surface_tris(blvl_bake *b, const blvl_bake_surface *s,
+                                              const uint32_t *tri_sources, blvl_error *err) {
     if (!b || !s || (s->index_count >= 3 && !tri_sources))
         return blvl__fail(err, BLVL_E_ARGUMENT,
                           "bake: add_surface_tris needs a bake, a surface and its sources");
     return add_surface_tris(b, s, tri_sources, NULL, NULL, err);
 }
 
-blvl_status blvl__bake_add_surface_made(blvl_bake *b, const blvl_bake_surface *s,
-                                        const uint32_t *tri_sources, blvl__bake_make_fn make,
-                                        const void *ctx, blvl_error *err) {
+blvl_status blvl__bake_model_add_surface_made(blvl_bake *b, const blvl_bake_surface *s,
+                                              const uint32_t *tri_sources, blvl__bake_make_fn make,
+                                              const void *ctx, blvl_error *err) {
     if (!b || !s || !make)
         return blvl__fail(err, BLVL_E_ARGUMENT,
                           "bake: add_surface_made needs a bake, a surface and a maker");

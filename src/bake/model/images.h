@@ -15,7 +15,7 @@
 
 /* *png is from blvl__alloc_sized (free with blvl__free_sized); deterministic: the same pixels
  * give the same bytes. */
-blvl_status blvl__bake_png(const blvl_allocator *al, uint32_t width, uint32_t height,
-                           const uint8_t *rgba, uint8_t **png, size_t *size, blvl_error *err);
+blvl_status blvl__bake_model_png(const blvl_allocator *al, uint32_t width, uint32_t height,
+                                 const uint8_t *rgba, uint8_t **png, size_t *size, blvl_error *err);
 
 #endif

@@ -37,13 +37,13 @@ static void free_grid(const blvl_bake *b, bake_grid *g) {
 static void free_sky(blvl_bake *b, bake_sky *s) {
     if (!s)
         return;
-    blvl__bake_str_free(b, s->name);
+    blvl__bake_model_str_free(b, s->name);
     if (s->png)
         blvl__free_sized(b->al, s->png);
     blvl__dealloc(b->al, s, sizeof *s);
 }
 
-void blvl__bake_free_lighting(blvl_bake *b) {
+void blvl__bake_model_free_lighting(blvl_bake *b) {
     free_lightmap(b);
     free_grid(b, b->grid);
     b->grid = NULL;
@@ -80,7 +80,7 @@ blvl_status blvl_bake_set_lightmap(blvl_bake *b, uint32_t width, uint32_t height
     bake_lightmap *lm = blvl__calloc(b->al, sizeof *lm);
     if (!lm)
         return blvl__nomem(err, "bake: the lightmap");
-    st = blvl__bake_png(b->al, width, height * layers, rgba, &lm->png, &lm->size, err);
+    st = blvl__bake_model_png(b->al, width, height * layers, rgba, &lm->png, &lm->size, err);
     if (st != BLVL_OK) {
         blvl__dealloc(b->al, lm, sizeof *lm);
         return st;
@@ -111,7 +111,7 @@ blvl_status blvl_bake_set_light_grid(blvl_bake *b, const blvl_bake_light_grid *g
     blvl_status st = check_encoding(g->encoding, g->gain, "light grid", err);
     if (st != BLVL_OK)
         return st;
-    if (!blvl__bake_finite3(g->origin) || !blvl__bake_finite3(g->cell_size) ||
+    if (!blvl__bake_model_finite3(g->origin) || !blvl__bake_model_finite3(g->cell_size) ||
         !(g->cell_size.x > 0.0f) || !(g->cell_size.y > 0.0f) || !(g->cell_size.z > 0.0f))
         return blvl__fail(err, BLVL_E_ARGUMENT,
                           "bake: light grid origin not finite or cell size not positive");
@@ -123,7 +123,7 @@ blvl_status blvl_bake_set_light_grid(blvl_bake *b, const blvl_bake_light_grid *g
                           g->width, g->height, g->layers, BAKE_GRID_MAX_BYTES >> 20);
     size_t n = (size_t)cells;
     for (size_t i = 0; i < n; i++)
-        if (!blvl__bake_finite3(g->direction[i]))
+        if (!blvl__bake_model_finite3(g->direction[i]))
             return blvl__fail(err, BLVL_E_ARGUMENT, "bake: light grid direction %zu not finite", i);
     bake_grid *c = blvl__calloc(b->al, sizeof *c);
     if (c) {
@@ -171,12 +171,12 @@ blvl_status blvl_bake_set_sky(blvl_bake *b, const char *name, uint32_t size, con
     bool ok = true;
     bake_sky *s = blvl__calloc(b->al, sizeof *s);
     if (s)
-        s->name = blvl__bake_str(b, name, &ok);
+        s->name = blvl__bake_model_str(b, name, &ok);
     if (!s || !ok) {
         free_sky(b, s);
         return blvl__nomem(err, "bake: the sky");
     }
-    blvl_status st = blvl__bake_png(b->al, size, size * 6u, rgba, &s->png, &s->png_size, err);
+    blvl_status st = blvl__bake_model_png(b->al, size, size * 6u, rgba, &s->png, &s->png_size, err);
     if (st != BLVL_OK) {
         free_sky(b, s);
         return st;

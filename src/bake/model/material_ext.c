@@ -54,8 +54,8 @@ static blvl_status check_anim(const blvl_bake *b, const blvl_bake_anim *a, blvl_
     if (a->has_alpha_wave && (st = check_wave(&a->alpha_wave, "alpha wave", err)) != BLVL_OK)
         return st;
     for (uint32_t i = 0; i < a->frame_count; i++)
-        if ((st = blvl__bake_check_index(a->frames[i], b->images.n, "material anim frame", err)) !=
-            BLVL_OK)
+        if ((st = blvl__bake_model_check_index(a->frames[i], b->images.n, "material anim frame",
+                                               err)) != BLVL_OK)
             return st;
     if (!isfinite(a->fps))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: material anim fps not finite");
@@ -64,7 +64,7 @@ static blvl_status check_anim(const blvl_bake *b, const blvl_bake_anim *a, blvl_
         if (d->kind > blvl_DeformKind_Text7)
             return blvl__fail(err, BLVL_E_ARGUMENT, "bake: material deform kind %u unknown",
                               d->kind);
-        if (!isfinite(d->spread) || !blvl__bake_finite3(d->vector) ||
+        if (!isfinite(d->spread) || !blvl__bake_model_finite3(d->vector) ||
             (d->has_bulge && (!isfinite(d->bulge_width) || !isfinite(d->bulge_height) ||
                               !isfinite(d->bulge_speed))))
             return blvl__fail(err, BLVL_E_ARGUMENT, "bake: material deform values not finite");
@@ -74,15 +74,15 @@ static blvl_status check_anim(const blvl_bake *b, const blvl_bake_anim *a, blvl_
     return BLVL_OK;
 }
 
-blvl_status blvl__bake_material_ext_check(const blvl_bake *b, const blvl_bake_material *m,
-                                          blvl_error *err) {
+blvl_status blvl__bake_model_material_ext_check(const blvl_bake *b, const blvl_bake_material *m,
+                                                blvl_error *err) {
     blvl_status st;
     if ((st = check_strings(m->unknown_keywords, m->unknown_keyword_count, "unknown keyword",
                             err)) != BLVL_OK ||
         (st = check_strings(m->surface_params, m->surface_param_count, "surface param", err)) !=
             BLVL_OK)
         return st;
-    if (m->emits && (!blvl__bake_finite3(m->emit_color) || !isfinite(m->emit_intensity)))
+    if (m->emits && (!blvl__bake_model_finite3(m->emit_color) || !isfinite(m->emit_intensity)))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: material emitted light not finite");
     if (m->anim && (st = check_anim(b, m->anim, err)) != BLVL_OK)
         return st;
@@ -97,7 +97,7 @@ static void *arena_copy(blvl_bake *b, const void *p, size_t n, size_t elem, bool
         *ok = false;
         return NULL;
     }
-    void *c = blvl__bake_arena(b, n * elem);
+    void *c = blvl__bake_model_arena(b, n * elem);
     if (!c) {
         *ok = false;
         return NULL;
@@ -117,8 +117,8 @@ static const char *const *arena_strings(blvl_bake *b, const char *const *s, uint
     return *ok ? c : NULL;
 }
 
-bool blvl__bake_material_ext_copy(blvl_bake *b, blvl_bake_material *c,
-                                  const blvl_bake_material *m) {
+bool blvl__bake_model_material_ext_copy(blvl_bake *b, blvl_bake_material *c,
+                                        const blvl_bake_material *m) {
     bool ok = true;
     c->source_shader = arena_str(b, m->source_shader, &ok);
     c->unknown_keywords = arena_strings(b, m->unknown_keywords, m->unknown_keyword_count, &ok);

@@ -12,16 +12,17 @@
 
 /* Every extension of m valid (enums in range, floats finite, arrays given, frames naming
  * images added already); BLVL_E_ARGUMENT naming the first that is not. */
-blvl_status blvl__bake_material_ext_check(const blvl_bake *b, const blvl_bake_material *m,
-                                          blvl_error *err);
+blvl_status blvl__bake_model_material_ext_check(const blvl_bake *b, const blvl_bake_material *m,
+                                                blvl_error *err);
 /* c's extension pointers replaced by copies of m's in the bake's arena; false when the arena
  * is out of memory (c's extension pointers are then unusable). */
-bool blvl__bake_material_ext_copy(blvl_bake *b, blvl_bake_material *c, const blvl_bake_material *m);
+bool blvl__bake_model_material_ext_copy(blvl_bake *b, blvl_bake_material *c,
+                                        const blvl_bake_material *m);
 
 /* The scratch references the writers below need for m (its longest list). */
-uint32_t blvl__bake_material_ext_refs(const blvl_bake_material *m);
+uint32_t blvl__bake_write_material_ext_refs(const blvl_bake_material *m);
 /* geometry.Shading for m, 0 when every field keeps its default; `refs` has
- * blvl__bake_material_ext_refs(m) entries. */
+ * blvl__bake_write_material_ext_refs(m) entries. */
 blvl_fb_ref blvl__bake_write_shading(blvl_fb_builder *fb, const blvl_bake_material *m,
                                      blvl_fb_ref *refs);
 /* geometry.Pbr for m, 0 when nothing is set. */

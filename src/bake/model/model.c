@@ -14,8 +14,8 @@
 #include "common/array.h"
 #include "common/error.h"
 
-blvl_status blvl__bake_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *cap, uint32_t extra,
-                               size_t elem, blvl_error *err) {
+blvl_status blvl__bake_model_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *cap,
+                                     uint32_t extra, size_t elem, blvl_error *err) {
     if (extra > BLVL_BAKE_NONE - 1u - n)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: more than %u elements in one table",
                           BLVL_BAKE_NONE - 1u);
@@ -44,7 +44,8 @@ blvl_status blvl__bake_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *c
     return BLVL_OK;
 }
 
-blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blvl_error *err) {
+blvl_status blvl__bake_model_reserve_counts(blvl_bake *b, const bake_counts *more,
+                                            blvl_error *err) {
     if (!b || !more)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: reserve needs a bake and counts");
     blvl_status st;
@@ -61,7 +62,7 @@ blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blv
                                : more->colliders + more->made_prisms,
                            err)))
         return st;
-    if (more->arena && !blvl__bake_arena_reserve(b, more->arena))
+    if (more->arena && !blvl__bake_model_arena_reserve(b, more->arena))
         return blvl__nomem(err, "bake: %zu bytes", more->arena);
     return BLVL_OK;
 }
@@ -70,7 +71,7 @@ blvl_status blvl__bake_reserve_counts(blvl_bake *b, const bake_counts *more, blv
  * (common/alloc.c). */
 #define BAKE_BLOCK (((size_t)2 << 20) - sizeof(bake_block))
 
-void *blvl__bake_arena(blvl_bake *b, size_t bytes) {
+void *blvl__bake_model_arena(blvl_bake *b, size_t bytes) {
     bytes = (bytes + 7u) & ~(size_t)7u;
     bake_block *k = b->blocks;
     if (!k || k->size - k->used < bytes) {
@@ -90,7 +91,7 @@ void *blvl__bake_arena(blvl_bake *b, size_t bytes) {
     return p;
 }
 
-bool blvl__bake_arena_reserve(blvl_bake *b, size_t bytes) {
+bool blvl__bake_model_arena_reserve(blvl_bake *b, size_t bytes) {
     bake_block *k = b->blocks;
     bytes = (bytes + 7u) & ~(size_t)7u;
     if (k && k->size - k->used >= bytes)
@@ -110,12 +111,12 @@ bool blvl__bake_arena_reserve(blvl_bake *b, size_t bytes) {
     return true;
 }
 
-void blvl__bake_dealloc(const blvl_bake *b, void *p, size_t size) {
+void blvl__bake_model_dealloc(const blvl_bake *b, void *p, size_t size) {
     if (p)
         blvl__dealloc(b->al, p, size);
 }
 
-char *blvl__bake_str(blvl_bake *b, const char *s, bool *ok) {
+char *blvl__bake_model_str(blvl_bake *b, const char *s, bool *ok) {
     if (!s)
         return NULL;
     char *c = blvl__strdup(b->al, s);
@@ -124,12 +125,12 @@ char *blvl__bake_str(blvl_bake *b, const char *s, bool *ok) {
     return c;
 }
 
-void blvl__bake_str_free(blvl_bake *b, char *s) {
+void blvl__bake_model_str_free(blvl_bake *b, char *s) {
     if (s)
         blvl__free_sized(b->al, s);
 }
 
-void *blvl__bake_dup(blvl_bake *b, const void *p, size_t n, bool *ok) {
+void *blvl__bake_model_dup(blvl_bake *b, const void *p, size_t n, bool *ok) {
     if (n == 0 || !p)
         return NULL;
     void *c = blvl__alloc(b->al, n);
@@ -141,25 +142,25 @@ void *blvl__bake_dup(blvl_bake *b, const void *p, size_t n, bool *ok) {
     return c;
 }
 
-blvl_status blvl__bake_check_index(uint32_t index, uint32_t count, const char *what,
-                                   blvl_error *err) {
+blvl_status blvl__bake_model_check_index(uint32_t index, uint32_t count, const char *what,
+                                         blvl_error *err) {
     if (index == BLVL_BAKE_NONE || index < count)
         return BLVL_OK;
     return blvl__fail(err, BLVL_E_ARGUMENT, "bake: %s %u names nothing (%u added)", what, index,
                       count);
 }
 
-bool blvl__bake_finite3(blvl_Vec3 v) {
+bool blvl__bake_model_finite3(blvl_Vec3 v) {
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
 }
 
-double blvl__bake_now(void) {
+double blvl__bake_model_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-double blvl__bake_cpu_now(void) {
+double blvl__bake_model_cpu_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -186,9 +187,9 @@ blvl_status blvl_bake_new(blvl_bake **out, const blvl_options *opt, blvl_error *
 }
 
 static void free_meta(blvl_bake *b) {
-    blvl__bake_str_free(b, (char *)b->meta.name);
-    blvl__bake_str_free(b, (char *)b->meta.author);
-    blvl__bake_str_free(b, (char *)b->meta.description);
+    blvl__bake_model_str_free(b, (char *)b->meta.name);
+    blvl__bake_model_str_free(b, (char *)b->meta.author);
+    blvl__bake_model_str_free(b, (char *)b->meta.description);
     memset(&b->meta, 0, sizeof b->meta);
 }
 
@@ -197,51 +198,51 @@ void blvl_bake_free(blvl_bake *b) {
         return;
     free_meta(b);
     for (uint32_t i = 0; i < b->images.n; i++) {
-        blvl__bake_str_free(b, b->images.p[i].name);
+        blvl__bake_model_str_free(b, b->images.p[i].name);
         if (b->images.p[i].data)
             blvl__free_sized(b->al, b->images.p[i].data);
     }
     for (uint32_t i = 0; i < b->materials.n; i++) {
         blvl_bake_material *m = &b->materials.p[i];
-        blvl__bake_str_free(b, (char *)m->name);
-        blvl__bake_str_free(b, (char *)m->source_name);
-        blvl__bake_str_free(b, (char *)m->source_texture);
+        blvl__bake_model_str_free(b, (char *)m->name);
+        blvl__bake_model_str_free(b, (char *)m->source_name);
+        blvl__bake_model_str_free(b, (char *)m->source_texture);
     }
     for (uint32_t i = 0; i < b->colliders.n; i++) {
-        blvl__bake_str_free(b, (char *)b->colliders.p[i].c.source_name);
-        blvl__bake_shape_free(b->al, &b->colliders.p[i].shape);
+        blvl__bake_model_str_free(b, (char *)b->colliders.p[i].c.source_name);
+        blvl__bake_convex_shape_free(b->al, &b->colliders.p[i].shape);
     }
     for (uint32_t i = 0; i < b->doors.n; i++) {
-        blvl__bake_str_free(b, (char *)b->doors.p[i].name);
-        blvl__bake_str_free(b, (char *)b->doors.p[i].team);
+        blvl__bake_model_str_free(b, (char *)b->doors.p[i].name);
+        blvl__bake_model_str_free(b, (char *)b->doors.p[i].team);
     }
     for (uint32_t i = 0; i < b->triggers.n; i++)
-        blvl__bake_dealloc(b, (void *)b->triggers.p[i].planes,
-                           b->triggers.p[i].plane_count * sizeof(blvl_Plane));
+        blvl__bake_model_dealloc(b, (void *)b->triggers.p[i].planes,
+                                 b->triggers.p[i].plane_count * sizeof(blvl_Plane));
     for (uint32_t i = 0; i < b->teleports.n; i++)
-        blvl__bake_str_free(b, b->teleports.p[i].name);
+        blvl__bake_model_str_free(b, b->teleports.p[i].name);
     for (uint32_t i = 0; i < b->spawns.n; i++) {
-        blvl__bake_str_free(b, b->spawns.p[i].kind);
-        blvl__bake_str_free(b, b->spawns.p[i].team);
+        blvl__bake_model_str_free(b, b->spawns.p[i].kind);
+        blvl__bake_model_str_free(b, b->spawns.p[i].team);
     }
     for (uint32_t i = 0; i < b->hurts.n; i++) {
-        blvl__bake_str_free(b, (char *)b->hurts.p[i].name);
-        blvl__bake_dealloc(b, (void *)b->hurts.p[i].planes,
-                           b->hurts.p[i].plane_count * sizeof(blvl_Plane));
+        blvl__bake_model_str_free(b, (char *)b->hurts.p[i].name);
+        blvl__bake_model_dealloc(b, (void *)b->hurts.p[i].planes,
+                                 b->hurts.p[i].plane_count * sizeof(blvl_Plane));
     }
     for (uint32_t i = 0; i < b->entities.n; i++) {
         bake_entity *e = &b->entities.p[i];
-        blvl__bake_str_free(b, e->classname);
+        blvl__bake_model_str_free(b, e->classname);
         for (uint32_t k = 0; k < e->pair_count; k++) {
-            blvl__bake_str_free(b, (char *)e->pairs[k].key);
-            blvl__bake_str_free(b, (char *)e->pairs[k].value);
+            blvl__bake_model_str_free(b, (char *)e->pairs[k].key);
+            blvl__bake_model_str_free(b, (char *)e->pairs[k].value);
         }
-        blvl__bake_dealloc(b, e->pairs, e->pair_count * sizeof *e->pairs);
+        blvl__bake_model_dealloc(b, e->pairs, e->pair_count * sizeof *e->pairs);
     }
     for (uint32_t i = 0; i < b->sites.n; i++)
-        blvl__bake_str_free(b, b->sites.p[i].name);
+        blvl__bake_model_str_free(b, b->sites.p[i].name);
     for (uint32_t i = 0; i < b->cameras.n; i++)
-        blvl__bake_str_free(b, b->cameras.p[i].name);
+        blvl__bake_model_str_free(b, b->cameras.p[i].name);
     BAKE_FREE(b, b->sources);
     BAKE_FREE(b, b->images);
     BAKE_FREE(b, b->materials);
@@ -263,7 +264,7 @@ void blvl_bake_free(blvl_bake *b) {
     BAKE_FREE(b, b->cameras);
     BAKE_FREE(b, b->lights);
     BAKE_FREE(b, b->fogs);
-    blvl__bake_free_lighting(b);
+    blvl__bake_model_free_lighting(b);
     while (b->blocks) {
         bake_block *k = b->blocks;
         b->blocks = k->next;
@@ -278,13 +279,13 @@ blvl_status blvl_bake_set_meta(blvl_bake *b, const blvl_bake_meta *m, blvl_error
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: set_meta needs a bake and a meta");
     bool ok = true;
     blvl_bake_meta c = *m;
-    c.name = blvl__bake_str(b, m->name, &ok);
-    c.author = blvl__bake_str(b, m->author, &ok);
-    c.description = blvl__bake_str(b, m->description, &ok);
+    c.name = blvl__bake_model_str(b, m->name, &ok);
+    c.author = blvl__bake_model_str(b, m->author, &ok);
+    c.description = blvl__bake_model_str(b, m->description, &ok);
     if (!ok) {
-        blvl__bake_str_free(b, (char *)c.name);
-        blvl__bake_str_free(b, (char *)c.author);
-        blvl__bake_str_free(b, (char *)c.description);
+        blvl__bake_model_str_free(b, (char *)c.name);
+        blvl__bake_model_str_free(b, (char *)c.author);
+        blvl__bake_model_str_free(b, (char *)c.description);
         return blvl__nomem(err, "bake: copying meta");
     }
     free_meta(b);
@@ -301,8 +302,9 @@ blvl_status blvl_bake_add_source(blvl_bake *b, const blvl_bake_source *s, uint32
     if (s->kind > blvl_SourceKind_PhysicsShape)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: source kind %u is not a SourceKind",
                           s->kind);
-    if ((st = blvl__bake_check_index(s->entity, b->entities.n, "source entity", err)) != BLVL_OK ||
-        (st = blvl__bake_check_index(s->material, b->materials.n, "source material", err)) !=
+    if ((st = blvl__bake_model_check_index(s->entity, b->entities.n, "source entity", err)) !=
+            BLVL_OK ||
+        (st = blvl__bake_model_check_index(s->material, b->materials.n, "source material", err)) !=
             BLVL_OK ||
         (st = BAKE_RESERVE(b, b->sources, 1, err)) != BLVL_OK)
         return st;
@@ -323,24 +325,24 @@ blvl_status blvl_bake_add_entity(blvl_bake *b, const char *classname, const blvl
         return st;
     bool ok = true;
     bake_entity e = {0};
-    e.classname = blvl__bake_str(b, classname, &ok);
+    e.classname = blvl__bake_model_str(b, classname, &ok);
     if (pair_count) {
         e.pairs = blvl__calloc_n(b->al, pair_count, sizeof *e.pairs);
         ok = ok && e.pairs;
         for (uint32_t k = 0; ok && k < pair_count; k++) {
             e.pair_count = k + 1;
-            e.pairs[k].key = blvl__bake_str(b, pairs[k].key, &ok);
-            e.pairs[k].value = blvl__bake_str(b, pairs[k].value, &ok);
+            e.pairs[k].key = blvl__bake_model_str(b, pairs[k].key, &ok);
+            e.pairs[k].value = blvl__bake_model_str(b, pairs[k].value, &ok);
         }
     }
     if (!ok) {
         for (uint32_t k = 0; e.pairs && k < e.pair_count; k++) {
-            blvl__bake_str_free(b, (char *)e.pairs[k].key);
-            blvl__bake_str_free(b, (char *)e.pairs[k].value);
+            blvl__bake_model_str_free(b, (char *)e.pairs[k].key);
+            blvl__bake_model_str_free(b, (char *)e.pairs[k].value);
         }
         if (e.pairs)
             blvl__dealloc(b->al, e.pairs, pair_count * sizeof *e.pairs);
-        blvl__bake_str_free(b, e.classname);
+        blvl__bake_model_str_free(b, e.classname);
         return blvl__nomem(err, "bake: copying an entity");
     }
     e.pair_count = pair_count;
@@ -355,14 +357,14 @@ blvl_status blvl_bake_add_site(blvl_bake *b, const char *name, uint8_t kind, blv
                                blvl_Vec3 hi, blvl_error *err) {
     if (!b)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_site needs a bake");
-    if (!blvl__bake_finite3(lo) || !blvl__bake_finite3(hi))
+    if (!blvl__bake_model_finite3(lo) || !blvl__bake_model_finite3(hi))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: site bounds are not finite");
     blvl_status st = BAKE_RESERVE(b, b->sites, 1, err);
     if (st != BLVL_OK)
         return st;
     bool ok = true;
     bake_site s = {.kind = kind, .lo = lo, .hi = hi};
-    s.name = blvl__bake_str(b, name, &ok);
+    s.name = blvl__bake_model_str(b, name, &ok);
     if (!ok)
         return blvl__nomem(err, "bake: copying a site");
     b->sites.p[b->sites.n++] = s;
@@ -374,7 +376,7 @@ blvl_status blvl_bake_add_camera(blvl_bake *b, const char *name, uint8_t purpose
                                  float yaw, float pitch, float roll, float fov_x, blvl_error *err) {
     if (!b)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_camera needs a bake");
-    if (!blvl__bake_finite3(pos) || !isfinite(yaw) || !isfinite(pitch) || !isfinite(roll) ||
+    if (!blvl__bake_model_finite3(pos) || !isfinite(yaw) || !isfinite(pitch) || !isfinite(roll) ||
         !isfinite(fov_x))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: camera values are not finite");
     blvl_status st = BAKE_RESERVE(b, b->cameras, 1, err);
@@ -383,7 +385,7 @@ blvl_status blvl_bake_add_camera(blvl_bake *b, const char *name, uint8_t purpose
     bool ok = true;
     bake_camera c = {.purpose = purpose, .pos = pos, .yaw = yaw, .pitch = pitch, .roll = roll};
     c.fov_x = fov_x == 0.0f ? 90.0f : fov_x;
-    c.name = blvl__bake_str(b, name, &ok);
+    c.name = blvl__bake_model_str(b, name, &ok);
     if (!ok)
         return blvl__nomem(err, "bake: copying a camera");
     b->cameras.p[b->cameras.n++] = c;
@@ -415,8 +417,8 @@ void blvl_bake_set_kill_y(blvl_bake *b, float y) {
 blvl_status blvl_bake_add_light(blvl_bake *b, const blvl_bake_light *l, blvl_error *err) {
     if (!b || !l)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_light needs a bake and a light");
-    if (!blvl__bake_finite3(l->position) || !blvl__bake_finite3(l->direction) ||
-        !blvl__bake_finite3(l->color) || !isfinite(l->intensity) || !isfinite(l->range) ||
+    if (!blvl__bake_model_finite3(l->position) || !blvl__bake_model_finite3(l->direction) ||
+        !blvl__bake_model_finite3(l->color) || !isfinite(l->intensity) || !isfinite(l->range) ||
         !isfinite(l->inner_cone) || !isfinite(l->outer_cone))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: light values are not finite");
     blvl_status st = BAKE_RESERVE(b, b->lights, 1, err);
@@ -431,8 +433,8 @@ blvl_status blvl_bake_add_fog_volume(blvl_bake *b, blvl_Vec3 lo, blvl_Vec3 hi, b
                                      float depth, uint32_t *index, blvl_error *err) {
     if (!b)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_fog_volume needs a bake");
-    if (!blvl__bake_finite3(lo) || !blvl__bake_finite3(hi) || !blvl__bake_finite3(color) ||
-        !isfinite(depth))
+    if (!blvl__bake_model_finite3(lo) || !blvl__bake_model_finite3(hi) ||
+        !blvl__bake_model_finite3(color) || !isfinite(depth))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: fog volume values are not finite");
     blvl_status st = BAKE_RESERVE(b, b->fogs, 1, err);
     if (st != BLVL_OK)

@@ -33,11 +33,11 @@ typedef struct bake_surface {
     uint32_t first_index, index_count;   /* in blvl_bake.indices, local to the surface */
     uint32_t material, door, breakable, fog, gametypes, source;
     /* NONE: every triangle's source is `source`; else triangle t's is tri_sources[this + t]
-     * (blvl__bake_add_surface_tris: one surface for many cells, each triangle still named) */
+     * (blvl__bake_model_add_surface_tris: one surface for many cells, each triangle still named) */
     uint32_t first_tri_source;
     uint16_t lightmap_layer;
     /* NULL: the vertices are in blvl_bake.vertices at first_vertex; else the bake makes them
-     * when it writes (blvl__bake_add_surface_made), and first_vertex means nothing */
+     * when it writes (blvl__bake_model_add_surface_made), and first_vertex means nothing */
     blvl__bake_make_fn make;
     const void *make_ctx;
 } bake_surface;
@@ -47,9 +47,9 @@ typedef struct bake_collider {
     bake_shape shape;
 } bake_collider;
 
-/* A made prism (blvl__bake_add_prism_made): the collider's fields, without a name, and what its
- * maker needs to make the corners again. The shape (corners, template faces, bounds) is made
- * when a writer asks (blvl__bake_collider_at): 44 bytes a collider where a stored prism takes
+/* A made prism (blvl__bake_model_add_prism_made): the collider's fields, without a name, and what
+ * its maker needs to make the corners again. The shape (corners, template faces, bounds) is made
+ * when a writer asks (blvl__bake_model_collider_at): 44 bytes a collider where a stored prism takes
  * 120 and its corners 72 or 96 more. */
 typedef struct bake_made_prism {
     uint32_t key[4];
@@ -188,64 +188,66 @@ struct blvl_bake {
 };
 
 /* Frees the lightmap, light grid and sky (blvl_bake_free). */
-void blvl__bake_free_lighting(blvl_bake *b);
+void blvl__bake_model_free_lighting(blvl_bake *b);
 
 /* Room for `bytes` more in the arena in one block (one allocation with a huge-page hint, not
  * one per MiB), so a million small records cost few page faults; NULL when out of memory. */
-bool blvl__bake_arena_reserve(blvl_bake *b, size_t bytes);
+bool blvl__bake_model_arena_reserve(blvl_bake *b, size_t bytes);
 
 #define BAKE_MADE 0x80000000u
 
 /* The colliders in the order added, stored or made. _at returns collider i (in *v when made:
  * valid until v is used again); _info its fields alone, without making a shape. */
-static inline uint32_t blvl__bake_collider_count(const blvl_bake *b) {
+static inline uint32_t blvl__bake_model_collider_count(const blvl_bake *b) {
     return b->collider_order.n;
 }
-const bake_collider *blvl__bake_collider_at(const blvl_bake *b, uint32_t i, bake_collider_view *v);
-blvl_bake_collider blvl__bake_collider_info(const blvl_bake *b, uint32_t i);
+const bake_collider *blvl__bake_model_collider_at(const blvl_bake *b, uint32_t i,
+                                                  bake_collider_view *v);
+blvl_bake_collider blvl__bake_model_collider_info(const blvl_bake *b, uint32_t i);
 
-/* Stores a checked made prism (prisms.c): the collider as blvl__bake_store_prism would
+/* Stores a checked made prism (prisms.c): the collider as blvl__bake_model_store_prism would
  * store the corners its maker makes, in the form above. */
-blvl_status blvl__bake_store_made_prism(blvl_bake *b, const blvl_bake_collider *c, uint32_t maker,
-                                        const uint32_t key[4], uint8_t variant, uint32_t *index,
-                                        blvl_error *err);
+blvl_status blvl__bake_model_store_made_prism(blvl_bake *b, const blvl_bake_collider *c,
+                                              uint32_t maker, const uint32_t key[4],
+                                              uint8_t variant, uint32_t *index, blvl_error *err);
 /* The shape of a checked prism: its 2n corners `v` (not copied), the template's faces. */
-void blvl__bake_prism_shape(blvl_Vec3 *v, uint32_t vertex_count, const bake_prism_template *t,
-                            bake_shape *s);
+void blvl__bake_model_prism_shape(blvl_Vec3 *v, uint32_t vertex_count, const bake_prism_template *t,
+                                  bake_shape *s);
 
 /* Stores a checked prism (prisms.c): its 2n corners `v` in the arena, the faces the
  * template's; the collider as blvl_bake_add_hull would store it. */
-blvl_status blvl__bake_store_prism(blvl_bake *b, const blvl_bake_collider *c, blvl_Vec3 *v,
-                                   uint32_t vertex_count, const bake_prism_template *t,
-                                   uint32_t *index, blvl_error *err);
+blvl_status blvl__bake_model_store_prism(blvl_bake *b, const blvl_bake_collider *c, blvl_Vec3 *v,
+                                         uint32_t vertex_count, const bake_prism_template *t,
+                                         uint32_t *index, blvl_error *err);
 
 /* Room for `extra` more elements in the array whose pointer is at `arrp` (n used, *cap held).
  * Counts stay below BLVL_BAKE_NONE, so every index fits the schema's "none" convention. */
-blvl_status blvl__bake_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *cap, uint32_t extra,
-                               size_t elem, blvl_error *err);
+blvl_status blvl__bake_model_reserve(blvl_bake *b, void *arrp, uint32_t n, uint32_t *cap,
+                                     uint32_t extra, size_t elem, blvl_error *err);
 #define BAKE_RESERVE(b, arr, extra, err)                                                           \
-    blvl__bake_reserve((b), &(arr).p, (arr).n, &(arr).cap, (extra), sizeof *(arr).p, (err))
-#define BAKE_FREE(b, arr) blvl__bake_dealloc((b), (arr).p, (size_t)(arr).cap * sizeof *(arr).p)
-void blvl__bake_dealloc(const blvl_bake *b, void *p, size_t size);
+    blvl__bake_model_reserve((b), &(arr).p, (arr).n, &(arr).cap, (extra), sizeof *(arr).p, (err))
+#define BAKE_FREE(b, arr)                                                                          \
+    blvl__bake_model_dealloc((b), (arr).p, (size_t)(arr).cap * sizeof *(arr).p)
+void blvl__bake_model_dealloc(const blvl_bake *b, void *p, size_t size);
 
 /* A copy of `s` (NULL stays NULL); *ok false when the allocator said no. */
-char *blvl__bake_str(blvl_bake *b, const char *s, bool *ok);
-void blvl__bake_str_free(blvl_bake *b, char *s);
+char *blvl__bake_model_str(blvl_bake *b, const char *s, bool *ok);
+void blvl__bake_model_str_free(blvl_bake *b, char *s);
 /* A copy of n bytes (NULL when n is 0 or on failure; *ok tells which). */
-void *blvl__bake_dup(blvl_bake *b, const void *p, size_t n, bool *ok);
+void *blvl__bake_model_dup(blvl_bake *b, const void *p, size_t n, bool *ok);
 
 /* The checks every add makes: an index names something added already, or is NONE. */
 /* Every float of the vertex finite (add_surface checks given vertices, the geometry writer made
  * ones). */
-bool blvl__bake_vertex_finite(const blvl_bake_vertex *v);
-blvl_status blvl__bake_check_index(uint32_t index, uint32_t count, const char *what,
-                                   blvl_error *err);
-bool blvl__bake_finite3(blvl_Vec3 v);
+bool blvl__bake_model_vertex_finite(const blvl_bake_vertex *v);
+blvl_status blvl__bake_model_check_index(uint32_t index, uint32_t count, const char *what,
+                                         blvl_error *err);
+bool blvl__bake_model_finite3(blvl_Vec3 v);
 
 /* Seconds on a monotonic clock (stats). */
-double blvl__bake_now(void);
+double blvl__bake_model_now(void);
 /* CPU seconds of the calling thread (stats: the model's work alone, whatever the machine's load).
  */
-double blvl__bake_cpu_now(void);
+double blvl__bake_model_cpu_now(void);
 
 #endif

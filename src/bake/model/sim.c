@@ -22,10 +22,12 @@ void blvl_bake_collider_init(blvl_bake_collider *c) {
 
 static blvl_status check_collider(blvl_bake *b, const blvl_bake_collider *c, blvl_error *err) {
     blvl_status st;
-    if ((st = blvl__bake_check_index(c->material, b->materials.n, "collider material", err)) ||
-        (st = blvl__bake_check_index(c->door, b->doors.n, "collider door", err)) ||
-        (st = blvl__bake_check_index(c->source_entity, b->entities.n, "collider entity", err)) ||
-        (st = blvl__bake_check_index(c->symbol, b->sources.n, "collider symbol", err)))
+    if ((st =
+             blvl__bake_model_check_index(c->material, b->materials.n, "collider material", err)) ||
+        (st = blvl__bake_model_check_index(c->door, b->doors.n, "collider door", err)) ||
+        (st = blvl__bake_model_check_index(c->source_entity, b->entities.n, "collider entity",
+                                           err)) ||
+        (st = blvl__bake_model_check_index(c->symbol, b->sources.n, "collider symbol", err)))
         return st;
     if (c->source_kind > blvl_ColliderSourceKind_Physics)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: collider source kind %u is unknown",
@@ -44,14 +46,14 @@ static blvl_status store(blvl_bake *b, const blvl_bake_collider *c, bake_shape *
     }
     bool ok = true;
     bake_collider k = {.c = *c, .shape = *shape};
-    k.c.source_name = blvl__bake_str(b, c->source_name, &ok);
+    k.c.source_name = blvl__bake_model_str(b, c->source_name, &ok);
     blvl_status st =
         ok ? BAKE_RESERVE(b, b->colliders, 1, err) : blvl__nomem(err, "bake: copying a collider");
     if (st == BLVL_OK)
         st = BAKE_RESERVE(b, b->collider_order, 1, err);
     if (st != BLVL_OK) {
-        blvl__bake_str_free(b, (char *)k.c.source_name);
-        blvl__bake_shape_free(b->al, shape);
+        blvl__bake_model_str_free(b, (char *)k.c.source_name);
+        blvl__bake_convex_shape_free(b->al, shape);
         return st;
     }
     if (index)
@@ -62,9 +64,9 @@ static blvl_status store(blvl_bake *b, const blvl_bake_collider *c, bake_shape *
     return BLVL_OK;
 }
 
-blvl_status blvl__bake_store_made_prism(blvl_bake *b, const blvl_bake_collider *c, uint32_t maker,
-                                        const uint32_t key[4], uint8_t variant, uint32_t *index,
-                                        blvl_error *err) {
+blvl_status blvl__bake_model_store_made_prism(blvl_bake *b, const blvl_bake_collider *c,
+                                              uint32_t maker, const uint32_t key[4],
+                                              uint8_t variant, uint32_t *index, blvl_error *err) {
     if (index)
         *index = BLVL_BAKE_NONE;
     blvl_status st = check_collider(b, c, err);
@@ -105,12 +107,13 @@ static blvl_bake_collider made_info(const bake_made_prism *m) {
                                 .symbol = m->symbol};
 }
 
-blvl_bake_collider blvl__bake_collider_info(const blvl_bake *b, uint32_t i) {
+blvl_bake_collider blvl__bake_model_collider_info(const blvl_bake *b, uint32_t i) {
     uint32_t at = b->collider_order.p[i];
     return at & BAKE_MADE ? made_info(&b->made_prisms.p[at & ~BAKE_MADE]) : b->colliders.p[at].c;
 }
 
-const bake_collider *blvl__bake_collider_at(const blvl_bake *b, uint32_t i, bake_collider_view *v) {
+const bake_collider *blvl__bake_model_collider_at(const blvl_bake *b, uint32_t i,
+                                                  bake_collider_view *v) {
     uint32_t at = b->collider_order.p[i];
     if (!(at & BAKE_MADE))
         return &b->colliders.p[at];
@@ -119,7 +122,7 @@ const bake_collider *blvl__bake_collider_at(const blvl_bake *b, uint32_t i, bake
     uint32_t n = m->variant < 2 ? 3u : 4u; /* bake/convex/known_prism.c's variants */
     mk->make(mk->ctx, m->key, n, v->corners);
     v->k.c = made_info(m);
-    blvl__bake_prism_shape(v->corners, 2 * n, &b->prisms[m->variant], &v->k.shape);
+    blvl__bake_model_prism_shape(v->corners, 2 * n, &b->prisms[m->variant], &v->k.shape);
     return &v->k;
 }
 
@@ -141,7 +144,7 @@ blvl_status blvl_bake_add_brush(blvl_bake *b, const blvl_bake_collider *c, const
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_brush: planes is NULL");
     bake_shape s = {0};
     bool empty = false;
-    blvl_status st = blvl__bake_shape_brush(b->al, planes, plane_count, &s, &empty, err);
+    blvl_status st = blvl__bake_convex_shape_brush(b->al, planes, plane_count, &s, &empty, err);
     return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
 }
 
@@ -152,45 +155,46 @@ blvl_status blvl_bake_add_hull(blvl_bake *b, const blvl_bake_collider *c, const 
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_hull: points is NULL");
     bake_shape s = {0};
     bool empty = false;
-    blvl_status st = blvl__bake_shape_hull(b->al, points, point_count, &s, &empty, err);
+    blvl_status st = blvl__bake_convex_shape_hull(b->al, points, point_count, &s, &empty, err);
     return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
 }
 
-blvl_status blvl__bake_add_known_hull(blvl_bake *b, const blvl_bake_collider *c,
-                                      const blvl_Vec3 *points, uint32_t point_count,
-                                      const uint8_t *face_sizes, uint32_t face_count,
-                                      const uint8_t *face_indices, uint32_t *index,
-                                      blvl_error *err) {
+blvl_status blvl__bake_model_add_known_hull(blvl_bake *b, const blvl_bake_collider *c,
+                                            const blvl_Vec3 *points, uint32_t point_count,
+                                            const uint8_t *face_sizes, uint32_t face_count,
+                                            const uint8_t *face_indices, uint32_t *index,
+                                            blvl_error *err) {
     COLLIDER_PRELUDE(b, c, err);
     if (point_count && !points)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_hull: points is NULL");
     bake_shape s = {0};
-    if (blvl__bake_known_ok(points, point_count, face_sizes, face_count, face_indices)) {
+    if (blvl__bake_convex_known_ok(points, point_count, face_sizes, face_count, face_indices)) {
         /* in the bake's arena: one bump of a pointer, not an allocation per collider */
-        void *block =
-            blvl__bake_arena(b, blvl__bake_known_size(point_count, face_sizes, face_count));
+        void *block = blvl__bake_model_arena(
+            b, blvl__bake_convex_known_size(point_count, face_sizes, face_count));
         if (!block)
             return blvl__nomem(err, "hull: a collider");
-        blvl__bake_known_fill(block, points, point_count, face_sizes, face_count, face_indices, &s);
+        blvl__bake_convex_known_fill(block, points, point_count, face_sizes, face_count,
+                                     face_indices, &s);
         s.arena = true;
         return store(b, c, &s, false, index, err);
     }
     bool empty = false;
-    blvl_status st = blvl__bake_shape_hull(b->al, points, point_count, &s, &empty, err);
+    blvl_status st = blvl__bake_convex_shape_hull(b->al, points, point_count, &s, &empty, err);
     return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
 }
 
-blvl_status blvl__bake_store_prism(blvl_bake *b, const blvl_bake_collider *c, blvl_Vec3 *v,
-                                   uint32_t vertex_count, const bake_prism_template *t,
-                                   uint32_t *index, blvl_error *err) {
+blvl_status blvl__bake_model_store_prism(blvl_bake *b, const blvl_bake_collider *c, blvl_Vec3 *v,
+                                         uint32_t vertex_count, const bake_prism_template *t,
+                                         uint32_t *index, blvl_error *err) {
     COLLIDER_PRELUDE(b, c, err);
     bake_shape s;
-    blvl__bake_prism_shape(v, vertex_count, t, &s);
+    blvl__bake_model_prism_shape(v, vertex_count, t, &s);
     return store(b, c, &s, false, index, err);
 }
 
-void blvl__bake_prism_shape(blvl_Vec3 *v, uint32_t vertex_count, const bake_prism_template *t,
-                            bake_shape *s) {
+void blvl__bake_model_prism_shape(blvl_Vec3 *v, uint32_t vertex_count, const bake_prism_template *t,
+                                  bake_shape *s) {
     memset(s, 0, sizeof *s);
     s->kind = blvl_Shape_Hull;
     s->vertices = v;
@@ -217,7 +221,7 @@ blvl_status blvl_bake_add_triangle(blvl_bake *b, const blvl_bake_collider *c,
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_triangle: tri is NULL");
     bake_shape s = {0};
     bool empty = false;
-    blvl_status st = blvl__bake_shape_triangle(b->al, tri, thickness, &s, &empty, err);
+    blvl_status st = blvl__bake_convex_shape_triangle(b->al, tri, thickness, &s, &empty, err);
     return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
 }
 
@@ -227,10 +231,10 @@ blvl_status blvl_bake_add_box(blvl_bake *b, const blvl_bake_collider *c, blvl_Ve
     bake_shape s = {0};
     bool empty = false;
     /* six planes in the bake's arena: one bump of a pointer, not an allocation per box */
-    blvl_Plane *planes = blvl__bake_arena(b, 6 * sizeof *planes);
+    blvl_Plane *planes = blvl__bake_model_arena(b, 6 * sizeof *planes);
     if (!planes)
         return blvl__nomem(err, "box: its planes");
-    blvl_status st = blvl__bake_shape_box_at(lo, hi, planes, &s, &empty, err);
+    blvl_status st = blvl__bake_convex_shape_box_at(lo, hi, planes, &s, &empty, err);
     s.arena = !empty;
     return st != BLVL_OK ? st : store(b, c, &s, empty, index, err);
 }
@@ -250,9 +254,9 @@ blvl_status blvl_bake_add_door(blvl_bake *b, const blvl_bake_door *d, uint32_t *
                                blvl_error *err) {
     if (!b || !d)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_door needs a bake and a door");
-    if (!blvl__bake_finite3(d->lo) || !blvl__bake_finite3(d->hi) ||
-        !blvl__bake_finite3(d->direction) || !blvl__bake_finite3(d->hinge_origin) ||
-        !blvl__bake_finite3(d->hinge_axis) || !isfinite(d->distance) || !isfinite(d->angle) ||
+    if (!blvl__bake_model_finite3(d->lo) || !blvl__bake_model_finite3(d->hi) ||
+        !blvl__bake_model_finite3(d->direction) || !blvl__bake_model_finite3(d->hinge_origin) ||
+        !blvl__bake_model_finite3(d->hinge_axis) || !isfinite(d->distance) || !isfinite(d->angle) ||
         !isfinite(d->speed) || !isfinite(d->wait))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: door values are not finite");
     blvl_status st = BAKE_RESERVE(b, b->doors, 1, err);
@@ -260,11 +264,11 @@ blvl_status blvl_bake_add_door(blvl_bake *b, const blvl_bake_door *d, uint32_t *
         return st;
     bool ok = true;
     blvl_bake_door c = *d;
-    c.name = blvl__bake_str(b, d->name, &ok);
-    c.team = blvl__bake_str(b, d->team, &ok);
+    c.name = blvl__bake_model_str(b, d->name, &ok);
+    c.team = blvl__bake_model_str(b, d->team, &ok);
     if (!ok) {
-        blvl__bake_str_free(b, (char *)c.name);
-        blvl__bake_str_free(b, (char *)c.team);
+        blvl__bake_model_str_free(b, (char *)c.name);
+        blvl__bake_model_str_free(b, (char *)c.team);
         return blvl__nomem(err, "bake: copying a door");
     }
     if (index)
@@ -278,7 +282,7 @@ static blvl_status check_planes(const blvl_Plane *planes, uint32_t n, blvl_error
     if (n && !planes)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: planes is NULL");
     for (uint32_t i = 0; i < n; i++)
-        if (!blvl__bake_finite3(planes[i].normal) || !isfinite(planes[i].dist))
+        if (!blvl__bake_model_finite3(planes[i].normal) || !isfinite(planes[i].dist))
             return blvl__fail(err, BLVL_E_ARGUMENT, "bake: plane %u is not finite", i);
     return BLVL_OK;
 }
@@ -288,17 +292,17 @@ blvl_status blvl_bake_add_trigger(blvl_bake *b, const blvl_bake_trigger *t, blvl
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_trigger needs a bake and a trigger");
     blvl_status st;
     if ((st = check_planes(t->planes, t->plane_count, err)) ||
-        (st = blvl__bake_check_index(t->teleport_dest, b->teleports.n, "trigger teleport_dest",
-                                     err)))
+        (st = blvl__bake_model_check_index(t->teleport_dest, b->teleports.n,
+                                           "trigger teleport_dest", err)))
         return st;
-    if (!blvl__bake_finite3(t->lo) || !blvl__bake_finite3(t->hi) ||
-        !blvl__bake_finite3(t->velocity))
+    if (!blvl__bake_model_finite3(t->lo) || !blvl__bake_model_finite3(t->hi) ||
+        !blvl__bake_model_finite3(t->velocity))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: trigger values are not finite");
     if ((st = BAKE_RESERVE(b, b->triggers, 1, err)) != BLVL_OK)
         return st;
     bool ok = true;
     blvl_bake_trigger c = *t;
-    c.planes = blvl__bake_dup(b, t->planes, (size_t)t->plane_count * sizeof *t->planes, &ok);
+    c.planes = blvl__bake_model_dup(b, t->planes, (size_t)t->plane_count * sizeof *t->planes, &ok);
     if (!ok)
         return blvl__nomem(err, "bake: copying a trigger");
     b->triggers.p[b->triggers.n++] = c;
@@ -310,14 +314,14 @@ blvl_status blvl_bake_add_teleport_dest(blvl_bake *b, const char *name, blvl_Vec
                                         float yaw, uint32_t *index, blvl_error *err) {
     if (!b)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_teleport_dest needs a bake");
-    if (!blvl__bake_finite3(position) || !isfinite(yaw))
+    if (!blvl__bake_model_finite3(position) || !isfinite(yaw))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: teleport destination is not finite");
     blvl_status st = BAKE_RESERVE(b, b->teleports, 1, err);
     if (st != BLVL_OK)
         return st;
     bool ok = true;
     bake_teleport t = {.position = position, .yaw = yaw};
-    t.name = blvl__bake_str(b, name, &ok);
+    t.name = blvl__bake_model_str(b, name, &ok);
     if (!ok)
         return blvl__nomem(err, "bake: copying a teleport dest");
     if (index)
@@ -331,18 +335,18 @@ blvl_status blvl_bake_add_spawn(blvl_bake *b, blvl_Vec3 position, float yaw, con
                                 const char *team, uint32_t gametypes, blvl_error *err) {
     if (!b)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: add_spawn needs a bake");
-    if (!blvl__bake_finite3(position) || !isfinite(yaw))
+    if (!blvl__bake_model_finite3(position) || !isfinite(yaw))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: spawn is not finite");
     blvl_status st = BAKE_RESERVE(b, b->spawns, 1, err);
     if (st != BLVL_OK)
         return st;
     bool ok = true;
     bake_spawn s = {.position = position, .yaw = yaw, .gametypes = gametypes};
-    s.kind = blvl__bake_str(b, kind, &ok);
-    s.team = blvl__bake_str(b, team, &ok);
+    s.kind = blvl__bake_model_str(b, kind, &ok);
+    s.team = blvl__bake_model_str(b, team, &ok);
     if (!ok) {
-        blvl__bake_str_free(b, s.kind);
-        blvl__bake_str_free(b, s.team);
+        blvl__bake_model_str_free(b, s.kind);
+        blvl__bake_model_str_free(b, s.team);
         return blvl__nomem(err, "bake: copying a spawn");
     }
     b->spawns.p[b->spawns.n++] = s;
@@ -356,18 +360,18 @@ blvl_status blvl_bake_add_hurt(blvl_bake *b, const blvl_bake_hurt *h, blvl_error
     blvl_status st = check_planes(h->planes, h->plane_count, err);
     if (st != BLVL_OK)
         return st;
-    if (!blvl__bake_finite3(h->lo) || !blvl__bake_finite3(h->hi) || !isfinite(h->amount) ||
-        !isfinite(h->interval))
+    if (!blvl__bake_model_finite3(h->lo) || !blvl__bake_model_finite3(h->hi) ||
+        !isfinite(h->amount) || !isfinite(h->interval))
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: hurt volume values are not finite");
     if ((st = BAKE_RESERVE(b, b->hurts, 1, err)) != BLVL_OK)
         return st;
     bool ok = true;
     blvl_bake_hurt c = *h;
-    c.name = blvl__bake_str(b, h->name, &ok);
-    c.planes = blvl__bake_dup(b, h->planes, (size_t)h->plane_count * sizeof *h->planes, &ok);
+    c.name = blvl__bake_model_str(b, h->name, &ok);
+    c.planes = blvl__bake_model_dup(b, h->planes, (size_t)h->plane_count * sizeof *h->planes, &ok);
     if (!ok) {
-        blvl__bake_str_free(b, (char *)c.name);
-        blvl__bake_dealloc(b, (void *)c.planes, (size_t)h->plane_count * sizeof *h->planes);
+        blvl__bake_model_str_free(b, (char *)c.name);
+        blvl__bake_model_dealloc(b, (void *)c.planes, (size_t)h->plane_count * sizeof *h->planes);
         return blvl__nomem(err, "bake: copying a hurt volume");
     }
     b->hurts.p[b->hurts.n++] = c;

@@ -11,7 +11,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-bool blvl__bake_translucent(const blvl_bake *b, uint32_t material) {
+bool blvl__bake_write_translucent(const blvl_bake *b, uint32_t material) {
     return material != BLVL_BAKE_NONE && b->materials.p[material].blend != 0;
 }
 
@@ -51,7 +51,7 @@ static int cmp_rank(const void *pa, const void *pb) {
     return a->group < b->group ? -1 : a->group > b->group; /* first seen first */
 }
 
-blvl_status blvl__bake_plan(const blvl_bake *b, bake_plan *plan, blvl_error *err) {
+blvl_status blvl__bake_write_plan(const blvl_bake *b, bake_plan *plan, blvl_error *err) {
     memset(plan, 0, sizeof *plan);
     const blvl_allocator *al = b->al;
     uint32_t ns = b->surfaces.n;
@@ -94,7 +94,7 @@ blvl_status blvl__bake_plan(const blvl_bake *b, bake_plan *plan, blvl_error *err
         groups[slots[h]].index_count += s->index_count;
     }
     for (uint32_t g = 0; g < ng; g++)
-        ranks[g] = (rank){g, blvl__bake_translucent(b, groups[g].material),
+        ranks[g] = (rank){g, blvl__bake_write_translucent(b, groups[g].material),
                           sort_key(b, groups[g].material)};
     qsort(ranks, ng, sizeof *ranks, cmp_rank);
     plan->batches = blvl__alloc(al, ((size_t)ns + 1) * sizeof *plan->batches);
@@ -123,17 +123,17 @@ blvl_status blvl__bake_plan(const blvl_bake *b, bake_plan *plan, blvl_error *err
     }
     plan->order_count = ns;
 done:
-    blvl__bake_dealloc(b, slots, (size_t)cap * sizeof *slots);
-    blvl__bake_dealloc(b, group_of, ((size_t)ns + 1) * sizeof *group_of);
-    blvl__bake_dealloc(b, groups, ((size_t)ns + 1) * sizeof *groups);
-    blvl__bake_dealloc(b, ranks, ((size_t)ns + 1) * sizeof *ranks);
-    blvl__bake_dealloc(b, pos, ((size_t)ns + 1) * sizeof *pos);
+    blvl__bake_model_dealloc(b, slots, (size_t)cap * sizeof *slots);
+    blvl__bake_model_dealloc(b, group_of, ((size_t)ns + 1) * sizeof *group_of);
+    blvl__bake_model_dealloc(b, groups, ((size_t)ns + 1) * sizeof *groups);
+    blvl__bake_model_dealloc(b, ranks, ((size_t)ns + 1) * sizeof *ranks);
+    blvl__bake_model_dealloc(b, pos, ((size_t)ns + 1) * sizeof *pos);
     if (st != BLVL_OK)
-        blvl__bake_plan_free(b, plan);
+        blvl__bake_write_plan_free(b, plan);
     return st;
 }
 
-void blvl__bake_plan_free(const blvl_bake *b, bake_plan *plan) {
+void blvl__bake_write_plan_free(const blvl_bake *b, bake_plan *plan) {
     size_t ns = (size_t)b->surfaces.n + 1;
     if (plan->order)
         blvl__dealloc(b->al, plan->order, ns * sizeof *plan->order);

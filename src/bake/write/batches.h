@@ -21,8 +21,8 @@ typedef struct bake_plan {
 } bake_plan;
 
 /* A surface is translucent when its material's blend is not Opaque (no material: opaque). */
-bool blvl__bake_translucent(const blvl_bake *b, uint32_t material);
-blvl_status blvl__bake_plan(const blvl_bake *b, bake_plan *plan, blvl_error *err);
-void blvl__bake_plan_free(const blvl_bake *b, bake_plan *plan);
+bool blvl__bake_write_translucent(const blvl_bake *b, uint32_t material);
+blvl_status blvl__bake_write_plan(const blvl_bake *b, bake_plan *plan, blvl_error *err);
+void blvl__bake_write_plan_free(const blvl_bake *b, bake_plan *plan);
 
 #endif

@@ -17,15 +17,15 @@ typedef blvl_status (*dry_fn)(const blvl_bake *b, blvl_fb_builder *fb, bake_buf 
 
 blvl_status blvl__bake_write_dry(blvl_bake *b, double *cpu_seconds, size_t *bytes,
                                  blvl_error *err) {
-    double c0 = blvl__bake_cpu_now();
+    double c0 = blvl__bake_model_cpu_now();
     *bytes = 0;
     bake_plan plan;
     blvl_fb_builder *fb = NULL;
-    blvl_status st = blvl__bake_plan(b, &plan, err);
+    blvl_status st = blvl__bake_write_plan(b, &plan, err);
     if (st != BLVL_OK)
         return st;
     st = blvl_fb_builder_new(&fb, &b->opt, err);
-    if (st == BLVL_OK && !blvl__fb_builder_reserve(fb, blvl__bake_section_estimate(b)))
+    if (st == BLVL_OK && !blvl__fb_builder_reserve(fb, blvl__bake_write_section_estimate(b)))
         st = blvl_fb_builder_status(fb, err);
     /* the writer's order: meta, sim, geometry, then the rest */
     bake_buf buf = {0};
@@ -34,14 +34,14 @@ blvl_status blvl__bake_write_dry(blvl_bake *b, double *cpu_seconds, size_t *byte
     const bake_sink sink = {count_bytes, bytes};
     if (st == BLVL_OK)
         st = blvl__bake_write_sim(b, fb, &sink, err);
-    if (st == BLVL_OK && blvl__bake_has_geometry(b))
+    if (st == BLVL_OK && blvl__bake_write_has_geometry(b))
         st = blvl__bake_write_geometry(b, &plan, fb, &sink, err);
     const dry_fn fns[] = {blvl__bake_write_textures,  blvl__bake_write_cubemaps,
                           blvl__bake_write_lightmaps, blvl__bake_write_lighting,
                           blvl__bake_write_entities,  blvl__bake_write_sites,
                           blvl__bake_write_cameras};
     const bool has[] = {
-        b->images.n > 0,   b->sky != NULL, b->lightmap != NULL, blvl__bake_has_lighting(b),
+        b->images.n > 0,   b->sky != NULL, b->lightmap != NULL, blvl__bake_write_has_lighting(b),
         b->entities.n > 0, b->sites.n > 0, b->cameras.n > 0};
     for (size_t i = 0; i < sizeof fns / sizeof fns[0] && st == BLVL_OK; i++)
         if (has[i] && (st = fns[i](b, fb, &buf, err)) == BLVL_OK)
@@ -50,7 +50,7 @@ blvl_status blvl__bake_write_dry(blvl_bake *b, double *cpu_seconds, size_t *byte
     if (st == BLVL_OK && (st = blvl__bake_write_symbols(b, &plan, zero, fb, &buf, err)) == BLVL_OK)
         *bytes += buf.size;
     blvl_fb_builder_free(fb);
-    blvl__bake_plan_free(b, &plan);
-    *cpu_seconds = blvl__bake_cpu_now() - c0;
+    blvl__bake_write_plan_free(b, &plan);
+    *cpu_seconds = blvl__bake_model_cpu_now() - c0;
     return st;
 }

@@ -13,7 +13,7 @@
 #include "common/error.h"
 #include "fb_builder/reserve.h"
 
-bool blvl__bake_has_geometry(const blvl_bake *b) {
+bool blvl__bake_write_has_geometry(const blvl_bake *b) {
     return b->indices.n > 0 || b->materials.n > 0;
 }
 
@@ -22,15 +22,15 @@ static blvl_status build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl
                                    blvl_fb_ref *out, blvl_error *err) {
     uint32_t most = 0; /* scratch for a material's lists (extensions) */
     for (uint32_t i = 0; i < b->materials.n; i++) {
-        uint32_t n = blvl__bake_material_ext_refs(&b->materials.p[i]);
+        uint32_t n = blvl__bake_write_material_ext_refs(&b->materials.p[i]);
         most = n > most ? n : most;
     }
-    blvl_fb_ref *list = blvl__bake_refs(b, most, err);
+    blvl_fb_ref *list = blvl__bake_write_refs(b, most, err);
     if (most && !list)
         return BLVL_E_NOMEM;
     for (uint32_t i = 0; i < b->materials.n; i++) {
         const blvl_bake_material *m = &b->materials.p[i];
-        blvl_fb_ref name = blvl__bake_fb_str(fb, m->name);
+        blvl_fb_ref name = blvl__bake_write_fb_str(fb, m->name);
         blvl_fb_ref pbr = blvl__bake_write_pbr(fb, m, list);
         blvl_fb_ref shading = blvl__bake_write_shading(fb, m, list);
         blvl_fb_ref water = 0;
@@ -55,7 +55,7 @@ static blvl_status build_materials(const blvl_bake *b, blvl_fb_builder *fb, blvl
         blvl_Material_add_shading(fb, shading);
         refs[i] = blvl_Material_end(fb);
     }
-    blvl__bake_refs_free(b, list, most);
+    blvl__bake_write_refs_free(b, list, most);
     *out = b->materials.n ? blvl_fb_create_ref_vector(fb, refs, b->materials.n) : 0;
     return BLVL_OK;
 }
@@ -140,7 +140,7 @@ static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, const
         e.sv = surface_vertices(b, s, scratch);
         const uint32_t *si = b->indices.p + s->first_index;
         uint32_t nv = s->vertex_count;
-        if (blvl__bake_tangents_window(e.sv, nv, si, s->index_count, ring, low, emit, &e))
+        if (blvl__bake_write_tangents_window(e.sv, nv, si, s->index_count, ring, low, emit, &e))
             continue;
         if (!full) {
             full = blvl__alloc(b->al, full_n * sizeof *full);
@@ -150,17 +150,17 @@ static blvl_status put_vertices(const blvl_bake *b, const bake_plan *plan, const
                 goto done;
             }
         }
-        blvl__bake_tangents(e.sv, nv, si, s->index_count, full, tan);
+        blvl__bake_write_tangents(e.sv, nv, si, s->index_count, full, tan);
         for (uint32_t k = 0; k < nv; k++)
             emit(&e, k, tan[k]);
     }
     flush(&e);
 done:
-    blvl__bake_dealloc(b, e.piece, VERTEX_PIECE);
-    blvl__bake_dealloc(b, ring, ring_n * sizeof *ring);
-    blvl__bake_dealloc(b, low, ((size_t)most_tri + 1) * sizeof *low);
-    blvl__bake_dealloc(b, full, full_n * sizeof *full);
-    blvl__bake_dealloc(b, tan, (size_t)most * sizeof *tan);
+    blvl__bake_model_dealloc(b, e.piece, VERTEX_PIECE);
+    blvl__bake_model_dealloc(b, ring, ring_n * sizeof *ring);
+    blvl__bake_model_dealloc(b, low, ((size_t)most_tri + 1) * sizeof *low);
+    blvl__bake_model_dealloc(b, full, full_n * sizeof *full);
+    blvl__bake_model_dealloc(b, tan, (size_t)most * sizeof *tan);
     return e.st;
 }
 
@@ -182,7 +182,7 @@ static blvl_status put_indices(const blvl_bake *b, const bake_plan *plan, uint8_
         const bake_surface *s = &b->surfaces.p[plan->order[o]];
         const blvl_bake_vertex *sv = surface_vertices(b, s, scratch);
         for (uint32_t k = 0; s->make && k < s->vertex_count; k++)
-            if (!blvl__bake_vertex_finite(&sv[k]))
+            if (!blvl__bake_model_vertex_finite(&sv[k]))
                 return blvl__fail(err, BLVL_E_ARGUMENT,
                                   "bake: made surface %u: vertex %u not finite", plan->order[o], k);
         const uint32_t *si = b->indices.p + s->first_index;
@@ -212,7 +212,7 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     uint32_t nr = nb > b->materials.n ? nb : b->materials.n, nm = most_made(b);
     blvl_Vec3 *bounds = nb ? blvl__alloc(b->al, (size_t)nb * 2 * sizeof *bounds) : NULL;
     blvl_bake_vertex *scratch = nm ? blvl__alloc(b->al, (size_t)nm * sizeof *scratch) : NULL;
-    blvl_fb_ref *refs = blvl__bake_refs(b, nr, err);
+    blvl_fb_ref *refs = blvl__bake_write_refs(b, nr, err);
     blvl_status st = BLVL_OK;
     if ((nb && !bounds) || (nr && !refs) || (nm && !scratch)) {
         st = blvl__nomem(err, "bake: writing geometry");
@@ -221,21 +221,21 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     blvl_fb_builder_reset(fb);
     blvl_fb_ref vref = 0, iref = 0;
     if (nv) { /* the vertices follow the buffer: put_vertices streams them after it */
-        if (!blvl__fb_tail_start(fb, nv, sizeof(blvl_Vertex), 4)) {
+        if (!blvl__fb_builder_tail_start(fb, nv, sizeof(blvl_Vertex), 4)) {
             st = blvl_fb_builder_status(fb, err);
             goto done;
         }
-        vref = blvl__fb_vector_end(fb, nv);
+        vref = blvl__fb_builder_vector_end(fb, nv);
     }
     if (ni) {
-        uint8_t *p = blvl__fb_vector_start(fb, ni, 4, 4);
+        uint8_t *p = blvl__fb_builder_vector_start(fb, ni, 4, 4);
         if (!p) {
             st = blvl_fb_builder_status(fb, err);
             goto done;
         }
         if ((st = put_indices(b, plan, p, bounds, bounds + nb, scratch, err)) != BLVL_OK)
             goto done;
-        iref = blvl__fb_vector_end(fb, ni);
+        iref = blvl__fb_builder_vector_end(fb, ni);
     }
     for (uint32_t i = 0; i < nb; i++) {
         const bake_batch *bt = &plan->batches[i];
@@ -269,8 +269,8 @@ blvl_status blvl__bake_write_geometry(const blvl_bake *b, const bake_plan *plan,
     if (st == BLVL_OK && nv)
         st = put_vertices(b, plan, sink, scratch, err);
 done:
-    blvl__bake_dealloc(b, bounds, (size_t)nb * 2 * sizeof *bounds);
-    blvl__bake_dealloc(b, scratch, (size_t)nm * sizeof *scratch);
-    blvl__bake_refs_free(b, refs, nr);
+    blvl__bake_model_dealloc(b, bounds, (size_t)nb * 2 * sizeof *bounds);
+    blvl__bake_model_dealloc(b, scratch, (size_t)nm * sizeof *scratch);
+    blvl__bake_write_refs_free(b, refs, nr);
     return st;
 }

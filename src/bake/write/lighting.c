@@ -5,7 +5,7 @@
 #include "blvl/sections/lighting_builder.h"
 #include "common/error.h"
 
-bool blvl__bake_has_lighting(const blvl_bake *b) {
+bool blvl__bake_write_has_lighting(const blvl_bake *b) {
     return b->has_ambient || b->has_sun || b->lights.n > 0 || b->fogs.n > 0 || b->lightmap ||
            b->grid || b->sky;
 }
@@ -13,11 +13,11 @@ bool blvl__bake_has_lighting(const blvl_bake *b) {
 blvl_status blvl__bake_write_lighting(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                       blvl_error *err) {
     uint32_t nr = b->lights.n > b->fogs.n ? b->lights.n : b->fogs.n;
-    blvl_fb_ref *refs = blvl__bake_refs(b, nr, err);
+    blvl_fb_ref *refs = blvl__bake_write_refs(b, nr, err);
     if (nr && !refs)
         return blvl__nomem(err, "bake: writing lighting");
     blvl_fb_builder_reset(fb);
-    blvl_fb_ref name = blvl__bake_fb_str(fb, "authored");
+    blvl_fb_ref name = blvl__bake_write_fb_str(fb, "authored");
     blvl_LightingProfile_start(fb);
     blvl_LightingProfile_add_name(fb, name);
     blvl_LightingProfile_add_lightmap(fb, b->lightmap ? 0u : BLVL_BAKE_NONE);
@@ -62,6 +62,6 @@ blvl_status blvl__bake_write_lighting(const blvl_bake *b, blvl_fb_builder *fb, b
     blvl_Lighting_add_punctual_lights(fb, lights);
     blvl_Lighting_add_fog_volumes(fb, fogs);
     blvl_status st = blvl_Lighting_finish(fb, blvl_Lighting_end(fb), &out->data, &out->size, err);
-    blvl__bake_refs_free(b, refs, nr);
+    blvl__bake_write_refs_free(b, refs, nr);
     return st;
 }

@@ -14,7 +14,7 @@ static blvl_ColorSpace colour_space(uint8_t encoding) {
 static blvl_fb_ref image(blvl_fb_builder *fb, const char *name, uint32_t width, uint32_t height,
                          uint32_t layers, blvl_ImageEncoding encoding, blvl_ColorSpace space,
                          const uint8_t *data, size_t size) {
-    blvl_fb_ref n = blvl__bake_fb_str(fb, name);
+    blvl_fb_ref n = blvl__bake_write_fb_str(fb, name);
     blvl_fb_ref d = blvl_Image_data_create(fb, data, size);
     blvl_Image_start(fb);
     blvl_Image_add_name(fb, n);

@@ -5,7 +5,7 @@
 #include "bake/write/write.h"
 #include "blvl/sections/geometry_builder.h"
 
-uint32_t blvl__bake_material_ext_refs(const blvl_bake_material *m) {
+uint32_t blvl__bake_write_material_ext_refs(const blvl_bake_material *m) {
     uint32_t n = m->unknown_keyword_count;
     n = m->surface_param_count > n ? m->surface_param_count : n;
     if (m->anim && m->anim->tcmod_count > n)
@@ -22,7 +22,7 @@ static blvl_fb_ref strings(blvl_fb_builder *fb, const char *const *s, uint32_t n
     if (n == 0)
         return 0;
     for (uint32_t i = 0; i < n; i++)
-        refs[i] = blvl__bake_fb_str(fb, s[i]);
+        refs[i] = blvl__bake_write_fb_str(fb, s[i]);
     return blvl_fb_create_ref_vector(fb, refs, n);
 }
 

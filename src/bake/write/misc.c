@@ -13,11 +13,11 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-blvl_fb_ref blvl__bake_fb_str(blvl_fb_builder *fb, const char *s) {
+blvl_fb_ref blvl__bake_write_fb_str(blvl_fb_builder *fb, const char *s) {
     return s ? blvl_fb_create_string(fb, s, strlen(s)) : 0;
 }
 
-blvl_fb_ref *blvl__bake_refs(const blvl_bake *b, uint32_t n, blvl_error *err) {
+blvl_fb_ref *blvl__bake_write_refs(const blvl_bake *b, uint32_t n, blvl_error *err) {
     if (n == 0)
         return NULL;
     blvl_fb_ref *r = blvl__alloc(b->al, (size_t)n * sizeof *r);
@@ -26,17 +26,17 @@ blvl_fb_ref *blvl__bake_refs(const blvl_bake *b, uint32_t n, blvl_error *err) {
     return r;
 }
 
-void blvl__bake_refs_free(const blvl_bake *b, blvl_fb_ref *r, uint32_t n) {
-    blvl__bake_dealloc(b, r, (size_t)n * sizeof *r);
+void blvl__bake_write_refs_free(const blvl_bake *b, blvl_fb_ref *r, uint32_t n) {
+    blvl__bake_model_dealloc(b, r, (size_t)n * sizeof *r);
 }
 
 blvl_status blvl__bake_write_meta(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                   blvl_error *err) {
     blvl_fb_builder_reset(fb);
-    blvl_fb_ref name = blvl__bake_fb_str(fb, b->meta.name);
-    blvl_fb_ref author = blvl__bake_fb_str(fb, b->meta.author);
-    blvl_fb_ref desc = blvl__bake_fb_str(fb, b->meta.description);
-    blvl_fb_ref tool = blvl__bake_fb_str(fb, "blvl " BLVL_VERSION_STRING);
+    blvl_fb_ref name = blvl__bake_write_fb_str(fb, b->meta.name);
+    blvl_fb_ref author = blvl__bake_write_fb_str(fb, b->meta.author);
+    blvl_fb_ref desc = blvl__bake_write_fb_str(fb, b->meta.description);
+    blvl_fb_ref tool = blvl__bake_write_fb_str(fb, "blvl " BLVL_VERSION_STRING);
     blvl_Meta_start(fb);
     blvl_Meta_add_name(fb, name);
     blvl_Meta_add_author(fb, author);
@@ -50,13 +50,13 @@ blvl_status blvl__bake_write_meta(const blvl_bake *b, blvl_fb_builder *fb, bake_
 blvl_status blvl__bake_write_textures(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                       blvl_error *err) {
     uint32_t n = b->images.n;
-    blvl_fb_ref *refs = blvl__bake_refs(b, n, err);
+    blvl_fb_ref *refs = blvl__bake_write_refs(b, n, err);
     if (n && !refs)
         return BLVL_E_NOMEM;
     blvl_fb_builder_reset(fb);
     for (uint32_t i = 0; i < n; i++) {
         const bake_image *im = &b->images.p[i];
-        blvl_fb_ref name = blvl__bake_fb_str(fb, im->name);
+        blvl_fb_ref name = blvl__bake_write_fb_str(fb, im->name);
         blvl_fb_ref data = blvl_Image_data_create(fb, im->data, im->size);
         blvl_Image_start(fb);
         blvl_Image_add_name(fb, name);
@@ -71,7 +71,7 @@ blvl_status blvl__bake_write_textures(const blvl_bake *b, blvl_fb_builder *fb, b
     blvl_Textures_start(fb);
     blvl_Textures_add_images(fb, images);
     blvl_status st = blvl_Textures_finish(fb, blvl_Textures_end(fb), &out->data, &out->size, err);
-    blvl__bake_refs_free(b, refs, n);
+    blvl__bake_write_refs_free(b, refs, n);
     return st;
 }
 
@@ -80,8 +80,8 @@ blvl_status blvl__bake_write_entities(const blvl_bake *b, blvl_fb_builder *fb, b
     uint32_t n = b->entities.n, most = 0;
     for (uint32_t i = 0; i < n; i++)
         most = b->entities.p[i].pair_count > most ? b->entities.p[i].pair_count : most;
-    blvl_fb_ref *refs = blvl__bake_refs(b, n, err);
-    blvl_fb_ref *pairs = blvl__bake_refs(b, most, err);
+    blvl_fb_ref *refs = blvl__bake_write_refs(b, n, err);
+    blvl_fb_ref *pairs = blvl__bake_write_refs(b, most, err);
     blvl_status st = BLVL_OK;
     if ((n && !refs) || (most && !pairs)) {
         st = BLVL_E_NOMEM;
@@ -91,15 +91,15 @@ blvl_status blvl__bake_write_entities(const blvl_bake *b, blvl_fb_builder *fb, b
     for (uint32_t i = 0; i < n; i++) {
         const bake_entity *e = &b->entities.p[i];
         for (uint32_t k = 0; k < e->pair_count; k++) {
-            blvl_fb_ref key = blvl__bake_fb_str(fb, e->pairs[k].key);
-            blvl_fb_ref value = blvl__bake_fb_str(fb, e->pairs[k].value);
+            blvl_fb_ref key = blvl__bake_write_fb_str(fb, e->pairs[k].key);
+            blvl_fb_ref value = blvl__bake_write_fb_str(fb, e->pairs[k].value);
             blvl_KeyValue_start(fb);
             blvl_KeyValue_add_key(fb, key);
             blvl_KeyValue_add_value(fb, value);
             pairs[k] = blvl_KeyValue_end(fb);
         }
         blvl_fb_ref pv = e->pair_count ? blvl_fb_create_ref_vector(fb, pairs, e->pair_count) : 0;
-        blvl_fb_ref cls = blvl__bake_fb_str(fb, e->classname);
+        blvl_fb_ref cls = blvl__bake_write_fb_str(fb, e->classname);
         blvl_Entity_start(fb);
         blvl_Entity_add_classname(fb, cls);
         blvl_Entity_add_pairs(fb, pv);
@@ -110,21 +110,21 @@ blvl_status blvl__bake_write_entities(const blvl_bake *b, blvl_fb_builder *fb, b
     blvl_Entities_add_entities(fb, ents);
     st = blvl_Entities_finish(fb, blvl_Entities_end(fb), &out->data, &out->size, err);
 done:
-    blvl__bake_refs_free(b, refs, n);
-    blvl__bake_refs_free(b, pairs, most);
+    blvl__bake_write_refs_free(b, refs, n);
+    blvl__bake_write_refs_free(b, pairs, most);
     return st;
 }
 
 blvl_status blvl__bake_write_sites(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                    blvl_error *err) {
     uint32_t n = b->sites.n;
-    blvl_fb_ref *refs = blvl__bake_refs(b, n, err);
+    blvl_fb_ref *refs = blvl__bake_write_refs(b, n, err);
     if (n && !refs)
         return BLVL_E_NOMEM;
     blvl_fb_builder_reset(fb);
     for (uint32_t i = 0; i < n; i++) {
         const bake_site *s = &b->sites.p[i];
-        blvl_fb_ref name = blvl__bake_fb_str(fb, s->name);
+        blvl_fb_ref name = blvl__bake_write_fb_str(fb, s->name);
         blvl_Site_start(fb);
         blvl_Site_add_name(fb, name);
         blvl_Site_add_kind(fb, (blvl_SiteKind)s->kind);
@@ -136,20 +136,20 @@ blvl_status blvl__bake_write_sites(const blvl_bake *b, blvl_fb_builder *fb, bake
     blvl_Sites_start(fb);
     blvl_Sites_add_sites(fb, sites);
     blvl_status st = blvl_Sites_finish(fb, blvl_Sites_end(fb), &out->data, &out->size, err);
-    blvl__bake_refs_free(b, refs, n);
+    blvl__bake_write_refs_free(b, refs, n);
     return st;
 }
 
 blvl_status blvl__bake_write_cameras(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                      blvl_error *err) {
     uint32_t n = b->cameras.n;
-    blvl_fb_ref *refs = blvl__bake_refs(b, n, err);
+    blvl_fb_ref *refs = blvl__bake_write_refs(b, n, err);
     if (n && !refs)
         return BLVL_E_NOMEM;
     blvl_fb_builder_reset(fb);
     for (uint32_t i = 0; i < n; i++) {
         const bake_camera *c = &b->cameras.p[i];
-        blvl_fb_ref name = blvl__bake_fb_str(fb, c->name);
+        blvl_fb_ref name = blvl__bake_write_fb_str(fb, c->name);
         blvl_Camera_start(fb);
         blvl_Camera_add_name(fb, name);
         blvl_Camera_add_purpose(fb, (blvl_CameraPurpose)c->purpose);
@@ -164,6 +164,6 @@ blvl_status blvl__bake_write_cameras(const blvl_bake *b, blvl_fb_builder *fb, ba
     blvl_Cameras_start(fb);
     blvl_Cameras_add_cameras(fb, cams);
     blvl_status st = blvl_Cameras_finish(fb, blvl_Cameras_end(fb), &out->data, &out->size, err);
-    blvl__bake_refs_free(b, refs, n);
+    blvl__bake_write_refs_free(b, refs, n);
     return st;
 }

@@ -28,11 +28,11 @@ static bool same_source(const blvl_bake_collider *o, const blvl_bake_collider *c
  * grows with the sources, and a collider from its predecessor's source is not looked up. */
 static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *first_of,
                                   uint32_t *count, blvl_error *err) {
-    uint32_t n = blvl__bake_collider_count(b), cap = 64, k = 0;
+    uint32_t n = blvl__bake_model_collider_count(b), cap = 64, k = 0;
     uint32_t *slots = NULL;
     blvl_bake_collider prev = {0};
     for (uint32_t i = 0; i < n; i++) {
-        const blvl_bake_collider ci = blvl__bake_collider_info(b, i), *c = &ci;
+        const blvl_bake_collider ci = blvl__bake_model_collider_info(b, i), *c = &ci;
         if (i > 0 && same_source(&prev, c)) {
             out[i] = out[i - 1];
             continue;
@@ -47,7 +47,7 @@ static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *f
                 return blvl__nomem(err, "bake: naming collider sources");
             memset(slots, 0xFF, (size_t)cap * sizeof *slots);
             for (uint32_t j = 0; j < k; j++) {
-                const blvl_bake_collider oj = blvl__bake_collider_info(b, first_of[j]);
+                const blvl_bake_collider oj = blvl__bake_model_collider_info(b, first_of[j]);
                 uint64_t h = source_hash(&oj);
                 uint32_t at = (uint32_t)(h ^ (h >> 32)) & (cap - 1);
                 while (slots[at] != BLVL_BAKE_NONE)
@@ -63,7 +63,7 @@ static blvl_status dedupe_sources(const blvl_bake *b, uint32_t *out, uint32_t *f
                 first_of[k++] = i;
                 break;
             }
-            const blvl_bake_collider oi = blvl__bake_collider_info(b, first_of[slots[at]]);
+            const blvl_bake_collider oi = blvl__bake_model_collider_info(b, first_of[slots[at]]);
             if (same_source(&oi, c))
                 break;
         }
@@ -132,9 +132,9 @@ static bool door_bounds(const blvl_bake *b, uint32_t d, blvl_Vec3 *lo, blvl_Vec3
     }
     bool any = false;
     bake_collider_view v;
-    for (uint32_t i = 0; i < blvl__bake_collider_count(b); i++)
-        if (blvl__bake_collider_info(b, i).door == d) {
-            const bake_collider *c = blvl__bake_collider_at(b, i, &v);
+    for (uint32_t i = 0; i < blvl__bake_model_collider_count(b); i++)
+        if (blvl__bake_model_collider_info(b, i).door == d) {
+            const bake_collider *c = blvl__bake_model_collider_at(b, i, &v);
             grow_box(lo, hi, c->shape.lo, c->shape.hi, &any);
         }
     if (any)
@@ -156,7 +156,8 @@ static bool door_bounds(const blvl_bake *b, uint32_t d, blvl_Vec3 *lo, blvl_Vec3
 static blvl_fb_ref build_doors(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
     for (uint32_t i = 0; i < b->doors.n; i++) {
         const blvl_bake_door *d = &b->doors.p[i];
-        blvl_fb_ref name = blvl__bake_fb_str(fb, d->name), team = blvl__bake_fb_str(fb, d->team);
+        blvl_fb_ref name = blvl__bake_write_fb_str(fb, d->name),
+                    team = blvl__bake_write_fb_str(fb, d->team);
         blvl_Vec3 lo, hi;
         bool has = door_bounds(b, i, &lo, &hi);
         blvl_Door_start(fb);
@@ -202,7 +203,7 @@ static blvl_fb_ref build_triggers(const blvl_bake *b, blvl_fb_builder *fb, blvl_
 static blvl_fb_ref build_teleports(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
     for (uint32_t i = 0; i < b->teleports.n; i++) {
         const bake_teleport *t = &b->teleports.p[i];
-        blvl_fb_ref name = blvl__bake_fb_str(fb, t->name);
+        blvl_fb_ref name = blvl__bake_write_fb_str(fb, t->name);
         blvl_TeleportDest_start(fb);
         blvl_TeleportDest_add_name(fb, name);
         blvl_TeleportDest_add_position(fb, &t->position);
@@ -215,7 +216,8 @@ static blvl_fb_ref build_teleports(const blvl_bake *b, blvl_fb_builder *fb, blvl
 static blvl_fb_ref build_spawns(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
     for (uint32_t i = 0; i < b->spawns.n; i++) {
         const bake_spawn *s = &b->spawns.p[i];
-        blvl_fb_ref kind = blvl__bake_fb_str(fb, s->kind), team = blvl__bake_fb_str(fb, s->team);
+        blvl_fb_ref kind = blvl__bake_write_fb_str(fb, s->kind),
+                    team = blvl__bake_write_fb_str(fb, s->team);
         blvl_Spawn_start(fb);
         blvl_Spawn_add_position(fb, &s->position);
         blvl_Spawn_add_yaw(fb, s->yaw);
@@ -230,7 +232,7 @@ static blvl_fb_ref build_spawns(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb
 static blvl_fb_ref build_hurts(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_ref *refs) {
     for (uint32_t i = 0; i < b->hurts.n; i++) {
         const blvl_bake_hurt *h = &b->hurts.p[i];
-        blvl_fb_ref name = blvl__bake_fb_str(fb, h->name);
+        blvl_fb_ref name = blvl__bake_write_fb_str(fb, h->name);
         blvl_fb_ref planes =
             h->plane_count ? blvl_HurtVolume_planes_create(fb, h->planes, h->plane_count) : 0;
         blvl_HurtVolume_start(fb);
@@ -247,7 +249,7 @@ static blvl_fb_ref build_hurts(const blvl_bake *b, blvl_fb_builder *fb, blvl_fb_
 }
 
 static uint32_t max_count(const blvl_bake *b) {
-    uint32_t m = blvl__bake_collider_count(b);
+    uint32_t m = blvl__bake_model_collider_count(b);
     uint32_t o[] = {b->doors.n, b->triggers.n, b->teleports.n, b->spawns.n, b->hurts.n};
     for (size_t i = 0; i < sizeof o / sizeof o[0]; i++)
         m = o[i] > m ? o[i] : m;
@@ -259,7 +261,7 @@ static void build_colliders(const blvl_bake *b, blvl_fb_builder *fb, uint32_t fr
                             const uint32_t *src, shared_faces *shared, blvl_fb_ref *refs) {
     bake_collider_view view;
     for (uint32_t i = from; i < to; i++) {
-        const bake_collider *c = blvl__bake_collider_at(b, i, &view);
+        const bake_collider *c = blvl__bake_model_collider_at(b, i, &view);
         blvl_fb_ref shape = build_shape(b, fb, &c->shape, shared);
         blvl_Collider_start(fb);
         blvl_Collider_add_lo(fb, &c->shape.lo);
@@ -293,15 +295,15 @@ static uint32_t run_end(uint32_t r, uint32_t n) {
 
 static blvl_status put_held(blvl_fb_builder *fb, const bake_sink *sink, blvl_error *err) {
     size_t size;
-    const uint8_t *p = blvl__fb_held(fb, &size);
+    const uint8_t *p = blvl__fb_builder_held(fb, &size);
     return size ? sink->put(sink->ctx, p, size, err) : BLVL_OK;
 }
 
 blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, const bake_sink *sink,
                                  blvl_error *err) {
-    uint32_t n = blvl__bake_collider_count(b), m = max_count(b);
+    uint32_t n = blvl__bake_model_collider_count(b), m = max_count(b);
     uint32_t nruns = (uint32_t)(((uint64_t)n + SIM_RUN - 1) / SIM_RUN);
-    blvl_fb_ref *refs = blvl__bake_refs(b, m, err);
+    blvl_fb_ref *refs = blvl__bake_write_refs(b, m, err);
     uint32_t *src = n ? blvl__alloc(b->al, (size_t)n * sizeof *src) : NULL;
     uint32_t *first_of = n ? blvl__alloc(b->al, (size_t)n * sizeof *first_of) : NULL;
     sim_run *runs = blvl__alloc(b->al, ((size_t)nruns + 1) * sizeof *runs);
@@ -316,16 +318,16 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, const 
     blvl_fb_builder_reset(fb);
     shared_faces shared[BAKE_PRISM_TEMPLATES] = {{0}};
     for (uint32_t r = 0; r < nruns; r++) {
-        runs[r].mark = blvl__fb_mark_now(fb);
+        runs[r].mark = blvl__fb_builder_mark_now(fb);
         memcpy(runs[r].shared, shared, sizeof shared);
         build_colliders(b, fb, r * SIM_RUN, run_end(r, n), src, shared, refs);
-        blvl__fb_forget(fb);
+        blvl__fb_builder_forget(fb);
     }
-    runs[nruns].mark = blvl__fb_mark_now(fb);
+    runs[nruns].mark = blvl__fb_builder_mark_now(fb);
     blvl_fb_ref colliders = n ? blvl_fb_create_ref_vector(fb, refs, n) : 0;
     for (uint32_t k = 0; k < nsrc; k++) {
-        const blvl_bake_collider ci = blvl__bake_collider_info(b, first_of[k]), *c = &ci;
-        blvl_fb_ref name = blvl__bake_fb_str(fb, c->source_name);
+        const blvl_bake_collider ci = blvl__bake_model_collider_info(b, first_of[k]), *c = &ci;
+        blvl_fb_ref name = blvl__bake_write_fb_str(fb, c->source_name);
         blvl_ColliderSource_start(fb);
         blvl_ColliderSource_add_kind(fb, c->source_kind);
         blvl_ColliderSource_add_name(fb, name);
@@ -354,14 +356,14 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, const 
     if (st == BLVL_OK)
         st = sink->put(sink->ctx, front, front_size, err);
     for (uint32_t r = nruns; r-- > 0 && st == BLVL_OK;) {
-        if (!blvl__fb_rewind(fb, &runs[r].mark)) {
+        if (!blvl__fb_builder_rewind(fb, &runs[r].mark)) {
             st = blvl_fb_builder_status(fb, err);
             break;
         }
         memcpy(shared, runs[r].shared, sizeof shared);
         uint32_t to = run_end(r, n);
         build_colliders(b, fb, r * SIM_RUN, to, src, shared, refs);
-        blvl__fb_mark now = blvl__fb_mark_now(fb);
+        blvl__fb_mark now = blvl__fb_builder_mark_now(fb);
         if ((st = blvl_fb_builder_status(fb, err)) != BLVL_OK)
             break;
         if (now.used != runs[r + 1].mark.used || now.nvt != runs[r + 1].mark.nvt) {
@@ -374,9 +376,9 @@ blvl_status blvl__bake_write_sim(const blvl_bake *b, blvl_fb_builder *fb, const 
         st = put_held(fb, sink, err);
     }
 done:
-    blvl__bake_refs_free(b, refs, m);
-    blvl__bake_dealloc(b, src, (size_t)n * sizeof *src);
-    blvl__bake_dealloc(b, first_of, (size_t)n * sizeof *first_of);
-    blvl__bake_dealloc(b, runs, ((size_t)nruns + 1) * sizeof *runs);
+    blvl__bake_write_refs_free(b, refs, m);
+    blvl__bake_model_dealloc(b, src, (size_t)n * sizeof *src);
+    blvl__bake_model_dealloc(b, first_of, (size_t)n * sizeof *first_of);
+    blvl__bake_model_dealloc(b, runs, ((size_t)nruns + 1) * sizeof *runs);
     return st;
 }

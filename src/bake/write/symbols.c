@@ -17,7 +17,7 @@
 blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
                                      const uint8_t level[16], blvl_fb_builder *fb, bake_buf *out,
                                      blvl_error *err) {
-    uint32_t nc = blvl__bake_collider_count(b), ns = b->sources.n, nm = b->materials.n;
+    uint32_t nc = blvl__bake_model_collider_count(b), ns = b->sources.n, nm = b->materials.n;
     uint32_t nsurf = plan->order_count;
     /* at most one run per surface, or per triangle of a surface with a source map */
     size_t most = 0;
@@ -36,7 +36,7 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
     blvl__advise_large(cols, (size_t)nc * sizeof *cols); /* a level's worth: MiBs, fresh */
     blvl__advise_large(runs, most * sizeof *runs);
     for (uint32_t i = 0; i < nc; i++)
-        cols[i] = blvl__bake_collider_info(b, i).symbol;
+        cols[i] = blvl__bake_model_collider_info(b, i).symbol;
     uint32_t nr = 0, tri = 0;
     for (uint32_t o = 0; o < nsurf; o++) {
         const bake_surface *s = &b->surfaces.p[plan->order[o]];
@@ -71,10 +71,10 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
                            .materials = mats,
                            .material_count = nm};
     memcpy(d.level, level, sizeof d.level);
-    st = blvl__symbols_build(&d, b->al, fb, &out->data, &out->size, err);
+    st = blvl__symbols_write_build(&d, b->al, fb, &out->data, &out->size, err);
 done:
-    blvl__bake_dealloc(b, cols, (size_t)nc * sizeof *cols);
-    blvl__bake_dealloc(b, runs, most * sizeof *runs);
-    blvl__bake_dealloc(b, mats, (size_t)nm * sizeof *mats);
+    blvl__bake_model_dealloc(b, cols, (size_t)nc * sizeof *cols);
+    blvl__bake_model_dealloc(b, runs, most * sizeof *runs);
+    blvl__bake_model_dealloc(b, mats, (size_t)nm * sizeof *mats);
     return st;
 }

@@ -117,17 +117,17 @@ static blvl_Snorm16x4 tangent_frame(const blvl_bake_vertex *vi, const double s[3
     return (blvl_Snorm16x4){snorm16(t[0]), snorm16(t[1]), snorm16(t[2]), snorm16(sign)};
 }
 
-void blvl__bake_tangents(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx, uint32_t ni,
-                         double *scratch, blvl_Snorm16x4 *out) {
+void blvl__bake_write_tangents(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx,
+                               uint32_t ni, double *scratch, blvl_Snorm16x4 *out) {
     tangent_sums(v, nv, idx, ni, scratch);
     for (uint32_t i = 0; i < nv; i++)
         out[i] =
             tangent_frame(&v[i], &scratch[3 * (size_t)i], &scratch[3 * (size_t)nv + 3 * (size_t)i]);
 }
 
-bool blvl__bake_tangents_window(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx,
-                                uint32_t ni, double *ring, uint32_t *low,
-                                blvl__bake_tangent_emit emit, void *ctx) {
+bool blvl__bake_write_tangents_window(const blvl_bake_vertex *v, uint32_t nv, const uint32_t *idx,
+                                      uint32_t ni, double *ring, uint32_t *low,
+                                      blvl__bake_tangent_emit emit, void *ctx) {
     const uint32_t W = BAKE_TANGENT_WINDOW, nt = ni / 3u;
     double *sdir = ring, *tdir = ring + 3 * (size_t)W;
     /* low[t]: the least vertex a triangle at or after t names; below it, every sum is final.

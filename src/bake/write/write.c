@@ -26,16 +26,16 @@ typedef struct run {
 } run;
 
 static blvl_status add_section(run *r, const char *tag, section_fn fn, blvl_error *err) {
-    double t0 = blvl__bake_now(), c0 = blvl__bake_cpu_now();
+    double t0 = blvl__bake_model_now(), c0 = blvl__bake_model_cpu_now();
     bake_buf buf = {0};
     blvl_status st = fn(r->b, r->fb, &buf, err);
-    double t1 = blvl__bake_now();
+    double t1 = blvl__bake_model_now();
     r->model += t1 - t0;
-    r->cpu_model += blvl__bake_cpu_now() - c0;
+    r->cpu_model += blvl__bake_model_cpu_now() - c0;
     if (st != BLVL_OK)
         return st;
     st = blvl_writer_add(r->w, tag, 0, BLVL_ENTRY_FLAG_IDENTITY, buf.data, buf.size, err);
-    r->compress += blvl__bake_now() - t1;
+    r->compress += blvl__bake_model_now() - t1;
     return st;
 }
 
@@ -43,10 +43,10 @@ static blvl_status add_section(run *r, const char *tag, section_fn fn, blvl_erro
  * digests), not the model's. */
 static blvl_status to_writer(void *ctx, const void *data, size_t size, blvl_error *err) {
     run *r = ctx;
-    double t0 = blvl__bake_now(), c0 = blvl__bake_cpu_now();
+    double t0 = blvl__bake_model_now(), c0 = blvl__bake_model_cpu_now();
     blvl_status st = blvl_writer_append(r->w, data, size, err);
-    r->in_writer += blvl__bake_now() - t0;
-    r->cpu_in_writer += blvl__bake_cpu_now() - c0;
+    r->in_writer += blvl__bake_model_now() - t0;
+    r->cpu_in_writer += blvl__bake_model_cpu_now() - c0;
     return st;
 }
 
@@ -63,18 +63,18 @@ static blvl_status geometry_to(run *r, const bake_sink *sink, blvl_error *err) {
 static blvl_status streamed(run *r, const char *tag,
                             blvl_status (*fn)(run *, const bake_sink *, blvl_error *),
                             blvl_error *err) {
-    double t0 = blvl__bake_now(), c0 = blvl__bake_cpu_now();
+    double t0 = blvl__bake_model_now(), c0 = blvl__bake_model_cpu_now();
     r->in_writer = r->cpu_in_writer = 0;
     const bake_sink sink = {to_writer, r};
     blvl_status st = blvl_writer_begin(r->w, tag, 0, BLVL_ENTRY_FLAG_IDENTITY, err);
     if (st == BLVL_OK)
         st = fn(r, &sink, err);
-    double t1 = blvl__bake_now();
+    double t1 = blvl__bake_model_now();
     if (st == BLVL_OK)
         st = blvl_writer_end(r->w, err);
     r->model += t1 - t0 - r->in_writer;
-    r->cpu_model += blvl__bake_cpu_now() - c0 - r->cpu_in_writer;
-    r->compress += r->in_writer + (blvl__bake_now() - t1);
+    r->cpu_model += blvl__bake_model_cpu_now() - c0 - r->cpu_in_writer;
+    r->compress += r->in_writer + (blvl__bake_model_now() - t1);
     return st;
 }
 
@@ -82,7 +82,7 @@ static void fill_stats(const blvl_bake *b, const run *r, blvl_bake_stats *stats)
     if (!stats)
         return;
     memset(stats, 0, sizeof *stats);
-    stats->colliders = blvl__bake_collider_count(b);
+    stats->colliders = blvl__bake_model_collider_count(b);
     for (uint32_t i = 0; i < b->colliders.n; i++) /* made prisms are hulls: no planes */
         stats->planes += b->colliders.p[i].shape.plane_count;
     stats->triangles = b->indices.n / 3u;
@@ -99,8 +99,8 @@ static void fill_stats(const blvl_bake *b, const run *r, blvl_bake_stats *stats)
  * it does not copy a buffer of tens of MiB again and again as it doubles. The streamed sections
  * hold their front and a run of colliders (sim) or no vertices (geometry); the .bsym is built
  * whole. An estimate: the builder still grows past it when it is short. */
-size_t blvl__bake_section_estimate(const blvl_bake *b) {
-    size_t n = blvl__bake_collider_count(b);
+size_t blvl__bake_write_section_estimate(const blvl_bake *b) {
+    size_t n = blvl__bake_model_collider_count(b);
     size_t sim = 1024 + n * 36 + ((size_t)2 << 20);
     size_t geo =
         1024 + (size_t)b->indices.n * 4 + (size_t)b->surfaces.n * 8 + (size_t)b->materials.n * 128;
@@ -119,17 +119,17 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     *level_size = 0;
     if (symbols)
         *symbols = NULL, *symbols_size = 0;
-    double t0 = blvl__bake_now(), c0 = blvl__bake_cpu_now();
-    blvl_status st = blvl__bake_plan(b, &r.plan, err);
+    double t0 = blvl__bake_model_now(), c0 = blvl__bake_model_cpu_now();
+    blvl_status st = blvl__bake_write_plan(b, &r.plan, err);
     if (st == BLVL_OK)
         st = blvl_fb_builder_new(&r.fb, &b->opt, err);
-    if (st == BLVL_OK && !blvl__fb_builder_reserve(r.fb, blvl__bake_section_estimate(b)))
+    if (st == BLVL_OK && !blvl__fb_builder_reserve(r.fb, blvl__bake_write_section_estimate(b)))
         st = blvl_fb_builder_status(r.fb, err);
-    bool geo = blvl__bake_has_geometry(b), light = blvl__bake_has_lighting(b);
+    bool geo = blvl__bake_write_has_geometry(b), light = blvl__bake_write_has_lighting(b);
     uint32_t count = 2u + geo + (b->images.n > 0) + (b->sky != NULL) + (b->lightmap != NULL) +
                      light + (b->entities.n > 0) + (b->sites.n > 0) + (b->cameras.n > 0);
-    r.model += blvl__bake_now() - t0;
-    r.cpu_model += blvl__bake_cpu_now() - c0;
+    r.model += blvl__bake_model_now() - t0;
+    r.cpu_model += blvl__bake_model_cpu_now() - c0;
     if (st == BLVL_OK)
         st = blvl_writer_open_memory(&r.w, count, &b->opt, err);
     if (st == BLVL_OK)
@@ -153,17 +153,17 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     if (st == BLVL_OK && b->cameras.n)
         st = add_section(&r, "cameras", blvl__bake_write_cameras, err);
     if (r.w) {
-        double t1 = blvl__bake_now();
+        double t1 = blvl__bake_model_now();
         void *made = NULL;
         if (st == BLVL_OK) {
             st = blvl_writer_commit_memory(r.w, &made, level_size, err); /* frees w */
             *level = made;
         } else
             blvl_writer_abort(r.w);
-        r.compress += blvl__bake_now() - t1;
+        r.compress += blvl__bake_model_now() - t1;
     }
     if (st == BLVL_OK && symbols) {
-        double t1 = blvl__bake_now(), c1 = blvl__bake_cpu_now();
+        double t1 = blvl__bake_model_now(), c1 = blvl__bake_model_cpu_now();
         bake_buf buf = {0};
         /* The identity: 16 bytes at header offset 48 (docs/FORMAT.md). */
         st = blvl__bake_write_symbols(b, &r.plan, *level + 48, r.fb, &buf, err);
@@ -176,8 +176,8 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
                 st = blvl__nomem(err, "bake: the symbols");
             }
         }
-        r.model += blvl__bake_now() - t1;
-        r.cpu_model += blvl__bake_cpu_now() - c1;
+        r.model += blvl__bake_model_now() - t1;
+        r.cpu_model += blvl__bake_model_cpu_now() - c1;
     }
     if (st != BLVL_OK && *level) {
         blvl_free(&b->opt, *level);
@@ -186,7 +186,7 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     }
     fill_stats(b, &r, stats);
     blvl_fb_builder_free(r.fb);
-    blvl__bake_plan_free(b, &r.plan);
+    blvl__bake_write_plan_free(b, &r.plan);
     if (st == BLVL_OK)
         blvl__ok(err);
     return st;
@@ -207,14 +207,14 @@ blvl_status blvl_bake_write_memory(blvl_bake *b, void **level, size_t *level_siz
 /* Writes `data` to a temporary beside `path` and syncs it; the rename comes later. */
 static blvl_status stage(blvl_out_file *f, const char *path, const blvl_options *opt,
                          const void *data, size_t size, blvl_error *err) {
-    blvl_status st = blvl__out_open_opt(f, path, opt, err);
+    blvl_status st = blvl__container_out_open_opt(f, path, opt, err);
     if (st != BLVL_OK)
         return st;
-    st = blvl__out_write(f, data, size, err);
+    st = blvl__container_out_write(f, data, size, err);
     if (st == BLVL_OK)
-        st = blvl__out_sync(f, err);
+        st = blvl__container_out_sync(f, err);
     if (st != BLVL_OK)
-        blvl__out_abort(f);
+        blvl__container_out_abort(f);
     return st;
 }
 
@@ -225,35 +225,35 @@ blvl_status blvl_bake_write_file(blvl_bake *b, const char *level_path, const cha
     if (symbols_path && strcmp(symbols_path, level_path) == 0)
         return blvl__fail(err, BLVL_E_ARGUMENT, "bake: the level and its symbols share a path");
     /* Refuse a target this process may not replace before doing any work. */
-    blvl_status st = blvl__out_replaceable(level_path, err);
+    blvl_status st = blvl__container_out_replaceable(level_path, err);
     if (st == BLVL_OK && symbols_path)
-        st = blvl__out_replaceable(symbols_path, err);
+        st = blvl__container_out_replaceable(symbols_path, err);
     if (st != BLVL_OK)
         return st;
     uint8_t *lv = NULL, *sy = NULL;
     size_t lsize = 0, ssize = 0;
     if ((st = bake_all(b, &lv, &lsize, symbols_path ? &sy : NULL, &ssize, stats, err)) != BLVL_OK)
         return st;
-    double t0 = blvl__bake_now();
+    double t0 = blvl__bake_model_now();
     blvl_out_file lf = {.fd = -1}, sf = {.fd = -1};
     st = stage(&lf, level_path, &b->opt, lv, lsize, err);
     if (st == BLVL_OK && symbols_path) {
         st = stage(&sf, symbols_path, &b->opt, sy, ssize, err);
         if (st != BLVL_OK)
-            blvl__out_abort(&lf);
+            blvl__container_out_abort(&lf);
     }
     /* Both temporaries are complete and synced: only the renames are left. The level goes
      * first; should the second rename fail, the old .bsym names the old identity and readers
      * see it as stale. */
     if (st == BLVL_OK) {
-        st = blvl__out_commit(&lf, err);
+        st = blvl__container_out_commit(&lf, err);
         if (st != BLVL_OK && symbols_path)
-            blvl__out_abort(&sf);
+            blvl__container_out_abort(&sf);
     }
     if (st == BLVL_OK && symbols_path)
-        st = blvl__out_commit(&sf, err);
+        st = blvl__container_out_commit(&sf, err);
     if (stats)
-        stats->seconds_compress += blvl__bake_now() - t0;
+        stats->seconds_compress += blvl__bake_model_now() - t0;
     blvl_free(&b->opt, lv);
     blvl_free(&b->opt, sy);
     if (st == BLVL_OK)

@@ -54,7 +54,7 @@ blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
                                      blvl_error *err);
 
 /* About the bytes of the largest section (write.c reserves the builder with it). */
-size_t blvl__bake_section_estimate(const blvl_bake *b);
+size_t blvl__bake_write_section_estimate(const blvl_bake *b);
 
 /* write_dry.c: model -> sections as blvl_bake_write_memory does it (plan, the builder reserved,
  * every section the model fills, the .bsym for an identity of zeros), each section dropped when
@@ -63,13 +63,13 @@ size_t blvl__bake_section_estimate(const blvl_bake *b);
 blvl_status blvl__bake_write_dry(blvl_bake *b, double *cpu_seconds, size_t *bytes, blvl_error *err);
 
 /* Which optional sections the model fills. */
-bool blvl__bake_has_geometry(const blvl_bake *b);
-bool blvl__bake_has_lighting(const blvl_bake *b);
+bool blvl__bake_write_has_geometry(const blvl_bake *b);
+bool blvl__bake_write_has_lighting(const blvl_bake *b);
 
 /* A string field: NULL adds nothing. */
-blvl_fb_ref blvl__bake_fb_str(blvl_fb_builder *fb, const char *s);
+blvl_fb_ref blvl__bake_write_fb_str(blvl_fb_builder *fb, const char *s);
 /* A vector of n refs from a scratch array of the caller's allocator (NULL and 0 for n == 0). */
-blvl_fb_ref *blvl__bake_refs(const blvl_bake *b, uint32_t n, blvl_error *err);
-void blvl__bake_refs_free(const blvl_bake *b, blvl_fb_ref *r, uint32_t n);
+blvl_fb_ref *blvl__bake_write_refs(const blvl_bake *b, uint32_t n, blvl_error *err);
+void blvl__bake_write_refs_free(const blvl_bake *b, blvl_fb_ref *r, uint32_t n);
 
 #endif

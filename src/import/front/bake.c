@@ -193,8 +193,8 @@ blvl_status blvl_import_bake_memory(blvl_import_report *report, const char *name
     struct import_q3_args a;
     q3_args_from(&a, o);
     if (f == BLVL_IMPORT_Q3)
-        return blvl__import_q3(report, in, data ? data : (const uint8_t *)"", size, &a, level_path,
-                               symbols_path, o, err);
+        return blvl__import_quake3(report, in, data ? data : (const uint8_t *)"", size, &a,
+                                   level_path, symbols_path, o, err);
     if (f == BLVL_IMPORT_AUTO) {
         const uint8_t *d = data;
         char hex[3 * 4 + 1] = "";
@@ -236,7 +236,7 @@ blvl_status blvl_import_bake_file(blvl_import_report *report, const char *input,
         struct import_q3_args a;
         q3_args_from(&a, o);
         report->format = BLVL_IMPORT_Q3;
-        return blvl__import_q3(report, input, NULL, 0, &a, level_path, symbols_path, o, err);
+        return blvl__import_quake3(report, input, NULL, 0, &a, level_path, symbols_path, o, err);
     }
     uint8_t *data = NULL;
     size_t size = 0;

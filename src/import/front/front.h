@@ -25,10 +25,10 @@ blvl_status blvl__import_read(const blvl_options *opt, const char *path, uint8_t
                               size_t *size, blvl_error *err);
 /* A Quake 3 map: `in` on disk (data, size its bytes) or, with data NULL, a path inside the
  * archives. */
-blvl_status blvl__import_q3(blvl_import_report *report, const char *in, const uint8_t *data,
-                            size_t size, const struct import_q3_args *a, const char *level_path,
-                            const char *symbols_path, const blvl_import_options *opt,
-                            blvl_error *err);
+blvl_status blvl__import_quake3(blvl_import_report *report, const char *in, const uint8_t *data,
+                                size_t size, const struct import_q3_args *a, const char *level_path,
+                                const char *symbols_path, const blvl_import_options *opt,
+                                blvl_error *err);
 /* A recipe; `opt` holds the caller's Quake 3 options, which come after the recipe's. */
 blvl_status blvl__import_recipe(blvl_import_report *report, const char *path, const uint8_t *data,
                                 size_t size, const char *level_path, const char *symbols_path,

@@ -132,10 +132,10 @@ blvl_status blvl_import_list_maps(char ***names, size_t *count, blvl_import_repo
     return st;
 }
 
-blvl_status blvl__import_q3(blvl_import_report *report, const char *in, const uint8_t *data,
-                            size_t size, const struct import_q3_args *a, const char *level_path,
-                            const char *symbols_path, const blvl_import_options *opt,
-                            blvl_error *err) {
+blvl_status blvl__import_quake3(blvl_import_report *report, const char *in, const uint8_t *data,
+                                size_t size, const struct import_q3_args *a, const char *level_path,
+                                const char *symbols_path, const blvl_import_options *opt,
+                                blvl_error *err) {
     const blvl_options *bo = &opt->base;
     const blvl_allocator *al = &bo->allocator;
     blvl_q3_fs *fs = NULL;

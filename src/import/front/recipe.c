@@ -272,10 +272,10 @@ blvl_status blvl__import_recipe(blvl_import_report *report, const char *path, co
     if (st == BLVL_OK && is_file(map)) {
         st = blvl__import_read(&opt->base, map, &map_data, &map_size, err);
         if (st == BLVL_OK)
-            st = blvl__import_q3(report, map, map_data ? map_data : (const uint8_t *)"", map_size,
-                                 &a, level_path, symbols_path, opt, err);
+            st = blvl__import_quake3(report, map, map_data ? map_data : (const uint8_t *)"",
+                                     map_size, &a, level_path, symbols_path, opt, err);
     } else if (st == BLVL_OK) {
-        st = blvl__import_q3(report, map, NULL, 0, &a, level_path, symbols_path, opt, err);
+        st = blvl__import_quake3(report, map, NULL, 0, &a, level_path, symbols_path, opt, err);
     }
     report->format = BLVL_IMPORT_RECIPE;
     blvl__free_sized(al, map_data);

@@ -26,7 +26,7 @@ static int id_cmp(const void *a, const void *b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-bool blvl__hb_owner(const hb *c, uint32_t owner, uint32_t *index) {
+bool blvl__import_hmap_bake_owner(const hmap_bake *c, uint32_t owner, uint32_t *index) {
     *index = BLVL_BAKE_NONE;
     if (owner == 0)
         return true;
@@ -45,7 +45,7 @@ bool blvl__hb_owner(const hb *c, uint32_t owner, uint32_t *index) {
     return false;
 }
 
-uint32_t blvl__hb_material(const hb *c, int32_t material) {
+uint32_t blvl__import_hmap_bake_material(const hmap_bake *c, int32_t material) {
     return material >= 0 && (uint32_t)material < c->map->material_count ? c->mat[material]
                                                                         : BLVL_BAKE_NONE;
 }
@@ -71,13 +71,14 @@ static void fmt_vec3(char *buf, size_t size, blvl_Vec3 v) {
 
 /* 2. every entity verbatim: "origin" (qu), "angles" and "scale" come first, written from the
  * record, unless the entity's own pairs hold that key. */
-static blvl_status entities(hb *c) {
+static blvl_status entities(hmap_bake *c) {
     const blvl_hmap *m = c->map;
     uint32_t most = 0;
     for (uint32_t e = 0; e < m->entity_count; e++)
         most = m->entities[e].pair_count > most ? m->entities[e].pair_count : most;
     if (most > UINT32_MAX - 3)
-        return blvl__fail_source(c->err, "ENTS", "kvCount", blvl__hb_off_chunk(m, "ENTS"), "entity",
+        return blvl__fail_source(c->err, "ENTS", "kvCount",
+                                 blvl__import_hmap_bake_off_chunk(m, "ENTS"), "entity",
                                  "too many pairs in one entity");
     size_t cap = (size_t)most + 3;
     blvl_bake_pair *pairs = blvl__calloc_n(c->al, cap, sizeof *pairs);
@@ -87,25 +88,28 @@ static blvl_status entities(hb *c) {
     for (uint32_t e = 0; e < m->entity_count && st == BLVL_OK; e++) {
         const blvl_hmap_entity *ent = &m->entities[e];
         /* everything placed at an entity (spawns, doors, lights) needs its numbers */
-        if (!blvl__hb_finite3(ent->origin) || !blvl__hb_finite3(ent->angles) ||
-            !blvl__hb_finite3(ent->scale) || !blvl__hb_finite3(blvl__hb_point(c, ent->origin))) {
+        if (!blvl__import_hmap_bake_finite3(ent->origin) ||
+            !blvl__import_hmap_bake_finite3(ent->angles) ||
+            !blvl__import_hmap_bake_finite3(ent->scale) ||
+            !blvl__import_hmap_bake_finite3(blvl__import_hmap_bake_point(c, ent->origin))) {
             char field[48];
             snprintf(field, sizeof field, "entity[%u].origin", e);
             st = blvl__fail_source(
-                c->err, "ENTS", field, blvl__hb_off_entity(m, e) + 8 + 4 + ent->classname.size,
-                "entity", "origin, angles or scale holds a number that is not finite");
+                c->err, "ENTS", field,
+                blvl__import_hmap_bake_off_entity(m, e) + 8 + 4 + ent->classname.size, "entity",
+                "origin, angles or scale holds a number that is not finite");
             break;
         }
         char origin[100], angles[100], scale[100];
         uint32_t n = 0;
-        fmt_vec3(origin, sizeof origin, blvl__hb_point(c, ent->origin));
+        fmt_vec3(origin, sizeof origin, blvl__import_hmap_bake_point(c, ent->origin));
         fmt_vec3(angles, sizeof angles, ent->angles);
         fmt_vec3(scale, sizeof scale, ent->scale);
-        if (!blvl__hb_key(ent, "origin", NULL))
+        if (!blvl__import_hmap_bake_key(ent, "origin", NULL))
             pairs[n++] = (blvl_bake_pair){"origin", origin};
-        if (!blvl__hb_key(ent, "angles", NULL))
+        if (!blvl__import_hmap_bake_key(ent, "angles", NULL))
             pairs[n++] = (blvl_bake_pair){"angles", angles};
-        if (!blvl__hb_key(ent, "scale", NULL))
+        if (!blvl__import_hmap_bake_key(ent, "scale", NULL))
             pairs[n++] = (blvl_bake_pair){"scale", scale};
         for (uint32_t p = 0; p < ent->pair_count; p++)
             pairs[n++] = (blvl_bake_pair){ent->pairs[p].key.bytes, ent->pairs[p].value.bytes};
@@ -113,16 +117,18 @@ static blvl_status entities(hb *c) {
         st = blvl_bake_add_entity(c->b, ent->classname.bytes, pairs, n, &index, c->err);
         if (st != BLVL_OK)
             break;
-        c->cls[e] = blvl__hb_classify(ent->classname.bytes);
+        c->cls[e] = blvl__import_hmap_bake_classify(ent->classname.bytes);
         if (c->cls[e] == HB_SPAWN)
-            st = blvl_bake_add_spawn(c->b, blvl__hb_point(c, ent->origin), ent->angles.y,
-                                     ent->classname.bytes, blvl__hb_key(ent, "team", NULL),
+            st = blvl_bake_add_spawn(c->b, blvl__import_hmap_bake_point(c, ent->origin),
+                                     ent->angles.y, ent->classname.bytes,
+                                     blvl__import_hmap_bake_key(ent, "team", NULL),
                                      BLVL_BAKE_ALL_GAMETYPES, c->err);
         else if (c->cls[e] == HB_INTERMISSION) {
-            const char *name = blvl__hb_key(ent, "targetname", NULL);
+            const char *name = blvl__import_hmap_bake_key(ent, "targetname", NULL);
             st = blvl_bake_add_camera(c->b, name ? name : ent->classname.bytes,
-                                      blvl_CameraPurpose_Overview, blvl__hb_point(c, ent->origin),
-                                      ent->angles.y, ent->angles.x, ent->angles.z, 0, c->err);
+                                      blvl_CameraPurpose_Overview,
+                                      blvl__import_hmap_bake_point(c, ent->origin), ent->angles.y,
+                                      ent->angles.x, ent->angles.z, 0, c->err);
         }
     }
     blvl__dealloc(c->al, pairs, cap * sizeof *pairs);
@@ -131,7 +137,7 @@ static blvl_status entities(hb *c) {
 
 /* 2. materials: a material on a face of a water brush is a water material, on a sky brush a
  * sky one. */
-static blvl_status materials(hb *c) {
+static blvl_status materials(hmap_bake *c) {
     const blvl_hmap *m = c->map;
     size_t n = m->material_count ? m->material_count : 1;
     uint8_t *use = blvl__calloc_n(c->al, n, 1);
@@ -170,56 +176,58 @@ typedef struct sources {
     size_t nb, nm, nf, np;
 } sources;
 
-static blvl_status add_source(hb *c, uint32_t kind, uint32_t index, uint32_t sflags,
+static blvl_status add_source(hmap_bake *c, uint32_t kind, uint32_t index, uint32_t sflags,
                               uint32_t cflags, uint32_t entity, uint32_t material, uint32_t *out) {
     blvl_bake_source s = {kind, index, sflags, cflags, entity, material};
     return blvl_bake_add_source(c->b, &s, out, c->err);
 }
 
-static blvl_status make_sources(hb *c, sources *s, bool faces) {
+static blvl_status make_sources(hmap_bake *c, sources *s, bool faces) {
     const blvl_hmap *m = c->map;
     blvl_status st = BLVL_OK;
     uint32_t face = 0, poly = 0;
     for (uint32_t i = 0; i < m->brush_count && st == BLVL_OK; i++) {
         const blvl_hmap_brush *br = &m->brushes[i];
         uint32_t e;
-        blvl__hb_owner(c, br->owner, &e);
-        uint32_t mat =
-            br->face_count ? blvl__hb_material(c, br->faces[0].material) : BLVL_BAKE_NONE;
+        blvl__import_hmap_bake_owner(c, br->owner, &e);
+        uint32_t mat = br->face_count ? blvl__import_hmap_bake_material(c, br->faces[0].material)
+                                      : BLVL_BAKE_NONE;
         st = add_source(c, blvl_SourceKind_Brush, br->id, br->flags, br->contents, e, mat,
                         &s->brush[i]);
     }
     for (uint32_t i = 0; i < m->mesh_count && st == BLVL_OK; i++) {
         const blvl_hmap_mesh *me = &m->meshes[i];
         uint32_t e;
-        blvl__hb_owner(c, me->owner, &e);
+        blvl__import_hmap_bake_owner(c, me->owner, &e);
         st = add_source(c, blvl_SourceKind_Prop, me->id, me->flags, 0, e, BLVL_BAKE_NONE,
                         &s->mesh[i]);
     }
     for (uint32_t i = 0; i < m->brush_count && st == BLVL_OK && faces; i++) {
         const blvl_hmap_brush *br = &m->brushes[i];
         uint32_t e;
-        blvl__hb_owner(c, br->owner, &e);
+        blvl__import_hmap_bake_owner(c, br->owner, &e);
         for (uint32_t j = 0; j < br->face_count && st == BLVL_OK; j++, face++)
             st = add_source(c, blvl_SourceKind_Face, face, br->faces[j].flags, br->contents, e,
-                            blvl__hb_material(c, br->faces[j].material), &s->face[face]);
+                            blvl__import_hmap_bake_material(c, br->faces[j].material),
+                            &s->face[face]);
     }
     for (uint32_t i = 0; i < m->mesh_count && st == BLVL_OK && faces; i++) {
         const blvl_hmap_mesh *me = &m->meshes[i];
         uint32_t e;
-        blvl__hb_owner(c, me->owner, &e);
+        blvl__import_hmap_bake_owner(c, me->owner, &e);
         for (uint32_t p = 0; p < me->poly_count && st == BLVL_OK; p++, poly++)
             st = add_source(c, blvl_SourceKind_Face, c->face_total + poly, me->flags, 0, e,
-                            blvl__hb_material(c, me->polys[p].material), &s->poly[poly]);
+                            blvl__import_hmap_bake_material(c, me->polys[p].material),
+                            &s->poly[poly]);
     }
     return st;
 }
 
-static blvl_status bake(hb *c) {
+static blvl_status bake(hmap_bake *c) {
     const blvl_hmap *m = c->map;
     blvl_status st;
     /* 1. */
-    if ((st = blvl__hb_units(c)) != BLVL_OK)
+    if ((st = blvl__import_hmap_bake_units(c)) != BLVL_OK)
         return st;
     blvl_bake_meta meta = {0};
     meta.name = m->meta ? m->meta->name.bytes : NULL;
@@ -230,11 +238,11 @@ static blvl_status bake(hb *c) {
     if ((st = materials(c)) != BLVL_OK || (st = entities(c)) != BLVL_OK)
         return st;
     /* 3. */
-    if ((m->has_brsh || m->has_mesh) && (st = blvl__hb_sim_prepare(c)) != BLVL_OK)
+    if ((m->has_brsh || m->has_mesh) && (st = blvl__import_hmap_bake_sim_prepare(c)) != BLVL_OK)
         return st;
-    if (m->compiled && !m->has_brsh && (st = blvl__hb_cmpl_prepare(c)) != BLVL_OK)
+    if (m->compiled && !m->has_brsh && (st = blvl__import_hmap_bake_cmpl_prepare(c)) != BLVL_OK)
         return st;
-    if ((st = blvl__hb_sim_entities(c)) != BLVL_OK)
+    if ((st = blvl__import_hmap_bake_sim_entities(c)) != BLVL_OK)
         return st;
     /* 4. */
     bool from_sources = m->compiled == NULL;
@@ -244,8 +252,9 @@ static blvl_status bake(hb *c) {
     for (uint32_t i = 0; i < m->mesh_count; i++)
         polys += m->meshes[i].poly_count;
     if (faces + polys > UINT32_MAX)
-        return blvl__fail_source(c->err, "BRSH", "faces", blvl__hb_off_chunk(m, "BRSH"),
-                                 "face-count", "more than 2^32 faces and polygons in one map");
+        return blvl__fail_source(c->err, "BRSH", "faces",
+                                 blvl__import_hmap_bake_off_chunk(m, "BRSH"), "face-count",
+                                 "more than 2^32 faces and polygons in one map");
     c->face_total = (uint32_t)faces;
     sources s = {0};
     s.nb = m->brush_count ? m->brush_count : 1;
@@ -261,30 +270,31 @@ static blvl_status bake(hb *c) {
     if (st == BLVL_OK)
         st = make_sources(c, &s, from_sources);
     if (st == BLVL_OK)
-        st = m->has_brsh   ? blvl__hb_sim_brushes(c, s.brush)
-             : m->compiled ? blvl__hb_cmpl_models(c)
+        st = m->has_brsh   ? blvl__import_hmap_bake_sim_brushes(c, s.brush)
+             : m->compiled ? blvl__import_hmap_bake_cmpl_models(c)
                            : st;
     if (st == BLVL_OK)
-        st = m->has_mesh   ? blvl__hb_sim_meshes(c, s.mesh)
-             : m->compiled ? blvl__hb_cmpl_mesh_colls(c)
+        st = m->has_mesh   ? blvl__import_hmap_bake_sim_meshes(c, s.mesh)
+             : m->compiled ? blvl__import_hmap_bake_cmpl_mesh_colls(c)
                            : st;
     /* 5. */
     if (st == BLVL_OK && m->compiled)
-        st = blvl__hb_cmpl_batches(c);
-    if (st == BLVL_OK && from_sources && (st = blvl__hb_geom_brushes(c, s.face)) == BLVL_OK)
-        st = blvl__hb_geom_meshes(c, s.poly);
+        st = blvl__import_hmap_bake_cmpl_batches(c);
+    if (st == BLVL_OK && from_sources &&
+        (st = blvl__import_hmap_bake_geom_brushes(c, s.face)) == BLVL_OK)
+        st = blvl__import_hmap_bake_geom_meshes(c, s.poly);
     blvl__dealloc(c->al, s.brush, s.nb * sizeof(uint32_t));
     blvl__dealloc(c->al, s.mesh, s.nm * sizeof(uint32_t));
     blvl__dealloc(c->al, s.face, s.nf * sizeof(uint32_t));
     blvl__dealloc(c->al, s.poly, s.np * sizeof(uint32_t));
     /* 6. */
-    return st == BLVL_OK ? blvl__hb_lighting(c) : st;
+    return st == BLVL_OK ? blvl__import_hmap_bake_lighting(c) : st;
 }
 
 blvl_status blvl_hmap_bake(const blvl_hmap *map, blvl_bake *b, blvl_error *err) {
     if (!map || !b)
         return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_hmap_bake: map and bake must be set");
-    hb c = {0};
+    hmap_bake c = {0};
     c.map = map;
     c.b = b;
     c.err = err;

@@ -8,7 +8,7 @@
 #include "bake_internal.h"
 #include "common/error.h"
 
-hb_class blvl__hb_classify(const char *n) {
+hb_class blvl__import_hmap_bake_classify(const char *n) {
     static const struct {
         const char *name;
         hb_class cls;
@@ -35,7 +35,7 @@ hb_class blvl__hb_classify(const char *n) {
     return HB_OTHER;
 }
 
-const char *blvl__hb_key(const blvl_hmap_entity *e, const char *key, uint32_t *pair) {
+const char *blvl__import_hmap_bake_key(const blvl_hmap_entity *e, const char *key, uint32_t *pair) {
     for (uint32_t i = 0; i < e->pair_count; i++)
         if (e->pairs[i].key.bytes && strcmp(e->pairs[i].key.bytes, key) == 0) {
             if (pair)
@@ -67,20 +67,21 @@ static int numbers(const char *s, double *out, int n) {
     }
 }
 
-static blvl_status bad_key(hb *c, uint32_t entity, uint32_t pair, const char *key,
+static blvl_status bad_key(hmap_bake *c, uint32_t entity, uint32_t pair, const char *key,
                            const char *want) {
     char field[96], problem[200];
     snprintf(field, sizeof field, "entity[%u].%s", entity, key);
     snprintf(problem, sizeof problem, "\"%.80s\" is not %s",
              c->map->entities[entity].pairs[pair].value.bytes, want);
-    return blvl__fail_source(c->err, "ENTS", field, blvl__hb_off_pair_value(c->map, entity, pair),
+    return blvl__fail_source(c->err, "ENTS", field,
+                             blvl__import_hmap_bake_off_pair_value(c->map, entity, pair),
                              "entity-key", "%s", problem);
 }
 
-blvl_status blvl__hb_key_float(hb *c, uint32_t entity, const char *key, float def, float *out,
-                               bool *present) {
+blvl_status blvl__import_hmap_bake_key_float(hmap_bake *c, uint32_t entity, const char *key,
+                                             float def, float *out, bool *present) {
     uint32_t pair;
-    const char *v = blvl__hb_key(&c->map->entities[entity], key, &pair);
+    const char *v = blvl__import_hmap_bake_key(&c->map->entities[entity], key, &pair);
     if (present)
         *present = v != NULL;
     *out = def;
@@ -93,10 +94,10 @@ blvl_status blvl__hb_key_float(hb *c, uint32_t entity, const char *key, float de
     return BLVL_OK;
 }
 
-blvl_status blvl__hb_key_vec3(hb *c, uint32_t entity, const char *key, blvl_Vec3 def,
-                              blvl_Vec3 *out, bool *present) {
+blvl_status blvl__import_hmap_bake_key_vec3(hmap_bake *c, uint32_t entity, const char *key,
+                                            blvl_Vec3 def, blvl_Vec3 *out, bool *present) {
     uint32_t pair;
-    const char *v = blvl__hb_key(&c->map->entities[entity], key, &pair);
+    const char *v = blvl__import_hmap_bake_key(&c->map->entities[entity], key, &pair);
     if (present)
         *present = v != NULL;
     *out = def;

@@ -14,23 +14,24 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-static blvl_status model_entity(hb *c, uint32_t i, uint32_t *e) {
+static blvl_status model_entity(hmap_bake *c, uint32_t i, uint32_t *e) {
     const blvl_hmap_model *mo = &c->map->compiled->models[i];
     /* model 0 is the world whatever entity it names */
     if (i == 0) {
         *e = BLVL_BAKE_NONE;
         return BLVL_OK;
     }
-    if (blvl__hb_owner(c, mo->entity_id, e))
+    if (blvl__import_hmap_bake_owner(c, mo->entity_id, e))
         return BLVL_OK;
     char field[48], problem[96];
     snprintf(field, sizeof field, "model[%u].entityId", i);
     snprintf(problem, sizeof problem, "no entity of ENTS has id %u", mo->entity_id);
-    return blvl__fail_source(c->err, "CMPL", field, blvl__hb_off_cmpl_model(c->map, i), "owner",
-                             "%s", problem);
+    return blvl__fail_source(c->err, "CMPL", field,
+                             blvl__import_hmap_bake_off_cmpl_model(c->map, i), "owner", "%s",
+                             problem);
 }
 
-blvl_status blvl__hb_cmpl_prepare(hb *c) {
+blvl_status blvl__import_hmap_bake_cmpl_prepare(hmap_bake *c) {
     const blvl_hmap_compiled *cm = c->map->compiled;
     for (uint32_t i = 1; i < cm->model_count; i++) {
         uint32_t e;
@@ -40,11 +41,12 @@ blvl_status blvl__hb_cmpl_prepare(hb *c) {
         if (e == BLVL_BAKE_NONE) /* entityId 0: the model belongs to the world */
             continue;
         const blvl_hmap_box *bx = &cm->models[i].bounds;
-        if (!blvl__hb_finite3(bx->min) || !blvl__hb_finite3(bx->max))
+        if (!blvl__import_hmap_bake_finite3(bx->min) || !blvl__import_hmap_bake_finite3(bx->max))
             continue;
-        blvl_Vec3 lo = blvl__hb_point(c, bx->min), hi = blvl__hb_point(c, bx->max);
-        if (!(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z) || !blvl__hb_finite3(lo) ||
-            !blvl__hb_finite3(hi))
+        blvl_Vec3 lo = blvl__import_hmap_bake_point(c, bx->min),
+                  hi = blvl__import_hmap_bake_point(c, bx->max);
+        if (!(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z) ||
+            !blvl__import_hmap_bake_finite3(lo) || !blvl__import_hmap_bake_finite3(hi))
             continue;
         blvl_Vec3 *L = &c->ent_lo[e], *H = &c->ent_hi[e];
         L->x = fminf(L->x, lo.x), L->y = fminf(L->y, lo.y), L->z = fminf(L->z, lo.z);
@@ -53,7 +55,7 @@ blvl_status blvl__hb_cmpl_prepare(hb *c) {
     return BLVL_OK;
 }
 
-blvl_status blvl__hb_cmpl_models(hb *c) {
+blvl_status blvl__import_hmap_bake_cmpl_models(hmap_bake *c) {
     const blvl_hmap_compiled *cm = c->map->compiled;
     blvl_status st = BLVL_OK;
     uint32_t most = 1;
@@ -71,12 +73,12 @@ blvl_status blvl__hb_cmpl_models(hb *c) {
         for (uint32_t j = 0; j < cm->models[i].brush_count && st == BLVL_OK; j++) {
             const blvl_hmap_cbrush *br = &cm->models[i].brushes[j];
             for (uint32_t k = 0; k < br->plane_count; k++)
-                if (!blvl__hb_plane(c, br->planes[k], &planes[k])) {
+                if (!blvl__import_hmap_bake_plane(c, br->planes[k], &planes[k])) {
                     char field[64];
                     snprintf(field, sizeof field, "model[%u].brush[%u].plane[%u]", i, j, k);
                     st = blvl__fail_source(c->err, "CMPL", field,
-                                           blvl__hb_off_cmpl_plane(c->map, i, j, k), "plane",
-                                           "the normal is zero or a number is not finite");
+                                           blvl__import_hmap_bake_off_cmpl_plane(c->map, i, j, k),
+                                           "plane", "the normal is zero or a number is not finite");
                     break;
                 }
             if (st != BLVL_OK)
@@ -86,8 +88,8 @@ blvl_status blvl__hb_cmpl_models(hb *c) {
             uint32_t sym;
             if ((st = blvl_bake_add_source(c->b, &src, &sym, c->err)) != BLVL_OK)
                 break;
-            st = blvl__hb_sim_brush(c, br->contents, e, BLVL_BAKE_NONE, planes, br->plane_count,
-                                    sym);
+            st = blvl__import_hmap_bake_sim_brush(c, br->contents, e, BLVL_BAKE_NONE, planes,
+                                                  br->plane_count, sym);
         }
     }
     blvl__dealloc(c->al, planes, most * sizeof *planes);
@@ -112,7 +114,7 @@ static int weld_cmp(const void *a, const void *b) {
 
 /* One object's triangle soup: vertices equal to the bit are welded, so a closed convex soup
  * (a crate) is proved convex and becomes one hull like its MESH source would. */
-static blvl_status mesh_coll(hb *c, uint32_t o, uint32_t sym) {
+static blvl_status mesh_coll(hmap_bake *c, uint32_t o, uint32_t sym) {
     const blvl_hmap_mesh_coll *mc = &c->map->compiled->mesh_colls[o];
     uint32_t n = mc->vertex_count;
     if (n < 3)
@@ -128,13 +130,14 @@ static blvl_status mesh_coll(hb *c, uint32_t o, uint32_t sym) {
         goto done;
     }
     for (uint32_t k = 0; k < n; k++) {
-        blvl_Vec3 q = blvl__hb_point(c, mc->vertices[k]);
-        if (!blvl__hb_finite3(mc->vertices[k]) || !blvl__hb_finite3(q)) {
+        blvl_Vec3 q = blvl__import_hmap_bake_point(c, mc->vertices[k]);
+        if (!blvl__import_hmap_bake_finite3(mc->vertices[k]) ||
+            !blvl__import_hmap_bake_finite3(q)) {
             char field[64];
             snprintf(field, sizeof field, "meshColl[%u].vertex[%u]", o, k);
             st = blvl__fail_source(c->err, "CMPL", field,
-                                   blvl__hb_off_cmpl_coll_vertex(c->map, o, k), "vertex",
-                                   "a coordinate is not finite");
+                                   blvl__import_hmap_bake_off_cmpl_coll_vertex(c->map, o, k),
+                                   "vertex", "a coordinate is not finite");
             goto done;
         }
         items[k].p = q;
@@ -154,7 +157,7 @@ static blvl_status mesh_coll(hb *c, uint32_t o, uint32_t sym) {
     blvl_bake_collider_init(&col);
     col.source_kind = blvl_ColliderSourceKind_Mesh;
     col.symbol = sym;
-    st = blvl__hb_sim_polys(c, &col, pts, unique, sizes, n / 3, remap, n / 3 * 3);
+    st = blvl__import_hmap_bake_sim_polys(c, &col, pts, unique, sizes, n / 3, remap, n / 3 * 3);
 done:
     blvl__dealloc(c->al, items, nn * sizeof *items);
     blvl__dealloc(c->al, pts, nn * sizeof *pts);
@@ -163,7 +166,7 @@ done:
     return st;
 }
 
-blvl_status blvl__hb_cmpl_mesh_colls(hb *c) {
+blvl_status blvl__import_hmap_bake_cmpl_mesh_colls(hmap_bake *c) {
     const blvl_hmap_compiled *cm = c->map->compiled;
     for (uint32_t o = 0; o < cm->mesh_coll_count; o++) {
         blvl_bake_source src = {
@@ -179,7 +182,7 @@ blvl_status blvl__hb_cmpl_mesh_colls(hb *c) {
     return BLVL_OK;
 }
 
-static blvl_status batch(hb *c, uint32_t i, blvl_bake_vertex *v) {
+static blvl_status batch(hmap_bake *c, uint32_t i, blvl_bake_vertex *v) {
     const blvl_hmap_compiled *cm = c->map->compiled;
     const blvl_hmap_batch *ba = &cm->batches[i];
     uint32_t e = BLVL_BAKE_NONE;
@@ -191,22 +194,25 @@ static blvl_status batch(hb *c, uint32_t i, blvl_bake_vertex *v) {
         char field[48], problem[96];
         snprintf(field, sizeof field, "batch[%u].model", i);
         snprintf(problem, sizeof problem, "%d is past the %u models", ba->model, cm->model_count);
-        return blvl__fail_source(c->err, "CMPL", field, blvl__hb_off_cmpl_batch(c->map, i) + 5,
+        return blvl__fail_source(c->err, "CMPL", field,
+                                 blvl__import_hmap_bake_off_cmpl_batch(c->map, i) + 5,
                                  "model-range", "%s", problem);
     }
     for (uint32_t k = 0; k < ba->vertex_count; k++) {
         const blvl_hmap_cvertex *cv = &ba->vertices[k];
-        blvl_Vec3 p = blvl__hb_point(c, cv->pos);
-        if (!blvl__hb_finite3(cv->pos) || !blvl__hb_finite3(p) || !blvl__hb_finite3(cv->normal) ||
-            !isfinite(cv->uv.x) || !isfinite(cv->uv.y)) {
+        blvl_Vec3 p = blvl__import_hmap_bake_point(c, cv->pos);
+        if (!blvl__import_hmap_bake_finite3(cv->pos) || !blvl__import_hmap_bake_finite3(p) ||
+            !blvl__import_hmap_bake_finite3(cv->normal) || !isfinite(cv->uv.x) ||
+            !isfinite(cv->uv.y)) {
             char field[64];
             snprintf(field, sizeof field, "batch[%u].vertex[%u]", i, k);
             return blvl__fail_source(c->err, "CMPL", field,
-                                     blvl__hb_off_cmpl_batch(c->map, i) + 13 + 36 * (uint64_t)k,
+                                     blvl__import_hmap_bake_off_cmpl_batch(c->map, i) + 13 +
+                                         36 * (uint64_t)k,
                                      "vertex", "a number is not finite");
         }
         bool ok;
-        blvl_Vec3 n = blvl__hb_normalize(cv->normal, &ok);
+        blvl_Vec3 n = blvl__import_hmap_bake_normalize(cv->normal, &ok);
         memset(&v[k], 0, sizeof v[k]);
         v[k].position[0] = p.x, v[k].position[1] = p.y, v[k].position[2] = p.z;
         v[k].normal[0] = ok ? n.x : 0, v[k].normal[1] = ok ? n.y : 1, v[k].normal[2] = ok ? n.z : 0;
@@ -220,7 +226,7 @@ static blvl_status batch(hb *c, uint32_t i, blvl_bake_vertex *v) {
                             0,
                             0,
                             e,
-                            blvl__hb_material(c, ba->material)};
+                            blvl__import_hmap_bake_material(c, ba->material)};
     uint32_t sym;
     if ((st = blvl_bake_add_source(c->b, &src, &sym, c->err)) != BLVL_OK)
         return st;
@@ -230,14 +236,14 @@ static blvl_status batch(hb *c, uint32_t i, blvl_bake_vertex *v) {
     sf.vertex_count = ba->vertex_count;
     sf.indices = ba->indices;
     sf.index_count = ba->index_count;
-    sf.material = blvl__hb_material(c, ba->material);
+    sf.material = blvl__import_hmap_bake_material(c, ba->material);
     sf.door = e != BLVL_BAKE_NONE && c->cls[e] == HB_DOOR ? c->door[e] : BLVL_BAKE_NONE;
     sf.source = sym;
     st = blvl_bake_add_surface(c->b, &sf, c->err);
     return st;
 }
 
-blvl_status blvl__hb_cmpl_batches(hb *c) {
+blvl_status blvl__import_hmap_bake_cmpl_batches(hmap_bake *c) {
     const blvl_hmap_compiled *cm = c->map->compiled;
     size_t most = 1;
     for (uint32_t i = 0; i < cm->batch_count; i++)

@@ -19,7 +19,7 @@ typedef struct scratch {
     uint32_t cap;
 } scratch;
 
-static bool reserve(hb *c, scratch *s, uint32_t n) {
+static bool reserve(hmap_bake *c, scratch *s, uint32_t n) {
     if (n <= s->cap)
         return true;
     /* the common growth rule; a capacity past a uint32 is clamped to n */
@@ -38,7 +38,7 @@ static bool reserve(hb *c, scratch *s, uint32_t n) {
     return true;
 }
 
-static void release(hb *c, scratch *s) {
+static void release(hmap_bake *c, scratch *s) {
     blvl__dealloc(c->al, s->v, (size_t)s->cap * sizeof *s->v);
     blvl__dealloc(c->al, s->idx, (size_t)s->cap * 3 * sizeof *s->idx);
     s->cap = 0;
@@ -48,8 +48,8 @@ static float finite_or(float v, float def) {
     return isfinite(v) && v != 0.0f ? v : def;
 }
 
-void blvl__hb_project_uv(blvl_Vec3 p, blvl_Vec3 n, const blvl_hmap_uv *uv, blvl_Vec2 tile,
-                         float out[2]) {
+void blvl__import_hmap_bake_project_uv(blvl_Vec3 p, blvl_Vec3 n, const blvl_hmap_uv *uv,
+                                       blvl_Vec2 tile, float out[2]) {
     double ax = fabs(n.x), ay = fabs(n.y), az = fabs(n.z), u, v;
     /* Seen from the front, u runs right and v down, so no face shows its texture mirrored. */
     if (ay >= ax && ay >= az) {
@@ -72,7 +72,7 @@ void blvl__hb_project_uv(blvl_Vec3 p, blvl_Vec3 n, const blvl_hmap_uv *uv, blvl_
     out[1] = (float)(rv / tile.y);
 }
 
-static blvl_Vec2 tile_of(const hb *c, int32_t material) {
+static blvl_Vec2 tile_of(const hmap_bake *c, int32_t material) {
     blvl_Vec2 one = {1, 1};
     return material >= 0 && (uint32_t)material < c->map->material_count
                ? c->map->materials[material].tile_size
@@ -80,7 +80,7 @@ static blvl_Vec2 tile_of(const hb *c, int32_t material) {
 }
 
 /* MATS colour tints the vertices (white without a material). */
-static void color_of(const hb *c, int32_t material, uint8_t out[4]) {
+static void color_of(const hmap_bake *c, int32_t material, uint8_t out[4]) {
     out[0] = out[1] = out[2] = out[3] = 255;
     if (material < 0 || (uint32_t)material >= c->map->material_count)
         return;
@@ -91,7 +91,7 @@ static void color_of(const hb *c, int32_t material, uint8_t out[4]) {
     }
 }
 
-static blvl_status add_fan(hb *c, scratch *s, uint32_t n, int32_t material, uint32_t door,
+static blvl_status add_fan(hmap_bake *c, scratch *s, uint32_t n, int32_t material, uint32_t door,
                            uint32_t source) {
     uint32_t k = 0;
     for (uint32_t i = 2; i < n; i++) {
@@ -105,22 +105,22 @@ static blvl_status add_fan(hb *c, scratch *s, uint32_t n, int32_t material, uint
     sf.vertex_count = n;
     sf.indices = s->idx;
     sf.index_count = k;
-    sf.material = blvl__hb_material(c, material);
+    sf.material = blvl__import_hmap_bake_material(c, material);
     sf.door = door;
     sf.source = source;
     blvl_status st = blvl_bake_add_surface(c->b, &sf, c->err);
     return st;
 }
 
-static uint32_t door_of(const hb *c, uint32_t e) {
+static uint32_t door_of(const hmap_bake *c, uint32_t e) {
     return e != BLVL_BAKE_NONE && c->cls[e] == HB_DOOR ? c->door[e] : BLVL_BAKE_NONE;
 }
 
-static blvl_status brush_faces(hb *c, scratch *s, uint32_t i, const blvl_Plane *planes,
+static blvl_status brush_faces(hmap_bake *c, scratch *s, uint32_t i, const blvl_Plane *planes,
                                const uint32_t *face_source) {
     const blvl_hmap_brush *br = &c->map->brushes[i];
     uint32_t e;
-    blvl__hb_owner(c, br->owner, &e);
+    blvl__import_hmap_bake_owner(c, br->owner, &e);
     blvl_bake_polygons poly;
     blvl_status st = blvl_bake_brush_polygons(&poly, planes, br->face_count, c->opt, c->err);
     if (st != BLVL_OK)
@@ -145,7 +145,7 @@ static blvl_status brush_faces(hb *c, scratch *s, uint32_t i, const blvl_Plane *
                 v->normal[0] = planes[j].normal.x, v->normal[1] = planes[j].normal.y,
                 v->normal[2] = planes[j].normal.z;
                 blvl_Vec3 pm = {(float)(p.x / c->s), (float)(p.y / c->s), (float)(p.z / c->s)};
-                blvl__hb_project_uv(pm, planes[j].normal, &f->uv, tile, v->uv);
+                blvl__import_hmap_bake_project_uv(pm, planes[j].normal, &f->uv, tile, v->uv);
                 memcpy(v->color, rgba, 4);
             }
             st = add_fan(c, s, n, f->material, door_of(c, e), face_source[j]);
@@ -156,7 +156,7 @@ static blvl_status brush_faces(hb *c, scratch *s, uint32_t i, const blvl_Plane *
     return st;
 }
 
-blvl_status blvl__hb_geom_brushes(hb *c, const uint32_t *face_source) {
+blvl_status blvl__import_hmap_bake_geom_brushes(hmap_bake *c, const uint32_t *face_source) {
     const blvl_hmap *m = c->map;
     uint32_t most = 1;
     for (uint32_t i = 0; i < m->brush_count; i++)
@@ -170,10 +170,10 @@ blvl_status blvl__hb_geom_brushes(hb *c, const uint32_t *face_source) {
     for (uint32_t i = 0; i < m->brush_count && st == BLVL_OK; i++) {
         const blvl_hmap_brush *br = &m->brushes[i];
         uint32_t e;
-        blvl__hb_owner(c, br->owner, &e);
+        blvl__import_hmap_bake_owner(c, br->owner, &e);
         hb_class cls = e == BLVL_BAKE_NONE ? HB_WORLD : c->cls[e];
-        if (blvl__hb_is_drawn(br->contents, cls) &&
-            (st = blvl__hb_brush_planes(c, i, planes)) == BLVL_OK)
+        if (blvl__import_hmap_bake_is_drawn(br->contents, cls) &&
+            (st = blvl__import_hmap_bake_brush_planes(c, i, planes)) == BLVL_OK)
             st = brush_faces(c, &s, i, planes, face_source + face);
         face += br->face_count;
     }
@@ -203,13 +203,13 @@ typedef struct mesh_normals {
     size_t np, nv, nc;
 } mesh_normals;
 
-static void normals_free(hb *c, mesh_normals *mn) {
+static void normals_free(hmap_bake *c, mesh_normals *mn) {
     blvl__dealloc(c->al, mn->pn, mn->np * sizeof *mn->pn);
     blvl__dealloc(c->al, mn->first, mn->nv * sizeof *mn->first);
     blvl__dealloc(c->al, mn->polys, mn->nc * sizeof *mn->polys);
 }
 
-static bool normals_build(hb *c, const blvl_hmap_mesh *me, mesh_normals *mn) {
+static bool normals_build(hmap_bake *c, const blvl_hmap_mesh *me, mesh_normals *mn) {
     size_t corners = 0;
     for (uint32_t p = 0; p < me->poly_count; p++)
         corners += me->polys[p].index_count;
@@ -252,18 +252,19 @@ static blvl_Vec3 corner_normal(const blvl_hmap_mesh *me, const mesh_normals *mn,
                 x += mn->pn[q].x, y += mn->pn[q].y, z += mn->pn[q].z;
             }
         }
-        blvl_Vec3 n = blvl__hb_normalize((blvl_Vec3){(float)x, (float)y, (float)z}, &ok);
+        blvl_Vec3 n =
+            blvl__import_hmap_bake_normalize((blvl_Vec3){(float)x, (float)y, (float)z}, &ok);
         if (ok)
             return n;
     }
-    return blvl__hb_normalize(mn->pn[p], &ok);
+    return blvl__import_hmap_bake_normalize(mn->pn[p], &ok);
 }
 
-static blvl_status mesh_polys(hb *c, scratch *s, uint32_t i, const blvl_Vec3 *pts,
+static blvl_status mesh_polys(hmap_bake *c, scratch *s, uint32_t i, const blvl_Vec3 *pts,
                               const uint32_t *poly_source) {
     const blvl_hmap_mesh *me = &c->map->meshes[i];
     uint32_t e;
-    blvl__hb_owner(c, me->owner, &e);
+    blvl__import_hmap_bake_owner(c, me->owner, &e);
     mesh_normals mn = {0};
     blvl_status st = BLVL_OK;
     if (!normals_build(c, me, &mn)) {
@@ -273,7 +274,7 @@ static blvl_status mesh_polys(hb *c, scratch *s, uint32_t i, const blvl_Vec3 *pt
     for (uint32_t p = 0; p < me->poly_count && st == BLVL_OK; p++) {
         const blvl_hmap_poly *po = &me->polys[p];
         bool ok;
-        blvl_Vec3 flat = blvl__hb_normalize(mn.pn[p], &ok);
+        blvl_Vec3 flat = blvl__import_hmap_bake_normalize(mn.pn[p], &ok);
         if (!ok || po->index_count < 3)
             continue; /* no area: nothing to draw */
         if (!reserve(c, s, po->index_count)) {
@@ -295,7 +296,7 @@ static blvl_status mesh_polys(hb *c, scratch *s, uint32_t i, const blvl_Vec3 *pt
                 v->uv[0] = po->uvs[k].x;
                 v->uv[1] = po->uvs[k].y;
             } else if (po->uv_count != po->index_count)
-                blvl__hb_project_uv(me->vertices[vi], flat, &po->proj, tile, v->uv);
+                blvl__import_hmap_bake_project_uv(me->vertices[vi], flat, &po->proj, tile, v->uv);
             memcpy(v->color, rgba, 4);
         }
         st = add_fan(c, s, po->index_count, po->material, door_of(c, e), poly_source[p]);
@@ -304,7 +305,7 @@ static blvl_status mesh_polys(hb *c, scratch *s, uint32_t i, const blvl_Vec3 *pt
     return st;
 }
 
-blvl_status blvl__hb_geom_meshes(hb *c, const uint32_t *poly_source) {
+blvl_status blvl__import_hmap_bake_geom_meshes(hmap_bake *c, const uint32_t *poly_source) {
     const blvl_hmap *m = c->map;
     scratch s = {0};
     blvl_status st = BLVL_OK;
@@ -312,14 +313,14 @@ blvl_status blvl__hb_geom_meshes(hb *c, const uint32_t *poly_source) {
     for (uint32_t i = 0; i < m->mesh_count && st == BLVL_OK; i++) {
         const blvl_hmap_mesh *me = &m->meshes[i];
         uint32_t e;
-        blvl__hb_owner(c, me->owner, &e);
+        blvl__import_hmap_bake_owner(c, me->owner, &e);
         hb_class cls = e == BLVL_BAKE_NONE ? HB_WORLD : c->cls[e];
-        if (!blvl__hb_is_volume(cls) && cls != HB_TRIGGER_OTHER) {
+        if (!blvl__import_hmap_bake_is_volume(cls) && cls != HB_TRIGGER_OTHER) {
             size_t np = me->vertex_count ? me->vertex_count : 1;
             blvl_Vec3 *pts = blvl__calloc_n(c->al, np, sizeof *pts);
             if (!pts)
                 st = blvl__nomem(c->err, "the bake's scratch memory");
-            else if ((st = blvl__hb_mesh_points(c, i, pts)) == BLVL_OK)
+            else if ((st = blvl__import_hmap_bake_mesh_points(c, i, pts)) == BLVL_OK)
                 st = mesh_polys(c, &s, i, pts, poly_source + poly);
             blvl__dealloc(c->al, pts, np * sizeof *pts);
         }

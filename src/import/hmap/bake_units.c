@@ -11,7 +11,7 @@
 #include "bake_internal.h"
 #include "common/error.h"
 
-blvl_status blvl__hb_units(hb *c) {
+blvl_status blvl__import_hmap_bake_units(hmap_bake *c) {
     const blvl_hmap *m = c->map;
     float upm;
     char field[64];
@@ -19,11 +19,11 @@ blvl_status blvl__hb_units(hb *c) {
     const char *part;
     if (m->meta) {
         upm = m->meta->units_per_meter;
-        off = blvl__hb_off_meta_upm(m);
+        off = blvl__import_hmap_bake_off_meta_upm(m);
         part = "META";
     } else if (m->compiled) {
         upm = m->compiled->units_per_meter;
-        off = blvl__hb_off_cmpl_upm(m);
+        off = blvl__import_hmap_bake_off_cmpl_upm(m);
         part = "CMPL";
     } else {
         /* Neither chunk: nothing says how large a unit is; a map without both has no scale. */
@@ -47,7 +47,7 @@ blvl_status blvl__hb_units(hb *c) {
     return BLVL_OK;
 }
 
-blvl_Vec3 blvl__hb_forward(blvl_Vec3 angles) {
+blvl_Vec3 blvl__import_hmap_bake_forward(blvl_Vec3 angles) {
     const double d2r = 3.14159265358979323846 / 180.0;
     double p = angles.x * d2r, y = angles.y * d2r;
     double v[3] = {-sin(y) * cos(p), sin(p), -cos(y) * cos(p)};
@@ -59,11 +59,11 @@ blvl_Vec3 blvl__hb_forward(blvl_Vec3 angles) {
     return f;
 }
 
-bool blvl__hb_finite3(blvl_Vec3 v) {
+bool blvl__import_hmap_bake_finite3(blvl_Vec3 v) {
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
 }
 
-blvl_Vec3 blvl__hb_normalize(blvl_Vec3 v, bool *ok) {
+blvl_Vec3 blvl__import_hmap_bake_normalize(blvl_Vec3 v, bool *ok) {
     double l = sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
     blvl_Vec3 r = {0, 0, 0};
     *ok = isfinite(l) && l > 0.0;
@@ -75,7 +75,7 @@ blvl_Vec3 blvl__hb_normalize(blvl_Vec3 v, bool *ok) {
     return r;
 }
 
-bool blvl__hb_plane(const hb *c, blvl_Plane in, blvl_Plane *out) {
+bool blvl__import_hmap_bake_plane(const hmap_bake *c, blvl_Plane in, blvl_Plane *out) {
     double l = sqrt((double)in.normal.x * in.normal.x + (double)in.normal.y * in.normal.y +
                     (double)in.normal.z * in.normal.z);
     if (!isfinite(l) || !isfinite(in.dist) || !(l > 0.0))
@@ -90,7 +90,7 @@ bool blvl__hb_plane(const hb *c, blvl_Plane in, blvl_Plane *out) {
     return true;
 }
 
-blvl_Vec3 blvl__hb_point(const hb *c, blvl_Vec3 p) {
+blvl_Vec3 blvl__import_hmap_bake_point(const hmap_bake *c, blvl_Vec3 p) {
     blvl_Vec3 r = {(float)(p.x * c->s), (float)(p.y * c->s), (float)(p.z * c->s)};
     return r;
 }

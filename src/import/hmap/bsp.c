@@ -143,7 +143,7 @@ static blvl_status walk(blvl__cursor *c, const blvl_hmap_bsp *t, const bsp_at *o
     return BLVL_OK;
 }
 
-blvl_status blvl__hm_check_bsp(blvl__cursor *c, const blvl_hmap_bsp *t, uint64_t at) {
+blvl_status blvl__import_hmap_check_bsp(blvl__cursor *c, const blvl_hmap_bsp *t, uint64_t at) {
     bsp_at o = layout(t, at);
     blvl_status st = check_ranges(c, t, &o);
     if (st)

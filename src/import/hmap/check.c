@@ -31,7 +31,7 @@ static blvl_status material(blvl__cursor *c, const blvl_hmap *map, int32_t m, ui
 }
 
 static blvl_status brushes(blvl__cursor *c, const blvl_hmap *map) {
-    uint64_t pos = blvl__hm_payload_at(map, HM_BRSH) + 4;
+    uint64_t pos = blvl__import_hmap_payload_at(map, HM_BRSH) + 4;
     blvl__cursor_enter(c, "brush", 0);
     for (uint32_t i = 0; i < map->brush_count; i++) {
         const blvl_hmap_brush *b = &map->brushes[i];
@@ -50,19 +50,19 @@ static blvl_status brushes(blvl__cursor *c, const blvl_hmap *map) {
 }
 
 static blvl_status meshes(blvl__cursor *c, const blvl_hmap *map) {
-    uint64_t pos = blvl__hm_payload_at(map, HM_MESH) + 4;
+    uint64_t pos = blvl__import_hmap_payload_at(map, HM_MESH) + 4;
     blvl__cursor_enter(c, "mesh", 0);
     for (uint32_t i = 0; i < map->mesh_count; i++) {
         const blvl_hmap_mesh *m = &map->meshes[i];
         blvl__cursor_index(c, i);
-        pos += blvl__hm_size_mesh_head(m);
+        pos += blvl__import_hmap_size_mesh_head(m);
         blvl__cursor_enter(c, "poly", 0);
         for (uint32_t k = 0; k < m->poly_count; k++) {
             blvl__cursor_index(c, k);
             blvl_status st = material(c, map, m->polys[k].material, pos);
             if (st)
                 return st;
-            pos += blvl__hm_size_poly(&m->polys[k]);
+            pos += blvl__import_hmap_size_poly(&m->polys[k]);
         }
         blvl__cursor_leave(c);
     }
@@ -71,19 +71,19 @@ static blvl_status meshes(blvl__cursor *c, const blvl_hmap *map) {
 
 static blvl_status batches(blvl__cursor *c, const blvl_hmap *map) {
     const blvl_hmap_compiled *m = map->compiled;
-    uint64_t pos = blvl__hm_payload_at(map, HM_CMPL) + HM_CMPL_HEAD + 4;
+    uint64_t pos = blvl__import_hmap_payload_at(map, HM_CMPL) + HM_CMPL_HEAD + 4;
     blvl__cursor_enter(c, "batch", 0);
     for (uint32_t i = 0; i < m->batch_count; i++) {
         blvl__cursor_index(c, i);
         blvl_status st = material(c, map, m->batches[i].material, pos);
         if (st)
             return st;
-        pos += blvl__hm_size_batch(&m->batches[i]);
+        pos += blvl__import_hmap_size_batch(&m->batches[i]);
     }
     return BLVL_OK;
 }
 
-blvl_status blvl__hm_check_map(const blvl_hmap *map, blvl_error *err) {
+blvl_status blvl__import_hmap_check_map(const blvl_hmap *map, blvl_error *err) {
     bool geometry = map->has_brsh || map->has_mesh;
     bool source = geometry || map->meta || map->has_mats || map->has_ents;
     blvl_status st =
@@ -98,7 +98,7 @@ blvl_status blvl__hm_check_map(const blvl_hmap *map, blvl_error *err) {
         if (!ch->known)
             continue;
         blvl__cursor c = {.unit = "chunk", .err = err};
-        hm_kind kind = blvl__hm_kind_of(ch->tag);
+        hm_kind kind = blvl__import_hmap_kind_of(ch->tag);
         char part[5] = {ch->tag[0], ch->tag[1], ch->tag[2], ch->tag[3], 0};
         c.part = part;
         if (kind == HM_BRSH)

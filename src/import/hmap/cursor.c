@@ -7,7 +7,7 @@
 #include "common/alloc.h"
 #include "import/hmap/hmap_internal.h"
 
-void blvl__hm_tag_text(const uint8_t tag[4], char *buf) {
+void blvl__import_hmap_tag_text(const uint8_t tag[4], char *buf) {
     size_t n = 0;
     for (int i = 0; i < 4; i++) {
         uint8_t b = tag[i];
@@ -24,7 +24,7 @@ static void floats(blvl__cursor *c, float *out, int n) {
         out[i] = blvl__le_f32(c->base + c->pos);
 }
 
-blvl_status blvl__hm_vec2(blvl__cursor *c, const char *leaf, blvl_Vec2 *v) {
+blvl_status blvl__import_hmap_vec2(blvl__cursor *c, const char *leaf, blvl_Vec2 *v) {
     blvl_status st = blvl__cursor_need(c, leaf, 8);
     if (!st) {
         float f[2];
@@ -34,30 +34,30 @@ blvl_status blvl__hm_vec2(blvl__cursor *c, const char *leaf, blvl_Vec2 *v) {
     return st;
 }
 
-blvl_status blvl__hm_vec3(blvl__cursor *c, const char *leaf, blvl_Vec3 *v) {
+blvl_status blvl__import_hmap_vec3(blvl__cursor *c, const char *leaf, blvl_Vec3 *v) {
     blvl_status st = blvl__cursor_need(c, leaf, 12);
     if (!st)
-        blvl__hm_take_vec3s(c, v, 1);
+        blvl__import_hmap_take_vec3s(c, v, 1);
     return st;
 }
 
-blvl_status blvl__hm_plane(blvl__cursor *c, const char *leaf, blvl_Plane *v) {
+blvl_status blvl__import_hmap_plane(blvl__cursor *c, const char *leaf, blvl_Plane *v) {
     blvl_status st = blvl__cursor_need(c, leaf, 16);
     if (!st)
-        blvl__hm_take_planes(c, v, 1);
+        blvl__import_hmap_take_planes(c, v, 1);
     return st;
 }
 
-blvl_status blvl__hm_box(blvl__cursor *c, const char *leaf, blvl_hmap_box *v) {
+blvl_status blvl__import_hmap_box(blvl__cursor *c, const char *leaf, blvl_hmap_box *v) {
     blvl_status st = blvl__cursor_need(c, leaf, 24);
     if (!st) {
-        blvl__hm_take_vec3s(c, &v->min, 1);
-        blvl__hm_take_vec3s(c, &v->max, 1);
+        blvl__import_hmap_take_vec3s(c, &v->min, 1);
+        blvl__import_hmap_take_vec3s(c, &v->max, 1);
     }
     return st;
 }
 
-blvl_status blvl__hm_uv(blvl__cursor *c, const char *leaf, blvl_hmap_uv *v) {
+blvl_status blvl__import_hmap_uv(blvl__cursor *c, const char *leaf, blvl_hmap_uv *v) {
     blvl_status st = blvl__cursor_need(c, leaf, 20);
     if (!st) {
         float f[5];
@@ -69,15 +69,15 @@ blvl_status blvl__hm_uv(blvl__cursor *c, const char *leaf, blvl_hmap_uv *v) {
     return st;
 }
 
-void blvl__hm_take_u32s(blvl__cursor *c, uint32_t *out, uint32_t n) {
+void blvl__import_hmap_take_u32s(blvl__cursor *c, uint32_t *out, uint32_t n) {
     for (uint32_t i = 0; i < n; i++, c->pos += 4)
         out[i] = blvl_le32(c->base + c->pos);
 }
 
-blvl_status blvl__hm_take_indices(blvl__cursor *c, uint32_t *out, uint32_t n, uint32_t limit,
-                                  const char *rule, const char *owner) {
+blvl_status blvl__import_hmap_take_indices(blvl__cursor *c, uint32_t *out, uint32_t n,
+                                           uint32_t limit, const char *rule, const char *owner) {
     uint64_t first = c->pos;
-    blvl__hm_take_u32s(c, out, n);
+    blvl__import_hmap_take_u32s(c, out, n);
     for (uint32_t k = 0; k < n; k++)
         if (out[k] >= limit) {
             blvl__cursor_enter(c, "index", k);
@@ -90,7 +90,7 @@ blvl_status blvl__hm_take_indices(blvl__cursor *c, uint32_t *out, uint32_t n, ui
     return BLVL_OK;
 }
 
-void blvl__hm_take_vec3s(blvl__cursor *c, blvl_Vec3 *out, uint32_t n) {
+void blvl__import_hmap_take_vec3s(blvl__cursor *c, blvl_Vec3 *out, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
         float f[3];
         floats(c, f, 3);
@@ -98,7 +98,7 @@ void blvl__hm_take_vec3s(blvl__cursor *c, blvl_Vec3 *out, uint32_t n) {
     }
 }
 
-void blvl__hm_take_planes(blvl__cursor *c, blvl_Plane *out, uint32_t n) {
+void blvl__import_hmap_take_planes(blvl__cursor *c, blvl_Plane *out, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
         float f[4];
         floats(c, f, 4);
@@ -107,7 +107,7 @@ void blvl__hm_take_planes(blvl__cursor *c, blvl_Plane *out, uint32_t n) {
     }
 }
 
-blvl_status blvl__hm_str(blvl__cursor *c, const char *leaf, blvl_hmap_str *s) {
+blvl_status blvl__import_hmap_str(blvl__cursor *c, const char *leaf, blvl_hmap_str *s) {
     uint64_t at = c->pos;
     uint32_t n;
     blvl_status st = blvl__cursor_u32(c, leaf, &n);
@@ -123,7 +123,7 @@ blvl_status blvl__hm_str(blvl__cursor *c, const char *leaf, blvl_hmap_str *s) {
         return blvl__cursor_fail(c, leaf, at, "string-nul", "byte %u of %u is a NUL",
                                  (unsigned)((const uint8_t *)nul - b), n);
     uint32_t bad;
-    const char *why = blvl__hm_utf8_error(b, n, &bad);
+    const char *why = blvl__import_hmap_utf8_error(b, n, &bad);
     if (why)
         return blvl__cursor_fail(c, leaf, at, "utf8", "byte %u of %u (0x%02x): %s", bad, n, b[bad],
                                  why);
@@ -137,8 +137,8 @@ blvl_status blvl__hm_str(blvl__cursor *c, const char *leaf, blvl_hmap_str *s) {
     return BLVL_OK;
 }
 
-blvl_status blvl__hm_array(blvl__cursor *c, const char *leaf, uint32_t min, size_t elem,
-                           uint32_t *count, void **arr) {
+blvl_status blvl__import_hmap_array(blvl__cursor *c, const char *leaf, uint32_t min, size_t elem,
+                                    uint32_t *count, void **arr) {
     uint64_t at = c->pos;
     uint32_t n;
     *arr = NULL;

@@ -28,7 +28,7 @@ static blvl_status header(const uint8_t *b, size_t size, blvl_error *err) {
                                  size);
     if (memcmp(b, "HMAP", 4) != 0) {
         char t[17];
-        blvl__hm_tag_text(b, t);
+        blvl__import_hmap_tag_text(b, t);
         return blvl__fail_source(err, "header", "magic", 0, "magic", "\"%s\" is not \"HMAP\"", t);
     }
     uint32_t version = blvl_le32(b + 4);
@@ -50,13 +50,13 @@ static blvl_status frame(const uint8_t *b, size_t size, uint32_t *count, blvl_er
                                      "%llu bytes are left, a chunk header takes 8",
                                      (unsigned long long)(size - pos));
         char tag[17];
-        blvl__hm_tag_text(b + pos, tag);
+        blvl__import_hmap_tag_text(b + pos, tag);
         uint32_t psize = blvl_le32(b + pos + 4);
         if (psize > size - pos - HM_CHUNK_HEADER)
             return blvl__fail_source(err, tag, "payloadSize", pos + 4, "chunk-size",
                                      "%u bytes, %llu are left in the file", psize,
                                      (unsigned long long)(size - pos - HM_CHUNK_HEADER));
-        hm_kind kind = blvl__hm_kind_of((const char *)b + pos);
+        hm_kind kind = blvl__import_hmap_kind_of((const char *)b + pos);
         if (kind != HM_KINDS) {
             if (first[kind])
                 return blvl__fail_source(err, tag, "tag", pos, "chunk-repeated",
@@ -72,9 +72,9 @@ static blvl_status frame(const uint8_t *b, size_t size, uint32_t *count, blvl_er
 }
 
 typedef blvl_status (*chunk_reader)(blvl__cursor *c, blvl_hmap *map);
-static const chunk_reader readers[HM_KINDS] = {blvl__hm_read_meta, blvl__hm_read_mats,
-                                               blvl__hm_read_brsh, blvl__hm_read_mesh,
-                                               blvl__hm_read_ents, blvl__hm_read_cmpl};
+static const chunk_reader readers[HM_KINDS] = {
+    blvl__import_hmap_read_meta, blvl__import_hmap_read_mats, blvl__import_hmap_read_brsh,
+    blvl__import_hmap_read_mesh, blvl__import_hmap_read_ents, blvl__import_hmap_read_cmpl};
 
 static blvl_status chunks(const uint8_t *b, const blvl_allocator *a, blvl_hmap *map,
                           blvl_error *err) {
@@ -84,7 +84,7 @@ static blvl_status chunks(const uint8_t *b, const blvl_allocator *a, blvl_hmap *
         memcpy(ch->tag, b + pos, 4);
         ch->size = blvl_le32(b + pos + 4);
         ch->offset = pos;
-        hm_kind kind = blvl__hm_kind_of(ch->tag);
+        hm_kind kind = blvl__import_hmap_kind_of(ch->tag);
         ch->known = kind != HM_KINDS;
         uint64_t start = pos + HM_CHUNK_HEADER;
         pos = start + ch->size;
@@ -138,7 +138,7 @@ blvl_status blvl_hmap_read(blvl_hmap **out, const void *data, size_t size, const
     if (!st)
         st = chunks(b, a, map, err);
     if (!st)
-        st = blvl__hm_check_map(map, err);
+        st = blvl__import_hmap_check_map(map, err);
     if (st) {
         blvl_hmap_free(map);
         return st;

@@ -16,9 +16,9 @@ static blvl_status read_batch(blvl__cursor *c, blvl_hmap_batch *b) {
     HM_ARRAY(c, "vertexCount", HM_CVERTEX_SIZE, &b->vertex_count, b->vertices);
     for (uint32_t k = 0; k < b->vertex_count; k++) {
         blvl_hmap_cvertex *v = &b->vertices[k];
-        HM_TRY(blvl__hm_vec3(c, "pos", &v->pos));
-        HM_TRY(blvl__hm_vec3(c, "normal", &v->normal));
-        HM_TRY(blvl__hm_vec2(c, "uv", &v->uv));
+        HM_TRY(blvl__import_hmap_vec3(c, "pos", &v->pos));
+        HM_TRY(blvl__import_hmap_vec3(c, "normal", &v->normal));
+        HM_TRY(blvl__import_hmap_vec2(c, "uv", &v->uv));
         HM_TRY(blvl__cursor_u32(c, "color", &v->color));
     }
     at = c->pos;
@@ -26,16 +26,16 @@ static blvl_status read_batch(blvl__cursor *c, blvl_hmap_batch *b) {
     if (b->index_count % 3)
         return blvl__cursor_fail(c, "indexCount", at, "batch-triangles",
                                  "%u is not a multiple of 3 (a triangle list)", b->index_count);
-    return blvl__hm_take_indices(c, b->indices, b->index_count, b->vertex_count, "batch-index",
-                                 "batch");
+    return blvl__import_hmap_take_indices(c, b->indices, b->index_count, b->vertex_count,
+                                          "batch-index", "batch");
 }
 
 static blvl_status read_cbrush(blvl__cursor *c, blvl_hmap_cbrush *b) {
     HM_TRY(blvl__cursor_u32(c, "contents", &b->contents));
     HM_TRY(blvl__cursor_u32(c, "sourceId", &b->source_id));
-    HM_TRY(blvl__hm_box(c, "bounds", &b->bounds));
+    HM_TRY(blvl__import_hmap_box(c, "bounds", &b->bounds));
     HM_ARRAY(c, "planeCount", 16, &b->plane_count, b->planes);
-    blvl__hm_take_planes(c, b->planes, b->plane_count);
+    blvl__import_hmap_take_planes(c, b->planes, b->plane_count);
     return BLVL_OK;
 }
 
@@ -55,9 +55,9 @@ static blvl_status read_bsp(blvl__cursor *c, blvl_hmap_bsp *t) {
     blvl__cursor_enter(c, "bsp", BLVL__CURSOR_NO_INDEX);
     HM_TRY(blvl__cursor_i32(c, "root", &t->root));
     HM_TRY(blvl__cursor_u32(c, "depth", &t->depth));
-    HM_TRY(blvl__hm_box(c, "bounds", &t->bounds));
+    HM_TRY(blvl__import_hmap_box(c, "bounds", &t->bounds));
     HM_ARRAY(c, "planeCount", 16, &t->plane_count, t->planes);
-    blvl__hm_take_planes(c, t->planes, t->plane_count);
+    blvl__import_hmap_take_planes(c, t->planes, t->plane_count);
     HM_ARRAY(c, "nodeCount", HM_NODE_SIZE, &t->node_count, t->nodes);
     for (uint32_t k = 0; k < t->node_count; k++) {
         HM_TRY(blvl__cursor_i32(c, "node", &t->nodes[k].plane));
@@ -70,25 +70,25 @@ static blvl_status read_bsp(blvl__cursor *c, blvl_hmap_bsp *t) {
         HM_TRY(blvl__cursor_u32(c, "leaf", &t->leaves[k].brush_count));
     }
     HM_ARRAY(c, "leafBrushCount", 4, &t->leaf_brush_count, t->leaf_brushes);
-    blvl__hm_take_u32s(c, t->leaf_brushes, t->leaf_brush_count);
+    blvl__import_hmap_take_u32s(c, t->leaf_brushes, t->leaf_brush_count);
     HM_TRY(read_cbrushes(c, &t->brush_count, &t->brushes));
-    HM_TRY(blvl__hm_check_bsp(c, t, at));
+    HM_TRY(blvl__import_hmap_check_bsp(c, t, at));
     blvl__cursor_leave(c);
     return BLVL_OK;
 }
 
-blvl_status blvl__hm_read_cmpl(blvl__cursor *c, blvl_hmap *map) {
+blvl_status blvl__import_hmap_read_cmpl(blvl__cursor *c, blvl_hmap *map) {
     blvl_hmap_compiled *m = blvl__calloc(c->a, sizeof *m);
     if (!m)
         return blvl__nomem(c->err, "CMPL");
     map->compiled = m;
-    HM_TRY(blvl__hm_vec3(c, "ambient", &m->ambient));
+    HM_TRY(blvl__import_hmap_vec3(c, "ambient", &m->ambient));
     HM_TRY(blvl__cursor_f32(c, "unitsPerMeter", &m->units_per_meter));
     uint64_t at = c->pos;
     HM_TRY(blvl__cursor_u8(c, "baked", &m->baked));
     if (m->baked > 1)
         return blvl__cursor_fail(c, "baked", at, "enum", "%u is neither 0 nor 1", m->baked);
-    HM_TRY(blvl__hm_box(c, "bounds", &m->bounds));
+    HM_TRY(blvl__import_hmap_box(c, "bounds", &m->bounds));
 
     uint64_t batches_at = c->pos + 4;
     HM_ARRAY(c, "batchCount", HM_BATCH_MIN, &m->batch_count, m->batches);
@@ -105,7 +105,7 @@ blvl_status blvl__hm_read_cmpl(blvl__cursor *c, blvl_hmap *map) {
         blvl_hmap_model *o = &m->models[i];
         blvl__cursor_index(c, i);
         HM_TRY(blvl__cursor_u32(c, "entityId", &o->entity_id));
-        HM_TRY(blvl__hm_box(c, "bounds", &o->bounds));
+        HM_TRY(blvl__import_hmap_box(c, "bounds", &o->bounds));
         HM_TRY(read_cbrushes(c, &o->brush_count, &o->brushes));
     }
     blvl__cursor_leave(c);
@@ -120,7 +120,7 @@ blvl_status blvl__hm_read_cmpl(blvl__cursor *c, blvl_hmap *map) {
             return blvl__cursor_fail(c, "model", pos + 5, "model-range",
                                      "%d is past the %u models of CMPL", b->model, m->model_count);
         }
-        pos += blvl__hm_size_batch(b);
+        pos += blvl__import_hmap_size_batch(b);
     }
     blvl__cursor_leave(c);
 
@@ -132,14 +132,14 @@ blvl_status blvl__hm_read_cmpl(blvl__cursor *c, blvl_hmap *map) {
         blvl_hmap_mesh_coll *o = &m->mesh_colls[i];
         blvl__cursor_index(c, i);
         HM_TRY(blvl__cursor_u32(c, "objectId", &o->object_id));
-        HM_TRY(blvl__hm_box(c, "bounds", &o->bounds));
+        HM_TRY(blvl__import_hmap_box(c, "bounds", &o->bounds));
         at = c->pos;
         HM_ARRAY(c, "vertexCount", 12, &o->vertex_count, o->vertices);
         if (o->vertex_count % 3)
             return blvl__cursor_fail(c, "vertexCount", at, "coll-triangles",
                                      "%u is not a multiple of 3 (3 vertices per triangle)",
                                      o->vertex_count);
-        blvl__hm_take_vec3s(c, o->vertices, o->vertex_count);
+        blvl__import_hmap_take_vec3s(c, o->vertices, o->vertex_count);
     }
     blvl__cursor_leave(c);
 
@@ -153,9 +153,9 @@ blvl_status blvl__hm_read_cmpl(blvl__cursor *c, blvl_hmap *map) {
         if (l->type > 2)
             return blvl__cursor_fail(c, "type", at, "enum",
                                      "%u is none of 0 (point), 1 (spot), 2 (sun)", l->type);
-        blvl__hm_vec3(c, "pos", &l->pos);
-        blvl__hm_vec3(c, "dir", &l->dir);
-        blvl__hm_vec3(c, "color", &l->color);
+        blvl__import_hmap_vec3(c, "pos", &l->pos);
+        blvl__import_hmap_vec3(c, "dir", &l->dir);
+        blvl__import_hmap_vec3(c, "color", &l->color);
         blvl__cursor_f32(c, "intensity", &l->intensity);
         blvl__cursor_f32(c, "radius", &l->radius);
         blvl__cursor_f32(c, "innerDeg", &l->inner_deg);

@@ -2,7 +2,7 @@
  * U+10FFFF, no truncated sequence. */
 #include "import/hmap/hmap_internal.h"
 
-const char *blvl__hm_utf8_error(const uint8_t *s, uint32_t n, uint32_t *at) {
+const char *blvl__import_hmap_utf8_error(const uint8_t *s, uint32_t n, uint32_t *at) {
     uint32_t i = 0;
     while (i < n) {
         uint8_t b = s[i];

@@ -239,7 +239,7 @@ typedef struct plan {
 } plan;
 
 static hm_kind chunk_kind(const blvl_hmap_chunk *c) {
-    return c->known ? blvl__hm_kind_of(c->tag) : HM_KINDS;
+    return c->known ? blvl__import_hmap_kind_of(c->tag) : HM_KINDS;
 }
 
 blvl_status blvl_hmap_write(void **outp, size_t *size, const blvl_hmap *map,
@@ -263,7 +263,8 @@ blvl_status blvl_hmap_write(void **outp, size_t *size, const blvl_hmap *map,
     uint64_t total = HM_HEADER_SIZE;
     for (uint32_t i = 0; i < n; i++) {
         hm_kind kind = map->chunk_count ? chunk_kind(&map->chunks[i]) : canon.kind[i];
-        uint64_t s = kind == HM_KINDS ? map->chunks[i].size : blvl__hm_size_payload(map, kind);
+        uint64_t s =
+            kind == HM_KINDS ? map->chunks[i].size : blvl__import_hmap_size_payload(map, kind);
         if (s > UINT32_MAX)
             return blvl__fail(err, BLVL_E_ARGUMENT,
                               "blvl_hmap_write: a chunk of %llu bytes, past the format's 4 GiB",
@@ -283,7 +284,7 @@ blvl_status blvl_hmap_write(void **outp, size_t *size, const blvl_hmap *map,
     for (uint32_t i = 0; i < n; i++) {
         const blvl_hmap_chunk *c = map->chunk_count ? &map->chunks[i] : NULL;
         hm_kind kind = c ? chunk_kind(c) : canon.kind[i];
-        memcpy(o.p, c ? c->tag : blvl__hm_tags[kind], 4);
+        memcpy(o.p, c ? c->tag : blvl__import_hmap_tags[kind], 4);
         o.p += 4;
         if (kind == HM_KINDS) {
             u32(&o, c->size);
@@ -294,7 +295,7 @@ blvl_status blvl_hmap_write(void **outp, size_t *size, const blvl_hmap *map,
             o.p += c->size;
             continue;
         }
-        u32(&o, (uint32_t)blvl__hm_size_payload(map, kind));
+        u32(&o, (uint32_t)blvl__import_hmap_size_payload(map, kind));
         payload(&o, map, kind);
     }
     /* the layout and the writer are one truth: a disagreement is a bug here, not bad input */

@@ -8,8 +8,9 @@
 
 /* The steps after the entities, in the order bake_internal.h gives. */
 static blvl_status (*const steps[])(q3_ctx *) = {
-    blvl__q3m_materials, blvl__q3l_lighting, blvl__q3e_entities,
-    blvl__q3c_colliders, blvl__q3g_geometry, NULL, /* the list ends at the first NULL */
+    blvl__import_q3_mat_materials, blvl__import_q3_light_lighting,
+    blvl__import_q3_ent_entities,  blvl__import_q3_coll_colliders,
+    blvl__import_q3_geo_geometry,  NULL, /* the list ends at the first NULL */
 };
 
 /* Entities verbatim: classname apart, every other pair in order, repeats kept. */

@@ -4,8 +4,8 @@
 
 #include "bake_internal.h"
 
-blvl_status blvl__q3_brush_bounds(const q3_ctx *c, const blvl_Plane *planes, uint32_t count,
-                                  blvl_Vec3 *lo, blvl_Vec3 *hi, bool *any) {
+blvl_status blvl__import_q3_brush_bounds(const q3_ctx *c, const blvl_Plane *planes, uint32_t count,
+                                         blvl_Vec3 *lo, blvl_Vec3 *hi, bool *any) {
     blvl_bake_polygons poly;
     *any = false;
     blvl_status st = blvl_bake_brush_polygons(&poly, planes, count, c->opt, c->err);

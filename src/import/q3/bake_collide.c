@@ -15,7 +15,7 @@
 #define Q3_SLIME_DMG 10.0f
 #define Q3_PAIN_DEBOUNCE 0.7f /* s between two hits of the liquid: the pain debounce */
 
-uint32_t blvl__q3c_max_sides(const q3_ctx *c) {
+uint32_t blvl__import_q3_coll_max_sides(const q3_ctx *c) {
     uint32_t m = 0;
     for (uint32_t i = 0; i < c->bsp->brush_count; i++)
         if ((uint32_t)c->bsp->brushes[i].num_sides > m)
@@ -23,8 +23,8 @@ uint32_t blvl__q3c_max_sides(const q3_ctx *c) {
     return m;
 }
 
-uint32_t blvl__q3c_brush_planes(const q3_ctx *c, uint32_t brush, blvl_Vec3 offset,
-                                blvl_Plane *out) {
+uint32_t blvl__import_q3_coll_brush_planes(const q3_ctx *c, uint32_t brush, blvl_Vec3 offset,
+                                           blvl_Plane *out) {
     const blvl_q3_brush *b = &c->bsp->brushes[brush];
     uint32_t n = 0;
     for (int32_t k = 0; k < b->num_sides; k++) {
@@ -39,17 +39,17 @@ uint32_t blvl__q3c_brush_planes(const q3_ctx *c, uint32_t brush, blvl_Vec3 offse
     return n;
 }
 
-bool blvl__q3c_planes_bounds(const q3_ctx *c, const blvl_Plane *planes, uint32_t count,
-                             blvl_Vec3 *lo, blvl_Vec3 *hi, blvl_status *st) {
+bool blvl__import_q3_coll_planes_bounds(const q3_ctx *c, const blvl_Plane *planes, uint32_t count,
+                                        blvl_Vec3 *lo, blvl_Vec3 *hi, blvl_status *st) {
     bool any;
-    *st = blvl__q3_brush_bounds(c, planes, count, lo, hi, &any);
+    *st = blvl__import_q3_brush_bounds(c, planes, count, lo, hi, &any);
     /* only a non-finite plane is refused, and the reader keeps planes finite */
     if (*st == BLVL_E_ARGUMENT)
         *st = BLVL_OK;
     return any;
 }
 
-bool blvl__q3c_flags(uint32_t contents, uint32_t surface, uint32_t *flags) {
+bool blvl__import_q3_coll_flags(uint32_t contents, uint32_t surface, uint32_t *flags) {
     uint32_t f;
     if (contents & BLVL_Q3_CONTENTS_SOLID)
         f = 0;
@@ -118,9 +118,9 @@ static blvl_status brush(q3_ctx *c, model_ctx *mc, uint32_t bi) {
             surface |= bsp->shaders[s].surface_flags;
     }
     uint32_t flags;
-    if (!blvl__q3c_flags(sh->contents, surface, &flags))
+    if (!blvl__import_q3_coll_flags(sh->contents, surface, &flags))
         return BLVL_OK;
-    uint32_t n = blvl__q3c_brush_planes(c, bi, c->model[mc->m].offset, mc->planes);
+    uint32_t n = blvl__import_q3_coll_brush_planes(c, bi, c->model[mc->m].offset, mc->planes);
     blvl_bake_source src = {.kind = blvl_SourceKind_Brush,
                             .index = bi,
                             .surface_flags = surface,
@@ -154,7 +154,7 @@ static blvl_status brush(q3_ctx *c, model_ctx *mc, uint32_t bi) {
                         .plane_count = n};
     if (sh->contents & BLVL_Q3_CONTENTS_SLIME)
         h.amount += Q3_SLIME_DMG;
-    if (!blvl__q3c_planes_bounds(c, mc->planes, n, &h.lo, &h.hi, &st))
+    if (!blvl__import_q3_coll_planes_bounds(c, mc->planes, n, &h.lo, &h.hi, &st))
         return st;
     return blvl_bake_add_hurt(c->b, &h, c->err);
 }
@@ -169,14 +169,14 @@ static uint32_t q3_entity_of(const q3_ctx *c, uint32_t m) {
     return BLVL_BAKE_NONE;
 }
 
-blvl_status blvl__q3c_colliders(q3_ctx *c) {
+blvl_status blvl__import_q3_coll_colliders(q3_ctx *c) {
     const blvl_allocator *al = &c->opt->allocator;
     const blvl_q3_bsp *bsp = c->bsp;
     float t = c->o->patch_thickness;
     if (!isfinite(t) || t < 0)
         return blvl__fail(c->err, BLVL_E_ARGUMENT,
                           "patch-thickness: %g is not a positive finite number of qu", (double)t);
-    uint32_t room = blvl__q3c_max_sides(c);
+    uint32_t room = blvl__import_q3_coll_max_sides(c);
     model_ctx mc = {0};
     size_t cells = (size_t)Q3_MAX_GRID * Q3_MAX_GRID;
     mc.planes = blvl__calloc_n(al, room ? room : 1, sizeof *mc.planes);
@@ -224,8 +224,8 @@ blvl_status blvl__q3c_colliders(q3_ctx *c) {
             if (bsp->surfaces[si].type != BLVL_Q3_MST_PATCH)
                 continue;
             blvl_bake_collider base = base_collider(c, &mc);
-            st = blvl__q3c_patch(c, si, c->model[m].offset, &base, t > 0 ? t : Q3_PATCH_THICKNESS,
-                                 mc.grid);
+            st = blvl__import_q3_coll_patch(c, si, c->model[m].offset, &base,
+                                            t > 0 ? t : Q3_PATCH_THICKNESS, mc.grid);
         }
     }
     blvl__dealloc(al, mc.planes, (size_t)(room ? room : 1) * sizeof *mc.planes);

@@ -100,8 +100,8 @@ static void transpose(float (*p)[3], int *w, int *h) {
     *h = t;
 }
 
-bool blvl__q3c_patch_grid(const float (*ctrl)[3], int width, int height, float (*pts)[3],
-                          int *out_w, int *out_h) {
+bool blvl__import_q3_coll_patch_grid(const float (*ctrl)[3], int width, int height, float (*pts)[3],
+                                     int *out_w, int *out_h) {
     if (width < 3 || height < 3 || !(width & 1) || !(height & 1) || width > (int)Q3_MAX_GRID ||
         height > (int)Q3_MAX_GRID)
         return false;
@@ -168,14 +168,15 @@ static blvl_status facet(facet_ctx *f, const float *const *corner, int n, const 
     return st;
 }
 
-blvl_status blvl__q3c_patch(q3_ctx *c, uint32_t surface, blvl_Vec3 offset,
-                            const blvl_bake_collider *base, float thickness, float (*grid)[3]) {
+blvl_status blvl__import_q3_coll_patch(q3_ctx *c, uint32_t surface, blvl_Vec3 offset,
+                                       const blvl_bake_collider *base, float thickness,
+                                       float (*grid)[3]) {
     const blvl_q3_bsp *bsp = c->bsp;
     const blvl_q3_surface *s = &bsp->surfaces[surface];
     const blvl_q3_shader_ref *sh = &bsp->shaders[s->shader];
     uint32_t flags;
     /* Liquid patches: the engine's point contents never look at patches. */
-    if (!blvl__q3c_flags(sh->contents, sh->surface_flags, &flags) ||
+    if (!blvl__import_q3_coll_flags(sh->contents, sh->surface_flags, &flags) ||
         (flags & blvl_ColliderFlag_Water))
         return BLVL_OK;
     const blvl_allocator *al = &c->opt->allocator;
@@ -188,8 +189,8 @@ blvl_status blvl__q3c_patch(q3_ctx *c, uint32_t surface, blvl_Vec3 offset,
     for (int32_t i = 0; i < s->num_verts; i++)
         memcpy(ctrl[i], bsp->draw_verts[s->first_vert + i].xyz, sizeof ctrl[0]);
     int w, h;
-    if (!blvl__q3c_patch_grid((const float(*)[3])ctrl, s->patch_width, s->patch_height, grid, &w,
-                              &h))
+    if (!blvl__import_q3_coll_patch_grid((const float(*)[3])ctrl, s->patch_width, s->patch_height,
+                                         grid, &w, &h))
         goto done;
     blvl_bake_source src = {.kind = blvl_SourceKind_Patch,
                             .index = surface,

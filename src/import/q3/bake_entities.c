@@ -24,7 +24,7 @@
 #define Q3_DOOR_START_OPEN 1
 #define Q3_TELEPORT_SPECTATOR 1
 
-bool blvl__q3e_vec(q3_ctx *c, const blvl_q3_entity *e, const char *key, float v[3]) {
+bool blvl__import_q3_ent_vec(q3_ctx *c, const blvl_q3_entity *e, const char *key, float v[3]) {
     v[0] = v[1] = v[2] = 0;
     const char *s = blvl_q3_entity_get(e, key);
     if (!s)
@@ -79,7 +79,7 @@ static float map_yaw(q3_ctx *c, const blvl_q3_entity *e) {
         } else if (!strcmp(e->pairs[i].key, "angles")) {
             blvl_q3_entity one = {.pair_count = 1, .pairs = &e->pairs[i]};
             float v[3];
-            blvl__q3e_vec(c, &one, "angles", v);
+            blvl__import_q3_ent_vec(c, &one, "angles", v);
             yaw = v[1];
         }
     }
@@ -128,11 +128,11 @@ static void place_models(q3_ctx *c) {
         if (!m || c->model[m].entity != BLVL_BAKE_NONE)
             continue; /* the first entity naming a model owns it */
         float o[3];
-        blvl__q3e_vec(c, e, "origin", o);
+        blvl__import_q3_ent_vec(c, e, "origin", o);
         q3_model_place *p = &c->model[m];
         p->offset = q3_axes(o);
         p->entity = c->entity_index[i];
-        p->gametypes = blvl__q3e_gametypes(e);
+        p->gametypes = blvl__import_q3_ent_gametypes(e);
         /* Trigger brushes become triggers and hurt volumes: neither drawn nor solid. */
         p->skip = is_trigger_class(classname(e));
     }
@@ -144,16 +144,16 @@ typedef blvl_status (*brush_fn)(q3_ctx *c, const blvl_Plane *planes, uint32_t n,
 
 static blvl_status each_brush(q3_ctx *c, uint32_t m, brush_fn fn, void *arg) {
     const blvl_q3_model *mod = &c->bsp->models[m];
-    uint32_t room = blvl__q3c_max_sides(c);
+    uint32_t room = blvl__import_q3_coll_max_sides(c);
     blvl_Plane *planes = blvl__calloc_n(&c->opt->allocator, room ? room : 1, sizeof *planes);
     if (!planes)
         return blvl__nomem(c->err, "the bake's scratch memory");
     blvl_status st = BLVL_OK;
     for (int32_t k = 0; st == BLVL_OK && k < mod->num_brushes; k++) {
-        uint32_t n =
-            blvl__q3c_brush_planes(c, (uint32_t)(mod->first_brush + k), c->model[m].offset, planes);
+        uint32_t n = blvl__import_q3_coll_brush_planes(c, (uint32_t)(mod->first_brush + k),
+                                                       c->model[m].offset, planes);
         blvl_Vec3 lo, hi;
-        if (n && blvl__q3c_planes_bounds(c, planes, n, &lo, &hi, &st))
+        if (n && blvl__import_q3_coll_planes_bounds(c, planes, n, &lo, &hi, &st))
             st = fn(c, planes, n, lo, hi, arg);
     }
     blvl__dealloc(&c->opt->allocator, planes, (size_t)(room ? room : 1) * sizeof *planes);
@@ -171,7 +171,7 @@ static blvl_status add_dest(q3_ctx *c, dests *d, uint32_t i) {
         return BLVL_OK;
     const blvl_q3_entity *e = &c->ents.items[i];
     float o[3];
-    blvl__q3e_vec(c, e, "origin", o);
+    blvl__import_q3_ent_vec(c, e, "origin", o);
     return blvl_bake_add_teleport_dest(c->b, blvl_q3_entity_get(e, "targetname"), q3_axes(o),
                                        blvl_yaw(map_yaw(c, e)), &d->index[i], c->err);
 }
@@ -206,7 +206,7 @@ static blvl_status push(q3_ctx *c, uint32_t i, uint32_t m) {
     if (t < 0)
         return BLVL_OK;
     float dst[3];
-    blvl__q3e_vec(c, &c->ents.items[t], "origin", dst);
+    blvl__import_q3_ent_vec(c, &c->ents.items[t], "origin", dst);
     const blvl_q3_model *mod = &c->bsp->models[m];
     float mid[3];
     for (int k = 0; k < 3; k++)
@@ -350,11 +350,11 @@ static blvl_status point_entity(q3_ctx *c, uint32_t i) {
     const blvl_q3_entity *e = &c->ents.items[i];
     const char *cls = classname(e), *team;
     float o[3];
-    blvl__q3e_vec(c, e, "origin", o);
+    blvl__import_q3_ent_vec(c, e, "origin", o);
     blvl_Vec3 p = q3_axes(o);
     if (is_spawn(cls, &team))
         return blvl_bake_add_spawn(c->b, p, blvl_yaw(map_yaw(c, e)), cls, team,
-                                   blvl__q3e_gametypes(e), c->err);
+                                   blvl__import_q3_ent_gametypes(e), c->err);
     if (is_flag(cls) && fabsf(p.x) < 1e30f && fabsf(p.y) < 1e30f && fabsf(p.z) < 1e30f) {
         const float r = Q3_ITEM_RADIUS;
         return blvl_bake_add_site(c->b, cls, blvl_SiteKind_Flag,
@@ -364,7 +364,7 @@ static blvl_status point_entity(q3_ctx *c, uint32_t i) {
     return BLVL_OK;
 }
 
-blvl_status blvl__q3e_entities(q3_ctx *c) {
+blvl_status blvl__import_q3_ent_entities(q3_ctx *c) {
     const blvl_allocator *al = &c->opt->allocator;
     uint32_t n = c->ents.count;
     place_models(c);

@@ -35,7 +35,7 @@ static long key_int(const blvl_q3_entity *e, const char *key) {
     return v ? strtol(v, NULL, 10) : 0;
 }
 
-uint32_t blvl__q3e_gametypes(const blvl_q3_entity *e) {
+uint32_t blvl__import_q3_ent_gametypes(const blvl_q3_entity *e) {
     long notsingle = key_int(e, "notsingle"), notfree = key_int(e, "notfree"),
          notteam = key_int(e, "notteam");
     const char *only = blvl_q3_entity_get(e, "gametype");

@@ -9,7 +9,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-bool blvl__q3g_drawn(const q3g *g, uint32_t i) {
+bool blvl__import_q3_geo_drawn(const q3_geometry *g, uint32_t i) {
     const q3_ctx *c = g->c;
     const blvl_q3_surface *s = &c->bsp->surfaces[i];
     uint32_t m = g->model_of[i];
@@ -39,8 +39,8 @@ static double finite_or(q3_ctx *c, float v, double def) {
     return def;
 }
 
-void blvl__q3g_vert(q3_ctx *c, const blvl_q3_surface *s, const q3_model_place *m,
-                    const blvl_q3_draw_vert *d, q3g_vert *o) {
+void blvl__import_q3_geo_vert(q3_ctx *c, const blvl_q3_surface *s, const q3_model_place *m,
+                              const blvl_q3_draw_vert *d, q3g_vert *o) {
     blvl_Vec3 p = q3_axes(d->xyz);
     o->p[0] = (double)p.x + m->offset.x;
     o->p[1] = (double)p.y + m->offset.y;
@@ -76,7 +76,7 @@ void blvl__q3g_vert(q3_ctx *c, const blvl_q3_surface *s, const q3_model_place *m
         o->rgba[k] = d->color[k];
 }
 
-void blvl__q3g_out(const q3g_vert *v, blvl_bake_vertex *o) {
+void blvl__import_q3_geo_out(const q3g_vert *v, blvl_bake_vertex *o) {
     for (int k = 0; k < 3; k++)
         o->position[k] = (float)v->p[k];
     double len = sqrt(v->n[0] * v->n[0] + v->n[1] * v->n[1] + v->n[2] * v->n[2]);
@@ -106,8 +106,8 @@ static blvl_status mesh(q3_ctx *c, const blvl_q3_surface *s, const q3_model_plac
         return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < nv; i++) {
         q3g_vert v;
-        blvl__q3g_vert(c, s, m, &c->bsp->draw_verts[s->first_vert + i], &v);
-        blvl__q3g_out(&v, &(*verts)[i]);
+        blvl__import_q3_geo_vert(c, s, m, &c->bsp->draw_verts[s->first_vert + i], &v);
+        blvl__import_q3_geo_out(&v, &(*verts)[i]);
     }
     const int32_t *src = c->bsp->draw_indexes + s->first_index;
     for (uint32_t t = 0; t + 2 < ni; t += 3) {
@@ -120,7 +120,7 @@ static blvl_status mesh(q3_ctx *c, const blvl_q3_surface *s, const q3_model_plac
     return BLVL_OK;
 }
 
-static blvl_status add(q3g *g, uint32_t i, const q3g_levels *lv) {
+static blvl_status add(q3_geometry *g, uint32_t i, const q3g_levels *lv) {
     q3_ctx *c = g->c;
     const blvl_allocator *a = &c->opt->allocator;
     const blvl_q3_bsp *bsp = c->bsp;
@@ -133,8 +133,8 @@ static blvl_status add(q3g *g, uint32_t i, const q3g_levels *lv) {
     blvl_status st;
     if (patch) {
         const uint32_t *lu = lv->level + lv->first[i];
-        st = blvl__q3g_tessellate(c, i, m, lu, lu + (s->patch_width - 1) / 2, &verts, &vn, &idx,
-                                  &tn);
+        st = blvl__import_q3_geo_tessellate(c, i, m, lu, lu + (s->patch_width - 1) / 2, &verts, &vn,
+                                            &idx, &tn);
     } else {
         st = mesh(c, s, m, &verts, &vn, &idx, &tn);
     }
@@ -178,11 +178,11 @@ static blvl_status add(q3g *g, uint32_t i, const q3g_levels *lv) {
     return st;
 }
 
-blvl_status blvl__q3g_geometry(q3_ctx *c) {
+blvl_status blvl__import_q3_geo_geometry(q3_ctx *c) {
     const blvl_allocator *a = &c->opt->allocator;
     const blvl_q3_bsp *bsp = c->bsp;
     uint32_t n = bsp->surface_count;
-    q3g g = {.c = c, .model_of = blvl__calloc_n(a, n ? n : 1, sizeof(uint32_t))};
+    q3_geometry g = {.c = c, .model_of = blvl__calloc_n(a, n ? n : 1, sizeof(uint32_t))};
     if (!g.model_of)
         return blvl__nomem(c->err, "the bake's scratch memory");
     for (uint32_t i = 0; i < n; i++)
@@ -193,11 +193,11 @@ blvl_status blvl__q3g_geometry(q3_ctx *c) {
             g.model_of[md->first_surface + k] = m; /* lowest model wins */
     }
     q3g_levels lv = {0};
-    blvl_status st = blvl__q3g_levels(&g, &lv);
+    blvl_status st = blvl__import_q3_geo_levels(&g, &lv);
     for (uint32_t i = 0; st == BLVL_OK && i < n; i++)
-        if (blvl__q3g_drawn(&g, i))
+        if (blvl__import_q3_geo_drawn(&g, i))
             st = add(&g, i, &lv);
-    blvl__q3g_levels_free(c, &lv);
+    blvl__import_q3_geo_levels_free(c, &lv);
     blvl__dealloc(a, g.model_of, (size_t)(n ? n : 1) * sizeof(uint32_t));
     return st;
 }

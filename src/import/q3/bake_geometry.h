@@ -16,17 +16,17 @@ typedef struct q3g_vert {
 } q3g_vert;
 
 /* The step's state: the model that places each surface (the first whose range holds it). */
-typedef struct q3g {
+typedef struct q3_geometry {
     q3_ctx *c;
     uint32_t *model_of; /* per surface; BLVL_BAKE_NONE when no model holds it */
-} q3g;
+} q3_geometry;
 
 /* Whether BSP surface s is drawn (its type, its shader, its model). */
-bool blvl__q3g_drawn(const q3g *g, uint32_t s);
+bool blvl__import_q3_geo_drawn(const q3_geometry *g, uint32_t s);
 /* A draw vertex of surface s converted (non-finite values replaced and counted). */
-void blvl__q3g_vert(q3_ctx *c, const blvl_q3_surface *s, const q3_model_place *m,
-                    const blvl_q3_draw_vert *d, q3g_vert *out);
-void blvl__q3g_out(const q3g_vert *v, blvl_bake_vertex *out);
+void blvl__import_q3_geo_vert(q3_ctx *c, const blvl_q3_surface *s, const q3_model_place *m,
+                              const blvl_q3_draw_vert *d, q3g_vert *out);
+void blvl__import_q3_geo_out(const q3g_vert *v, blvl_bake_vertex *out);
 
 /* Patch tessellation levels: per drawn patch surface, segments per span along u then along v,
  * equal for spans that share an edge (so neighbours meet without cracks). levels[first[s]..]
@@ -36,11 +36,12 @@ typedef struct q3g_levels {
     uint32_t *level, *first;
     uint32_t span_count;
 } q3g_levels;
-blvl_status blvl__q3g_levels(const q3g *g, q3g_levels *out);
-void blvl__q3g_levels_free(q3_ctx *c, q3g_levels *l);
+blvl_status blvl__import_q3_geo_levels(const q3_geometry *g, q3g_levels *out);
+void blvl__import_q3_geo_levels_free(q3_ctx *c, q3g_levels *l);
 /* The tessellated grid of patch surface s: *vn vertices, *tn triangles (blvl winding). */
-blvl_status blvl__q3g_tessellate(q3_ctx *c, uint32_t s, const q3_model_place *m, const uint32_t *lu,
-                                 const uint32_t *lv, blvl_bake_vertex **verts, uint32_t *vn,
-                                 uint32_t **idx, uint32_t *tn);
+blvl_status blvl__import_q3_geo_tessellate(q3_ctx *c, uint32_t s, const q3_model_place *m,
+                                           const uint32_t *lu, const uint32_t *lv,
+                                           blvl_bake_vertex **verts, uint32_t *vn, uint32_t **idx,
+                                           uint32_t *tn);
 
 #endif

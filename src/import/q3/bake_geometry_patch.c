@@ -90,7 +90,7 @@ static void insert(curve_key *tab, size_t mask, uint32_t *parent, const curve_ke
     }
 }
 
-void blvl__q3g_levels_free(q3_ctx *c, q3g_levels *l) {
+void blvl__import_q3_geo_levels_free(q3_ctx *c, q3g_levels *l) {
     const blvl_allocator *a = &c->opt->allocator;
     uint32_t n = c->bsp->surface_count;
     if (l->level)
@@ -100,7 +100,7 @@ void blvl__q3g_levels_free(q3_ctx *c, q3g_levels *l) {
     memset(l, 0, sizeof *l);
 }
 
-blvl_status blvl__q3g_levels(const q3g *g, q3g_levels *out) {
+blvl_status blvl__import_q3_geo_levels(const q3_geometry *g, q3g_levels *out) {
     q3_ctx *c = g->c;
     const blvl_allocator *a = &c->opt->allocator;
     const blvl_q3_bsp *bsp = c->bsp;
@@ -117,7 +117,7 @@ blvl_status blvl__q3g_levels(const q3g *g, q3g_levels *out) {
     uint32_t spans = 0;
     for (uint32_t i = 0; i < n; i++) {
         const blvl_q3_surface *s = &bsp->surfaces[i];
-        if (s->type != BLVL_Q3_MST_PATCH || !blvl__q3g_drawn(g, i))
+        if (s->type != BLVL_Q3_MST_PATCH || !blvl__import_q3_geo_drawn(g, i))
             continue;
         out->first[i] = spans;
         spans += (uint32_t)(s->patch_width - 1) / 2 + (uint32_t)(s->patch_height - 1) / 2;
@@ -138,7 +138,7 @@ blvl_status blvl__q3g_levels(const q3g *g, q3g_levels *out) {
         parent[i] = i;
     for (uint32_t i = 0; i < n; i++) {
         const blvl_q3_surface *s = &bsp->surfaces[i];
-        if (s->type != BLVL_Q3_MST_PATCH || !blvl__q3g_drawn(g, i))
+        if (s->type != BLVL_Q3_MST_PATCH || !blvl__import_q3_geo_drawn(g, i))
             continue;
         uint32_t w = (uint32_t)s->patch_width, h = (uint32_t)s->patch_height;
         uint32_t nu = (w - 1) / 2, nv = (h - 1) / 2, base = out->first[i];
@@ -182,7 +182,7 @@ blvl_status blvl__q3g_levels(const q3g *g, q3g_levels *out) {
     uint64_t tris = 0;
     for (uint32_t i = 0; i < n; i++) {
         const blvl_q3_surface *s = &bsp->surfaces[i];
-        if (s->type != BLVL_Q3_MST_PATCH || !blvl__q3g_drawn(g, i))
+        if (s->type != BLVL_Q3_MST_PATCH || !blvl__import_q3_geo_drawn(g, i))
             continue;
         uint32_t nu = (uint32_t)(s->patch_width - 1) / 2, nv = (uint32_t)(s->patch_height - 1) / 2;
         uint64_t su = 0, sv = 0;
@@ -241,9 +241,10 @@ static void locate(const uint32_t *lv, uint32_t spans, uint32_t *span, uint32_t 
     *span = s, *k = g;
 }
 
-blvl_status blvl__q3g_tessellate(q3_ctx *c, uint32_t si, const q3_model_place *m,
-                                 const uint32_t *lu, const uint32_t *lv, blvl_bake_vertex **verts,
-                                 uint32_t *vn, uint32_t **idx, uint32_t *tn) {
+blvl_status blvl__import_q3_geo_tessellate(q3_ctx *c, uint32_t si, const q3_model_place *m,
+                                           const uint32_t *lu, const uint32_t *lv,
+                                           blvl_bake_vertex **verts, uint32_t *vn, uint32_t **idx,
+                                           uint32_t *tn) {
     const blvl_allocator *a = &c->opt->allocator;
     const blvl_q3_surface *s = &c->bsp->surfaces[si];
     uint32_t w = (uint32_t)s->patch_width, h = (uint32_t)s->patch_height;
@@ -262,7 +263,7 @@ blvl_status blvl__q3g_tessellate(q3_ctx *c, uint32_t si, const q3_model_place *m
         return blvl__nomem(c->err, "the bake's scratch memory");
     }
     for (uint32_t i = 0; i < w * h; i++)
-        blvl__q3g_vert(c, s, m, &c->bsp->draw_verts[s->first_vert + i], &ctrl[i]);
+        blvl__import_q3_geo_vert(c, s, m, &c->bsp->draw_verts[s->first_vert + i], &ctrl[i]);
     for (uint32_t y = 0; y < gh; y++) {
         uint32_t sv, kv = y;
         locate(lv, nv, &sv, &kv);
@@ -276,7 +277,7 @@ blvl_status blvl__q3g_tessellate(q3_ctx *c, uint32_t si, const q3_model_place *m
                       &ctrl[(2 * sv + 2) * w + cx], kv, lv[sv], &col[j]);
             }
             curve(&col[0], &col[1], &col[2], ku, lu[su], &v);
-            blvl__q3g_out(&v, &(*verts)[y * gw + x]);
+            blvl__import_q3_geo_out(&v, &(*verts)[y * gw + x]);
         }
     }
     /* The engine's two triangles per cell, (v2 v3 v1) (v1 v3 v4) clockwise, turned. */

@@ -74,14 +74,14 @@ typedef struct q3_ctx {
 
 /* bake_brush_bounds.c: the bounds of a convex plane set (its face corners); *any false when it
  * has none. A failure of blvl_bake_brush_polygons is returned as it is. */
-blvl_status blvl__q3_brush_bounds(const q3_ctx *c, const blvl_Plane *planes, uint32_t count,
-                                  blvl_Vec3 *lo, blvl_Vec3 *hi, bool *any);
+blvl_status blvl__import_q3_brush_bounds(const q3_ctx *c, const blvl_Plane *planes, uint32_t count,
+                                         blvl_Vec3 *lo, blvl_Vec3 *hi, bool *any);
 
 /* The steps; each returns BLVL_OK or a refusal / allocation failure in c->err. */
-blvl_status blvl__q3m_materials(q3_ctx *c);
-blvl_status blvl__q3l_lighting(q3_ctx *c);
-blvl_status blvl__q3e_entities(q3_ctx *c);
-blvl_status blvl__q3c_colliders(q3_ctx *c);
-blvl_status blvl__q3g_geometry(q3_ctx *c);
+blvl_status blvl__import_q3_mat_materials(q3_ctx *c);
+blvl_status blvl__import_q3_light_lighting(q3_ctx *c);
+blvl_status blvl__import_q3_ent_entities(q3_ctx *c);
+blvl_status blvl__import_q3_coll_colliders(q3_ctx *c);
+blvl_status blvl__import_q3_geo_geometry(q3_ctx *c);
 
 #endif

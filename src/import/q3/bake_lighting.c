@@ -6,7 +6,7 @@
 
 #include "bake_lighting.h"
 
-float blvl__q3l_gain(const q3_ctx *c) {
+float blvl__import_q3_light_gain(const q3_ctx *c) {
     int n = 2;
     static const char *const keys[2] = {"_mapOverBrightBits", "mapOverBrightBits"};
     for (int k = 0; c->world && k < 2; k++) {
@@ -38,7 +38,7 @@ static bool read3(const char *s, float out[3]) {
 
 /* The compiler's ambient: worldspawn _ambient (or ambient), a level on the 0..255 scale of the
  * lightmap bytes, times _color scaled so its largest channel is 1 (white without it). */
-void blvl__q3l_ambient(q3_ctx *c) {
+void blvl__import_q3_light_ambient(q3_ctx *c) {
     if (!c->world)
         return;
     const char *v = blvl_q3_entity_get(c->world, "_ambient");
@@ -63,14 +63,14 @@ void blvl__q3l_ambient(q3_ctx *c) {
     blvl_bake_set_ambient(c->b, rgb);
 }
 
-blvl_status blvl__q3l_lighting(q3_ctx *c) {
-    float gain = blvl__q3l_gain(c);
-    blvl_status st = blvl__q3l_fogs(c);
+blvl_status blvl__import_q3_light_lighting(q3_ctx *c) {
+    float gain = blvl__import_q3_light_gain(c);
+    blvl_status st = blvl__import_q3_light_fogs(c);
     if (st == BLVL_OK)
-        st = blvl__q3l_lightmaps(c, gain);
+        st = blvl__import_q3_light_lightmaps(c, gain);
     if (st == BLVL_OK)
-        st = blvl__q3l_grid(c, gain);
+        st = blvl__import_q3_light_grid(c, gain);
     if (st == BLVL_OK)
-        blvl__q3l_ambient(c);
+        blvl__import_q3_light_ambient(c);
     return st;
 }

@@ -13,10 +13,10 @@
 
 /* The gain of the Gamma8 lightmap and light grid bytes: 2^(N - 1) for the worldspawn's
  * mapOverBrightBits N (0..4), 2.0 (N = 2, the engine's default) otherwise. */
-float blvl__q3l_gain(const q3_ctx *c);
-blvl_status blvl__q3l_fogs(q3_ctx *c);
-blvl_status blvl__q3l_lightmaps(q3_ctx *c, float gain);
-blvl_status blvl__q3l_grid(q3_ctx *c, float gain);
-void blvl__q3l_ambient(q3_ctx *c);
+float blvl__import_q3_light_gain(const q3_ctx *c);
+blvl_status blvl__import_q3_light_fogs(q3_ctx *c);
+blvl_status blvl__import_q3_light_lightmaps(q3_ctx *c, float gain);
+blvl_status blvl__import_q3_light_grid(q3_ctx *c, float gain);
+void blvl__import_q3_light_ambient(q3_ctx *c);
 
 #endif

@@ -25,7 +25,7 @@ static void copy_page(const uint8_t *src, uint8_t *dst, uint32_t stride) {
     }
 }
 
-blvl_status blvl__q3l_lightmaps(q3_ctx *c, float gain) {
+blvl_status blvl__import_q3_light_lightmaps(q3_ctx *c, float gain) {
     const blvl_q3_bsp *bsp = c->bsp;
     const blvl_allocator *a = &c->opt->allocator;
     uint32_t n = bsp->lightmap_count;

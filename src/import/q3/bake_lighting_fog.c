@@ -59,7 +59,7 @@ static blvl_status brush_bounds(q3_ctx *c, const blvl_q3_brush *br, blvl_Vec3 *l
         pl[i].dist = p->dist;
     }
     bool any;
-    blvl_status st = blvl__q3_brush_bounds(c, pl, n, lo, hi, &any);
+    blvl_status st = blvl__import_q3_brush_bounds(c, pl, n, lo, hi, &any);
     blvl__dealloc(a, pl, (size_t)n * sizeof *pl);
     if (st)
         return st;
@@ -67,7 +67,7 @@ static blvl_status brush_bounds(q3_ctx *c, const blvl_q3_brush *br, blvl_Vec3 *l
     return BLVL_OK;
 }
 
-blvl_status blvl__q3l_fogs(q3_ctx *c) {
+blvl_status blvl__import_q3_light_fogs(q3_ctx *c) {
     const blvl_q3_bsp *bsp = c->bsp;
     for (uint32_t i = 0; i < bsp->fog_count; i++) {
         const blvl_q3_fog *f = &bsp->fogs[i];

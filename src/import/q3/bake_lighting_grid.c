@@ -30,7 +30,7 @@ static void grid_size(const q3_ctx *c, float s[3]) {
     memcpy(s, t, sizeof t);
 }
 
-blvl_status blvl__q3l_grid(q3_ctx *c, float gain) {
+blvl_status blvl__import_q3_light_grid(q3_ctx *c, float gain) {
     const blvl_q3_bsp *bsp = c->bsp;
     const blvl_allocator *a = &c->opt->allocator;
     if (!bsp->light_grid_size)

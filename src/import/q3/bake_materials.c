@@ -79,7 +79,7 @@ static float sort_key(const blvl_q3_shader *sh, bool sky) {
 }
 
 /* The average colour of a light image, normalised to its largest component (q3map2's). */
-static blvl_status emit_color(q3m *m, const blvl_q3_shader *sh, const char *texture,
+static blvl_status emit_color(q3_materials *m, const blvl_q3_shader *sh, const char *texture,
                               blvl_Vec3 *out) {
     const char *name = sh->light_image    ? sh->light_image
                        : sh->editor_image ? sh->editor_image
@@ -87,7 +87,7 @@ static blvl_status emit_color(q3m *m, const blvl_q3_shader *sh, const char *text
     out->x = out->y = out->z = 1;
     uint8_t *px = NULL;
     uint32_t w = 0, h = 0;
-    blvl_status st = blvl__q3m_pixels(m, name, &px, &w, &h);
+    blvl_status st = blvl__import_q3_mat_pixels(m, name, &px, &w, &h);
     if (st || !px)
         return st;
     double sum[3] = {0, 0, 0};
@@ -107,8 +107,8 @@ static blvl_status emit_color(q3m *m, const blvl_q3_shader *sh, const char *text
 }
 
 /* The unknown keywords of the shader and its stages, and what Anim could not carry. */
-static blvl_status unknowns(q3m *m, const blvl_q3_shader *sh, const q3m_anim *an, const char ***out,
-                            uint32_t *count) {
+static blvl_status unknowns(q3_materials *m, const blvl_q3_shader *sh, const q3m_anim *an,
+                            const char ***out, uint32_t *count) {
     uint32_t n = sh->unknown_count + an->extra_count;
     for (uint32_t i = 0; i < sh->stage_count; i++)
         n += sh->stages[i].unknown_count;
@@ -129,7 +129,7 @@ static blvl_status unknowns(q3m *m, const blvl_q3_shader *sh, const q3m_anim *an
         list[k++] = an->extra[i];
     /* The report counts keywords the bake does not read; what Anim cannot carry was read. */
     for (uint32_t i = 0; i < n - an->extra_count; i++) {
-        blvl_status st = blvl__q3m_keyword(m, list[i]);
+        blvl_status st = blvl__import_q3_mat_keyword(m, list[i]);
         if (st) {
             blvl__dealloc(&m->c->opt->allocator, list, n * sizeof *list);
             return st;
@@ -140,7 +140,7 @@ static blvl_status unknowns(q3m *m, const blvl_q3_shader *sh, const q3m_anim *an
     return BLVL_OK;
 }
 
-static blvl_status one(q3m *m, uint32_t i, q3m_anim *an, bool drawn) {
+static blvl_status one(q3_materials *m, uint32_t i, q3m_anim *an, bool drawn) {
     q3_ctx *c = m->c;
     const blvl_q3_shader_ref *ref = &c->bsp->shaders[i];
     const blvl_q3_shader *sh = m->shaders ? blvl_q3_shaders_find(m->shaders, ref->name) : NULL;
@@ -179,7 +179,7 @@ static blvl_status one(q3m *m, uint32_t i, q3m_anim *an, bool drawn) {
     /* A shader never drawn uses no image: looking one up would only report it missing (q3map2
      * names brush sides and flares "noshader" or "textures/NULL", which no surface draws). */
     drawn = drawn && !info->nodraw;
-    if (texture && drawn && (st = blvl__q3m_image(m, texture, &mat.texture)))
+    if (texture && drawn && (st = blvl__import_q3_mat_image(m, texture, &mat.texture)))
         return st;
     bool has_anim = false;
     memset(an, 0, sizeof *an);
@@ -213,14 +213,14 @@ static blvl_status one(q3m *m, uint32_t i, q3m_anim *an, bool drawn) {
             if ((st = emit_color(m, sh, texture, &mat.emit_color)))
                 return st;
         }
-        if (drawn && (st = blvl__q3m_anim(m, sh, base, an, &has_anim)))
+        if (drawn && (st = blvl__import_q3_mat_anim(m, sh, base, an, &has_anim)))
             return st;
         if ((st = unknowns(m, sh, an, &unknown, &unknown_count)))
             return st;
         mat.unknown_keywords = unknown;
         mat.unknown_keyword_count = unknown_count;
-        if (info->sky && drawn && (st = blvl__q3m_sky(m, sh)) == BLVL_OK)
-            blvl__q3m_sun(m, sh);
+        if (info->sky && drawn && (st = blvl__import_q3_mat_sky(m, sh)) == BLVL_OK)
+            blvl__import_q3_mat_sun(m, sh);
     }
     mat.anim = has_anim ? &an->anim : NULL;
     if (st == BLVL_OK)
@@ -245,8 +245,8 @@ static blvl_status empty_fs(q3_ctx *c, bool *empty) {
     return BLVL_OK;
 }
 
-blvl_status blvl__q3m_materials(q3_ctx *c) {
-    q3m m = {.c = c};
+blvl_status blvl__import_q3_mat_materials(q3_ctx *c) {
+    q3_materials m = {.c = c};
     blvl_status st = BLVL_OK;
     bool empty = false;
     if (c->o->fs && (st = empty_fs(c, &empty)))
@@ -288,11 +288,11 @@ blvl_status blvl__q3m_materials(q3_ctx *c) {
     for (uint32_t i = 0; st == BLVL_OK && !m.sun_done && m.shaders && i < bsp->shader_count; i++) {
         const blvl_q3_shader *sh = blvl_q3_shaders_find(m.shaders, bsp->shaders[i].name);
         if (sh)
-            blvl__q3m_sun(&m, sh);
+            blvl__import_q3_mat_sun(&m, sh);
     }
     if (an)
         blvl__dealloc(&c->opt->allocator, an, sizeof *an);
-    blvl__q3m_images_free(&m);
+    blvl__import_q3_mat_images_free(&m);
     blvl_q3_shaders_free(m.shaders);
     return st;
 }

@@ -64,8 +64,8 @@ static void deform_text(q3m_anim *a, const blvl_q3_deform *d) {
     }
 }
 
-blvl_status blvl__q3m_anim(q3m *m, const blvl_q3_shader *sh, const blvl_q3_stage *base,
-                           q3m_anim *out, bool *has) {
+blvl_status blvl__import_q3_mat_anim(q3_materials *m, const blvl_q3_shader *sh,
+                                     const blvl_q3_stage *base, q3m_anim *out, bool *has) {
     memset(out, 0, sizeof *out);
     *has = false;
     blvl_bake_anim *a = &out->anim;
@@ -101,7 +101,7 @@ blvl_status blvl__q3m_anim(q3m *m, const blvl_q3_shader *sh, const blvl_q3_stage
             /* Every frame or none: a missing frame would change the timing of the others. */
             uint32_t n = 0;
             for (uint32_t i = 0; i < base->frame_count; i++) {
-                blvl_status st = blvl__q3m_image(m, base->frames[i], &out->frames[n]);
+                blvl_status st = blvl__import_q3_mat_image(m, base->frames[i], &out->frames[n]);
                 if (st)
                     return st;
                 if (out->frames[n] != BLVL_BAKE_NONE)

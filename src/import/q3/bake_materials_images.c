@@ -11,7 +11,7 @@
 #include "common/error.h"
 #include "image_internal.h"
 
-static const blvl_allocator *alloc_of(q3m *m) {
+static const blvl_allocator *alloc_of(q3_materials *m) {
     return &m->c->opt->allocator;
 }
 
@@ -23,14 +23,14 @@ static void lower(char *s) {
             *s = '/';
 }
 
-static q3m_image *cached(q3m *m, const char *key) {
+static q3m_image *cached(q3_materials *m, const char *key) {
     for (size_t i = 0; i < m->img_count; i++)
         if (!strcmp(m->img[i].key, key))
             return &m->img[i];
     return NULL;
 }
 
-static blvl_status remember(q3m *m, const char *key, uint32_t index) {
+static blvl_status remember(q3_materials *m, const char *key, uint32_t index) {
     if (m->img_count == m->img_cap) {
         void *n = m->img;
         if (!blvl__array_grow(alloc_of(m), &n, &m->img_cap, m->img_count, m->img_count + 1,
@@ -48,7 +48,7 @@ static blvl_status remember(q3m *m, const char *key, uint32_t index) {
 }
 
 /* Add the file `path` (found) to the bake. */
-static blvl_status add_file(q3m *m, const char *path, uint32_t *index) {
+static blvl_status add_file(q3_materials *m, const char *path, uint32_t *index) {
     q3_ctx *c = m->c;
     *index = BLVL_BAKE_NONE;
     void *data = NULL;
@@ -62,17 +62,17 @@ static blvl_status add_file(q3m *m, const char *path, uint32_t *index) {
         return BLVL_OK;
     }
     uint32_t w = 0, h = 0;
-    int kind = blvl__q3i_kind(data, size);
+    int kind = blvl__import_q3_img_kind(data, size);
     if (kind == Q3I_TGA) {
         uint8_t *rgba = NULL;
-        st = blvl__q3i_tga(data, size, path, alloc_of(m), &rgba, &w, &h, &e);
+        st = blvl__import_q3_img_tga(data, size, path, alloc_of(m), &rgba, &w, &h, &e);
         if (st == BLVL_OK) {
             st = blvl_bake_add_image_rgba8(c->b, path, w, h, rgba, true, index, c->err);
             blvl__dealloc(alloc_of(m), rgba, (size_t)w * h * 4);
         }
     } else {
-        st = kind == Q3I_JPEG ? blvl__q3i_jpeg_size(data, size, path, &w, &h, &e)
-                              : blvl__q3i_png_size(data, size, path, &w, &h, &e);
+        st = kind == Q3I_JPEG ? blvl__import_q3_img_jpeg_size(data, size, path, &w, &h, &e)
+                              : blvl__import_q3_img_png_size(data, size, path, &w, &h, &e);
         if (st == BLVL_OK)
             st = blvl_bake_add_image_encoded(c->b, path, w, h,
                                              kind == Q3I_JPEG ? blvl_ImageEncoding_Jpeg
@@ -88,7 +88,7 @@ static blvl_status add_file(q3m *m, const char *path, uint32_t *index) {
     return st;
 }
 
-blvl_status blvl__q3m_image(q3m *m, const char *name, uint32_t *index) {
+blvl_status blvl__import_q3_mat_image(q3_materials *m, const char *name, uint32_t *index) {
     q3_ctx *c = m->c;
     *index = BLVL_BAKE_NONE;
     if (!name || !*name)
@@ -110,7 +110,7 @@ blvl_status blvl__q3m_image(q3m *m, const char *name, uint32_t *index) {
     /* No search path: nothing is looked up, so every image is missing (the material keeps its
      * name); the report says so, and the caller can tell the user where images come from. */
     if (!c->o->fs || strlen(name) > Q3I_MAX_NAME ||
-        !blvl__q3i_find(c->o->fs, name, found, sizeof found)) {
+        !blvl__import_q3_img_find(c->o->fs, name, found, sizeof found)) {
         /* "x.tga" and "x" try the same files: one missing image. The stem's entry starts
          * with a byte no name holds. */
         char stem[Q3I_MAX_NAME + 8];
@@ -141,12 +141,13 @@ blvl_status blvl__q3m_image(q3m *m, const char *name, uint32_t *index) {
     return strcmp(found, key) ? remember(m, key, *index) : BLVL_OK;
 }
 
-blvl_status blvl__q3m_pixels(q3m *m, const char *name, uint8_t **rgba, uint32_t *w, uint32_t *h) {
+blvl_status blvl__import_q3_mat_pixels(q3_materials *m, const char *name, uint8_t **rgba,
+                                       uint32_t *w, uint32_t *h) {
     q3_ctx *c = m->c;
     *rgba = NULL;
     *w = *h = 0;
     char found[Q3I_MAX_NAME + 8];
-    if (!c->o->fs || !name || !blvl__q3i_find(c->o->fs, name, found, sizeof found))
+    if (!c->o->fs || !name || !blvl__import_q3_img_find(c->o->fs, name, found, sizeof found))
         return BLVL_OK;
     void *data = NULL;
     size_t size = 0;
@@ -156,14 +157,14 @@ blvl_status blvl__q3m_pixels(q3m *m, const char *name, uint8_t **rgba, uint32_t 
         return blvl__nomem(c->err, "the bake's scratch memory");
     if (st)
         return BLVL_OK;
-    st = blvl__q3i_decode(data, size, found, alloc_of(m), rgba, w, h, &e);
+    st = blvl__import_q3_img_decode(data, size, found, alloc_of(m), rgba, w, h, &e);
     blvl_free(c->opt, data);
     if (st == BLVL_E_NOMEM)
         return blvl__nomem(c->err, "the bake's scratch memory");
     return BLVL_OK;
 }
 
-blvl_status blvl__q3m_keyword(q3m *m, const char *text) {
+blvl_status blvl__import_q3_mat_keyword(q3_materials *m, const char *text) {
     size_t n = strcspn(text, " ");
     char word[64];
     if (n >= sizeof word)
@@ -188,7 +189,7 @@ blvl_status blvl__q3m_keyword(q3m *m, const char *text) {
     return BLVL_OK;
 }
 
-void blvl__q3m_images_free(q3m *m) {
+void blvl__import_q3_mat_images_free(q3_materials *m) {
     for (size_t i = 0; i < m->img_count; i++)
         blvl__free_sized(alloc_of(m), m->img[i].key);
     if (m->img)

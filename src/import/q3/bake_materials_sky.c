@@ -30,7 +30,7 @@ static uint8_t *fit(const blvl_allocator *a, const uint8_t *px, uint32_t w, uint
     return out;
 }
 
-blvl_status blvl__q3m_sky(q3m *m, const blvl_q3_shader *sh) {
+blvl_status blvl__import_q3_mat_sky(q3_materials *m, const blvl_q3_shader *sh) {
     static const char *const faces[6] = {"rt", "lf", "up", "dn", "ft", "bk"};
     q3_ctx *c = m->c;
     const blvl_allocator *a = &c->opt->allocator;
@@ -45,12 +45,12 @@ blvl_status blvl__q3m_sky(q3m *m, const blvl_q3_shader *sh) {
         char name[Q3I_MAX_NAME + 8], found[Q3I_MAX_NAME + 8];
         int n = snprintf(name, sizeof name, "%s_%s.tga", sh->sky_farbox, faces[i]);
         if (n < 0 || (size_t)n > Q3I_MAX_NAME ||
-            !blvl__q3i_find(c->o->fs, name, found, sizeof found)) {
+            !blvl__import_q3_img_find(c->o->fs, name, found, sizeof found)) {
             c->report->missing_images++;
             ok = false;
             continue;
         }
-        st = blvl__q3m_pixels(m, name, &px[i], &w[i], &h[i]);
+        st = blvl__import_q3_mat_pixels(m, name, &px[i], &w[i], &h[i]);
         if (st == BLVL_OK && !px[i]) { /* found but does not decode */
             c->report->bad_images++;
             ok = false;
@@ -94,7 +94,7 @@ blvl_status blvl__q3m_sky(q3m *m, const blvl_q3_shader *sh) {
     return st;
 }
 
-void blvl__q3m_sun(q3m *m, const blvl_q3_shader *sh) {
+void blvl__import_q3_mat_sun(q3_materials *m, const blvl_q3_shader *sh) {
     if (m->sun_done || !sh->has_sun)
         return;
     m->sun_done = true;

@@ -17,7 +17,7 @@ typedef struct lex {
 } lex;
 
 static blvl_status next(lex *l, tok *t) {
-    if (!blvl__q3_lex_next(&l->lx, t))
+    if (!blvl__import_q3_lex_next(&l->lx, t))
         return blvl__fail_source(l->err, "entities", "text", l->lx.fail_at, l->lx.fail_rule, "%s",
                                  l->lx.fail_problem);
     return BLVL_OK;

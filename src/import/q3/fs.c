@@ -34,7 +34,7 @@ static int same(const char *a, const char *b) {
     return *a == *b;
 }
 
-int blvl__q3fs_name_ok(const char *name) {
+int blvl__import_q3_fs_name_ok(const char *name) {
     size_t n = strlen(name);
     return n > 0 && n <= Q3FS_MAX_NAME && name[n - 1] != '/' && name[n - 1] != '\\';
 }
@@ -92,8 +92,8 @@ static int grow(const blvl_allocator *a, void **arr, uint32_t *cap, uint32_t nee
     return 1;
 }
 
-blvl_status blvl__q3fs_add_source(blvl_q3_fs *fs, struct zip *zip, const char *path, uint32_t *out,
-                                  blvl_error *err) {
+blvl_status blvl__import_q3_fs_add_source(blvl_q3_fs *fs, struct zip *zip, const char *path,
+                                          uint32_t *out, blvl_error *err) {
     const blvl_allocator *a = &fs->opt.allocator;
     char *copy = blvl__strdup(a, path);
     if (!copy || !grow(a, (void **)&fs->sources, &fs->source_cap, fs->source_count + 1,
@@ -132,8 +132,8 @@ static int rehash(blvl_q3_fs *fs, uint32_t cap) {
     return 1;
 }
 
-blvl_status blvl__q3fs_put(blvl_q3_fs *fs, const char *name, uint32_t source, uint64_t index,
-                           const char *disk, blvl_error *err) {
+blvl_status blvl__import_q3_fs_put(blvl_q3_fs *fs, const char *name, uint32_t source,
+                                   uint64_t index, const char *disk, blvl_error *err) {
     const blvl_allocator *a = &fs->opt.allocator;
     if (fs->entry_count >= Q3FS_MAX_ENTRIES)
         return blvl__fail(err, BLVL_E_SOURCE,
@@ -171,8 +171,8 @@ blvl_status blvl_q3_fs_add(blvl_q3_fs *fs, const char *path, blvl_error *err) {
     struct stat st;
     if (stat(path, &st) != 0)
         return blvl__fail(err, BLVL_E_IO, "%s: no such file or folder", path);
-    blvl_status s =
-        S_ISDIR(st.st_mode) ? blvl__q3fs_add_dir(fs, path, err) : blvl__q3fs_add_zip(fs, path, err);
+    blvl_status s = S_ISDIR(st.st_mode) ? blvl__import_q3_fs_add_dir(fs, path, err)
+                                        : blvl__import_q3_fs_add_zip(fs, path, err);
     if (s == BLVL_OK)
         blvl__ok(err);
     return s;
@@ -202,11 +202,11 @@ blvl_status blvl_q3_fs_read(void **data, size_t *size, const blvl_q3_fs *fs, con
     blvl_status s;
     uint8_t *bytes = NULL;
     if (e->disk) {
-        s = blvl__q3fs_read_disk(fs, e, &bytes, size, err);
+        s = blvl__import_q3_fs_read_disk(fs, e, &bytes, size, err);
     } else {
         pthread_mutex_t *lock = (pthread_mutex_t *)&fs->lock; /* const fs: the lock only */
         pthread_mutex_lock(lock);
-        s = blvl__q3fs_read_zip(fs, e, &bytes, size, err);
+        s = blvl__import_q3_fs_read_zip(fs, e, &bytes, size, err);
         pthread_mutex_unlock(lock);
     }
     *data = bytes;

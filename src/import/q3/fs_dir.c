@@ -94,8 +94,8 @@ static blvl_status walk(blvl_q3_fs *fs, uint32_t src, const char *disk, const ch
                 ; /* a dangling link: no file */
             else if (S_ISDIR(sb.st_mode))
                 st = walk(fs, src, p, r, depth + 1, err);
-            else if (S_ISREG(sb.st_mode) && blvl__q3fs_name_ok(r))
-                st = blvl__q3fs_put(fs, r, src, 0, p, err);
+            else if (S_ISREG(sb.st_mode) && blvl__import_q3_fs_name_ok(r))
+                st = blvl__import_q3_fs_put(fs, r, src, 0, p, err);
             else if (S_ISREG(sb.st_mode) && strlen(r) > Q3FS_MAX_NAME)
                 st = blvl__fail(err, BLVL_E_SOURCE,
                                 "entry-name: %s: its name in the game's tree has %zu bytes, more "
@@ -111,7 +111,7 @@ static blvl_status walk(blvl_q3_fs *fs, uint32_t src, const char *disk, const ch
     return st;
 }
 
-blvl_status blvl__q3fs_add_dir(blvl_q3_fs *fs, const char *path, blvl_error *err) {
+blvl_status blvl__import_q3_fs_add_dir(blvl_q3_fs *fs, const char *path, blvl_error *err) {
     names l = {.a = &fs->opt.allocator};
     blvl_status st = list_dir(path, &l, err);
     size_t pn = strlen(path);
@@ -127,20 +127,20 @@ blvl_status blvl__q3fs_add_dir(blvl_q3_fs *fs, const char *path, blvl_error *err
         snprintf(p, n, "%s/%s", path, l.v[i]);
         struct stat sb;
         if (stat(p, &sb) == 0 && S_ISREG(sb.st_mode))
-            st = blvl__q3fs_add_zip(fs, p, err);
+            st = blvl__import_q3_fs_add_zip(fs, p, err);
         blvl__free_sized(&fs->opt.allocator, p);
     }
     names_free(&l);
     uint32_t src;
     if (st == BLVL_OK)
-        st = blvl__q3fs_add_source(fs, NULL, path, &src, err);
+        st = blvl__import_q3_fs_add_source(fs, NULL, path, &src, err);
     if (st == BLVL_OK)
         st = walk(fs, src, path, "", 0, err);
     return st;
 }
 
-blvl_status blvl__q3fs_read_disk(const blvl_q3_fs *fs, const q3fs_entry *e, uint8_t **data,
-                                 size_t *size, blvl_error *err) {
+blvl_status blvl__import_q3_fs_read_disk(const blvl_q3_fs *fs, const q3fs_entry *e, uint8_t **data,
+                                         size_t *size, blvl_error *err) {
     FILE *f = fopen(e->disk, "rb");
     if (!f)
         return blvl__fail(err, BLVL_E_IO, "%s: cannot open (%s)", e->disk, strerror(errno));

@@ -43,20 +43,20 @@ struct blvl_q3_fs {
 };
 
 /* A new source; its index in *out. */
-blvl_status blvl__q3fs_add_source(blvl_q3_fs *fs, struct zip *zip, const char *path, uint32_t *out,
-                                  blvl_error *err);
+blvl_status blvl__import_q3_fs_add_source(blvl_q3_fs *fs, struct zip *zip, const char *path,
+                                          uint32_t *out, blvl_error *err);
 /* A name into the table: later ones replace earlier ones of the same name (any case). `name` is
  * copied and normalised; `disk` copied when not NULL. */
-blvl_status blvl__q3fs_put(blvl_q3_fs *fs, const char *name, uint32_t source, uint64_t index,
-                           const char *disk, blvl_error *err);
+blvl_status blvl__import_q3_fs_put(blvl_q3_fs *fs, const char *name, uint32_t source,
+                                   uint64_t index, const char *disk, blvl_error *err);
 /* Whether `name` (already bounded) is one the table keeps: not empty, not a folder. */
-int blvl__q3fs_name_ok(const char *name);
+int blvl__import_q3_fs_name_ok(const char *name);
 
-blvl_status blvl__q3fs_add_zip(blvl_q3_fs *fs, const char *path, blvl_error *err);
-blvl_status blvl__q3fs_add_dir(blvl_q3_fs *fs, const char *path, blvl_error *err);
-blvl_status blvl__q3fs_read_zip(const blvl_q3_fs *fs, const q3fs_entry *e, uint8_t **data,
-                                size_t *size, blvl_error *err);
-blvl_status blvl__q3fs_read_disk(const blvl_q3_fs *fs, const q3fs_entry *e, uint8_t **data,
-                                 size_t *size, blvl_error *err);
+blvl_status blvl__import_q3_fs_add_zip(blvl_q3_fs *fs, const char *path, blvl_error *err);
+blvl_status blvl__import_q3_fs_add_dir(blvl_q3_fs *fs, const char *path, blvl_error *err);
+blvl_status blvl__import_q3_fs_read_zip(const blvl_q3_fs *fs, const q3fs_entry *e, uint8_t **data,
+                                        size_t *size, blvl_error *err);
+blvl_status blvl__import_q3_fs_read_disk(const blvl_q3_fs *fs, const q3fs_entry *e, uint8_t **data,
+                                         size_t *size, blvl_error *err);
 
 #endif

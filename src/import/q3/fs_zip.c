@@ -14,7 +14,7 @@ static blvl_status zip_refusal(const char *path, const char *field, const char *
     return blvl__fail_source(err, part, field, 0, rule, "%s", problem);
 }
 
-blvl_status blvl__q3fs_add_zip(blvl_q3_fs *fs, const char *path, blvl_error *err) {
+blvl_status blvl__import_q3_fs_add_zip(blvl_q3_fs *fs, const char *path, blvl_error *err) {
     int code = 0;
     zip_t *z = zip_open(path, ZIP_RDONLY, &code);
     if (!z) {
@@ -37,7 +37,7 @@ blvl_status blvl__q3fs_add_zip(blvl_q3_fs *fs, const char *path, blvl_error *err
         return zip_refusal(path, "central directory", "archive-files", problem, err);
     }
     uint32_t src;
-    blvl_status st = blvl__q3fs_add_source(fs, z, path, &src, err);
+    blvl_status st = blvl__import_q3_fs_add_source(fs, z, path, &src, err);
     if (st) {
         zip_discard(z);
         return st;
@@ -55,9 +55,9 @@ blvl_status blvl__q3fs_add_zip(blvl_q3_fs *fs, const char *path, blvl_error *err
                      Q3FS_MAX_NAME);
             return zip_refusal(path, field, "entry-name", problem, err);
         }
-        if (!blvl__q3fs_name_ok(name))
+        if (!blvl__import_q3_fs_name_ok(name))
             continue; /* a folder entry */
-        if ((st = blvl__q3fs_put(fs, name, src, (uint64_t)i, NULL, err)))
+        if ((st = blvl__import_q3_fs_put(fs, name, src, (uint64_t)i, NULL, err)))
             return st;
     }
     return BLVL_OK;
@@ -70,8 +70,8 @@ static blvl_status entry_refusal(const char *path, const char *name, const char 
     return zip_refusal(path, field, rule, problem, err);
 }
 
-blvl_status blvl__q3fs_read_zip(const blvl_q3_fs *fs, const q3fs_entry *e, uint8_t **data,
-                                size_t *size, blvl_error *err) {
+blvl_status blvl__import_q3_fs_read_zip(const blvl_q3_fs *fs, const q3fs_entry *e, uint8_t **data,
+                                        size_t *size, blvl_error *err) {
     const q3fs_source *s = &fs->sources[e->source];
     zip_stat_t zs;
     zip_stat_init(&zs);

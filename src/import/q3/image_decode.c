@@ -9,18 +9,19 @@
 #include "image/image_internal.h"
 #include "image_internal.h"
 
-blvl_status blvl__q3i_decode(const uint8_t *data, size_t size, const char *name,
-                             const blvl_allocator *a, uint8_t **rgba, uint32_t *w, uint32_t *h,
-                             blvl_error *err) {
+blvl_status blvl__import_q3_img_decode(const uint8_t *data, size_t size, const char *name,
+                                       const blvl_allocator *a, uint8_t **rgba, uint32_t *w,
+                                       uint32_t *h, blvl_error *err) {
     *rgba = NULL;
     *w = *h = 0;
-    int kind = blvl__q3i_kind(data, size);
+    int kind = blvl__import_q3_img_kind(data, size);
     if (kind == Q3I_TGA)
-        return blvl__q3i_tga(data, size, name, a, rgba, w, h, err);
+        return blvl__import_q3_img_tga(data, size, name, a, rgba, w, h, err);
     /* The size from the headers first, so no decoder sees an image past the limits. */
     uint32_t hw, hh;
-    blvl_status st = kind == Q3I_JPEG ? blvl__q3i_jpeg_size(data, size, name, &hw, &hh, err)
-                                      : blvl__q3i_png_size(data, size, name, &hw, &hh, err);
+    blvl_status st = kind == Q3I_JPEG
+                         ? blvl__import_q3_img_jpeg_size(data, size, name, &hw, &hh, err)
+                         : blvl__import_q3_img_png_size(data, size, name, &hw, &hh, err);
     if (st)
         return st;
     blvl_image_desc d = {hw,   hh,  kind == Q3I_JPEG ? BLVL_IMAGE_JPEG : BLVL_IMAGE_PNG, 1, 1, 0,

@@ -8,7 +8,7 @@
 
 static const uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 
-int blvl__q3i_kind(const uint8_t *data, size_t size) {
+int blvl__import_q3_img_kind(const uint8_t *data, size_t size) {
     if (size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF)
         return Q3I_JPEG;
     if (size >= 8 && !memcmp(data, png_sig, 8))
@@ -26,11 +26,11 @@ static blvl_status check_size(const char *name, const char *field, size_t at, ui
 }
 
 /* The walk stops at the first frame header: the bytes after it are carried as they are. */
-blvl_status blvl__q3i_jpeg_size(const uint8_t *d, size_t n, const char *name, uint32_t *w,
-                                uint32_t *h, blvl_error *err) {
+blvl_status blvl__import_q3_img_jpeg_size(const uint8_t *d, size_t n, const char *name, uint32_t *w,
+                                          uint32_t *h, blvl_error *err) {
     *w = *h = 0;
     size_t at;
-    switch (blvl__jpeg_walk(d, n, false, w, h, &at)) {
+    switch (blvl__image_jpeg_walk(d, n, false, w, h, &at)) {
     case BLVL__JPEG_OK:
         return check_size(name, "SOF", at + 3, *w, *h, err);
     case BLVL__JPEG_NO_SOI:
@@ -55,16 +55,16 @@ blvl_status blvl__q3i_jpeg_size(const uint8_t *d, size_t n, const char *name, ui
     }
 }
 
-blvl_status blvl__q3i_png_size(const uint8_t *d, size_t n, const char *name, uint32_t *w,
-                               uint32_t *h, blvl_error *err) {
+blvl_status blvl__import_q3_img_png_size(const uint8_t *d, size_t n, const char *name, uint32_t *w,
+                                         uint32_t *h, blvl_error *err) {
     *w = *h = 0;
-    if (!blvl__png_ihdr(d, n, w, h))
+    if (!blvl__image_png_ihdr(d, n, w, h))
         return blvl__fail_source(err, name, "IHDR", 8, "signature",
                                  "not a PNG with its IHDR first");
     return check_size(name, "IHDR", 16, *w, *h, err);
 }
 
-bool blvl__q3i_find(const blvl_q3_fs *fs, const char *name, char *out, size_t cap) {
+bool blvl__import_q3_img_find(const blvl_q3_fs *fs, const char *name, char *out, size_t cap) {
     static const char *const exts[] = {".tga", ".jpg", ".jpeg", ".png"};
     size_t n = name ? strlen(name) : 0;
     if (!fs || !n || n > Q3I_MAX_NAME || cap < n + 6)

@@ -41,9 +41,79 @@ static bool pixel(const tga *t, size_t at, uint8_t out[4]) {
     return true;
 }
 
-blvl_status blvl__q3i_tga(const uint8_t *data, size_t size, const char *name,
-                          const blvl_allocator *a, uint8_t **rgba, uint32_t *w, uint32_t *h,
-                          blvl_error *err) {
+/* The pixels in stored order into out (count RGBA texels), plain or run-length; `pos` is where
+ * they start. */
+static blvl_status decode_pixels(const tga *t, size_t pos, bool rle, uint8_t *out, size_t count,
+                                 const char *name, blvl_error *err) {
+    const uint8_t *data = t->d;
+    size_t size = t->n;
+    size_t done = 0;
+    blvl_status st = BLVL_OK;
+    while (done < count) {
+        size_t run = 1;
+        bool repeat = false;
+        if (rle) {
+            if (pos >= size) {
+                st = blvl__fail_source(err, name, "pixels", pos, "truncated",
+                                       "the pixel data ends early");
+                break;
+            }
+            uint8_t hd = data[pos++];
+            run = (hd & 0x7Fu) + 1u;
+            repeat = hd & 0x80u;
+        } else {
+            run = count;
+        }
+        if (run > count - done)
+            run = count - done;
+        size_t need = repeat ? t->bpp : run * t->bpp;
+        if (size - pos < need) {
+            st = blvl__fail_source(err, name, "pixels", pos, "truncated",
+                                   "the pixel data ends early");
+            break;
+        }
+        for (size_t i = 0; i < run; i++) {
+            size_t at = repeat ? pos : pos + i * t->bpp;
+            if (!pixel(t, at, out + (done + i) * 4)) {
+                st = blvl__fail_source(err, name, "pixels", at, "index",
+                                       "a colour index past the colour map");
+                break;
+            }
+        }
+        if (st)
+            break;
+        pos += need;
+        done += run;
+    }
+    return st;
+}
+
+/* The rows top to bottom, left to right, as the descriptor says they were stored. */
+static void orient(uint8_t *out, uint32_t width, uint32_t height, unsigned desc) {
+    size_t row = (size_t)width * 4;
+    if (!(desc & 0x20u)) /* stored bottom to top */
+        for (uint32_t y = 0; y < height / 2; y++) {
+            uint8_t *r0 = out + y * row, *r1 = out + (height - 1 - y) * row;
+            for (size_t i = 0; i < row; i++) {
+                uint8_t c = r0[i];
+                r0[i] = r1[i];
+                r1[i] = c;
+            }
+        }
+    if (desc & 0x10u) /* stored right to left */
+        for (uint32_t y = 0; y < height; y++)
+            for (uint32_t x = 0; x < width / 2; x++) {
+                uint8_t *p0 = out + y * row + x * 4, *p1 = out + y * row + (width - 1 - x) * 4;
+                uint8_t c[4];
+                memcpy(c, p0, 4);
+                memcpy(p0, p1, 4);
+                memcpy(p1, c, 4);
+            }
+}
+
+blvl_status blvl__import_q3_img_tga(const uint8_t *data, size_t size, const char *name,
+                                    const blvl_allocator *a, uint8_t **rgba, uint32_t *w,
+                                    uint32_t *h, blvl_error *err) {
     *rgba = NULL;
     *w = *h = 0;
     if (size < 18)
@@ -95,67 +165,12 @@ blvl_status blvl__q3i_tga(const uint8_t *data, size_t size, const char *name,
     if (!out)
         return blvl__nomem(err, "image %s", name);
     /* Decode in stored order into out, then put the rows top to bottom, left to right. */
-    size_t done = 0;
-    blvl_status st = BLVL_OK;
-    while (done < count) {
-        size_t run = 1;
-        bool repeat = false;
-        if (rle) {
-            if (pos >= size) {
-                st = blvl__fail_source(err, name, "pixels", pos, "truncated",
-                                       "the pixel data ends early");
-                break;
-            }
-            uint8_t hd = data[pos++];
-            run = (hd & 0x7Fu) + 1u;
-            repeat = hd & 0x80u;
-        } else {
-            run = count;
-        }
-        if (run > count - done)
-            run = count - done;
-        size_t need = repeat ? t.bpp : run * t.bpp;
-        if (size - pos < need) {
-            st = blvl__fail_source(err, name, "pixels", pos, "truncated",
-                                   "the pixel data ends early");
-            break;
-        }
-        for (size_t i = 0; i < run; i++) {
-            size_t at = repeat ? pos : pos + i * t.bpp;
-            if (!pixel(&t, at, out + (done + i) * 4)) {
-                st = blvl__fail_source(err, name, "pixels", at, "index",
-                                       "a colour index past the colour map");
-                break;
-            }
-        }
-        if (st)
-            break;
-        pos += need;
-        done += run;
-    }
+    blvl_status st = decode_pixels(&t, pos, rle, out, count, name, err);
     if (st) {
         blvl__dealloc(a, out, count * 4);
         return st;
     }
-    size_t row = (size_t)width * 4;
-    if (!(desc & 0x20u)) /* stored bottom to top */
-        for (uint32_t y = 0; y < height / 2; y++) {
-            uint8_t *r0 = out + y * row, *r1 = out + (height - 1 - y) * row;
-            for (size_t i = 0; i < row; i++) {
-                uint8_t c = r0[i];
-                r0[i] = r1[i];
-                r1[i] = c;
-            }
-        }
-    if (desc & 0x10u) /* stored right to left */
-        for (uint32_t y = 0; y < height; y++)
-            for (uint32_t x = 0; x < width / 2; x++) {
-                uint8_t *p0 = out + y * row + x * 4, *p1 = out + y * row + (width - 1 - x) * 4;
-                uint8_t c[4];
-                memcpy(c, p0, 4);
-                memcpy(p0, p1, 4);
-                memcpy(p1, c, 4);
-            }
+    orient(out, width, height, desc);
     *rgba = out;
     *w = width;
     *h = height;

@@ -10,7 +10,7 @@ static bool fail(q3_lex *l, size_t at, const char *rule, const char *problem) {
     return false;
 }
 
-bool blvl__q3_lex_next(q3_lex *l, q3_token *t) {
+bool blvl__import_q3_lex_next(q3_lex *l, q3_token *t) {
     bool nl = false;
     for (;;) {
         while (l->pos < l->n && (unsigned char)l->s[l->pos] <= ' ') {

@@ -24,6 +24,6 @@ typedef struct q3_token {
 } q3_token;
 
 /* The next token into *t; false (and fail_*) on a comment or quote that never closes. */
-bool blvl__q3_lex_next(q3_lex *l, q3_token *t);
+bool blvl__import_q3_lex_next(q3_lex *l, q3_token *t);
 
 #endif

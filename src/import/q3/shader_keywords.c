@@ -6,11 +6,12 @@
 #include "shader_internal.h"
 
 static blvl_status keep(q3s_parse *p, q3s_line *l) {
-    return blvl__q3s_keep(p, &p->unknown, l, "a shader with more than 256 unknown keywords");
+    return blvl__import_q3_shader_keep(p, &p->unknown, l,
+                                       "a shader with more than 256 unknown keywords");
 }
 
 static char *arg_str(q3s_parse *p, const q3s_tok *t) {
-    return blvl__q3s_arena_str(p->ar, t->p, t->n);
+    return blvl__import_q3_shader_arena_str(p->ar, t->p, t->n);
 }
 
 /* sort: the engine's named values (shaderSort_t) or a number. */
@@ -22,11 +23,11 @@ static bool sort_value(const q3s_tok *t, float *out) {
                  {"decal", 4},     {"seeThrough", 5}, {"banner", 6},
                  {"additive", 10}, {"nearest", 16},   {"underwater", 8}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (blvl__q3s_is(t, names[i].name)) {
+        if (blvl__import_q3_shader_is(t, names[i].name)) {
             *out = names[i].v;
             return true;
         }
-    return blvl__q3s_num(t, out);
+    return blvl__import_q3_shader_num(t, out);
 }
 
 static bool deform(const q3s_line *l, blvl_q3_deform *d, uint32_t *used) {
@@ -34,27 +35,27 @@ static bool deform(const q3s_line *l, blvl_q3_deform *d, uint32_t *used) {
         return false;
     const q3s_tok *k = &l->arg[0];
     memset(d, 0, sizeof *d);
-    if (blvl__q3s_is(k, "wave")) {
+    if (blvl__import_q3_shader_is(k, "wave")) {
         float div;
-        if (l->argc < 2 || !blvl__q3s_num(&l->arg[1], &div) ||
-            !blvl__q3s_wave(l, 2, &d->wave, used))
+        if (l->argc < 2 || !blvl__import_q3_shader_num(&l->arg[1], &div) ||
+            !blvl__import_q3_shader_wave(l, 2, &d->wave, used))
             return false;
         d->kind = BLVL_Q3_DEFORM_WAVE;
         d->spread = div != 0 ? 1.0f / div : 100.0f; /* the engine's reading of div 0 */
         return true;
     }
-    if (blvl__q3s_is(k, "normal")) {
+    if (blvl__import_q3_shader_is(k, "normal")) {
         float v[2];
-        if (!blvl__q3s_nums(l, 1, v, 2, used))
+        if (!blvl__import_q3_shader_nums(l, 1, v, 2, used))
             return false;
         d->kind = BLVL_Q3_DEFORM_NORMAL;
         d->wave.amp = v[0];
         d->wave.freq = v[1];
         return true;
     }
-    if (blvl__q3s_is(k, "bulge")) {
+    if (blvl__import_q3_shader_is(k, "bulge")) {
         float v[3];
-        if (!blvl__q3s_nums(l, 1, v, 3, used))
+        if (!blvl__import_q3_shader_nums(l, 1, v, 3, used))
             return false;
         d->kind = BLVL_Q3_DEFORM_BULGE;
         d->bulge_width = v[0];
@@ -62,9 +63,10 @@ static bool deform(const q3s_line *l, blvl_q3_deform *d, uint32_t *used) {
         d->bulge_speed = v[2];
         return true;
     }
-    if (blvl__q3s_is(k, "move")) {
+    if (blvl__import_q3_shader_is(k, "move")) {
         uint32_t at;
-        if (!blvl__q3s_nums(l, 1, d->vector, 3, &at) || !blvl__q3s_wave(l, at, &d->wave, used))
+        if (!blvl__import_q3_shader_nums(l, 1, d->vector, 3, &at) ||
+            !blvl__import_q3_shader_wave(l, at, &d->wave, used))
             return false;
         d->kind = BLVL_Q3_DEFORM_MOVE;
         return true;
@@ -76,7 +78,7 @@ static bool deform(const q3s_line *l, blvl_q3_deform *d, uint32_t *used) {
                  {"autosprite", BLVL_Q3_DEFORM_AUTOSPRITE},
                  {"autosprite2", BLVL_Q3_DEFORM_AUTOSPRITE2}};
     for (size_t i = 0; i < 3; i++)
-        if (blvl__q3s_is(k, plain[i].name)) {
+        if (blvl__import_q3_shader_is(k, plain[i].name)) {
             d->kind = plain[i].kind;
             *used = 1;
             return true;
@@ -93,13 +95,13 @@ static bool deform(const q3s_line *l, blvl_q3_deform *d, uint32_t *used) {
 /* cull front | none, twosided, disable | back, backside, backsided (none given: front). */
 static blvl_status cull_mode(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
     const q3s_tok *a0 = l->argc ? &l->arg[0] : NULL;
-    if (!a0 || blvl__q3s_is(a0, "front"))
+    if (!a0 || blvl__import_q3_shader_is(a0, "front"))
         sh->cull = BLVL_Q3_CULL_FRONT;
-    else if (blvl__q3s_is(a0, "none") || blvl__q3s_is(a0, "twosided") ||
-             blvl__q3s_is(a0, "disable"))
+    else if (blvl__import_q3_shader_is(a0, "none") || blvl__import_q3_shader_is(a0, "twosided") ||
+             blvl__import_q3_shader_is(a0, "disable"))
         sh->cull = BLVL_Q3_CULL_NONE;
-    else if (blvl__q3s_is(a0, "back") || blvl__q3s_is(a0, "backside") ||
-             blvl__q3s_is(a0, "backsided"))
+    else if (blvl__import_q3_shader_is(a0, "back") || blvl__import_q3_shader_is(a0, "backside") ||
+             blvl__import_q3_shader_is(a0, "backsided"))
         sh->cull = BLVL_Q3_CULL_BACK;
     else
         return keep(p, l);
@@ -120,7 +122,7 @@ static blvl_status sky_parms(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
         return blvl__nomem(p->err, "shader script");
     /* The engine reads a cloud height of 0 (or "-") as 512. */
     sh->sky_cloud_height = 512;
-    if (l->argc > 1 && blvl__q3s_num(&l->arg[1], &v[0]) && v[0] != 0)
+    if (l->argc > 1 && blvl__import_q3_shader_num(&l->arg[1], &v[0]) && v[0] != 0)
         sh->sky_cloud_height = v[0];
     if (l->argc > 2 && !(l->arg[2].n == 1 && l->arg[2].p[0] == '-') &&
         !(sh->sky_nearbox = arg_str(p, &l->arg[2])))
@@ -129,15 +131,16 @@ static blvl_status sky_parms(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
     return BLVL_OK;
 }
 
-blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
+blvl_status blvl__import_q3_shader_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
     const q3s_tok *kw = &l->kw;
     const q3s_tok *a0 = l->argc ? &l->arg[0] : NULL;
     float v[6];
-    if (blvl__q3s_is(kw, "surfaceparm")) {
+    if (blvl__import_q3_shader_is(kw, "surfaceparm")) {
         if (!a0)
             return keep(p, l);
         if (p->params.count >= BLVL_Q3_SHADER_MAX_LIST)
-            return blvl__q3s_refuse(p, l->offset, "list", "a shader with over 256 surfaceparms");
+            return blvl__import_q3_shader_refuse(p, l->offset, "list",
+                                                 "a shader with over 256 surfaceparms");
         char *s = arg_str(p, a0);
         if (!s)
             return blvl__nomem(p->err, "shader script");
@@ -145,9 +148,9 @@ blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
         l->used = 1;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "cull"))
+    if (blvl__import_q3_shader_is(kw, "cull"))
         return cull_mode(p, sh, l);
-    if (blvl__q3s_is(kw, "sort")) {
+    if (blvl__import_q3_shader_is(kw, "sort")) {
         if (!a0 || !sort_value(a0, &sh->sort))
             return keep(p, l);
         sh->has_sort = true;
@@ -163,12 +166,12 @@ blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
                  {"entityMergable", offsetof(blvl_q3_shader, entity_mergable)},
                  {"portal", offsetof(blvl_q3_shader, portal)}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        if (blvl__q3s_is(kw, flags[i].name)) {
+        if (blvl__import_q3_shader_is(kw, flags[i].name)) {
             *(bool *)((char *)sh + flags[i].field) = true;
             l->used = 0;
             return BLVL_OK;
         }
-    if (blvl__q3s_is(kw, "deformVertexes")) {
+    if (blvl__import_q3_shader_is(kw, "deformVertexes")) {
         blvl_q3_deform d;
         uint32_t used = l->argc;
         /* The engine ignores deforms past its third, and those it cannot read. */
@@ -178,18 +181,19 @@ blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
         l->used = used;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "fogParms")) {
-        if (!blvl__q3s_nums(l, 0, v, 4, NULL))
+    if (blvl__import_q3_shader_is(kw, "fogParms")) {
+        if (!blvl__import_q3_shader_nums(l, 0, v, 4, NULL))
             return keep(p, l);
         memcpy(sh->fog_color, v, sizeof sh->fog_color);
         sh->fog_depth = v[3];
         sh->has_fog = true;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "skyParms"))
+    if (blvl__import_q3_shader_is(kw, "skyParms"))
         return sky_parms(p, sh, l);
-    if (blvl__q3s_is(kw, "q3map_sun") || blvl__q3s_is(kw, "q3map_sunExt")) {
-        if (!blvl__q3s_nums(l, 0, v, 6, NULL))
+    if (blvl__import_q3_shader_is(kw, "q3map_sun") ||
+        blvl__import_q3_shader_is(kw, "q3map_sunExt")) {
+        if (!blvl__import_q3_shader_nums(l, 0, v, 6, NULL))
             return keep(p, l);
         memcpy(sh->sun_color, v, sizeof sh->sun_color);
         sh->sun_intensity = v[3];
@@ -198,20 +202,22 @@ blvl_status blvl__q3s_general(q3s_parse *p, blvl_q3_shader *sh, q3s_line *l) {
         sh->has_sun = true;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "q3map_surfacelight")) {
-        if (!a0 || !blvl__q3s_num(a0, &v[0]))
+    if (blvl__import_q3_shader_is(kw, "q3map_surfacelight")) {
+        if (!a0 || !blvl__import_q3_shader_num(a0, &v[0]))
             return keep(p, l);
         sh->surface_light = v[0];
         sh->has_surface_light = true;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "q3map_tessSize") || blvl__q3s_is(kw, "tessSize")) {
-        if (!a0 || !blvl__q3s_num(a0, &v[0]) || v[0] < 0 || v[0] > 65536)
+    if (blvl__import_q3_shader_is(kw, "q3map_tessSize") ||
+        blvl__import_q3_shader_is(kw, "tessSize")) {
+        if (!a0 || !blvl__import_q3_shader_num(a0, &v[0]) || v[0] < 0 || v[0] > 65536)
             return keep(p, l);
         sh->tess_size = (int32_t)v[0];
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "q3map_lightimage") || blvl__q3s_is(kw, "qer_editorimage")) {
+    if (blvl__import_q3_shader_is(kw, "q3map_lightimage") ||
+        blvl__import_q3_shader_is(kw, "qer_editorimage")) {
         if (!a0)
             return keep(p, l);
         char *s = arg_str(p, a0);

@@ -22,7 +22,7 @@ struct q3s_block {
 #define Q3S_BLOCK_HEAD ((sizeof(q3s_block) + 15u) & ~(size_t)15u)
 #define Q3S_BLOCK_MIN (64u << 10)
 
-void *blvl__q3s_arena_alloc(q3s_arena *ar, size_t size) {
+void *blvl__import_q3_shader_arena_alloc(q3s_arena *ar, size_t size) {
     size = (size + 7u) & ~(size_t)7u;
     if (!size)
         size = 8;
@@ -45,8 +45,8 @@ void *blvl__q3s_arena_alloc(q3s_arena *ar, size_t size) {
     return p;
 }
 
-char *blvl__q3s_arena_str(q3s_arena *ar, const char *s, size_t n) {
-    char *r = blvl__q3s_arena_alloc(ar, n + 1);
+char *blvl__import_q3_shader_arena_str(q3s_arena *ar, const char *s, size_t n) {
+    char *r = blvl__import_q3_shader_arena_alloc(ar, n + 1);
     if (r) {
         memcpy(r, s, n);
         r[n] = 0;
@@ -54,7 +54,7 @@ char *blvl__q3s_arena_str(q3s_arena *ar, const char *s, size_t n) {
     return r;
 }
 
-void blvl__q3s_arena_free(q3s_arena *ar) {
+void blvl__import_q3_shader_arena_free(q3s_arena *ar) {
     while (ar->head) {
         q3s_block *b = ar->head;
         ar->head = b->next;
@@ -63,12 +63,12 @@ void blvl__q3s_arena_free(q3s_arena *ar) {
     ar->used = ar->cap = 0;
 }
 
-q3s_mark blvl__q3s_arena_mark(const q3s_arena *ar) {
+q3s_mark blvl__import_q3_shader_arena_mark(const q3s_arena *ar) {
     q3s_mark m = {ar->head, ar->used, ar->cap};
     return m;
 }
 
-void blvl__q3s_arena_rollback(q3s_arena *ar, q3s_mark m) {
+void blvl__import_q3_shader_arena_rollback(q3s_arena *ar, q3s_mark m) {
     while (ar->head && ar->head != m.head) {
         q3s_block *b = ar->head;
         ar->head = b->next;
@@ -91,21 +91,24 @@ typedef struct tok {
     bool quoted, newline; /* a line break lies between the previous token and this one */
 } tok;
 
-blvl_status blvl__q3s_refuse(q3s_parse *p, size_t at, const char *rule, const char *problem) {
+blvl_status blvl__import_q3_shader_refuse(q3s_parse *p, size_t at, const char *rule,
+                                          const char *problem) {
     return blvl__fail_source(p->err, p->script, "text", at, rule, "%s", problem);
 }
 
 static blvl_status next(lex *l, tok *t) {
     q3_token k;
-    if (!blvl__q3_lex_next(&l->lx, &k))
-        return blvl__q3s_refuse(l->p, l->lx.fail_at, l->lx.fail_rule, l->lx.fail_problem);
+    if (!blvl__import_q3_lex_next(&l->lx, &k))
+        return blvl__import_q3_shader_refuse(l->p, l->lx.fail_at, l->lx.fail_rule,
+                                             l->lx.fail_problem);
     t->at = k.at;
     t->newline = k.newline;
     t->quoted = k.quoted;
     t->t.p = k.p;
     t->t.n = k.n;
     if (k.n > BLVL_Q3_SHADER_MAX_TOKEN)
-        return blvl__q3s_refuse(l->p, t->at, "token", "a token longer than 1023 bytes");
+        return blvl__import_q3_shader_refuse(l->p, t->at, "token",
+                                             "a token longer than 1023 bytes");
     return BLVL_OK;
 }
 
@@ -113,7 +116,7 @@ static bool brace(const tok *t, char c) {
     return t->t.p && !t->quoted && t->t.n == 1 && t->t.p[0] == c;
 }
 
-bool blvl__q3s_is(const q3s_tok *t, const char *s) {
+bool blvl__import_q3_shader_is(const q3s_tok *t, const char *s) {
     size_t n = strlen(s);
     if (t->n != n)
         return false;
@@ -188,12 +191,13 @@ static q3s_tok strip_parens(q3s_tok t) {
     return t;
 }
 
-bool blvl__q3s_num(const q3s_tok *t, float *out) {
+bool blvl__import_q3_shader_num(const q3s_tok *t, float *out) {
     q3s_tok s = strip_parens(*t);
     return s.n && parse_num(s.p, s.n, out);
 }
 
-bool blvl__q3s_nums(const q3s_line *l, uint32_t from, float *out, uint32_t want, uint32_t *next) {
+bool blvl__import_q3_shader_nums(const q3s_line *l, uint32_t from, float *out, uint32_t want,
+                                 uint32_t *next) {
     uint32_t got = 0, i = from;
     for (; i < l->argc && got < want; i++) {
         q3s_tok s = strip_parens(l->arg[i]);
@@ -212,17 +216,18 @@ bool blvl__q3s_nums(const q3s_line *l, uint32_t from, float *out, uint32_t want,
     return true;
 }
 
-bool blvl__q3s_wave(const q3s_line *l, uint32_t from, blvl_q3_wave *w, uint32_t *next) {
+bool blvl__import_q3_shader_wave(const q3s_line *l, uint32_t from, blvl_q3_wave *w,
+                                 uint32_t *next) {
     static const char *const names[] = {"sin",      "square",          "triangle",
                                         "sawtooth", "inversesawtooth", "noise"};
     if (from >= l->argc)
         return false;
     uint32_t func = 0;
     for (uint32_t i = 0; i < 6; i++)
-        if (blvl__q3s_is(&l->arg[from], names[i]))
+        if (blvl__import_q3_shader_is(&l->arg[from], names[i]))
             func = i + 1;
     float v[4];
-    if (!func || !blvl__q3s_nums(l, from + 1, v, 4, NULL))
+    if (!func || !blvl__import_q3_shader_nums(l, from + 1, v, 4, NULL))
         return false;
     if (next)
         *next = from + 5;
@@ -234,14 +239,15 @@ bool blvl__q3s_wave(const q3s_line *l, uint32_t from, blvl_q3_wave *w, uint32_t 
     return true;
 }
 
-blvl_status blvl__q3s_keep(q3s_parse *p, q3s_list *list, q3s_line *l, const char *what) {
+blvl_status blvl__import_q3_shader_keep(q3s_parse *p, q3s_list *list, q3s_line *l,
+                                        const char *what) {
     l->used = l->argc;
     if (list->count >= BLVL_Q3_SHADER_MAX_LIST)
-        return blvl__q3s_refuse(p, l->offset, "list", what);
+        return blvl__import_q3_shader_refuse(p, l->offset, "list", what);
     size_t n = l->kw.n;
     for (uint32_t i = 0; i < l->argc; i++)
         n += 1 + l->arg[i].n;
-    char *s = blvl__q3s_arena_alloc(p->ar, n + 1);
+    char *s = blvl__import_q3_shader_arena_alloc(p->ar, n + 1);
     if (!s)
         return blvl__nomem(p->err, "shader script");
     size_t k = l->kw.n;
@@ -276,7 +282,8 @@ static blvl_status read_line(lex *l, const tok *kw, q3s_line *line) {
             return BLVL_OK;
         }
         if (line->argc >= BLVL_Q3_SHADER_MAX_ARGS)
-            return blvl__q3s_refuse(l->p, t.at, "args", "a keyword with more than 64 arguments");
+            return blvl__import_q3_shader_refuse(l->p, t.at, "args",
+                                                 "a keyword with more than 64 arguments");
         line->arg[line->argc++] = t.t;
         line->end[line->argc] = l->lx.pos;
     }
@@ -288,7 +295,7 @@ static blvl_status copy_list(q3s_parse *p, const q3s_list *list, const char *con
     *count = list->count;
     if (!list->count)
         return BLVL_OK;
-    const char **a = blvl__q3s_arena_alloc(p->ar, list->count * sizeof *a);
+    const char **a = blvl__import_q3_shader_arena_alloc(p->ar, list->count * sizeof *a);
     if (!a)
         return blvl__nomem(p->err, "shader script");
     memcpy(a, list->item, list->count * sizeof *a);
@@ -307,13 +314,13 @@ static blvl_status parse_stage(lex *l, blvl_q3_stage *st, size_t open_at) {
         if (s)
             return s;
         if (!t.t.p)
-            return blvl__q3s_refuse(p, open_at, "brace", "a stage { never closes");
+            return blvl__import_q3_shader_refuse(p, open_at, "brace", "a stage { never closes");
         if (brace(&t, '}'))
             break;
         if (brace(&t, '{'))
-            return blvl__q3s_refuse(p, t.at, "nesting", "a block inside a stage");
+            return blvl__import_q3_shader_refuse(p, t.at, "nesting", "a block inside a stage");
         q3s_line ln;
-        if ((s = read_line(l, &t, &ln)) || (s = blvl__q3s_stage(p, st, &ln)))
+        if ((s = read_line(l, &t, &ln)) || (s = blvl__import_q3_shader_stage(p, st, &ln)))
             return s;
         l->lx.pos = ln.end[ln.used <= ln.argc ? ln.used : ln.argc];
     }
@@ -332,24 +339,25 @@ static blvl_status parse_shader(lex *l, blvl_q3_shader *sh, size_t name_at) {
         if (s)
             return s;
         if (!t.t.p)
-            return blvl__q3s_refuse(p, name_at, "brace", "a shader's { never closes");
+            return blvl__import_q3_shader_refuse(p, name_at, "brace", "a shader's { never closes");
         if (brace(&t, '}'))
             break;
         if (brace(&t, '{')) {
             if (stage_count >= BLVL_Q3_SHADER_MAX_STAGES)
-                return blvl__q3s_refuse(p, t.at, "stages", "a shader with more than 8 stages");
+                return blvl__import_q3_shader_refuse(p, t.at, "stages",
+                                                     "a shader with more than 8 stages");
             if ((s = parse_stage(l, &stages[stage_count], t.at)))
                 return s;
             stage_count++;
             continue;
         }
         q3s_line ln;
-        if ((s = read_line(l, &t, &ln)) || (s = blvl__q3s_general(p, sh, &ln)))
+        if ((s = read_line(l, &t, &ln)) || (s = blvl__import_q3_shader_general(p, sh, &ln)))
             return s;
         l->lx.pos = ln.end[ln.used <= ln.argc ? ln.used : ln.argc];
     }
     if (stage_count) {
-        blvl_q3_stage *a = blvl__q3s_arena_alloc(p->ar, stage_count * sizeof *a);
+        blvl_q3_stage *a = blvl__import_q3_shader_arena_alloc(p->ar, stage_count * sizeof *a);
         if (!a)
             return blvl__nomem(p->err, "shader script");
         memcpy(a, stages, stage_count * sizeof *a);
@@ -362,8 +370,9 @@ static blvl_status parse_shader(lex *l, blvl_q3_shader *sh, size_t name_at) {
     return s;
 }
 
-blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text, size_t size,
-                            blvl_q3_shader **out, uint32_t *count, blvl_error *err) {
+blvl_status blvl__import_q3_shader_parse(q3s_arena *ar, const char *script, const char *text,
+                                         size_t size, blvl_q3_shader **out, uint32_t *count,
+                                         blvl_error *err) {
     *out = NULL;
     *count = 0;
     if (size > BLVL_Q3_SHADER_MAX_SCRIPT)
@@ -385,7 +394,8 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
         if ((st = next(&l, &t)) || !t.t.p)
             break;
         if (brace(&t, '{') || brace(&t, '}')) {
-            st = blvl__q3s_refuse(p, t.at, "name", "a brace where a shader name belongs");
+            st = blvl__import_q3_shader_refuse(p, t.at, "name",
+                                               "a brace where a shader name belongs");
             break;
         }
         /* Real scripts glue the brace to the name ("textures/x/y{"): read it as both. */
@@ -394,7 +404,8 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
         if (glued)
             name.n--;
         if (name.n > BLVL_Q3_SHADER_MAX_NAME) {
-            st = blvl__q3s_refuse(p, t.at, "name", "a shader name longer than 63 bytes");
+            st = blvl__import_q3_shader_refuse(p, t.at, "name",
+                                               "a shader name longer than 63 bytes");
             break;
         }
         if (!glued) {
@@ -402,13 +413,14 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
             if ((st = next(&l, &b)))
                 break;
             if (!brace(&b, '{')) {
-                st = blvl__q3s_refuse(p, b.t.p ? b.at : t.at, "brace",
-                                      "a shader name not followed by {");
+                st = blvl__import_q3_shader_refuse(p, b.t.p ? b.at : t.at, "brace",
+                                                   "a shader name not followed by {");
                 break;
             }
         }
         if (n >= BLVL_Q3_SHADER_MAX_SHADERS) {
-            st = blvl__q3s_refuse(p, t.at, "shaders", "a script with more than 65536 shaders");
+            st = blvl__import_q3_shader_refuse(p, t.at, "shaders",
+                                               "a script with more than 65536 shaders");
             break;
         }
         if (n == cap) {
@@ -423,7 +435,7 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
         memset(sh, 0, sizeof *sh);
         sh->script = script;
         sh->offset = (uint32_t)t.at;
-        if (!(sh->name = blvl__q3s_arena_str(ar, name.p, name.n))) {
+        if (!(sh->name = blvl__import_q3_shader_arena_str(ar, name.p, name.n))) {
             st = blvl__nomem(p->err, "shader script");
             break;
         }
@@ -432,7 +444,7 @@ blvl_status blvl__q3s_parse(q3s_arena *ar, const char *script, const char *text,
         n++;
     }
     if (st == BLVL_OK && n) {
-        blvl_q3_shader *r = blvl__q3s_arena_alloc(ar, n * sizeof *r);
+        blvl_q3_shader *r = blvl__import_q3_shader_arena_alloc(ar, n * sizeof *r);
         if (r) {
             memcpy(r, list, n * sizeof *r);
             *out = r;

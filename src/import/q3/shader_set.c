@@ -95,7 +95,7 @@ void blvl_q3_shaders_free(blvl_q3_shaders *s) {
     if (!s)
         return;
     blvl_allocator a = s->alloc;
-    blvl__q3s_arena_free(&s->ar);
+    blvl__import_q3_shader_arena_free(&s->ar);
     if (s->table)
         blvl__dealloc(&a, s->table, s->cap * sizeof *s->table);
     blvl__dealloc(&a, s, sizeof *s);
@@ -108,19 +108,19 @@ blvl_status blvl_q3_shaders_add(blvl_q3_shaders *s, const char *script_name, con
     if (s->scripts >= BLVL_Q3_SHADER_MAX_SCRIPTS)
         return blvl__fail_source(err, script_name, "text", 0, "scripts",
                                  "a set of more than 4096 scripts");
-    q3s_mark mark = blvl__q3s_arena_mark(&s->ar);
-    char *name = blvl__q3s_arena_str(&s->ar, script_name, strlen(script_name));
+    q3s_mark mark = blvl__import_q3_shader_arena_mark(&s->ar);
+    char *name = blvl__import_q3_shader_arena_str(&s->ar, script_name, strlen(script_name));
     if (!name)
         return blvl__nomem(err, "shader set");
     blvl_q3_shader *list;
     uint32_t n;
-    blvl_status st = blvl__q3s_parse(&s->ar, name, text, size, &list, &n, err);
+    blvl_status st = blvl__import_q3_shader_parse(&s->ar, name, text, size, &list, &n, err);
     /* Room for every name first, so the insertion below cannot fail half-way. */
     while (st == BLVL_OK && (s->count + n) * 2 > s->cap)
         if (!grow(s))
             st = blvl__nomem(err, "shader set");
     if (st) {
-        blvl__q3s_arena_rollback(&s->ar, mark);
+        blvl__import_q3_shader_arena_rollback(&s->ar, mark);
         return st;
     }
     uint32_t script = s->scripts++;
@@ -161,7 +161,7 @@ static blvl_status note_refusal(blvl_q3_shaders *s, const blvl_error *e) {
     s->refused++;
     if (s->first_refusal)
         return BLVL_OK;
-    s->first_refusal = blvl__q3s_arena_str(&s->ar, e->message, strlen(e->message));
+    s->first_refusal = blvl__import_q3_shader_arena_str(&s->ar, e->message, strlen(e->message));
     return s->first_refusal ? BLVL_OK : BLVL_E_NOMEM;
 }
 

@@ -7,7 +7,8 @@
 #include "shader_internal.h"
 
 static blvl_status keep(q3s_parse *p, q3s_line *l) {
-    return blvl__q3s_keep(p, &p->stage_unknown, l, "a stage with more than 256 unknown keywords");
+    return blvl__import_q3_shader_keep(p, &p->stage_unknown, l,
+                                       "a stage with more than 256 unknown keywords");
 }
 
 static uint8_t blend_factor(const q3s_tok *t) {
@@ -23,7 +24,7 @@ static uint8_t blend_factor(const q3s_tok *t) {
                                         "GL_ONE_MINUS_SRC_COLOR",
                                         "GL_SRC_ALPHA_SATURATE"};
     for (uint8_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (blvl__q3s_is(t, names[i]))
+        if (blvl__import_q3_shader_is(t, names[i]))
             return (uint8_t)(i + 1); /* BLVL_Q3_GL_ONE is 1, in this order */
     return BLVL_Q3_BLEND_NONE;
 }
@@ -31,13 +32,13 @@ static uint8_t blend_factor(const q3s_tok *t) {
 static bool blend(q3s_line *l, blvl_q3_stage *st) {
     if (l->argc >= 1 && !blend_factor(&l->arg[0])) {
         const q3s_tok *a = &l->arg[0];
-        if (blvl__q3s_is(a, "add")) {
+        if (blvl__import_q3_shader_is(a, "add")) {
             st->blend_src = BLVL_Q3_GL_ONE;
             st->blend_dst = BLVL_Q3_GL_ONE;
-        } else if (blvl__q3s_is(a, "filter")) {
+        } else if (blvl__import_q3_shader_is(a, "filter")) {
             st->blend_src = BLVL_Q3_GL_DST_COLOR;
             st->blend_dst = BLVL_Q3_GL_ZERO;
-        } else if (blvl__q3s_is(a, "blend")) {
+        } else if (blvl__import_q3_shader_is(a, "blend")) {
             st->blend_src = BLVL_Q3_GL_SRC_ALPHA;
             st->blend_dst = BLVL_Q3_GL_ONE_MINUS_SRC_ALPHA;
         } else {
@@ -64,7 +65,7 @@ typedef struct named {
 
 static bool lookup(const q3s_tok *t, const named *n, size_t count, uint8_t *out) {
     for (size_t i = 0; i < count; i++)
-        if (blvl__q3s_is(t, n[i].name)) {
+        if (blvl__import_q3_shader_is(t, n[i].name)) {
             *out = n[i].v;
             return true;
         }
@@ -82,14 +83,14 @@ static bool rgb_gen(q3s_line *l, blvl_q3_stage *st) {
                                   {"lightingDiffuse", BLVL_Q3_RGB_LIGHTING_DIFFUSE}};
     if (!l->argc)
         return false;
-    if (blvl__q3s_is(&l->arg[0], "wave")) {
-        if (!blvl__q3s_wave(l, 1, &st->rgb_wave, &l->used))
+    if (blvl__import_q3_shader_is(&l->arg[0], "wave")) {
+        if (!blvl__import_q3_shader_wave(l, 1, &st->rgb_wave, &l->used))
             return false;
         st->rgb_gen = BLVL_Q3_RGB_WAVE;
         return true;
     }
-    if (blvl__q3s_is(&l->arg[0], "const")) {
-        if (!blvl__q3s_nums(l, 1, st->rgb_const, 3, &l->used))
+    if (blvl__import_q3_shader_is(&l->arg[0], "const")) {
+        if (!blvl__import_q3_shader_nums(l, 1, st->rgb_const, 3, &l->used))
             return false;
         st->rgb_gen = BLVL_Q3_RGB_CONST;
         return true;
@@ -107,17 +108,18 @@ static bool alpha_gen(q3s_line *l, blvl_q3_stage *st) {
                                   {"lightingSpecular", BLVL_Q3_ALPHA_LIGHTING_SPECULAR}};
     if (!l->argc)
         return false;
-    if (blvl__q3s_is(&l->arg[0], "wave")) {
-        if (!blvl__q3s_wave(l, 1, &st->alpha_wave, &l->used))
+    if (blvl__import_q3_shader_is(&l->arg[0], "wave")) {
+        if (!blvl__import_q3_shader_wave(l, 1, &st->alpha_wave, &l->used))
             return false;
         st->alpha_gen = BLVL_Q3_ALPHA_WAVE;
         return true;
     }
-    if (blvl__q3s_is(&l->arg[0], "const") || blvl__q3s_is(&l->arg[0], "portal")) {
-        if (!blvl__q3s_nums(l, 1, &st->alpha_const, 1, &l->used))
+    if (blvl__import_q3_shader_is(&l->arg[0], "const") ||
+        blvl__import_q3_shader_is(&l->arg[0], "portal")) {
+        if (!blvl__import_q3_shader_nums(l, 1, &st->alpha_const, 1, &l->used))
             return false;
-        st->alpha_gen =
-            blvl__q3s_is(&l->arg[0], "const") ? BLVL_Q3_ALPHA_CONST : BLVL_Q3_ALPHA_PORTAL;
+        st->alpha_gen = blvl__import_q3_shader_is(&l->arg[0], "const") ? BLVL_Q3_ALPHA_CONST
+                                                                       : BLVL_Q3_ALPHA_PORTAL;
         return true;
     }
     l->used = 1;
@@ -131,9 +133,9 @@ static bool tc_gen(q3s_line *l, blvl_q3_stage *st) {
                                   {"environment", BLVL_Q3_TCGEN_ENVIRONMENT}};
     if (!l->argc)
         return false;
-    if (blvl__q3s_is(&l->arg[0], "vector")) {
+    if (blvl__import_q3_shader_is(&l->arg[0], "vector")) {
         float v[6];
-        if (!blvl__q3s_nums(l, 1, v, 6, &l->used))
+        if (!blvl__import_q3_shader_nums(l, 1, v, 6, &l->used))
             return false;
         memcpy(st->tc_vector, v, sizeof v);
         st->tc_gen = BLVL_Q3_TCGEN_VECTOR;
@@ -156,15 +158,15 @@ static bool tc_mod(const q3s_line *l, blvl_q3_tcmod *m) {
     memset(m, 0, sizeof *m);
     if (!l->argc)
         return false;
-    if (blvl__q3s_is(&l->arg[0], "stretch")) {
-        if (!blvl__q3s_wave(l, 1, &m->wave, NULL))
+    if (blvl__import_q3_shader_is(&l->arg[0], "stretch")) {
+        if (!blvl__import_q3_shader_wave(l, 1, &m->wave, NULL))
             return false;
         m->kind = BLVL_Q3_TCMOD_STRETCH;
         return true;
     }
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-        if (blvl__q3s_is(&l->arg[0], k[i].name)) {
-            if (k[i].args && !blvl__q3s_nums(l, 1, m->args, k[i].args, NULL))
+        if (blvl__import_q3_shader_is(&l->arg[0], k[i].name)) {
+            if (k[i].args && !blvl__import_q3_shader_nums(l, 1, m->args, k[i].args, NULL))
                 return false;
             m->kind = k[i].kind;
             return true;
@@ -172,19 +174,19 @@ static bool tc_mod(const q3s_line *l, blvl_q3_tcmod *m) {
     return false;
 }
 
-blvl_status blvl__q3s_stage(q3s_parse *p, blvl_q3_stage *st, q3s_line *l) {
+blvl_status blvl__import_q3_shader_stage(q3s_parse *p, blvl_q3_stage *st, q3s_line *l) {
     const q3s_tok *kw = &l->kw;
     const q3s_tok *a0 = l->argc ? &l->arg[0] : NULL;
-    if (blvl__q3s_is(kw, "map") || blvl__q3s_is(kw, "clampMap")) {
+    if (blvl__import_q3_shader_is(kw, "map") || blvl__import_q3_shader_is(kw, "clampMap")) {
         if (!a0)
             return keep(p, l);
         bool clamp = kw->n == 8;
-        if (!clamp && blvl__q3s_is(a0, "$lightmap")) {
+        if (!clamp && blvl__import_q3_shader_is(a0, "$lightmap")) {
             st->map_kind = BLVL_Q3_MAP_LIGHTMAP;
-        } else if (!clamp && blvl__q3s_is(a0, "$whiteimage")) {
+        } else if (!clamp && blvl__import_q3_shader_is(a0, "$whiteimage")) {
             st->map_kind = BLVL_Q3_MAP_WHITE;
         } else {
-            if (!(st->map = blvl__q3s_arena_str(p->ar, a0->p, a0->n)))
+            if (!(st->map = blvl__import_q3_shader_arena_str(p->ar, a0->p, a0->n)))
                 return blvl__nomem(p->err, "shader script");
             st->map_kind = BLVL_Q3_MAP_IMAGE;
             st->clamp = clamp;
@@ -192,55 +194,57 @@ blvl_status blvl__q3s_stage(q3s_parse *p, blvl_q3_stage *st, q3s_line *l) {
         l->used = 1;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "animMap")) {
+    if (blvl__import_q3_shader_is(kw, "animMap")) {
         float fps;
-        if (l->argc < 2 || !blvl__q3s_num(a0, &fps))
+        if (l->argc < 2 || !blvl__import_q3_shader_num(a0, &fps))
             return keep(p, l);
         /* The engine keeps the first eight frames. */
         uint32_t n =
             l->argc - 1 < BLVL_Q3_SHADER_MAX_FRAMES ? l->argc - 1 : BLVL_Q3_SHADER_MAX_FRAMES;
         for (uint32_t i = 0; i < n; i++)
-            if (!(st->frames[i] = blvl__q3s_arena_str(p->ar, l->arg[1 + i].p, l->arg[1 + i].n)))
+            if (!(st->frames[i] =
+                      blvl__import_q3_shader_arena_str(p->ar, l->arg[1 + i].p, l->arg[1 + i].n)))
                 return blvl__nomem(p->err, "shader script");
         st->frame_count = n;
         st->fps = fps;
         st->map_kind = BLVL_Q3_MAP_ANIM;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "blendFunc"))
+    if (blvl__import_q3_shader_is(kw, "blendFunc"))
         return blend(l, st) ? BLVL_OK : keep(p, l);
-    if (blvl__q3s_is(kw, "rgbGen"))
+    if (blvl__import_q3_shader_is(kw, "rgbGen"))
         return rgb_gen(l, st) ? BLVL_OK : keep(p, l);
-    if (blvl__q3s_is(kw, "alphaGen"))
+    if (blvl__import_q3_shader_is(kw, "alphaGen"))
         return alpha_gen(l, st) ? BLVL_OK : keep(p, l);
-    if (blvl__q3s_is(kw, "tcGen") || blvl__q3s_is(kw, "texgen"))
+    if (blvl__import_q3_shader_is(kw, "tcGen") || blvl__import_q3_shader_is(kw, "texgen"))
         return tc_gen(l, st) ? BLVL_OK : keep(p, l);
-    if (blvl__q3s_is(kw, "tcMod")) {
+    if (blvl__import_q3_shader_is(kw, "tcMod")) {
         blvl_q3_tcmod m;
         if (!tc_mod(l, &m))
             return keep(p, l);
         /* The engine drops the whole map on a fifth tcMod (ERR_DROP). */
         if (st->tcmod_count >= BLVL_Q3_SHADER_MAX_TCMODS)
-            return blvl__q3s_refuse(p, l->offset, "tcmods", "a stage with more than 4 tcMods");
+            return blvl__import_q3_shader_refuse(p, l->offset, "tcmods",
+                                                 "a stage with more than 4 tcMods");
         st->tcmods[st->tcmod_count++] = m;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "depthWrite")) {
+    if (blvl__import_q3_shader_is(kw, "depthWrite")) {
         st->depth_write = true;
         l->used = 0;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "depthFunc")) {
-        if (a0 && blvl__q3s_is(a0, "equal"))
+    if (blvl__import_q3_shader_is(kw, "depthFunc")) {
+        if (a0 && blvl__import_q3_shader_is(a0, "equal"))
             st->depth_equal = true;
-        else if (a0 && blvl__q3s_is(a0, "lequal"))
+        else if (a0 && blvl__import_q3_shader_is(a0, "lequal"))
             st->depth_equal = false;
         else
             return keep(p, l);
         l->used = 1;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "alphaFunc")) {
+    if (blvl__import_q3_shader_is(kw, "alphaFunc")) {
         static const named f[] = {{"GT0", BLVL_Q3_AFUNC_GT0},
                                   {"LT128", BLVL_Q3_AFUNC_LT128},
                                   {"GE128", BLVL_Q3_AFUNC_GE128}};
@@ -249,7 +253,7 @@ blvl_status blvl__q3s_stage(q3s_parse *p, blvl_q3_stage *st, q3s_line *l) {
         l->used = 1;
         return BLVL_OK;
     }
-    if (blvl__q3s_is(kw, "detail")) {
+    if (blvl__import_q3_shader_is(kw, "detail")) {
         st->detail = true;
         l->used = 0;
         return BLVL_OK;

@@ -15,7 +15,7 @@
 #include "common/array.h"
 #include "common/error.h"
 
-bool blvl__rb_drawn(uint32_t ref) {
+bool blvl__import_riot_bake_drawn(uint32_t ref) {
     return ref != BLVL_RIOT_HOLE && ref != BLVL_RIOT_INVISIBLE;
 }
 
@@ -28,21 +28,21 @@ static uint32_t hash_ref(uint32_t key) {
 }
 
 /* The slot of `ref` in the table: its own, or the empty one where it would go. */
-static uint32_t slot_of(const rb *c, uint32_t ref) {
+static uint32_t slot_of(const riot_bake *c, uint32_t ref) {
     uint32_t key = ref + 1, mask = c->mat_cap - 1, s = hash_ref(key) & mask;
     while (c->mat_keys[s] && c->mat_keys[s] != key)
         s = (s + 1) & mask;
     return s;
 }
 
-uint32_t blvl__rb_material(const rb *c, uint32_t ref) {
-    if (!blvl__rb_drawn(ref) || !c->mat_cap)
+uint32_t blvl__import_riot_bake_material(const riot_bake *c, uint32_t ref) {
+    if (!blvl__import_riot_bake_drawn(ref) || !c->mat_cap)
         return BLVL_BAKE_NONE;
     uint32_t s = slot_of(c, ref);
     return c->mat_keys[s] ? c->mat_vals[s] : BLVL_BAKE_NONE;
 }
 
-static void table_free(rb *c) {
+static void table_free(riot_bake *c) {
     if (c->mat_keys)
         blvl__dealloc(c->al, c->mat_keys, (size_t)c->mat_cap * sizeof *c->mat_keys);
     if (c->mat_vals)
@@ -51,8 +51,8 @@ static void table_free(rb *c) {
     c->mat_cap = 0;
 }
 
-static blvl_status table_grow(rb *c) {
-    rb old = *c;
+static blvl_status table_grow(riot_bake *c) {
+    riot_bake old = *c;
     uint32_t cap = c->mat_cap ? c->mat_cap * 2 : 256;
     c->mat_keys = blvl__calloc_n(c->al, cap, sizeof *c->mat_keys);
     c->mat_vals = blvl__calloc_n(c->al, cap, sizeof *c->mat_vals);
@@ -73,8 +73,9 @@ static blvl_status table_grow(rb *c) {
 }
 
 /* Ordinal of `ref` among the drawn references (first use), added when new. */
-static blvl_status note_ref(rb *c, uint32_t ref, bool two_sided, uint8_t **flags, size_t *cap) {
-    if (!blvl__rb_drawn(ref))
+static blvl_status note_ref(riot_bake *c, uint32_t ref, bool two_sided, uint8_t **flags,
+                            size_t *cap) {
+    if (!blvl__import_riot_bake_drawn(ref))
         return BLVL_OK;
     if (c->mat_count + 1 > c->mat_cap / 2) {
         blvl_status st = table_grow(c);
@@ -109,15 +110,15 @@ static void material_name(const blvl_riot_level *lv, uint32_t ref, rb_text *name
             *path = lv->dbrefs[i].path.text ? lv->dbrefs[i].path.text : "";
             break;
         }
-    blvl__rb_text_reset(name);
+    blvl__import_riot_bake_text_reset(name);
     if (*path)
-        blvl__rb_text_escaped(name, *path);
+        blvl__import_riot_bake_text_escaped(name, *path);
     else
-        blvl__rb_text_add(name, "db%u", (unsigned)db);
-    blvl__rb_text_add(name, "#%u", (unsigned)id);
+        blvl__import_riot_bake_text_add(name, "db%u", (unsigned)db);
+    blvl__import_riot_bake_text_add(name, "#%u", (unsigned)id);
 }
 
-static blvl_status materials(rb *c) {
+static blvl_status materials(riot_bake *c) {
     const blvl_riot_level *lv = c->lv;
     uint8_t *two = NULL;
     size_t cap = 0;
@@ -145,27 +146,27 @@ static blvl_status materials(rb *c) {
     for (uint32_t i = 0; refs && i < c->mat_count && st == BLVL_OK; i++) {
         const char *path;
         material_name(lv, refs[i], &name, &path);
-        blvl__rb_text_reset(&escaped);
-        blvl__rb_text_reset(&src);
+        blvl__import_riot_bake_text_reset(&escaped);
+        blvl__import_riot_bake_text_reset(&src);
         if (path)
-            blvl__rb_text_escaped(&escaped, path);
-        blvl__rb_text_add(&src, "0x%08x", (unsigned)refs[i]);
+            blvl__import_riot_bake_text_escaped(&escaped, path);
+        blvl__import_riot_bake_text_add(&src, "0x%08x", (unsigned)refs[i]);
         if (name.bad || escaped.bad || src.bad) {
             st = blvl__nomem(c->err, "the bake's scratch memory");
             break;
         }
         blvl_bake_material m;
         blvl_bake_material_init(&m);
-        m.name = blvl__rb_text_str(&name);
-        m.source_name = blvl__rb_text_str(&src);
-        m.source_texture = path ? blvl__rb_text_str(&escaped) : NULL;
+        m.name = blvl__import_riot_bake_text_str(&name);
+        m.source_name = blvl__import_riot_bake_text_str(&src);
+        m.source_texture = path ? blvl__import_riot_bake_text_str(&escaped) : NULL;
         m.two_sided = two && two[i];
         uint32_t index;
         st = blvl_bake_add_material(c->b, &m, &index, c->err);
     }
-    blvl__rb_text_free(&name);
-    blvl__rb_text_free(&escaped);
-    blvl__rb_text_free(&src);
+    blvl__import_riot_bake_text_free(&name);
+    blvl__import_riot_bake_text_free(&escaped);
+    blvl__import_riot_bake_text_free(&src);
     if (refs)
         blvl__dealloc(c->al, refs, c->mat_count * sizeof *refs);
     if (two)
@@ -175,7 +176,7 @@ static blvl_status materials(rb *c) {
 
 /* The bake's own rules (docs/IMPORT-RIOT.md, "Bake rules"), and the shape of a level built by
  * hand (what the reader guarantees of a read one). */
-static blvl_status check(rb *c) {
+static blvl_status check(riot_bake *c) {
     const blvl_riot_level *lv = c->lv;
     char field[64];
     if ((lv->layer_count && !lv->layers) || (lv->dbref_count && !lv->dbrefs) ||
@@ -183,7 +184,7 @@ static blvl_status check(rb *c) {
         return blvl__fail(c->err, BLVL_E_ARGUMENT, "blvl_riot_bake: a count without its array");
     for (uint32_t l = 0; l < lv->layer_count; l++) {
         const blvl_riot_layer *L = &lv->layers[l];
-        uint64_t at = blvl__rb_layer_offset(lv, l);
+        uint64_t at = blvl__import_riot_bake_layer_offset(lv, l);
         uint64_t verts = ((uint64_t)L->width + 1) * ((uint64_t)L->height + 1);
         uint64_t cells = (uint64_t)L->width * L->height;
         if (verts * 4 + cells * 26 > BLVL_RIOT_MAX_LAYER_DATA)
@@ -221,13 +222,14 @@ static blvl_status check(rb *c) {
             snprintf(field, sizeof field, "layer[%u].%s", l,
                      d ? "light_direction" : "light_ascension");
             return blvl__fail_source(c->err, "record 0x0001", field,
-                                     at + 28 + blvl__rb_name_size(&L->name) + (d ? 4 : 8),
+                                     at + 28 + blvl__import_riot_bake_name_size(&L->name) +
+                                         (d ? 4 : 8),
                                      "layer-light", "not a finite number of radians");
         }
     }
     for (uint32_t i = 0; i < lv->object_count; i++) {
         const blvl_riot_object *o = &lv->objects[i];
-        uint64_t at = blvl__rb_object_offset(lv, i);
+        uint64_t at = blvl__import_riot_bake_object_offset(lv, i);
         if ((o->link_count && !o->links) || (o->data_size && !o->param_data) ||
             (o->param_count && (!o->param_indices || !o->param_defs)))
             return blvl__fail(c->err, BLVL_E_ARGUMENT,
@@ -254,42 +256,42 @@ static blvl_status check(rb *c) {
     return BLVL_OK;
 }
 
-static blvl_status bake(rb *c) {
+static blvl_status bake(riot_bake *c) {
     const blvl_riot_level *lv = c->lv;
     blvl_status st;
     /* 1. */
     if ((st = check(c)) != BLVL_OK)
         return st;
     rb_text name = {.al = c->al};
-    blvl__rb_text_escaped(&name, lv->name.text);
+    blvl__import_riot_bake_text_escaped(&name, lv->name.text);
     if (name.bad)
         return blvl__nomem(c->err, "the bake's scratch memory");
     blvl_bake_meta meta = {0};
-    meta.name = lv->name.text ? blvl__rb_text_str(&name) : NULL;
+    meta.name = lv->name.text ? blvl__import_riot_bake_text_str(&name) : NULL;
     meta.engine = blvl_Engine_Riot;
     st = blvl_bake_set_meta(c->b, &meta, c->err);
-    blvl__rb_text_free(&name);
+    blvl__import_riot_bake_text_free(&name);
     if (st != BLVL_OK)
         return st;
     /* 2., 3. */
-    if ((st = blvl__rb_entities(c)) != BLVL_OK || (st = materials(c)) != BLVL_OK)
+    if ((st = blvl__import_riot_bake_entities(c)) != BLVL_OK || (st = materials(c)) != BLVL_OK)
         return st;
     /* 4. The tables sized once for every layer: growing them cell by cell copies and touches
      * them again and again. */
     bake_counts n = {0};
     for (uint32_t l = 0; l < lv->layer_count; l++)
-        blvl__rb_counts(c, l, &n);
-    if ((st = blvl__bake_reserve_counts(c->b, &n, c->err)) != BLVL_OK)
+        blvl__import_riot_bake_counts(c, l, &n);
+    if ((st = blvl__bake_model_reserve_counts(c->b, &n, c->err)) != BLVL_OK)
         return st;
     for (uint32_t l = 0; l < lv->layer_count && st == BLVL_OK; l++) {
         rb_grid g = {0};
         uint32_t first = 0;
-        st = blvl__rb_grid_make(c, l, &g);
+        st = blvl__import_riot_bake_grid_make(c, l, &g);
         if (st == BLVL_OK)
-            st = blvl__rb_terrain(c, l, &g, &first);
+            st = blvl__import_riot_bake_terrain(c, l, &g, &first);
         if (st == BLVL_OK)
-            st = blvl__rb_colliders(c, l, &g, first);
-        blvl__rb_grid_free(c, &g);
+            st = blvl__import_riot_bake_colliders(c, l, &g, first);
+        blvl__import_riot_bake_grid_free(c, &g);
     }
     return st;
 }
@@ -297,7 +299,7 @@ static blvl_status bake(rb *c) {
 blvl_status blvl_riot_bake(const blvl_riot_level *level, blvl_bake *b, blvl_error *err) {
     if (!level || !b)
         return blvl__fail(err, BLVL_E_ARGUMENT, "blvl_riot_bake: level and bake must be set");
-    rb c = {0};
+    riot_bake c = {0};
     c.lv = level;
     c.b = b;
     c.err = err;
@@ -310,7 +312,7 @@ blvl_status blvl_riot_bake(const blvl_riot_level *level, blvl_bake *b, blvl_erro
         blvl__ok(err);
     if (c.layer_entity)
         blvl__dealloc(c.al, c.layer_entity, nl * sizeof *c.layer_entity);
-    blvl__rb_terrain_free(&c);
+    blvl__import_riot_bake_terrain_free(&c);
     table_free(&c);
     return st;
 }

@@ -45,8 +45,8 @@ typedef struct looks {
     bool any, mixed, all_invisible;
 } looks;
 
-static void look(rb *c, looks *k, uint32_t ref) {
-    uint32_t m = blvl__rb_material(c, ref);
+static void look(riot_bake *c, looks *k, uint32_t ref) {
+    uint32_t m = blvl__import_riot_bake_material(c, ref);
     k->all_invisible = k->all_invisible && ref == BLVL_RIOT_INVISIBLE;
     if (!k->any)
         k->material = m, k->any = true;
@@ -54,7 +54,7 @@ static void look(rb *c, looks *k, uint32_t ref) {
         k->mixed = true;
 }
 
-static void collider_init(rb *c, uint32_t layer, const looks *k, uint32_t symbol,
+static void collider_init(riot_bake *c, uint32_t layer, const looks *k, uint32_t symbol,
                           blvl_bake_collider *bc) {
     blvl_bake_collider_init(bc);
     bc->material = k->mixed ? BLVL_BAKE_NONE : k->material;
@@ -105,15 +105,17 @@ static void make_prism(const void *ctx, const uint32_t key[4], uint32_t n, blvl_
  * their copies moved by dy. The surface side is one face or, where `split` names a diagonal of a
  * quad (0: c-b, 1: a-d), two triangles; the far side follows the other diagonal. The bake takes
  * the faces without the general hull; a ceiling's solid lies above the surface. */
-static blvl_status add_prism(rb *c, const blvl_bake_collider *bc, uint32_t maker,
+static blvl_status add_prism(riot_bake *c, const blvl_bake_collider *bc, uint32_t maker,
                              const size_t *corner, uint32_t n, int split, double dy) {
     uint32_t index, key[4] = {0, 0, 0, 0};
     for (uint32_t q = 0; q < n; q++)
-        key[q] = (uint32_t)corner[q]; /* a grid's vertices fit: blvl__rb_colliders checks */
-    return blvl__bake_add_prism_made(c->b, bc, maker, key, n, split, dy > 0, &index, c->err);
+        key[q] = (uint32_t)
+            corner[q]; /* a grid's vertices fit: blvl__import_riot_bake_colliders checks */
+    return blvl__bake_model_add_prism_made(c->b, bc, maker, key, n, split, dy > 0, &index, c->err);
 }
 
-blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t first_source) {
+blvl_status blvl__import_riot_bake_colliders(riot_bake *c, uint32_t layer, const rb_grid *g,
+                                             uint32_t first_source) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
     if (!g->w || !g->h)
         return BLVL_OK;
@@ -121,12 +123,12 @@ blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t
     if (row * ((size_t)g->h + 1) > UINT32_MAX)
         return blvl__fail(c->err, BLVL_E_ARGUMENT, "riot: layer %u: %zu grid vertices, over 2^32",
                           layer, row * ((size_t)g->h + 1));
-    prism_grid *pg = blvl__bake_arena(c->b, sizeof *pg);
+    prism_grid *pg = blvl__bake_model_arena(c->b, sizeof *pg);
     if (!pg)
         return blvl__nomem(c->err, "the bake's scratch memory");
     *pg = (prism_grid){g->pos, thickness(L->type)};
     uint32_t maker;
-    blvl_status st = blvl__bake_prism_maker(c->b, make_prism, pg, &maker, c->err);
+    blvl_status st = blvl__bake_model_prism_maker(c->b, make_prism, pg, &maker, c->err);
     if (st != BLVL_OK)
         return st;
     cellinfo *info = blvl__calloc_n(c->al, cells, sizeof *info);

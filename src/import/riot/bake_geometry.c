@@ -16,8 +16,8 @@ static size_t grid_n(const rb_grid *g) {
 }
 
 /* pos, normal and color are in the bake's arena: the made vertices read them when the bake
- * writes (blvl__bake_add_surface_made), so they live as long as the bake. */
-void blvl__rb_grid_free(rb *c, rb_grid *g) {
+ * writes (blvl__bake_model_add_surface_made), so they live as long as the bake. */
+void blvl__import_riot_bake_grid_free(riot_bake *c, rb_grid *g) {
     if (g->hraw)
         blvl__dealloc(c->al, g->hraw, grid_n(g) * sizeof *g->hraw);
     memset(g, 0, sizeof *g);
@@ -28,7 +28,7 @@ static uint8_t channel(uint8_t ambient, uint8_t light, double k) {
     return (uint8_t)(v >= 255.0 ? 255 : lround(v));
 }
 
-blvl_status blvl__rb_grid_make(rb *c, uint32_t layer, rb_grid *g) {
+blvl_status blvl__import_riot_bake_grid_make(riot_bake *c, uint32_t layer, rb_grid *g) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
     memset(g, 0, sizeof *g);
     if (!L->width || !L->height)
@@ -37,9 +37,9 @@ blvl_status blvl__rb_grid_make(rb *c, uint32_t layer, rb_grid *g) {
     g->h = L->height;
     size_t n = grid_n(g), row = (size_t)g->w + 1;
     g->hraw = blvl__alloc(c->al, n * sizeof *g->hraw);
-    g->pos = blvl__bake_arena(c->b, n * sizeof *g->pos);
-    g->normal = blvl__bake_arena(c->b, n * sizeof *g->normal);
-    g->color = blvl__bake_arena(c->b, n * sizeof *g->color);
+    g->pos = blvl__bake_model_arena(c->b, n * sizeof *g->pos);
+    g->normal = blvl__bake_model_arena(c->b, n * sizeof *g->normal);
+    g->color = blvl__bake_model_arena(c->b, n * sizeof *g->color);
     if (!g->hraw || !g->pos || !g->normal || !g->color)
         return blvl__nomem(c->err, "the bake's scratch memory");
     for (size_t i = 0; i < n; i++) {
@@ -91,7 +91,7 @@ static size_t corner_index(const rb_grid *g, uint32_t r, uint32_t col, int corne
     return ((size_t)r + (corner >= RB_C)) * row + col + (corner & 1);
 }
 
-/* A made surface's vertices (blvl__bake_add_surface_made): a grid vertex's position, normal
+/* A made surface's vertices (blvl__bake_model_add_surface_made): a grid vertex's position, normal
  * and colour with a cell corner's UV, 8 bytes a vertex here instead of the model's 44. */
 typedef struct rb_made {
     const blvl_Vec3 *pos, *normal;
@@ -124,17 +124,17 @@ typedef struct cell_draw {
     int runs; /* 1: both triangles together; 2: each drawn one alone */
 } cell_draw;
 
-static cell_draw cell_draw_of(const rb *c, const blvl_riot_cell *cell) {
+static cell_draw cell_draw_of(const riot_bake *c, const blvl_riot_cell *cell) {
     cell_draw d;
-    d.m[0] = blvl__rb_material(c, cell->texture[0]);
-    d.m[1] = blvl__rb_material(c, cell->texture[1]);
-    d.drawn[0] = blvl__rb_drawn(cell->texture[0]);
-    d.drawn[1] = blvl__rb_drawn(cell->texture[1]);
+    d.m[0] = blvl__import_riot_bake_material(c, cell->texture[0]);
+    d.m[1] = blvl__import_riot_bake_material(c, cell->texture[1]);
+    d.drawn[0] = blvl__import_riot_bake_drawn(cell->texture[0]);
+    d.drawn[1] = blvl__import_riot_bake_drawn(cell->texture[1]);
     d.runs = d.drawn[0] && d.drawn[1] && d.m[0] == d.m[1] ? 1 : 2;
     return d;
 }
 
-void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n) {
+void blvl__import_riot_bake_counts(const riot_bake *c, uint32_t layer, bake_counts *n) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
     size_t cells = (size_t)L->width * L->height;
     uint64_t s = n->sources, v = 0, i = n->indices, k = n->made_prisms; /* v: made vertices */
@@ -168,7 +168,7 @@ void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n) {
 /* One surface per material the layer draws, in the order the cells first draw each, so the
  * written geometry (surfaces of a batch in the order added, a surface's vertices in its own
  * order) and the .bsym's runs are what one surface per cell gave; a per-triangle source map
- * names each triangle's cell (blvl__bake_add_surface_tris). */
+ * names each triangle's cell (blvl__bake_model_add_surface_tris). */
 typedef struct mat_run {
     uint32_t v, i, t;    /* counts, then (writing) how many written */
     uint32_t v0, i0, t0; /* where its region starts in the layer's room */
@@ -177,7 +177,7 @@ typedef struct mat_run {
 
 static const mat_run EMPTY_RUN = {0, 0, 0, 0, 0, 0, UINT32_MAX};
 
-void blvl__rb_terrain_free(rb *c) {
+void blvl__import_riot_bake_terrain_free(riot_bake *c) {
     if (c->runs)
         blvl__dealloc(c->al, c->runs, ((size_t)c->mat_count + 1) * sizeof *c->runs);
     c->runs = NULL;
@@ -185,7 +185,7 @@ void blvl__rb_terrain_free(rb *c) {
 
 /* Counts per material slot (m, or mat_count for none; every slot empty on entry) and the
  * first-drawn order. */
-static uint32_t count_runs(const rb *c, const blvl_riot_layer *L, size_t cells, mat_run *mr,
+static uint32_t count_runs(const riot_bake *c, const blvl_riot_layer *L, size_t cells, mat_run *mr,
                            uint32_t *tot) {
     uint32_t head = UINT32_MAX, *tail = &head;
     for (size_t q = 0; q < cells; q++) {
@@ -213,7 +213,8 @@ static uint32_t count_runs(const rb *c, const blvl_riot_layer *L, size_t cells, 
     return head;
 }
 
-blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *first_source) {
+blvl_status blvl__import_riot_bake_terrain(riot_bake *c, uint32_t layer, const rb_grid *g,
+                                           uint32_t *first_source) {
     const blvl_riot_layer *L = &c->lv->layers[layer];
     *first_source = BLVL_BAKE_NONE;
     bool ceiling = L->type == 1;
@@ -234,13 +235,13 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
      * references in the bake's arena */
     blvl_bake_vertex *no_vertices = NULL;
     uint32_t *idx = NULL, *ts = NULL;
-    uint32_t *vg = blvl__bake_arena(c->b, (size_t)tot[0] * sizeof *vg);
-    uint16_t(*vuv)[2] = blvl__bake_arena(c->b, (size_t)tot[0] * sizeof *vuv);
+    uint32_t *vg = blvl__bake_model_arena(c->b, (size_t)tot[0] * sizeof *vg);
+    uint16_t(*vuv)[2] = blvl__bake_model_arena(c->b, (size_t)tot[0] * sizeof *vuv);
     if (tot[0] && (!vg || !vuv))
         return blvl__nomem(c->err, "the bake's scratch memory");
-    blvl_status st = blvl__bake_surface_room(c->b, 0, tot[1], &no_vertices, &idx, c->err);
+    blvl_status st = blvl__bake_model_surface_room(c->b, 0, tot[1], &no_vertices, &idx, c->err);
     if (st == BLVL_OK)
-        st = blvl__bake_tri_source_room(c->b, tot[2], &ts, c->err);
+        st = blvl__bake_model_tri_source_room(c->b, tot[2], &ts, c->err);
     for (uint32_t r = 0; r < g->h && st == BLVL_OK; r++)
         for (uint32_t col = 0; col < g->w; col++) {
             size_t k = (size_t)r * g->w + col;
@@ -292,7 +293,7 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
             }
         }
     for (uint32_t m = head; m != UINT32_MAX && st == BLVL_OK; m = mr[m].next) {
-        rb_made *mk = blvl__bake_arena(c->b, sizeof *mk);
+        rb_made *mk = blvl__bake_model_arena(c->b, sizeof *mk);
         if (!mk)
             return blvl__nomem(c->err, "the bake's scratch memory");
         *mk = (rb_made){g->pos, g->normal, (const uint8_t(*)[4])g->color, vg + mr[m].v0,
@@ -303,7 +304,7 @@ blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *
         sf.indices = idx + mr[m].i0;
         sf.index_count = mr[m].i;
         sf.material = m < c->mat_count ? m : BLVL_BAKE_NONE;
-        st = blvl__bake_add_surface_made(c->b, &sf, ts + mr[m].t0, make_vertices, mk, c->err);
+        st = blvl__bake_model_add_surface_made(c->b, &sf, ts + mr[m].t0, make_vertices, mk, c->err);
     }
     for (uint32_t m = head, next; m != UINT32_MAX; m = next) /* empty again for the next layer */
         next = mr[m].next, mr[m] = EMPTY_RUN;

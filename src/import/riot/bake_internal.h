@@ -33,7 +33,7 @@
 /* Corners of a cell: a b / c d, a top-left (north-west). */
 enum { RB_A = 0, RB_B = 1, RB_C = 2, RB_D = 3 };
 
-typedef struct rb {
+typedef struct riot_bake {
     const blvl_riot_level *lv;
     blvl_bake *b;
     const blvl_allocator *al;
@@ -45,12 +45,12 @@ typedef struct rb {
     /* bake_geometry.c: one entry per material (and one for none), made once for the bake and left
      * empty after each layer, so a layer costs its cells, not the level's materials */
     struct mat_run *runs;
-} rb;
+} riot_bake;
 
 /* bake.c */
 /* The material of a drawn texture reference (BLVL_BAKE_NONE for a hole or invisible one). */
-uint32_t blvl__rb_material(const rb *c, uint32_t ref);
-bool blvl__rb_drawn(uint32_t ref);
+uint32_t blvl__import_riot_bake_material(const riot_bake *c, uint32_t ref);
+bool blvl__import_riot_bake_drawn(uint32_t ref);
 
 /* bake_text.c: a growable text buffer; on allocation failure `bad` is set and appends stop. */
 typedef struct rb_text {
@@ -59,30 +59,30 @@ typedef struct rb_text {
     size_t n, cap;
     bool bad;
 } rb_text;
-void blvl__rb_text_reset(rb_text *t);
-void blvl__rb_text_free(rb_text *t);
-void blvl__rb_text_add(rb_text *t, const char *fmt, ...)
+void blvl__import_riot_bake_text_reset(rb_text *t);
+void blvl__import_riot_bake_text_free(rb_text *t);
+void blvl__import_riot_bake_text_add(rb_text *t, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* Printable ASCII as is, a backslash as "\\", every other byte as "\xHH". */
-void blvl__rb_text_escaped(rb_text *t, const char *s);
-void blvl__rb_text_hex(rb_text *t, const uint8_t *bytes, size_t n);
+void blvl__import_riot_bake_text_escaped(rb_text *t, const char *s);
+void blvl__import_riot_bake_text_hex(rb_text *t, const uint8_t *bytes, size_t n);
 /* The shortest of %.6g .. %.9g that reads back as the same float; -0 as 0; an infinity or a NaN
  * as its bits, "0x%08x". */
-void blvl__rb_text_float(rb_text *t, float v);
+void blvl__import_riot_bake_text_float(rb_text *t, float v);
 /* A finished string: the buffer's text, or "" when it is empty. */
-const char *blvl__rb_text_str(const rb_text *t);
+const char *blvl__import_riot_bake_text_str(const rb_text *t);
 
 /* bake_offsets.c: file offsets (record body offset + position in the body; the body offset is 0
  * for a level built by hand). */
-uint64_t blvl__rb_layer_offset(const blvl_riot_level *lv, uint32_t layer);
-uint64_t blvl__rb_object_offset(const blvl_riot_level *lv, uint32_t object);
-uint64_t blvl__rb_name_size(const blvl_riot_str *s);
+uint64_t blvl__import_riot_bake_layer_offset(const blvl_riot_level *lv, uint32_t layer);
+uint64_t blvl__import_riot_bake_object_offset(const blvl_riot_level *lv, uint32_t object);
+uint64_t blvl__import_riot_bake_name_size(const blvl_riot_str *s);
 
 /* bake_entities.c */
-blvl_status blvl__rb_entities(rb *c);
+blvl_status blvl__import_riot_bake_entities(riot_bake *c);
 
 /* bake_geometry.c: one layer's sources (returned through *first_source) and surfaces. */
 typedef struct rb_grid {
@@ -92,15 +92,18 @@ typedef struct rb_grid {
     blvl_Vec3 *normal;   /* the side the layer faces */
     uint8_t (*color)[4]; /* Lambert */
 } rb_grid;
-blvl_status blvl__rb_grid_make(rb *c, uint32_t layer, rb_grid *g);
-void blvl__rb_grid_free(rb *c, rb_grid *g);
-/* Adds to *n the sources, vertices, indices and surfaces blvl__rb_terrain adds for the layer,
- * and an estimate of its colliders, so the model's tables are sized once (bake_geometry.c). */
-void blvl__rb_counts(const rb *c, uint32_t layer, bake_counts *n);
-blvl_status blvl__rb_terrain(rb *c, uint32_t layer, const rb_grid *g, uint32_t *first_source);
-void blvl__rb_terrain_free(rb *c);
+blvl_status blvl__import_riot_bake_grid_make(riot_bake *c, uint32_t layer, rb_grid *g);
+void blvl__import_riot_bake_grid_free(riot_bake *c, rb_grid *g);
+/* Adds to *n the sources, vertices, indices and surfaces blvl__import_riot_bake_terrain adds for
+ * the layer, and an estimate of its colliders, so the model's tables are sized once
+ * (bake_geometry.c). */
+void blvl__import_riot_bake_counts(const riot_bake *c, uint32_t layer, bake_counts *n);
+blvl_status blvl__import_riot_bake_terrain(riot_bake *c, uint32_t layer, const rb_grid *g,
+                                           uint32_t *first_source);
+void blvl__import_riot_bake_terrain_free(riot_bake *c);
 
 /* bake_collide.c */
-blvl_status blvl__rb_colliders(rb *c, uint32_t layer, const rb_grid *g, uint32_t first_source);
+blvl_status blvl__import_riot_bake_colliders(riot_bake *c, uint32_t layer, const rb_grid *g,
+                                             uint32_t first_source);
 
 #endif

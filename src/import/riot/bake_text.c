@@ -11,13 +11,13 @@
 #include "common/alloc.h"
 #include "common/array.h"
 
-void blvl__rb_text_reset(rb_text *t) {
+void blvl__import_riot_bake_text_reset(rb_text *t) {
     t->n = 0;
     if (t->p)
         t->p[0] = 0;
 }
 
-void blvl__rb_text_free(rb_text *t) {
+void blvl__import_riot_bake_text_free(rb_text *t) {
     if (t->p)
         blvl__dealloc(t->al, t->p, t->cap);
     t->p = NULL;
@@ -39,7 +39,7 @@ static bool reserve(rb_text *t, size_t more) {
     return true;
 }
 
-void blvl__rb_text_add(rb_text *t, const char *fmt, ...) {
+void blvl__import_riot_bake_text_add(rb_text *t, const char *fmt, ...) {
     char small[128];
     va_list ap;
     va_start(ap, fmt);
@@ -57,7 +57,7 @@ void blvl__rb_text_add(rb_text *t, const char *fmt, ...) {
     t->n += (size_t)n;
 }
 
-void blvl__rb_text_escaped(rb_text *t, const char *s) {
+void blvl__import_riot_bake_text_escaped(rb_text *t, const char *s) {
     static const char hexd[] = "0123456789abcdef";
     for (; s && *s; s++) {
         unsigned char ch = (unsigned char)*s;
@@ -78,7 +78,7 @@ void blvl__rb_text_escaped(rb_text *t, const char *s) {
     }
 }
 
-void blvl__rb_text_hex(rb_text *t, const uint8_t *bytes, size_t n) {
+void blvl__import_riot_bake_text_hex(rb_text *t, const uint8_t *bytes, size_t n) {
     static const char hexd[] = "0123456789abcdef";
     if (n > (SIZE_MAX - 1) / 2 || !reserve(t, 2 * n))
         return;
@@ -89,12 +89,12 @@ void blvl__rb_text_hex(rb_text *t, const uint8_t *bytes, size_t n) {
     t->p[t->n] = 0;
 }
 
-void blvl__rb_text_float(rb_text *t, float v) {
+void blvl__import_riot_bake_text_float(rb_text *t, float v) {
     char buf[48];
     if (!isfinite(v)) { /* an infinity or NaN (payload included) as its bits */
         uint32_t bits;
         memcpy(&bits, &v, 4);
-        blvl__rb_text_add(t, "0x%08x", (unsigned)bits);
+        blvl__import_riot_bake_text_add(t, "0x%08x", (unsigned)bits);
         return;
     }
     if (v == 0.0f)
@@ -104,9 +104,9 @@ void blvl__rb_text_float(rb_text *t, float v) {
         if (strtof(buf, NULL) == v)
             break;
     }
-    blvl__rb_text_add(t, "%s", buf);
+    blvl__import_riot_bake_text_add(t, "%s", buf);
 }
 
-const char *blvl__rb_text_str(const rb_text *t) {
+const char *blvl__import_riot_bake_text_str(const rb_text *t) {
     return t->p ? t->p : "";
 }

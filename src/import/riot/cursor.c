@@ -7,7 +7,7 @@
 #include "common/alloc.h"
 #include "import/riot/riot_internal.h"
 
-blvl_status blvl__rt_color(blvl__cursor *c, const char *leaf, blvl_riot_color *v) {
+blvl_status blvl__import_riot_color(blvl__cursor *c, const char *leaf, blvl_riot_color *v) {
     blvl_status st = blvl__cursor_need(c, leaf, 4);
     if (!st) {
         const uint8_t *p = c->base + c->pos;
@@ -17,7 +17,7 @@ blvl_status blvl__rt_color(blvl__cursor *c, const char *leaf, blvl_riot_color *v
     return st;
 }
 
-blvl_status blvl__rt_str(blvl__cursor *c, const char *leaf, blvl_riot_str *s) {
+blvl_status blvl__import_riot_str(blvl__cursor *c, const char *leaf, blvl_riot_str *s) {
     uint64_t at = c->pos;
     uint16_t n;
     blvl_status st = blvl__cursor_u16(c, leaf, &n);
@@ -53,7 +53,7 @@ blvl_status blvl__rt_str(blvl__cursor *c, const char *leaf, blvl_riot_str *s) {
     return BLVL_OK;
 }
 
-void blvl__rt_str_free(blvl_riot_str *s, const blvl_allocator *a) {
+void blvl__import_riot_str_free(blvl_riot_str *s, const blvl_allocator *a) {
     blvl__dealloc(a, s->text, (size_t)s->size + 1);
     blvl__dealloc(a, s->bytes, s->size);
     s->text = NULL;

@@ -65,8 +65,9 @@ static blvl_status records(const blvl_riot_srsc *c, const blvl_allocator *a, blv
                            blvl_error *err) {
     static const uint16_t types[4] = {BLVL_RIOT_LEVEL, BLVL_RIOT_LAYERS, BLVL_RIOT_GROUPS,
                                       BLVL_RIOT_OBJECTS};
-    static const record_parser parsers[4] = {blvl__rt_parse_level, blvl__rt_parse_layers,
-                                             blvl__rt_parse_groups, blvl__rt_parse_objects};
+    static const record_parser parsers[4] = {
+        blvl__import_riot_parse_level, blvl__import_riot_parse_layers,
+        blvl__import_riot_parse_groups, blvl__import_riot_parse_objects};
     static const char *const names[2] = {"the level name and database references", "the layers"};
     for (int k = 0; k < 2; k++)
         if (blvl_riot_srsc_find(c, types[k]) < 0)

@@ -10,7 +10,7 @@
 #include "common/alloc.h"
 #include "import/riot/riot_internal.h"
 
-uint64_t blvl__rt_layer_data_size(uint32_t width, uint32_t height) {
+uint64_t blvl__import_riot_layer_data_size(uint32_t width, uint32_t height) {
     uint64_t vw = (uint64_t)width + 1, vh = (uint64_t)height + 1;
     /* vw * vh <= cap keeps every product below 30 * cap */
     if (vw > BLVL_RIOT_MAX_LAYER_DATA / vh)
@@ -28,7 +28,7 @@ static void z_free(voidpf opaque, voidpf p) {
     blvl__free_sized(opaque, p);
 }
 
-void blvl__rt_zlib_alloc(z_stream *z, const blvl_allocator *a) {
+void blvl__import_riot_zlib_alloc(z_stream *z, const blvl_allocator *a) {
     z->zalloc = z_alloc;
     z->zfree = z_free;
     /* zlib's opaque is not const; the allocator is only read through it */
@@ -47,7 +47,7 @@ static blvl_status def(blvl__cursor *c, blvl_riot_layer *l, uint32_t layer_count
         st = blvl__cursor_u32(c, head[i].name, head[i].v);
     if (st)
         return st;
-    if (!blvl__rt_layer_data_size(l->width, l->height))
+    if (!blvl__import_riot_layer_data_size(l->width, l->height))
         return blvl__cursor_fail(c, "width", at_width, "layer-size",
                                  "%u x %u cells need more than the %u bytes of layer data allowed",
                                  l->width, l->height, BLVL_RIOT_MAX_LAYER_DATA);
@@ -57,7 +57,7 @@ static blvl_status def(blvl__cursor *c, blvl_riot_layer *l, uint32_t layer_count
                                  l->type);
     st = blvl__cursor_f32(c, "worldHeight", &l->world_height);
     if (!st)
-        st = blvl__rt_str(c, "name", &l->name);
+        st = blvl__import_riot_str(c, "name", &l->name);
     if (!st)
         st = blvl__cursor_u32(c, "flags", &l->flags);
     if (!st)
@@ -65,9 +65,9 @@ static blvl_status def(blvl__cursor *c, blvl_riot_layer *l, uint32_t layer_count
     if (!st)
         st = blvl__cursor_f32(c, "lightAscension", &l->light_ascension);
     if (!st)
-        st = blvl__rt_color(c, "lightColor", &l->light_color);
+        st = blvl__import_riot_color(c, "lightColor", &l->light_color);
     if (!st)
-        st = blvl__rt_color(c, "ambientColor", &l->ambient_color);
+        st = blvl__import_riot_color(c, "ambientColor", &l->ambient_color);
     if (!st)
         st = blvl__cursor_u32(c, "lightDropoff", &l->light_dropoff);
     uint64_t at = c->pos;
@@ -111,7 +111,7 @@ static blvl_status inflate_block(blvl__cursor *c, const blvl_riot_layer *l, uint
                                  uint8_t *buf, uint64_t want) {
     z_stream z;
     memset(&z, 0, sizeof z);
-    blvl__rt_zlib_alloc(&z, c->a);
+    blvl__import_riot_zlib_alloc(&z, c->a);
     uint64_t at = c->pos;
     const uint8_t *in = c->base + c->pos;
     if (size < 2)
@@ -186,7 +186,7 @@ static blvl_status block(blvl__cursor *c, blvl_riot_layer *l, scratch *k) {
         return blvl__cursor_fail(c, "compressedSize", at, "field-size",
                                  "a %u-byte block, %llu bytes are left in the record", size,
                                  (unsigned long long)blvl__cursor_left(c));
-    uint64_t want = blvl__rt_layer_data_size(l->width, l->height); /* checked in def() */
+    uint64_t want = blvl__import_riot_layer_data_size(l->width, l->height); /* checked in def() */
     uint64_t nv = ((uint64_t)l->width + 1) * ((uint64_t)l->height + 1);
     uint64_t nc = (uint64_t)l->width * l->height;
     if (want > k->cap) {
@@ -215,7 +215,7 @@ static blvl_status block(blvl__cursor *c, blvl_riot_layer *l, scratch *k) {
     return st;
 }
 
-blvl_status blvl__rt_parse_layers(blvl__cursor *c, blvl_riot_level *level) {
+blvl_status blvl__import_riot_parse_layers(blvl__cursor *c, blvl_riot_level *level) {
     uint32_t n;
     blvl_status st = blvl__cursor_u32(c, "layerCount", &n);
     if (st)

@@ -2,8 +2,8 @@
 #include "common/alloc.h"
 #include "import/riot/riot_internal.h"
 
-blvl_status blvl__rt_parse_level(blvl__cursor *c, blvl_riot_level *level) {
-    blvl_status st = blvl__rt_str(c, "name", &level->name);
+blvl_status blvl__import_riot_parse_level(blvl__cursor *c, blvl_riot_level *level) {
+    blvl_status st = blvl__import_riot_str(c, "name", &level->name);
     if (!st)
         st = blvl__cursor_u32(c, "maxWidth", &level->max_width);
     if (!st)
@@ -23,7 +23,7 @@ blvl_status blvl__rt_parse_level(blvl__cursor *c, blvl_riot_level *level) {
         if (!st)
             st = blvl__cursor_u16(c, "unknown", &d->unknown);
         if (!st)
-            st = blvl__rt_str(c, "path", &d->path);
+            st = blvl__import_riot_str(c, "path", &d->path);
         if (st)
             return st;
         blvl__cursor_leave(c);
@@ -31,7 +31,7 @@ blvl_status blvl__rt_parse_level(blvl__cursor *c, blvl_riot_level *level) {
     return blvl__cursor_end(c);
 }
 
-blvl_status blvl__rt_parse_groups(blvl__cursor *c, blvl_riot_level *level) {
+blvl_status blvl__import_riot_parse_groups(blvl__cursor *c, blvl_riot_level *level) {
     uint32_t n;
     blvl_status st = blvl__cursor_u32(c, "groupCount", &n);
     if (st)
@@ -41,7 +41,7 @@ blvl_status blvl__rt_parse_groups(blvl__cursor *c, blvl_riot_level *level) {
     for (uint32_t i = 0; i < n; i++) {
         blvl_riot_group *g = &level->groups[i];
         blvl__cursor_enter(c, "group", i);
-        st = blvl__rt_str(c, "name", &g->name);
+        st = blvl__import_riot_str(c, "name", &g->name);
         uint64_t at = c->pos;
         uint32_t count = 0;
         if (!st)

@@ -42,7 +42,7 @@ static blvl_status params(blvl__cursor *c, blvl_riot_object *o) {
         blvl__cursor_enter(c, "paramDef", k);
         st = blvl__cursor_u32(c, "type", &o->param_defs[k].type);
         if (!st)
-            st = blvl__rt_str(c, "name", &o->param_defs[k].name);
+            st = blvl__import_riot_str(c, "name", &o->param_defs[k].name);
         if (st)
             return st;
         blvl__cursor_leave(c);
@@ -95,7 +95,7 @@ static blvl_status object(blvl__cursor *c, blvl_riot_object *o, uint16_t count) 
     return st ? st : params(c, o);
 }
 
-blvl_status blvl__rt_parse_objects(blvl__cursor *c, blvl_riot_level *level) {
+blvl_status blvl__import_riot_parse_objects(blvl__cursor *c, blvl_riot_level *level) {
     uint16_t n;
     blvl_status st = blvl__cursor_u16(c, "objectCount", &n);
     if (st)

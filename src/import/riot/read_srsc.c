@@ -252,7 +252,7 @@ int32_t blvl_riot_srsc_find(const blvl_riot_srsc *c, uint16_t type) {
     return -1;
 }
 
-void blvl__rt_srsc_clear(blvl_riot_srsc *c, const blvl_allocator *a) {
+void blvl__import_riot_srsc_clear(blvl_riot_srsc *c, const blvl_allocator *a) {
     for (uint32_t i = 0; c->records && i < c->record_count; i++)
         blvl__dealloc(a, c->records[i].bytes, c->records[i].size);
     blvl__dealloc(a, c->records, (size_t)c->record_count * sizeof *c->records);
@@ -270,6 +270,6 @@ void blvl_riot_srsc_free(blvl_riot_srsc *c) {
         return;
     blvl_allocator al = c->allocator; /* c itself goes last */
     const blvl_allocator *a = &al;
-    blvl__rt_srsc_clear(c, a);
+    blvl__import_riot_srsc_clear(c, a);
     blvl__dealloc(a, c, sizeof *c);
 }

@@ -26,9 +26,9 @@
 
 /* Every record field is read through the common cursor (common/cursor.h; its unit is "record",
  * its positions are body offsets, `at` the body's file offset). Riot's own fields: */
-blvl_status blvl__rt_color(blvl__cursor *c, const char *leaf, blvl_riot_color *v);
+blvl_status blvl__import_riot_color(blvl__cursor *c, const char *leaf, blvl_riot_color *v);
 /* A string: u16 even length (rule string-odd), bytes inside the record, copied. */
-blvl_status blvl__rt_str(blvl__cursor *c, const char *leaf, blvl_riot_str *s);
+blvl_status blvl__import_riot_str(blvl__cursor *c, const char *leaf, blvl_riot_str *s);
 /* `n` records of at least `min` bytes each (blvl__cursor_array) into the array lvalue `arr`,
  * returning from the calling function on a refusal. */
 #define RT_ARRAY(c, leaf, at, n, min, arr)                                                         \
@@ -41,17 +41,17 @@ blvl_status blvl__rt_str(blvl__cursor *c, const char *leaf, blvl_riot_str *s);
     } while (0)
 
 /* Record body readers (parse_*.c): each fills its part of `level`. */
-blvl_status blvl__rt_parse_level(blvl__cursor *c, blvl_riot_level *level);
-blvl_status blvl__rt_parse_layers(blvl__cursor *c, blvl_riot_level *level);
-blvl_status blvl__rt_parse_groups(blvl__cursor *c, blvl_riot_level *level);
-blvl_status blvl__rt_parse_objects(blvl__cursor *c, blvl_riot_level *level);
+blvl_status blvl__import_riot_parse_level(blvl__cursor *c, blvl_riot_level *level);
+blvl_status blvl__import_riot_parse_layers(blvl__cursor *c, blvl_riot_level *level);
+blvl_status blvl__import_riot_parse_groups(blvl__cursor *c, blvl_riot_level *level);
+blvl_status blvl__import_riot_parse_objects(blvl__cursor *c, blvl_riot_level *level);
 
 /* The inflated size of a width x height layer, or 0 when it is over BLVL_RIOT_MAX_LAYER_DATA
  * (computed without overflow). */
-uint64_t blvl__rt_layer_data_size(uint32_t width, uint32_t height);
+uint64_t blvl__import_riot_layer_data_size(uint32_t width, uint32_t height);
 /* zlib streams whose memory comes from `a` (layer.c). */
 struct z_stream_s;
-void blvl__rt_zlib_alloc(struct z_stream_s *z, const blvl_allocator *a);
+void blvl__import_riot_zlib_alloc(struct z_stream_s *z, const blvl_allocator *a);
 
 /* Record body sizes and encoders (write_records.c). `deflated[i]` / `deflated_size[i]`: the
  * zlib stream for a layer whose `compressed` is NULL (made by the caller beforehand). */
@@ -59,13 +59,14 @@ typedef struct rt_deflated {
     uint8_t **bytes;
     uint32_t *size;
 } rt_deflated;
-uint64_t blvl__rt_size_record(const blvl_riot_level *level, uint16_t type, const rt_deflated *d);
-void blvl__rt_encode_record(const blvl_riot_level *level, uint16_t type, const rt_deflated *d,
-                            uint8_t *out);
+uint64_t blvl__import_riot_size_record(const blvl_riot_level *level, uint16_t type,
+                                       const rt_deflated *d);
+void blvl__import_riot_encode_record(const blvl_riot_level *level, uint16_t type,
+                                     const rt_deflated *d, uint8_t *out);
 
 /* Frees the parts of a container (its records, their bodies, its fills) but not `c` itself. */
-void blvl__rt_srsc_clear(blvl_riot_srsc *c, const blvl_allocator *a);
+void blvl__import_riot_srsc_clear(blvl_riot_srsc *c, const blvl_allocator *a);
 /* Frees the strings and arrays a string holds. */
-void blvl__rt_str_free(blvl_riot_str *s, const blvl_allocator *a);
+void blvl__import_riot_str_free(blvl_riot_str *s, const blvl_allocator *a);
 
 #endif

@@ -54,7 +54,7 @@ static void raw_layer(const blvl_riot_layer *y, uint8_t *b) {
 
 static blvl_status deflate_layer(const blvl_riot_layer *y, const blvl_allocator *a, uint8_t **out,
                                  uint32_t *out_size, blvl_error *err) {
-    uint64_t raw = blvl__rt_layer_data_size(y->width, y->height);
+    uint64_t raw = blvl__import_riot_layer_data_size(y->width, y->height);
     if (!raw)
         return blvl__fail(err, BLVL_E_ARGUMENT,
                           "blvl_riot_write: a %u x %u layer is over the layer data limit", y->width,
@@ -65,7 +65,7 @@ static blvl_status deflate_layer(const blvl_riot_layer *y, const blvl_allocator 
     raw_layer(y, in);
     z_stream z;
     memset(&z, 0, sizeof z);
-    blvl__rt_zlib_alloc(&z, a);
+    blvl__import_riot_zlib_alloc(&z, a);
     blvl_status st = BLVL_OK;
     if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK) {
         blvl__dealloc(a, in, (size_t)raw);
@@ -138,7 +138,7 @@ static blvl_status encode(const blvl_riot_level *l, const blvl_allocator *a, wor
     for (int k = 0; k < 4; k++) {
         if (!present(l, k))
             continue;
-        uint64_t s = blvl__rt_size_record(l, known[k], &w->d);
+        uint64_t s = blvl__import_riot_size_record(l, known[k], &w->d);
         if (s > UINT32_MAX)
             return blvl__fail(err, BLVL_E_ARGUMENT,
                               "blvl_riot_write: record 0x%04x of %llu bytes, past 4 GiB", known[k],
@@ -147,7 +147,7 @@ static blvl_status encode(const blvl_riot_level *l, const blvl_allocator *a, wor
         if (!w->bodies[k])
             return blvl__nomem(err, "a %llu-byte record", (unsigned long long)s);
         w->sizes[k] = s;
-        blvl__rt_encode_record(l, known[k], &w->d, w->bodies[k]);
+        blvl__import_riot_encode_record(l, known[k], &w->d, w->bodies[k]);
     }
     return BLVL_OK;
 }

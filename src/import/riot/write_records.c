@@ -60,7 +60,8 @@ static uint64_t size_objects(const blvl_riot_level *l) {
     return n;
 }
 
-uint64_t blvl__rt_size_record(const blvl_riot_level *level, uint16_t type, const rt_deflated *d) {
+uint64_t blvl__import_riot_size_record(const blvl_riot_level *level, uint16_t type,
+                                       const rt_deflated *d) {
     switch (type) {
     case BLVL_RIOT_LEVEL:
         return size_level(level);
@@ -197,8 +198,8 @@ static void enc_objects(out *o, const blvl_riot_level *l) {
     }
 }
 
-void blvl__rt_encode_record(const blvl_riot_level *level, uint16_t type, const rt_deflated *d,
-                            uint8_t *p) {
+void blvl__import_riot_encode_record(const blvl_riot_level *level, uint16_t type,
+                                     const rt_deflated *d, uint8_t *p) {
     out o = {p};
     switch (type) {
     case BLVL_RIOT_LEVEL:

@@ -27,13 +27,13 @@ static const char *attr(const blvl_subspace *m, const char *key) {
     return NULL;
 }
 
-static blvl_status meta(ssb *c, const char *fallback) {
+static blvl_status meta(subspace_bake *c, const char *fallback) {
     const char *name = attr(c->map, "NAME"), *author = attr(c->map, "MAPCREATOR");
     char *n = NULL, *a = NULL;
     if (!name)
         name = fallback;
-    if ((name && !(n = blvl__ssb_text(c->al, name))) ||
-        (author && !(a = blvl__ssb_text(c->al, author)))) {
+    if ((name && !(n = blvl__import_subspace_bake_text(c->al, name))) ||
+        (author && !(a = blvl__import_subspace_bake_text(c->al, author)))) {
         blvl__free_sized(c->al, n);
         return blvl__nomem(c->err, "the bake's scratch memory");
     }
@@ -52,13 +52,13 @@ static const char *const cat_names[SSB_CAT_COUNT] = {
 };
 
 /* Opaque, alpha-tested at 0.5: the black key cuts the tile's shape out. */
-static blvl_status materials(ssb *c) {
+static blvl_status materials(subspace_bake *c) {
     bool seen[SSB_CAT_COUNT] = {false};
     for (size_t i = 0; i < (size_t)G * G; i++)
-        seen[blvl__ssb_category(c->grid[i])] = true;
+        seen[blvl__import_subspace_bake_category(c->grid[i])] = true;
     for (uint32_t k = 0; k < SSB_CAT_COUNT; k++) {
         c->material[k] = BLVL_BAKE_NONE;
-        if (!seen[k] || !blvl__ssb_drawn((ssb_cat)k))
+        if (!seen[k] || !blvl__import_subspace_bake_drawn((ssb_cat)k))
             continue;
         blvl_bake_material m;
         blvl_bake_material_init(&m);
@@ -74,7 +74,7 @@ static blvl_status materials(ssb *c) {
 }
 
 /* ATTR pairs verbatim (as UTF-8), in file order; a pair without '=' has the value "". */
-static blvl_status attributes(ssb *c) {
+static blvl_status attributes(subspace_bake *c) {
     const blvl_subspace_elvl *e = c->map->elvl;
     if (!e || e->attr_count == 0)
         return BLVL_OK;
@@ -85,8 +85,8 @@ static blvl_status attributes(ssb *c) {
     bool ok = true;
     for (size_t i = 0; i < n && ok; i++) {
         const blvl_subspace_attr *a = &e->attrs[i];
-        p[i].key = blvl__ssb_text(c->al, a->key ? a->key : "");
-        p[i].value = blvl__ssb_text(c->al, a->value ? a->value : "");
+        p[i].key = blvl__import_subspace_bake_text(c->al, a->key ? a->key : "");
+        p[i].value = blvl__import_subspace_bake_text(c->al, a->value ? a->value : "");
         ok = p[i].key && p[i].value;
     }
     blvl_status st =
@@ -101,7 +101,7 @@ static blvl_status attributes(ssb *c) {
 }
 
 /* A region's tiles as a byte mask in c->mask; *cells counts them. */
-static blvl_status region_mask(ssb *c, const blvl_subspace_region *r, uint32_t *cells) {
+static blvl_status region_mask(subspace_bake *c, const blvl_subspace_region *r, uint32_t *cells) {
     uint8_t *bits = blvl__alloc(c->al, BLVL_SUBSPACE_BITMAP_BYTES);
     if (!bits)
         return blvl__nomem(c->err, "the bake's scratch memory");
@@ -116,16 +116,16 @@ static blvl_status region_mask(ssb *c, const blvl_subspace_region *r, uint32_t *
 }
 
 /* A region's display name: rNAM as UTF-8, else "region-N" (N its REGN order). */
-static char *region_name(ssb *c, uint32_t i) {
+static char *region_name(subspace_bake *c, uint32_t i) {
     const blvl_subspace_region *r = &c->map->elvl->regions[i];
     if (r->name)
-        return blvl__ssb_text(c->al, r->name);
+        return blvl__import_subspace_bake_text(c->al, r->name);
     char buf[32];
     snprintf(buf, sizeof buf, "region-%u", i);
     return blvl__strdup(c->al, buf);
 }
 
-static blvl_status regions(ssb *c) {
+static blvl_status regions(subspace_bake *c) {
     const blvl_subspace_elvl *e = c->map->elvl;
     for (uint32_t i = 0; e && i < e->region_count; i++) {
         const blvl_subspace_region *r = &e->regions[i];
@@ -134,8 +134,8 @@ static blvl_status regions(ssb *c) {
         if (st != BLVL_OK)
             return st;
         char *name = region_name(c, i), *arena = NULL;
-        if (!name ||
-            (r->has_autowarp && r->warp_arena && !(arena = blvl__ssb_text(c->al, r->warp_arena)))) {
+        if (!name || (r->has_autowarp && r->warp_arena &&
+                      !(arena = blvl__import_subspace_bake_text(c->al, r->warp_arena)))) {
             blvl__free_sized(c->al, name);
             return blvl__nomem(c->err, "the bake's scratch memory");
         }
@@ -169,16 +169,16 @@ static blvl_status regions(ssb *c) {
 }
 
 /* One entity per entity-backed or unknown tile, in cell order. */
-static blvl_status tile_entities(ssb *c) {
+static blvl_status tile_entities(subspace_bake *c) {
     for (uint32_t y = 0; y < G; y++)
         for (uint32_t x = 0; x < G; x++) {
             uint8_t t = c->grid[(size_t)y * G + x];
-            ssb_cat k = blvl__ssb_category(t);
+            ssb_cat k = blvl__import_subspace_bake_category(t);
             if (k != SSB_DOOR && k != SSB_FLAG && k != SSB_ASTEROID && k != SSB_STATION &&
                 k != SSB_WORMHOLE && k != SSB_OTHER)
                 continue;
-            uint32_t fp = blvl__ssb_footprint(t);
-            const char *kind = blvl__ssb_kind(t);
+            uint32_t fp = blvl__import_subspace_bake_footprint(t);
+            const char *kind = blvl__import_subspace_bake_kind(t);
             char cls[48], tile[8], cell[24], foot[16], origin[48], door[16] = "";
             snprintf(cls, sizeof cls, "subspace_%s", kind);
             snprintf(tile, sizeof tile, "%u", t);
@@ -199,7 +199,7 @@ static blvl_status tile_entities(ssb *c) {
     return BLVL_OK;
 }
 
-static blvl_status entities(ssb *c) {
+static blvl_status entities(subspace_bake *c) {
     const blvl_subspace *m = c->map;
     char records[16], range[16], empty[16];
     snprintf(records, sizeof records, "%u", m->record_count);
@@ -219,19 +219,21 @@ static blvl_status entities(ssb *c) {
     return st;
 }
 
-static blvl_status rect_sites(ssb *c, const char *name, uint8_t kind) {
+static blvl_status rect_sites(subspace_bake *c, const char *name, uint8_t kind) {
     ssb_rect *r;
     uint32_t n, cap;
-    blvl_status st = blvl__ssb_cover(c->mask, c->scratch, c->al, &r, &n, &cap, c->err);
+    blvl_status st =
+        blvl__import_subspace_bake_cover(c->mask, c->scratch, c->al, &r, &n, &cap, c->err);
     for (uint32_t i = 0; i < n && st == BLVL_OK; i++)
-        st = blvl_bake_add_site(c->b, name, kind, blvl__ssb_lo(r[i].x, r[i].y),
-                                blvl__ssb_hi(r[i].x, r[i].y, r[i].w, r[i].h), c->err);
+        st = blvl_bake_add_site(c->b, name, kind, blvl__import_subspace_bake_lo(r[i].x, r[i].y),
+                                blvl__import_subspace_bake_hi(r[i].x, r[i].y, r[i].w, r[i].h),
+                                c->err);
     if (r)
         blvl__dealloc(c->al, r, (size_t)cap * sizeof *r);
     return st;
 }
 
-static blvl_status sites(ssb *c) {
+static blvl_status sites(subspace_bake *c) {
     for (size_t i = 0; i < (size_t)G * G; i++)
         c->mask[i] = c->grid[i] == 171;
     blvl_status st = rect_sites(c, "safe", blvl_SiteKind_Other);
@@ -242,8 +244,9 @@ static blvl_status sites(ssb *c) {
     for (uint32_t y = 0; y < G && st == BLVL_OK; y++)
         for (uint32_t x = 0; x < G && st == BLVL_OK; x++)
             if (c->grid[(size_t)y * G + x] == 170)
-                st = blvl_bake_add_site(c->b, "flag", blvl_SiteKind_Flag, blvl__ssb_lo(x, y),
-                                        blvl__ssb_hi(x, y, 1, 1), c->err);
+                st = blvl_bake_add_site(c->b, "flag", blvl_SiteKind_Flag,
+                                        blvl__import_subspace_bake_lo(x, y),
+                                        blvl__import_subspace_bake_hi(x, y, 1, 1), c->err);
     const blvl_subspace_elvl *e = c->map->elvl;
     for (uint32_t i = 0; e && i < e->region_count && st == BLVL_OK; i++) {
         uint32_t cells;
@@ -263,7 +266,7 @@ blvl_status blvl_subspace_bake(const blvl_subspace *map, blvl_bake *bake,
     const char *name = opt ? opt->name : NULL;
     if (!map || !bake)
         return blvl__fail(err, BLVL_E_ARGUMENT, "subspace bake: needs a map and a bake");
-    ssb c = {.map = map, .b = bake, .err = err};
+    subspace_bake c = {.map = map, .b = bake, .err = err};
     c.al = &blvl_bake_options(bake)->allocator;
     size_t cells = (size_t)G * G;
     c.grid = blvl__alloc(c.al, cells);
@@ -276,17 +279,17 @@ blvl_status blvl_subspace_bake(const blvl_subspace *map, blvl_bake *bake,
         st = meta(&c, name);
     }
     if (st == BLVL_OK)
-        st = blvl__ssb_atlas(&c);
+        st = blvl__import_subspace_bake_atlas(&c);
     if (st == BLVL_OK)
         st = materials(&c);
     if (st == BLVL_OK)
         st = entities(&c);
     if (st == BLVL_OK)
-        st = blvl__ssb_sim(&c);
+        st = blvl__import_subspace_bake_sim(&c);
     if (st == BLVL_OK)
         st = sites(&c);
     if (st == BLVL_OK)
-        st = blvl__ssb_geometry(&c);
+        st = blvl__import_subspace_bake_geometry(&c);
     if (c.grid)
         blvl__dealloc(c.al, c.grid, cells);
     if (c.mask)

@@ -25,7 +25,7 @@ static void put(uint8_t *rgba, uint32_t x, uint32_t y, uint8_t r, uint8_t g, uin
 
 /* A colour per category, walls shaded by id so neighbours differ. */
 static void colour(uint32_t n, uint8_t c[3]) {
-    switch (blvl__ssb_category(n)) {
+    switch (blvl__import_subspace_bake_category(n)) {
     case SSB_WALL:
         c[0] = (uint8_t)(40 + n * 37 % 80), c[1] = (uint8_t)(60 + n * 53 % 80),
         c[2] = (uint8_t)(120 + n * 29 % 100);
@@ -62,8 +62,10 @@ void blvl_subspace_default_tileset(uint8_t *rgba) {
             for (uint32_t x = 0; x < 16; x++) {
                 bool edge = x == 0 || y == 0 || x == 15 || y == 15;
                 /* fly-over tiles striped, fly-under dotted: the kind shows without the number */
-                bool mark = (blvl__ssb_category(n) == SSB_FLYOVER && (x + y) % 4 == 0) ||
-                            (blvl__ssb_category(n) == SSB_FLYUNDER && x % 3 == 1 && y % 3 == 1);
+                bool mark =
+                    (blvl__import_subspace_bake_category(n) == SSB_FLYOVER && (x + y) % 4 == 0) ||
+                    (blvl__import_subspace_bake_category(n) == SSB_FLYUNDER && x % 3 == 1 &&
+                     y % 3 == 1);
                 uint32_t k = edge ? 2 : mark ? 3 : 4;
                 put(rgba, x0 + x, y0 + y, (uint8_t)(c[0] * k / 4), (uint8_t)(c[1] * k / 4),
                     (uint8_t)(c[2] * k / 4));
@@ -82,7 +84,7 @@ void blvl_subspace_default_tileset(uint8_t *rgba) {
     }
 }
 
-blvl_status blvl__ssb_atlas(ssb *c) {
+blvl_status blvl__import_subspace_bake_atlas(subspace_bake *c) {
     size_t size = (size_t)W * H * 4;
     uint8_t *rgba = blvl__calloc(c->al, size);
     if (!rgba)

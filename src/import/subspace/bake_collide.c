@@ -17,13 +17,14 @@
 /* One box per rectangle of the cover of c->mask. Each names a symbol source (.bsym): kind Brush,
  * index the cell x + 1024 y of its top-left corner, surface_flags that cell's tile id,
  * contents_flags `kind` (0 wall, 1 invisible, 2 door). */
-static blvl_status boxes(ssb *c, blvl_bake_collider *col, uint32_t kind) {
+static blvl_status boxes(subspace_bake *c, blvl_bake_collider *col, uint32_t kind) {
     ssb_rect *r;
     uint32_t n, cap;
-    blvl_status st = blvl__ssb_cover(c->mask, c->scratch, c->al, &r, &n, &cap, c->err);
+    blvl_status st =
+        blvl__import_subspace_bake_cover(c->mask, c->scratch, c->al, &r, &n, &cap, c->err);
     bake_counts more = {.sources = n, .colliders = n}; /* the tables grown once, not by halves */
     if (st == BLVL_OK && n)
-        st = blvl__bake_reserve_counts(c->b, &more, c->err);
+        st = blvl__bake_model_reserve_counts(c->b, &more, c->err);
     for (uint32_t i = 0; i < n && st == BLVL_OK; i++) {
         uint32_t cell = r[i].x + (uint32_t)r[i].y * G;
         blvl_bake_source src = {.kind = blvl_SourceKind_Brush,
@@ -34,8 +35,9 @@ static blvl_status boxes(ssb *c, blvl_bake_collider *col, uint32_t kind) {
                                 .material = BLVL_BAKE_NONE};
         st = blvl_bake_add_source(c->b, &src, &col->symbol, c->err);
         if (st == BLVL_OK)
-            st = blvl_bake_add_box(c->b, col, blvl__ssb_lo(r[i].x, r[i].y),
-                                   blvl__ssb_hi(r[i].x, r[i].y, r[i].w, r[i].h), NULL, c->err);
+            st = blvl_bake_add_box(c->b, col, blvl__import_subspace_bake_lo(r[i].x, r[i].y),
+                                   blvl__import_subspace_bake_hi(r[i].x, r[i].y, r[i].w, r[i].h),
+                                   NULL, c->err);
     }
     if (r)
         blvl__dealloc(c->al, r, (size_t)cap * sizeof *r);
@@ -44,7 +46,7 @@ static blvl_status boxes(ssb *c, blvl_bake_collider *col, uint32_t kind) {
 
 /* The door of each door id present: slides 16 qu down, out of the plane ships fly in, on the
  * server's timer. Its bounds are its colliders' (blvl_bake_door_init). */
-static blvl_status doors(ssb *c) {
+static blvl_status doors(subspace_bake *c) {
     bool seen[8] = {false};
     for (size_t i = 0; i < (size_t)G * G; i++)
         if (c->grid[i] >= 162 && c->grid[i] <= 169)
@@ -69,7 +71,7 @@ static blvl_status doors(ssb *c) {
     return BLVL_OK;
 }
 
-blvl_status blvl__ssb_sim(ssb *c) {
+blvl_status blvl__import_subspace_bake_sim(subspace_bake *c) {
     blvl_status st = doors(c);
     if (st != BLVL_OK)
         return st;
@@ -79,7 +81,7 @@ blvl_status blvl__ssb_sim(ssb *c) {
     for (uint32_t y = 0; y < G; y++)
         for (uint32_t x = 0; x < G; x++) {
             uint8_t t = c->grid[(size_t)y * G + x];
-            ssb_cat k = blvl__ssb_category(t);
+            ssb_cat k = blvl__import_subspace_bake_category(t);
             if (k == SSB_WALL)
                 c->mask[(size_t)y * G + x] = 1;
             else if (k == SSB_STATION)
@@ -91,7 +93,8 @@ blvl_status blvl__ssb_sim(ssb *c) {
         return st;
     /* invisible tiles not already inside a wall */
     for (size_t i = 0; i < (size_t)G * G; i++)
-        c->mask[i] = !c->mask[i] && blvl__ssb_category(c->grid[i]) == SSB_INVISIBLE;
+        c->mask[i] =
+            !c->mask[i] && blvl__import_subspace_bake_category(c->grid[i]) == SSB_INVISIBLE;
     col.flags = blvl_ColliderFlag_Clip;
     if ((st = boxes(c, &col, 1)) != BLVL_OK)
         return st;

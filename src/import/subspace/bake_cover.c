@@ -43,8 +43,9 @@ static uint32_t uncovered(const uint8_t *cov, ssb_rect r) {
     return n;
 }
 
-blvl_status blvl__ssb_cover(const uint8_t *mask, uint8_t *cov, const blvl_allocator *al,
-                            ssb_rect **out, uint32_t *count, uint32_t *cap, blvl_error *err) {
+blvl_status blvl__import_subspace_bake_cover(const uint8_t *mask, uint8_t *cov,
+                                             const blvl_allocator *al, ssb_rect **out,
+                                             uint32_t *count, uint32_t *cap, blvl_error *err) {
     *out = NULL;
     *count = *cap = 0;
     uint32_t cells = 0;

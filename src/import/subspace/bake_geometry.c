@@ -18,7 +18,7 @@
 
 /* The surface slot of a drawn tile. */
 static uint32_t slot_of(uint8_t t) {
-    ssb_cat k = blvl__ssb_category(t);
+    ssb_cat k = blvl__import_subspace_bake_category(t);
     return k == SSB_WALL ? 0 : k == SSB_DOOR ? 1u + (t - 162u) : 9u + (uint32_t)(k - SSB_FLAG);
 }
 
@@ -43,10 +43,12 @@ static void quad(blvl_bake_vertex *v, uint32_t *idx, uint32_t base, uint32_t x, 
         idx[k] = base + tri[k];
 }
 
-blvl_status blvl__ssb_geometry(ssb *c) {
+blvl_status blvl__import_subspace_bake_geometry(subspace_bake *c) {
     uint8_t sl[256]; /* the slot of each tile id, 0xFF for one not drawn */
     for (uint32_t t = 0; t < 256; t++)
-        sl[t] = blvl__ssb_drawn(blvl__ssb_category(t)) ? (uint8_t)slot_of((uint8_t)t) : 0xFF;
+        sl[t] = blvl__import_subspace_bake_drawn(blvl__import_subspace_bake_category(t))
+                    ? (uint8_t)slot_of((uint8_t)t)
+                    : 0xFF;
     uint32_t count[SLOTS] = {0}, order[SLOTS];
     for (size_t i = 0; i < (size_t)G * G; i++)
         if (sl[c->grid[i]] != 0xFF)
@@ -66,11 +68,11 @@ blvl_status blvl__ssb_geometry(ssb *c) {
         more.vertices += count[s] * 4;
         more.indices += count[s] * 6;
     }
-    blvl_status st = blvl__bake_reserve_counts(c->b, &more, c->err);
+    blvl_status st = blvl__bake_model_reserve_counts(c->b, &more, c->err);
     blvl_bake_vertex *v0 = NULL;
     uint32_t *i0 = NULL;
     if (st == BLVL_OK)
-        st = blvl__bake_surface_room(c->b, more.vertices, more.indices, &v0, &i0, c->err);
+        st = blvl__bake_model_surface_room(c->b, more.vertices, more.indices, &v0, &i0, c->err);
     if (st != BLVL_OK)
         return st;
     /* one pass over the grid: each slot's quads at its place among the surfaces to come */
@@ -101,7 +103,7 @@ blvl_status blvl__ssb_geometry(ssb *c) {
         ssb_cat k = SSB_EMPTY;
         for (uint32_t t = 1; t < 256 && k == SSB_EMPTY; t++)
             if (sl[t] == s)
-                k = blvl__ssb_category(t);
+                k = blvl__import_subspace_bake_category(t);
         blvl_bake_source src = {.kind = blvl_SourceKind_Face,
                                 .index = s,
                                 .surface_flags = count[s],

@@ -32,12 +32,12 @@ typedef enum ssb_cat {
     SSB_CAT_COUNT
 } ssb_cat;
 
-ssb_cat blvl__ssb_category(uint32_t tile);
-bool blvl__ssb_drawn(ssb_cat c);
+ssb_cat blvl__import_subspace_bake_category(uint32_t tile);
+bool blvl__import_subspace_bake_drawn(ssb_cat c);
 /* The entity kind of an entity-backed or unknown tile ("vertical_door", "turf_flag", ...). */
-const char *blvl__ssb_kind(uint32_t tile);
+const char *blvl__import_subspace_bake_kind(uint32_t tile);
 /* Footprint in cells, anchored at the record's cell as top-left. */
-uint32_t blvl__ssb_footprint(uint32_t tile);
+uint32_t blvl__import_subspace_bake_footprint(uint32_t tile);
 
 /* A rectangle of cells. */
 typedef struct ssb_rect {
@@ -47,10 +47,11 @@ typedef struct ssb_rect {
 /* Cover every nonzero cell of `mask` (GRID x GRID bytes) by rectangles of nonzero cells
  * (bake_cover.c has the rule). `scratch` holds GRID * GRID bytes. *out is allocated with `al`
  * (*cap entries; free *cap * sizeof(ssb_rect)); NULL with *count 0 for an empty mask. */
-blvl_status blvl__ssb_cover(const uint8_t *mask, uint8_t *scratch, const blvl_allocator *al,
-                            ssb_rect **out, uint32_t *count, uint32_t *cap, blvl_error *err);
+blvl_status blvl__import_subspace_bake_cover(const uint8_t *mask, uint8_t *scratch,
+                                             const blvl_allocator *al, ssb_rect **out,
+                                             uint32_t *count, uint32_t *cap, blvl_error *err);
 
-typedef struct ssb {
+typedef struct subspace_bake {
     const blvl_subspace *map;
     blvl_bake *b;
     const blvl_allocator *al;
@@ -61,16 +62,16 @@ typedef struct ssb {
     uint32_t image;                   /* the atlas */
     uint32_t material[SSB_CAT_COUNT]; /* per drawn category present; BLVL_BAKE_NONE */
     uint32_t door[8];                 /* per door id 162..169 present; BLVL_BAKE_NONE */
-} ssb;
+} subspace_bake;
 
 /* `s` as UTF-8: kept when it is UTF-8, else each byte read as ISO-8859-1. Allocated with the
  * bake's allocator (blvl__free_sized). NULL when out of memory. */
-char *blvl__ssb_text(const blvl_allocator *al, const char *s);
-blvl_Vec3 blvl__ssb_lo(uint32_t x, uint32_t y);
-blvl_Vec3 blvl__ssb_hi(uint32_t x, uint32_t y, uint32_t w, uint32_t h);
+char *blvl__import_subspace_bake_text(const blvl_allocator *al, const char *s);
+blvl_Vec3 blvl__import_subspace_bake_lo(uint32_t x, uint32_t y);
+blvl_Vec3 blvl__import_subspace_bake_hi(uint32_t x, uint32_t y, uint32_t w, uint32_t h);
 
-blvl_status blvl__ssb_atlas(ssb *c);
-blvl_status blvl__ssb_sim(ssb *c);
-blvl_status blvl__ssb_geometry(ssb *c);
+blvl_status blvl__import_subspace_bake_atlas(subspace_bake *c);
+blvl_status blvl__import_subspace_bake_sim(subspace_bake *c);
+blvl_status blvl__import_subspace_bake_geometry(subspace_bake *c);
 
 #endif

@@ -5,7 +5,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-ssb_cat blvl__ssb_category(uint32_t tile) {
+ssb_cat blvl__import_subspace_bake_category(uint32_t tile) {
     if (tile == 0)
         return SSB_EMPTY;
     if (tile <= 161)
@@ -33,11 +33,11 @@ ssb_cat blvl__ssb_category(uint32_t tile) {
     return SSB_OTHER;
 }
 
-bool blvl__ssb_drawn(ssb_cat c) {
+bool blvl__import_subspace_bake_drawn(ssb_cat c) {
     return c >= SSB_WALL && c <= SSB_FLYUNDER;
 }
 
-const char *blvl__ssb_kind(uint32_t tile) {
+const char *blvl__import_subspace_bake_kind(uint32_t tile) {
     switch (tile) {
     case 170:
         return "turf_flag";
@@ -61,15 +61,15 @@ const char *blvl__ssb_kind(uint32_t tile) {
     return "unknown";
 }
 
-uint32_t blvl__ssb_footprint(uint32_t tile) {
+uint32_t blvl__import_subspace_bake_footprint(uint32_t tile) {
     return tile == 217 ? 2 : tile == 219 ? 6 : tile == 220 ? 5 : 1;
 }
 
-blvl_Vec3 blvl__ssb_lo(uint32_t x, uint32_t y) {
+blvl_Vec3 blvl__import_subspace_bake_lo(uint32_t x, uint32_t y) {
     return (blvl_Vec3){16.0f * (float)x, 0.0f, 16.0f * (float)y};
 }
 
-blvl_Vec3 blvl__ssb_hi(uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
+blvl_Vec3 blvl__import_subspace_bake_hi(uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
     return (blvl_Vec3){16.0f * (float)(x + w), 16.0f, 16.0f * (float)(y + h)};
 }
 
@@ -94,7 +94,7 @@ static size_t utf8_seq(const uint8_t *s) {
     return n;
 }
 
-char *blvl__ssb_text(const blvl_allocator *al, const char *s) {
+char *blvl__import_subspace_bake_text(const blvl_allocator *al, const char *s) {
     const uint8_t *u = (const uint8_t *)s;
     size_t len = strlen(s), wide = 0;
     bool utf8 = true;

@@ -9,8 +9,8 @@ void blvl_subspace_free(blvl_subspace *m) {
         return;
     blvl_allocator al = m->allocator; /* m itself goes last */
     const blvl_allocator *a = &al;
-    blvl__ss_free_bmp(a, m->bmp);
-    blvl__ss_free_elvl(a, m->elvl);
+    blvl__import_subspace_free_bmp(a, m->bmp);
+    blvl__import_subspace_free_elvl(a, m->elvl);
     blvl__dealloc(a, m->gap, m->gap_size);
     blvl__dealloc(a, m->records, (size_t)m->record_count * 4u);
     blvl__dealloc(a, m, sizeof *m);

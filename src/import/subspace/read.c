@@ -50,11 +50,13 @@ blvl_status blvl_subspace_read(blvl_subspace **out, const void *data, size_t siz
     blvl_status st = BLVL_OK;
     if (size >= 2 && memcmp(b, "BM", 2) == 0) {
         uint64_t elvl_at, tiles_at;
-        if ((st = blvl__ss_read_bmp(b, size, a, &m->bmp, &elvl_at, &tiles_at, err)) != BLVL_OK)
+        if ((st = blvl__import_subspace_read_bmp(b, size, a, &m->bmp, &elvl_at, &tiles_at, err)) !=
+            BLVL_OK)
             goto fail;
         m->tiles_offset = tiles_at;
         if (elvl_at) {
-            if ((st = blvl__ss_read_elvl(b, elvl_at, tiles_at, a, &m->elvl, err)) != BLVL_OK)
+            if ((st = blvl__import_subspace_read_elvl(b, elvl_at, tiles_at, a, &m->elvl, err)) !=
+                BLVL_OK)
                 goto fail;
             uint64_t end = elvl_at + m->elvl->total_size;
             m->gap_size = (uint32_t)(tiles_at - end);
@@ -67,7 +69,7 @@ blvl_status blvl_subspace_read(blvl_subspace **out, const void *data, size_t siz
             }
         }
     } else if (size >= 4 && memcmp(b, "elvl", 4) == 0) {
-        if ((st = blvl__ss_read_elvl(b, 0, size, a, &m->elvl, err)) != BLVL_OK)
+        if ((st = blvl__import_subspace_read_elvl(b, 0, size, a, &m->elvl, err)) != BLVL_OK)
             goto fail;
         m->tiles_offset = m->elvl->total_size;
     }

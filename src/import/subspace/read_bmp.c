@@ -176,15 +176,15 @@ static uint8_t *copy(const blvl_allocator *a, const uint8_t *src, uint32_t n) {
     return p;
 }
 
-blvl_status blvl__ss_read_bmp(const uint8_t *b, size_t size, const blvl_allocator *a,
-                              blvl_subspace_bmp **out, uint64_t *elvl_at, uint64_t *tiles_at,
-                              blvl_error *err) {
+blvl_status blvl__import_subspace_read_bmp(const uint8_t *b, size_t size, const blvl_allocator *a,
+                                           blvl_subspace_bmp **out, uint64_t *elvl_at,
+                                           uint64_t *tiles_at, blvl_error *err) {
     blvl_subspace_bmp *m = blvl__calloc(a, sizeof *m);
     if (!m)
         return blvl__nomem(err, "the BMP's %s", "header");
     blvl_status st = headers(b, size, m, err);
     if (st != BLVL_OK) {
-        blvl__ss_free_bmp(a, m);
+        blvl__import_subspace_free_bmp(a, m);
         return st;
     }
     uint64_t pal_at = SS_BMP_FILE_HEADER + (uint64_t)m->header_size;
@@ -194,12 +194,12 @@ blvl_status blvl__ss_read_bmp(const uint8_t *b, size_t size, const blvl_allocato
         (m->gap_size && !(m->gap = copy(a, b + pal_at + 4u * m->palette_count, m->gap_size))) ||
         (m->data_size && !(m->data = copy(a, b + m->data_offset, m->data_size))) ||
         !(m->pixels = blvl__calloc(a, (size_t)W * H))) {
-        blvl__ss_free_bmp(a, m);
+        blvl__import_subspace_free_bmp(a, m);
         return blvl__nomem(err, "the BMP's %s", "arrays");
     }
     st = m->compression == 1 ? rle8(m, m->pixels, err) : raw(m, m->pixels, err);
     if (st != BLVL_OK) {
-        blvl__ss_free_bmp(a, m);
+        blvl__import_subspace_free_bmp(a, m);
         return st;
     }
     *elvl_at = m->reserved;
@@ -208,7 +208,7 @@ blvl_status blvl__ss_read_bmp(const uint8_t *b, size_t size, const blvl_allocato
     return BLVL_OK;
 }
 
-void blvl__ss_free_bmp(const blvl_allocator *a, blvl_subspace_bmp *m) {
+void blvl__import_subspace_free_bmp(const blvl_allocator *a, blvl_subspace_bmp *m) {
     if (!m)
         return;
     if (m->header_size > SS_BMP_INFO_MIN)

@@ -8,7 +8,7 @@
 #include "common/alloc.h"
 #include "import/subspace/subspace_internal.h"
 
-void blvl__ss_tag_text(const uint8_t *t, char out[17]) {
+void blvl__import_subspace_tag_text(const uint8_t *t, char out[17]) {
     static const char hex[] = "0123456789abcdef";
     char *o = out;
     for (int i = 0; i < 4; i++) {
@@ -37,7 +37,7 @@ static blvl_status frame(const uint8_t *b, uint64_t pos, uint64_t end, const cha
         uint32_t size = blvl_le32(b + pos + 4);
         if (size > end - pos - SS_CHUNK_HEADER) {
             char tag[17];
-            blvl__ss_tag_text(b + pos, tag);
+            blvl__import_subspace_tag_text(b + pos, tag);
             return blvl__fail_source(err, part, "chunk size", pos + 4, "chunk-size",
                                      "a %s chunk of %u bytes, %llu are left in the %s", tag, size,
                                      (unsigned long long)(end - pos - SS_CHUNK_HEADER), what);
@@ -124,7 +124,7 @@ static blvl_status region(const uint8_t *b, const blvl_allocator *a, const blvl_
         const blvl_subspace_chunk *s = &r->subs[i];
         uint64_t data = s->offset + SS_CHUNK_HEADER;
         char tag[17];
-        blvl__ss_tag_text((const uint8_t *)s->type, tag);
+        blvl__import_subspace_tag_text((const uint8_t *)s->type, tag);
         bool once = is(s, "rNAM") || is(s, "rTIL") || is(s, "rAWP");
         bool seen = (is(s, "rNAM") && named) || (is(s, "rTIL") && r->tiles_sub != SS_NONE) ||
                     (is(s, "rAWP") && r->has_autowarp);
@@ -137,7 +137,7 @@ static blvl_status region(const uint8_t *b, const blvl_allocator *a, const blvl_
                 return blvl__nomem(err, "the eLVL's arrays");
         } else if (is(s, "rTIL")) {
             r->tiles_sub = i;
-            if ((st = blvl__ss_rtil(s->bytes, s->size, data, NULL, err)) != BLVL_OK)
+            if ((st = blvl__import_subspace_rtil(s->bytes, s->size, data, NULL, err)) != BLVL_OK)
                 return st;
         } else if (is(s, "rBSE")) {
             r->base = true;
@@ -167,15 +167,16 @@ static blvl_status region(const uint8_t *b, const blvl_allocator *a, const blvl_
     return BLVL_OK;
 }
 
-blvl_status blvl__ss_read_elvl(const uint8_t *b, uint64_t at, uint64_t limit,
-                               const blvl_allocator *a, blvl_subspace_elvl **out, blvl_error *err) {
+blvl_status blvl__import_subspace_read_elvl(const uint8_t *b, uint64_t at, uint64_t limit,
+                                            const blvl_allocator *a, blvl_subspace_elvl **out,
+                                            blvl_error *err) {
     if (limit < at || limit - at < SS_ELVL_HEADER)
         return blvl__fail_source(err, "eLVL", "header", at, "elvl-header",
                                  "%llu bytes are left for it, the header takes 12",
                                  (unsigned long long)(limit < at ? 0 : limit - at));
     if (memcmp(b + at, "elvl", 4) != 0) {
         char tag[17];
-        blvl__ss_tag_text(b + at, tag);
+        blvl__import_subspace_tag_text(b + at, tag);
         return blvl__fail_source(err, "eLVL", "magic", at, "elvl-header", "\"%s\" is not \"elvl\"",
                                  tag);
     }
@@ -233,7 +234,7 @@ blvl_status blvl__ss_read_elvl(const uint8_t *b, uint64_t at, uint64_t limit,
     *out = e;
     return BLVL_OK;
 fail:
-    blvl__ss_free_elvl(a, e);
+    blvl__import_subspace_free_elvl(a, e);
     return st;
 }
 
@@ -243,7 +244,7 @@ static void free_chunks(const blvl_allocator *a, blvl_subspace_chunk *c, uint32_
     blvl__dealloc(a, c, (size_t)n * sizeof *c);
 }
 
-void blvl__ss_free_elvl(const blvl_allocator *a, blvl_subspace_elvl *e) {
+void blvl__import_subspace_free_elvl(const blvl_allocator *a, blvl_subspace_elvl *e) {
     if (!e)
         return;
     for (uint32_t i = 0; e->attrs && i < e->attr_count; i++) {

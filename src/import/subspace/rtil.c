@@ -22,8 +22,8 @@ static void set_run(uint8_t *bits, uint32_t x, uint32_t y, uint32_t n) {
         bits[i >> 3] |= (uint8_t)(1u << (i & 7u));
 }
 
-blvl_status blvl__ss_rtil(const uint8_t *p, uint32_t size, uint64_t at, uint8_t *bits,
-                          blvl_error *err) {
+blvl_status blvl__import_subspace_rtil(const uint8_t *p, uint32_t size, uint64_t at, uint8_t *bits,
+                                       blvl_error *err) {
     static const char *const names[4] = {"empty tiles", "present tiles", "empty rows",
                                          "previous-row repeats"};
     uint32_t i = 0, x = 0, y = 0;
@@ -98,7 +98,8 @@ blvl_status blvl_subspace_region_tiles(const blvl_subspace_region *r, uint8_t *b
         return BLVL_OK;
     }
     const blvl_subspace_chunk *s = &r->subs[r->tiles_sub];
-    blvl_status st = blvl__ss_rtil(s->bytes, s->size, s->offset ? s->offset + 8u : 0, bits, err);
+    blvl_status st =
+        blvl__import_subspace_rtil(s->bytes, s->size, s->offset ? s->offset + 8u : 0, bits, err);
     if (st == BLVL_OK)
         blvl__ok(err);
     return st;

@@ -20,25 +20,26 @@ static inline uint32_t ss_pad(uint32_t size) {
 }
 
 /* A chunk type as text for messages: printable ASCII as is, other bytes as \xNN. */
-void blvl__ss_tag_text(const uint8_t *tag, char out[17]);
+void blvl__import_subspace_tag_text(const uint8_t *tag, char out[17]);
 
 /* Decodes an rTIL payload of `size` bytes (file offset `at` of its first byte, for refusals)
  * into `bits` (BLVL_SUBSPACE_BITMAP_BYTES, already cleared), or only checks it when `bits` is
  * NULL. Refusals name the part "REGN", the field "rTIL". */
-blvl_status blvl__ss_rtil(const uint8_t *p, uint32_t size, uint64_t at, uint8_t *bits,
-                          blvl_error *err);
+blvl_status blvl__import_subspace_rtil(const uint8_t *p, uint32_t size, uint64_t at, uint8_t *bits,
+                                       blvl_error *err);
 
 /* Reads the BMP at the file's start (it begins with "BM"): headers, palette, pixel stream
  * decoded. On success *bmp is set and *elvl_at / *tiles_at say where the eLVL (0: none) and
  * the tile records start. */
-blvl_status blvl__ss_read_bmp(const uint8_t *b, size_t size, const blvl_allocator *a,
-                              blvl_subspace_bmp **bmp, uint64_t *elvl_at, uint64_t *tiles_at,
-                              blvl_error *err);
-void blvl__ss_free_bmp(const blvl_allocator *a, blvl_subspace_bmp *bmp);
+blvl_status blvl__import_subspace_read_bmp(const uint8_t *b, size_t size, const blvl_allocator *a,
+                                           blvl_subspace_bmp **bmp, uint64_t *elvl_at,
+                                           uint64_t *tiles_at, blvl_error *err);
+void blvl__import_subspace_free_bmp(const blvl_allocator *a, blvl_subspace_bmp *bmp);
 
 /* Reads the eLVL section at `at`, which must end at or before `limit`. */
-blvl_status blvl__ss_read_elvl(const uint8_t *b, uint64_t at, uint64_t limit,
-                               const blvl_allocator *a, blvl_subspace_elvl **out, blvl_error *err);
-void blvl__ss_free_elvl(const blvl_allocator *a, blvl_subspace_elvl *e);
+blvl_status blvl__import_subspace_read_elvl(const uint8_t *b, uint64_t at, uint64_t limit,
+                                            const blvl_allocator *a, blvl_subspace_elvl **out,
+                                            blvl_error *err);
+void blvl__import_subspace_free_elvl(const blvl_allocator *a, blvl_subspace_elvl *e);
 
 #endif

@@ -2,7 +2,7 @@
 #include "blvl/sections/registry.h"
 #include "sections/roots.h"
 
-const blvl__root blvl__roots[] = {
+const blvl__root blvl__sections_roots[] = {
     {"meta", &blvl_Meta_type, 1, 1},           {"sim", &blvl_Sim_type, 1, 1},
     {"acoustics", &blvl_Acoustics_type, 1, 0}, {"cameras", &blvl_Cameras_type, 1, 0},
     {"cubemaps", &blvl_Cubemaps_type, 1, 0},   {"entities", &blvl_Entities_type, 1, 0},
@@ -11,5 +11,5 @@ const blvl__root blvl__roots[] = {
     {"sites", &blvl_Sites_type, 1, 0},         {"textures", &blvl_Textures_type, 1, 0},
     {"bsym", &blvl_Symbols_type, 0, 0},
 };
-const unsigned blvl__root_count = 13u;
-const unsigned blvl__core_count = 12u;
+const unsigned blvl__sections_root_count = 13u;
+const unsigned blvl__sections_core_count = 12u;
