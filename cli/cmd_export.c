@@ -10,7 +10,7 @@
 #include "cli.h"
 
 static const cli_help help = {
-    "export", "LEVEL (-o OUT.glb | --gltf DIR)... [--collision] [--symbols F.bsym]",
+    "export", "LEVEL (-o OUT.glb | --gltf DIR)... [--collision] [--acoustics] [--symbols F.bsym]",
     "Writes LEVEL as glTF 2.0 in glTF's axes (+Y up, metres; 1 unit = 0.0254 m): one mesh per\n"
     "group of batches that move or vanish together, its materials as pbrMetallicRoughness with\n"
     "their textures embedded, the lightmap (named from each primitive's extras), the cameras,\n"
@@ -20,6 +20,8 @@ static const cli_help help = {
     "  --gltf DIR        DIR/NAME.gltf and DIR/NAME.bin instead or as well (NAME: OUT's name\n"
     "                    without .glb, else LEVEL's without .blvl)\n"
     "  --collision       add the colliders, a mesh each, as a second scene \"collision\"\n"
+    "  --acoustics       add the acoustic probes (points, coloured by room) and their edges\n"
+    "                    (lines) as a scene \"acoustics\", when the level has the section\n"
     "  --symbols F.bsym  the level's symbols: each batch's and collider's source in extras\n"
     "Exit status: 0 written, 1 the level is refused (nothing is written), 2 usage error.\n"};
 
@@ -38,11 +40,10 @@ static void base_name(const char *path, const char *ext, char *out, size_t cap) 
 int blvl_cmd_export(int argc, char **argv) {
     if (cli_wants_help(argc, argv))
         return cli_print_help(&help);
-    static const struct option longs[] = {{"output", required_argument, NULL, 'o'},
-                                          {"gltf", required_argument, NULL, 'g'},
-                                          {"collision", no_argument, NULL, 'c'},
-                                          {"symbols", required_argument, NULL, 's'},
-                                          {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {
+        {"output", required_argument, NULL, 'o'}, {"gltf", required_argument, NULL, 'g'},
+        {"collision", no_argument, NULL, 'c'},    {"symbols", required_argument, NULL, 's'},
+        {"acoustics", no_argument, NULL, 'a'},    {NULL, 0, NULL, 0}};
     const char *out = NULL, *dir = NULL, *sym = NULL;
     blvl_export_options xo = {0};
     cli_out_options(&xo.base);
@@ -58,6 +59,8 @@ int blvl_cmd_export(int argc, char **argv) {
             xo.collision = true;
         else if (c == 's')
             sym = optarg;
+        else if (c == 'a')
+            xo.acoustics = true;
         else
             return cli_getopt_error(&help, argc, argv);
     }

@@ -377,6 +377,7 @@ static void *export_main(void *arg) {
     view_site *site = arg;
     blvl_export_options xo = {0};
     xo.collision = true;
+    xo.acoustics = true;
     xo.symbols = site->symbols;
     void *glb = NULL;
     size_t size = 0;

@@ -3,9 +3,10 @@
  * meta in registry order (sim, acoustics, cameras, ...), a u32 little-endian length and that
  * many bytes (a short input ends the list; a length of 0 leaves the section out). They are
  * written into a level with an empty meta (and an empty sim when none is given), opened and
- * exported to memory with the colliders. Every input must either be refused with a message
- * (by the writer's section checks, the reader's verifier or the export's own rules) or give a
- * .glb whose container is whole. fuzz/corpus/export holds the sections of the sample levels. */
+ * exported to memory with the colliders and the acoustics scene. Every input must either be refused
+ * with a message (by the writer's section checks, the reader's verifier or the export's own rules)
+ * or give a .glb whose container is whole. fuzz/corpus/export holds the sections of the sample
+ * levels. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             blvl_export_options xo = {0};
             xo.base = opt;
             xo.collision = true;
+            xo.acoustics = true;
             void *glb = NULL;
             size_t glb_n = 0;
             blvl_status st = blvl_export_glb(&glb, &glb_n, lv, &xo, &e);

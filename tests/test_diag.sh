@@ -55,7 +55,7 @@ ok "--json of a clean level parses" python3 -m json.tool out
 
 # ---- the catalogue ---------------------------------------------------------------------------
 rc 0 diag --list
-ok "--list: 39 checks and a header" test "$(wc -l <out)" = 40
+ok "--list: 46 checks and a header" test "$(wc -l <out)" = 47
 for c in $(tail -n +2 out | cut -f1); do
     ok "$c is documented in docs/DIAG.md" grep -q "^| $c | " "$src/docs/DIAG.md"
 done
@@ -145,5 +145,51 @@ for f in "$src"/tests/data/riot/good/*.lvl; do sample_clean "$f"; done
 python3 "$src/tests/data/q3/make_bsp.py" q3 >/dev/null || { echo "make_bsp.py failed"; exit 1; }
 sample_clean q3/good.bsp
 sample_clean q3/good.pk3
+
+# ---- acoustics on a baked level: a hand-made correct section (tests/support/acoustics_levels.py:
+# probes traced onto the .hmap sample's floors) passes; each broken copy fires exactly its code ----
+levels=$src/tests/support/acoustics_levels.py
+if python3 "$levels" correct "$blvl" hmap.blvl ac.json && python3 "$levels" onto "$blvl" hmap.blvl ac.json ac.blvl; then
+    rc 0 diag ac.blvl
+    ok "a correct acoustics section on a baked level: no finding" test ! -s out
+    python3 - ac.json <<'PY'
+import copy, json, math, sys
+a = json.load(open(sys.argv[1]))
+assert len(a["probes"]) >= 4 and len(a["edges"]) >= 4, "too few probes to break"
+def lens(x):
+    P = [tuple(p["position"][k] for k in "xyz") for p in x["probes"]]
+    for i, p in enumerate(x["probes"]):
+        end = x["probes"][i + 1]["first_edge"] if i + 1 < len(P) else len(x["edges"])
+        for e in x["edges"][p["first_edge"]:end]:
+            e["len_m"] = math.dist(P[i], P[e["to"]]) * 0.0254
+def opposite(x, e):  # the index of edge e's opposite
+    src = max(i for i, p in enumerate(x["probes"]) if p["first_edge"] <= e)
+    to = x["edges"][e]["to"]
+    end = x["probes"][to + 1]["first_edge"] if to + 1 < len(x["probes"]) else len(x["edges"])
+    return [k for k in range(x["probes"][to]["first_edge"], end) if x["edges"][k]["to"] == src][0]
+def put(code, edit):
+    x = copy.deepcopy(a)
+    edit(x)
+    json.dump(x, open("ac_%s.json" % code, "w"))
+def sunk(x): x["probes"][0]["position"]["y"] -= 70; lens(x)     # into the floor
+def high(x): x["probes"][0]["position"]["y"] += 300; lens(x)    # 364 units over it
+def door(x):
+    for e in (0, opposite(x, 0)): x["edges"][e]["door"] = 60000
+put("D0039", lambda x: x["edges"][0].update(len_m=x["edges"][0]["len_m"] + 0.5))
+put("D0040", lambda x: x["edges"][0].update(narrow=True))
+put("D0041", door)
+put("D0042", lambda x: x["rooms"][0].update(rt60_s=-1))
+put("D0043", lambda x: x["probes"][0].update(enclosed=255, size_m=80))
+put("D0044", sunk)
+put("D0045", high)
+PY
+    for code in D0039 D0040 D0041 D0042 D0043 D0044 D0045; do
+        python3 "$levels" onto "$blvl" hmap.blvl ac_$code.json ac_$code.blvl
+        rc 1 diag ac_$code.blvl
+        ok "baked level, broken acoustics: $code alone" test "$(cut -d' ' -f1 out | sort -u)" = $code
+    done
+else
+    fail=$((fail+1)); echo "FAIL: no acoustics section for the baked sample"
+fi
 
 cli_done test_diag

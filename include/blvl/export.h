@@ -11,6 +11,7 @@
  *
  *   blvl_export_options xo = {0};       // geometry, materials, textures, lightmap, nodes
  *   xo.collision = true;                // plus a hidden "collision" scene, a mesh per collider
+ *   xo.acoustics = true;                // plus an "acoustics" scene: probes and their edges
  *
  * Every level is hostile: an index out of range, a non-finite number, an image that is not what
  * its encoding says, or an output past glTF's 4 GiB is refused (BLVL_E_ARGUMENT, the message
@@ -36,6 +37,9 @@ typedef struct blvl_export_options {
     /* Optional (NULL = none): the level's .bsym, opened against the same level; each batch's
      * and collider's source goes into its extras. */
     const struct blvl_symbols *symbols;
+    /* Add the acoustics section's probes and edges (a scene of their own, "acoustics", when the
+     * level has the section). */
+    bool acoustics;
 } blvl_export_options;
 
 /* The level as one .glb in memory; *data is the caller's: blvl_free(&xo->base, *data). */

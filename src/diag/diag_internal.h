@@ -52,7 +52,15 @@
     X(TRIGGER_SOLID, "D0035", ERROR, "sim.triggers", "trigger holds no empty space")               \
     X(HURT_SOLID, "D0036", ERROR, "sim.hurt_volumes", "hurt volume holds no empty space")          \
     X(SYMBOLS_STALE, "D0037", ERROR, "bsym", "symbols name another level")                         \
-    X(SYMBOLS_BAD, "D0038", ERROR, "bsym", "symbols refused: version, verifier or invariant")
+    X(SYMBOLS_BAD, "D0038", ERROR, "bsym", "symbols refused: version, verifier or invariant")      \
+    X(ACOUSTIC_LENGTH, "D0039", ERROR, "acoustics.edges", "acoustic edge len_m not the distance")  \
+    X(ACOUSTIC_PAIR, "D0040", ERROR, "acoustics.edges",                                            \
+      "acoustic edge door or narrow unlike its opposite's")                                        \
+    X(ACOUSTIC_DOOR, "D0041", ERROR, "acoustics.edges", "acoustic edge door out of range")         \
+    X(ACOUSTIC_ROOM, "D0042", ERROR, "acoustics.rooms", "room rt60_s or damping out of range")     \
+    X(PROBE_RAYS, "D0043", ERROR, "acoustics.probes", "probe size_m impossible for its enclosed")  \
+    X(PROBE_SOLID, "D0044", ERROR, "acoustics.probes", "acoustic probe in solid")                  \
+    X(PROBE_FLOOR, "D0045", ERROR, "acoustics.probes", "acoustic probe with no floor below it")
 
 enum {
 #define X(id, code, sev, section, title) DG_##id,

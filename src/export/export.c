@@ -1,7 +1,7 @@
 /* One export: read the sections, run the steps (textures, materials, geometry, nodes,
- * collision), then put the document together (the JSON's top-level arrays were each built as
- * its own list) and wrap it as a .glb (glb.c) or hand out the .gltf's JSON and buffer. Nothing
- * is written anywhere until every step has passed, so a refused level leaves no output. */
+ * collision, acoustics), then put the document together (the JSON's top-level arrays were each
+ * built as its own list) and wrap it as a .glb (glb.c) or hand out the .gltf's JSON and buffer.
+ * Nothing is written anywhere until every step has passed, so a refused level leaves no output. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,11 +23,11 @@ blvl_status blvl__export_fail(gltf_export *x, blvl_status code, const char *fmt,
 }
 
 /* The JSON lists one export builds, into all[XP_LISTS]. */
-#define XP_LISTS 12
+#define XP_LISTS 13
 static void lists(gltf_export *x, json_text *all[XP_LISTS]) {
-    json_text *l[XP_LISTS] = {&x->views,    &x->accessors, &x->meshes,   &x->materials,
-                              &x->textures, &x->images,    &x->samplers, &x->nodes,
-                              &x->cameras,  &x->lights,    &x->scene0,   &x->scene1};
+    json_text *l[XP_LISTS] = {&x->views,  &x->accessors, &x->meshes, &x->materials, &x->textures,
+                              &x->images, &x->samplers,  &x->nodes,  &x->cameras,   &x->lights,
+                              &x->scene0, &x->scene1,    &x->scene2};
     memcpy(all, l, sizeof l);
 }
 
@@ -137,6 +137,8 @@ static blvl_status run(gltf_export *x, const char *bin_uri, json_text *doc) {
     if (x->st == BLVL_OK)
         blvl__export_collision(x);
     if (x->st == BLVL_OK)
+        blvl__export_acoustics(x);
+    if (x->st == BLVL_OK)
         blvl__export_check(x);
     if (x->st != BLVL_OK)
         return x->st;
@@ -162,6 +164,8 @@ static blvl_status run(gltf_export *x, const char *bin_uri, json_text *doc) {
     scene(doc, "level", &x->scene0, 1);
     if (x->any_collision)
         scene(doc, "collision", &x->scene1, 0);
+    if (x->any_acoustics)
+        scene(doc, "acoustics", &x->scene2, 0);
     blvl__export_json_raw(doc, "]", 1);
     list(doc, "nodes", &x->nodes);
     list(doc, "meshes", &x->meshes);

@@ -73,7 +73,8 @@ typedef struct gltf_export {
         lights;
     uint32_t n_views, n_accessors, n_meshes, n_materials, n_textures, n_images, n_nodes, n_cameras,
         n_lights;
-    json_text scene0, scene1; /* root node indices of the level and collision scenes */
+    json_text scene0, scene1, scene2; /* root node indices of the level, collision and acoustics
+                                       scenes */
     /* The geometry section, read once for the materials and the meshes. */
     blvl_bytes geo_bytes;
     blvl_Geometry geo;
@@ -91,6 +92,7 @@ typedef struct gltf_export {
     float light_scale;
     int any_lights;
     int any_collision;
+    int any_acoustics;
 } gltf_export;
 
 /* Records the first failure (BLVL_E_ARGUMENT unless `code` says otherwise); returns it. */
@@ -100,7 +102,7 @@ blvl_status blvl__export_fail(gltf_export *x, blvl_status code, const char *fmt,
 int blvl__export_check(gltf_export *x);
 
 /* The node being written (the next in x->nodes) as a root of `scene` (&x->scene0, the level;
- * &x->scene1, the collision scene): its index listed there. */
+ * &x->scene1, the collision scene; &x->scene2, the acoustics scene): its index listed there. */
 void blvl__export_scene_node(gltf_export *x, json_text *scene);
 
 /* A buffer view over [offset, offset + size) of the buffer; returns its index. stride 0 = tightly
@@ -127,6 +129,7 @@ blvl_status blvl__export_geometry(gltf_export *x);  /* vertices, batches: meshes
 blvl_status
 blvl__export_nodes(gltf_export *x); /* cameras, punctual lights, spawns, triggers, sites, hurt */
 blvl_status blvl__export_collision(gltf_export *x); /* colliders (when xo->collision) */
+blvl_status blvl__export_acoustics(gltf_export *x); /* probes and edges (when xo->acoustics) */
 
 /* The image check and PNG conversion (image.c): `data` as stored under `encoding`; sets
  * *png (owned by the caller, freed with blvl__free) when it had to convert, else points

@@ -104,12 +104,13 @@ def clean():
                                      "styles": [{"style": 1, "color": rgba(1, 1)}]}]},
         "lighting": lighting,
         "acoustics": {
-            "probes": [{"position": v3(0, 48, 0), "first_edge": 0, "room": 0, "enclosed": 0,
-                        "size_m": 0},
-                       {"position": v3(64, 48, 0), "first_edge": 1, "room": 0, "enclosed": 0,
-                        "size_m": 0}],
-            "edges": [{"to": 1, "len_m": 1.6, "door": 65535, "narrow": False, "reserved": 0},
-                      {"to": 0, "len_m": 1.6, "door": 65535, "narrow": False, "reserved": 0}],
+            # two probes 48 units over the floor, 64 apart (1.6256 m), doors open
+            "probes": [{"position": v3(0, 48, 0), "first_edge": 0, "room": 0, "enclosed": 128,
+                        "size_m": 30},
+                       {"position": v3(64, 48, 0), "first_edge": 1, "room": 0, "enclosed": 128,
+                        "size_m": 30}],
+            "edges": [{"to": 1, "len_m": 1.6256, "door": 65535, "narrow": False, "reserved": 0},
+                      {"to": 0, "len_m": 1.6256, "door": 65535, "narrow": False, "reserved": 0}],
             "rooms": [{"rt60_s": 0.5, "damping": 0.5}],
         },
     }
@@ -157,6 +158,40 @@ def d30(L):
     L["acoustics"]["probes"][0]["first_edge"] = 2
 
 
+def d29(L):
+    del L["acoustics"]["edges"][1]  # 0 -> 1 stays, 1 -> 0 is gone
+
+
+def move_probe(at):
+    """An edit moving probe 0 to `at`, its edges' len_m following (so only the place is wrong)."""
+    def edit(L):
+        a = L["acoustics"]
+        a["probes"][0]["position"] = v3(*at)
+        far = a["probes"][1]["position"]
+        d = sum((at[i] - far[k]) ** 2 for i, k in enumerate("xyz")) ** 0.5 * 0.0254
+        for e in a["edges"]:
+            e["len_m"] = d
+    return edit
+
+
+def d40(L):
+    L["acoustics"]["edges"][0]["narrow"] = True  # 1 -> 0 stays open
+
+
+def d41(L):
+    for e in L["acoustics"]["edges"]:
+        e["door"] = 3  # one door in the level; both directions alike
+
+
+def d44(L):
+    # a door's collider holds the other probe: no finding (the section is baked doors open)
+    move_probe((208, 48, 0))(L)
+    L["acoustics"]["probes"][1]["position"] = v3(0, -8, 0)  # inside the floor
+    d = (208 ** 2 + 56 ** 2) ** 0.5 * 0.0254
+    for e in L["acoustics"]["edges"]:
+        e["len_m"] = d
+
+
 # code -> (what is planted, edit)
 DEFECTS = {
     "D0001": ("batch material past the materials", set_in(["geometry", "batches", 0, "material"], 7)),
@@ -188,7 +223,7 @@ DEFECTS = {
     "D0027": ("two bump pages", set_in(["lightmaps", "lightmaps", 0, "bump"], [rgba(1, 1)] * 2)),
     "D0028": ("four style pages", set_in(["lightmaps", "lightmaps", 0, "styles"],
                                          [{"style": 1, "color": rgba(1, 1)}] * 4)),
-    "D0029": ("edge 1 -> 1 instead of 1 -> 0", set_in(["acoustics", "edges", 1, "to"], 1)),
+    "D0029": ("edge 0 -> 1 without 1 -> 0", d29),
     "D0030": ("probe 0's first edge after probe 1's", d30),
     "D0031": ("probe room past the rooms", set_in(["acoustics", "probes", 0, "room"], 5)),
     "D0032": ("spawn inside the floor", set_in(["sim", "spawns", 0, "position"], v3(0, -8, 0))),
@@ -199,6 +234,15 @@ DEFECTS = {
         "kind": "Push", "lo": v3(-10, -12, -10), "hi": v3(10, -4, 10), "velocity": v3(0, 800, 0)})),
     "D0036": ("hurt volume inside the floor", set_in(["sim", "hurt_volumes", 0], {
         "name": "trigger_hurt", "lo": v3(-10, -12, -10), "hi": v3(10, -4, 10)})),
+    "D0039": ("edge len_m 2 m for probes 1.6256 m apart", set_in(["acoustics", "edges", 0, "len_m"], 2.0)),
+    "D0040": ("edge narrow, its opposite not", d40),
+    "D0041": ("edges through door 3, one door", d41),
+    "D0042": ("room damping 1.5", set_in(["acoustics", "rooms", 0, "damping"], 1.5)),
+    "D0043": ("every ray hit within 45 m, mean 60 m",
+              set_in(["acoustics", "probes", 0], {"position": v3(0, 48, 0), "first_edge": 0,
+                                                  "room": 0, "enclosed": 255, "size_m": 60})),
+    "D0044": ("probe inside the floor (the other in the open door)", d44),
+    "D0045": ("probe past the floor's edge, nothing below", move_probe((0, 48, 2000))),
 }
 
 

@@ -107,7 +107,8 @@ const geometryVerdict = deferred();
 const progress = { verify: 0, download: 0 };
 const showProgress = () => bar(0.45 * progress.verify + 0.45 * progress.download);
 const state = { size: 0, sections: 0, verified: 0, bad: [],
-                gltf: null, level: null, collision: null, markers: new THREE.Group(), cams: [] };
+                gltf: null, level: null, collision: null, acoustics: null, rooms: [],
+                markers: new THREE.Group(), cams: [] };
 scene.add(state.markers);
 const shading = { lit: new Map(), unlit: new Map() }; // mesh -> material of that mode
 
@@ -402,6 +403,80 @@ function prepareCollision() {
   scene.add(state.collision);
 }
 
+// ---- the acoustics overlay -----------------------------------------------------------------
+// The export's `acoustics` scene (docs/EXPORT.md, "Acoustics"): the probes as points in their
+// room's colour (COLOR_0), the edges as lines, door lines in their door's colour; the narrow
+// edges, a primitive of their own there (glTF has no dashes), are drawn dashed here.
+function prepareAcoustics() {
+  if (!state.acoustics) { $('acoustics').disabled = true; return; }
+  $('acoustics').disabled = false;
+  const count = { probes: 0, lines: 0, dashed: 0, door_lines: 0, rooms: 0 };
+  const swap = [];
+  state.acoustics.traverse((o) => {
+    const x = o.userData.blvl;
+    if (x && x.kind === 'acoustic-probes') {
+      state.rooms = x.rooms || [];
+      count.rooms = state.rooms.length;
+    }
+    if (o.isPoints) {
+      o.material = new THREE.PointsMaterial({ size: 9, sizeAttenuation: false, vertexColors: true });
+      count.probes += o.geometry.attributes.position.count;
+    } else if (o.isLineSegments) {
+      swap.push(o);
+    }
+  });
+  for (const o of swap) {
+    const narrow = !!(o.geometry.userData.blvl && o.geometry.userData.blvl.narrow);
+    const n = o.geometry.attributes.position.count / 2;
+    const c = o.geometry.attributes.color;
+    for (let i = 0; c && i < n; i++)
+      if (Math.abs(c.getX(2 * i) - 0.5) > 1e-3 || Math.abs(c.getY(2 * i) - 0.5) > 1e-3 || Math.abs(c.getZ(2 * i) - 0.5) > 1e-3) count.door_lines++;
+    count.lines += n;
+    if (narrow) {
+      // the dashes are measured along each line in world units (metres): 0.25 m on, 0.2 m off
+      o.material = new THREE.LineDashedMaterial({ vertexColors: true, dashSize: 0.25, gapSize: 0.2 });
+      o.computeLineDistances();
+      count.dashed += n;
+    } else {
+      o.material = new THREE.LineBasicMaterial({ vertexColors: true });
+    }
+  }
+  state.acoustics.visible = false; // shown from the second frame, as the markers (firstLook)
+  scene.add(state.acoustics);
+  report('note', 'acoustics: ' + Object.entries(count).map(([k, v]) => k + '=' + v).join(' '));
+}
+
+// The probe a click lands on (its dot within 6 pixels of the click), nearer than `limit`
+// metres; its index, room and the room's figures as lines for the panel, or null.
+function pickProbe(limit) {
+  if (!state.acoustics || !$('acoustics').checked) return null;
+  // every probe in front of the eye, then the one seen closest to the click: the angle a pixel
+  // spans is the same at any distance, a world-space threshold is not
+  raycaster.params.Points.threshold = Infinity;
+  const perPixel = 2 * Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2) / Math.max(1, canvas.clientHeight);
+  let best = null, bestAngle = 6 * perPixel;
+  state.acoustics.traverse((o) => {
+    if (!o.isPoints) return;
+    for (const h of raycaster.intersectObject(o, false)) {
+      const angle = h.distanceToRay / Math.max(h.distance, 1e-6);
+      if (h.distance > limit || angle > bestAngle + 1e-9) continue;
+      if (best && Math.abs(angle - bestAngle) <= 1e-9 && h.distance >= best.distance) continue;
+      best = h;
+      bestAngle = angle;
+    }
+  });
+  raycaster.params.Points.threshold = 1;
+  if (!best) return null;
+  const g = best.object.geometry, i = best.index;
+  const room = g.attributes._room ? g.attributes._room.getX(i) : undefined;
+  const r = state.rooms[room] || {};
+  const p = new THREE.Vector3().fromBufferAttribute(g.attributes.position, i);
+  const lines = ['probe ' + i + ' at ' + p.toArray().map((v) => (v / 0.0254).toFixed(0)).join(' ') + ' (units)'];
+  lines.push('room ' + room + ': rt60 ' + (r.rt60_s ?? '?') + ' s, damping ' + (r.damping ?? '?') +
+             ', ' + (r.outdoor ? 'outdoor' : 'indoor'));
+  return lines;
+}
+
 // ---- picking -------------------------------------------------------------------------------
 const raycaster = new THREE.Raycaster();
 function runAt(runs, tri) {
@@ -430,6 +505,8 @@ function pick(x, y) {
   raycaster.setFromCamera(new THREE.Vector2((x - r.left) / r.width * 2 - 1, -((y - r.top) / r.height) * 2 + 1), camera);
   const lines = [];
   const hit = raycaster.intersectObject(state.level, true).find((h) => h.object.isMesh);
+  const probe = pickProbe(hit ? hit.distance + 0.1 : Infinity);
+  if (probe) lines.push(...probe);
   if (hit) {
     const mesh = hit.object, src = mesh.userData.source || mesh.material;
     const pb = mesh.geometry.userData.blvl || {};
@@ -501,12 +578,14 @@ async function loadGlb() {
   state.batchFirst = batchStarts(gltf.parser.json);
   state.level = gltf.scenes[0] || gltf.scene;
   state.collision = gltf.scenes.find((s) => s.name === 'collision') || null;
+  state.acoustics = gltf.scenes.find((s) => s.name === 'acoustics') || null;
   scene.add(state.level);
   await prepareShading(gltf.parser);
   firstLook();
   addMarkers();
   addCameras();
   prepareCollision();
+  prepareAcoustics();
   speed = Math.max(1, new THREE.Box3().setFromObject(state.level).getSize(new THREE.Vector3()).length() / 12);
   const want = params.get('camera');
   if (state.cams.length && want !== 'none') useCamera(Math.min(state.cams.length - 1, Number(want) || 0));
@@ -531,6 +610,7 @@ async function loadGlb() {
     // the level's own materials and the markers: the next frame, its shaders compiled then
     applyShading();
     state.markers.visible = $('markers').checked;
+    if (state.acoustics) state.acoustics.visible = $('acoustics').checked;
     requestAnimationFrame(() => {
       render();
       renderer.getContext().finish();
@@ -545,6 +625,8 @@ async function loadGlb() {
 $('lit').addEventListener('change', applyShading);
 $('collision').addEventListener('change', (e) => { if (state.collision) state.collision.visible = e.target.checked; dirty = true; });
 $('markers').addEventListener('change', (e) => { state.markers.visible = e.target.checked; dirty = true; });
+$('acoustics').addEventListener('change', (e) => { if (state.acoustics) state.acoustics.visible = e.target.checked; dirty = true; });
+if (params.get('acoustics') === '1') $('acoustics').checked = true;
 if (params.get('shading') === 'unlit') $('lit').checked = false;
 if (params.get('collision') === '1') $('collision').checked = true;
 if (params.get('markers') === '0') $('markers').checked = false;
