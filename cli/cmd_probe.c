@@ -237,8 +237,8 @@ static void sound(out *o, const float at[3], const blvl_acoustics_path *s) {
     key(o, "door_count");
     printf("%u", s->door_count);
     key(o, "doors"); /* text: comma-separated, "-" for none; JSON: an array */
-    uint32_t nd = s->door_count < BLVL_ACOUSTICS_MAX_DOORS ? s->door_count
-                                                           : BLVL_ACOUSTICS_MAX_DOORS;
+    uint32_t nd =
+        s->door_count < BLVL_ACOUSTICS_MAX_DOORS ? s->door_count : BLVL_ACOUSTICS_MAX_DOORS;
     fputs(o->json ? "[" : nd ? "" : "-", stdout);
     for (uint32_t i = 0; i < nd; i++)
         printf("%s%u", i ? "," : "", s->doors[i]);
