@@ -3,14 +3,14 @@
  * it really travelled around the walls, the doors on its way and how the listener's room rings.
  *
  *   blvl_acoustics *ac;
- *   blvl_acoustics_new(&ac, level, NULL, &err);          // once per level; BLVL_E_NOT_FOUND:
- *                                                        // the level has no acoustics
- *   blvl_acoustics_scratch *s;                           // one per thread (or NULL per call)
+ *   blvl_acoustics_new(&ac, level, NULL, &err);      // once; BLVL_E_NOT_FOUND: no acoustics
+ *   blvl_acoustics_scratch *s;                       // one per thread (or NULL per call)
  *   blvl_acoustics_scratch_new(&s, ac, &err);
- *   blvl_acoustics_query q = {world, NULL, door_cost, game};  // all optional
+ *   const float sound[3] = {0, 40, 512}, listener[3] = {0, 50, -512};
+ *   blvl_acoustics_query q = {NULL, NULL, NULL, NULL}; // a trace world, door costs: optional
  *   blvl_acoustics_path path;
  *   blvl_acoustics_path_find(ac, sound, listener, &q, s, &path, &err);
- *   ... path.length_m, path.straight_m, path.doors, path.narrow, path.room.rt60_s ...
+ *   // path.length_m, path.straight_m, path.doors, path.narrow, path.room.rt60_s
  *   blvl_acoustics_scratch_free(s);
  *   blvl_acoustics_free(ac);
  *
