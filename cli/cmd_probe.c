@@ -1,12 +1,14 @@
 /* blvl probe: stand at a pose and say what is there: the view ray's hit in the colliders and in
  * the drawn triangles (with their sources from a .bsym), the contents at the eye and the feet,
- * the floor below and the nearest spawn; --png renders the view (docs/PROBE.md). */
+ * the floor below and the nearest spawn; --png renders the view (docs/PROBE.md); --listen the
+ * way a sound travels from a point to the pose (blvl/acoustics.h, docs/ACOUSTICS.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blvl/acoustics.h"
 #include "blvl/image.h"
 #include "blvl/probe.h"
 #include "blvl/symbols.h"
@@ -16,7 +18,8 @@
 static const cli_help help = {
     "probe",
     "LEVEL (--pose X Y Z YAW PITCH [ROLL] | --camera NAME|PURPOSE) [--fov DEG]\n"
-    "       [--symbols F.bsym] [--json] [--png OUT.png [--size WxH] [--colliders]]",
+    "       [--symbols F.bsym] [--listen X Y Z] [--json] [--png OUT.png [--size WxH]\n"
+    "       [--colliders]]",
     "Stands a player's eye at the pose (the cameras' convention: qu, +Y up; yaw 0 looks down\n"
     "-Z, positive yaw turns toward -X, positive pitch looks up, roll about the view axis; fov\n"
     "is the horizontal field of a 4:3 view) and prints:\n"
@@ -29,7 +32,11 @@ static const cli_help help = {
     "  floor     how far the player box falls before it stands\n"
     "  spawn     the nearest spawn point to the player origin\n"
     "With --symbols, the source (brush/face/patch, entity, shader) of the collider and the\n"
-    "triangle hit.\n"
+    "triangle hit. With --listen, one more record:\n"
+    "  sound     the way a sound at X Y Z travels to the eye through the level's acoustics\n"
+    "            probes (every door open, none charged): found, travelled and straight metres,\n"
+    "            hops, narrow, the doors crossed, both probes, the listener's room and its rt60\n"
+    "            (a level without an acoustics section exits 1, not-found)\n"
     "  --pose X Y Z YAW PITCH [ROLL]  the eye and the view, degrees\n"
     "  --camera NAME|PURPOSE  the pose of the level's first camera with that name, else with that\n"
     "                         purpose (thumbnail, overview, menu, other); a level without\n"
@@ -37,6 +44,7 @@ static const cli_help help = {
     "  --fov DEG              horizontal field of view of a 4:3 view (default 90, or the "
     "camera's)\n"
     "  --symbols F.bsym       the level's symbols sidecar (refused when stale)\n"
+    "  --listen X Y Z         a sound's position, qu: print its path to the pose\n"
     "  --json                 one JSON object instead of text lines\n"
     "  --png OUT.png          render the view (software rasteriser) into OUT.png\n"
     "  --size WxH             its size (default 640x480)\n"
@@ -211,8 +219,54 @@ static void contents(out *o, const char *what, const blvl_probe_contents *c) {
     end(o);
 }
 
+/* The sound's path to the pose (--listen). */
+static void sound(out *o, const float at[3], const blvl_acoustics_path *s) {
+    begin(o, "sound");
+    key(o, "at");
+    vec(o, at);
+    key(o, "found");
+    printf("%d", s->found ? 1 : 0);
+    key(o, "travelled_m");
+    num(s->length_m);
+    key(o, "straight_m");
+    num(s->straight_m);
+    key(o, "hops");
+    printf("%u", s->hops);
+    key(o, "narrow");
+    printf("%d", s->narrow ? 1 : 0);
+    key(o, "door_count");
+    printf("%u", s->door_count);
+    key(o, "doors"); /* text: comma-separated, "-" for none; JSON: an array */
+    uint32_t nd =
+        s->door_count < BLVL_ACOUSTICS_MAX_DOORS ? s->door_count : BLVL_ACOUSTICS_MAX_DOORS;
+    fputs(o->json ? "[" : nd ? "" : "-", stdout);
+    for (uint32_t i = 0; i < nd; i++)
+        printf("%s%u", i ? "," : "", s->doors[i]);
+    if (o->json)
+        putchar(']');
+    key(o, "sound_probe");
+    index_val(o, s->sound_probe);
+    key(o, "listener_probe");
+    index_val(o, s->listener_probe);
+    key(o, "room");
+    index_val(o, s->room.index);
+    key(o, "rt60_s");
+    num(s->room.rt60_s);
+    key(o, "damping");
+    num(s->room.damping);
+    key(o, "outdoor");
+    printf("%d", s->room.outdoor ? 1 : 0);
+    end(o);
+}
+
+typedef struct sound_at {
+    bool on;
+    float at[3];
+    blvl_acoustics_path path;
+} sound_at;
+
 static void print(const blvl_probe *p, const blvl_symbols *sym, const blvl_probe_pose *pose,
-                  const blvl_probe_result *r, int json) {
+                  const blvl_probe_result *r, const sound_at *ls, int json) {
     out o = {json, 1};
     if (json)
         printf("{\"pose\":{\"pos\":");
@@ -290,6 +344,8 @@ static void print(const blvl_probe *p, const blvl_symbols *sym, const blvl_probe
     key(&o, "yaw");
     num(r->spawn_yaw);
     end(&o);
+    if (ls->on)
+        sound(&o, ls->at, &ls->path);
     if (json) { /* the sections refused and gone on without, each with its rule */
         uint32_t n = 0;
         const blvl_probe_damage *d = blvl_probe_damaged(p, &n);
@@ -347,6 +403,38 @@ static int render(const blvl_probe *p, const blvl_probe_pose *pose, const char *
     return rc;
 }
 
+/* --size WxH into w, h; a usage message on failure (NULL when fine). */
+static const char *parse_size(const char *a, uint32_t *w, uint32_t *h) {
+    char *x, *e;
+    unsigned long ww = strtoul(a, &x, 10), hh;
+    if (x == a || (*x != 'x' && *x != 'X') || a[0] == '-')
+        return "--size expects WxH";
+    hh = strtoul(x + 1, &e, 10);
+    if (e == x + 1 || *e || x[1] == '-' || ww < 1 || hh < 1 || ww > BLVL_PROBE_MAX_SIZE ||
+        hh > BLVL_PROBE_MAX_SIZE)
+        return "--size expects WxH, each 1..8192";
+    *w = (uint32_t)ww;
+    *h = (uint32_t)hh;
+    return NULL;
+}
+
+/* The sound's path to the pose through the level's acoustics (--listen): 0, or the exit status
+ * after its one line on stderr (a level without the section says so). */
+static int listen_path(const char *file, blvl_level *lv, const blvl_probe *p,
+                       const blvl_probe_pose *pose, sound_at *ls) {
+    blvl_acoustics *ac = NULL;
+    blvl_error err;
+    blvl_status st = blvl_acoustics_new(&ac, lv, NULL, &err);
+    if (st == BLVL_E_NOT_FOUND)
+        return cli_failf(file, st, "the level has no acoustics section (--listen needs one)");
+    if (st != BLVL_OK)
+        return cli_fail(file, &err);
+    blvl_acoustics_query q = {blvl_probe_world(p), NULL, NULL, NULL};
+    st = blvl_acoustics_path_find(ac, ls->at, pose->pos, &q, NULL, &ls->path, &err);
+    blvl_acoustics_free(ac);
+    return st == BLVL_OK ? CLI_OK : cli_fail(file, &err);
+}
+
 int blvl_cmd_probe(int argc, char **argv) {
     if (cli_wants_help(argc, argv))
         return cli_print_help(&help);
@@ -356,6 +444,7 @@ int blvl_cmd_probe(int argc, char **argv) {
     unsigned flags = 0;
     float fov = 0;
     uint32_t w = 640, h = 480;
+    sound_at ls = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!ends && !strcmp(a, "--")) {
@@ -384,22 +473,19 @@ int blvl_cmd_probe(int argc, char **argv) {
                 return cli_usage(&help, "%s expects a value", a);
             *(a[2] == 'c' ? &camera : a[2] == 's' ? &symbols : &png) = argv[++i];
         } else if (!ends && !strcmp(a, "--size")) {
-            char *x, *e;
-            unsigned long ww, hh;
+            const char *why;
             if (i + 1 >= argc)
                 return cli_usage(&help, "--size expects WxH");
-            a = argv[++i];
-            ww = strtoul(a, &x, 10);
-            if (x == a || (*x != 'x' && *x != 'X') || a[0] == '-')
-                return cli_usage(&help, "--size expects WxH, not '%s'", a);
-            hh = strtoul(x + 1, &e, 10);
-            if (e == x + 1 || *e || x[1] == '-' || ww < 1 || hh < 1 || ww > BLVL_PROBE_MAX_SIZE ||
-                hh > BLVL_PROBE_MAX_SIZE)
-                return cli_usage(&help, "--size expects WxH, each 1..%u, not '%s'",
-                                 BLVL_PROBE_MAX_SIZE, a);
-            w = (uint32_t)ww;
-            h = (uint32_t)hh;
+            if ((why = parse_size(argv[++i], &w, &h)) != NULL)
+                return cli_usage(&help, "%s, not '%s'", why, argv[i]);
             have_size = 1;
+        } else if (!ends && !strcmp(a, "--listen")) {
+            for (int k = 0; k < 3; k++)
+                if (i + 1 + k >= argc || !is_number(argv[i + 1 + k]))
+                    return cli_usage(&help, "--listen expects X Y Z, numbers within -1e9..1e9");
+            for (int k = 0; k < 3; k++)
+                parse_num(argv[++i], &ls.at[k]);
+            ls.on = true;
         } else if (!ends && !strcmp(a, "--json")) {
             json = 1;
         } else if (!ends && !strcmp(a, "--colliders")) {
@@ -455,9 +541,11 @@ int blvl_cmd_probe(int argc, char **argv) {
         pose.fov_x = fov;
     if (!(pose.fov_x > 0))
         pose.fov_x = 90;
+    if (ls.on && (rc = listen_path(file, lv, p, &pose, &ls)) != CLI_OK)
+        goto done;
     blvl_probe_result r;
     blvl_probe_look(p, &pose, &r);
-    print(p, sym, &pose, &r, json);
+    print(p, sym, &pose, &r, &ls, json);
     if (png)
         rc = render(p, &pose, png, w, h, flags);
 done:

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "blvl/acoustics.h"
 #include "blvl/blvl.h"
 #include "blvl/fb.h"
 #include "blvl/hmap.h"
@@ -318,6 +319,38 @@ static int scenario(int strict) {
     blvl_trace_world *w = NULL;
     TRY(blvl_trace_world_new(&w, &c, 1, &(blvl_trace_options){.base = opt}, &err));
     blvl_trace_world_free(w);
+
+    /* the acoustics query: a two-probe section, a path with a scratch of its own and without */
+    static const char ac_json[] =
+        "{\"probes\": [{\"position\": {\"x\": 0, \"y\": 0, \"z\": 0}, \"first_edge\": 0, "
+        "\"room\": 0, \"enclosed\": 0, \"size_m\": 0}, {\"position\": {\"x\": 100, \"y\": 0, "
+        "\"z\": 0}, \"first_edge\": 1, \"room\": 0, \"enclosed\": 0, \"size_m\": 0}], "
+        "\"edges\": [{\"to\": 1, \"len_m\": 2.54, \"door\": 3, \"narrow\": false, "
+        "\"reserved\": 0}, {\"to\": 0, \"len_m\": 2.54, \"door\": 3, \"narrow\": false, "
+        "\"reserved\": 0}], \"rooms\": [{\"rt60_s\": 1}]}";
+    void *acb = NULL;
+    size_t nacb = 0;
+    TRY(blvl_section_from_json(&acb, &nacb, "acoustics", ac_json, strlen(ac_json), &opt, &err));
+    if (acb) {
+        blvl_acoustics *ac = NULL;
+        blvl_acoustics_options ao = {0};
+        ao.base = opt;
+        TRY(blvl_acoustics_new_memory(&ac, acb, nacb, &ao, &err));
+        if (ac) {
+            const float a[3] = {0, 0, 0}, b[3] = {100, 0, 0};
+            blvl_acoustics_path r;
+            blvl_acoustics_scratch *sc = NULL;
+            TRY(blvl_acoustics_path_find(ac, a, b, NULL, NULL, &r, &err));
+            TRY(blvl_acoustics_scratch_new(&sc, ac, &err));
+            if (sc)
+                TRY(blvl_acoustics_path_find(ac, a, b, NULL, sc, &r, &err));
+            if (strict)
+                CHECK(r.found && r.door_count == 1);
+            blvl_acoustics_scratch_free(sc);
+        }
+        blvl_acoustics_free(ac);
+        blvl_free(&opt, acb);
+    }
 
     /* the .hmap reader and writer; a refused map frees what it had read */
     blvl_hmap *hm = NULL;

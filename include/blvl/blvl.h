@@ -82,6 +82,12 @@
  *                 blvl_trace_box blvl_trace_ray blvl_trace_point_contents
  *                 blvl_trace_point_water blvl_trace_box_stats blvl_trace_box_brute
  *                     queries
+ *   acoustics.h   blvl_acoustics_new blvl_acoustics_new_memory blvl_acoustics_free
+ *                 blvl_acoustics_counts blvl_acoustics_probe
+ *                     a level's sound-propagation graph, checked, with its probes indexed
+ *                 blvl_acoustics_nearest blvl_acoustics_scratch_new
+ *                 blvl_acoustics_scratch_free blvl_acoustics_path_find
+ *                     a point's probe; the way a sound travels to a listener
  *
  * libblvl-http, levels over HTTP (pkg-config blvl-http, CMake blvl::http; needs libcurl)
  *   http.h        blvl_open_url blvl_is_url blvl_http_get_stats
