@@ -18,7 +18,7 @@ for layer in $layers; do
         [ -e "$src/${rel%.o}" ] && objs+=("$o")
     done < <(find "$dir" -name '*.o')
     [ ${#objs[@]} -gt 0 ] || continue
-    nm -g --defined-only "${objs[@]}" | awk -v l="$layer" '$2 ~ /^[TDRBCVW]$/ { print l, $3 }' >>"$work/defined"
+    nm -g --defined-only "${objs[@]}" | awk -v l="$layer" '$2 ~ /^[TDRBCVW]$/ && $3 !~ /^__/ { print l, $3 }' >>"$work/defined"
     nm -u "${objs[@]}" | awk -v l="$layer" 'NF == 2 { print l, $2 }' >>"$work/used"
 done
 awk 'NR == FNR { def[$2] = $1; next } ($2 in def) && def[$2] != $1 { print $1, def[$2], $2 }' \
