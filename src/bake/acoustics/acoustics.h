@@ -18,13 +18,14 @@
 #define AC_WALK_NY 0.7f      /* Quake's walk slope: floor normal . up at least this */
 #define AC_PLAYER_HALF 16.0f /* the standing player box, 32 x 56 x 32 qu */
 #define AC_PLAYER_TALL 56.0f
-#define AC_RAYS 128u         /* spherical Fibonacci directions per probe */
-#define AC_RAY_QU 1772.0f    /* 45 m */
-#define AC_QU_M 0.0254f      /* metres per qu */
-#define AC_REACH_STEPS 2     /* edge candidates: columns within this many lattice steps */
-#define AC_NARROW_HALF 36.0f /* the 72 x 72 qu box of `narrow` (x and z) */
-#define AC_NARROW_TALL 24.0f /* its half height (y): ear +- 24 qu */
-#define AC_MAX_FLOORS 64u    /* floors found in one lattice column at most */
+#define AC_RAYS 128u          /* spherical Fibonacci directions per probe */
+#define AC_RAY_QU 1772.0f     /* 45 m */
+#define AC_QU_M 0.0254f       /* metres per qu */
+#define AC_REACH_STEPS 2      /* edge candidates: columns within this many lattice steps */
+#define AC_NARROW_HALF 36.0f  /* the 72 x 72 qu box of `narrow` (x and z) */
+#define AC_NARROW_TALL 24.0f  /* its half height (y): ear +- 24 qu */
+#define AC_NARROW_SHIFT 24.0f /* the box also tried this far to either side */
+#define AC_MAX_FLOORS 64u     /* floors found in one lattice column at most */
 #define AC_MAX_PROBES 4000000u
 #define AC_NO_DOOR 65535u
 

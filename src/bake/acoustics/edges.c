@@ -44,8 +44,30 @@ static uint32_t column_start(const edges *E, int32_t cx, int32_t cz) {
     return lo;
 }
 
-/* Does sound pass from a to b with the doors open? Which door's closed pose, and does a 72 x 72
- * box pass too? */
+/* Does a 72 x 72 box pass from a to b? Along the segment, or beside it (shifted sideways by
+ * AC_NARROW_SHIFT either way): a probe near a wall has open space on its other side. */
+static bool box_passes(const bake_ac_worlds *w, const float *a, const float *b) {
+    static const float mins[3] = {-AC_NARROW_HALF, -AC_NARROW_TALL, -AC_NARROW_HALF};
+    static const float maxs[3] = {AC_NARROW_HALF, AC_NARROW_TALL, AC_NARROW_HALF};
+    float sx = b[2] - a[2], sz = a[0] - b[0], l = sqrtf(sx * sx + sz * sz);
+    if (l < 1e-3f)
+        sx = 1.0f, sz = 0.0f, l = 1.0f;
+    sx *= AC_NARROW_SHIFT / l;
+    sz *= AC_NARROW_SHIFT / l;
+    for (int k = 0; k < 3; k++) {
+        float m = k == 0 ? 0.0f : k == 1 ? 1.0f : -1.0f;
+        const float s[3] = {a[0] + m * sx, a[1], a[2] + m * sz};
+        const float e[3] = {b[0] + m * sx, b[1], b[2] + m * sz};
+        blvl_trace_result r;
+        blvl_trace_box(w->open, &as_player, s, e, mins, maxs, &r);
+        if (!r.startsolid && r.fraction >= 1.0f)
+            return true;
+    }
+    return false;
+}
+
+/* Does sound pass from a to b with the doors open? Which door's closed pose does it cross, and
+ * does a player-sized opening let it through (narrow)? */
 static bool link(const bake_ac_worlds *w, const float *a, const float *b, bake_ac_pair *e) {
     blvl_trace_result r;
     blvl_trace_ray(w->open, &as_sound, a, b, &r);
@@ -57,10 +79,7 @@ static bool link(const bake_ac_worlds *w, const float *a, const float *b, bake_a
         uint32_t t = w->door_team[r.collider];
         e->door = (uint16_t)(t < AC_NO_DOOR ? t : AC_NO_DOOR - 1u);
     }
-    const float mins[3] = {-AC_NARROW_HALF, -AC_NARROW_TALL, -AC_NARROW_HALF};
-    const float maxs[3] = {AC_NARROW_HALF, AC_NARROW_TALL, AC_NARROW_HALF};
-    blvl_trace_box(w->open, &as_player, a, b, mins, maxs, &r);
-    e->narrow = r.startsolid || r.fraction < 1.0f;
+    e->narrow = !box_passes(w, a, b);
     return true;
 }
 

@@ -14,14 +14,16 @@
 #define AC_ALIKE_SIZE 0.3f
 #define AC_ALIKE_SIZE_M 2.0f
 #define AC_WALL_ABSORPTION 0.15f /* a surface's absorption (Eyring's alpha of a hard wall) */
-#define AC_SOUND_SPEED 343.0f    /* m/s */
 
 void blvl__bake_acoustics_reverb(float enclosed, float size_m, float *rt60_s, float *damping) {
-    /* Eyring: T = 0.161 V / (-S ln(1 - a)), V / S = l / 4 with l the mean free path (size_m).
-     * A ray that escaped takes its energy with it: the share kept per reflection is the
-     * enclosed share times what a wall keeps. */
+    /* Eyring: T = 0.161 V / (-S ln(1 - a)), V / S = l / 4 with l the mean free path. A ray that
+     * escaped (no hit, or the sky) counted 45 m in size_m and took its energy with it: l is the
+     * mean run of the rays that hit, and the share kept per reflection is the enclosed share
+     * times what a wall keeps. */
+    float ray_m = AC_RAY_QU * AC_QU_M;
+    float l = enclosed > 1e-3f ? (size_m - (1.0f - enclosed) * ray_m) / enclosed : 0.0f;
+    l = l > 0.5f ? l : 0.5f;
     float keep = enclosed * (1.0f - AC_WALL_ABSORPTION);
-    float l = size_m > 0.5f ? size_m : 0.5f;
     float t = keep > 1e-4f ? 0.161f * (l / 4.0f) / -logf(keep) : 0.0f;
     *rt60_s = t < 0.01f ? 0.01f : t > 20.0f ? 20.0f : t;
     *damping = keep;
