@@ -101,7 +101,7 @@ static blvl_status push(edges *E, edge_job *j, const bake_ac_pair *e, blvl_error
 /* Probe i's edges to the later probes within reach, in probe order. */
 static blvl_status probe_edges(edges *E, edge_job *j, uint32_t i, blvl_error *err) {
     const bake_ac_probe *a = &E->p[i];
-    const float reach_y = (AC_REACH_STEPS + 1) * E->spacing;
+    const float reach_y = AC_RAY_QU; /* a drop from a balcony: as far down as a ray runs */
     for (int32_t dz = 0; dz <= AC_REACH_STEPS; dz++) {
         int32_t dx0 = dz == 0 ? 0 : -AC_REACH_STEPS;
         for (int32_t dx = dx0; dx <= AC_REACH_STEPS; dx++) {

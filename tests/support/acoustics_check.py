@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The acoustics section of a baked real map against its spawns (tests/test_q3_maps.sh).
+
+    acoustics_check.py ACOUSTICS.json SIM.json NAME
+
+The JSON files are `blvl dump LEVEL acoustics` and `blvl dump LEVEL sim`. Prints one line,
+"ok NAME: ..." or "FAIL NAME: ...", and exits 0 or 1. The rules (docs/ACOUSTICS.md, "Tests"):
+  - the section has probes, and every edge's far end is a probe;
+  - every spawn has a probe within NEAR_ALL qu, and at least NEAR_SHARE of them within NEAR qu;
+  - of the pairs of spawns (each taken to the probe nearest it), at least CONNECTED_SHARE are
+    joined through the edges (a breadth-first search here, not the library's);
+  - the graph path between two joined spawns' probes (Dijkstra over len_m, here) is never
+    shorter than the straight line between them.
+"""
+import heapq
+import json
+import math
+import sys
+
+NEAR_ALL = 256.0
+NEAR = 128.0
+NEAR_SHARE = 0.9
+CONNECTED_SHARE = 0.8
+MAX_SOURCES = 16  # Dijkstra from at most this many spawns (the pairs among them)
+QU_M = 0.0254
+
+
+def main():
+    ac = json.load(open(sys.argv[1]))
+    sim = json.load(open(sys.argv[2]))
+    name = sys.argv[3]
+    probes = ac.get("probes", [])
+    edges = ac.get("edges", [])
+    if not probes:
+        return fail(name, "no probes")
+    pos = [(p["position"].get("x", 0.0), p["position"].get("y", 0.0), p["position"].get("z", 0.0))
+           for p in probes]
+    first = [p.get("first_edge", 0) for p in probes] + [len(edges)]
+    adj = [[] for _ in probes]
+    for i in range(len(probes)):
+        for e in edges[first[i]:first[i + 1]]:
+            to = e.get("to", 0)
+            if to >= len(probes):
+                return fail(name, "edge of probe %d to %d, past the probes" % (i, to))
+            adj[i].append((to, e.get("len_m", 0.0)))
+    spawns = [(s["position"].get("x", 0.0), s["position"].get("y", 0.0),
+               s["position"].get("z", 0.0)) for s in sim.get("spawns", []) if "position" in s]
+    if not spawns:
+        return ok(name, "%d probes, no spawns" % len(probes))
+    near, dists = [], []
+    for s in spawns:
+        d, i = min((math.dist(s, p), i) for i, p in enumerate(pos))
+        near.append(i)
+        dists.append(d)
+    if max(dists) > NEAR_ALL:
+        return fail(name, "a spawn at %s has no probe within %g qu (nearest %.0f)" %
+                    (spawns[dists.index(max(dists))], NEAR_ALL, max(dists)))
+    close = sum(d <= NEAR for d in dists) / len(dists)
+    if close < NEAR_SHARE:
+        return fail(name, "only %.0f%% of spawns have a probe within %g qu" % (100 * close, NEAR))
+    comp = components(adj)
+    pairs = [(a, b) for a in range(len(near)) for b in range(a + 1, len(near))]
+    joined = sum(comp[near[a]] == comp[near[b]] for a, b in pairs)
+    share = joined / len(pairs) if pairs else 1.0
+    if share < CONNECTED_SHARE:
+        return fail(name, "only %d of %d spawn pairs connected" % (joined, len(pairs)))
+    checked = 0
+    for a in range(min(len(near), MAX_SOURCES)):
+        dist = dijkstra(adj, near[a])
+        for b in range(len(near)):
+            t = near[b]
+            if b == a or t not in dist:
+                continue
+            straight = math.dist(pos[near[a]], pos[t]) * QU_M
+            if dist[t] < straight * (1 - 1e-5) - 1e-4:
+                return fail(name, "path %.3f m between spawns %d and %d is shorter than the "
+                            "straight line %.3f m" % (dist[t], a, b, straight))
+            checked += 1
+    return ok(name, "%d probes, %d edges; spawns: nearest probe median %.0f qu, max %.0f; %d of "
+              "%d pairs connected; %d paths not shorter than the line" %
+              (len(probes), len(edges), sorted(dists)[len(dists) // 2], max(dists), joined,
+               len(pairs), checked))
+
+
+def components(adj):
+    comp = [-1] * len(adj)
+    c = 0
+    for s in range(len(adj)):
+        if comp[s] >= 0:
+            continue
+        comp[s] = c
+        todo = [s]
+        while todo:
+            u = todo.pop()
+            for v, _ in adj[u]:
+                if comp[v] < 0:
+                    comp[v] = c
+                    todo.append(v)
+        c += 1
+    return comp
+
+
+def dijkstra(adj, s):
+    dist = {s: 0.0}
+    heap = [(0.0, s)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, w in adj[u]:
+            nd = d + w
+            if nd < dist.get(v, math.inf):
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    return dist
+
+
+def ok(name, what):
+    print("ok %s: %s" % (name, what))
+    return 0
+
+
+def fail(name, what):
+    print("FAIL %s: %s" % (name, what))
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
