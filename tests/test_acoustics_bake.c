@@ -5,7 +5,9 @@
  *   - two rooms joined by a doorway off the straight line: the graph path between the probes
  *     nearest two points lies between the true shortest way through the doorway and 1.25 x it;
  *   - the same with a func_door in the doorway: every edge crossing it names the door's team;
- *   - a 56-qu slit instead: the rooms are connected, every edge through the slit is narrow;
+ *   - a 56-qu slit instead: the rooms are connected, every edge through the slit is narrow; and
+ *     slits of 40, 24, 16 and 8 qu, and larger lattice spacings, which the lattice's own lines
+ *     miss (the gap probes join them);
  *   - a 2048 x 640 x 2048 hall beside a closed 160 x 128 x 160 closet: different rooms, the
  *     hall's rt60 longer, the closet's probes fully enclosed;
  *   - a courtyard under a sky brush beside a roofed room: outdoor, not outdoor;
@@ -120,6 +122,7 @@ static void two_rooms(mapb *b, double gz0, double gz1, double gy1, bool door) {
 /* ---- baking and reading ------------------------------------------------------------------ */
 
 static char dir[] = "/tmp/blvl-acoustics-XXXXXX";
+static float spacing; /* --acoustics-spacing; 0 = the default */
 
 /* The map baked through the front door; the level's bytes (free()) or NULL. */
 static uint8_t *bake_bytes(const void *src, size_t n, const char *name, unsigned threads, bool off,
@@ -129,6 +132,7 @@ static uint8_t *bake_bytes(const void *src, size_t n, const char *name, unsigned
     blvl_import_options o = {0};
     o.base.threads = threads;
     o.no_acoustics = off;
+    o.acoustics_spacing = spacing;
     blvl_import_report rep;
     blvl_error err;
     if (blvl_import_bake_memory(&rep, name, src, n, out, NULL, &o, &err) != BLVL_OK) {
@@ -438,16 +442,22 @@ static void doorway(bool door) {
     free(bytes);
 }
 
-/* A 56-qu slit (z 400..456, the wall's full height) in place of the doorway. */
-static void slit(void) {
+/* A slit `width` qu wide (from z 400, the wall's full height) in place of the doorway, baked with
+ * lattice spacing `s`: an opening narrower than half the spacing falls between the lattice's
+ * lines, and the gap probes must join the rooms all the same. */
+static void slit(double width, float s) {
     mapb b;
     map_init(&b);
-    two_rooms(&b, 400, 456, 256, false);
+    two_rooms(&b, 400, 400 + width, 256, false);
+    spacing = s;
     size_t n = 0;
     uint8_t *bytes = bake_map(&b, &n);
+    spacing = 0;
     graph g;
     load(bytes, n, &g);
-    invariants("slit", &g);
+    char name[64];
+    snprintf(name, sizeof name, "slit %g at %g", width, (double)s);
+    invariants(name, &g);
     uint32_t a = nearest(&g, 256, EAR, 64), c = nearest(&g, 784, EAR, 64);
     if (a == UINT32_MAX || c == UINT32_MAX) {
         unload(&g);
@@ -461,7 +471,7 @@ static void slit(void) {
         for (uint32_t e = g.p[i].first_edge; e < edge_end(&g, i); e++)
             if (crosses_wall(g.p[i].position, g.p[g.e[e].to].position))
                 through++, wide += !g.e[e].narrow;
-    printf("slit: %u probes, %u edges through the slit, path %.1f qu\n", g.np, through, path);
+    printf("%s: %u probes, %u edges through the slit, path %.1f qu\n", name, g.np, through, path);
     CHECK(isfinite(path));
     CHECK(through > 0);
     CHECK_EQ_INT(wide, 0);
@@ -569,7 +579,14 @@ int main(void) {
         return 1;
     doorway(false);
     doorway(true);
-    slit();
+    slit(56, 0);
+    slit(56, 128);
+    slit(56, 160);
+    slit(40, 0);
+    slit(40, 128);
+    slit(24, 0);
+    slit(16, 160);
+    slit(8, 0);
     hall_closet();
     courtyard();
     no_floor();

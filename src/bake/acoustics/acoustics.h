@@ -76,12 +76,28 @@ void blvl__bake_acoustics_worlds_free(const blvl_bake *b, bake_ac_worlds *w);
 /* probes.c: the lattice and the rays; *out (blvl__alloc_sized) in (z, x, top-down) order */
 blvl_status blvl__bake_acoustics_probes(const blvl_bake *b, const bake_ac_worlds *w, float spacing,
                                         bake_ac_probe **out, uint32_t *count, blvl_error *err);
+/* The probes standing at (x, z), top down (at most AC_MAX_FLOORS; col not set). */
+uint32_t blvl__bake_acoustics_floors(const bake_ac_worlds *w, float x, float z, bake_ac_probe *out);
+/* Cast every probe's rays (enclosed, size_m, sky), on the bake's worker pool. */
+blvl_status blvl__bake_acoustics_cast(const blvl_bake *b, const bake_ac_worlds *w, bake_ac_probe *p,
+                                      uint32_t count, blvl_error *err);
 /* The direction of ray i of AC_RAYS (the spherical Fibonacci set). */
 void blvl__bake_acoustics_ray_dir(uint32_t i, float d[3]);
 /* edges.c: the undirected edges in (a, b) order */
 blvl_status blvl__bake_acoustics_pairs(const blvl_bake *b, const bake_ac_worlds *w, float spacing,
                                        const bake_ac_probe *p, uint32_t count, bake_ac_pair **out,
                                        uint32_t *pair_count, blvl_error *err);
+/* The first probe of column (cx, cz) or later (probes in (z, x) column order). */
+uint32_t blvl__bake_acoustics_column_start(const bake_ac_probe *p, uint32_t count, int32_t cx,
+                                           int32_t cz);
+/* Does sound pass between two ears (a ray as a shot, doors open)? */
+bool blvl__bake_acoustics_hears(const bake_ac_worlds *w, const float *a, const float *b);
+/* gaps.c: probes added where the lattice's graph falls apart but a finer lattice's probe hears
+ * both sides (an opening narrower than the lattice sees); *added says whether any was. The
+ * probes stay in (z, x) column order; `pairs` are the lattice's edges. */
+blvl_status blvl__bake_acoustics_gaps(const blvl_bake *b, const bake_ac_worlds *w, float spacing,
+                                      bake_ac_probe **p, uint32_t *count, const bake_ac_pair *pairs,
+                                      uint32_t pair_count, bool *added, blvl_error *err);
 /* rooms.c: the whole step (b->acoustics off or no probe: *out stays empty) */
 blvl_status blvl__bake_acoustics_build(const blvl_bake *b, bake_ac *out, blvl_error *err);
 void blvl__bake_acoustics_free(const blvl_bake *b, bake_ac *ac);

@@ -30,18 +30,24 @@ typedef struct edges {
     const blvl_allocator *al;
 } edges;
 
-/* The first probe of column (cx, cz) or later (probes are in (z, x) column order). */
-static uint32_t column_start(const edges *E, int32_t cx, int32_t cz) {
-    uint32_t lo = 0, hi = E->count;
+uint32_t blvl__bake_acoustics_column_start(const bake_ac_probe *p, uint32_t count, int32_t cx,
+                                           int32_t cz) {
+    uint32_t lo = 0, hi = count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        const int32_t *c = E->p[mid].col;
+        const int32_t *c = p[mid].col;
         if (c[1] < cz || (c[1] == cz && c[0] < cx))
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+bool blvl__bake_acoustics_hears(const bake_ac_worlds *w, const float *a, const float *b) {
+    blvl_trace_result r;
+    blvl_trace_ray(w->open, &as_sound, a, b, &r);
+    return !r.startsolid && r.fraction >= 1.0f;
 }
 
 /* Does a 72 x 72 box pass from a to b? Along the segment, or beside it (shifted sideways by
@@ -69,10 +75,9 @@ static bool box_passes(const bake_ac_worlds *w, const float *a, const float *b) 
 /* Does sound pass from a to b with the doors open? Which door's closed pose does it cross, and
  * does a player-sized opening let it through (narrow)? */
 static bool link(const bake_ac_worlds *w, const float *a, const float *b, bake_ac_pair *e) {
-    blvl_trace_result r;
-    blvl_trace_ray(w->open, &as_sound, a, b, &r);
-    if (r.startsolid || r.fraction < 1.0f)
+    if (!blvl__bake_acoustics_hears(w, a, b))
         return false;
+    blvl_trace_result r;
     e->door = AC_NO_DOOR;
     blvl_trace_ray(w->doors, &any_door, a, b, &r);
     if (r.fraction < 1.0f && r.collider != BLVL_TRACE_NONE) {
@@ -106,7 +111,7 @@ static blvl_status probe_edges(edges *E, edge_job *j, uint32_t i, blvl_error *er
         int32_t dx0 = dz == 0 ? 0 : -AC_REACH_STEPS;
         for (int32_t dx = dx0; dx <= AC_REACH_STEPS; dx++) {
             int32_t cx = a->col[0] + dx, cz = a->col[1] + dz;
-            uint32_t q = column_start(E, cx, cz);
+            uint32_t q = blvl__bake_acoustics_column_start(E->p, E->count, cx, cz);
             for (; q < E->count && E->p[q].col[0] == cx && E->p[q].col[1] == cz; q++) {
                 if (q <= i || fabsf(E->p[q].pos[1] - a->pos[1]) > reach_y)
                     continue;

@@ -49,10 +49,8 @@ typedef struct lattice {
     const blvl_allocator *al;
 } lattice;
 
-/* One column: every floor from the top down (a ray down, then on from just below what it hit). */
-static uint32_t column(const lattice *L, int32_t cx, int32_t cz, bake_ac_probe *out) {
-    const bake_ac_worlds *w = L->w;
-    float x = ((float)cx + 0.5f) * L->spacing, z = ((float)cz + 0.5f) * L->spacing;
+uint32_t blvl__bake_acoustics_floors(const bake_ac_worlds *w, float x, float z,
+                                     bake_ac_probe *out) {
     float y = w->hi[1] + 1.0f, bottom = w->lo[1] - 1.0f;
     uint32_t n = 0;
     for (uint32_t f = 0; f < AC_MAX_FLOORS && y > bottom; f++) {
@@ -66,10 +64,18 @@ static uint32_t column(const lattice *L, int32_t cx, int32_t cz, bake_ac_probe *
             bake_ac_probe *p = &out[n++];
             memset(p, 0, sizeof *p);
             p->pos[0] = x, p->pos[1] = r.endpos[1] + AC_EAR, p->pos[2] = z;
-            p->col[0] = cx, p->col[1] = cz;
         }
         y = fminf(r.endpos[1], y) - 1.0f;
     }
+    return n;
+}
+
+/* One column of the lattice: its centre's floors. */
+static uint32_t column(const lattice *L, int32_t cx, int32_t cz, bake_ac_probe *out) {
+    float x = ((float)cx + 0.5f) * L->spacing, z = ((float)cz + 0.5f) * L->spacing;
+    uint32_t n = blvl__bake_acoustics_floors(L->w, x, z, out);
+    for (uint32_t i = 0; i < n; i++)
+        out[i].col[0] = cx, out[i].col[1] = cz;
     return n;
 }
 
@@ -173,6 +179,13 @@ static blvl_status ray_job(void *ctx, unsigned worker, size_t job, blvl_error *e
     return BLVL_OK;
 }
 
+blvl_status blvl__bake_acoustics_cast(const blvl_bake *b, const bake_ac_worlds *w, bake_ac_probe *p,
+                                      uint32_t count, blvl_error *err) {
+    rays R = {w, p, count};
+    return blvl__pool_run(blvl__threads(b->opt.threads), (count + RAY_RUN - 1) / RAY_RUN, ray_job,
+                          &R, 1, err);
+}
+
 blvl_status blvl__bake_acoustics_probes(const blvl_bake *b, const bake_ac_worlds *w, float spacing,
                                         bake_ac_probe **out, uint32_t *count, blvl_error *err) {
     *out = NULL;
@@ -205,10 +218,8 @@ blvl_status blvl__bake_acoustics_probes(const blvl_bake *b, const bake_ac_worlds
         blvl__dealloc(b->al, L.row, (size_t)L.nz * sizeof *L.row);
     if (L.row_n)
         blvl__dealloc(b->al, L.row_n, (size_t)L.nz * sizeof *L.row_n);
-    if (st == BLVL_OK && *count) {
-        rays R = {w, *out, *count};
-        st = blvl__pool_run(threads, (*count + RAY_RUN - 1) / RAY_RUN, ray_job, &R, 1, err);
-    }
+    if (st == BLVL_OK && *count)
+        st = blvl__bake_acoustics_cast(b, w, *out, *count, err);
     if (st != BLVL_OK) {
         blvl__free_sized(b->al, *out);
         *out = NULL;

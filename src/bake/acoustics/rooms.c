@@ -159,6 +159,14 @@ blvl_status blvl__bake_acoustics_build(const blvl_bake *b, bake_ac *out, blvl_er
         st = blvl__bake_acoustics_probes(b, &w, s, &p, &n, err);
     if (st == BLVL_OK && n)
         st = blvl__bake_acoustics_pairs(b, &w, s, p, n, &pr, &np, err);
+    bool added = false;
+    if (st == BLVL_OK && n)
+        st = blvl__bake_acoustics_gaps(b, &w, s, &p, &n, pr, np, &added, err);
+    if (st == BLVL_OK && added) { /* the edges again, the gap probes among the others */
+        blvl__free_sized(b->al, pr);
+        pr = NULL;
+        st = blvl__bake_acoustics_pairs(b, &w, s, p, n, &pr, &np, err);
+    }
     if (st == BLVL_OK && n)
         st = assemble(b, p, n, pr, np, out, err);
     blvl__free_sized(b->al, p);
