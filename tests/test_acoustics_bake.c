@@ -10,6 +10,7 @@
  *     miss (the gap probes join them);
  *   - a 2048 x 640 x 2048 hall beside a closed 160 x 128 x 160 closet: different rooms, the
  *     hall's rt60 longer, the closet's probes fully enclosed;
+ *   - two halls joined by a corridor: connected, never one room;
  *   - a courtyard under a sky brush beside a roofed room: outdoor, not outdoor;
  *   - a water-only map and a Subspace map: no section; --no-acoustics: no section.
  * On every map: each probe stands free at ear height above a floor (a ray down from it meets a
@@ -521,6 +522,51 @@ static void hall_closet(void) {
     free(bytes);
 }
 
+/* Two 1024 x 384 x 1024 halls joined by a corridor 128 wide, 128 high and 512 long: the halls are
+ * never one room. */
+static void corridor(void) {
+    mapb b;
+    map_init(&b);
+    const double t = 16;
+    room(&b, 0, 0, 1024, 1024, 384, false);
+    room(&b, 1552, 0, 2576, 1024, 384, false);
+    /* the corridor x 1040..1536, z 448..576: floor, roof, two walls; holes in the halls' walls */
+    box(&b, 1024, -t, 448 - t, 1552, 0, 576 + t, BLVL_HMAP_SOLID, 0);
+    box(&b, 1024, 128, 448 - t, 1552, 128 + t, 576 + t, BLVL_HMAP_SOLID, 0);
+    box(&b, 1024, 0, 448 - t, 1552, 128, 448, BLVL_HMAP_SOLID, 0);
+    box(&b, 1024, 0, 576, 1552, 128, 576 + t, BLVL_HMAP_SOLID, 0);
+    /* cut the doorways: the halls' walls at x 1024..1040 and 1536..1552 rebuilt around them */
+    for (uint32_t i = 0, walls = b.m.brush_count; i < walls; i++) {
+        blvl_hmap_face *f = b.br[i].faces;
+        double lo = -f[1].plane.dist, hi = f[0].plane.dist; /* x */
+        if ((lo == 1024 && hi == 1040) || (lo == 1536 && hi == 1552)) {
+            f[5].plane.dist = -(576.0); /* z from 576 (the upper part) */
+            box(&b, lo, 0, -t, hi, 384, 448, BLVL_HMAP_SOLID, 0);
+            box(&b, lo, 128, 448, hi, 384, 576, BLVL_HMAP_SOLID, 0);
+        }
+    }
+    size_t n = 0;
+    uint8_t *bytes = bake_map(&b, &n);
+    graph g;
+    load(bytes, n, &g);
+    invariants("corridor", &g);
+    if (!g.np) {
+        unload(&g);
+        free(bytes);
+        return;
+    }
+    uint32_t a = nearest(&g, 512, EAR, 512), c = nearest(&g, 2064, EAR, 512);
+    uint32_t *prev = malloc(g.np * sizeof *prev);
+    double path = shortest(&g, a, c, prev) / QU_M;
+    printf("corridor: %u probes, %u rooms; halls' rooms %u and %u, path %.1f qu\n", g.np, g.nr,
+           g.p[a].room, g.p[c].room, path);
+    CHECK(isfinite(path));
+    CHECK(g.p[a].room != g.p[c].room);
+    free(prev);
+    unload(&g);
+    free(bytes);
+}
+
 /* A courtyard under a sky brush, and beside it a room under a solid roof. */
 static void courtyard(void) {
     mapb b;
@@ -588,6 +634,7 @@ int main(void) {
     slit(16, 160);
     slit(8, 0);
     hall_closet();
+    corridor();
     courtyard();
     no_floor();
     rmdir(dir);
