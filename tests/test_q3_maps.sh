@@ -23,6 +23,12 @@ EXPECTED_MISSING="aggressor=6 am_galmevish=6 cbctf1=1 ce1m7=12 ctf_gate1=6 ctf_i
   kaos2=6 oa_bases3cl=6 oa_bases3plus3=6 oa_bases5=6 oa_bases7=6 oa_ctf2=6 oa_ctf2old=6 oa_dm3=6
   oa_dm4=6 oa_dm5=6 oa_dm7=6 oa_koth1=6 oa_minia=6 oa_rpg3dm2=6 oa_spirit3=9 oasago2=6 ps37ctf=1
   sleekgrinder=6"
+# Maps whose spawn areas are joined only through water, teleporters or lifts, where the bake's
+# bridges (docs/ACOUSTICS.md) found no two probes of different areas hearing each other within
+# 45 m: delta (its areas' nearest probes 480 to 1,794 qu apart, out of sight), islandctf (islands
+# over the sea, half the spawn pairs joined). Their spawn pairs need not be joined through the
+# graph (tests/support/acoustics_check.py "apart"); every other check still holds.
+ACOUSTICS_APART="delta islandctf"
 # The sections every level must carry, each from its own part of the map:
 REQUIRED="sim"           # the brushes and patch hulls
 REQUIRED+=" geometry"    # the drawn surfaces
@@ -86,12 +92,14 @@ bake_one() {
         echo $? >>"$b.d33"
         "$blvl" dump "$b.blvl" acoustics >"$b.acoustics.json" 2>/dev/null
         "$blvl" dump "$b.blvl" sim >"$b.sim.json" 2>&1
-        python3 "$check_ac" "$b.acoustics.json" "$b.sim.json" "$b" >"$b.ac" 2>&1
+        local apart=""
+        [[ " $ACOUSTICS_APART " == *" $b "* ]] && apart=apart
+        python3 "$check_ac" "$b.acoustics.json" "$b.sim.json" "$b" $apart >"$b.ac" 2>&1
         rm -f "$b.blvl" "$b.bsym" "$b.acoustics.json" "$b.sim.json" # keep the disk use small
     fi
 }
 export -f bake_one
-export blvl oa check_ac
+export blvl oa check_ac ACOUSTICS_APART
 start=$(date +%s)
 cut -f1 maps.tsv | timeout "$LIMIT" xargs -P2 -n1 bash -c 'bake_one "$0"'
 echo "test_q3_maps: $total maps baked in $(( $(date +%s) - start )) s (limit $LIMIT s)"

@@ -28,6 +28,10 @@
 #define AC_MAX_FLOORS 64u     /* floors found in one lattice column at most */
 #define AC_MAX_PROBES 4000000u
 #define AC_NO_DOOR 65535u
+#define AC_BRIDGE_TRIES 64u   /* closest probe pairs tried between two parts */
+#define AC_BRIDGE_SAMPLE 128u /* probes of a part taken as bridge ends at most */
+#define AC_BRIDGE_MIN 8u      /* probes a part needs to be bridged */
+#define AC_BRIDGE_PARTS 64u   /* the largest parts bridged at most */
 
 /* A room as the step computes it. */
 typedef struct bake_ac_room {
@@ -92,6 +96,18 @@ uint32_t blvl__bake_acoustics_column_start(const bake_ac_probe *p, uint32_t coun
                                            int32_t cz);
 /* Does sound pass between two ears (a ray as a shot, doors open)? */
 bool blvl__bake_acoustics_hears(const bake_ac_worlds *w, const float *a, const float *b);
+/* An edge's fields between two ears when sound passes (false when it does not). */
+bool blvl__bake_acoustics_link(const bake_ac_worlds *w, const float *a, const float *b,
+                               bake_ac_pair *e);
+/* bridges.c: between parts of the graph no edge joins, the closest pair of probes (of the
+ * closest AC_BRIDGE_TRIES) that hear each other within 45 m, added to *pairs (kept in (a, b)
+ * order). */
+blvl_status blvl__bake_acoustics_bridges(const blvl_bake *b, const bake_ac_worlds *w,
+                                         const bake_ac_probe *p, uint32_t count,
+                                         bake_ac_pair **pairs, uint32_t *pair_count,
+                                         blvl_error *err);
+/* qsort order of probes: column (z, x), then top down, then x, z. */
+int blvl__bake_acoustics_order(const void *a, const void *b);
 /* gaps.c: probes added where the lattice's graph falls apart but a finer lattice's probe hears
  * both sides (an opening narrower than the lattice sees); *added says whether any was. The
  * probes stay in (z, x) column order; `pairs` are the lattice's edges. */

@@ -74,7 +74,8 @@ static bool box_passes(const bake_ac_worlds *w, const float *a, const float *b) 
 
 /* Does sound pass from a to b with the doors open? Which door's closed pose does it cross, and
  * does a player-sized opening let it through (narrow)? */
-static bool link(const bake_ac_worlds *w, const float *a, const float *b, bake_ac_pair *e) {
+bool blvl__bake_acoustics_link(const bake_ac_worlds *w, const float *a, const float *b,
+                               bake_ac_pair *e) {
     if (!blvl__bake_acoustics_hears(w, a, b))
         return false;
     blvl_trace_result r;
@@ -116,7 +117,7 @@ static blvl_status probe_edges(edges *E, edge_job *j, uint32_t i, blvl_error *er
                 if (q <= i || fabsf(E->p[q].pos[1] - a->pos[1]) > reach_y)
                     continue;
                 bake_ac_pair e = {.a = i, .b = q};
-                if (link(E->w, a->pos, E->p[q].pos, &e)) {
+                if (blvl__bake_acoustics_link(E->w, a->pos, E->p[q].pos, &e)) {
                     blvl_status st = push(E, j, &e, err);
                     if (st != BLVL_OK)
                         return st;

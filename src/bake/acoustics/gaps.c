@@ -131,7 +131,7 @@ static blvl_status gap_row(void *ctx, unsigned worker, size_t job, blvl_error *e
 }
 
 /* Column order (z, x), then top down, then x, z: the order the lattice's probes already have. */
-static int probe_order(const void *pa, const void *pb) {
+int blvl__bake_acoustics_order(const void *pa, const void *pb) {
     const bake_ac_probe *a = pa, *b = pb;
     if (a->col[1] != b->col[1])
         return a->col[1] < b->col[1] ? -1 : 1;
@@ -176,7 +176,7 @@ static blvl_status grow_probes(const blvl_bake *b, const bake_ac_worlds *w, bake
         return blvl__nomem(err, "acoustics: the gap probes");
     memcpy(all, *p, (size_t)*count * sizeof *all);
     memcpy(all + *count, keep, (size_t)kept * sizeof *all);
-    qsort(all, (size_t)*count + kept, sizeof *all, probe_order);
+    qsort(all, (size_t)*count + kept, sizeof *all, blvl__bake_acoustics_order);
     blvl__free_sized(b->al, *p);
     *p = all;
     *count += kept;

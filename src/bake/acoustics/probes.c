@@ -2,6 +2,7 @@
  * lattice is found one row of columns per job and the rays one run of probes per job; every
  * job writes only its own slots, so the result does not depend on the thread count. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bake/acoustics/acoustics.h"
@@ -133,6 +134,60 @@ static blvl_status gather(lattice *L, bake_ac_probe **out, uint32_t *count, blvl
     return BLVL_OK;
 }
 
+/* Is there a probe within `spacing` of (x, z) horizontally and AC_EAR + 64 qu of y? */
+static bool covered(const bake_ac_probe *p, uint32_t n, float s, const float at[3]) {
+    int32_t cx = (int32_t)floorf(at[0] / s), cz = (int32_t)floorf(at[2] / s);
+    for (int32_t dz = -1; dz <= 1; dz++)
+        for (int32_t dx = -1; dx <= 1; dx++) {
+            uint32_t q = blvl__bake_acoustics_column_start(p, n, cx + dx, cz + dz);
+            for (; q < n && p[q].col[0] == cx + dx && p[q].col[1] == cz + dz; q++) {
+                float hx = p[q].pos[0] - at[0], hz = p[q].pos[2] - at[2];
+                if (hx * hx + hz * hz <= s * s && fabsf(p[q].pos[1] - at[1]) <= AC_EAR + 64.0f)
+                    return true;
+            }
+        }
+    return false;
+}
+
+/* Spawn probes: a spawn with no probe within a lattice step gets one on the floor below it
+ * (where players are sure to stand: a spawn in a nook between the lattice's columns). */
+static blvl_status anchors(const blvl_bake *b, const bake_ac_worlds *w, float s, bake_ac_probe **p,
+                           uint32_t *count, blvl_error *err) {
+    uint32_t n = *count, added = 0;
+    bake_ac_probe *all = blvl__alloc_sized(b->al, ((size_t)n + b->spawns.n + 1) * sizeof *all);
+    if (!all)
+        return blvl__nomem(err, "acoustics: the spawn probes");
+    if (n)
+        memcpy(all, *p, (size_t)n * sizeof *all);
+    for (uint32_t i = 0; i < b->spawns.n; i++) {
+        const float at[3] = {b->spawns.p[i].position.x, b->spawns.p[i].position.y,
+                             b->spawns.p[i].position.z};
+        if (covered(all, n, s, at)) /* the lattice's probes: the spawn probes stay apart */
+            continue;
+        bake_ac_probe found[AC_MAX_FLOORS];
+        uint32_t f = blvl__bake_acoustics_floors(w, at[0], at[2], found), best = f;
+        for (uint32_t k = 0; k < f; k++) /* the highest floor not above the spawn */
+            if (found[k].pos[1] - AC_EAR <= at[1] + 1.0f &&
+                (best == f || found[k].pos[1] > found[best].pos[1]))
+                best = k;
+        if (best == f)
+            continue;
+        bake_ac_probe *q = &all[n + added++];
+        *q = found[best];
+        q->col[0] = (int32_t)floorf(at[0] / s), q->col[1] = (int32_t)floorf(at[2] / s);
+    }
+    /* two spawns on one spot: keep one probe */
+    qsort(all, (size_t)n + added, sizeof *all, blvl__bake_acoustics_order);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n + added; i++)
+        if (!m || blvl__bake_acoustics_order(&all[m - 1], &all[i]) != 0)
+            all[m++] = all[i];
+    blvl__free_sized(b->al, *p);
+    *p = all;
+    *count = m;
+    return BLVL_OK;
+}
+
 typedef struct rays {
     const bake_ac_worlds *w;
     bake_ac_probe *p;
@@ -212,6 +267,8 @@ blvl_status blvl__bake_acoustics_probes(const blvl_bake *b, const bake_ac_worlds
         st = blvl__pool_run(threads, L.nz, row_job, &L, 1, err);
     if (st == BLVL_OK)
         st = gather(&L, out, count, err);
+    if (st == BLVL_OK)
+        st = anchors(b, w, spacing, out, count, err);
     for (uint32_t j = 0; L.row && j < L.nz; j++)
         blvl__free_sized(b->al, L.row[j]);
     if (L.row)

@@ -168,6 +168,8 @@ blvl_status blvl__bake_acoustics_build(const blvl_bake *b, bake_ac *out, blvl_er
         st = blvl__bake_acoustics_pairs(b, &w, s, p, n, &pr, &np, err);
     }
     if (st == BLVL_OK && n)
+        st = blvl__bake_acoustics_bridges(b, &w, p, n, &pr, &np, err);
+    if (st == BLVL_OK && n)
         st = assemble(b, p, n, pr, np, out, err);
     blvl__free_sized(b->al, p);
     blvl__free_sized(b->al, pr);
