@@ -16,6 +16,7 @@
 static const cli_help help = {
     "bake",
     "INPUT -o OUT.blvl [--from hmap|subspace|riot|q3] [--symbols OUT.bsym] [--threads N]\n"
+    "       [--acoustics-spacing QU | --no-acoustics]\n"
     "       [--pk3 FILE_OR_DIR]... [--map NAME] [--patch-thickness QU] [--patch-subdivisions N]\n"
     "       | ARCHIVE.pk3 --list [--pk3 FILE_OR_DIR]...",
     "Bakes a source map into a level. The format comes from the first bytes:\n"
@@ -37,6 +38,9 @@ static const cli_help help = {
     "  --from FORMAT          read INPUT as this format whatever its bytes say\n"
     "  --threads N            compression workers (0 = online CPUs); the bytes do not depend\n"
     "                         on it\n"
+    "  --acoustics-spacing QU the acoustics probe lattice's spacing, 16..1024 (default 96;\n"
+    "                         docs/ACOUSTICS.md)\n"
+    "  --no-acoustics         no acoustics section (Subspace maps never have one)\n"
     "Quake 3 maps (INPUT a .bsp on disk, a path inside the --pk3 archives such as\n"
     "maps/oa_dm1.bsp, or a .pk3 holding the map):\n"
     "  --pk3 FILE_OR_DIR      an archive, or a folder (its *.pk3 in byte order of names, then\n"
@@ -59,6 +63,15 @@ static int parse_thickness(const char *s, float *out) {
     char *end;
     double v = strtod(s, &end);
     if (!*s || *end || !isfinite(v) || v <= 0 || v > 1024)
+        return -1;
+    *out = (float)v;
+    return 0;
+}
+
+static int parse_spacing(const char *s, float *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (!*s || *end || !isfinite(v) || v < 16 || v > 1024)
         return -1;
     *out = (float)v;
     return 0;
@@ -190,6 +203,8 @@ int blvl_cmd_bake(int argc, char **argv) {
                                           {"patch-thickness", required_argument, NULL, 'T'},
                                           {"patch-subdivisions", required_argument, NULL, 'D'},
                                           {"list", no_argument, NULL, 'L'},
+                                          {"acoustics-spacing", required_argument, NULL, 'A'},
+                                          {"no-acoustics", no_argument, NULL, 'N'},
                                           {0, 0, 0, 0}};
     static const char *pk3[MAX_PK3]; /* static: 2 KiB of pointers */
     blvl_import_options io = {0};
@@ -246,6 +261,14 @@ int blvl_cmd_bake(int argc, char **argv) {
                              optarg);
         else if (c == 'L')
             list = 1;
+        else if (c == 'A' && io.acoustics_spacing == 0 &&
+                 !parse_spacing(optarg, &io.acoustics_spacing))
+            continue;
+        else if (c == 'A')
+            return cli_usage(
+                &help, "--acoustics-spacing wants one number 16 <= QU <= 1024, not '%s'", optarg);
+        else if (c == 'N')
+            io.no_acoustics = true;
         else
             return cli_getopt_error(&help, argc, argv);
     }
@@ -258,6 +281,8 @@ int blvl_cmd_bake(int argc, char **argv) {
                  (from != BLVL_IMPORT_AUTO && from != BLVL_IMPORT_Q3)))
         return cli_usage(&help, "--list prints the maps of the archives and bakes nothing: it "
                                 "takes only INPUT and --pk3");
+    if (io.no_acoustics && io.acoustics_spacing != 0)
+        return cli_usage(&help, "--acoustics-spacing and --no-acoustics contradict each other");
     if (list)
         return list_maps(argv[optind], &io);
     if (!out)

@@ -8,6 +8,9 @@
 # must finish within 15 minutes on 2 cores: the bakes run under `timeout`, and a map they did not
 # reach fails. Every spawn must have something solid below it (`blvl diag --only D0033`; 17 stock
 # maps float spawns more than 64 qu above their floor, which the game allows: docs/DIAG.md).
+# Every level carries the acoustics section, and tests/support/acoustics_check.py holds it to its
+# spawns: each has a probe near it, most pairs of spawns are joined through the edges, and the
+# path between two never runs shorter than the straight line (docs/ACOUSTICS.md, "Tests").
 # Skips (77) when the packages are not installed. Under the sanitizer build (BLVL_SANITIZED=1)
 # only the maps of BLVL_Q3_SANITIZED_MAPS are baked. docs/IMPORT-Q3.md.
 set -u
@@ -20,6 +23,13 @@ EXPECTED_MISSING="aggressor=6 am_galmevish=6 cbctf1=1 ce1m7=12 ctf_gate1=6 ctf_i
   kaos2=6 oa_bases3cl=6 oa_bases3plus3=6 oa_bases5=6 oa_bases7=6 oa_ctf2=6 oa_ctf2old=6 oa_dm3=6
   oa_dm4=6 oa_dm5=6 oa_dm7=6 oa_koth1=6 oa_minia=6 oa_rpg3dm2=6 oa_spirit3=9 oasago2=6 ps37ctf=1
   sleekgrinder=6"
+# Maps whose spawn areas are joined only through water, teleporters or lifts, where the bake's
+# bridges (docs/ACOUSTICS.md) found no two probes of different areas hearing each other within
+# 45 m: czest2ctf (each base's spawn room, 34 probes, 1,225 qu from the rest: a teleporter),
+# delta (its areas' nearest probes 480 to 1,794 qu apart, out of sight), islandctf (islands over
+# the sea, half the spawn pairs joined). Their spawn pairs need not be joined through the
+# graph (tests/support/acoustics_check.py "apart"); every other check still holds.
+ACOUSTICS_APART="czest2ctf delta islandctf"
 # The sections every level must carry, each from its own part of the map:
 REQUIRED="sim"           # the brushes and patch hulls
 REQUIRED+=" geometry"    # the drawn surfaces
@@ -27,9 +37,11 @@ REQUIRED+=" textures"    # the images the shaders name
 REQUIRED+=" lighting"    # profile 0: light grid, fog, sun, sky
 REQUIRED+=" entities"    # the entity string verbatim
 REQUIRED+=" meta"        # the name and the engine
+REQUIRED+=" acoustics"   # the probes on the walkable floors
 LIMIT=${BLVL_Q3_MAPS_SECONDS:-840} # the bakes' share of the 15-minute stage
 
 blvl=${BLVL_BIN:?}
+check_ac=${BLVL_SRC:-$(cd "$(dirname "$0")/.." && pwd)}/tests/support/acoustics_check.py
 oa=${BLVL_Q3_BASEOA:-/usr/share/games/openarena/baseoa}
 pk3=$oa/pak1-maps.pk3
 for f in "$pk3" "$oa/pak0.pk3" "$oa/pak4-textures.pk3"; do
@@ -79,11 +91,16 @@ bake_one() {
         "$blvl" ls "$b.blvl" >"$b.ls" 2>&1
         "$blvl" diag "$b.blvl" --only D0033 >"$b.d33" 2>&1
         echo $? >>"$b.d33"
-        rm -f "$b.blvl" "$b.bsym" # keep the disk use small
+        "$blvl" dump "$b.blvl" acoustics >"$b.acoustics.json" 2>/dev/null
+        "$blvl" dump "$b.blvl" sim >"$b.sim.json" 2>&1
+        local apart=""
+        [[ " $ACOUSTICS_APART " == *" $b "* ]] && apart=apart
+        python3 "$check_ac" "$b.acoustics.json" "$b.sim.json" "$b" $apart >"$b.ac" 2>&1
+        rm -f "$b.blvl" "$b.bsym" "$b.acoustics.json" "$b.sim.json" # keep the disk use small
     fi
 }
 export -f bake_one
-export blvl oa
+export blvl oa check_ac ACOUSTICS_APART
 start=$(date +%s)
 cut -f1 maps.tsv | timeout "$LIMIT" xargs -P2 -n1 bash -c 'bake_one "$0"'
 echo "test_q3_maps: $total maps baked in $(( $(date +%s) - start )) s (limit $LIMIT s)"
@@ -97,6 +114,7 @@ while IFS=$'\t' read -r n lm; do
     if [ "$(tail -n1 "$b.verify")" != 0 ]; then bad "$b: verify: $(head -c 300 "$b.verify")"; continue; fi
     # the game drops a spawned player from any height (docs/DIAG.md): no spawn falls out
     if [ "$(tail -n1 "$b.d33")" != 0 ]; then bad "$b: diag D0033: $(head -c 300 "$b.d33")"; fi
+    if ! grep -q '^ok ' "$b.ac"; then bad "$b: acoustics: $(head -c 300 "$b.ac")"; fi
     have=" $(cut -d' ' -f1 "$b.ls" | tr '\n' ' ') "
     for s in $REQUIRED; do
         [[ $have == *" $s "* ]] && continue

@@ -55,6 +55,7 @@ static int library_bake(const void *file, size_t n, void **lv, size_t *lsz, void
     int ok = blvl_riot_read(&level, file, n, NULL, &err) == BLVL_OK &&
              blvl_bake_new(&b, NULL, &err) == BLVL_OK &&
              blvl_riot_bake(level, b, &err) == BLVL_OK &&
+             blvl_bake_set_acoustics(b, true, 0, &err) == BLVL_OK && /* as the front door does */
              blvl_bake_write_memory(b, lv, lsz, sym, ssz, NULL, &err) == BLVL_OK;
     if (!ok)
         fprintf(stderr, "library bake: %s\n", err.message);

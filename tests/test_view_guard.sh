@@ -177,7 +177,8 @@ want 200 "view FILE: /level/events" "/level/events?t=$token"
 grep '"event":"section"' body >file-sections.txt
 grep '"event":"section"' url-events.txt >url-sections.txt
 ok "view URL: the section lines are the file's" cmp file-sections.txt url-sections.txt
-ok "view URL: 7 section lines" test "$(wc -l <url-sections.txt)" = 7
+# the sample's seven sections (meta sim geometry lighting entities cameras acoustics) and the pad
+ok "view URL: 8 section lines" test "$(wc -l <url-sections.txt)" = 8
 serve "$nginx_url/good.blvl" url2.log || { fail=$((fail+1)); echo "FAIL: view URL printed no URL"; }
 want 200 "view URL: the .glb" "/level/level.glb?t=$token"
 ok "view URL: the .glb is a glTF binary" test "$(head -c 4 body)" = glTF

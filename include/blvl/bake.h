@@ -394,6 +394,18 @@ BLVL_API blvl_status blvl_bake_add_fog_volume(blvl_bake *b, blvl_Vec3 lo, blvl_V
                                               blvl_Vec3 color, float depth, uint32_t *index,
                                               blvl_error *err);
 
+/* ---- acoustics ------------------------------------------------------------------------- */
+
+#define BLVL_BAKE_ACOUSTICS_SPACING 96.0f /* qu between lattice columns, the default */
+
+/* Compute the acoustics section when the level is written (docs/ACOUSTICS.md): a probe lattice
+ * on the walkable floors, `spacing` qu apart (0 = BLVL_BAKE_ACOUSTICS_SPACING; 16..1024), from
+ * the final colliders with every door open. Off until called (a model built by hand writes no
+ * acoustics); the import front door (blvl/import.h) turns it on for the formats with floors.
+ * The section is absent when no probe stands anywhere. */
+BLVL_API blvl_status blvl_bake_set_acoustics(blvl_bake *b, bool enabled, float spacing,
+                                             blvl_error *err);
+
 /* ---- writing ---------------------------------------------------------------------------- */
 
 /* Counts of what a write produced, for the command line and the benchmark. */
@@ -402,6 +414,8 @@ typedef struct blvl_bake_stats {
     double seconds_model;     /* building sections from the model (tangents, batching, builders) */
     double seconds_compress;  /* the container writer: zstd and digests */
     double cpu_seconds_model; /* seconds_model as CPU time of the calling thread */
+    double seconds_acoustics; /* of seconds_model: the acoustics step (wall time) */
+    uint32_t acoustic_probes, acoustic_edges, acoustic_rooms; /* 0: no section */
 } blvl_bake_stats;
 
 /* Write the level (meta and sim always, every other section when the model holds something

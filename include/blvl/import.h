@@ -59,6 +59,10 @@ typedef struct blvl_import_options {
     int patch_subdivisions; /* 1..64 per Bezier span; 0 = the engine's rule */
     const char *cameras;    /* a "blvl-cameras 1" file added to the level, or NULL (a recipe
                                takes NAME.cameras beside NAME.recipe) */
+    /* The acoustics section (docs/ACOUSTICS.md), computed for every format with floors (all but
+     * Subspace) unless no_acoustics; its probe lattice's spacing in qu, 16..1024 (0 = 96). */
+    bool no_acoustics;
+    float acoustics_spacing;
 } blvl_import_options;
 
 /* The Quake 3 bake's counters (blvl/q3.h). */

@@ -177,6 +177,8 @@ struct blvl_bake {
     BAKE_ARRAY(blvl_bake_light) lights;
     BAKE_ARRAY(bake_fog) fogs;
     float kill_y;
+    bool acoustics;          /* blvl_bake_set_acoustics: compute the acoustics section */
+    float acoustics_spacing; /* its lattice spacing, qu */
     bool has_ambient, has_sun;
     blvl_Vec3 ambient, sun_direction, sun_color;
     float sun_intensity;

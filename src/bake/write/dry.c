@@ -46,6 +46,13 @@ blvl_status blvl__bake_write_dry(blvl_bake *b, double *cpu_seconds, size_t *byte
     for (size_t i = 0; i < sizeof fns / sizeof fns[0] && st == BLVL_OK; i++)
         if (has[i] && (st = fns[i](b, fb, &buf, err)) == BLVL_OK)
             *bytes += buf.size;
+    bake_ac ac = {0}; /* the acoustics step when the model has it on, then its section */
+    if (st == BLVL_OK)
+        st = blvl__bake_acoustics_build(b, &ac, err);
+    if (st == BLVL_OK && ac.probe_count &&
+        (st = blvl__bake_write_acoustics(b, &ac, fb, &buf, err)) == BLVL_OK)
+        *bytes += buf.size;
+    blvl__bake_acoustics_free(b, &ac);
     static const uint8_t zero[16] = {0};
     if (st == BLVL_OK && (st = blvl__bake_write_symbols(b, &plan, zero, fb, &buf, err)) == BLVL_OK)
         *bytes += buf.size;

@@ -23,6 +23,7 @@ typedef struct run {
     bake_plan plan;
     double model, compress, cpu_model;
     double in_writer, cpu_in_writer; /* of the section being streamed */
+    bake_ac ac;                      /* the acoustics step's result */
 } run;
 
 static blvl_status add_section(run *r, const char *tag, section_fn fn, blvl_error *err) {
@@ -93,6 +94,25 @@ static void fill_stats(const blvl_bake *b, const run *r, blvl_bake_stats *stats)
     stats->seconds_model = r->model;
     stats->cpu_seconds_model = r->cpu_model;
     stats->seconds_compress = r->compress;
+    stats->seconds_acoustics = r->ac.seconds;
+    stats->acoustic_probes = r->ac.probe_count;
+    stats->acoustic_edges = r->ac.edge_count;
+    stats->acoustic_rooms = r->ac.room_count;
+}
+
+/* The acoustics section: built from the step's result, added like the others. */
+static blvl_status add_acoustics(run *r, blvl_error *err) {
+    double t0 = blvl__bake_model_now(), c0 = blvl__bake_model_cpu_now();
+    bake_buf buf = {0};
+    blvl_status st = blvl__bake_write_acoustics(r->b, &r->ac, r->fb, &buf, err);
+    double t1 = blvl__bake_model_now();
+    r->model += t1 - t0;
+    r->cpu_model += blvl__bake_model_cpu_now() - c0;
+    if (st != BLVL_OK)
+        return st;
+    st = blvl_writer_add(r->w, "acoustics", 0, BLVL_ENTRY_FLAG_IDENTITY, buf.data, buf.size, err);
+    r->compress += blvl__bake_model_now() - t1;
+    return st;
 }
 
 /* About the most the builder holds for one buffer (it is reused for each): reserved up front, so
@@ -125,9 +145,13 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
         st = blvl_fb_builder_new(&r.fb, &b->opt, err);
     if (st == BLVL_OK && !blvl__fb_builder_reserve(r.fb, blvl__bake_write_section_estimate(b)))
         st = blvl_fb_builder_status(r.fb, err);
+    /* The acoustics step first: whether its section exists sets the section count. */
+    if (st == BLVL_OK)
+        st = blvl__bake_acoustics_build(b, &r.ac, err);
     bool geo = blvl__bake_write_has_geometry(b), light = blvl__bake_write_has_lighting(b);
     uint32_t count = 2u + geo + (b->images.n > 0) + (b->sky != NULL) + (b->lightmap != NULL) +
-                     light + (b->entities.n > 0) + (b->sites.n > 0) + (b->cameras.n > 0);
+                     light + (b->entities.n > 0) + (b->sites.n > 0) + (b->cameras.n > 0) +
+                     (r.ac.probe_count > 0);
     r.model += blvl__bake_model_now() - t0;
     r.cpu_model += blvl__bake_model_cpu_now() - c0;
     if (st == BLVL_OK)
@@ -152,6 +176,8 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
         st = add_section(&r, "sites", blvl__bake_write_sites, err);
     if (st == BLVL_OK && b->cameras.n)
         st = add_section(&r, "cameras", blvl__bake_write_cameras, err);
+    if (st == BLVL_OK && r.ac.probe_count)
+        st = add_acoustics(&r, err);
     if (r.w) {
         double t1 = blvl__bake_model_now();
         void *made = NULL;
@@ -185,6 +211,7 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
         *level_size = 0;
     }
     fill_stats(b, &r, stats);
+    blvl__bake_acoustics_free(b, &r.ac);
     blvl_fb_builder_free(r.fb);
     blvl__bake_write_plan_free(b, &r.plan);
     if (st == BLVL_OK)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bake/acoustics/acoustics.h"
 #include "bake/write/batches.h"
 #include "bake/model/model.h"
 #include "blvl/fb_builder.h"
@@ -48,6 +49,9 @@ blvl_status blvl__bake_write_sites(const blvl_bake *b, blvl_fb_builder *fb, bake
                                    blvl_error *err);
 blvl_status blvl__bake_write_cameras(const blvl_bake *b, blvl_fb_builder *fb, bake_buf *out,
                                      blvl_error *err);
+/* The acoustics section from the acoustics step's result (ac->probe_count > 0). */
+blvl_status blvl__bake_write_acoustics(const blvl_bake *b, const bake_ac *ac, blvl_fb_builder *fb,
+                                       bake_buf *out, blvl_error *err);
 /* The .bsym for the level whose 16-byte identity is `level`. */
 blvl_status blvl__bake_write_symbols(const blvl_bake *b, const bake_plan *plan,
                                      const uint8_t level[16], blvl_fb_builder *fb, bake_buf *out,

@@ -80,8 +80,13 @@ blvl_status blvl__import_read(const blvl_options *opt, const char *path, uint8_t
 }
 
 blvl_status blvl__import_write(blvl_import_report *report, blvl_bake *b, const char *level_path,
-                               const char *symbols_path, blvl_error *err) {
-    blvl_status st = blvl_bake_write_file(b, level_path, symbols_path, &report->stats, err);
+                               const char *symbols_path, const blvl_import_options *opt,
+                               blvl_error *err) {
+    bool floors = report->format != BLVL_IMPORT_SUBSPACE; /* a Subspace map is seen from above */
+    blvl_status st =
+        blvl_bake_set_acoustics(b, floors && !opt->no_acoustics, opt->acoustics_spacing, err);
+    if (st == BLVL_OK)
+        st = blvl_bake_write_file(b, level_path, symbols_path, &report->stats, err);
     if (st != BLVL_OK)
         blvl__import_where(report, level_path);
     return st;
@@ -156,6 +161,10 @@ static blvl_status check_options(const blvl_import_options *o, blvl_error *err) 
     if (o->patch_subdivisions < 0 || o->patch_subdivisions > 64)
         return blvl__fail(err, BLVL_E_ARGUMENT,
                           "options.patch_subdivisions wants 1..64 (0 = the default)");
+    if (!(o->acoustics_spacing == 0 ||
+          (o->acoustics_spacing >= 16 && o->acoustics_spacing <= 1024)))
+        return blvl__fail(err, BLVL_E_ARGUMENT,
+                          "options.acoustics_spacing wants 16 <= QU <= 1024 (0 = the default)");
     return BLVL_OK;
 }
 
@@ -210,7 +219,7 @@ blvl_status blvl_import_bake_memory(blvl_import_report *report, const char *name
     if ((st = blvl_bake_new(&b, &o->base, err)) == BLVL_OK &&
         (st = fill(f, in, data, size, &o->base, b, err)) == BLVL_OK &&
         (!o->cameras || (st = blvl__import_cameras(report, o->cameras, b, err)) == BLVL_OK))
-        st = blvl__import_write(report, b, level_path, symbols_path, err);
+        st = blvl__import_write(report, b, level_path, symbols_path, o, err);
     blvl_bake_free(b);
     return st;
 }

@@ -36,7 +36,9 @@ blvl_status blvl__import_recipe(blvl_import_report *report, const char *path, co
 /* A "blvl-cameras 1" file's cameras into the model. */
 blvl_status blvl__import_cameras(blvl_import_report *report, const char *path, blvl_bake *b,
                                  blvl_error *err);
-/* Writes the model, then fills report->stats; a refusal names the level's path. */
+/* Writes the model (with the acoustics step unless opt->no_acoustics or the format has no
+ * floors: Subspace), then fills report->stats; a refusal names the level's path. */
 blvl_status blvl__import_write(blvl_import_report *report, blvl_bake *b, const char *level_path,
-                               const char *symbols_path, blvl_error *err);
+                               const char *symbols_path, const blvl_import_options *opt,
+                               blvl_error *err);
 #endif

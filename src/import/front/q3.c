@@ -208,7 +208,7 @@ blvl_status blvl__import_quake3(blvl_import_report *report, const char *in, cons
             goto done;
         memcpy(report->where, shown, sizeof shown);
     }
-    if ((st = blvl__import_write(report, b, level_path, symbols_path, err)))
+    if ((st = blvl__import_write(report, b, level_path, symbols_path, opt, err)))
         goto done;
 done:
     blvl_bake_free(b);
