@@ -3,8 +3,9 @@
  * time of the whole bake, of the acoustics step (blvl_bake_stats.seconds_acoustics) and its
  * share, and the section's probes, edges and rooms.
  *
- *   bench_acoustics_bake [--runs N] [--pk3 DIR] MAP...   (MAP: maps/NAME.bsp in DIR's archives, or a
- *                                                    file of any format blvl bakes) */
+ *   bench_acoustics_bake [--runs N] [--pk3 DIR] MAP...
+ *
+ * MAP: maps/NAME.bsp in DIR's archives, or a file of any format blvl bakes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
