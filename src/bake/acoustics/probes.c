@@ -101,7 +101,8 @@ static blvl_status row_job(void *ctx, unsigned worker, size_t job, blvl_error *e
             blvl__free_sized(L->al, row);
             row = g, cap = nc;
         }
-        memcpy(row + n, col, (size_t)k * sizeof *col);
+        if (k) /* an empty column on an empty row: no buffer yet */
+            memcpy(row + n, col, (size_t)k * sizeof *col);
         n += k;
     }
     L->row[job] = row;
