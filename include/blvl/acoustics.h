@@ -63,8 +63,8 @@ typedef struct blvl_acoustics blvl_acoustics;
  * edges (first-edge), every probe's room below the rooms (probe-room), every edge's `to` below
  * the probes (edge-target), every len_m finite and not negative (edge-length). An edge whose
  * opposite is missing is not refused (diag D0029 reports it): the query walks edges as stored,
- * from the sound toward the listener. A level without the section (the seed's rule for a level
- * without walkable floors), or with one of a payload version this reader does not know:
+ * from the sound toward the listener. A level without the section (a level with no walkable
+ * floor has none: docs/ACOUSTICS.md), or with one of a payload version this reader does not know:
  * BLVL_E_NOT_FOUND from the sections layer ("no section 'acoustics'"). */
 BLVL_API blvl_status blvl_acoustics_new(blvl_acoustics **out, blvl_level *level,
                                         const blvl_acoustics_options *opt, blvl_error *err);
