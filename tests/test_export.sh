@@ -12,16 +12,8 @@
 set -u
 . "${BLVL_SRC:?}/tests/support/cli.sh"
 cli_workdir
-build=${BLVL_BUILD:-$src/build}
-vdir=
-for d in "$build/gltf-validator" "$src/build/gltf-validator"; do
-    [ -f "$d/node_modules/gltf-validator/package.json" ] && { vdir=$d; break; }
-done
-if ! command -v node >/dev/null || [ -z "$vdir" ] || ! command -v flatc >/dev/null; then
-    echo "test_export: SKIP: needs node, flatc and the validator (make build runs scripts/gltf-validator.sh)"
-    exit 77
-fi
-validate() { NODE_PATH=$vdir/node_modules node "$src/tools/gltf_validate/validate.js" "$@"; }
+. "${BLVL_SRC:?}/tests/support/browser.sh"
+validator_needed test_export
 warnings_doc=$src/docs/EXPORT.md
 
 # ---- the levels -------------------------------------------------------------------------

@@ -14,18 +14,8 @@
 set -u
 . "${BLVL_SRC:?}/tests/support/cli.sh"
 cli_workdir
-build=${BLVL_BUILD:-$src/build}
-chromium=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$chromium" ]; then
-    echo "test_view: SKIP: no chromium (scripts/deps.sh installs it)"
-    exit 77
-fi
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-if [ ! -f "$build/three/node_modules/three/build/three.module.min.js" ]; then
-    echo "FAIL: three.js is not installed in $build/three (make build runs scripts/three-js.sh)"
-    exit 1
-fi
+. "${BLVL_SRC:?}/tests/support/browser.sh"
+chromium_needed test_view
 
 # ---- the level: a wall of colour 40,160,220 at z = -256 facing the camera at the origin ----
 # and, in the view's top right corner, a white quad with a texture of one colour, 200,90,30 (the
@@ -82,22 +72,7 @@ ok "pack the wall level (${#parts[@]} sections)" "$blvl" pack -o wall.blvl "${pa
 # replaces the other (docs/API.md, "JSON output").
 utf8_name=$(printf 'wall \303\251\344\270\255\360\237\230\200\377.blvl')
 ln -s wall.blvl "$utf8_name"
-"$blvl" view "$utf8_name" --port 0 >server.log 2>server.err &
-server=$!
-url=
-for _ in $(seq 100); do
-    # the URL with this run's token, which the page needs (docs/VIEW.md, "Who may ask")
-    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?t=[0-9a-f]*' server.log 2>/dev/null | head -n 1)
-    [ -n "$url" ] && break
-    sleep 0.1
-done
-if [ -z "$url" ]; then
-    echo "FAIL: blvl view printed no URL: $(cat server.log server.err)"
-    kill "$server" 2>/dev/null
-    exit 1
-fi
-port=${url##*:}
-port=${port%%/*}
+view_serve "$utf8_name"
 token=${url##*?t=}
 pass=$((pass+1))
 
@@ -153,14 +128,6 @@ else
 fi
 
 # ---- the browser -----------------------------------------------------------------------------
-shot() { # OUT.png QUERY
-    timeout 90 "$chromium" --headless --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader \
-        --user-data-dir="$work/profile" --no-first-run --disable-extensions --disable-breakpad \
-        --disable-crash-reporter --hide-scrollbars \
-        --window-size=640,480 --virtual-time-budget=8000 --screenshot="$work/$1" "$url&$2" \
-        >>chromium.log 2>&1
-    [ -s "$1" ] || { fail=$((fail+1)); echo "FAIL: no screenshot $1: $(tail -n 5 chromium.log)"; }
-}
 shot plain.png "shading=unlit&markers=0&panel=0&pick=0.5,0.5"
 shot collision.png "shading=unlit&markers=0&panel=0&collision=1&pick=0.88,0.5"
 "$py" - "$wall" "$tex" >pixels.txt 2>&1 <<'EOF'

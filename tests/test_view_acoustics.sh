@@ -10,18 +10,8 @@
 set -u
 . "${BLVL_SRC:?}/tests/support/cli.sh"
 cli_workdir
-build=${BLVL_BUILD:-$src/build}
-chromium=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$chromium" ]; then
-    echo "test_view_acoustics: SKIP: no chromium (scripts/deps.sh installs it)"
-    exit 77
-fi
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-if [ ! -f "$build/three/node_modules/three/build/three.module.min.js" ]; then
-    echo "FAIL: three.js is not installed in $build/three (make build runs scripts/three-js.sh)"
-    exit 1
-fi
+. "${BLVL_SRC:?}/tests/support/browser.sh"
+chromium_needed test_view_acoustics
 
 # ---- the level: the camera at the origin looking down -Z (fov_x 90 in a 4:3 view), the wall at
 # z = -256, the probes at z = -150: x / 150 of the half-width right of the centre, y / 150 of the
@@ -60,27 +50,7 @@ for f in *.json; do parts+=("${f%.json}=$f"); done
 ok "pack the level (${#parts[@]} sections)" "$blvl" pack -o wall.blvl "${parts[@]}"
 ok "export it" "$blvl" export wall.blvl -o wall.glb --acoustics
 
-"$blvl" view wall.blvl --port 0 >server.log 2>server.err &
-server=$!
-url=
-for _ in $(seq 100); do
-    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?t=[0-9a-f]*' server.log 2>/dev/null | head -n 1)
-    [ -n "$url" ] && break
-    sleep 0.1
-done
-if [ -z "$url" ]; then
-    echo "FAIL: blvl view printed no URL: $(cat server.log server.err)"
-    kill "$server" 2>/dev/null
-    exit 1
-fi
-shot() { # OUT.png QUERY
-    timeout 90 "$chromium" --headless --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader \
-        --user-data-dir="$work/profile" --no-first-run --disable-extensions --disable-breakpad \
-        --disable-crash-reporter --hide-scrollbars \
-        --window-size=640,480 --virtual-time-budget=8000 --screenshot="$work/$1" "$url&$2" \
-        >>chromium.log 2>&1
-    [ -s "$1" ] || { fail=$((fail+1)); echo "FAIL: no screenshot $1: $(tail -n 5 chromium.log)"; }
-}
+view_serve wall.blvl
 shot off.png "shading=unlit&markers=0&panel=0"
 # where each probe is in the view: the camera's vertical field is 2 atan(tan(45) 3/4), its
 # aspect the view's (the screenshot's size); probe 0 at 0 50 -150, 1 at 60 0 -150, 2 at 0 -50.
