@@ -101,6 +101,8 @@ typedef enum cli_level_view {
 } cli_level_view;
 /* Prints `view` of the open level to stdout; `path` is the file name info shows. */
 void cli_print_level(const char *path, blvl_level *lv, cli_level_view view);
+/* A whole command that takes one FILE and no options and prints `view` of it (identity, ls). */
+int cli_show_level(const cli_help *h, int argc, char **argv, cli_level_view view);
 
 /* Escapes and quotes a string for JSON on stdout, through the library's one JSON string
  * escaper (docs/API.md, "JSON output"): UTF-8 kept, controls escaped, ill-formed bytes as

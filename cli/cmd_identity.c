@@ -1,6 +1,4 @@
 /* blvl identity FILE: the level's name, 32 lowercase hex digits. */
-#include <getopt.h>
-
 #include "cli.h"
 
 static const cli_help help = {
@@ -12,15 +10,5 @@ static const cli_help help = {
     "matches the records. Section payloads are not read.\n"};
 
 int blvl_cmd_identity(int argc, char **argv) {
-    if (cli_wants_help(argc, argv))
-        return cli_print_help(&help);
-    blvl_level *lv;
-    int rc = cli_one_file_args(&help, argc, argv);
-    if (rc == CLI_OK)
-        rc = cli_open(argv[optind], &lv);
-    if (rc != CLI_OK)
-        return rc;
-    cli_print_level(argv[optind], lv, CLI_VIEW_IDENTITY);
-    blvl_close(lv);
-    return CLI_OK;
+    return cli_show_level(&help, argc, argv, CLI_VIEW_IDENTITY);
 }

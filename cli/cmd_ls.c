@@ -1,6 +1,4 @@
 /* blvl ls FILE: one line per section, in table order. */
-#include <getopt.h>
-
 #include "cli.h"
 
 static const cli_help help = {
@@ -12,15 +10,5 @@ static const cli_help help = {
     "spaces; sizes and offsets are decimal bytes; DIGEST is 32 hex digits.\n"};
 
 int blvl_cmd_ls(int argc, char **argv) {
-    if (cli_wants_help(argc, argv))
-        return cli_print_help(&help);
-    blvl_level *lv;
-    int rc = cli_one_file_args(&help, argc, argv);
-    if (rc == CLI_OK)
-        rc = cli_open(argv[optind], &lv);
-    if (rc != CLI_OK)
-        return rc;
-    cli_print_level(argv[optind], lv, CLI_VIEW_LS);
-    blvl_close(lv);
-    return CLI_OK;
+    return cli_show_level(&help, argc, argv, CLI_VIEW_LS);
 }

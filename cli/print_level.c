@@ -1,6 +1,7 @@
 /* What identity, ls and info print about an opened level: its header facts and one row per
  * entry, in the layouts docs/CLI.md describes. Every listing of entries goes through
  * entry_row, so the commands agree on what an entry shows. */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -68,4 +69,18 @@ void cli_print_level(const char *path, blvl_level *lv, cli_level_view view) {
         entry_row(view, blvl_entry_at(lv, i), i);
     if (view == CLI_VIEW_INFO_JSON)
         printf("%s]\n}\n", in.count ? "\n  " : "");
+}
+
+int cli_show_level(const cli_help *h, int argc, char **argv, cli_level_view view) {
+    if (cli_wants_help(argc, argv))
+        return cli_print_help(h);
+    blvl_level *lv;
+    int rc = cli_one_file_args(h, argc, argv);
+    if (rc == CLI_OK)
+        rc = cli_open(argv[optind], &lv);
+    if (rc != CLI_OK)
+        return rc;
+    cli_print_level(argv[optind], lv, view);
+    blvl_close(lv);
+    return CLI_OK;
 }
