@@ -9,15 +9,7 @@
 
 #include "blvl/blvl.h"
 #include "blvl/riot.h"
-
-static void shape(blvl_status st, const blvl_error *e) {
-    if (st != BLVL_E_SOURCE || e->code != st)
-        abort();
-    const char *at = strstr(e->message, " at offset ");
-    if (!at || at == e->message || !strchr(e->message, ':') || strchr(e->message, ':') > at ||
-        !strstr(at, ": "))
-        abort();
-}
+#include "fuzz_source_error.h"
 
 static void same(const void *out, size_t n, const uint8_t *data, size_t size) {
     if (n != size || memcmp(out, data, size) != 0)
@@ -29,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blvl_riot_srsc *c = NULL;
     blvl_status st = blvl_riot_srsc_read(&c, data, size, NULL, &e);
     if (st) {
-        shape(st, &e);
+        fuzz_check_source_error(st, &e);
         if (c)
             abort();
         return 0;
@@ -45,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blvl_riot_level *l = NULL;
     st = blvl_riot_read(&l, data, size, NULL, &e);
     if (st) {
-        shape(st, &e);
+        fuzz_check_source_error(st, &e);
         if (l)
             abort();
         return 0;
