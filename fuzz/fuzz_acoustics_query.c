@@ -2,18 +2,20 @@
  * Input: u8 mode, then
  * - mode bit 0 clear: u16 section size, that many bytes as the acoustics section's FlatBuffer
  *   (the verifier and the graph rules must refuse what they cannot walk);
- * - mode bit 0 set: u8 probes, u8 edges, u8 rooms, then raw probe (20 bytes) and edge (12
- *   bytes) records built into a section with the builder; mode bit 1 repairs the records into a
- *   graph the rules accept (first_edge monotone, targets and rooms in range, small positions,
- *   lengths not negative), so the walk itself is exercised, and the probes and edges the bytes
- *   ran out before become a lattice (each probe linked to its row and column neighbours), so
- *   components grow big enough for landmarks; bit 2 adds a random len_m scale;
+ * - mode bit 0 set: u8 probes, u8 edges, u8 rooms (with mode bit 1: and u8 given), then raw
+ *   probe (20 bytes) and edge (12 bytes) records built into a section with the builder; mode
+ *   bit 1 repairs the records into a graph the rules accept (first_edge monotone, targets and
+ *   rooms in range, small positions, lengths not negative), so the walk itself is exercised,
+ *   and reads at most `given` records of each kind: the probes and edges past them (or past the
+ *   bytes) become a lattice (each probe linked to a row and a column neighbour), so components
+ *   grow big enough for landmarks; bit 2 adds a random len_m scale;
  * then query points (int16 x 3, quarter units, for the sound and the listener) until the bytes
  * run out; bit 3 traces against a wall (a trace world) for the nearest probe; bit 4 charges
  * doors by their team's low bits (some impassable). Checks: a build fails only by refusal; every
  * query ends, returns OK, and its result is in range (probes below the count, lengths finite and
  * not negative, doors listed no more than counted); on a repaired graph with small lengths (bits
- * 1 and 2), the first queries' cost is a plain Dijkstra's over the same records. */
+ * 1 and 2), the first queries' cost, and that of a query between two probes the same bytes
+ * name, is a plain Dijkstra's over the same records. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -59,23 +61,24 @@ static void lattice(uint32_t gp, uint32_t ge) {
         for (uint32_t k = p[i].first_edge; k < end; k++)
             if (k >= ge) {
                 e[k].to = (i + (k % 2 ? 16 : np - 1)) % np;
-                e[k].len_m = 64.0f * 0.0254f;
+                e[k].len_m = 64.0f * 0.0254f * (float)(1 + k % 3);
             }
     }
 }
 
 /* A section from records, repaired when asked; the builder's bytes into *out (malloc'd). */
 static size_t structured(const uint8_t *d, size_t size, size_t *at, uint8_t mode, void **out) {
-    if (*at + 3 > size)
+    size_t head = mode & 2 ? 4 : 3;
+    if (*at + head > size)
         return 0;
     np = d[*at] % (MAXP + 1), ne = d[*at + 1] % (MAXE + 1);
-    uint32_t nr = d[*at + 2] % 5, gp = 0, ge = 0;
-    *at += 3;
+    uint32_t nr = d[*at + 2] % 5, gp = 0, ge = 0, given = mode & 2 ? d[*at + 3] : MAXP;
+    *at += head;
     memset(p, 0, sizeof p);
     memset(e, 0, sizeof e);
-    for (; gp < np && *at + sizeof p[gp] <= size; gp++, *at += sizeof p[gp])
+    for (; gp < np && gp < given && *at + sizeof p[gp] <= size; gp++, *at += sizeof p[gp])
         memcpy(&p[gp], d + *at, sizeof p[gp]);
-    for (; ge < ne && *at + sizeof e[ge] <= size; ge++, *at += sizeof e[ge])
+    for (; ge < ne && ge < given && *at + sizeof e[ge] <= size; ge++, *at += sizeof e[ge])
         memcpy(&e[ge], d + *at, sizeof e[ge]);
     if (mode & 2) {
         uint32_t first = 0;
@@ -240,8 +243,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (blvl_acoustics_path_find(ac, pt, pt + 3, &q, (k & 1) ? s : NULL, &r, &err) != BLVL_OK)
             abort();
         check_path(&r, count);
-        if ((mode & 7) == 7 && k < 8)
+        if ((mode & 7) == 7 && k < 8 && np) {
             check_cost(&r, pt, q.door_cost);
+            /* and from one probe to another, the pair from the same bytes */
+            const blvl_Vec3 a = p[data[at] % np].position, b = p[data[at + 1] % np].position;
+            const float ab[6] = {a.x, a.y, a.z, b.x, b.y, b.z};
+            if (blvl_acoustics_path_find(ac, ab, ab + 3, &q, s, &r, &err) != BLVL_OK)
+                abort();
+            check_cost(&r, ab, q.door_cost);
+        }
         uint32_t near = blvl_acoustics_nearest(ac, pt, &q);
         if (near != BLVL_ACOUSTICS_NONE && near >= count)
             abort();
