@@ -212,6 +212,10 @@ blvl_status blvl__acoustics_index(blvl_acoustics *ac, blvl_error *err) {
             choose_landmarks(ac, s, size, score);
         blvl_acoustics_scratch_free(s);
         blvl__dealloc(al, score, n * sizeof *score);
+        if (ac->landmark_count == 0) { /* no component big enough: the memory back */
+            blvl__dealloc(al, ac->landmark, n * BLVL__ACOUSTICS_LANDMARKS * sizeof *ac->landmark);
+            ac->landmark = NULL;
+        }
     }
     blvl__dealloc(al, size, n * sizeof *size);
     return st;
