@@ -241,7 +241,8 @@ int main(int argc, char **argv) {
             return fprintf(stderr, "bench_acoustics: %s\n", err.message), 1;
         builds[r] = bench_now() - t0;
     }
-    printf("%s: %u probes, %u edges; build (section read + checks + grid) median %.2f ms\n",
+    printf("%s: %u probes, %u edges; build (section read, checks, grid, components, landmarks) "
+           "median %.2f ms\n",
            path ? path : "lattice", g.np, g.ne, 1e3 * bench_median(builds, 5));
     run(ac, &g, q, 0);
     run(ac, &g, q, 1);

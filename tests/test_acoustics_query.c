@@ -5,14 +5,18 @@
  *   the listener's room;
  * - two routes between two points, one through a door: a door cost moves the route off it, an
  *   impassable door too, and with no other way there is no route;
- * - two components: no route, both probes found;
+ * - two components: no route, both probes found, and no walk (the door costs never asked);
  * - a shortcut of two hops around a detour against five hops on the straight line: the metric
  *   path wins;
  * - the nearest probe within the radius (the default and a smaller one), the grid against a
  *   brute-force search over random probes, and with a trace world the probe that sees the
  *   point beyond a wall preferred to the nearer one behind it;
  * - random graphs (len_m sometimes far below the probes' distance) against a plain Dijkstra
- *   written here: the same cost every time, the scratch reused;
+ *   written here: the same cost every time, the scratch reused; larger ones (components big
+ *   enough for landmarks, some small ones), both ways alike or not (one-way edges, other
+ *   lengths back), with doors charged, some impassable: the same cost and the same "no route";
+ * - a U-shaped corridor beside a dead-end field near the goal: the walk stays on the corridor
+ *   (landmarks), the field left unwalked;
  * - malformed sections refused, each with its rule; a level without the section, and one with. */
 #include <math.h>
 #include <stdlib.h>
@@ -257,7 +261,7 @@ static void doors(void) {
 
 static void components(void) {
     const float pos[4][3] = {{0, 0, 0}, {100, 0, 0}, {1000, 0, 0}, {1100, 0, 0}};
-    const link links[2] = {{0, 1, NOD, 0, 0}, {2, 3, NOD, 0, 0}};
+    const link links[2] = {{0, 1, 4, 0, 0}, {2, 3, 4, 0, 0}};
     static graph g;
     make_graph(&g, pos, NULL, 4, links, 2, 1);
     blvl_acoustics *ac = open_graph(&g, 0);
@@ -267,6 +271,15 @@ static void components(void) {
     blvl_acoustics_path r = path(ac, s, l, NULL);
     CHECK(!r.found && r.sound_probe == 0 && r.listener_probe == 3);
     CHECK(near(r.straight_m, 1100 * M) && r.room.index == 0);
+    /* the components differ: answered without a walk, so no door on the sound's side is priced */
+    costs c = {4, 1.0f, 0};
+    blvl_acoustics_query q = {NULL, NULL, door_cost, &c};
+    r = path(ac, s, l, &q);
+    CHECK(!r.found && c.calls == 0);
+    const float l1[3] = {100, 0, 0};
+    c.calls = 0;
+    r = path(ac, s, l1, &q);
+    CHECK(r.found && c.calls == 1 && near(r.cost_m, 100 * M + 1));
     blvl_acoustics_free(ac);
 }
 
@@ -387,7 +400,10 @@ static void visible(void) {
 
 /* ---- against a plain Dijkstra ----------------------------------------------------------- */
 
-static float dijkstra(const graph *g, uint32_t from, uint32_t to) {
+/* The cost of the cheapest route, door costs from `fn` (NULL: free; non-finite or negative:
+ * impassable), INFINITY when there is none. */
+static float dijkstra_doors(const graph *g, uint32_t from, uint32_t to,
+                            blvl_acoustics_door_cost_fn fn, void *user) {
     float d[256];
     int done[256] = {0};
     for (uint32_t i = 0; i < g->np; i++)
@@ -402,10 +418,19 @@ static float dijkstra(const graph *g, uint32_t from, uint32_t to) {
             return d[to];
         done[u] = 1;
         uint32_t end = u + 1 < g->np ? g->probes[u + 1].first_edge : g->ne;
-        for (uint32_t e = g->probes[u].first_edge; e < end; e++)
-            if (d[u] + g->edges[e].len_m < d[g->edges[e].to])
-                d[g->edges[e].to] = d[u] + g->edges[e].len_m;
+        for (uint32_t e = g->probes[u].first_edge; e < end; e++) {
+            const blvl_AcousticEdge *ed = &g->edges[e];
+            float price = fn && ed->door != NOD ? fn(user, ed->door) : 0;
+            if (!(isfinite(price) && price >= 0))
+                continue;
+            if (d[u] + ed->len_m + price < d[ed->to])
+                d[ed->to] = d[u] + ed->len_m + price;
+        }
     }
+}
+
+static float dijkstra(const graph *g, uint32_t from, uint32_t to) {
+    return dijkstra_doors(g, from, to, NULL, NULL);
 }
 
 static void random_graphs(void) {
@@ -452,6 +477,137 @@ static void random_graphs(void) {
     }
     CHECK_EQ_INT(agree, runs);
     CHECK(routes > 300);
+}
+
+/* A door's price by its team: free, 5 m, impassable, 50 m, impassable (negative). */
+static float team_cost(void *user, uint16_t door) {
+    (void)user;
+    const float price[5] = {0, 5, INFINITY, 50, -1};
+    return price[door % 5];
+}
+
+/* 230 probes in three clusters 10,000 qu apart (120, 90 and 20 probes: two big enough for
+ * landmarks), each probe linked to a few random near ones of its cluster, a link's len_m often
+ * longer than the probes' distance (a detour) and sometimes far shorter, one link in six
+ * through a door. `skew`: then one edge in eight loses its opposite (it points back at its own
+ * probe) or is longer than it, so the routes are not the same both ways. */
+static void big_graph(graph *g, float (*pos)[3], uint32_t *seed, int skew) {
+    static link links[900];
+    const uint32_t start[4] = {0, 120, 210, 230};
+    uint32_t nl = 0;
+    for (uint32_t c = 0; c < 3; c++)
+        for (uint32_t i = start[c]; i < start[c + 1]; i++) {
+            pos[i][0] = 10000.0f * (float)c + rnd(seed, 0, 2000);
+            pos[i][1] = rnd(seed, 0, 300);
+            pos[i][2] = rnd(seed, 0, 2000);
+        }
+    for (uint32_t c = 0; c < 3; c++)
+        for (uint32_t i = start[c]; i < start[c + 1]; i++)
+            for (int k = 0; k < 24 && nl < 900; k++) {
+                uint32_t j = start[c] + lcg(seed) % (start[c + 1] - start[c]);
+                if (j <= i || dist_qu(pos[i], pos[j]) > 700)
+                    continue;
+                float d = dist_qu(pos[i], pos[j]) * M;
+                uint32_t kind = lcg(seed) % 8;
+                float len = kind == 0 ? d * 0.05f + 0.01f : kind < 4 ? d * rnd(seed, 1, 3) : 0;
+                uint16_t door = lcg(seed) % 6 == 0 ? (uint16_t)(lcg(seed) % 10) : NOD;
+                links[nl++] = (link){i, j, door, 0, len};
+            }
+    make_graph(g, (const float(*)[3])pos, NULL, 230, links, nl, 1);
+    for (uint32_t p = 0; skew && p < g->np; p++) {
+        uint32_t end = p + 1 < g->np ? g->probes[p + 1].first_edge : g->ne;
+        for (uint32_t e = g->probes[p].first_edge; e < end; e++) {
+            uint32_t kind = lcg(seed) % 16;
+            if (kind == 0)
+                g->edges[e].to = p;
+            else if (kind == 1)
+                g->edges[e].len_m *= 1.7f;
+        }
+    }
+}
+
+static void big_random_graphs(void) {
+    uint32_t seed = 4242;
+    static graph g;
+    static float pos[230][3];
+    int agree = 0, routes = 0, none = 0, runs = 0;
+    for (int t = 0; t < 8; t++) {
+        big_graph(&g, pos, &seed, t % 2);
+        CHECK(g.ne > 1000 && g.ne <= 4096);
+        blvl_acoustics *ac = open_graph(&g, 16000);
+        blvl_acoustics_scratch *sc = NULL;
+        blvl_error err;
+        if (!ac || blvl_acoustics_scratch_new(&sc, ac, &err) != BLVL_OK)
+            return;
+        for (int k = 0; k < 200; k++) {
+            uint32_t a = lcg(&seed) % 230, b = lcg(&seed) % 230;
+            if (k % 2) /* half the pairs in one cluster, where the routes are */
+                b = a < 120 ? lcg(&seed) % 120 : a < 210 ? 120 + lcg(&seed) % 90 : b;
+            blvl_acoustics_query q = {NULL, NULL, k % 3 ? team_cost : NULL, NULL};
+            blvl_acoustics_path r;
+            CHECK(blvl_acoustics_path_find(ac, pos[a], pos[b], &q, sc, &r, &err) == BLVL_OK);
+            if (a == b || r.sound_probe != a || r.listener_probe != b)
+                continue; /* two probes at one point: not this check's */
+            runs++;
+            float want = dijkstra_doors(&g, a, b, q.door_cost, NULL);
+            if (!isfinite(want)) {
+                none++;
+                agree += !r.found;
+                continue;
+            }
+            routes++;
+            agree += r.found && near(r.cost_m, want) && r.length_m <= r.cost_m * 1.0001f;
+        }
+        blvl_acoustics_scratch_free(sc);
+        blvl_acoustics_free(ac);
+    }
+    CHECK_EQ_INT(agree, runs);
+    CHECK(routes > 600 && none > 300);
+}
+
+/* A U: arm A up x 0 from the sound at z 0 to z 1000, over to x 200, arm B down to the listener
+ * at (200, 0, 0), 100 qu steps (2,200 qu of way, 200 of straight line); and from the sound's
+ * probe a dead-end field of 8 x 8 probes below the listener (x 0..700, z -100..-800). The
+ * straight line says the field leads nearer the listener: a walk guided by it alone takes the
+ * field's probes before the far arm; a landmark at the U's far end (the probe farthest from the
+ * first) gives the field's probes their real way left, and the walk keeps to the U. Every edge
+ * carries a free door, so the door costs asked count the edges walked. */
+static void landmark_corridor(void) {
+    static graph g;
+    static float pos[87][3];
+    static link links[200];
+    uint32_t np = 0, nl = 0;
+    for (int i = 0; i <= 10; i++, np++) /* arm A: 0..10 */
+        pos[np][0] = 0, pos[np][1] = 0, pos[np][2] = 100.0f * (float)i;
+    pos[np][0] = 100, pos[np][1] = 0, pos[np][2] = 1000; /* the bend: 11 */
+    np++;
+    for (int i = 10; i >= 0; i--, np++) /* arm B: 12 (z 1000) .. 22 (the listener) */
+        pos[np][0] = 200, pos[np][1] = 0, pos[np][2] = 100.0f * (float)i;
+    for (uint32_t i = 0; i < 22; i++)
+        links[nl++] = (link){i, i + 1, 1, 0, 0};
+    for (int x = 0; x < 8; x++) /* the field: 23 + 8 x + z */
+        for (int z = 0; z < 8; z++, np++) {
+            pos[np][0] = 100.0f * (float)x, pos[np][1] = 0, pos[np][2] = -100.0f * (float)(z + 1);
+            if (z > 0)
+                links[nl++] = (link){np - 1, np, 1, 0, 0};
+            if (x > 0)
+                links[nl++] = (link){np - 8, np, 1, 0, 0};
+        }
+    links[nl++] = (link){0, 23, 1, 0, 0};
+    make_graph(&g, (const float(*)[3])pos, NULL, np, links, nl, 1);
+    blvl_acoustics *ac = open_graph(&g, 50);
+    if (!ac)
+        return;
+    costs c = {1, 0.0f, 0};
+    blvl_acoustics_query q = {NULL, NULL, door_cost, &c};
+    blvl_acoustics_path r = path(ac, pos[0], pos[22], &q);
+    CHECK(r.found && r.hops == 22 && near(r.length_m, 2200 * M));
+    /* the U's 22 probes before the listener each ask at most their two edges' doors; the field's
+     * 64 probes and 112 edges would ask well over a hundred */
+    CHECK(c.calls <= 2 * 22 + 1);
+    if (c.calls > 2 * 22 + 1)
+        fprintf(stderr, "landmark_corridor: %d door costs asked\n", c.calls);
+    blvl_acoustics_free(ac);
 }
 
 /* ---- refusals --------------------------------------------------------------------------- */
@@ -578,6 +734,8 @@ int main(void) {
     nearest();
     visible();
     random_graphs();
+    big_random_graphs();
+    landmark_corridor();
     malformed();
     from_level();
     return check_report("test_acoustics_query");

@@ -14,7 +14,9 @@
  *   blvl_acoustics_scratch_free(s);
  *   blvl_acoustics_free(ac);
  *
- * The object copies what it needs out of the section: the level may be closed after the build.
+ * The object copies what it needs out of the section: the level may be closed after the build,
+ * which also labels the graph's components and keeps up to 8 landmarks' route costs (36 bytes
+ * per probe at most beyond the section's own; docs/ACOUSTICS.md "Components and landmarks").
  * After the build it is never written: any number of threads may query it at once, each with its
  * own scratch (a query writes only its scratch and its result). Positions are qu (+Y up), lengths
  * metres (1 qu = 0.0254 m, the schema's unit for len_m). */
@@ -132,8 +134,8 @@ typedef struct blvl_acoustics_path {
      * straight_m by more than the section's own error (a len_m shorter than its probes'
      * distance). 0 when not found. */
     float length_m;
-    /* length_m plus the doors' costs: what the route minimised (A* over len_m + door cost with
-     * the straight-line heuristic). */
+    /* length_m plus the doors' costs: what the route minimised (A* over len_m + door cost, its
+     * estimate the straight line's and the landmarks' lower bounds: the cheapest route). */
     float cost_m;
     uint32_t hops;       /* edges walked */
     bool narrow;         /* a narrow edge (a gap a player does not pass) was walked */
@@ -146,7 +148,8 @@ typedef struct blvl_acoustics_path {
 /* Find the path. `q` may be NULL. `scratch` may be NULL: the call then allocates its own from
  * the object's allocator (and may fail with BLVL_E_NOMEM). BLVL_E_ARGUMENT for a NULL object or
  * result, a point that is not finite, or a scratch of another object. No route is not an error:
- * BLVL_OK with found false. Every query ends: each probe is settled once. */
+ * BLVL_OK with found false; probes in different components (edges taken both ways) get it
+ * without a walk, the door costs not asked. Every query ends: each probe is settled once. */
 BLVL_API blvl_status blvl_acoustics_path_find(const blvl_acoustics *ac, const float sound[3],
                                               const float listener[3],
                                               const blvl_acoustics_query *q,

@@ -1,7 +1,8 @@
 /* Building the acoustics query object: the section verified, its graph copied out and held to
  * the rules a walk relies on (each refusal names its rule last, in parentheses, as
- * docs/ACOUSTICS.md lists them), then the probes hashed into a grid for the nearest-probe search.
- * Everything the queries read is made here; nothing is written after. */
+ * docs/ACOUSTICS.md lists them), then the probes hashed into a grid for the nearest-probe search
+ * and the graph's components and landmarks found (landmarks.c). Everything the queries read is
+ * made here; nothing is written after. */
 #include <math.h>
 #include <string.h>
 
@@ -164,6 +165,8 @@ static blvl_status build(blvl_acoustics **out, blvl_Acoustics root,
     }
     if (st == BLVL_OK)
         st = build_grid(ac, err);
+    if (st == BLVL_OK)
+        st = blvl__acoustics_index(ac, err);
     if (st != BLVL_OK) {
         blvl_acoustics_free(ac);
         return st;
@@ -211,6 +214,7 @@ void blvl_acoustics_free(blvl_acoustics *ac) {
     blvl__dealloc(al, ac->rooms, ((size_t)ac->room_count + 1) * sizeof *ac->rooms);
     blvl__dealloc(al, ac->bucket_start, ((size_t)ac->bucket_mask + 2) * sizeof(uint32_t));
     blvl__dealloc(al, ac->bucket_items, ((size_t)ac->probe_count + 1) * sizeof(uint32_t));
+    blvl__acoustics_index_free(ac);
     blvl__dealloc(al, ac, sizeof *ac);
 }
 

@@ -136,9 +136,10 @@ blvl_status blvl_acoustics_scratch_new(blvl_acoustics_scratch **out, const blvl_
     s->stamp = blvl__calloc_n(al, n, sizeof *s->stamp);
     s->settled = blvl__calloc_n(al, n, sizeof *s->settled);
     s->dist = blvl__calloc_n(al, n, sizeof *s->dist);
+    s->h = blvl__calloc_n(al, n, sizeof *s->h);
     s->prev = blvl__calloc_n(al, n, sizeof *s->prev);
     s->heap = blvl__calloc_n(al, (size_t)s->heap_cap, sizeof *s->heap);
-    if (!s->stamp || !s->settled || !s->dist || !s->prev || !s->heap) {
+    if (!s->stamp || !s->settled || !s->dist || !s->h || !s->prev || !s->heap) {
         blvl_acoustics_scratch_free(s);
         return blvl__nomem(err, "acoustics: a scratch for %u probes", ac->probe_count);
     }
@@ -154,6 +155,7 @@ void blvl_acoustics_scratch_free(blvl_acoustics_scratch *s) {
     blvl__dealloc(&o.allocator, s->stamp, n * sizeof *s->stamp);
     blvl__dealloc(&o.allocator, s->settled, n * sizeof *s->settled);
     blvl__dealloc(&o.allocator, s->dist, n * sizeof *s->dist);
+    blvl__dealloc(&o.allocator, s->h, n * sizeof *s->h);
     blvl__dealloc(&o.allocator, s->prev, n * sizeof *s->prev);
     blvl__dealloc(&o.allocator, s->heap, (size_t)s->heap_cap * sizeof *s->heap);
     blvl__dealloc(&o.allocator, s, sizeof *s);
@@ -161,42 +163,50 @@ void blvl_acoustics_scratch_free(blvl_acoustics_scratch *s) {
 
 /* ---- the walk ---------------------------------------------------------------------------- */
 
-typedef struct blvl__acoustics_heap_item heap_item;
+/* The walk's estimate of the cost left from a probe to the goal: never above the true cost (an
+ * edge's len_m is at least h_scale times its probes' distance, door costs only add, and a
+ * landmark's costs were taken with every door free), and consistent, so each probe is settled
+ * once at its cheapest. Scaled down by a hair so the landmarks' float sums, added in another
+ * order than the walk's, cannot overshoot by a rounding. */
+typedef struct goal {
+    float pos[3];
+    uint32_t n;                                /* landmarks that reach the goal */
+    uint16_t which[BLVL__ACOUSTICS_LANDMARKS]; /* their columns */
+    float cost[BLVL__ACOUSTICS_LANDMARKS];     /* their costs to the goal */
+} goal;
 
-static void heap_push(blvl_acoustics_scratch *s, float key, uint32_t probe) {
-    uint32_t i = s->heap_len++;
-    while (i > 0) {
-        uint32_t up = (i - 1) / 2;
-        if (s->heap[up].key <= key)
-            break;
-        s->heap[i] = s->heap[up];
-        i = up;
+static void goal_init(const blvl_acoustics *ac, uint32_t to, goal *g) {
+    blvl_Vec3 v = ac->probes[to].position;
+    g->pos[0] = v.x;
+    g->pos[1] = v.y;
+    g->pos[2] = v.z;
+    g->n = 0;
+    for (uint32_t l = 0; l < ac->landmark_count; l++) {
+        float d = ac->landmark[(size_t)to * BLVL__ACOUSTICS_LANDMARKS + l];
+        if (isfinite(d)) {
+            g->which[g->n] = (uint16_t)l;
+            g->cost[g->n++] = d;
+        }
     }
-    s->heap[i] = (heap_item){key, probe};
 }
 
-static heap_item heap_pop(blvl_acoustics_scratch *s) {
-    heap_item top = s->heap[0], last = s->heap[--s->heap_len];
-    uint32_t i = 0, n = s->heap_len;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && s->heap[c + 1].key < s->heap[c].key)
-            c++;
-        if (last.key <= s->heap[c].key)
-            break;
-        s->heap[i] = s->heap[c];
-        i = c;
+static float h_to(const blvl_acoustics *ac, uint32_t p, const goal *g) {
+    float h = ac->h_scale * sqrtf(dist2(ac->probes[p].position, g->pos));
+    if (g->n == 0)
+        return h;
+    const float *lm = ac->landmark + (size_t)p * BLVL__ACOUSTICS_LANDMARKS;
+    for (uint32_t i = 0; i < g->n; i++) {
+        /* cost(L, goal) <= cost(L, p) + cost(p, goal); an unreached p gives -inf, no bound */
+        float b = g->cost[i] - lm[g->which[i]];
+        if (b > h)
+            h = b;
+        if (ac->symmetric) { /* then cost(p, L) = cost(L, p) as well */
+            b = lm[g->which[i]] - g->cost[i];
+            if (b > h && isfinite(b))
+                h = b;
+        }
     }
-    if (n)
-        s->heap[i] = last;
-    return top;
-}
-
-static float h_to(const blvl_acoustics *ac, uint32_t p, blvl_Vec3 goal) {
-    const float g[3] = {goal.x, goal.y, goal.z};
-    return ac->h_scale * sqrtf(dist2(ac->probes[p].position, g));
+    return h * 0.99999f;
 }
 
 /* The door's price, or a negative number when the door is not to be passed. */
@@ -207,23 +217,22 @@ static float door_price(const blvl_acoustics_query *q, uint16_t door) {
     return isfinite(c) && c >= 0 ? c : -1.0f;
 }
 
-/* A* from probe `from` until probe `to` is settled; true when it is. */
+/* A* from probe `from` until probe `to` is settled; true when it is. Probes of two components
+ * are not joined by any route: no walk. */
 static bool walk(const blvl_acoustics *ac, blvl_acoustics_scratch *s, uint32_t from, uint32_t to,
                  const blvl_acoustics_query *q) {
-    if (++s->generation == 0) { /* the stamps wrapped: start them over */
-        memset(s->stamp, 0, (size_t)s->n * sizeof *s->stamp);
-        memset(s->settled, 0, (size_t)s->n * sizeof *s->settled);
-        s->generation = 1;
-    }
-    uint32_t gen = s->generation;
-    blvl_Vec3 goal = ac->probes[to].position;
-    s->heap_len = 0;
+    if (ac->component[from] != ac->component[to])
+        return false;
+    uint32_t gen = blvl__acoustics_begin(s);
+    goal g;
+    goal_init(ac, to, &g);
     s->stamp[from] = gen;
     s->dist[from] = 0;
     s->prev[from] = BLVL_ACOUSTICS_NONE;
-    heap_push(s, h_to(ac, from, goal), from);
+    s->h[from] = h_to(ac, from, &g);
+    blvl__acoustics_heap_push(s, s->h[from], from);
     while (s->heap_len) {
-        uint32_t p = heap_pop(s).probe;
+        uint32_t p = blvl__acoustics_heap_pop(s);
         if (s->settled[p] == gen)
             continue;
         s->settled[p] = gen;
@@ -238,12 +247,15 @@ static bool walk(const blvl_acoustics *ac, blvl_acoustics_scratch *s, uint32_t f
             if (price < 0)
                 continue;
             float nd = s->dist[p] + ed->len_m + price;
-            if (s->stamp[t] != gen || nd < s->dist[t]) {
+            if (s->stamp[t] != gen) { /* first reached: its estimate, once */
                 s->stamp[t] = gen;
-                s->dist[t] = nd;
-                s->prev[t] = e;
-                heap_push(s, nd + h_to(ac, t, goal), t);
+                s->h[t] = h_to(ac, t, &g);
+            } else if (!(nd < s->dist[t])) {
+                continue;
             }
+            s->dist[t] = nd;
+            s->prev[t] = e;
+            blvl__acoustics_heap_push(s, nd + s->h[t], t);
         }
     }
     return false;
