@@ -196,11 +196,13 @@ class Level:
     @property
     def identity(self):
         """The level's name: 32 lowercase hex digits (what `blvl identity` prints)."""
-        return _hex(self._info().identity)
+        info = self._info()  # held: a field's cdata does not keep its struct alive
+        return _hex(info.identity)
 
     @property
     def table_digest(self):
-        return _hex(self._info().table_digest)
+        info = self._info()
+        return _hex(info.table_digest)
 
     def info(self):
         """The header's facts, as `blvl info --json` names them."""
@@ -355,10 +357,9 @@ class Level:
         """Add or replace a section outside identity, in place (as `blvl put`); the level is
         then opened again, so this object sees the new table. data: bytes-like."""
         self._handle()
-        mv = memoryview(data).cast("B")
+        ptr = _ffi.from_buffer("char[]", data)  # any bytes-like object, no copy
         err = _ffi.new("blvl_error *")
-        ptr = _ffi.from_buffer(mv) if len(mv) else _ffi.NULL
-        st = _lib.blvl_edit_put(_path_bytes(self.path), _tag_bytes(tag), version, ptr, len(mv),
+        st = _lib.blvl_edit_put(_path_bytes(self.path), _tag_bytes(tag), version, ptr, len(ptr),
                                 _ffi.NULL, err)
         if st != 0:
             _fail(err, self.path)
@@ -653,9 +654,9 @@ def pack(output, sections, identity=(), *, versions=None, container=False, threa
             keep.append(buf)
             ins.append((tag, buf, size[0]))
         else:
-            mv = memoryview(value).cast("B")
-            keep.append(mv)
-            ins.append((tag, _ffi.from_buffer(mv) if len(mv) else _ffi.NULL, len(mv)))
+            ptr = _ffi.from_buffer("char[]", value)
+            keep.append(ptr)
+            ins.append((tag, ptr, len(ptr)))
     for t in identity:
         if t not in sections:
             raise ValueError("identity names '%s', which is not packed" % t)
