@@ -51,8 +51,9 @@ def test_docs_example(tmp_path, sample_level):
     script = tmp_path / "example.py"
     script.write_text(m.group(1))
     shutil.copy(sample_level[0], tmp_path / "sample.blvl")
+    env = dict(os.environ, PYTHONPATH=os.path.join(SRC, "python"))
     p = subprocess.run([sys.executable, str(script)], cwd=str(tmp_path), capture_output=True,
-                       text=True, timeout=120)
+                       text=True, timeout=120, env=env)
     assert p.returncode == 0, p.stderr
     assert blvl.open(sample_level[0]).identity in p.stdout
 
