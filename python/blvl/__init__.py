@@ -532,18 +532,24 @@ class World:
                            None if r.material == NONE else r.material)
 
     def trace_many(self, starts, ends, box=None, *, mover=None, include=0, exclude=0,
-                   gametype=None, threads=None):
+                   gametype=None, threads=None, out=None):
         """One box swept along each segment starts[i] -> ends[i] ((N, 3) arrays): a structured
         numpy array of N results with the fields of TraceResult (res["fraction"], res["end"],
         ...; collider and material are blvl.NONE when nothing was hit). One library call
         (blvl_trace_box_many) with the GIL released, on `threads` workers (None = the level's
-        threads option; 0 = online CPUs)."""
+        threads option; 0 = online CPUs). out: a result array of this length and dtype
+        (blvl.TRACE_DTYPE) to fill instead of a new one, for a loop that traces batch after
+        batch."""
         s, e = _points(starts, "starts"), _points(ends, "ends")
         if s.shape != e.shape:
             raise ValueError("starts and ends differ in shape: %s, %s" % (s.shape, e.shape))
         f = _filter(mover, include, exclude, gametype)
         mins, maxs = _box(box)
-        out = _np.empty(len(s), dtype=TRACE_DTYPE)
+        if out is None:
+            out = _np.empty(len(s), dtype=TRACE_DTYPE)
+        elif (not isinstance(out, _np.ndarray) or out.dtype != TRACE_DTYPE
+              or out.shape != (len(s),) or not out.flags.c_contiguous or not out.flags.writeable):
+            raise ValueError("out: a writable contiguous array of %d blvl.TRACE_DTYPE" % len(s))
         opt = _ffi.new("blvl_options *")
         opt.threads = self.threads if threads is None else int(threads)
         err = _ffi.new("blvl_error *")

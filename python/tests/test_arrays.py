@@ -63,6 +63,10 @@ def test_trace_many_threads_and_gil(sample_level):
     assert (w.trace_many(starts, ends, box) == one).all()  # the level's 3 threads
     assert (w.trace_many(starts, ends, box, threads=4) == one).all()
     assert 0 < (one["fraction"] < 1).sum() < len(one)
+    buf = np.zeros(len(starts), dtype=blvl.TRACE_DTYPE)
+    assert w.trace_many(starts, ends, box, out=buf) is buf and (buf == one).all()
+    with pytest.raises(ValueError):
+        w.trace_many(starts, ends, box, out=buf[:10])
     # four Python threads at once: each call releases the GIL, every answer is the same
     out = [None] * 4
 
