@@ -201,6 +201,71 @@ blvl_status blvl_diag_collect(blvl_diag_findings **out, blvl_level *level,
 void blvl_diag_findings_free(blvl_diag_findings *f);
 const char *blvl_diag_severity_name(blvl_diag_severity severity);
 
+/* probe */
+typedef struct {
+    float pos[3];
+    float yaw, pitch, roll;
+    float fov_x;
+    ...;
+} blvl_probe_pose;
+typedef struct blvl_probe blvl_probe;
+typedef struct {
+    bool hit;
+    float distance;
+    float point[3];
+    float normal[3];
+    bool front;
+    uint32_t triangle;
+    uint32_t batch;
+    uint32_t material;
+    ...;
+} blvl_probe_tri_hit;
+typedef struct {
+    float point[3];
+    uint32_t count;
+    uint32_t flags;
+    uint32_t collider;
+    bool water;
+    uint32_t water_collider, water_material;
+    ...;
+} blvl_probe_contents;
+typedef struct {
+    float eye[3], dir[3];
+    blvl_trace_result view;
+    float view_distance;
+    blvl_probe_tri_hit tri;
+    blvl_probe_contents at_eye, at_feet;
+    bool floor_hit, floor_startsolid;
+    float floor_distance;
+    float floor_point[3];
+    float floor_normal[3];
+    uint32_t floor_collider;
+    uint32_t spawn;
+    float spawn_distance;
+    float spawn_position[3];
+    float spawn_yaw;
+    ...;
+} blvl_probe_result;
+typedef struct {
+    const char *section;
+    blvl_error error;
+    ...;
+} blvl_probe_damage;
+static const float BLVL_PROBE_VIEW_RANGE;
+#define BLVL_PROBE_RENDER_COLLIDERS ...
+#define BLVL_PROBE_RENDER_NO_TEXTURES ...
+#define BLVL_PROBE_MAX_SIZE ...
+blvl_status blvl_probe_new(blvl_probe **out, blvl_level *level, const blvl_options *opt,
+                           blvl_error *err);
+blvl_status blvl_probe_load_pictures(blvl_probe *p, blvl_error *err);
+void blvl_probe_free(blvl_probe *p);
+const blvl_probe_damage *blvl_probe_damaged(const blvl_probe *p, uint32_t *count);
+void blvl_probe_look(const blvl_probe *p, const blvl_probe_pose *pose, blvl_probe_result *out);
+const char *blvl_probe_material_name(const blvl_probe *p, uint32_t material);
+const char *blvl_probe_spawn_kind(const blvl_probe *p, uint32_t spawn);
+blvl_status blvl_probe_render(const blvl_probe *p, const blvl_probe_pose *pose, uint32_t width,
+                              uint32_t height, unsigned flags, uint8_t *rgba, blvl_error *err);
+
 /* the binding's own helpers (HELPERS below) */
 extern "Python" void pyblvl_progress(void *user, uint64_t done, uint64_t total);
 int pyblvl_geometry(const uint8_t *section, size_t size, size_t *vertex_offset,
@@ -230,6 +295,7 @@ HELPERS = r"""
 #include "blvl/diag.h"
 #include "blvl/http.h"
 #include "blvl/import.h"
+#include "blvl/probe.h"
 #include "blvl/sections.h"
 #include "blvl/trace.h"
 

@@ -377,6 +377,52 @@ class Level:
         self._h = None
         self._open()
 
+    # -- probe --
+
+    def probe(self, pose, *, image=None, colliders=False, textures=True):
+        """What a player at `pose` sees and stands in, as `blvl probe --json` prints it (without
+        the symbols' sources): a dict with pose, view, geometry, eye, feet, floor, spawn and
+        damaged. pose: (x, y, z, yaw, pitch[, roll]) or a dict with pos, yaw, pitch, roll, fov
+        (degrees; fov 0 = 90). image=(width, height): also render the view, returned as
+        (dict, (height, width, 4) uint8 array); colliders draws their outlines, textures=False
+        shades by normal."""
+        pp = _ffi.new("blvl_probe_pose *")
+        if isinstance(pose, dict):
+            pp.pos = [float(x) for x in pose["pos"]]
+            pp.yaw, pp.pitch = float(pose.get("yaw", 0)), float(pose.get("pitch", 0))
+            pp.roll, pp.fov_x = float(pose.get("roll", 0)), float(pose.get("fov", 0))
+        else:
+            v = [float(x) for x in pose]
+            if len(v) not in (5, 6):
+                raise ValueError("pose is (x, y, z, yaw, pitch[, roll])")
+            pp.pos = v[:3]
+            pp.yaw, pp.pitch = v[3], v[4]
+            pp.roll = v[5] if len(v) == 6 else 0.0
+        if not pp.fov_x > 0:
+            pp.fov_x = 90.0
+        err = _ffi.new("blvl_error *")
+        out = _ffi.new("blvl_probe **")
+        if _lib.blvl_probe_new(out, self._handle(), _ffi.NULL, err) != 0:
+            _fail(err, self.path)
+        probe = _ffi.gc(out[0], _lib.blvl_probe_free)
+        if image is not None and textures and _lib.blvl_probe_load_pictures(probe, err) != 0:
+            _fail(err, self.path)
+        r = _ffi.new("blvl_probe_result *")
+        _lib.blvl_probe_look(probe, pp, r)
+        found = _probe_dict(probe, pp, r)
+        if image is None:
+            return found
+        w, h = (int(x) for x in image)
+        if not (0 < w <= _lib.BLVL_PROBE_MAX_SIZE and 0 < h <= _lib.BLVL_PROBE_MAX_SIZE):
+            raise ValueError("image is (width, height), each 1..%d" % _lib.BLVL_PROBE_MAX_SIZE)
+        rgba = _np.zeros((h, w, 4), dtype=_np.uint8)
+        flags = (_lib.BLVL_PROBE_RENDER_COLLIDERS if colliders else 0) | \
+            (0 if textures else _lib.BLVL_PROBE_RENDER_NO_TEXTURES)
+        if _lib.blvl_probe_render(probe, pp, w, h, flags,
+                                  _ffi.cast("uint8_t *", _ffi.from_buffer(rgba)), err) != 0:
+            _fail(err, self.path)
+        return found, rgba
+
     # -- diag --
 
     def diag(self, symbols=None):
@@ -410,6 +456,52 @@ class Level:
             return found
         finally:
             _lib.blvl_diag_findings_free(f)
+
+
+def _index(i):
+    return None if i == NONE else int(i)
+
+
+def _probe_dict(probe, pose, r):
+    """blvl probe --json's record (cli/cmd_probe.c), field for field, without sources."""
+    def name(text):
+        return _ffi.string(text).decode("utf-8", "replace")
+
+    def hit_fields(hit, distance, point, normal):
+        return {"hit": int(bool(hit)), "distance": distance, "point": list(point),
+                "normal": list(normal)}
+
+    def contents(c):
+        return {"at": list(c.point), "count": c.count, "flags": c.flags,
+                "collider": _index(c.collider), "water": int(bool(c.water)),
+                "water_material": _index(c.water_material)}
+
+    vh = r.view.collider != NONE
+    n = r.view.plane.normal
+    view = hit_fields(vh, r.view_distance, r.view.endpos, (n.x, n.y, n.z))
+    view.update(startsolid=int(bool(r.view.startsolid)), collider=_index(r.view.collider),
+                flags=r.view.flags, material=_index(r.view.material if vh else NONE),
+                material_name=name(_lib.blvl_probe_material_name(probe, r.view.material))
+                if vh else "")
+    t = r.tri
+    geo = hit_fields(t.hit, t.distance if t.hit else _lib.BLVL_PROBE_VIEW_RANGE, t.point,
+                     t.normal)
+    geo.update(front=int(bool(t.front)), triangle=_index(t.triangle), batch=_index(t.batch),
+               material=_index(t.material),
+               material_name=name(_lib.blvl_probe_material_name(probe, t.material)))
+    floor = hit_fields(r.floor_hit, r.floor_distance, r.floor_point, r.floor_normal)
+    floor.update(startsolid=int(bool(r.floor_startsolid)), collider=_index(r.floor_collider))
+    spawn = {"index": _index(r.spawn), "kind": name(_lib.blvl_probe_spawn_kind(probe, r.spawn)),
+             "distance": 0.0 if r.spawn == NONE else r.spawn_distance,
+             "position": list(r.spawn_position), "yaw": r.spawn_yaw}
+    count = _ffi.new("uint32_t *")
+    d = _lib.blvl_probe_damaged(probe, count)
+    damaged = [{"section": name(d[i].section), "rule": status_name(d[i].error.code),
+                "message": name(d[i].error.message)} for i in range(count[0])]
+    return {"pose": {"pos": list(pose.pos), "yaw": pose.yaw, "pitch": pose.pitch,
+                     "roll": pose.roll, "fov": pose.fov_x, "dir": list(r.dir)},
+            "view": view, "geometry": geo, "eye": contents(r.at_eye),
+            "feet": contents(r.at_feet), "floor": floor, "spawn": spawn, "damaged": damaged}
 
 
 def _open_file(path):
