@@ -410,7 +410,8 @@ def _for_pip():
     if cflags is None:
         sys.exit("blvl_build.py: no tree build (../build/libblvl.so, or BLVL_BUILD_DIR) and no "
                  "installed libblvl (pkg-config blvl-tools blvl-http)")
-    return make_ffi([f[2:] for f in cflags], [f[2:] for f in libs])
+    # the libraries' folder is recorded too, so a prefix outside the loader's path works
+    return make_ffi([f[2:] for f in cflags], [f[2:] for f in libs], [f[2:] for f in libs])
 
 
 if __name__ == "__main__" and len(sys.argv) == 3 and sys.argv[1] == "--emit":

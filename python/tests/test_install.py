@@ -16,7 +16,10 @@ from conftest import BUILD, SRC, run
 
 @pytest.mark.skipif(bool(os.environ.get("BLVL_SKIP_VENV")),
                     reason="the sanitizer run leaves the venv build to the release run")
-def test_venv_pip_install(tmp_path, sample_level):
+@pytest.mark.parametrize("against", ["tree", "installed"])
+def test_venv_pip_install(tmp_path, sample_level, against):
+    """against the tree's build (BLVL_BUILD_DIR), or a `cmake --install` prefix found by
+    pkg-config (the copy of python/ has no ../build beside it)."""
     level, _ = sample_level
     tree = tmp_path / "python"
     shutil.copytree(os.path.join(SRC, "python"), tree,
@@ -25,14 +28,21 @@ def test_venv_pip_install(tmp_path, sample_level):
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
                    check=True, capture_output=True)
     env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "BLVL_BUILD_DIR", "LD_PRELOAD")}
-    env.update(BLVL_BUILD_DIR=BUILD, BLVL_INCLUDE_DIR=os.path.join(SRC, "include"),
-               PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+           if k not in ("PYTHONPATH", "BLVL_BUILD_DIR", "LD_PRELOAD", "PKG_CONFIG_PATH")}
+    env.update(PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    if against == "tree":
+        env.update(BLVL_BUILD_DIR=BUILD, BLVL_INCLUDE_DIR=os.path.join(SRC, "include"))
+    else:
+        prefix = tmp_path / "prefix"
+        subprocess.run(["cmake", "--install", BUILD, "--prefix", str(prefix)], check=True,
+                       capture_output=True)
+        libdir = next(p.parent for p in prefix.rglob("blvl-tools.pc")).parent
+        env["PKG_CONFIG_PATH"] = str(libdir / "pkgconfig")
     p = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
                         "--no-build-isolation", "--no-index", str(tree)],
                        env=env, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
-    env.pop("BLVL_BUILD_DIR")
+    env.pop("BLVL_BUILD_DIR", None)
     p = subprocess.run([str(venv / "bin" / "python"), "-c",
                         "import sys, blvl, blvl._native as n; print(n._mod.__file__); "
                         "print(blvl.open(sys.argv[1]).identity)", level],
@@ -41,6 +51,9 @@ def test_venv_pip_install(tmp_path, sample_level):
     where, identity = p.stdout.split()
     assert where.startswith(str(venv)), where  # the venv's own extension
     assert identity == run("identity", level)[1].decode().strip()
+    if against == "installed":  # linked to the prefix's libraries, not the build's
+        ldd = subprocess.run(["ldd", where], capture_output=True, text=True).stdout
+        assert str(tmp_path / "prefix") in ldd and BUILD + "/libblvl" not in ldd, ldd
 
 
 def test_docs_example(tmp_path, sample_level):
