@@ -137,10 +137,12 @@ BAD_MAPS = sorted(glob.glob(os.path.join(SRC, "tests", "data", "hmap", "bad", "*
                          ids=lambda p: "/".join(p.split(os.sep)[-3::2]))
 def test_bad_source_maps(path, tmp_path):
     out = tmp_path / "x.blvl"
-    code, _, err = run("bake", path, "-o", out, check=False)
+    # tests/test_cli_riot.sh reads its bad files as Riot whatever their bytes (an empty one too)
+    fmt = "riot" if os.sep + "riot" + os.sep in path else None
+    code, _, err = run("bake", path, "-o", out, *(["--from", fmt] if fmt else []), check=False)
     assert code == 1
     with pytest.raises(blvl.Error) as e:
-        blvl.bake(path, out)
+        blvl.bake(path, out, format=fmt)
     assert e.value.rule == cli_rule(err), (str(e.value), err)
     if e.value.rule != "unknown-format":  # the CLI names its own --from there, not the option
         assert "blvl: %s" % e.value == err.splitlines()[-1]  # the same line, word for word
