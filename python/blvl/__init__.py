@@ -738,8 +738,6 @@ def pack(output, sections, identity=(), *, versions=None, container=False, threa
         core = _ffi.new("bool *")
         if not _lib.blvl_tag_valid(_tag_bytes(tag), core):
             _refuse(_STATUS["write-tag"], "'%s' is not a valid tag" % tag, _os.fspath(output))
-        if tag in identity and core[0]:
-            pass
         if isinstance(value, dict):
             text = _json.dumps(value).encode()
             data, size = _ffi.new("void **"), _ffi.new("size_t *")

@@ -5,7 +5,6 @@ import json
 import os
 
 import numpy as np
-import pytest
 
 import blvl
 from conftest import run
