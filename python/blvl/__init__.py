@@ -311,9 +311,12 @@ class Level:
         base = _ffi.from_buffer(buf)
         if not _lib.pyblvl_geometry(base, size, voff, vcount, ioff, icount, bcount):
             _refuse(_STATUS["flatbuffer"], "geometry: a vector runs past the section", self.path)
-        vertices = _readonly(_np.frombuffer(buf, dtype=VERTEX_DTYPE, count=vcount[0],
+        # over a read-only view: the arrays cannot be made writable (a mapped file's pages are
+        # read-only memory)
+        ro = memoryview(buf).toreadonly()
+        vertices = _readonly(_np.frombuffer(ro, dtype=VERTEX_DTYPE, count=vcount[0],
                                             offset=voff[0] if vcount[0] else 0))
-        indices = _readonly(_np.frombuffer(buf, dtype="<u4", count=icount[0],
+        indices = _readonly(_np.frombuffer(ro, dtype="<u4", count=icount[0],
                                            offset=ioff[0] if icount[0] else 0))
         batches = _np.zeros(bcount[0], dtype=BATCH_DTYPE)
         if bcount[0]:

@@ -35,6 +35,8 @@ def test_geometry_arrays(any_level):
         a = g[name]
         assert not a.flags.owndata and not a.flags.writeable, name
     assert np.shares_memory(g["positions"], g["vertices"])
+    with pytest.raises(ValueError):  # the library's memory stays read-only
+        g["positions"].flags.writeable = True
     assert g["positions"].strides == (52, 4)
 
 
