@@ -35,7 +35,7 @@ if [ -x "$build/bench_bake" ]; then # built once the .hmap conversion is in the 
     "$build/bench_bake" "$out/bake_small.hmap" | tee -a "$out/results.txt"
 fi
 # Then bench_trace_maps: blvl-trace on five OpenArena maps, baked once into BUILD_DIR/bench/trace-maps/,
-# and bench_jpeg: OpenArena's JPEGs decoded.
+# the Python binding's batch traces on one of them, and bench_jpeg: OpenArena's JPEGs decoded.
 oa=/usr/share/games/openarena/baseoa
 if [ -f "$oa/pak1-maps.pk3" ]; then
     mkdir -p "$out/trace-maps"
@@ -46,6 +46,14 @@ if [ -f "$oa/pak1-maps.pk3" ]; then
         levels+=("$lv")
     done
     "$build/bench_trace_maps" "${levels[@]}" | tee -a "$out/results.txt"
+    # The Python binding's trace_many against bench_trace_level on ctf_inyard, and a 4 M-vertex
+    # level's geometry arrays (bench/bench_python_trace.py; skipped when it was not built).
+    if ls "$build"/python/blvl/_blvl_cffi*.so >/dev/null 2>&1; then
+        py=$(sed -n 's/^BLVL_PYTHON:FILEPATH=//p' "$build/CMakeCache.txt")
+        PYTHONPATH=$here/python BLVL_BUILD_DIR=$build "${py:-/usr/bin/python3}" \
+            "$here/bench/bench_python_trace.py" "$out/trace-maps/ctf_inyard.blvl" \
+            --build "$build" | tee -a "$out/results.txt"
+    fi
     # bench_jpeg: every JPEG of OpenArena's archives through blvl_image_decode against
     # libjpeg-turbo called directly.
     "$build/bench_jpeg" | tee -a "$out/results.txt"

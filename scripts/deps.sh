@@ -7,13 +7,16 @@
 # openarena-081-textures, openarena-data): the real-map test stage (tests/test_q3_maps.sh, which
 # skips without them) and the benchmarks bake them.
 # chromium runs blvl view's page headless in the browser test (tests/test_view.sh).
+# python3-dev, -cffi, -numpy, -pytest, -venv, -setuptools: the Python binding (python/,
+# docs/PYTHON.md), built for Debian's /usr/bin/python3 and tested by tests/test_python.sh.
 #   BLVL_DEPS_DIR=DIR  where the BLAKE3 sources are extracted (default: .deps/ of the tree)
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential cmake pkg-config libzstd-dev zstd b3sum flatbuffers-compiler
       python3-flatbuffers clang clang-format libclang-rt-14-dev libstb-dev
       libjpeg-dev zlib1g-dev python3-pil libzip-dev openarena-081-maps openarena-081-textures
-      openarena-data libcurl4-openssl-dev curl nginx chromium)
+      openarena-data libcurl4-openssl-dev curl nginx chromium
+      python3-dev python3-cffi python3-numpy python3-pytest python3-venv python3-setuptools)
 
 # dpkg-query exits non-zero when it does not know a package; the ones it knows still print.
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${pkgs[@]}" 2>/dev/null || true)

@@ -81,7 +81,8 @@
  *                     door poses
  *                 blvl_trace_box blvl_trace_ray blvl_trace_point_contents
  *                 blvl_trace_point_water blvl_trace_box_stats blvl_trace_box_brute
- *                     queries
+ *                 blvl_trace_box_many
+ *                     queries; many box traces at once, on worker threads
  *   acoustics.h   blvl_acoustics_new blvl_acoustics_new_memory blvl_acoustics_free
  *                 blvl_acoustics_counts blvl_acoustics_probe
  *                     a level's sound-propagation graph, checked, with its probes indexed

@@ -219,6 +219,17 @@ BLVL_API void blvl_trace_box(const blvl_trace_world *world, const blvl_trace_fil
 /* A zero-size box. */
 BLVL_API void blvl_trace_ray(const blvl_trace_world *world, const blvl_trace_filter *filter,
                              const float start[3], const float end[3], blvl_trace_result *out);
+/* Many box traces in one call: out[i] is blvl_trace_box(world, filter, starts + 3i, ends + 3i,
+ * mins, maxs) for i < count, the points packed three floats each. The traces are shared out
+ * among opt->threads workers (0 = online CPUs, at most 64; the calling thread is one), so a
+ * binding calls once per batch and no per-trace call crosses into the library. mins and maxs
+ * may be NULL (a point). Fails only for a bad argument (a NULL world, or NULL arrays with a
+ * non-zero count): the answers themselves never fail. */
+BLVL_API blvl_status blvl_trace_box_many(const blvl_trace_world *world,
+                                         const blvl_trace_filter *filter, const float *starts,
+                                         const float *ends, size_t count, const float mins[3],
+                                         const float maxs[3], blvl_trace_result *out,
+                                         const blvl_options *opt, blvl_error *err);
 /* Is the point inside a solid the filter sees? Returns the number of such colliders (0 when
  * none); *flags gets their flags ORed, *collider the lowest index (either may be NULL). */
 BLVL_API uint32_t blvl_trace_point_contents(const blvl_trace_world *world,
