@@ -7,6 +7,7 @@
 
 #include "bake/acoustics/acoustics.h"
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "common/pool.h"
 
@@ -83,30 +84,22 @@ static uint32_t column(const lattice *L, int32_t cx, int32_t cz, bake_ac_probe *
 static blvl_status row_job(void *ctx, unsigned worker, size_t job, blvl_error *err) {
     (void)worker;
     lattice *L = ctx;
-    bake_ac_probe col[AC_MAX_FLOORS], *row = NULL;
-    uint32_t n = 0, cap = 0;
+    bake_ac_probe col[AC_MAX_FLOORS];
+    void *row = NULL;
+    size_t n = 0, cap = 0;
     for (uint32_t i = 0; i < L->nx; i++) {
         uint32_t k = column(L, L->x0 + (int32_t)i, L->z0 + (int32_t)job, col);
-        if (n + k > cap) {
-            uint32_t nc = cap ? cap * 2 : 64;
-            while (nc < n + k)
-                nc *= 2;
-            bake_ac_probe *g = blvl__alloc_sized(L->al, (size_t)nc * sizeof *g);
-            if (!g) {
-                blvl__free_sized(L->al, row);
-                return blvl__nomem(err, "acoustics: a lattice row");
-            }
-            if (n)
-                memcpy(g, row, (size_t)n * sizeof *g);
+        if (!k)
+            continue;
+        if (!blvl__array_grow_sized(L->al, &row, &cap, n, n + k, sizeof *col, 64)) {
             blvl__free_sized(L->al, row);
-            row = g, cap = nc;
+            return blvl__nomem(err, "acoustics: a lattice row");
         }
-        if (k) /* an empty column on an empty row: no buffer yet */
-            memcpy(row + n, col, (size_t)k * sizeof *col);
+        memcpy((bake_ac_probe *)row + n, col, (size_t)k * sizeof *col);
         n += k;
     }
     L->row[job] = row;
-    L->row_n[job] = n;
+    L->row_n[job] = (uint32_t)n;
     return BLVL_OK;
 }
 
