@@ -162,8 +162,7 @@ static blvl_status options_line(blvl_import_report *report, const char *file, un
         else if (!strcmp(opt, "--patch-subdivisions") &&
                  !parse_subdivisions(val, &a->patch_subdivisions))
             continue;
-        else if (!strcmp(opt, "--acoustics-spacing") &&
-                 !parse_spacing(val, &a->acoustics_spacing))
+        else if (!strcmp(opt, "--acoustics-spacing") && !parse_spacing(val, &a->acoustics_spacing))
             continue;
         else if (!strcmp(opt, "--map"))
             a->map = val;
