@@ -11,7 +11,11 @@
  *   - a 2048 x 640 x 2048 hall beside a closed 160 x 128 x 160 closet: different rooms, the
  *     hall's rt60 longer, the closet's probes fully enclosed;
  *   - two halls joined by a corridor: connected, never one room;
- *   - a courtyard under a sky brush beside a roofed room: outdoor, not outdoor;
+ *   - a courtyard under a sky brush beside a roofed room: outdoor, not outdoor; the level has
+ *     sky, so no probe stands outside on the room's roof; the room alone (no sky): its roof has;
+ *   - a ledge of 4 probes across a pool from a hall, out of the edges' reach: bridged to it;
+ *   - a spawn in a corridor no lattice column fits, a wall away from a room's lattice probes
+ *     within a lattice step of it: it gets a probe of its own;
  *   - a water-only map and a Subspace map: no section; --no-acoustics: no section.
  * On every map: each probe stands free at ear height above a floor (a ray down from it meets a
  * walkable surface 64 qu below), every edge has its opposite with the same fields, len_m is the
@@ -590,6 +594,102 @@ static void courtyard(void) {
            g.rt60[g.p[r].room]);
     CHECK(g.outdoor[g.p[y].room]);
     CHECK(!g.outdoor[g.p[r].room]);
+    /* the level has sky, so it is sealed: nothing stands on the roofed room's roof (outside) */
+    uint32_t on_roof = 0;
+    for (uint32_t i = 0; i < g.np; i++)
+        on_roof += g.p[i].position.x > 1040 && g.p[i].position.y > 256;
+    CHECK_EQ_INT(on_roof, 0);
+    unload(&g);
+    free(bytes);
+    /* the roofed room alone: no sky anywhere, no inside and outside; its roof is a floor */
+    map_init(&b);
+    room(&b, 1056, 0, 1568, 512, 256, false);
+    bytes = bake_map(&b, &n);
+    load(bytes, n, &g);
+    invariants("open roof", &g);
+    on_roof = 0;
+    for (uint32_t i = 0; i < g.np; i++)
+        on_roof += g.p[i].position.y > 256;
+    printf("open roof: %u probes, %u on the roof\n", g.np, on_roof);
+    CHECK(on_roof > 0);
+    unload(&g);
+    free(bytes);
+}
+
+/* A spawn in a corridor 36 qu wide (x 566..602) that no lattice column fits, behind a wall (x
+ * 550..566) from a room whose lattice probes (the column at x 528) stand within a lattice step
+ * of it: they do not hear it, so the spawn gets a probe of its own in the corridor. */
+static void spawn_nook(void) {
+    mapb b;
+    map_init(&b);
+    const double t = 16, h = 128, x1 = 602;
+    box(&b, -t, -t, -t, x1 + t, 0, 512 + t, BLVL_HMAP_SOLID, 0);
+    box(&b, -t, h, -t, x1 + t, h + t, 512 + t, BLVL_HMAP_SOLID, 0);
+    box(&b, -t, 0, -t, 0, h, 512 + t, BLVL_HMAP_SOLID, 0);
+    box(&b, x1, 0, -t, x1 + t, h, 512 + t, BLVL_HMAP_SOLID, 0);
+    box(&b, 0, 0, -t, x1, h, 0, BLVL_HMAP_SOLID, 0);
+    box(&b, 0, 0, 512, x1, h, 512 + t, BLVL_HMAP_SOLID, 0);
+    box(&b, 550, 0, 0, 566, h, 512, BLVL_HMAP_SOLID, 0); /* the wall */
+    b.ent[b.m.entity_count++] =
+        (blvl_hmap_entity){.id = 901,
+                           .classname = {22, (char *)"info_player_deathmatch"},
+                           .origin = {584, 24, 240},
+                           .scale = {1, 1, 1}};
+    size_t n = 0;
+    uint8_t *bytes = bake_map(&b, &n);
+    graph g;
+    load(bytes, n, &g);
+    invariants("spawn nook", &g);
+    uint32_t beside = 0, nook = UINT32_MAX;
+    for (uint32_t i = 0; i < g.np; i++) {
+        float dx = g.p[i].position.x - 584, dz = g.p[i].position.z - 240;
+        if (g.p[i].position.x < 550 && dx * dx + dz * dz <= 96 * 96)
+            beside++; /* the room's probes within a lattice step of the spawn */
+        else if (g.p[i].position.x > 566)
+            nook = i;
+    }
+    printf("spawn nook: %u room probes within a step of the spawn, corridor probe %s\n", beside,
+           nook == UINT32_MAX ? "none" : "found");
+    CHECK(beside > 0);
+    CHECK(nook != UINT32_MAX);
+    if (nook != UINT32_MAX)
+        CHECK(fabs(g.p[nook].position.x - 584) < 1 && fabs(g.p[nook].position.z - 240) < 1);
+    unload(&g);
+    free(bytes);
+}
+
+/* A hall's floor (x 0..384, 8 probes) and a ledge across a pool (x 1152..1344, 4 probes), the
+ * pool 768 qu wide and deeper than ear height (no probe stands in it), all under one sky: out
+ * of the edges' reach, and no column's reach holds both, but they hear each other over the
+ * water: the ledge, a part of 4 probes, is bridged to the hall. */
+static void ledge(void) {
+    mapb b;
+    map_init(&b);
+    room(&b, 0, 0, 1344, 192, 512, true);
+    box(&b, 384, 0, 0, 1152, 128, 192, BLVL_HMAP_WATER, 0);
+    size_t n = 0;
+    uint8_t *bytes = bake_map(&b, &n);
+    graph g;
+    load(bytes, n, &g);
+    invariants("ledge", &g);
+    uint32_t on = 0, reach = 0;
+    bool *seen = calloc(g.np + 1, 1);
+    uint32_t *todo = calloc(g.np + 1, sizeof *todo), nt = 0;
+    if (g.np)
+        seen[0] = true, todo[nt++] = 0;
+    while (nt) { /* the part of probe 0 */
+        uint32_t u = todo[--nt];
+        reach++;
+        for (uint32_t e = g.p[u].first_edge; e < edge_end(&g, u); e++)
+            if (!seen[g.e[e].to])
+                seen[g.e[e].to] = true, todo[nt++] = g.e[e].to;
+    }
+    for (uint32_t i = 0; i < g.np; i++)
+        on += g.p[i].position.x > 1152;
+    printf("ledge: %u probes, %u on the ledge, %u in probe 0's part\n", g.np, on, reach);
+    CHECK(on > 0 && on < 8);
+    CHECK_EQ_INT(reach, g.np);
+    free(seen), free(todo);
     unload(&g);
     free(bytes);
 }
@@ -636,6 +736,8 @@ int main(void) {
     hall_closet();
     corridor();
     courtyard();
+    spawn_nook();
+    ledge();
     no_floor();
     rmdir(dir);
     return check_report("test_acoustics_bake");

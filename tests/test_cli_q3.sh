@@ -193,6 +193,29 @@ rc 0 bake r/sub/two.recipe --map two -o r6.blvl
 rc 0 dump r6.blvl meta
 has out '"name": "Test Twos"'
 
+# the acoustics flags in a recipe's options: the same bytes as on the command line; the
+# command line's flag (either one) replaces the recipe's
+printf 'blvl-recipe 1\nmap maps/good.bsp\npk3 ../../data/good.pk3\noptions --acoustics-spacing 48\n' \
+    >r/sub/ac.recipe
+rc 0 bake r/sub/ac.recipe -o ra1.blvl
+rc 0 bake maps/good.bsp --pk3 data/good.pk3 --acoustics-spacing 48 -o ra2.blvl
+ok "options --acoustics-spacing: the command line's bytes" cmp ra1.blvl ra2.blvl
+rc 0 bake maps/good.bsp --pk3 data/good.pk3 -o ra3.blvl
+rc 0 dump ra3.blvl acoustics
+ok "options --acoustics-spacing: not the default's bytes" sh -c '! cmp -s ra1.blvl ra3.blvl'
+printf 'blvl-recipe 1\nmap maps/good.bsp\npk3 ../../data/good.pk3\noptions --no-acoustics\n' \
+    >r/sub/ac.recipe
+rc 0 bake r/sub/ac.recipe -o ra4.blvl
+rc 0 bake maps/good.bsp --pk3 data/good.pk3 --no-acoustics -o ra5.blvl
+ok "options --no-acoustics: the command line's bytes" cmp ra4.blvl ra5.blvl
+rc 1 dump ra4.blvl acoustics
+rc 0 bake r/sub/ac.recipe --acoustics-spacing 48 -o ra6.blvl
+ok "the command line's --acoustics-spacing replaces the recipe's --no-acoustics" cmp ra6.blvl ra2.blvl
+printf 'blvl-recipe 1\nmap maps/good.bsp\npk3 ../../data/good.pk3\noptions --acoustics-spacing 48\n' \
+    >r/sub/ac.recipe
+rc 0 bake r/sub/ac.recipe --no-acoustics -o ra7.blvl
+ok "the command line's --no-acoustics replaces the recipe's spacing" cmp ra7.blvl ra5.blvl
+
 # recipe and cameras refusals: exit 1, the rule named, nothing written
 recipe_bad() { # RULE TEXT-OF-RECIPE
     printf '%b' "$2" >r/sub/bad.recipe
@@ -207,6 +230,13 @@ recipe_bad recipe-map 'blvl-recipe 1\nmap a\nmap b\n'
 recipe_bad recipe-value 'blvl-recipe 1\nmap\n'
 recipe_bad recipe-options 'blvl-recipe 1\nmap maps/good.bsp\noptions --patch-thickness -4\n'
 recipe_bad recipe-options 'blvl-recipe 1\nmap maps/good.bsp\noptions --threads 4\n'
+recipe_bad recipe-options 'blvl-recipe 1\nmap maps/good.bsp\noptions --acoustics-spacing 8\n'
+has err "--acoustics-spacing QU (16..1024)"
+recipe_bad recipe-options 'blvl-recipe 1\nmap maps/good.bsp\noptions --acoustics-spacing 96x\n'
+recipe_bad recipe-options 'blvl-recipe 1\nmap maps/good.bsp\noptions --acoustics-spacing\n'
+recipe_bad recipe-options 'blvl-recipe 1\nmap maps/good.bsp\noptions --no-acoustics 1\n'
+recipe_bad recipe-options 'blvl-recipe 1\nmap maps/good.bsp\noptions --no-acoustics\noptions --acoustics-spacing 64\n'
+has err "contradict each other"
 cameras_bad() { # RULE LINE
     printf 'blvl-cameras 1\n%s\n' "$2" >r/sub/room.cameras
     rc 1 bake r/sub/room.recipe -o rb.blvl

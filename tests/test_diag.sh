@@ -128,12 +128,20 @@ ok "--dump entities: the header alone" test "$(wc -l <dump_entities)" = 1
 has dump_spawns "0	0	24	0	0	info_player_deathmatch	-	0xffffffff"
 
 # ---- every baked sample: no error ------------------------------------------------------------
+# Every check runs, the acoustics ones (D0029-D0031, D0039-D0045) included: each sample of a
+# format with floors must carry the section, so they ran on it (Subspace levels never do).
 sample_clean() { # bake $1 (extra bake args after it), then diag: exit 0
     local f=$1 name
     name=$(basename "$f")
     shift
     if "$blvl" bake "$f" -o "s_$name.blvl" "$@" >/dev/null 2>&1; then
         rc 0 diag "s_$name.blvl"
+        rc 0 ls "s_$name.blvl"
+        if [ "${1:-}" = --from ] && [ "${2:-}" = subspace ]; then
+            ok "$name: no acoustics section (a Subspace level)" sh -c '! grep -q "^acoustics " out'
+        else
+            has out "acoustics "
+        fi
     else
         fail=$((fail+1)); echo "FAIL: could not bake $f"
     fi

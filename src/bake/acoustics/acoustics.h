@@ -30,7 +30,7 @@
 #define AC_NO_DOOR 65535u
 #define AC_BRIDGE_TRIES 64u   /* closest probe pairs tried between two parts */
 #define AC_BRIDGE_SAMPLE 128u /* probes of a part taken as bridge ends at most */
-#define AC_BRIDGE_MIN 8u      /* probes a part needs to be bridged */
+#define AC_BRIDGE_MIN 1u      /* probes a part needs to be bridged */
 #define AC_BRIDGE_PARTS 64u   /* the largest parts bridged at most */
 
 /* A room as the step computes it. */
@@ -57,6 +57,7 @@ typedef struct bake_ac_worlds {
     uint32_t *door_team; /* per collider of `doors`: the team (lowest door index of the team) */
     float lo[3], hi[3];  /* the level's bounds: every collider but water */
     bool empty;          /* no collider to stand on */
+    bool sealed;         /* some collider is sky: the open air is closed by sky (a Quake 3 map) */
 } bake_ac_worlds;
 
 /* A probe while the step runs: where it stands, its lattice column, what its rays saw. */
@@ -65,6 +66,7 @@ typedef struct bake_ac_probe {
     int32_t col[2]; /* lattice column (x, z) */
     uint8_t enclosed, size_m;
     bool sky;
+    bool outside; /* sealed level: a ray of it left the bounds without meeting anything */
 } bake_ac_probe;
 
 /* One undirected edge a < b. */

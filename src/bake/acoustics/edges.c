@@ -7,6 +7,7 @@
 
 #include "bake/acoustics/acoustics.h"
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "common/pool.h"
 
@@ -18,7 +19,8 @@ static const blvl_trace_filter any_door = {.mover = BLVL_TRACE_AS_CUSTOM};
 
 typedef struct edge_job {
     bake_ac_pair *p;
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap;
 } edge_job;
 
 typedef struct edges {
@@ -90,16 +92,10 @@ bool blvl__bake_acoustics_link(const bake_ac_worlds *w, const float *a, const fl
 }
 
 static blvl_status push(edges *E, edge_job *j, const bake_ac_pair *e, blvl_error *err) {
-    if (j->n == j->cap) {
-        uint32_t nc = j->cap ? j->cap * 2 : 256;
-        bake_ac_pair *g = blvl__alloc_sized(E->al, (size_t)nc * sizeof *g);
-        if (!g)
-            return blvl__nomem(err, "acoustics: the edges");
-        if (j->n)
-            memcpy(g, j->p, (size_t)j->n * sizeof *g);
-        blvl__free_sized(E->al, j->p);
-        j->p = g, j->cap = nc;
-    }
+    void *g = j->p;
+    if (!blvl__array_grow_sized(E->al, &g, &j->cap, j->n, (size_t)j->n + 1, sizeof *e, 256))
+        return blvl__nomem(err, "acoustics: the edges");
+    j->p = g;
     j->p[j->n++] = *e;
     return BLVL_OK;
 }

@@ -12,6 +12,7 @@
 
 #include "bake/acoustics/acoustics.h"
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "common/pool.h"
 
@@ -84,18 +85,12 @@ static void hear_parts(const gap_rows *G, int32_t cx, int32_t cz, gap_cand *c) {
         }
 }
 
-static blvl_status push(const gap_rows *G, gap_cand **row, uint32_t *n, uint32_t *cap,
+static blvl_status push(const gap_rows *G, gap_cand **row, uint32_t *n, size_t *cap,
                         const gap_cand *c, blvl_error *err) {
-    if (*n == *cap) {
-        uint32_t nc = *cap ? *cap * 2 : 16;
-        gap_cand *g = blvl__alloc_sized(G->al, (size_t)nc * sizeof *g);
-        if (!g)
-            return blvl__nomem(err, "acoustics: the gap candidates");
-        if (*n)
-            memcpy(g, *row, (size_t)*n * sizeof *g);
-        blvl__free_sized(G->al, *row);
-        *row = g, *cap = nc;
-    }
+    void *g = *row;
+    if (!blvl__array_grow_sized(G->al, &g, cap, *n, (size_t)*n + 1, sizeof *c, 16))
+        return blvl__nomem(err, "acoustics: the gap candidates");
+    *row = g;
     (*row)[(*n)++] = *c;
     return BLVL_OK;
 }
@@ -104,7 +99,8 @@ static blvl_status gap_row(void *ctx, unsigned worker, size_t job, blvl_error *e
     (void)worker;
     gap_rows *G = ctx;
     int32_t cz = G->z0 + (int32_t)job;
-    uint32_t n = 0, cap = 0;
+    uint32_t n = 0;
+    size_t cap = 0;
     gap_cand *row = NULL;
     bake_ac_probe found[AC_MAX_FLOORS];
     blvl_status st = BLVL_OK;

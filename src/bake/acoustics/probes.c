@@ -7,6 +7,7 @@
 
 #include "bake/acoustics/acoustics.h"
 #include "common/alloc.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "common/pool.h"
 
@@ -83,30 +84,22 @@ static uint32_t column(const lattice *L, int32_t cx, int32_t cz, bake_ac_probe *
 static blvl_status row_job(void *ctx, unsigned worker, size_t job, blvl_error *err) {
     (void)worker;
     lattice *L = ctx;
-    bake_ac_probe col[AC_MAX_FLOORS], *row = NULL;
-    uint32_t n = 0, cap = 0;
+    bake_ac_probe col[AC_MAX_FLOORS];
+    void *row = NULL;
+    size_t n = 0, cap = 0;
     for (uint32_t i = 0; i < L->nx; i++) {
         uint32_t k = column(L, L->x0 + (int32_t)i, L->z0 + (int32_t)job, col);
-        if (n + k > cap) {
-            uint32_t nc = cap ? cap * 2 : 64;
-            while (nc < n + k)
-                nc *= 2;
-            bake_ac_probe *g = blvl__alloc_sized(L->al, (size_t)nc * sizeof *g);
-            if (!g) {
-                blvl__free_sized(L->al, row);
-                return blvl__nomem(err, "acoustics: a lattice row");
-            }
-            if (n)
-                memcpy(g, row, (size_t)n * sizeof *g);
+        if (!k)
+            continue;
+        if (!blvl__array_grow_sized(L->al, &row, &cap, n, n + k, sizeof *col, 64)) {
             blvl__free_sized(L->al, row);
-            row = g, cap = nc;
+            return blvl__nomem(err, "acoustics: a lattice row");
         }
-        if (k) /* an empty column on an empty row: no buffer yet */
-            memcpy(row + n, col, (size_t)k * sizeof *col);
+        memcpy((bake_ac_probe *)row + n, col, (size_t)k * sizeof *col);
         n += k;
     }
     L->row[job] = row;
-    L->row_n[job] = n;
+    L->row_n[job] = (uint32_t)n;
     return BLVL_OK;
 }
 
@@ -135,23 +128,26 @@ static blvl_status gather(lattice *L, bake_ac_probe **out, uint32_t *count, blvl
     return BLVL_OK;
 }
 
-/* Is there a probe within `spacing` of (x, z) horizontally and AC_EAR + 64 qu of y? */
-static bool covered(const bake_ac_probe *p, uint32_t n, float s, const float at[3]) {
+/* Is there a probe within `spacing` of (x, z) horizontally and AC_EAR + 64 qu of y that hears
+ * the point (a probe on the other side of a wall, or on the floor above, does not stand for it)? */
+static bool covered(const bake_ac_worlds *w, const bake_ac_probe *p, uint32_t n, float s,
+                    const float at[3]) {
     int32_t cx = (int32_t)floorf(at[0] / s), cz = (int32_t)floorf(at[2] / s);
     for (int32_t dz = -1; dz <= 1; dz++)
         for (int32_t dx = -1; dx <= 1; dx++) {
             uint32_t q = blvl__bake_acoustics_column_start(p, n, cx + dx, cz + dz);
             for (; q < n && p[q].col[0] == cx + dx && p[q].col[1] == cz + dz; q++) {
                 float hx = p[q].pos[0] - at[0], hz = p[q].pos[2] - at[2];
-                if (hx * hx + hz * hz <= s * s && fabsf(p[q].pos[1] - at[1]) <= AC_EAR + 64.0f)
+                if (hx * hx + hz * hz <= s * s && fabsf(p[q].pos[1] - at[1]) <= AC_EAR + 64.0f &&
+                    blvl__bake_acoustics_hears(w, at, p[q].pos))
                     return true;
             }
         }
     return false;
 }
 
-/* Spawn probes: a spawn with no probe within a lattice step gets one on the floor below it
- * (where players are sure to stand: a spawn in a nook between the lattice's columns). */
+/* Spawn probes: a spawn with no probe within a lattice step that hears it gets one on the floor
+ * below it (where players are sure to stand: a spawn in a nook between the lattice's columns). */
 static blvl_status anchors(const blvl_bake *b, const bake_ac_worlds *w, float s, bake_ac_probe **p,
                            uint32_t *count, blvl_error *err) {
     uint32_t n = *count, added = 0;
@@ -163,7 +159,7 @@ static blvl_status anchors(const blvl_bake *b, const bake_ac_worlds *w, float s,
     for (uint32_t i = 0; i < b->spawns.n; i++) {
         const float at[3] = {b->spawns.p[i].position.x, b->spawns.p[i].position.y,
                              b->spawns.p[i].position.z};
-        if (covered(all, n, s, at)) /* the lattice's probes: the spawn probes stay apart */
+        if (covered(w, all, n, s, at)) /* the lattice's probes: the spawn probes stay apart */
             continue;
         bake_ac_probe found[AC_MAX_FLOORS];
         uint32_t f = blvl__bake_acoustics_floors(w, at[0], at[2], found), best = f;
@@ -197,6 +193,28 @@ typedef struct rays {
 
 #define RAY_RUN 64u /* probes per job */
 
+/* On a sealed level, does a ray that ran its 45 m from `from` to `e` (direction d) without a hit
+ * go on out of the level's bounds without meeting anything, not even the sky? Then the probe
+ * stands outside the map's shell (on its outer roof, beside its outer wall). */
+static bool escapes(const bake_ac_worlds *w, const float from[3], const float d[3],
+                    const float e[3]) {
+    float t = INFINITY;
+    for (int a = 0; a < 3; a++) {
+        if (e[a] < w->lo[a] || e[a] > w->hi[a])
+            return true;
+        if (d[a] > 1e-6f)
+            t = fminf(t, (w->hi[a] - from[a]) / d[a]);
+        else if (d[a] < -1e-6f)
+            t = fminf(t, (w->lo[a] - from[a]) / d[a]);
+    }
+    float out[3];
+    for (int a = 0; a < 3; a++)
+        out[a] = from[a] + d[a] * (t + 1.0f);
+    blvl_trace_result r;
+    blvl_trace_ray(w->open, &as_sound, e, out, &r);
+    return !r.startsolid && (r.fraction >= 1.0f || r.collider == BLVL_TRACE_NONE);
+}
+
 /* What the probe's rays see. A sky hit is no hit: the sound leaves there (it runs 45 m). */
 static void cast(const bake_ac_worlds *w, bake_ac_probe *p) {
     uint32_t hits = 0;
@@ -216,6 +234,8 @@ static void cast(const bake_ac_worlds *w, bake_ac_probe *p) {
         } else if (!hit) {
             for (int a = 0; a < 3; a++)
                 sky = sky || e[a] < w->lo[a] || e[a] > w->hi[a];
+            if (w->sealed && !p->outside)
+                p->outside = escapes(w, p->pos, d, e);
         }
         hits += hit;
         run += hit ? (double)r.fraction * AC_RAY_QU : AC_RAY_QU;
@@ -278,6 +298,13 @@ blvl_status blvl__bake_acoustics_probes(const blvl_bake *b, const bake_ac_worlds
         blvl__dealloc(b->al, L.row_n, (size_t)L.nz * sizeof *L.row_n);
     if (st == BLVL_OK && *count)
         st = blvl__bake_acoustics_cast(b, w, *out, *count, err);
+    if (st == BLVL_OK) { /* outside a sealed level's shell: no probe (order kept) */
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < *count; i++)
+            if (!(*out)[i].outside)
+                (*out)[m++] = (*out)[i];
+        *count = m;
+    }
     if (st != BLVL_OK) {
         blvl__free_sized(b->al, *out);
         *out = NULL;

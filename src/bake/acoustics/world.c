@@ -73,6 +73,8 @@ static void sort_colliders(const blvl_bake *b, bake_ac_worlds *w, descs *d) {
         bool water = (k->c.flags & BLVL_COLLIDER_WATER) != 0;
         if (!water)
             grow_bounds(w, k);
+        if (k->c.flags & BLVL_COLLIDER_SKY)
+            w->sealed = true;
         if (k->c.door != BLVL_BAKE_NONE) {
             w->door_team[d->n_doors] = door_team(b, k->c.door);
             describe(k, &d->doors[d->n_doors++]);

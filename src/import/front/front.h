@@ -2,6 +2,7 @@
  * Quake 3 archives and map picking, recipes and cameras. */
 #ifndef BLVL_IMPORT_FRONT_H
 #define BLVL_IMPORT_FRONT_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,8 @@ struct import_q3_args {
     float patch_thickness;
     int patch_subdivisions;
     const char *cameras;
+    bool no_acoustics;       /* the recipe's --no-acoustics */
+    float acoustics_spacing; /* the recipe's --acoustics-spacing (0: not given) */
 };
 
 /* report->where = a string (cut to fit). */

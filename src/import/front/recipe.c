@@ -5,6 +5,7 @@
  *   map maps/oa_dm1.bsp               # a .bsp or .pk3 beside the recipe, or a path in the pk3s
  *   pk3 ../baseoa                     # repeatable; relative to the recipe's folder
  *   options --patch-thickness 4 --patch-subdivisions 4 --map oa_dm1
+ *   options --acoustics-spacing 128   # or --no-acoustics
  *
  * Cameras come from NAME.cameras beside NAME.recipe (any recipe name: its last extension
  * replaced), never from the map, so a rebake carries them unchanged:
@@ -131,13 +132,27 @@ static int parse_subdivisions(const char *s, int *out) {
     return 0;
 }
 
-/* One "options" line: the same options the command line takes for a Quake 3 map. */
+static int parse_spacing(const char *s, float *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (!*s || *end || !isfinite(v) || v < 16 || v > 1024)
+        return -1;
+    *out = (float)v;
+    return 0;
+}
+
+/* One "options" line: the same options the command line takes for a Quake 3 map, and the
+ * acoustics step's (every format's, but a recipe is a Quake 3 map's). */
 static blvl_status options_line(blvl_import_report *report, const char *file, unsigned ln,
                                 size_t off, char *rest, struct import_q3_args *a, blvl_error *err) {
     char *opt;
+    char problem[192];
     while ((opt = token(&rest))) {
+        if (!strcmp(opt, "--no-acoustics")) { /* the one option without a value */
+            a->no_acoustics = true;
+            continue;
+        }
         char *val = token(&rest);
-        char problem[160];
         if (!val) {
             snprintf(problem, sizeof problem, "%s wants a value", opt);
             return refuse(report, file, ln, "options", off, "recipe-options", problem, err);
@@ -147,16 +162,22 @@ static blvl_status options_line(blvl_import_report *report, const char *file, un
         else if (!strcmp(opt, "--patch-subdivisions") &&
                  !parse_subdivisions(val, &a->patch_subdivisions))
             continue;
+        else if (!strcmp(opt, "--acoustics-spacing") && !parse_spacing(val, &a->acoustics_spacing))
+            continue;
         else if (!strcmp(opt, "--map"))
             a->map = val;
         else {
             snprintf(problem, sizeof problem,
                      "'%s %s' is not --patch-thickness QU (0 < QU <= 1024), "
-                     "--patch-subdivisions N (1..64) or --map NAME",
+                     "--patch-subdivisions N (1..64), --acoustics-spacing QU (16..1024), "
+                     "--no-acoustics or --map NAME",
                      opt, val);
             return refuse(report, file, ln, "options", off, "recipe-options", problem, err);
         }
     }
+    if (a->no_acoustics && a->acoustics_spacing != 0)
+        return refuse(report, file, ln, "options", off, "recipe-options",
+                      "--acoustics-spacing and --no-acoustics contradict each other", err);
     return BLVL_OK;
 }
 
@@ -253,6 +274,12 @@ blvl_status blvl__import_recipe(blvl_import_report *report, const char *path, co
     if (opt->patch_subdivisions)
         a.patch_subdivisions = opt->patch_subdivisions;
     a.cameras = opt->cameras;
+    /* the acoustics: the caller's flag (either one) replaces the recipe's */
+    blvl_import_options with = *opt;
+    if (!opt->no_acoustics && opt->acoustics_spacing == 0) {
+        with.no_acoustics = a.no_acoustics;
+        with.acoustics_spacing = a.acoustics_spacing;
+    }
     /* NAME.cameras beside NAME.recipe */
     char *cams = NULL;
     size_t cams_size = 0;
@@ -273,9 +300,9 @@ blvl_status blvl__import_recipe(blvl_import_report *report, const char *path, co
         st = blvl__import_read(&opt->base, map, &map_data, &map_size, err);
         if (st == BLVL_OK)
             st = blvl__import_quake3(report, map, map_data ? map_data : (const uint8_t *)"",
-                                     map_size, &a, level_path, symbols_path, opt, err);
+                                     map_size, &a, level_path, symbols_path, &with, err);
     } else if (st == BLVL_OK) {
-        st = blvl__import_quake3(report, map, NULL, 0, &a, level_path, symbols_path, opt, err);
+        st = blvl__import_quake3(report, map, NULL, 0, &a, level_path, symbols_path, &with, err);
     }
     report->format = BLVL_IMPORT_RECIPE;
     blvl__free_sized(al, map_data);
