@@ -2,7 +2,6 @@
  * whole or cut anywhere, must parse to an answer without reading outside the input, and a
  * parsed request's fields must be NUL-terminated within their limits. The parser is part of
  * the blvl program, not the library, so its one file is compiled in here. */
-#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,13 @@
 #include "../cli/view_request.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A broken property stops the fuzzer in every build type (assert would vanish under NDEBUG,
+ * as in a Release build). */
+static void need(int ok) {
+    if (!ok)
+        abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* an exact-size copy, so ASan sees a read one past the end */
@@ -22,19 +28,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         view_parse p = view_request_parse(buf, cut, &rq);
         (void)view_parse_status(p);
         if (p == VIEW_PARSE_OK) {
-            assert(memchr(rq.path, 0, sizeof rq.path) && rq.path[0] == '/');
-            assert(memchr(rq.query, 0, sizeof rq.query));
-            assert(memchr(rq.host, 0, sizeof rq.host));
-            assert(memchr(rq.origin, 0, sizeof rq.origin));
-            assert(memchr(rq.fetch_site, 0, sizeof rq.fetch_site));
+            need(memchr(rq.path, 0, sizeof rq.path) && rq.path[0] == '/');
+            need(memchr(rq.query, 0, sizeof rq.query) != NULL);
+            need(memchr(rq.host, 0, sizeof rq.host) != NULL);
+            need(memchr(rq.origin, 0, sizeof rq.origin) != NULL);
+            need(memchr(rq.fetch_site, 0, sizeof rq.fetch_site) != NULL);
             /* the guard on whatever was parsed: an answer, nothing read past a field */
             (void)view_guard(&rq, 8765, "0123456789abcdef0123456789abcdef");
-            assert(rq.head_size <= cut && rq.head_size <= VIEW_HEAD_MAX);
+            need(rq.head_size <= cut && rq.head_size <= VIEW_HEAD_MAX);
             char v[64];
             view_query_get(rq.query, "kind", v, sizeof v);
-            assert(strlen(v) < sizeof v);
+            need(strlen(v) < sizeof v);
             view_query_get(rq.query, "text", v, 1);
-            assert(v[0] == 0);
+            need(v[0] == 0);
         }
         if (cut == size)
             break;
@@ -48,16 +54,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         q[size] = 0;
         char v[32];
         view_query_get(q, "a", v, sizeof v);
-        assert(strlen(v) < sizeof v);
+        need(strlen(v) < sizeof v);
         /* what /report prints: no control byte, no length growth, only valid UTF-8 left */
         size_t before = strlen(q), after = view_text_clean(q);
-        assert(after <= before && after == strlen(q));
+        need(after <= before && after == strlen(q));
         for (size_t i = 0; i < after; i++) {
             unsigned char c = (unsigned char)q[i];
-            assert(c >= 0x20 && c != 0x7f);
-            assert(!(c == 0xc2 && (unsigned char)q[i + 1] < 0xa0));
+            need(c >= 0x20 && c != 0x7f);
+            need(!(c == 0xc2 && (unsigned char)q[i + 1] < 0xa0));
         }
-        assert(view_text_clean(q) == after); /* clean text stays as it is */
+        need(view_text_clean(q) == after); /* clean text stays as it is */
         free(q);
     }
     free(buf);

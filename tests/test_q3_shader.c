@@ -9,7 +9,7 @@
 
 static blvl_q3_shaders *set_of(const char *text, blvl_status *st, blvl_error *err) {
     blvl_q3_shaders *s = NULL;
-    if (blvl_q3_shaders_new(&s, NULL, err))
+    if ((*st = blvl_q3_shaders_new(&s, NULL, err)) != BLVL_OK)
         return NULL;
     *st = blvl_q3_shaders_add(s, "scripts/t.shader", text, strlen(text), err);
     return s;

@@ -45,6 +45,16 @@ static int stop_in_solid(const blvl_trace_world *w, const blvl_trace_result *r) 
     return q.startsolid;
 }
 
+/* How far the box's corner nearest the plane (its support point against the normal) lies in
+ * front of the plane, in double. */
+static double support_dist(const blvl_Plane *p, const float pos[3]) {
+    const float n[3] = {p->normal.x, p->normal.y, p->normal.z};
+    double d = -(double)p->dist;
+    for (int k = 0; k < 3; k++)
+        d += (double)n[k] * ((double)pos[k] + (n[k] < 0 ? box_hi[k] : box_lo[k]));
+    return d;
+}
+
 int main(void) {
     blvl_trace_collider_desc d[2];
     for (int i = 0; i < 2; i++) {
@@ -74,8 +84,8 @@ int main(void) {
     blvl_trace_box(w, NULL, raw.endpos, raw.endpos, box_lo, box_hi, &in_slope);
     CHECK_EQ_INT(in_slope.collider, 1);
 
-    /* back-off on (as every world is built): the same move stops where the box is free, the hit
-     * (collider, plane) unchanged, nearer the start */
+    /* back-off on (as every world is built): the same move stops where the box is free, nearer
+     * the start */
     blvl__trace_world_set_no_backoff(w, 0);
     blvl_trace_result r, rb;
     blvl_trace_box_stats(w, NULL, from, to, box_lo, box_hi, &r, &st);
@@ -83,12 +93,21 @@ int main(void) {
     CHECK_EQ_INT(st.backoffs, 1);
     CHECK(!stop_in_solid(w, &r));
     CHECK(r.fraction < raw.fraction);
-    CHECK_EQ_INT(r.collider, raw.collider);
-    CHECK(memcmp(&r.plane, &raw.plane, sizeof r.plane) == 0);
-    CHECK(rb.fraction == r.fraction && !memcmp(rb.endpos, r.endpos, sizeof r.endpos));
+    /* the result names the solid the box touches there (the slope the unbacked stop was in) and
+     * the slope's plane its nearest corner lies just in front of, not the ledge's far plane */
+    CHECK_EQ_INT(r.collider, in_slope.collider);
+    double dz = support_dist(&r.plane, r.endpos), dledge = support_dist(&raw.plane, r.endpos);
+    CHECK(dz >= 0 && dz <= 0.25);
+    CHECK(!(dledge >= 0 && dledge <= 0.25)); /* the old answer (the ledge's plane) fails here */
+    int own = 0;
+    for (size_t i = 0; i < sizeof slope / sizeof slope[0]; i++)
+        own |= !memcmp(&slope[i], &r.plane, sizeof r.plane);
+    CHECK(own);
+    CHECK(rb.fraction == r.fraction && !memcmp(rb.endpos, r.endpos, sizeof r.endpos) &&
+          rb.collider == r.collider && !memcmp(&rb.plane, &r.plane, sizeof r.plane));
     printf("test_trace_backoff: unbacked stop at fraction %.9g is in solid; backed off to %.9g, "
-           "free\n",
-           raw.fraction, r.fraction);
+           "free, %.6f in front of the slope's plane (the ledge's: %.6f)\n",
+           raw.fraction, r.fraction, dz, dledge);
     blvl_trace_world_free(w);
     return check_report("test_trace_backoff");
 }

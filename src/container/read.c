@@ -93,12 +93,12 @@ static blvl_status payload_bytes(blvl_level *lv, const blvl_entry *e, uint64_t o
         *out = lv->base + e->offset + off;
         return BLVL_OK;
     }
+    *out = buf; /* set before the read: never left unset on a failed read */
     if (len && lv->src.read(lv->src.user, e->offset + off, buf, len) != 0) {
         char what[64];
         snprintf(what, sizeof what, "could not read section '%s'", e->tag);
         return blvl__container_source_failed(lv, err, what);
     }
-    *out = buf;
     return BLVL_OK;
 }
 

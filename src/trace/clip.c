@@ -5,6 +5,7 @@
  * With SSE, four planes at a time (a patch hull has ~23): each lane does the scalar code's
  * arithmetic in the same order, so the answer is the same bit for bit, and the reduction keeps
  * the scalar loop's choice (the first plane reaching the latest entry). */
+#include <math.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -174,6 +175,7 @@ void blvl__trace_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count,
     if (t->touched < TW_TOUCH_MAX) {
         t->touch_planes[t->touched] = planes;
         t->touch_counts[t->touched] = count;
+        t->touch_colliders[t->touched] = collider;
     }
     t->touched++;
     clip_scan c;
@@ -200,6 +202,27 @@ void blvl__trace_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count,
         t->plane = c.clip;
         t->collider = collider;
     }
+}
+
+const blvl_Plane *blvl__trace_box_nearest_plane(const blvl_Plane *planes, uint32_t count,
+                                                const float pos[3], const float mins[3],
+                                                const float maxs[3], float *dist) {
+    const blvl_Plane *best = NULL;
+    float bd = -INFINITY;
+    for (uint32_t i = 0; i < count; i++) {
+        const blvl_Plane *p = &planes[i];
+        const float nx = p->normal.x, ny = p->normal.y, nz = p->normal.z;
+        /* the SSE step's order: (x + y) + z for both sums */
+        float off = nx * (nx < 0 ? maxs[0] : mins[0]) + ny * (ny < 0 ? maxs[1] : mins[1]) +
+                    nz * (nz < 0 ? maxs[2] : mins[2]);
+        float d = nx * pos[0] + ny * pos[1] + nz * pos[2] - (p->dist - off);
+        if (!best || d > bd) {
+            best = p;
+            bd = d;
+        }
+    }
+    *dist = bd;
+    return best;
 }
 
 int blvl__trace_point_inside(const blvl_Plane *planes, uint32_t count, const float p[3]) {

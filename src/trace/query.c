@@ -185,24 +185,51 @@ static void pos_at(const tw_trace *t, float fraction, float out[3]) {
 static void trace_begin(tw_trace *t, const float start[3], const float end[3], const float mins[3],
                         const float maxs[3]);
 
+/* The planes of collider ci as the filter's doors pose it. */
+static const blvl_Plane *collider_planes(const blvl_trace_world *w, const tw_filter *f, uint32_t ci,
+                                         uint32_t *count) {
+    const tw_collider *c = &w->colliders[ci];
+    if (c->door != BLVL_TRACE_NONE)
+        for (uint32_t i = 0; i < w->door_collider_count; i++)
+            if (w->door_colliders[i].collider == ci) {
+                const float *lo, *hi;
+                return door_planes(w, f, i, count, &lo, &hi);
+            }
+    return blvl__tw_collider_planes(w, c, count);
+}
+
+/* A solid the box at a stop is inside: the lowest collider index among them, whatever order
+ * the trace clipped them in (so the hierarchy and brute force agree), and its planes. */
+typedef struct tw_solid {
+    uint32_t collider, count;
+    const blvl_Plane *planes;
+} tw_solid;
+
 /* Would a trace starting at pos start in solid? From the colliders this trace clipped, or, when
  * it clipped too many to keep, by a stationary trace (through the hierarchy or by brute
- * force, as the trace itself went). */
+ * force, as the trace itself went). Returns 1 and the solid in *in when it would. */
 static int stop_in_solid(const blvl_trace_world *w, const tw_filter *f, const tw_trace *t,
-                         const float pos[3], int brute) {
+                         const float pos[3], int brute, tw_solid *in) {
+    in->collider = BLVL_TRACE_NONE;
+    in->count = 0;
+    in->planes = NULL;
     if (t->touched <= TW_TOUCH_MAX) {
         for (unsigned i = 0; i < t->touched; i++)
-            if (blvl__trace_box_inside(t->touch_planes[i], t->touch_counts[i], pos, t->mins,
-                                       t->maxs))
-                return 1;
-        return 0;
+            if (t->touch_colliders[i] < in->collider &&
+                blvl__trace_box_inside(t->touch_planes[i], t->touch_counts[i], pos, t->mins,
+                                       t->maxs)) {
+                in->collider = t->touch_colliders[i];
+                in->planes = t->touch_planes[i];
+                in->count = t->touch_counts[i];
+            }
+        return in->collider != BLVL_TRACE_NONE;
     }
     tw_trace q;
     ray r;
     trace_begin(&q, pos, pos, t->mins, t->maxs);
     ray_init(&r, &q);
     if (brute) {
-        for (uint32_t ci = 0; ci < w->collider_count && !q.startsolid; ci++) {
+        for (uint32_t ci = 0; ci < w->collider_count; ci++) {
             const tw_collider *c = &w->colliders[ci];
             if (c->door == BLVL_TRACE_NONE && c->plane_count && blvl__trace_filter_pass(f, c, ci) &&
                 slab(&r, c->lo, c->hi, q.fraction))
@@ -212,31 +239,90 @@ static int stop_in_solid(const blvl_trace_world *w, const tw_filter *f, const tw
         trace_tree(w, f, &q, &r, NULL);
     }
     trace_doors(w, f, &q, &r);
-    return q.startsolid;
+    if (!q.startsolid)
+        return 0;
+    /* a stationary box inside a solid never gets out of it: allsolid, the lowest index named */
+    in->collider = q.collider;
+    in->planes = collider_planes(w, f, q.collider, &in->count);
+    return 1;
+}
+
+/* A backed-off stop's distance from the solid it touches: the bisection stops within
+ * BACKOFF_NEAR of it, then the stop moves back to DIST_EPSILON off its plane (as a clipped hit
+ * stops) where the box is free there. */
+#define BACKOFF_NEAR (BLVL_TRACE_DIST_EPSILON * 0.5f)
+
+/* The stop at fraction lo is free and the box at hi is inside `in`: name that solid and the
+ * plane the box at lo lies nearest in front of, moved back to DIST_EPSILON off it if free. */
+static void settle_plane(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, int brute,
+                         float lo, const tw_solid *in) {
+    float pos[3], d, d2;
+    pos_at(t, lo, pos);
+    const blvl_Plane *p =
+        blvl__trace_box_nearest_plane(in->planes, in->count, pos, t->mins, t->maxs, &d);
+    /* how fast the box nears the plane per unit of fraction */
+    float rate =
+        -(p->normal.x * (t->end[0] - t->start[0]) + p->normal.y * (t->end[1] - t->start[1]) +
+          p->normal.z * (t->end[2] - t->start[2]));
+    if (d < BLVL_TRACE_DIST_EPSILON && rate > 0 && lo > 0) {
+        float back = lo - (BLVL_TRACE_DIST_EPSILON - d) / rate;
+        back = back > 0 ? back : 0;
+        tw_solid other;
+        pos_at(t, back, pos);
+        const blvl_Plane *q =
+            blvl__trace_box_nearest_plane(in->planes, in->count, pos, t->mins, t->maxs, &d2);
+        if (d2 > 0 && d2 <= 4 * BLVL_TRACE_DIST_EPSILON &&
+            (back == 0 || !stop_in_solid(w, f, t, pos, brute, &other)))
+            lo = back, p = q;
+    }
+    t->fraction = lo;
+    t->plane = p;
+    t->collider = in->collider;
 }
 
 /* Every stop is free: the box pulled back DIST_EPSILON along the plane that stopped it can
- * still overlap another solid by a hair (a corner where two solids meet at an angle), and the
- * next trace from there would start in solid. Such a stop backs off along the trace, 1/32 unit
- * and then twice as far each time, until the box is free there; the start (fraction 0) is free
- * whenever the trace did not start in solid. Returns 1 when it backed off. */
+ * still overlap another solid by a hair (a corner where two solids meet at an angle, or a solid
+ * the box grazed by less than DIST_EPSILON on its way), and the next trace from there would
+ * start in solid. Such a stop backs off along the trace, 1/32 unit and then twice as far each
+ * time, until the box is free there (the start, fraction 0, is free whenever the trace did not
+ * start in solid), then bisects back towards the solid it was in until within BACKOFF_NEAR of
+ * it; the result names that solid and its plane nearest the box, so the plane reported touches
+ * the box at the stop. Returns 1 when it backed off. */
 static int settle(const blvl_trace_world *w, const tw_filter *f, tw_trace *t, int brute) {
     float pos[3];
+    tw_solid in, at;
     pos_at(t, t->fraction, pos);
-    if (w->no_backoff || t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute))
+    if (w->no_backoff || t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute, &in))
         return 0;
     double len = 0;
     for (int k = 0; k < 3; k++)
         len += ((double)t->end[k] - t->start[k]) * ((double)t->end[k] - t->start[k]);
     len = sqrt(len);
     float step = len > 0 ? (float)(BLVL_TRACE_DIST_EPSILON / len) : 1.0f;
-    while (t->fraction > 0.0f) {
-        t->fraction = t->fraction > step ? t->fraction - step : 0.0f;
+    float hi = t->fraction, lo;
+    for (;;) {
+        lo = hi > step ? hi - step : 0.0f;
         step *= 2;
-        pos_at(t, t->fraction, pos);
-        if (t->fraction == 0.0f || !stop_in_solid(w, f, t, pos, brute))
+        if (lo == 0.0f)
             break;
+        pos_at(t, lo, pos);
+        if (!stop_in_solid(w, f, t, pos, brute, &at))
+            break;
+        hi = lo, in = at;
     }
+    /* the box is free at lo and inside `in` at hi: the distance from it at lo is at most
+     * (hi - lo) * len (a unit normal) */
+    while ((hi - lo) * len > BACKOFF_NEAR) {
+        float mid = lo + (hi - lo) * 0.5f;
+        if (mid <= lo || mid >= hi)
+            break;
+        pos_at(t, mid, pos);
+        if (stop_in_solid(w, f, t, pos, brute, &at))
+            hi = mid, in = at;
+        else
+            lo = mid;
+    }
+    settle_plane(w, f, t, brute, lo, &in);
     return 1;
 }
 

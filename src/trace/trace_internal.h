@@ -186,6 +186,7 @@ typedef struct tw_trace {
     unsigned touched; /* may exceed TW_TOUCH_MAX: then the list is incomplete */
     const blvl_Plane *touch_planes[TW_TOUCH_MAX];
     uint32_t touch_counts[TW_TOUCH_MAX];
+    uint32_t touch_colliders[TW_TOUCH_MAX];
 } tw_trace;
 
 /* The colliders of a sim section as descriptions (blvl_trace_world_from_level's reading), in
@@ -200,6 +201,13 @@ void blvl__trace_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count,
  * distance <= 0, computed as blvl__trace_clip_box computes a start's (its startsolid test). */
 int blvl__trace_box_inside(const blvl_Plane *planes, uint32_t count, const float pos[3],
                            const float mins[3], const float maxs[3]);
+/* The plane of the solid the box [mins, maxs] at pos lies farthest in front of (the largest pushed
+ * distance, computed as blvl__trace_box_inside computes it), and that distance in *dist: for a
+ * box outside the solid, the plane that separates them, the box's nearest corner *dist in front
+ * of it. */
+const blvl_Plane *blvl__trace_box_nearest_plane(const blvl_Plane *planes, uint32_t count,
+                                                const float pos[3], const float mins[3],
+                                                const float maxs[3], float *dist);
 /* 1 when the point is inside (or on) every plane. */
 int blvl__trace_point_inside(const blvl_Plane *planes, uint32_t count, const float p[3]);
 

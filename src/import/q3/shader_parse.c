@@ -98,9 +98,11 @@ blvl_status blvl__import_q3_shader_refuse(q3s_parse *p, size_t at, const char *r
 
 static blvl_status next(lex *l, tok *t) {
     q3_token k;
-    if (!blvl__import_q3_lex_next(&l->lx, &k))
+    if (!blvl__import_q3_lex_next(&l->lx, &k)) {
+        *t = (tok){{NULL, 0}, l->lx.fail_at, false, false}; /* the end, should a caller look */
         return blvl__import_q3_shader_refuse(l->p, l->lx.fail_at, l->lx.fail_rule,
                                              l->lx.fail_problem);
+    }
     t->at = k.at;
     t->newline = k.newline;
     t->quoted = k.quoted;
