@@ -15,6 +15,7 @@ struct import_q3_args {
     float patch_thickness;
     int patch_subdivisions;
     const char *cameras;
+    bool draft; /* a recipe's "options --draft" */
 };
 
 /* report->where = a string (cut to fit). */

@@ -136,6 +136,11 @@ static blvl_status options_line(blvl_import_report *report, const char *file, un
                                 size_t off, char *rest, struct import_q3_args *a, blvl_error *err) {
     char *opt;
     while ((opt = token(&rest))) {
+        /* --draft: the one option without a value (blvl bake --draft, docs/BAKE.md) */
+        if (!strcmp(opt, "--draft")) {
+            a->draft = true;
+            continue;
+        }
         char *val = token(&rest);
         char problem[160];
         if (!val) {
@@ -152,7 +157,7 @@ static blvl_status options_line(blvl_import_report *report, const char *file, un
         else {
             snprintf(problem, sizeof problem,
                      "'%s %s' is not --patch-thickness QU (0 < QU <= 1024), "
-                     "--patch-subdivisions N (1..64) or --map NAME",
+                     "--patch-subdivisions N (1..64), --map NAME or --draft",
                      opt, val);
             return refuse(report, file, ln, "options", off, "recipe-options", problem, err);
         }
@@ -269,6 +274,10 @@ blvl_status blvl__import_recipe(blvl_import_report *report, const char *path, co
     }
     if (st == BLVL_OK)
         blvl__import_where(report, map);
+    /* "options --draft" makes a draft whatever the caller asked */
+    blvl_import_options with_draft = *opt;
+    with_draft.draft = opt->draft || a.draft;
+    opt = &with_draft;
     if (st == BLVL_OK && is_file(map)) {
         st = blvl__import_read(&opt->base, map, &map_data, &map_size, err);
         if (st == BLVL_OK)
