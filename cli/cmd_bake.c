@@ -16,7 +16,7 @@
 static const cli_help help = {
     "bake",
     "INPUT -o OUT.blvl [--from hmap|subspace|riot|q3] [--symbols OUT.bsym] [--threads N]\n"
-    "       [--acoustics-spacing QU | --no-acoustics]\n"
+    "       [--acoustics-spacing QU | --no-acoustics] [--draft]\n"
     "       [--pk3 FILE_OR_DIR]... [--map NAME] [--patch-thickness QU] [--patch-subdivisions N]\n"
     "       | ARCHIVE.pk3 --list [--pk3 FILE_OR_DIR]...",
     "Bakes a source map into a level. The format comes from the first bytes:\n"
@@ -41,6 +41,9 @@ static const cli_help help = {
     "  --acoustics-spacing QU the acoustics probe lattice's spacing, 16..1024 (default 96;\n"
     "                         docs/ACOUSTICS.md)\n"
     "  --no-acoustics         no acoustics section (Subspace maps never have one)\n"
+    "  --draft                a draft for iteration: chunks at zstd level 1 instead of 19,\n"
+    "                         meta.tool ends in ' draft', blvl diag warns (D0046); same\n"
+    "                         sections, another identity: do not ship it\n"
     "Quake 3 maps (INPUT a .bsp on disk, a path inside the --pk3 archives such as\n"
     "maps/oa_dm1.bsp, or a .pk3 holding the map):\n"
     "  --pk3 FILE_OR_DIR      an archive, or a folder (its *.pk3 in byte order of names, then\n"
@@ -205,6 +208,7 @@ int blvl_cmd_bake(int argc, char **argv) {
                                           {"list", no_argument, NULL, 'L'},
                                           {"acoustics-spacing", required_argument, NULL, 'A'},
                                           {"no-acoustics", no_argument, NULL, 'N'},
+                                          {"draft", no_argument, NULL, 'R'},
                                           {0, 0, 0, 0}};
     static const char *pk3[MAX_PK3]; /* static: 2 KiB of pointers */
     blvl_import_options io = {0};
@@ -269,6 +273,8 @@ int blvl_cmd_bake(int argc, char **argv) {
                 &help, "--acoustics-spacing wants one number 16 <= QU <= 1024, not '%s'", optarg);
         else if (c == 'N')
             io.no_acoustics = true;
+        else if (c == 'R')
+            io.draft = true;
         else
             return cli_getopt_error(&help, argc, argv);
     }

@@ -412,6 +412,53 @@ static void check_symbols(const uint8_t *lv, const uint8_t *sy, size_t ss) {
     CHECK(test_run(cmd) == 0);
 }
 
+/* blvl_bake_set_draft: the same sections but meta (its tool marked), another identity; off again,
+ * the release bytes. */
+static void check_draft(const void *rel, size_t rel_size) {
+    blvl_error err;
+    CHECK(blvl_bake_set_draft(NULL, true, &err) == BLVL_E_ARGUMENT);
+    blvl_bake *b = make(2);
+    CHECK(blvl_bake_set_draft(b, true, &err) == BLVL_OK);
+    void *dl = NULL, *again = NULL;
+    size_t ds = 0, as = 0;
+    CHECK(blvl_bake_write_memory(b, &dl, &ds, NULL, NULL, NULL, &err) == BLVL_OK);
+    CHECK(blvl_bake_set_draft(b, false, &err) == BLVL_OK);
+    CHECK(blvl_bake_write_memory(b, &again, &as, NULL, NULL, NULL, &err) == BLVL_OK);
+    CHECK(as == rel_size && memcmp(again, rel, as) == 0);
+    blvl_level *d = NULL, *r = NULL;
+    CHECK(blvl_open_memory(&d, dl, ds, NULL, &err) == BLVL_OK);
+    CHECK(blvl_open_memory(&r, rel, rel_size, NULL, &err) == BLVL_OK);
+    CHECK(blvl_verify(d, &err) == BLVL_OK && blvl_sections_verify(d, &err) == BLVL_OK);
+    blvl_info di, ri;
+    blvl_get_info(d, &di);
+    blvl_get_info(r, &ri);
+    CHECK(memcmp(di.identity, ri.identity, sizeof di.identity) != 0);
+    CHECK_EQ_INT(blvl_count(d), blvl_count(r));
+    for (uint32_t i = 0; i < blvl_count(r); i++) {
+        const char *tag = blvl_entry_at(r, i)->tag;
+        blvl_bytes x, y;
+        const uint8_t *xr = NULL, *yr = NULL;
+        CHECK(blvl_level_section(r, tag, &x, &xr, &err) == BLVL_OK);
+        CHECK(blvl_level_section(d, tag, &y, &yr, &err) == BLVL_OK);
+        if (strcmp(tag, "meta") == 0) {
+            blvl_Meta mr, md;
+            mr.p_ = xr, md.p_ = yr;
+            blvl_fb_str tr = blvl_Meta_tool(mr), td = blvl_Meta_tool(md);
+            CHECK(td.len == tr.len + 6 && memcmp(td.ptr, tr.ptr, tr.len) == 0 &&
+                  memcmp(td.ptr + tr.len, " draft", 6) == 0);
+        } else {
+            CHECK(x.size == y.size && memcmp(x.data, y.data, x.size) == 0);
+        }
+        blvl_bytes_free(&x);
+        blvl_bytes_free(&y);
+    }
+    blvl_close(d);
+    blvl_close(r);
+    blvl_free(NULL, dl);
+    blvl_free(NULL, again);
+    blvl_bake_free(b);
+}
+
 int main(void) {
     blvl_error err;
     void *lv[3] = {0}, *sy[3] = {0};
@@ -447,6 +494,7 @@ int main(void) {
     check_rest(level);
     check_symbols(lv[0], sy[0], ss[0]);
     blvl_close(level);
+    check_draft(lv[0], ls[0]);
 
     /* An empty model: meta (the tool alone) and an empty sim, nothing else. */
     blvl_bake *e = NULL;

@@ -160,6 +160,12 @@ rc 0 bake r/sub/room.recipe -o r1.blvl --symbols r1.bsym
 has out "baked r1.blvl"
 rc 0 verify r1.blvl
 rc 1 dump r1.blvl cameras
+# a recipe's "options --draft": a draft (meta.tool marked, diag's D0046), the same sim
+printf 'blvl-recipe 1\nmap maps/good.bsp\npk3 ../../data/good.pk3\noptions --draft --patch-thickness 8 --patch-subdivisions 2\n' >r/sub/draft.recipe
+rc 0 bake r/sub/draft.recipe -o rd.blvl
+rc 0 diag rd.blvl --only D0046
+has out "D0046 warning meta"
+ok "a draft recipe: sim's raw bytes are the release recipe's" bash -c "\"$blvl\" cat rd.blvl sim | cmp -s - <(\"$blvl\" cat r1.blvl sim)"
 cat >r/sub/room.cameras <<'CM'
 blvl-cameras 1
 # name purpose x y z yaw pitch roll fov_x

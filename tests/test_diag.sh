@@ -55,7 +55,7 @@ ok "--json of a clean level parses" python3 -m json.tool out
 
 # ---- the catalogue ---------------------------------------------------------------------------
 rc 0 diag --list
-ok "--list: 46 checks and a header" test "$(wc -l <out)" = 47
+ok "--list: 47 checks and a header" test "$(wc -l <out)" = 48
 for c in $(tail -n +2 out | cut -f1); do
     ok "$c is documented in docs/DIAG.md" grep -q "^| $c | " "$src/docs/DIAG.md"
 done

@@ -67,7 +67,7 @@ static void make_level(void) {
 static void catalogue(void) {
     uint32_t n = 0;
     const blvl_diag_check *c = blvl_diag_catalogue(&n);
-    CHECK_EQ_INT(n, 46);
+    CHECK_EQ_INT(n, 47);
     for (uint32_t i = 0; i < n; i++) {
         char want[16];
         snprintf(want, sizeof want, "D%04u", i);
@@ -75,7 +75,7 @@ static void catalogue(void) {
         CHECK(blvl_diag_check_find(want) == &c[i]);
         CHECK(c[i].title[0] && c[i].section[0]);
     }
-    CHECK(blvl_diag_check_find("D0046") == NULL);
+    CHECK(blvl_diag_check_find("D0047") == NULL);
     CHECK(blvl_diag_check_find("d0001") == NULL);
     CHECK(strcmp(blvl_diag_severity_name(BLVL_DIAG_WARNING), "warning") == 0);
 }

@@ -59,7 +59,8 @@ typedef struct blvl_bake_meta {
     uint16_t engine;         /* blvl_Engine_* (blvl/sections/meta.h) */
 } blvl_bake_meta;
 
-/* meta.tool is always "blvl <version>". Without this call meta holds the tool alone. */
+/* meta.tool is "blvl <version>" ("blvl <version> draft" for a draft: blvl_bake_set_draft).
+ * Without this call meta holds the tool alone. */
 BLVL_API blvl_status blvl_bake_set_meta(blvl_bake *b, const blvl_bake_meta *m, blvl_error *err);
 
 /* ---- symbols (.bsym) -------------------------------------------------------------------- */
@@ -405,6 +406,17 @@ BLVL_API blvl_status blvl_bake_add_fog_volume(blvl_bake *b, blvl_Vec3 lo, blvl_V
  * The section is absent when no probe stands anywhere. */
 BLVL_API blvl_status blvl_bake_set_acoustics(blvl_bake *b, bool enabled, float spacing,
                                              blvl_error *err);
+
+/* ---- drafts ----------------------------------------------------------------------------- */
+
+/* A draft bake, for iteration (docs/BAKE.md, "Drafts"): every chunk the writer compresses is
+ * stored as its zstd level-1 frame instead of level 19 (the same raw test decides which chunks
+ * stay raw), and meta.tool gets the marker BLVL_BAKE_DRAFT_MARKER ("blvl <version> draft").
+ * The raw bytes of every other section are the release bake's; the stored bytes, and so the
+ * identity, differ. Every reader takes a draft; `blvl diag` warns about one (D0046). Off until
+ * called. */
+#define BLVL_BAKE_DRAFT_MARKER " draft"
+BLVL_API blvl_status blvl_bake_set_draft(blvl_bake *b, bool draft, blvl_error *err);
 
 /* ---- writing ---------------------------------------------------------------------------- */
 

@@ -124,7 +124,7 @@
  *                 blvl_bake_add_image_encoded
  *                 blvl_bake_set_meta blvl_bake_set_sky blvl_bake_set_sun
  *                 blvl_bake_set_ambient blvl_bake_set_kill_y blvl_bake_set_light_grid
- *                 blvl_bake_set_acoustics
+ *                 blvl_bake_set_acoustics blvl_bake_set_draft
  *                 blvl_bake_set_lightmap
  *                 blvl_bake_write_memory blvl_bake_write_file
  *                     the baker every importer feeds

@@ -63,6 +63,8 @@ typedef struct blvl_import_options {
      * Subspace) unless no_acoustics; its probe lattice's spacing in qu, 16..1024 (0 = 96). */
     bool no_acoustics;
     float acoustics_spacing;
+    /* A draft bake (blvl_bake_set_draft): fast zstd level 1, meta.tool marked; not to ship. */
+    bool draft;
 } blvl_import_options;
 
 /* The Quake 3 bake's counters (blvl/q3.h). */

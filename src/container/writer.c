@@ -419,6 +419,10 @@ void blvl__container_writer_legacy_codec(blvl_writer *w) {
     blvl__payload_pipe_legacy_codec(w->pipe);
 }
 
+void blvl__container_writer_draft_codec(blvl_writer *w) {
+    blvl__payload_pipe_draft_codec(w->pipe);
+}
+
 size_t blvl__container_writer_footprint(blvl_writer *w, size_t *codec_bytes) {
     while (!w->failed && !w->open && blvl__payload_pipe_oldest(w->pipe))
         if (drain_one(w, NULL) != BLVL_OK)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blvl/bake.h"
 #include "common/array.h"
 #include "common/error.h"
 #include "diag/diag_internal.h"
@@ -192,6 +193,20 @@ static void open_symbols(diag_run *d, const blvl_diag_options *dopt, const blvl_
     }
 }
 
+/* D0046: meta.tool ends in the draft marker (blvl_bake_set_draft): chunks at zstd level 1, an
+ * identity no release bake has. */
+static void check_draft(diag_run *d) {
+    if (!d->meta.p_ || !blvl_Meta_tool_present(d->meta))
+        return;
+    blvl_fb_str t = blvl_Meta_tool(d->meta);
+    size_t m = sizeof BLVL_BAKE_DRAFT_MARKER - 1;
+    if (t.len >= m && memcmp(t.ptr + t.len - m, BLVL_BAKE_DRAFT_MARKER, m) == 0)
+        blvl__diag_emit(d, DG_DRAFT, "meta", BLVL_DIAG_NONE, DG_SRC_NONE, 0,
+                        "meta.tool '%.*s' marks a draft bake (zstd level 1): bake it again "
+                        "without --draft before shipping",
+                        (int)t.len, t.ptr);
+}
+
 /* The options a run allocates with: the caller's base when it sets an allocator, else the
  * level's own. */
 static const blvl_options *run_options(blvl_level *level, const blvl_diag_options *dopt) {
@@ -233,6 +248,7 @@ blvl_status blvl_diag_run(blvl_diag_counts *counts, blvl_level *level, blvl_diag
     d.lm.p_ = read_section(&d, DG_LM, "lightmaps", &d.b_lm);
     d.light.p_ = read_section(&d, DG_LIGHT, "lighting", &d.b_light);
     d.ac.p_ = read_section(&d, DG_AC, "acoustics", &d.b_ac);
+    d.meta.p_ = d.on[DG_DRAFT] ? read_section(&d, DG_META, "meta", &d.b_meta) : NULL;
     d.world_tried = d.damaged[DG_SIM]; /* no trace world from a damaged sim */
 
     blvl_symbols *owned = NULL;
@@ -244,6 +260,7 @@ blvl_status blvl_diag_run(blvl_diag_counts *counts, blvl_level *level, blvl_diag
     blvl__diag_check_images(&d);
     blvl__diag_check_acoustics(&d);
     blvl__diag_check_places(&d);
+    check_draft(&d);
 
     if (owned)
         blvl_symbols_free(owned);
@@ -256,6 +273,7 @@ blvl_status blvl_diag_run(blvl_diag_counts *counts, blvl_level *level, blvl_diag
     blvl_bytes_free(&d.b_lm);
     blvl_bytes_free(&d.b_light);
     blvl_bytes_free(&d.b_ac);
+    blvl_bytes_free(&d.b_meta);
     if (counts)
         *counts = d.counts;
     if (d.fatal == BLVL_E_NOMEM)

@@ -60,7 +60,8 @@
     X(ACOUSTIC_ROOM, "D0042", ERROR, "acoustics.rooms", "room rt60_s or damping out of range")     \
     X(PROBE_RAYS, "D0043", ERROR, "acoustics.probes", "probe size_m impossible for its enclosed")  \
     X(PROBE_SOLID, "D0044", ERROR, "acoustics.probes", "acoustic probe in solid")                  \
-    X(PROBE_FLOOR, "D0045", ERROR, "acoustics.probes", "acoustic probe with no floor below it")
+    X(PROBE_FLOOR, "D0045", ERROR, "acoustics.probes", "acoustic probe with no floor below it")    \
+    X(DRAFT, "D0046", WARNING, "meta", "a draft bake (blvl bake --draft): not to ship")
 
 enum {
 #define X(id, code, sev, section, title) DG_##id,
@@ -78,6 +79,7 @@ typedef enum dg_sec {
     DG_LM,
     DG_LIGHT,
     DG_AC,
+    DG_META,
     DG_SEC_COUNT
 } dg_sec;
 
@@ -100,7 +102,7 @@ typedef struct diag_run {
     /* sections, each empty when absent or refused; a refused one is damaged (D0000), and the
      * checks that read it step aside (blvl__diag_ok) */
     bool damaged[DG_SEC_COUNT];
-    blvl_bytes b_sim, b_geo, b_tex, b_cube, b_lm, b_light, b_ac;
+    blvl_bytes b_sim, b_geo, b_tex, b_cube, b_lm, b_light, b_ac, b_meta;
     blvl_Sim sim;
     blvl_Geometry geo;
     blvl_Textures tex;
@@ -108,6 +110,7 @@ typedef struct diag_run {
     blvl_Lightmaps lm;
     blvl_Lighting light;
     blvl_Acoustics ac;
+    blvl_Meta meta;
     blvl_trace_world *world; /* built once by the first check that needs it; NULL if it failed */
     bool world_tried;
 } diag_run;

@@ -75,6 +75,12 @@ blvl_status blvl__payload_codec_chunk(blvl_codec *c, const uint8_t *src, uint32_
             return zfail(err, r);
         if (blvl__payload_codec_store_raw(r, raw_size))
             return BLVL_OK;
+        if (c->draft) { /* r < raw_size: the test above */
+            memcpy(dst, c->scratch, r);
+            *codec = BLVL_CODEC_ZSTD;
+            *packed_size = (uint32_t)r;
+            return BLVL_OK;
+        }
     }
     if (!c->best && !(c->best = make_cctx(c->a, BLVL_ZSTD_LEVEL)))
         return blvl__nomem(err, "a zstd encoder");

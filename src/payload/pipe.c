@@ -207,3 +207,8 @@ void blvl__payload_pipe_legacy_codec(blvl_pipe *p) {
     for (unsigned i = 0; i < p->nalloc; i++)
         p->workers[i].codec.legacy = 1;
 }
+
+void blvl__payload_pipe_draft_codec(blvl_pipe *p) {
+    for (unsigned i = 0; i < p->nalloc; i++)
+        p->workers[i].codec.draft = 1;
+}

@@ -39,4 +39,6 @@ void blvl__payload_pipe_release(blvl_pipe *p);
 size_t blvl__payload_pipe_footprint(blvl_pipe *p, size_t *codec_bytes);
 /* Benchmarks only: level 19 on every chunk, without the level-1 probe (codec.h). */
 void blvl__payload_pipe_legacy_codec(blvl_pipe *p);
+/* Every worker's codec stores level-1 frames (a draft bake). Before the first chunk. */
+void blvl__payload_pipe_draft_codec(blvl_pipe *p);
 #endif

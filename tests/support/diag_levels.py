@@ -243,6 +243,7 @@ DEFECTS = {
                                                   "room": 0, "enclosed": 255, "size_m": 60})),
     "D0044": ("probe inside the floor (the other in the open door)", d44),
     "D0045": ("probe past the floor's edge, nothing below", move_probe((0, 48, 2000))),
+    "D0046": ("meta.tool of a draft bake", set_in(["meta", "tool"], "blvl 0.1.0 draft")),
 }
 
 

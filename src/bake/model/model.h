@@ -179,6 +179,7 @@ struct blvl_bake {
     float kill_y;
     bool acoustics;          /* blvl_bake_set_acoustics: compute the acoustics section */
     float acoustics_spacing; /* its lattice spacing, qu */
+    bool draft;              /* blvl_bake_set_draft: level-1 chunks, meta.tool marked */
     bool has_ambient, has_sun;
     blvl_Vec3 ambient, sun_direction, sun_color;
     float sun_intensity;

@@ -19,3 +19,11 @@ blvl_status blvl_bake_set_acoustics(blvl_bake *b, bool enabled, float spacing, b
     blvl__ok(err);
     return BLVL_OK;
 }
+
+blvl_status blvl_bake_set_draft(blvl_bake *b, bool draft, blvl_error *err) {
+    if (!b)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: set_draft needs a bake");
+    b->draft = draft;
+    blvl__ok(err);
+    return BLVL_OK;
+}

@@ -36,7 +36,9 @@ blvl_status blvl__bake_write_meta(const blvl_bake *b, blvl_fb_builder *fb, bake_
     blvl_fb_ref name = blvl__bake_write_fb_str(fb, b->meta.name);
     blvl_fb_ref author = blvl__bake_write_fb_str(fb, b->meta.author);
     blvl_fb_ref desc = blvl__bake_write_fb_str(fb, b->meta.description);
-    blvl_fb_ref tool = blvl__bake_write_fb_str(fb, "blvl " BLVL_VERSION_STRING);
+    blvl_fb_ref tool =
+        blvl__bake_write_fb_str(fb, b->draft ? "blvl " BLVL_VERSION_STRING BLVL_BAKE_DRAFT_MARKER
+                                             : "blvl " BLVL_VERSION_STRING);
     blvl_Meta_start(fb);
     blvl_Meta_add_name(fb, name);
     blvl_Meta_add_author(fb, author);

@@ -10,6 +10,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "container/out_file.h"
+#include "container/writer_internal.h"
 #include "fb_builder/reserve.h"
 #include "blvl/sections/geometry.h"
 
@@ -156,6 +157,8 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
     r.cpu_model += blvl__bake_model_cpu_now() - c0;
     if (st == BLVL_OK)
         st = blvl_writer_open_memory(&r.w, count, &b->opt, err);
+    if (st == BLVL_OK && b->draft)
+        blvl__container_writer_draft_codec(r.w);
     if (st == BLVL_OK)
         st = add_section(&r, "meta", blvl__bake_write_meta, err);
     if (st == BLVL_OK)

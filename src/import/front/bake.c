@@ -86,6 +86,8 @@ blvl_status blvl__import_write(blvl_import_report *report, blvl_bake *b, const c
     blvl_status st =
         blvl_bake_set_acoustics(b, floors && !opt->no_acoustics, opt->acoustics_spacing, err);
     if (st == BLVL_OK)
+        st = blvl_bake_set_draft(b, opt->draft, err);
+    if (st == BLVL_OK)
         st = blvl_bake_write_file(b, level_path, symbols_path, &report->stats, err);
     if (st != BLVL_OK)
         blvl__import_where(report, level_path);

@@ -18,6 +18,7 @@ struct import_q3_args {
     const char *cameras;
     bool no_acoustics;       /* the recipe's --no-acoustics */
     float acoustics_spacing; /* the recipe's --acoustics-spacing (0: not given) */
+    bool draft;              /* the recipe's --draft */
 };
 
 /* report->where = a string (cut to fit). */

@@ -148,8 +148,13 @@ static blvl_status options_line(blvl_import_report *report, const char *file, un
     char *opt;
     char problem[192];
     while ((opt = token(&rest))) {
-        if (!strcmp(opt, "--no-acoustics")) { /* the one option without a value */
+        /* the options without a value: --no-acoustics, --draft (docs/BAKE.md, "Drafts") */
+        if (!strcmp(opt, "--no-acoustics")) {
             a->no_acoustics = true;
+            continue;
+        }
+        if (!strcmp(opt, "--draft")) {
+            a->draft = true;
             continue;
         }
         char *val = token(&rest);
@@ -170,7 +175,7 @@ static blvl_status options_line(blvl_import_report *report, const char *file, un
             snprintf(problem, sizeof problem,
                      "'%s %s' is not --patch-thickness QU (0 < QU <= 1024), "
                      "--patch-subdivisions N (1..64), --acoustics-spacing QU (16..1024), "
-                     "--no-acoustics or --map NAME",
+                     "--no-acoustics, --map NAME or --draft",
                      opt, val);
             return refuse(report, file, ln, "options", off, "recipe-options", problem, err);
         }
@@ -274,12 +279,14 @@ blvl_status blvl__import_recipe(blvl_import_report *report, const char *path, co
     if (opt->patch_subdivisions)
         a.patch_subdivisions = opt->patch_subdivisions;
     a.cameras = opt->cameras;
-    /* the acoustics: the caller's flag (either one) replaces the recipe's */
+    /* the acoustics: the caller's flag (either one) replaces the recipe's; "options --draft"
+     * makes a draft whatever the caller asked */
     blvl_import_options with = *opt;
     if (!opt->no_acoustics && opt->acoustics_spacing == 0) {
         with.no_acoustics = a.no_acoustics;
         with.acoustics_spacing = a.acoustics_spacing;
     }
+    with.draft = opt->draft || a.draft;
     /* NAME.cameras beside NAME.recipe */
     char *cams = NULL;
     size_t cams_size = 0;
