@@ -11,6 +11,7 @@
  *                    [--walk N (default 1000000)] [--pairs N (default 9)] [--no-baseline]
  *                    [--build-only (the 1x world build alone)]
  *                    [--threads-only (the world build and the two-thread phases alone)]
+ *                    [--load-only (the world from the level against world_new, paired)]
  *
  * scripts/bench.sh bakes the five OpenArena maps into the build folder once and runs this. */
 #include <malloc.h>
@@ -292,8 +293,75 @@ static void print_ratio(const baseline *b, double now, double then, int lower_is
     printf(" (baseline %.3g: %.2fx)", then, lower_is_better ? then / now : now / then);
 }
 
-static int build_only, threads_only, pairs = 9;
+static int build_only, threads_only, load_only, pairs = 9;
 static size_t walk = 1000000;
+
+/* The world from the level (the sections layer's read, digest check, inflate and verify of sim
+ * included) against blvl_trace_world_new on the same colliders' descriptions, the two turn about
+ * `runs` times so the load falls on both: the medians and the median of the pairs' ratios. Then
+ * where the difference goes, each phase alone (medians, as a share of world_new): the section
+ * read (digest and inflate), the FlatBuffers verifier, the descriptions. */
+enum { PH_NEW, PH_LEVEL, PH_RATIO, PH_READ, PH_VERIFY, PH_DESCS, PH_COUNT };
+
+static int load_phases(blvl_level *lv, double *t) {
+    blvl_error err;
+    blvl_bytes b = {0};
+    double s = bench_cpu();
+    if (blvl_read(lv, "sim", &b, &err) != BLVL_OK)
+        return -1;
+    t[PH_READ] = (bench_cpu() - s) * 1e3;
+    s = bench_cpu();
+    int bad = blvl_Sim_verify(b.data, b.size, &err) != BLVL_OK;
+    t[PH_VERIFY] = (bench_cpu() - s) * 1e3;
+    size_t size = 0;
+    s = bench_cpu();
+    blvl_trace_collider_desc *d =
+        bad ? NULL : blvl__trace_descs_from_sim(blvl_Sim_root(b.data), NULL, &size);
+    t[PH_DESCS] = (bench_cpu() - s) * 1e3;
+    blvl__dealloc(NULL, d, size);
+    blvl_bytes_free(&b);
+    return d ? 0 : -1;
+}
+
+static int load_ratio(const char *name, const descs *x, blvl_level *lv, const blvl_options *opt,
+                      int runs) {
+    double *t[PH_COUNT];
+    int ok = 1;
+    for (int k = 0; k < PH_COUNT; k++)
+        ok &= (t[k] = calloc((size_t)runs, sizeof(double))) != NULL;
+    blvl_error err = {0};
+    for (int r = 0; ok && r < runs; r++) {
+        blvl_trace_world *w = NULL, *w2 = NULL;
+        double s = bench_cpu(), ph[PH_COUNT];
+        ok = blvl_trace_world_new(&w, x->d, x->n, NULL, &err) == BLVL_OK;
+        t[PH_NEW][r] = (bench_cpu() - s) * 1e3;
+        blvl_trace_world_free(w);
+        s = bench_cpu();
+        ok = ok && blvl_trace_world_from_level(&w2, lv, &(blvl_trace_options){.base = *opt},
+                                               &err) == BLVL_OK;
+        t[PH_LEVEL][r] = (bench_cpu() - s) * 1e3;
+        blvl_trace_world_free(w2);
+        t[PH_RATIO][r] = t[PH_LEVEL][r] / t[PH_NEW][r];
+        ok = ok && load_phases(lv, ph) == 0;
+        for (int k = PH_READ; ok && k < PH_COUNT; k++)
+            t[k][r] = ph[k];
+    }
+    if (ok) {
+        double m[PH_COUNT];
+        for (int k = 0; k < PH_COUNT; k++)
+            m[k] = bench_median(t[k], (size_t)runs);
+        printf("%s: world_new %.3f ms, from the level %.3f ms: %.2fx (median of %d pairs); "
+               "read+inflate %.3f ms (%.2fx), verify %.3f (%.2fx), descriptions %.3f (%.2fx)\n",
+               name, m[PH_NEW], m[PH_LEVEL], m[PH_RATIO], runs, m[PH_READ], m[PH_READ] / m[PH_NEW],
+               m[PH_VERIFY], m[PH_VERIFY] / m[PH_NEW], m[PH_DESCS], m[PH_DESCS] / m[PH_NEW]);
+    } else {
+        fprintf(stderr, "bench_trace_maps: %s: %s\n", name,
+                err.message[0] ? err.message : "failed");
+    }
+    for (int k = 0; k < PH_COUNT; k++)
+        free(t[k]);
+    return ok ? 0 : 1;
+}
 
 static int bench_map(const char *path, size_t traces, int runs, int use_baseline) {
     blvl_error err;
@@ -328,6 +396,13 @@ static int bench_map(const char *path, size_t traces, int runs, int use_baseline
     if (!x.d) {
         fprintf(stderr, "bench_trace_maps: out of memory\n");
         return 1;
+    }
+    if (load_only) {
+        int rc = load_ratio(name, &x, lv, &opt, runs);
+        blvl__dealloc(&al, x.d, base_size);
+        blvl_bytes_free(&sec);
+        blvl_close(lv);
+        return rc;
     }
     blvl_trace_world *w = NULL;
     double bms = build_ms(&x, runs, &w);
@@ -492,6 +567,8 @@ int main(int argc, char **argv) {
             pairs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads-only"))
             threads_only = 1;
+        else if (!strcmp(argv[i], "--load-only"))
+            load_only = 1;
     }
     if (!traces || runs < 1 || pairs < 1) {
         fprintf(stderr, "usage: bench_trace_maps LEVEL.blvl... [--traces N] [--runs R] "
@@ -505,7 +582,7 @@ int main(int argc, char **argv) {
             continue;
         }
         if (!strcmp(argv[i], "--no-baseline") || !strcmp(argv[i], "--build-only") ||
-            !strcmp(argv[i], "--threads-only"))
+            !strcmp(argv[i], "--threads-only") || !strcmp(argv[i], "--load-only"))
             continue;
         levels++;
         rc |= bench_map(argv[i], traces, runs, use_baseline);

@@ -1,84 +1,158 @@
 /* A trace world from a level's sim section: read through the sections layer (digest-checked,
- * inflated, version-checked, verified with the FlatBuffers verifier), copied out of the buffer
- * into aligned neutral descriptions, expanded. */
+ * inflated, version-checked, verified with the FlatBuffers verifier), described in place (a
+ * collider's planes, vertices and face lists are read where the buffer holds them, copied out
+ * only when a vector is not aligned for its type), expanded. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "blvl/sections.h"
 #include "trace/trace_internal.h"
 
+/* A vector's elements in place when its start is aligned for them (the library reads
+ * FlatBuffers as little-endian memory, blvl_fb_vec_copy's rule), else NULL: copy it. */
+static const void *in_place(blvl_fb_vec v, size_t align) {
+    return v.len && (uintptr_t)v.data % align == 0 ? v.data : NULL;
+}
+
+/* The vector's elements in place, or NULL and their bytes added to *copy (a later pass copies
+ * them); an empty vector is NULL. */
+static const void *place(blvl_fb_vec v, size_t elem, size_t align, size_t *copy) {
+    const void *p = in_place(v, align);
+    if (!p)
+        *copy += (size_t)v.len * elem;
+    return p;
+}
+
+/* Every field written once (no zeroing first): the schema's defaults come from the reader.
+ * Returns the bytes of the vectors it could not point to. */
+static size_t describe(blvl_Collider c, blvl_trace_collider_desc *x) {
+    size_t copy = 0;
+    *x = (blvl_trace_collider_desc){.lo = blvl_Collider_lo(c),
+                                    .hi = blvl_Collider_hi(c),
+                                    .flags = blvl_Collider_flags(c),
+                                    .material = blvl_Collider_material(c),
+                                    .breakable = blvl_Collider_breakable(c),
+                                    .door = blvl_Collider_door(c),
+                                    .source = blvl_Collider_source(c),
+                                    .gametypes = blvl_Collider_gametypes(c),
+                                    .shape = BLVL_TRACE_SHAPE_NONE};
+    if (blvl_Collider_shape_type(c) == blvl_Shape_Planes) {
+        blvl_fb_vec v = blvl_Planes_planes_vec(blvl_Collider_shape_as_Planes(c));
+        x->shape = BLVL_TRACE_SHAPE_PLANES;
+        x->planes = place(v, sizeof(blvl_Plane), _Alignof(blvl_Plane), &copy);
+        x->plane_count = v.len;
+    } else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull) {
+        blvl_Hull h = blvl_Collider_shape_as_Hull(c);
+        blvl_fb_vec v = blvl_Hull_vertices_vec(h), s = blvl_Hull_face_sizes_vec(h),
+                    f = blvl_Hull_face_indices_vec(h);
+        x->shape = BLVL_TRACE_SHAPE_HULL;
+        x->vertices = place(v, sizeof(blvl_Vec3), _Alignof(blvl_Vec3), &copy);
+        x->vertex_count = v.len;
+        x->face_sizes = place(s, sizeof(uint32_t), _Alignof(uint32_t), &copy);
+        x->face_count = s.len;
+        x->face_indices = place(f, sizeof(uint32_t), _Alignof(uint32_t), &copy);
+        x->face_index_count = f.len;
+    }
+    return copy;
+}
+
+/* The vector copied to *room (advanced past it) when the description could not point to it. */
+static const void *copy_to(const void *have, blvl_fb_vec v, size_t elem, unsigned char **room) {
+    if (have || !v.len)
+        return have;
+    memcpy(*room, v.data, (size_t)v.len * elem);
+    *room += (size_t)v.len * elem;
+    return *room - (size_t)v.len * elem;
+}
+
+/* Collider c's vectors that x could not point to, copied to room. */
+static void copy_unaligned(blvl_Collider c, blvl_trace_collider_desc *x, unsigned char *room) {
+    if (x->shape == BLVL_TRACE_SHAPE_PLANES) {
+        blvl_fb_vec v = blvl_Planes_planes_vec(blvl_Collider_shape_as_Planes(c));
+        x->planes = copy_to(x->planes, v, sizeof(blvl_Plane), &room);
+    } else if (x->shape == BLVL_TRACE_SHAPE_HULL) {
+        blvl_Hull h = blvl_Collider_shape_as_Hull(c);
+        x->vertices = copy_to(x->vertices, blvl_Hull_vertices_vec(h), sizeof(blvl_Vec3), &room);
+        x->face_sizes =
+            copy_to(x->face_sizes, blvl_Hull_face_sizes_vec(h), sizeof(uint32_t), &room);
+        x->face_indices =
+            copy_to(x->face_indices, blvl_Hull_face_indices_vec(h), sizeof(uint32_t), &room);
+    }
+}
+
+/* One pass when the vectors are aligned (a section's bytes are: the reader's blocks and a
+ * mapped file's chunks start aligned); a block grown and a second pass otherwise. */
 blvl_trace_collider_desc *blvl__trace_descs_from_sim(blvl_Sim sim, const blvl_allocator *al,
                                                      size_t *size) {
     uint32_t n = blvl_Sim_colliders_len(sim);
-    /* One block for everything, sized first: the buffer's vectors are unaligned. */
-    size_t np = 0, nv = 0, nu = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        blvl_Collider c = blvl_Sim_colliders_at(sim, i);
-        if (blvl_Collider_shape_type(c) == blvl_Shape_Planes) {
-            np += blvl_Planes_planes_len(blvl_Collider_shape_as_Planes(c));
-        } else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull) {
-            blvl_Hull h = blvl_Collider_shape_as_Hull(c);
-            nv += blvl_Hull_vertices_len(h);
-            nu += (size_t)blvl_Hull_face_sizes_len(h) + blvl_Hull_face_indices_len(h);
-        }
-    }
-    size_t sz_d = (size_t)n * sizeof(blvl_trace_collider_desc), sz_p = np * sizeof(blvl_Plane),
-           sz_v = nv * sizeof(blvl_Vec3), sz_u = nu * sizeof(uint32_t),
-           total = sz_d + sz_p + sz_v + sz_u;
-    unsigned char *block = blvl__alloc(al, total);
-    if (!block)
+    size_t sz_d = (size_t)n * sizeof(blvl_trace_collider_desc), copy = 0;
+    blvl_trace_collider_desc *d = blvl__alloc(al, sz_d);
+    if (!d)
         return NULL;
-    *size = total;
-    blvl_trace_collider_desc *d = (blvl_trace_collider_desc *)block;
-    blvl_Plane *pl = (blvl_Plane *)(block + sz_d);
-    blvl_Vec3 *vv = (blvl_Vec3 *)(block + sz_d + sz_p);
-    uint32_t *uu = (uint32_t *)(block + sz_d + sz_p + sz_v);
-    for (uint32_t i = 0; i < n; i++) {
-        blvl_Collider c = blvl_Sim_colliders_at(sim, i);
-        blvl_trace_collider_desc *x = &d[i];
-        blvl_trace_collider_desc_init(x);
-        blvl_Vec3 lo = blvl_Collider_lo(c), hi = blvl_Collider_hi(c);
-        x->lo = (blvl_Vec3){lo.x, lo.y, lo.z};
-        x->hi = (blvl_Vec3){hi.x, hi.y, hi.z};
-        x->flags = blvl_Collider_flags(c);
-        x->material = blvl_Collider_material(c);
-        x->breakable = blvl_Collider_breakable(c);
-        x->door = blvl_Collider_door(c);
-        x->source = blvl_Collider_source(c);
-        x->gametypes = blvl_Collider_gametypes(c);
-        if (blvl_Collider_shape_type(c) == blvl_Shape_Planes) {
-            blvl_Planes p = blvl_Collider_shape_as_Planes(c);
-            uint32_t k = blvl_Planes_planes_len(p);
-            for (uint32_t j = 0; j < k; j++) {
-                blvl_Plane q = blvl_Planes_planes_at(p, j);
-                pl[j] = (blvl_Plane){{q.normal.x, q.normal.y, q.normal.z}, q.dist};
-            }
-            x->shape = BLVL_TRACE_SHAPE_PLANES;
-            x->planes = pl;
-            x->plane_count = k;
-            pl += k;
-        } else if (blvl_Collider_shape_type(c) == blvl_Shape_Hull) {
-            blvl_Hull h = blvl_Collider_shape_as_Hull(c);
-            uint32_t k = blvl_Hull_vertices_len(h);
-            for (uint32_t j = 0; j < k; j++) {
-                blvl_Vec3 q = blvl_Hull_vertices_at(h, j);
-                vv[j] = (blvl_Vec3){q.x, q.y, q.z};
-            }
-            x->shape = BLVL_TRACE_SHAPE_HULL;
-            x->vertices = vv;
-            x->vertex_count = k;
-            vv += k;
-            x->face_count = blvl_Hull_face_sizes_len(h);
-            blvl_Hull_face_sizes_copy(h, 0, uu, x->face_count);
-            x->face_sizes = uu;
-            uu += x->face_count;
-            x->face_index_count = blvl_Hull_face_indices_len(h);
-            blvl_Hull_face_indices_copy(h, 0, uu, x->face_index_count);
-            x->face_indices = uu;
-            uu += x->face_index_count;
+    for (uint32_t i = 0; i < n; i++)
+        copy += describe(blvl_Sim_colliders_at(sim, i), &d[i]);
+    *size = sz_d;
+    if (!copy)
+        return d;
+    unsigned char *block = blvl__alloc(al, sz_d + copy);
+    if (block) {
+        blvl_trace_collider_desc *x = (blvl_trace_collider_desc *)block;
+        memcpy(block, d, sz_d);
+        unsigned char *room = block + sz_d;
+        for (uint32_t i = 0; i < n; i++) {
+            size_t need = describe(blvl_Sim_colliders_at(sim, i), &x[i]);
+            copy_unaligned(blvl_Sim_colliders_at(sim, i), &x[i], room);
+            room += need;
         }
+        *size = sz_d + copy;
     }
-    return d;
+    blvl__dealloc(al, d, sz_d);
+    return (blvl_trace_collider_desc *)block;
+}
+
+/* The world build's source: each collider described when the build asks (no block of
+ * descriptions: for a large map it would be fresh memory the kernel clears page by page), a
+ * vector that is not aligned copied to a scratch block reused from collider to collider. */
+typedef struct sim_source {
+    blvl_Sim sim;
+    const blvl_allocator *al;
+    unsigned char *scratch;
+    size_t cap;
+} sim_source;
+
+static const blvl_trace_collider_desc *sim_get(void *user, uint32_t i,
+                                               blvl_trace_collider_desc *tmp) {
+    sim_source *s = user;
+    blvl_Collider c = blvl_Sim_colliders_at(s->sim, i);
+    size_t need = describe(c, tmp);
+    if (!need)
+        return tmp;
+    if (need > s->cap) {
+        blvl__dealloc(s->al, s->scratch, s->cap);
+        s->cap = 0;
+        if (!(s->scratch = blvl__alloc(s->al, need)))
+            return NULL;
+        s->cap = need;
+    }
+    copy_unaligned(c, tmp, s->scratch);
+    return tmp;
+}
+
+blvl_status blvl__trace_world_from_sim(blvl_trace_world **out, blvl_Sim sim,
+                                       const blvl_trace_options *opt, blvl_error *err) {
+    *out = NULL;
+    blvl_allocator al = {0};
+    if (opt)
+        al = opt->base.allocator;
+    uint32_t n = blvl_Sim_colliders_len(sim);
+    if (n > (1u << 28))
+        return blvl__fail(err, BLVL_E_ARGUMENT, "trace: sim: too many colliders");
+    sim_source ss = {sim, &al, NULL, 0};
+    tw_source src = {NULL, sim_get, &ss};
+    blvl_status st = blvl__trace_world_build(out, &src, n, opt, err);
+    blvl__dealloc(&al, ss.scratch, ss.cap);
+    return st;
 }
 
 blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *level,
@@ -92,16 +166,8 @@ blvl_status blvl_trace_world_from_level(blvl_trace_world **out, blvl_level *leve
     blvl_status st = blvl_level_sim(level, &sec, &sim, err);
     if (st != BLVL_OK)
         return st;
-    blvl_allocator al = {0};
-    if (opt)
-        al = opt->base.allocator;
-    size_t size = 0;
-    blvl_trace_collider_desc *d = blvl__trace_descs_from_sim(sim, &al, &size);
-    uint32_t n = blvl_Sim_colliders_len(sim);
+    /* the descriptions point into sec: it lives until the world has taken what it keeps */
+    st = blvl__trace_world_from_sim(out, sim, opt, err);
     blvl_bytes_free(&sec);
-    if (!d)
-        return blvl__nomem(err, "trace: sim: the collider descriptions");
-    st = blvl_trace_world_new(out, d, n, opt, err);
-    blvl__dealloc(&al, d, size);
     return st;
 }

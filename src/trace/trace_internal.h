@@ -195,6 +195,24 @@ typedef struct tw_trace {
 blvl_trace_collider_desc *blvl__trace_descs_from_sim(blvl_Sim sim, const blvl_allocator *al,
                                                      size_t *size);
 
+/* Where a build reads its colliders: an array, or `get`, which describes collider i into *tmp
+ * (or wherever it likes) and returns it, NULL when out of memory. A description lives until the
+ * next call. */
+typedef struct tw_source {
+    const blvl_trace_collider_desc *array;
+    const blvl_trace_collider_desc *(*get)(void *user, uint32_t i, blvl_trace_collider_desc *tmp);
+    void *user;
+} tw_source;
+
+blvl_status blvl__trace_world_build(blvl_trace_world **out, const tw_source *src, uint32_t count,
+                                    const blvl_trace_options *opt, blvl_error *err);
+
+/* The world of a verified sim (blvl_trace_world_from_level after its read): each collider
+ * described when the build reaches it, its vectors read in place (copied to one scratch block
+ * reused from collider to collider when not aligned); no block of descriptions. */
+blvl_status blvl__trace_world_from_sim(blvl_trace_world **out, blvl_Sim sim,
+                                       const blvl_trace_options *opt, blvl_error *err);
+
 /* Clip the box trace against one convex solid; updates t when it stops the box sooner. */
 void blvl__trace_clip_box(tw_trace *t, const blvl_Plane *planes, uint32_t count, uint32_t collider);
 /* 1 when the box [mins, maxs] at pos is inside (or touching) the solid: every pushed plane's

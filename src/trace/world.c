@@ -107,11 +107,18 @@ static void build_free(world_build *wb) {
 
 /* The planes' room at once (stored planes, the axial planes a Planes collider may lack, a hull's
  * faces, axial planes and some bevels): growing it would copy every plane again. */
-static int reserve_planes(world_build *wb, const blvl_trace_collider_desc *colliders,
-                          uint32_t count) {
+static const blvl_trace_collider_desc *source_at(const tw_source *src, uint32_t i,
+                                                 blvl_trace_collider_desc *tmp) {
+    return src->array ? &src->array[i] : src->get(src->user, i, tmp);
+}
+
+static int reserve_planes(world_build *wb, const tw_source *src, uint32_t count) {
     size_t want = 0;
     for (uint32_t i = 0; i < count; i++) {
-        const blvl_trace_collider_desc *d = &colliders[i];
+        blvl_trace_collider_desc tmp;
+        const blvl_trace_collider_desc *d = source_at(src, i, &tmp);
+        if (!d)
+            return 0;
         if (d->shape == BLVL_TRACE_SHAPE_PLANES && d->plane_count <= BLVL_TRACE_MAX_PLANES)
             want += d->plane_count + 6;
         else if (d->shape == BLVL_TRACE_SHAPE_HULL && d->face_count <= BLVL_TRACE_MAX_FACES)
@@ -244,15 +251,21 @@ static int move_into_world(world_build *wb) {
     return 1;
 }
 
-/* The phases: the colliders' table and the planes' room, each collider expanded, the build
- * moved into the world, the hierarchy built. Every failure frees what the build and the world
- * hold. */
 blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collider_desc *colliders,
                                  uint32_t count, const blvl_trace_options *opt, blvl_error *err) {
     if (!out || (count && !colliders) || count > (1u << 28)) {
         blvl__fail(err, BLVL_E_ARGUMENT, "trace: world: bad arguments");
         return BLVL_E_ARGUMENT;
     }
+    tw_source src = {colliders, NULL, NULL};
+    return blvl__trace_world_build(out, &src, count, opt, err);
+}
+
+/* The phases: the colliders' table and the planes' room, each collider expanded, the build
+ * moved into the world, the hierarchy built. Every failure frees what the build and the world
+ * hold. */
+blvl_status blvl__trace_world_build(blvl_trace_world **out, const tw_source *src, uint32_t count,
+                                    const blvl_trace_options *opt, blvl_error *err) {
     *out = NULL;
     blvl_allocator al = {0};
     if (opt)
@@ -271,10 +284,12 @@ blvl_status blvl_trace_world_new(blvl_trace_world **out, const blvl_trace_collid
     if (!w->colliders)
         goto fail;
     w->collider_count = count;
-    if (!reserve_planes(&wb, colliders, count))
+    if (!reserve_planes(&wb, src, count))
         goto fail;
     for (uint32_t i = 0; i < count; i++) {
-        st = expand_collider(&wb, &colliders[i], i);
+        blvl_trace_collider_desc tmp;
+        const blvl_trace_collider_desc *d = source_at(src, i, &tmp);
+        st = d ? expand_collider(&wb, d, i) : BLVL_E_NOMEM;
         if (st != BLVL_OK)
             goto fail;
     }
