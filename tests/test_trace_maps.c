@@ -14,15 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blvl/bake.h"
-#include "blvl/blvl.h"
-#include "blvl/q3.h"
 #include "blvl/trace.h"
 #include "check.h"
+#include "support/q3_map.h"
 #include "support/rnd.h"
 #include "trace/trace_internal.h"
-
-#define PK3 "/usr/share/games/openarena/baseoa/pak1-maps.pk3"
 
 static const char *const maps[] = {"maps/oa_ctf2.bsp", "maps/oa_dm1.bsp", "maps/oa_rpg3dm2.bsp",
                                    "maps/ctf_inyard.bsp", "maps/islandctf.bsp"};
@@ -167,24 +163,12 @@ static void walk(const char *name, blvl_trace_world *w) {
 }
 
 static void run_map(blvl_q3_fs *fs, const char *name, int traces) {
-    blvl_error err;
-    void *data = NULL;
-    size_t size = 0;
-    blvl_q3_bsp *bsp = NULL;
-    blvl_bake *b = NULL;
-    void *lv = NULL;
-    size_t ls = 0;
-    blvl_level *level = NULL;
+    test_q3_map m;
     blvl_trace_world *w = NULL;
-    blvl_q3_bake_options o = {0};
-    o.map_name = name;
-    if (blvl_q3_fs_read(&data, &size, fs, name, &err) != BLVL_OK ||
-        blvl_q3_bsp_read(&bsp, data, size, NULL, &err) != BLVL_OK ||
-        blvl_bake_new(&b, NULL, &err) != BLVL_OK ||
-        blvl_q3_bake(bsp, b, NULL, &o, &err) != BLVL_OK ||
-        blvl_bake_write_memory(b, &lv, &ls, NULL, NULL, NULL, &err) != BLVL_OK ||
-        blvl_open_memory(&level, lv, ls, NULL, &err) != BLVL_OK ||
-        blvl_trace_world_from_level(&w, level, NULL, &err) != BLVL_OK) {
+    blvl_error err;
+    if (test_q3_map_bake(&m, fs, name) != BLVL_OK) {
+        CHECK(0);
+    } else if (blvl_trace_world_from_level(&w, m.level, NULL, &err) != BLVL_OK) {
         fprintf(stderr, "%s: %s\n", name, err.message);
         CHECK(0);
     } else {
@@ -193,28 +177,16 @@ static void run_map(blvl_q3_fs *fs, const char *name, int traces) {
             walk(name, w);
     }
     blvl_trace_world_free(w);
-    blvl_close(level);
-    blvl_free(NULL, lv);
-    blvl_bake_free(b);
-    blvl_q3_bsp_free(bsp);
-    blvl_free(NULL, data);
+    test_q3_map_free(&m);
 }
 
 int main(void) {
-    FILE *f = fopen(PK3, "rb");
-    if (!f) {
-        printf("test_trace_maps: skipped: %s is not installed (openarena-081-maps)\n", PK3);
-        return 77;
-    }
-    fclose(f);
+    blvl_q3_fs *fs;
+    int rc = test_q3_maps_open("test_trace_maps", &fs);
+    if (rc)
+        return rc;
     const char *san = getenv("BLVL_SANITIZED");
     int traces = san && *san && strcmp(san, "0") ? 1000 : 10000;
-    blvl_q3_fs *fs = NULL;
-    blvl_error err;
-    if (blvl_q3_fs_new(&fs, NULL, &err) != BLVL_OK || blvl_q3_fs_add(fs, PK3, &err) != BLVL_OK) {
-        fprintf(stderr, "test_trace_maps: %s\n", err.message);
-        return 1;
-    }
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
         run_map(fs, maps[i], traces);
     blvl_q3_fs_free(fs);
