@@ -10,10 +10,11 @@
 #include <stdlib.h>
 
 #include "test_trace_plane.h"
+#include "test_trace_rpg3dm2.h"
 #include "test_trace_shapes.h"
 
 /* oa_rpg3dm2's colliders 95 and 831 (the issue's move: stopped by 95's slope after grazing 831's
- * corner by less than DIST_EPSILON), and the ledge and the slope of test_trace_backoff. */
+ * corner by less than DIST_EPSILON); the ledge and the slope are test_trace_rpg3dm2.h's. */
 static const blvl_Plane c95[] = {
     {{0.0f, -1.0f, -0.0f}, -624.0f},
     {{0.0f, 1.0f, -0.0f}, 704.0f},
@@ -40,25 +41,6 @@ static const blvl_Plane c831[] = {
     {{-1.0f, 0.0f, 0.0f}, -8.0f},
     {{0.0f, 0.0f, 1.0f}, -264.0f},
     {{0.0f, 0.0f, -1.0f}, 368.0f},
-};
-static const blvl_Plane ledge[] = {
-    {{-1.0f, 0.0f, -0.0f}, -384.0f},
-    {{1.0f, 0.0f, -0.0f}, 592.0f},
-    {{0.0f, 0.0f, 1.0f}, -1728.0f},
-    {{0.0f, 0.0f, -1.0f}, 1760.0f},
-    {{0.0f, -1.0f, -0.0f}, -288.0f},
-    {{0.0f, 1.0f, -0.0f}, 320.0f},
-    {{0.31623283f, 0.0f, 0.948681593f}, -1467.29175f},
-    {{-0.44721359f, 0.0f, 0.89442718f}, -1731.61096f},
-};
-static const blvl_Plane slope[] = {
-    {{-1.0f, 0.0f, -0.0f}, -320.0f},
-    {{1.0f, 0.0f, -0.0f}, 384.0f},
-    {{0.0f, 0.0f, 1.0f}, -1744.0f},
-    {{0.0f, 0.0f, -1.0f}, 1856.0f},
-    {{0.0f, -1.0f, -0.0f}, -192.0f},
-    {{0.0f, 1.0f, -0.0f}, 320.0f},
-    {{0.0f, -0.44721359f, 0.89442718f}, -1688.67847f},
 };
 static const struct {
     const blvl_Plane *planes;
