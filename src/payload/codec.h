@@ -23,7 +23,10 @@ typedef struct blvl_codec {
     uint8_t *scratch; /* ZSTD_compressBound(4 MiB): every frame is made here */
     size_t scratch_size;
     int legacy; /* benchmarks only: level 19 on every chunk, no level-1 probe */
-    int draft;  /* a draft bake: the level-1 frame is stored, level 19 never runs */
+    /* A draft bake (docs/BAKE.md): the same raw test, then the level-1 frame is stored and level
+     * 19 never runs; level 1 because that frame is already made (no second pass), and level 3
+     * was measured only 2 % smaller for 30 % more time. */
+    int draft;
 } blvl_codec;
 
 void blvl__payload_codec_init(blvl_codec *c, const blvl_allocator *a);
@@ -36,10 +39,6 @@ void blvl__payload_codec_free(blvl_codec *c);
 blvl_status blvl__payload_codec_chunk(blvl_codec *c, const uint8_t *src, uint32_t raw_size,
                                       uint8_t *dst, uint8_t *codec, uint32_t *packed_size,
                                       blvl_error *err);
-
-/* A draft (blvl bake --draft, docs/BAKE.md) keeps the same raw test and stores the level-1 frame
- * itself: level 1 because that frame is already made (no second pass) and level 3 was measured
- * only 2 % smaller for 30 % more time. */
 
 /* The raw/level-19 decision on the level-1 size alone (exposed for tests). */
 int blvl__payload_codec_store_raw(uint64_t level1_size, uint64_t raw_size);
