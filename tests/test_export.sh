@@ -43,6 +43,16 @@ if [ -f "$oa/pak1-maps.pk3" ]; then
 else
     echo "test_export: note: no OpenArena maps ($oa), stock maps not exported"
 fi
+# A Subspace map of 150 x 150 drawn tiles (bare records): 90,000 vertices, past what
+# UNSIGNED_SHORT indices can number, every vertex white and without a lightmap uv.
+python3 - big.lvl <<'PY'
+import struct, sys
+with open(sys.argv[1], "wb") as f:
+    for y in range(150):
+        for x in range(150):
+            f.write(struct.pack("<I", x | y << 12 | (1 + (x * 7 + y * 13) % 190) << 24))
+PY
+ok "bake a map of 22,500 tiles" "$blvl" bake big.lvl --draft -o lv/subspace_big.blvl
 n=$(ls lv/*.blvl | wc -l)
 [ "$n" -ge 10 ] || { echo "FAIL: only $n test levels baked"; fail=$((fail+1)); }
 

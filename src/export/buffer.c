@@ -33,6 +33,11 @@ uint8_t *blvl__export_buf_take(bin_buffer *b, size_t n, size_t *offset) {
     return b->p + at;
 }
 
+void blvl__export_buf_trim(bin_buffer *b, size_t len) {
+    if (len < b->len)
+        b->len = len;
+}
+
 uint32_t blvl__export_view(gltf_export *x, size_t offset, size_t size, uint32_t stride,
                            uint32_t target) {
     json_text *j = &x->views;

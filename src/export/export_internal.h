@@ -59,6 +59,8 @@ typedef struct bin_buffer {
 void blvl__export_buf_free(bin_buffer *b);
 /* Reserves n bytes at a 4-byte-aligned offset (zero padding before); NULL when out of memory. */
 uint8_t *blvl__export_buf_take(bin_buffer *b, size_t n, size_t *offset);
+/* Gives back the tail past `len` of what the last take reserved (a take that needed less). */
+void blvl__export_buf_trim(bin_buffer *b, size_t len);
 
 /* ---- one export ---- */
 typedef struct gltf_export {

@@ -38,15 +38,20 @@ static int cmp_key(const void *a, const void *b) {
     return p->batch < q->batch ? -1 : p->batch > q->batch;
 }
 
-/* Converts every vertex into the six attribute arrays; returns the first accessor (POSITION,
- * then NORMAL, TANGENT, TEXCOORD_0, TEXCOORD_1, COLOR_0 follow in that order). */
-static uint32_t vertices(gltf_export *x, blvl_Geometry g, uint32_t nv) {
+/* Converts every vertex into the six attribute arrays and sets acc[a] to each one's accessor
+ * (POSITION, NORMAL, TANGENT, TEXCOORD_0, TEXCOORD_1, COLOR_0), XP_NONE for one left out:
+ * COLOR_0 when every vertex is opaque white (glTF's value without it), TEXCOORD_1 when every
+ * lightmap uv is (0, 0) and there is no lightmap to address. */
+static void vertices(gltf_export *x, blvl_Geometry g, uint32_t nv, uint32_t acc[6]) {
     size_t off;
     uint8_t *base = blvl__export_buf_take(&x->bin, (size_t)nv * 72, &off);
+    for (int a = 0; a < 6; a++)
+        acc[a] = XP_NONE;
     if (!base) {
         blvl__export_check(x);
-        return XP_NONE;
+        return;
     }
+    int white = 1, uv1_zero = 1;
     float *pos = (float *)base, *nrm = pos + (size_t)nv * 3, *tan = nrm + (size_t)nv * 3,
           *uv0 = tan + (size_t)nv * 4, *uv1 = uv0 + (size_t)nv * 2, *col = uv1 + (size_t)nv * 2;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -65,7 +70,7 @@ static uint32_t vertices(gltf_export *x, blvl_Geometry g, uint32_t nv) {
             if (!blvl__export_finite(p, 3) || !blvl__export_finite(nn, 3) ||
                 !blvl__export_finite(uv, 4)) {
                 blvl__export_fail(x, BLVL_E_ARGUMENT, "non-finite: geometry.vertices[%zu]", i);
-                return XP_NONE;
+                return;
             }
             for (int c = 0; c < 3; c++) {
                 float f = (float)(p[c] * XP_M);
@@ -94,6 +99,9 @@ static uint32_t vertices(gltf_export *x, blvl_Geometry g, uint32_t nv) {
             tan[i * 4 + 3] = v->tangent.w < 0 ? -1.0f : 1.0f;
             uv0[i * 2] = v->uv.x, uv0[i * 2 + 1] = v->uv.y;
             uv1[i * 2] = v->lightmap_uv.x, uv1[i * 2 + 1] = v->lightmap_uv.y;
+            uv1_zero &= v->lightmap_uv.x == 0 && v->lightmap_uv.y == 0;
+            white &=
+                v->color.r == 255 && v->color.g == 255 && v->color.b == 255 && v->color.a == 255;
             col[i * 4] = lin[v->color.r];
             col[i * 4 + 1] = lin[v->color.g];
             col[i * 4 + 2] = lin[v->color.b];
@@ -101,7 +109,7 @@ static uint32_t vertices(gltf_export *x, blvl_Geometry g, uint32_t nv) {
         }
         if (n < 256 && first + n < nv) {
             blvl__export_fail(x, BLVL_E_ARGUMENT, "index-range: geometry.vertices: short read");
-            return XP_NONE;
+            return;
         }
     }
     static const struct {
@@ -109,33 +117,43 @@ static uint32_t vertices(gltf_export *x, blvl_Geometry g, uint32_t nv) {
         const char *type;
     } attr[6] = {{12, 3, "VEC3"}, {12, 3, "VEC3"}, {16, 4, "VEC4"},
                  {8, 2, "VEC2"},  {8, 2, "VEC2"},  {16, 4, "VEC4"}};
-    uint32_t first_acc = XP_NONE;
+    int keep[6] = {1, 1, 1, 1, !uv1_zero || x->lightmap_texture != XP_NONE, !white};
     size_t at = off;
+    uint8_t *to = base;
     for (int a = 0; a < 6; a++) {
         size_t bytes = (size_t)nv * attr[a].size;
-        uint32_t view = blvl__export_view(x, at, bytes, 0, 34962); /* ARRAY_BUFFER */
-        uint32_t acc = blvl__export_accessor(x, view, 0, 5126, 0, nv, attr[a].type,
-                                             a == 0 ? lo : NULL, a == 0 ? hi : NULL, 3);
-        if (a == 0)
-            first_acc = acc;
+        if (!keep[a]) {
+            at += bytes;
+            continue;
+        }
+        /* A kept array moves down over the ones left out before it. */
+        size_t dst = off + (size_t)(to - base);
+        if (dst != at)
+            memmove(to, base + (at - off), bytes);
+        uint32_t view = blvl__export_view(x, dst, bytes, 0, 34962); /* ARRAY_BUFFER */
+        acc[a] = blvl__export_accessor(x, view, 0, 5126, 0, nv, attr[a].type, a == 0 ? lo : NULL,
+                                       a == 0 ? hi : NULL, 3);
+        to += bytes;
         at += bytes;
     }
-    return first_acc;
+    blvl__export_buf_trim(&x->bin, off + (size_t)(to - base));
 }
 
-static void primitive(gltf_export *x, blvl_Batch b, uint32_t bi, uint32_t attrs,
-                      uint32_t index_view) {
+static void primitive(gltf_export *x, blvl_Batch b, uint32_t bi, const uint32_t attrs[6],
+                      uint32_t index_view, uint32_t index_size) {
     json_text *j = &x->meshes;
     uint32_t first = blvl_Batch_first_index(b), count = blvl_Batch_index_count(b),
              m = blvl_Batch_material(b);
-    uint32_t acc = blvl__export_accessor(x, index_view, (size_t)first * 4, 5125, 0, count, "SCALAR",
-                                         NULL, NULL, 0);
+    uint32_t acc =
+        blvl__export_accessor(x, index_view, (size_t)first * index_size,
+                              index_size == 2 ? 5123 : 5125, 0, count, "SCALAR", NULL, NULL, 0);
     static const char *const names[6] = {"POSITION",   "NORMAL",     "TANGENT",
                                          "TEXCOORD_0", "TEXCOORD_1", "COLOR_0"};
     blvl__export_json_obj(j, NULL);
     blvl__export_json_obj(j, "attributes");
     for (uint32_t a = 0; a < 6; a++)
-        blvl__export_json_u64(j, names[a], attrs + a);
+        if (attrs[a] != XP_NONE)
+            blvl__export_json_u64(j, names[a], attrs[a]);
     blvl__export_json_end(j);
     blvl__export_json_u64(j, "indices", acc);
     if (m != XP_NONE)
@@ -205,9 +223,23 @@ blvl_status blvl__export_geometry(gltf_export *x) {
                 x, BLVL_E_ARGUMENT,
                 "index-range: geometry.indices[%u]: vertex %u past the %u vertices", (unsigned)i,
                 (unsigned)idx[i], (unsigned)nv);
+    /* UNSIGNED_SHORT indices when every vertex number fits below 65535 (the primitive restart
+     * value glTF keeps out of index data): each one moves down to its 2-byte place, which is
+     * never past where it is read from. */
+    uint32_t index_size = nv <= 65535 ? 2 : 4;
+    if (index_size == 2) {
+        for (uint32_t i = 0; i < ni; i++) {
+            uint32_t v;
+            memcpy(&v, ib + (size_t)i * 4, 4);
+            uint16_t w = (uint16_t)v;
+            memcpy(ib + (size_t)i * 2, &w, 2);
+        }
+        blvl__export_buf_trim(&x->bin, ioff + (size_t)ni * 2);
+    }
     uint32_t index_view =
-        blvl__export_view(x, ioff, (size_t)ni * 4, 0, 34963); /* ELEMENT_ARRAY_BUFFER */
-    uint32_t attrs = vertices(x, g, nv);
+        blvl__export_view(x, ioff, (size_t)ni * index_size, 0, 34963); /* ELEMENT_ARRAY_BUFFER */
+    uint32_t attrs[6];
+    vertices(x, g, nv, attrs);
     if (x->st != BLVL_OK)
         return x->st;
 
@@ -239,7 +271,7 @@ blvl_status blvl__export_geometry(gltf_export *x) {
         blvl__export_json_arr(j, "primitives");
         for (uint32_t i = s; i < e; i++)
             primitive(x, blvl_Geometry_batches_at(g, keys[i].batch), keys[i].batch, attrs,
-                      index_view);
+                      index_view, index_size);
         blvl__export_json_end(j);
         blvl__export_json_end(j);
         uint32_t mesh = x->n_meshes++;

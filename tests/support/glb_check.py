@@ -6,8 +6,10 @@ checked against flatc's JSON of the level's geometry section (and sim, for --col
 
 Checks: the container (magic, version, lengths, chunk order); the triangle count of the level's
 meshes equals geometry.indices / 3, each primitive's indices are its batch's indices in the same
-order (so the winding is kept); every POSITION, converted back to Quake units (/ 0.0254), equals
-the level's vertex within float tolerance, NORMAL is unit length; the material count equals
+order (so the winding is kept), UNSIGNED_SHORT when the vertices number at most 65535, else
+UNSIGNED_INT; COLOR_0 is left out exactly when every vertex is opaque white, TEXCOORD_1 exactly
+when every lightmap uv is (0, 0) and there is no lightmap; every POSITION, converted back to Quake
+units (/ 0.0254), equals the level's vertex within float tolerance, NORMAL is unit length; the material count equals
 geometry.materials' (plus one "blvl collision" material with --collision), and with SIM.json one
 collider node per sim collider. Prints a summary line; exits 1 on the first difference.
 """
@@ -60,6 +62,19 @@ def accessor(doc, binary, i):
     return out
 
 
+def check_left_out(doc, attrs, verts):
+    """COLOR_0 is left out exactly when every vertex is opaque white, TEXCOORD_1 exactly when
+    every lightmap uv is (0, 0) and the document has no lightmap."""
+    white = all(all(v.get("color", {}).get(c, 0) == 255 for c in "rgba") for v in verts)
+    lm = (doc.get("extras") or {}).get("blvl", {}).get("lightmap")
+    uv1_zero = lm is None and all(v.get("lightmap_uv", {}).get(c, 0) == 0
+                                  for v in verts for c in "xy")
+    for name, default in (("COLOR_0", white), ("TEXCOORD_1", uv1_zero)):
+        if (name in attrs) == default:
+            fail("%s %s, but every vertex %s its default" % (
+                name, "kept" if default else "left out", "holds" if default else "does not hold"))
+
+
 def main():
     doc, binary = read_glb(sys.argv[1])
     geo = json.load(sys.stdin if sys.argv[2] == "-" else open(sys.argv[2]))
@@ -81,6 +96,11 @@ def main():
             batch = batches[b]
             first = batch.get("first_index", 0)
             count = batch.get("index_count", 0)
+            want_type = 5123 if len(verts) <= 65535 else 5125
+            got_type = doc["accessors"][p["indices"]]["componentType"]
+            if got_type != want_type:
+                fail("batch %d: index type %d for %d vertices (want %d)"
+                     % (b, got_type, len(verts), want_type))
             got = [t[0] for t in accessor(doc, binary, p["indices"])]
             if got != idx[first:first + count]:
                 fail("batch %d: the primitive's indices differ from the level's" % b)
@@ -92,6 +112,7 @@ def main():
             if pa in checked_pos:
                 continue
             checked_pos.add(pa)
+            check_left_out(doc, p["attributes"], verts)
             pos = accessor(doc, binary, pa)
             nrm = accessor(doc, binary, p["attributes"]["NORMAL"])
             if len(pos) != len(verts):
