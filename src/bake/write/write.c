@@ -153,6 +153,8 @@ size_t blvl__bake_write_section_estimate(const blvl_bake *b) {
 static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, uint8_t **symbols,
                             size_t *symbols_size, blvl_bake_stats *stats, blvl_error *err) {
     run r = {.b = b};
+    if (b->spent)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: written once already, its vertices freed");
     *level = NULL;
     *level_size = 0;
     if (symbols)
@@ -182,6 +184,11 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
         st = streamed(&r, "sim", sim_to, err);
     if (st == BLVL_OK && geo)
         st = streamed(&r, "geometry", geometry_to, err);
+    if (st == BLVL_OK && b->spend) { /* written once: the vertices are in the level now */
+        BAKE_FREE(b, b->vertices);
+        memset(&b->vertices, 0, sizeof b->vertices);
+        b->spent = true;
+    }
     if (st == BLVL_OK && b->images.n)
         st = add_section(&r, "textures", blvl__bake_write_textures, err);
     if (st == BLVL_OK && b->sky)
