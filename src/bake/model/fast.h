@@ -48,6 +48,11 @@ blvl_status blvl__bake_model_add_surface_tris(blvl_bake *b, const blvl_bake_surf
  * importer keeps there what must live as long as the bake (a made surface's data, below). */
 void *blvl__bake_model_arena(blvl_bake *b, size_t bytes);
 
+/* The bake is written once and then freed (an importer's own): the writer frees the model's
+ * vertices once the geometry section holds them, so the sections after it (a map's hundreds of
+ * MiB of vertices against its entities section) do not hold both. Writing it again fails. */
+void blvl__bake_model_spend(blvl_bake *b);
+
 /* A surface whose vertices the bake makes when it writes them instead of holding them: an
  * importer whose vertices repeat a few values (a terrain cell's corners: one grid vertex's
  * position, normal and colour, the cell's UV) keeps those, a few bytes a vertex, where the model

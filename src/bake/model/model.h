@@ -180,6 +180,8 @@ struct blvl_bake {
     bool acoustics;          /* blvl_bake_set_acoustics: compute the acoustics section */
     float acoustics_spacing; /* its lattice spacing, qu */
     bool draft;              /* blvl_bake_set_draft: level-1 chunks, meta.tool marked */
+    bool spend; /* blvl__bake_model_spend: written once, parts freed as their sections are done */
+    bool spent; /* a spend bake once written: its vertices are gone */
     bool has_ambient, has_sun;
     blvl_Vec3 ambient, sun_direction, sun_color;
     float sun_intensity;

@@ -1,4 +1,5 @@
 /* blvl_bake_options: the options a model was made with, for importers' scratch memory. */
+#include "bake/model/fast.h"
 #include "bake/model/model.h"
 #include "common/error.h"
 
@@ -26,4 +27,9 @@ blvl_status blvl_bake_set_draft(blvl_bake *b, bool draft, blvl_error *err) {
     b->draft = draft;
     blvl__ok(err);
     return BLVL_OK;
+}
+
+void blvl__bake_model_spend(blvl_bake *b) {
+    if (b)
+        b->spend = true;
 }

@@ -116,6 +116,21 @@ static blvl_status add_acoustics(run *r, blvl_error *err) {
     return st;
 }
 
+/* At least the entities section's bytes: a table and its vtable 32, a string its length and 8, a
+ * reference 4 (a map of a million tile entities: growing by doubling held 1.5 times the section at
+ * once). Reserved, the builder touches only what it writes. */
+static size_t entities_estimate(const blvl_bake *b) {
+    size_t n = 1024 + (size_t)b->entities.n * 4;
+    for (uint32_t i = 0; i < b->entities.n; i++) {
+        const bake_entity *e = &b->entities.p[i];
+        n += 32 + 4 + (e->classname ? strlen(e->classname) : 0) + 8 + (size_t)e->pair_count * 4;
+        for (uint32_t k = 0; k < e->pair_count; k++)
+            n += 32 + (e->pairs[k].key ? strlen(e->pairs[k].key) : 0) + 8 +
+                 (e->pairs[k].value ? strlen(e->pairs[k].value) : 0) + 8;
+    }
+    return n;
+}
+
 /* About the most the builder holds for one buffer (it is reused for each): reserved up front, so
  * it does not copy a buffer of tens of MiB again and again as it doubles. The streamed sections
  * hold their front and a run of colliders (sim) or no vertices (geometry); the .bsym is built
@@ -128,7 +143,9 @@ size_t blvl__bake_write_section_estimate(const blvl_bake *b) {
     size_t sym = 1024 + (size_t)b->sources.n * 28 + n * 4 + (size_t)(b->indices.n / 3u) * 8 +
                  (size_t)b->materials.n * 64;
     size_t most = sim > geo ? sim : geo;
-    return most > sym ? most : sym;
+    most = most > sym ? most : sym;
+    size_t ent = entities_estimate(b);
+    return most > ent ? most : ent;
 }
 
 /* The level into memory (*level from the writer, blvl_free) and, when symbols is not NULL, the
@@ -136,6 +153,8 @@ size_t blvl__bake_write_section_estimate(const blvl_bake *b) {
 static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, uint8_t **symbols,
                             size_t *symbols_size, blvl_bake_stats *stats, blvl_error *err) {
     run r = {.b = b};
+    if (b->spent)
+        return blvl__fail(err, BLVL_E_ARGUMENT, "bake: written once already, its vertices freed");
     *level = NULL;
     *level_size = 0;
     if (symbols)
@@ -165,6 +184,11 @@ static blvl_status bake_all(blvl_bake *b, uint8_t **level, size_t *level_size, u
         st = streamed(&r, "sim", sim_to, err);
     if (st == BLVL_OK && geo)
         st = streamed(&r, "geometry", geometry_to, err);
+    if (st == BLVL_OK && b->spend) { /* written once: the vertices are in the level now */
+        BAKE_FREE(b, b->vertices);
+        memset(&b->vertices, 0, sizeof b->vertices);
+        b->spent = true;
+    }
     if (st == BLVL_OK && b->images.n)
         st = add_section(&r, "textures", blvl__bake_write_textures, err);
     if (st == BLVL_OK && b->sky)

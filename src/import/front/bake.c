@@ -13,6 +13,7 @@
 #include "blvl/hmap.h"
 #include "blvl/riot.h"
 #include "blvl/subspace.h"
+#include "bake/model/fast.h"
 #include "common/alloc.h"
 #include "common/error.h"
 #include "import/front/front.h"
@@ -87,6 +88,7 @@ blvl_status blvl__import_write(blvl_import_report *report, blvl_bake *b, const c
         blvl_bake_set_acoustics(b, floors && !opt->no_acoustics, opt->acoustics_spacing, err);
     if (st == BLVL_OK)
         st = blvl_bake_set_draft(b, opt->draft, err);
+    blvl__bake_model_spend(b); /* both callers free it next */
     if (st == BLVL_OK)
         st = blvl_bake_write_file(b, level_path, symbols_path, &report->stats, err);
     if (st != BLVL_OK)
