@@ -13,7 +13,7 @@
 #include "blvl/sections_builder.h"
 #include "check.h"
 #include "support/counting_alloc.h"
-#include "test_trace_shapes.h"
+#include "test_trace_shapes_fb.h"
 #include "trace/trace_internal.h"
 
 enum { NCOL = 24 };
@@ -27,17 +27,7 @@ static blvl_fb_ref add_collider(blvl_fb_builder *b, int i) {
     blvl_fb_ref shape_ref = 0;
     blvl_Shape type = blvl_Shape_NONE;
     if (i % 3 == 0) {
-        blvl_Vec3 v[8];
-        for (int k = 0; k < s.nv; k++)
-            v[k] = (blvl_Vec3){s.v[k].x, s.v[k].y, s.v[k].z};
-        blvl_fb_ref vr = blvl_Hull_vertices_create(b, v, (size_t)s.nv);
-        blvl_fb_ref sr = blvl_Hull_face_sizes_create(b, s.sizes, (size_t)s.nf);
-        blvl_fb_ref ir = blvl_Hull_face_indices_create(b, s.idx, (size_t)s.ni);
-        blvl_Hull_start(b);
-        blvl_Hull_add_vertices(b, vr);
-        blvl_Hull_add_face_sizes(b, sr);
-        blvl_Hull_add_face_indices(b, ir);
-        shape_ref = blvl_Hull_end(b);
+        shape_ref = shape_hull_fb(b, &s);
         type = blvl_Shape_Hull;
     } else if (i % 3 == 1) {
         blvl_Plane p[6];

@@ -5,10 +5,9 @@
 
 #include "blvl/fb.h"
 #include "blvl/sections/sim.h"
-#include "blvl/fb.h"
 #include "blvl/sections_builder.h"
 #include "check.h"
-#include "test_trace_shapes.h"
+#include "test_trace_shapes_fb.h"
 
 int main(void) {
     shape rb;
@@ -42,17 +41,7 @@ int main(void) {
         blvl_fb_ref shape_ref;
         blvl_Shape type;
         if (d[i].shape == BLVL_TRACE_SHAPE_HULL) {
-            blvl_Vec3 v[8];
-            for (int k = 0; k < rb.nv; k++)
-                v[k] = (blvl_Vec3){rb.v[k].x, rb.v[k].y, rb.v[k].z};
-            blvl_fb_ref vr = blvl_Hull_vertices_create(b, v, (size_t)rb.nv);
-            blvl_fb_ref sr = blvl_Hull_face_sizes_create(b, rb.sizes, (size_t)rb.nf);
-            blvl_fb_ref ir = blvl_Hull_face_indices_create(b, rb.idx, (size_t)rb.ni);
-            blvl_Hull_start(b);
-            blvl_Hull_add_vertices(b, vr);
-            blvl_Hull_add_face_sizes(b, sr);
-            blvl_Hull_add_face_indices(b, ir);
-            shape_ref = blvl_Hull_end(b);
+            shape_ref = shape_hull_fb(b, &rb);
             type = blvl_Shape_Hull;
         } else {
             blvl_Plane p[6];
